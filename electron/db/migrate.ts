@@ -1,0 +1,57 @@
+/**
+ * Runs pending migrations, each in a transaction of its own together with its record, so a
+ * failure halfway leaves the database exactly as it was before that migration.
+ * (Kysely's Migrator runs SQLite migrations outside a transaction; this one does not.)
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from './migration-types.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+const TABLE = 'giftdesk_migrations';
+
+export interface MigrateOptions {
+  engine: Engine;
+  /** Called once, before the first pending migration, when the database already has data. */
+  beforeMigrating?: (pending: string[]) => Promise<void> | void;
+}
+
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  await sql`create table if not exists ${sql.table(TABLE)} (
+      name text primary key, applied_at text not null)`.execute(db);
+  const done = await sql<{ name: string }>`select name from ${sql.table(TABLE)}`.execute(db);
+  const applied = new Set(done.rows.map((r) => r.name));
+  return MIGRATIONS.filter((m) => !applied.has(m.name)).map((m) => m.name);
+}
+
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  { engine, beforeMigrating }: MigrateOptions,
+): Promise<string[]> {
+  const pending = await pendingMigrations(db);
+  if (pending.length === 0) return [];
+  const appliedBefore = MIGRATIONS.length - pending.length;
+  if (appliedBefore > 0 && beforeMigrating) await beforeMigrating(pending);
+  const ran: string[] = [];
+  for (const m of MIGRATIONS) {
+    if (!pending.includes(m.name)) continue;
+    await db.connection().execute(async (conn) => {
+      await sql.raw(engine === 'sqlite' ? 'begin immediate' : 'begin').execute(conn);
+      try {
+        if (engine === 'postgres') await sql`select pg_advisory_xact_lock(727274)`.execute(conn);
+        const again = await sql<{ name: string }>`select name from ${sql.table(TABLE)}
+            where name = ${m.name}`.execute(conn);
+        if (again.rows.length === 0) {
+          await m.migration(engine).up(conn);
+          await sql`insert into ${sql.table(TABLE)} (name, applied_at)
+              values (${m.name}, ${new Date().toISOString()})`.execute(conn);
+          ran.push(m.name);
+        }
+        await sql`commit`.execute(conn);
+      } catch (err) {
+        await sql`rollback`.execute(conn);
+        throw err;
+      }
+    });
+  }
+  return ran;
+}

@@ -1,0 +1,297 @@
+/**
+ * The one description of GiftDesk's tables, for every engine. Column names are camelCase
+ * here and snake_case in the database (Kysely's CamelCasePlugin maps them).
+ * Money is integer cents; timestamps are ISO 8601 UTC text (`…Z`); booleans are 0/1
+ * integers so both engines store them alike.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Flag01 = 0 | 1;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  defaultElectionType: string | null;
+  defaultElectionYear: number | null;
+  createdAt: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  accountId: string;
+  secretHash: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface ContactsTable {
+  id: string;
+  accountId: string;
+  contactType: string;
+  status: string;
+  firstName: string;
+  lastName: string;
+  prefix: string | null;
+  middleName: string | null;
+  suffix: string | null;
+  salutation: string | null;
+  formalSalutation: string | null;
+  primaryEmail: string | null;
+  primaryPhone: string | null;
+  organization: string | null;
+  title: string | null;
+  employer: string | null;
+  occupation: string | null;
+  industry: string | null;
+  spouse: string | null;
+  birthDate: string | null;
+  gender: string | null;
+  politicalParty: string | null;
+  capacity: string | null;
+  quickNotes: string | null;
+  source: string | null;
+  preferredContactMethod: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  /** The email shown in lists and searched: primaryEmail, else the primary email sub-record. */
+  email: string | null;
+  /** The phone shown in lists: primaryPhone, else the primary phone sub-record. */
+  phone: string | null;
+  /** Reference from a bulk import, so a re-run adds nothing twice. */
+  externalId: string | null;
+  /** Sum of completed donations, cents. */
+  totalCents: number;
+  lastDonationDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface SubRecord {
+  id: string;
+  contactId: string;
+  position: number;
+}
+export interface ContactPhonesTable extends SubRecord {
+  phoneNumber: string;
+  phoneType: string | null;
+  isPrimary: Flag01;
+}
+export interface ContactEmailsTable extends SubRecord {
+  emailAddress: string;
+  emailType: string | null;
+  isPrimary: Flag01;
+}
+export interface ContactAddressesTable extends SubRecord {
+  addressType: string | null;
+  street1: string | null;
+  street2: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+  isPrimary: Flag01;
+}
+export interface ContactEducationTable extends SubRecord {
+  institution: string;
+  degree: string | null;
+  fieldOfStudy: string | null;
+  graduationYear: number | null;
+}
+export interface ContactEmploymentTable extends SubRecord {
+  employer: string;
+  title: string | null;
+  occupation: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  isCurrent: Flag01;
+}
+export interface ContactNotesTable extends SubRecord {
+  content: string;
+  noteType: string | null;
+  createdAt: string;
+}
+
+export interface CustomFieldsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  /** lower-case name: field names are unique per account, case-insensitively. */
+  nameKey: string;
+  fieldType: string;
+  position: number;
+  archivedAt: string | null;
+  createdAt: string;
+}
+export interface CustomFieldOptionsTable {
+  id: string;
+  fieldId: string;
+  name: string;
+  position: number;
+  retiredAt: string | null;
+}
+export interface ContactCustomValuesTable {
+  contactId: string;
+  fieldId: string;
+  valueText: string | null;
+  valueNumber: number | null;
+  optionId: string | null;
+}
+
+export interface CampaignsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+export interface CampaignDonationAccountsTable {
+  campaignId: string;
+  donationAccountId: string;
+}
+export interface CommitteesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+export interface DonationAccountsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  limitPerElectionCents: number | null;
+  limitPerCycleCents: number | null;
+  limitPerYearCents: number | null;
+  limitPerDonorCents: number | null;
+  createdAt: string;
+}
+export interface ElectionsTable {
+  id: string;
+  accountId: string;
+  electionType: string;
+  electionYear: number;
+  /** YYYY-MM-DD */
+  electionDate: string;
+  createdAt: string;
+}
+
+export interface DonationsTable {
+  id: string;
+  accountId: string;
+  contactId: string;
+  amountCents: number;
+  donationDate: string;
+  paymentMethod: string;
+  status: string;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  electionType: string;
+  electionYear: number;
+  onBehalfOfContactId: string | null;
+  facilitatedByContactId: string | null;
+  isAnonymous: Flag01;
+  isRecurring: Flag01;
+  thankYouSent: Flag01;
+  thankYouSentDate: string | null;
+  notes: string | null;
+  externalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LimitFlagsTable {
+  id: string;
+  accountId: string;
+  donationId: string;
+  limitKind: string;
+  windowKey: string;
+  limitCents: number;
+  donorTotalCents: number;
+  state: string;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export interface DonationHistoryTable {
+  id: string;
+  donationId: string;
+  action: string;
+  note: string | null;
+  /** JSON object with the action's particulars. */
+  detail: string | null;
+  createdAt: string;
+}
+
+/** The outbox: one row per domain write, appended in the write's own transaction. */
+export interface ChangeLogTable {
+  seq: Generated<number>;
+  accountId: string;
+  entityType: string;
+  entityId: string;
+  op: string;
+  /** JSON array of the wire field names this change touched (null: the whole record). */
+  fields: string | null;
+  /** 1 = to be pushed to HQ; 0 = history HQ already has (imports with --no-push). */
+  push: Flag01;
+  createdAt: string;
+}
+
+export interface AccountCountersTable {
+  accountId: string;
+  contacts: number;
+  donations: number;
+}
+
+export interface ImportsTable {
+  id: string;
+  accountId: string;
+  kind: string;
+  status: string;
+  totalRows: number;
+  processedRows: number;
+  importedRows: number;
+  /** JSON array of {row, reason}. */
+  rejected: string;
+  push: Flag01;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  apiKeys: ApiKeysTable;
+  contacts: ContactsTable;
+  contactPhones: ContactPhonesTable;
+  contactEmails: ContactEmailsTable;
+  contactAddresses: ContactAddressesTable;
+  contactEducation: ContactEducationTable;
+  contactEmployment: ContactEmploymentTable;
+  contactNotes: ContactNotesTable;
+  customFields: CustomFieldsTable;
+  customFieldOptions: CustomFieldOptionsTable;
+  contactCustomValues: ContactCustomValuesTable;
+  campaigns: CampaignsTable;
+  campaignDonationAccounts: CampaignDonationAccountsTable;
+  committees: CommitteesTable;
+  donationAccounts: DonationAccountsTable;
+  elections: ElectionsTable;
+  donations: DonationsTable;
+  limitFlags: LimitFlagsTable;
+  donationHistory: DonationHistoryTable;
+  changeLog: ChangeLogTable;
+  accountCounters: AccountCountersTable;
+  imports: ImportsTable;
+}
+
+export type ContactRow = Selectable<ContactsTable>;
+export type NewContact = Insertable<ContactsTable>;
+export type ContactPatch = Updateable<ContactsTable>;
+export type DonationRow = Selectable<DonationsTable>;
+export type NewDonation = Insertable<DonationsTable>;
+export type DonationAccountRow = Selectable<DonationAccountsTable>;
+export type CustomFieldRow = Selectable<CustomFieldsTable>;
+export type CustomFieldOptionRow = Selectable<CustomFieldOptionsTable>;
+export type Timestamp = ColumnType<string, string, string>;

@@ -1,0 +1,171 @@
+/**
+ * The embedded engine: one SQLite file through better-sqlite3, WAL, synchronous=FULL,
+ * foreign keys on, a busy timeout. Writes are group-committed: requests that arrive while a
+ * commit is being synced share the next commit, each inside its own savepoint.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  type Expression,
+  Kysely,
+  SqliteDialect,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
+import { type Db, type Store, searchWords } from './store.ts';
+
+export interface SqliteOptions {
+  file: string;
+  /** Skip migrations (tests of the migrator itself). */
+  migrate?: boolean;
+  /** Milliseconds to wait for another process's write lock. */
+  busyTimeoutMs?: number;
+  /** Durability: FULL by default; tests of other things never lower it silently. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** better-sqlite3 prepares a statement per call in Kysely's driver; cache them instead. */
+function withStatementCache(raw: BetterSqlite3.Database, size = 500): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return new Proxy(raw, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') {
+        return (source: string) => {
+          let stmt = cache.get(source);
+          if (stmt === undefined) {
+            stmt = target.prepare(source);
+            if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+            cache.set(source, stmt);
+          }
+          return stmt;
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export async function openSqlite(opts: SqliteOptions): Promise<Store> {
+  fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+  const existed = fs.existsSync(opts.file) && fs.statSync(opts.file).size > 0;
+  const raw = new BetterSqlite3(opts.file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+  raw.pragma('foreign_keys = ON');
+  raw.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+  raw.pragma('cache_size = -65536'); // 64 MiB page cache
+  raw.pragma('temp_store = MEMORY');
+
+  const db: Db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(raw) }),
+    plugins: [new CamelCasePlugin()],
+  });
+
+  if (opts.migrate !== false) {
+    await migrateToLatest(db as unknown as Kysely<unknown>, {
+      engine: 'sqlite',
+      beforeMigrating: (pending) => {
+        if (!existed) return;
+        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+        const backup = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
+        raw.prepare('vacuum into ?').run(backup);
+      },
+    });
+  }
+
+  interface Pending {
+    fn: (trx: Db) => Promise<unknown>;
+    resolve: (v: unknown) => void;
+    reject: (e: unknown) => void;
+  }
+  let queue: Pending[] = [];
+  let flushing: Promise<void> | null = null;
+  let closed = false;
+
+  async function flush(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      try {
+        await db.connection().execute(async (conn) => {
+          await sql`begin immediate`.execute(conn);
+          try {
+            for (const item of batch) {
+              await sql`savepoint gd_write`.execute(conn);
+              try {
+                const value = await item.fn(conn);
+                await sql`release gd_write`.execute(conn);
+                outcomes.push({ ok: true, value });
+              } catch (error) {
+                await sql`rollback to gd_write`.execute(conn);
+                await sql`release gd_write`.execute(conn);
+                outcomes.push({ ok: false, error });
+              }
+            }
+            await sql`commit`.execute(conn);
+          } catch (err) {
+            if (raw.inTransaction) await sql`rollback`.execute(conn);
+            throw err;
+          }
+        });
+      } catch (err) {
+        // The commit itself failed (disk full, I/O error): nothing in the batch was saved.
+        for (const item of batch) item.reject(err);
+        continue;
+      }
+      batch.forEach((item, i) => {
+        const o = outcomes[i];
+        if (o?.ok) item.resolve(o.value);
+        else item.reject(o?.error);
+      });
+    }
+  }
+
+  function schedule(): void {
+    if (flushing) return;
+    flushing = new Promise<void>((done) => setImmediate(done))
+      .then(flush)
+      .finally(() => {
+        flushing = null;
+        if (queue.length > 0) schedule();
+      });
+  }
+
+  return {
+    engine: 'sqlite',
+    db,
+    location: opts.file,
+    write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error('database is closed'));
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    contactSearchCondition(text: string): Expression<SqlBool> | null {
+      const words = searchWords(text);
+      if (words.length === 0) return null;
+      const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
+      return sql<SqlBool>`contacts.seq in (select rowid from contacts_fts where contacts_fts match ${match})`;
+    },
+    async backupTo(file: string): Promise<void> {
+      await raw.backup(file);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      while (flushing) await flushing;
+      try {
+        raw.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // another process may hold the file; the WAL is still complete and safe
+      }
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The seam between the domain and a storage engine (as Actual's platform/sqlite is):
+ * one Kysely handle typed by `Database`, plus the few things only an engine knows how to do.
+ */
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Engine } from './migration-types.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface Store {
+  readonly engine: Engine;
+  /** For reads. Writes go through `write`. */
+  readonly db: Db;
+  /**
+   * Runs `fn` in a write transaction. When it resolves, the write is durable (committed and
+   * synced). When `fn` throws, nothing it wrote remains. Concurrent calls may share one
+   * commit (group commit) but never see each other's partial work.
+   */
+  write<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
+  /**
+   * A condition on `contacts` matching the search text: words and word prefixes over name,
+   * email and organisation, case- and accent-insensitive. Null when the text has no words.
+   */
+  contactSearchCondition(text: string): Expression<SqlBool> | null;
+  /** A consistent copy of the whole database in `file` (SQLite online backup). */
+  backupTo(file: string): Promise<void>;
+  /** Finishes queued writes and closes the engine. */
+  close(): Promise<void>;
+  /** A description for logs, without credentials. */
+  readonly location: string;
+}
+
+/** The words of a search text: accents folded, lower case, split on anything not a letter or digit. */
+export function searchWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, 16);
+}

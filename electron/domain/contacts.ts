@@ -1,0 +1,316 @@
+/**
+ * Contacts: create, read, update (C1–C5), delete with everything attached, list and search.
+ */
+import { centsToDollars } from '../../shared/money.ts';
+import { newId } from '../../shared/ids.ts';
+import {
+  CONTACT_COLLECTIONS,
+  CONTACT_SCALAR_FIELDS,
+  type Contact,
+  type ContactCollection,
+  type ContactCreateBody,
+  type ContactList,
+  type ContactListItem,
+  type ContactListQuery,
+  type ContactUpdateBody,
+} from '../../shared/schemas/contacts.ts';
+import type { ContactRow, ContactsTable } from '../db/schema.ts';
+import type { Db } from '../db/store.ts';
+import { bumpCounters, logChange } from './change-log.ts';
+import type { DomainContext, WriteOptions } from './context.ts';
+import { applyCustomValues, readCustomValues, resolveCustomValues } from './custom-fields.ts';
+import { DomainError, type FieldIssue } from './errors.ts';
+
+type Collections = Pick<ContactUpdateBody, ContactCollection>;
+
+const SUB_TABLE = {
+  phoneNumbers: 'contactPhones',
+  emailAddresses: 'contactEmails',
+  addresses: 'contactAddresses',
+  education: 'contactEducation',
+  employment: 'contactEmployment',
+  notes: 'contactNotes',
+} as const;
+
+const COLLECTION_NOUN: Record<ContactCollection, string> = {
+  phoneNumbers: 'phone number',
+  emailAddresses: 'email address',
+  addresses: 'address',
+  education: 'education record',
+  employment: 'employment record',
+  notes: 'note',
+};
+
+export function contactNotFound(id: string): DomainError {
+  return new DomainError('not_found', 'contact_not_found', `Contact ${id} was not found`, [
+    { field: 'id', issue: 'does not exist in this account' },
+  ]);
+}
+
+const b = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
+const blankToNull = (v: string | null | undefined): string | null => (v === undefined || v === null || v === '' ? null : v);
+
+/** Checks the rules zod cannot see: at most one primary per collection. */
+function checkCollections(input: Collections): void {
+  const issues: FieldIssue[] = [];
+  for (const key of ['phoneNumbers', 'emailAddresses', 'addresses'] as const) {
+    const items = input[key];
+    if (!items) continue;
+    const primaries = items.map((x, i) => (x.isPrimary ? i : -1)).filter((i) => i >= 0);
+    if (primaries.length > 1) {
+      issues.push({ field: `${key}[${primaries[1]}].isPrimary`, issue: `only one ${COLLECTION_NOUN[key]} can be primary` });
+    }
+  }
+  if (issues.length > 0) {
+    const first = issues[0] as FieldIssue;
+    throw new DomainError('bad_request', 'validation_failed', `${first.field}: ${first.issue}`, issues);
+  }
+}
+
+function normaliseTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of tags) {
+    const k = t.trim().toLowerCase();
+    if (k && !seen.has(k)) {
+      seen.add(k);
+      out.push(t.trim());
+    }
+  }
+  return out;
+}
+
+async function replaceCollection(trx: Db, contactId: string, key: ContactCollection, input: Collections, at: string): Promise<void> {
+  const table = SUB_TABLE[key];
+  await trx.deleteFrom(table).where('contactId', '=', contactId).execute();
+  const items = input[key] ?? [];
+  if (items.length === 0) return;
+  const base = (i: number) => ({ id: newId('subRecord'), contactId, position: i });
+  switch (key) {
+    case 'phoneNumbers':
+      await trx.insertInto('contactPhones').values(input.phoneNumbers!.map((x, i) => ({ ...base(i), phoneNumber: x.phoneNumber, phoneType: blankToNull(x.phoneType), isPrimary: b(x.isPrimary) }))).execute();
+      break;
+    case 'emailAddresses':
+      await trx.insertInto('contactEmails').values(input.emailAddresses!.map((x, i) => ({ ...base(i), emailAddress: x.emailAddress, emailType: blankToNull(x.emailType), isPrimary: b(x.isPrimary) }))).execute();
+      break;
+    case 'addresses':
+      await trx
+        .insertInto('contactAddresses')
+        .values(input.addresses!.map((x, i) => ({ ...base(i), addressType: blankToNull(x.addressType), street1: blankToNull(x.street1), street2: blankToNull(x.street2), city: blankToNull(x.city), state: blankToNull(x.state), postalCode: blankToNull(x.postalCode), country: blankToNull(x.country), isPrimary: b(x.isPrimary) })))
+        .execute();
+      break;
+    case 'education':
+      await trx.insertInto('contactEducation').values(input.education!.map((x, i) => ({ ...base(i), institution: x.institution, degree: blankToNull(x.degree), fieldOfStudy: blankToNull(x.fieldOfStudy), graduationYear: x.graduationYear ?? null }))).execute();
+      break;
+    case 'employment':
+      await trx
+        .insertInto('contactEmployment')
+        .values(input.employment!.map((x, i) => ({ ...base(i), employer: x.employer, title: blankToNull(x.title), occupation: blankToNull(x.occupation), startDate: blankToNull(x.startDate), endDate: blankToNull(x.endDate), isCurrent: b(x.isCurrent) })))
+        .execute();
+      break;
+    case 'notes':
+      await trx.insertInto('contactNotes').values(input.notes!.map((x, i) => ({ ...base(i), content: x.content, noteType: blankToNull(x.noteType), createdAt: at }))).execute();
+      break;
+  }
+}
+
+/** The displayed email/phone: the primary field, else the primary sub-record, else the first. */
+async function deriveEmailPhone(trx: Db, contactId: string, row: Pick<ContactsTable, 'primaryEmail' | 'primaryPhone'>) {
+  let email = row.primaryEmail;
+  if (!email) {
+    const e = await trx.selectFrom('contactEmails').select('emailAddress').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+    email = e?.emailAddress ?? null;
+  }
+  let phone = row.primaryPhone;
+  if (!phone) {
+    const p = await trx.selectFrom('contactPhones').select('phoneNumber').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+    phone = p?.phoneNumber ?? null;
+  }
+  return { email, phone };
+}
+
+function scalarPatch(input: ContactUpdateBody): Partial<ContactsTable> {
+  const patch: Partial<Record<keyof ContactsTable, unknown>> = {};
+  for (const f of CONTACT_SCALAR_FIELDS) {
+    if (input[f] !== undefined) patch[f] = blankToNull(input[f]);
+  }
+  if (input.firstName !== undefined) patch.firstName = input.firstName;
+  if (input.lastName !== undefined) patch.lastName = input.lastName;
+  if (input.contactType !== undefined) patch.contactType = input.contactType;
+  if (input.status !== undefined) patch.status = input.status;
+  if (input.tags !== undefined) patch.tags = JSON.stringify(normaliseTags(input.tags));
+  return patch as Partial<ContactsTable>;
+}
+
+/** The wire names a body sends (for the change log: C1, only sent fields). */
+function sentFields(input: ContactUpdateBody): string[] {
+  return Object.keys(input).filter((k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined);
+}
+
+export async function createContact(ctx: DomainContext, input: ContactCreateBody, opts: WriteOptions & { externalId?: string | null } = {}): Promise<Contact> {
+  checkCollections(input);
+  const id = newId('contact');
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    const custom = input.customFields ? await resolveCustomValues(trx, input.accountId, input.customFields) : [];
+    const row = {
+      id,
+      accountId: input.accountId,
+      contactType: input.contactType ?? 'INDIVIDUAL',
+      status: input.status ?? 'ACTIVE',
+      firstName: input.firstName,
+      lastName: input.lastName,
+      prefix: null, middleName: null, suffix: null, salutation: null, formalSalutation: null,
+      primaryEmail: null, primaryPhone: null, organization: null, title: null, employer: null,
+      occupation: null, industry: null, spouse: null, birthDate: null, gender: null,
+      politicalParty: null, capacity: null, quickNotes: null, source: null, preferredContactMethod: null,
+      tags: '[]',
+      ...scalarPatch(input),
+      email: null as string | null,
+      phone: null as string | null,
+      externalId: opts.externalId ?? null,
+      totalCents: 0,
+      lastDonationDate: null,
+      createdAt: at,
+      updatedAt: at,
+    } satisfies ContactsTable;
+    await trx.insertInto('contacts').values(row).execute();
+    for (const key of CONTACT_COLLECTIONS) if (input[key]?.length) await replaceCollection(trx, id, key, input, at);
+    const derived = await deriveEmailPhone(trx, id, row);
+    if (derived.email !== null || derived.phone !== null) await trx.updateTable('contacts').set(derived).where('id', '=', id).execute();
+    await applyCustomValues(trx, id, custom);
+    await bumpCounters(trx, input.accountId, { contacts: 1 });
+    await logChange(trx, { accountId: input.accountId, entityType: 'contact', entityId: id, op: 'create', fields: null, push: opts.push, at });
+  });
+  const created = await getContact(ctx, input.accountId, id);
+  return created;
+}
+
+export async function getContactRow(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
+  return db.selectFrom('contacts').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+}
+
+export async function getContact(ctx: DomainContext, accountId: string, id: string, db: Db = ctx.store.db): Promise<Contact> {
+  const row = await getContactRow(db, accountId, id);
+  if (!row) throw contactNotFound(id);
+  const [phones, emails, addresses, education, employment, notes, custom] = await Promise.all([
+    db.selectFrom('contactPhones').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEmails').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactAddresses').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEducation').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEmployment').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactNotes').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    readCustomValues(db, [id]),
+  ]);
+  const addressList = addresses.map((a) => ({ id: a.id, addressType: a.addressType, street1: a.street1, street2: a.street2, city: a.city, state: a.state, postalCode: a.postalCode, country: a.country, isPrimary: a.isPrimary === 1 }));
+  const total = centsToDollars(Number(row.totalCents));
+  return {
+    id: row.id,
+    contactType: row.contactType as Contact['contactType'],
+    status: row.status as Contact['status'],
+    firstName: row.firstName,
+    lastName: row.lastName,
+    prefix: row.prefix,
+    middleName: row.middleName,
+    suffix: row.suffix,
+    salutation: row.salutation,
+    formalSalutation: row.formalSalutation,
+    primaryEmail: row.primaryEmail,
+    primaryPhone: row.primaryPhone,
+    organization: row.organization,
+    title: row.title,
+    employer: row.employer,
+    occupation: row.occupation,
+    industry: row.industry,
+    spouse: row.spouse,
+    birthDate: row.birthDate,
+    gender: row.gender as Contact['gender'],
+    politicalParty: row.politicalParty,
+    capacity: row.capacity,
+    quickNotes: row.quickNotes,
+    source: row.source,
+    preferredContactMethod: row.preferredContactMethod as Contact['preferredContactMethod'],
+    tags: JSON.parse(row.tags) as string[],
+    phoneNumbers: phones.map((p) => ({ id: p.id, phoneNumber: p.phoneNumber, phoneType: p.phoneType, isPrimary: p.isPrimary === 1 })),
+    emailAddresses: emails.map((e) => ({ id: e.id, emailAddress: e.emailAddress, emailType: e.emailType, isPrimary: e.isPrimary === 1 })),
+    addresses: addressList,
+    education: education.map((e) => ({ id: e.id, institution: e.institution, degree: e.degree, fieldOfStudy: e.fieldOfStudy, graduationYear: e.graduationYear })),
+    employment: employment.map((e) => ({ id: e.id, employer: e.employer, title: e.title, occupation: e.occupation, startDate: e.startDate, endDate: e.endDate, isCurrent: e.isCurrent === 1 })),
+    notes: notes.map((n) => ({ id: n.id, content: n.content, noteType: n.noteType, createdAt: n.createdAt })),
+    customFields: custom.get(id) ?? {},
+    email: row.email,
+    phone: row.phone,
+    address: addressList.find((a) => a.isPrimary) ?? addressList[0] ?? null,
+    totalDonations: total,
+    totalDonated: total,
+    lastDonationDate: row.lastDonationDate,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function updateContact(ctx: DomainContext, accountId: string, id: string, input: ContactUpdateBody, opts: WriteOptions = {}): Promise<Contact> {
+  checkCollections(input);
+  const at = ctx.now();
+  const fields = sentFields(input);
+  await ctx.store.write(async (trx) => {
+    const current = await getContactRow(trx, accountId, id);
+    if (!current) throw contactNotFound(id);
+    const custom = input.customFields ? await resolveCustomValues(trx, accountId, input.customFields) : [];
+    if (fields.length === 0) return;
+    const patch = scalarPatch(input);
+    await trx.updateTable('contacts').set({ ...patch, updatedAt: at }).where('id', '=', id).execute();
+    for (const key of CONTACT_COLLECTIONS) if (input[key] !== undefined) await replaceCollection(trx, id, key, input, at);
+    if (['primaryEmail', 'primaryPhone', 'emailAddresses', 'phoneNumbers'].some((f) => fields.includes(f))) {
+      const derived = await deriveEmailPhone(trx, id, { primaryEmail: patch.primaryEmail !== undefined ? patch.primaryEmail : current.primaryEmail, primaryPhone: patch.primaryPhone !== undefined ? patch.primaryPhone : current.primaryPhone });
+      await trx.updateTable('contacts').set(derived).where('id', '=', id).execute();
+    }
+    await applyCustomValues(trx, id, custom);
+    await logChange(trx, { accountId, entityType: 'contact', entityId: id, op: 'update', fields, push: opts.push, at });
+  });
+  return getContact(ctx, accountId, id);
+}
+
+/** Deletes the contact and everything attached, donations included (DESIGN.md). */
+export async function deleteContact(ctx: DomainContext, accountId: string, id: string, opts: WriteOptions = {}): Promise<{ message: string }> {
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    const current = await getContactRow(trx, accountId, id);
+    if (!current) throw contactNotFound(id);
+    const gifts = await trx.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('contactId', '=', id).executeTakeFirstOrThrow();
+    await trx.deleteFrom('contacts').where('id', '=', id).execute();
+    await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });
+    await logChange(trx, { accountId, entityType: 'contact', entityId: id, op: 'delete', fields: null, push: opts.push, at });
+  });
+  return { message: `Contact ${id} deleted` };
+}
+
+const SORT_COLUMN = { firstName: 'firstName', lastName: 'lastName', email: 'email', createdAt: 'createdAt' } as const;
+
+export async function listContacts(ctx: DomainContext, q: ContactListQuery): Promise<ContactList> {
+  const db = ctx.store.db;
+  const limit = q.limit ?? 20;
+  const offset = q.offset ?? 0;
+  const direction = q.sortOrder ?? 'desc';
+  const column = SORT_COLUMN[q.sortBy ?? 'createdAt'];
+  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search) : null;
+
+  let base = db.selectFrom('contacts').where('accountId', '=', q.accountId);
+  if (cond) base = base.where(cond);
+  const rows = await base
+    .select(['id', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
+    .orderBy(column, direction)
+    .orderBy('id', direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  let total: number;
+  if (cond) {
+    const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(r.n);
+  } else {
+    const r = await db.selectFrom('accountCounters').select('contacts').where('accountId', '=', q.accountId).executeTakeFirst();
+    total = Number(r?.contacts ?? 0);
+  }
+  return { data: rows satisfies ContactListItem[], total, limit, offset };
+}

@@ -1,0 +1,223 @@
+/**
+ * Donations: create (D1–D7), list (newest first, date range), and the full record for the
+ * app. The remote API has no donation update; locally a gift is corrected only through the
+ * review actions (limits.ts) and, before it is pushed, by the sync engine's own rules.
+ */
+import { toIsoInstant, toRangeEnd } from '../../shared/dates.ts';
+import { newId } from '../../shared/ids.ts';
+import { centsToDollars, dollarsToCents } from '../../shared/money.ts';
+import type {
+  DonationCreateBody,
+  DonationCreated,
+  DonationDetail,
+  DonationList,
+  DonationListQuery,
+} from '../../shared/schemas/donations.ts';
+import type { DonationRow } from '../db/schema.ts';
+import type { Db } from '../db/store.ts';
+import { bumpCounters, logChange } from './change-log.ts';
+import type { DomainContext, WriteOptions } from './context.ts';
+import { resolveElection } from './elections.ts';
+import { DomainError, invalidField, notFound } from './errors.ts';
+import { checkLimits } from './limits.ts';
+
+const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
+const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
+
+/** D2: at least one of campaignId, committeeId, donationAccountId. */
+export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' | 'committeeId' | 'donationAccountId'>): void {
+  if (present(input.campaignId) || present(input.committeeId) || present(input.donationAccountId)) return;
+  const issue = 'one of campaignId, committeeId or donationAccountId is required';
+  throw new DomainError('bad_request', 'designation_required', `A donation must be credited to a campaign, committee or donation account: ${issue}`, [
+    { field: 'campaignId', issue },
+    { field: 'committeeId', issue },
+    { field: 'donationAccountId', issue },
+  ]);
+}
+
+/** 404 naming the field, for any referenced record missing from the account (D3 and the rest). */
+async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void> {
+  const contact = await trx.selectFrom('contacts').select('id').where('id', '=', input.contactId).where('accountId', '=', input.accountId).executeTakeFirst();
+  if (!contact) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  const refs = [
+    ['campaignId', 'campaigns', 'campaign'],
+    ['committeeId', 'committees', 'committee'],
+    ['donationAccountId', 'donationAccounts', 'donation account'],
+    ['onBehalfOfContactId', 'contacts', 'contact'],
+    ['facilitatedByContactId', 'contacts', 'contact'],
+  ] as const;
+  for (const [field, table, noun] of refs) {
+    const id = input[field];
+    if (!present(id)) continue;
+    const row = await trx.selectFrom(table).select('id').where('id', '=', id).where('accountId', '=', input.accountId).executeTakeFirst();
+    if (!row) throw notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+  }
+}
+
+export function toCreated(row: DonationRow): DonationCreated {
+  return {
+    id: row.id,
+    contactId: row.contactId,
+    campaignId: row.campaignId,
+    donationAmount: centsToDollars(Number(row.amountCents)),
+    donationDate: row.donationDate,
+    paymentMethod: row.paymentMethod as DonationCreated['paymentMethod'],
+    status: row.status as DonationCreated['status'],
+    notes: row.notes,
+    createdAt: row.createdAt,
+  };
+}
+
+/**
+ * Inserts one donation inside an open write transaction: the rules, the contact's totals,
+ * the account's count, the limit check (D6) and the outbox entry, all or nothing.
+ */
+export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: WriteOptions & { externalId?: string | null } = {}): Promise<DonationRow> {
+  requireDesignation(input);
+  const cents = dollarsToCents(input.donationAmount);
+  if (cents === null || cents <= 0) throw invalidField('donationAmount', 'must be greater than zero');
+  const donationDate = toIsoInstant(input.donationDate);
+  if (donationDate === null) throw invalidField('donationDate', 'must be an ISO 8601 date');
+  const thankYouSentDate = present(input.thankYouSentDate) ? toIsoInstant(input.thankYouSentDate) : null;
+  const election = await resolveElection(trx, input.accountId, donationDate, input);
+  await checkReferences(trx, input);
+  const row: DonationRow = {
+    id: newId('donation'),
+    accountId: input.accountId,
+    contactId: input.contactId,
+    amountCents: cents,
+    donationDate,
+    paymentMethod: input.paymentMethod,
+    status: 'completed',
+    campaignId: present(input.campaignId) ? input.campaignId : null,
+    committeeId: present(input.committeeId) ? input.committeeId : null,
+    donationAccountId: present(input.donationAccountId) ? input.donationAccountId : null,
+    electionType: election.electionType,
+    electionYear: election.electionYear,
+    onBehalfOfContactId: present(input.onBehalfOfContactId) ? input.onBehalfOfContactId : null,
+    facilitatedByContactId: present(input.facilitatedByContactId) ? input.facilitatedByContactId : null,
+    isAnonymous: flag(input.isAnonymous),
+    isRecurring: flag(input.isRecurring),
+    thankYouSent: flag(input.thankYouSent),
+    thankYouSentDate,
+    notes: present(input.notes) ? input.notes : null,
+    externalId: opts.externalId ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await trx.insertInto('donations').values(row).execute();
+  await trx
+    .updateTable('contacts')
+    .set((eb) => ({
+      totalCents: eb('totalCents', '+', cents),
+      lastDonationDate: eb
+        .case()
+        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', donationDate)]))
+        .then(donationDate)
+        .else(eb.ref('lastDonationDate'))
+        .end(),
+    }))
+    .where('id', '=', row.contactId)
+    .execute();
+  await bumpCounters(trx, input.accountId, { donations: 1 });
+  await checkLimits(trx, row, at);
+  await logChange(trx, { accountId: input.accountId, entityType: 'donation', entityId: row.id, op: 'create', push: opts.push, at });
+  return row;
+}
+
+export async function createDonation(ctx: DomainContext, input: DonationCreateBody, opts: WriteOptions = {}): Promise<DonationCreated> {
+  requireDesignation(input); // fail fast before queueing a write
+  const at = ctx.now();
+  const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
+  return toCreated(row);
+}
+
+export async function listDonations(ctx: DomainContext, q: DonationListQuery): Promise<DonationList> {
+  const db = ctx.store.db;
+  const limit = q.limit ?? 20;
+  const offset = q.offset ?? 0;
+  const from = q.startDate !== undefined ? toIsoInstant(q.startDate) : null;
+  const to = q.endDate !== undefined ? toRangeEnd(q.endDate) : null;
+  if (from && to && from > to) throw invalidField('endDate', 'must not be before startDate');
+
+  let filtered = db.selectFrom('donations').where('accountId', '=', q.accountId);
+  if (from) filtered = filtered.where('donationDate', '>=', from);
+  if (to) filtered = filtered.where('donationDate', '<=', to);
+
+  // Page over the (account_id, donation_date, id) index alone, then join only the page's rows.
+  const page = filtered.select(['id', 'donationDate']).orderBy('donationDate', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  const rows = await db
+    .selectFrom(page.as('p'))
+    .innerJoin('donations as d', 'd.id', 'p.id')
+    .innerJoin('contacts as c', 'c.id', 'd.contactId')
+    .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
+    .select(['d.id', 'd.contactId', 'c.firstName', 'c.lastName', 'd.amountCents', 'd.donationDate', 'd.paymentMethod', 'd.campaignId', 'm.name as campaignName', 'd.notes', 'd.createdAt'])
+    .orderBy('d.donationDate', 'desc')
+    .orderBy('d.id', 'desc')
+    .execute();
+
+  let total: number;
+  if (from || to) {
+    const r = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(r.n);
+  } else {
+    const r = await db.selectFrom('accountCounters').select('donations').where('accountId', '=', q.accountId).executeTakeFirst();
+    total = Number(r?.donations ?? 0);
+  }
+  return {
+    donations: rows.map((r) => ({
+      id: r.id,
+      contactId: r.contactId,
+      contactName: `${r.firstName} ${r.lastName}`.trim(),
+      donationAmount: centsToDollars(Number(r.amountCents)),
+      donationDate: r.donationDate,
+      paymentMethod: r.paymentMethod as DonationDetail['paymentMethod'],
+      campaignId: r.campaignId,
+      campaignName: r.campaignName,
+      notes: r.notes,
+      createdAt: r.createdAt,
+    })),
+    total,
+    limit,
+    offset,
+  };
+}
+
+export async function getDonation(ctx: DomainContext, accountId: string, id: string): Promise<DonationDetail> {
+  const r = await ctx.store.db
+    .selectFrom('donations as d')
+    .innerJoin('contacts as c', 'c.id', 'd.contactId')
+    .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
+    .selectAll('d')
+    .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
+    .select((eb) => eb.exists(eb.selectFrom('limitFlags as f').select('f.id').whereRef('f.donationId', '=', 'd.id').where('f.state', '=', 'open')).as('flagged'))
+    .where('d.id', '=', id)
+    .where('d.accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!r) throw notFound('donation', 'id', id);
+  return {
+    id: r.id,
+    contactId: r.contactId,
+    contactName: `${r.firstName} ${r.lastName}`.trim(),
+    donationAmount: centsToDollars(Number(r.amountCents)),
+    donationDate: r.donationDate,
+    paymentMethod: r.paymentMethod as DonationDetail['paymentMethod'],
+    status: r.status as DonationDetail['status'],
+    campaignId: r.campaignId,
+    campaignName: r.campaignName,
+    committeeId: r.committeeId,
+    donationAccountId: r.donationAccountId,
+    electionType: r.electionType as DonationDetail['electionType'],
+    electionYear: r.electionYear,
+    onBehalfOfContactId: r.onBehalfOfContactId,
+    facilitatedByContactId: r.facilitatedByContactId,
+    isAnonymous: r.isAnonymous === 1,
+    isRecurring: r.isRecurring === 1,
+    thankYouSent: r.thankYouSent === 1,
+    thankYouSentDate: r.thankYouSentDate,
+    notes: r.notes,
+    flagged: Boolean(r.flagged),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The one error type the domain throws for a request it refuses. The server turns it into
+ * the API's error body; the CLI prints its message. Anything else thrown is a bug (500,
+ * logged, never shown).
+ */
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+export type ErrorKind = 'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized';
+
+const STATUS: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
+
+export class DomainError extends Error {
+  readonly status: number;
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: FieldIssue[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.status = STATUS[kind];
+  }
+}
+
+export function isDomainError(e: unknown): e is DomainError {
+  return e instanceof DomainError;
+}
+
+/** 400 naming one field. */
+export function invalidField(field: string, issue: string, code = 'validation_failed'): DomainError {
+  return new DomainError('bad_request', code, `${field} ${issue}`, [{ field, issue }]);
+}
+
+/** 404 for a referenced record that does not exist in the account. */
+export function notFound(what: string, field: string, id: string, code?: string): DomainError {
+  return new DomainError(
+    'not_found',
+    code ?? `${what.replace(/ /g, '_')}_not_found`,
+    `${what[0]?.toUpperCase()}${what.slice(1)} ${id} was not found`,
+    [{ field, issue: 'does not exist in this account' }],
+  );
+}

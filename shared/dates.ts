@@ -1,0 +1,57 @@
+/**
+ * Dates on the wire: ISO 8601. Timestamps leave GiftDesk in UTC with a `Z`; a date-only
+ * value means midnight UTC (D4). Impossible dates (2025-02-30) are rejected, never rolled.
+ */
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+function isRealDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return d <= days && y >= 1 && y <= 9999;
+}
+
+/** True when `s` is a real calendar date written YYYY-MM-DD. */
+export function isDateOnly(s: string): boolean {
+  const m = DATE_ONLY.exec(s);
+  return m !== null && isRealDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/**
+ * Parse an ISO 8601 date or date-time into the canonical stored form
+ * `YYYY-MM-DDTHH:MM:SS.mmmZ`, or null when it is not a real instant.
+ * A date-time needs an explicit zone (Z or ±hh:mm): a zoneless time is ambiguous.
+ */
+export function toIsoInstant(s: string): string | null {
+  const dm = DATE_ONLY.exec(s);
+  if (dm) {
+    if (!isRealDate(Number(dm[1]), Number(dm[2]), Number(dm[3]))) return null;
+    return `${s}T00:00:00.000Z`;
+  }
+  const m = DATE_TIME.exec(s);
+  if (!m) return null;
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  if (!isRealDate(y, mo, d) || h > 23 || mi > 59 || sec > 59) return null;
+  const t = Date.parse(s.replace(' ', 'T'));
+  if (Number.isNaN(t)) return null;
+  return new Date(t).toISOString();
+}
+
+/** The end of a filter range: a date-only value covers that whole UTC day. */
+export function toRangeEnd(s: string): string | null {
+  if (isDateOnly(s)) return `${s}T23:59:59.999Z`;
+  return toIsoInstant(s);
+}
+
+/** YYYY-MM-DD of an instant, in UTC. */
+export function utcDay(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
+import {
+  accountIdField,
+  isoDateOrTime,
+  optionalText,
+  pagingQuery,
+  positiveDollars,
+} from './common.ts';
+
+const refId = z.string({ error: 'must be a string' }).trim().max(64).nullish();
+const bool = z.boolean({ error: 'must be true or false' });
+
+/** POST /v1/donations: the spec's table plus the fields it describes in prose. */
+export const DonationCreateBody = z
+  .object({
+    accountId: accountIdField,
+    contactId: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, { error: 'is required' })
+      .max(64),
+    donationAmount: positiveDollars,
+    donationDate: isoDateOrTime,
+    paymentMethod: z.enum(PAYMENT_METHODS, {
+      error: `must be one of: ${PAYMENT_METHODS.join(', ')}`,
+    }),
+    campaignId: refId,
+    committeeId: refId,
+    donationAccountId: refId,
+    electionType: z
+      .enum(ELECTION_TYPES, { error: `must be one of: ${ELECTION_TYPES.join(', ')}` })
+      .nullish(),
+    electionYear: z
+      .number({ error: 'must be a year' })
+      .int({ error: 'must be a whole year' })
+      .min(1900, { error: 'must be a year from 1900 to 2200' })
+      .max(2200, { error: 'must be a year from 1900 to 2200' })
+      .nullish(),
+    notes: optionalText(10_000),
+    onBehalfOfContactId: refId,
+    facilitatedByContactId: refId,
+    isAnonymous: bool.optional(),
+    isRecurring: bool.optional(),
+    thankYouSent: bool.optional(),
+    thankYouSentDate: isoDateOrTime.nullish(),
+  })
+  .meta({ id: 'DonationCreate' });
+export type DonationCreateBody = z.infer<typeof DonationCreateBody>;
+
+/** The create response: exactly the spec's fields. */
+export const DonationCreated = z
+  .object({
+    id: z.string(),
+    contactId: z.string(),
+    campaignId: z.string().nullable(),
+    donationAmount: z.number(),
+    donationDate: z.string(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    status: z.enum(DONATION_STATUSES),
+    notes: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'DonationCreated' });
+export type DonationCreated = z.infer<typeof DonationCreated>;
+
+/** An item of GET /v1/donations: exactly the spec's fields. */
+export const DonationListItem = z
+  .object({
+    id: z.string(),
+    contactId: z.string(),
+    contactName: z.string(),
+    donationAmount: z.number(),
+    donationDate: z.string(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    campaignId: z.string().nullable(),
+    campaignName: z.string().nullable(),
+    notes: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'DonationListItem' });
+export type DonationListItem = z.infer<typeof DonationListItem>;
+
+export const DonationListQuery = z.object({
+  accountId: accountIdField,
+  startDate: isoDateOrTime.optional(),
+  endDate: isoDateOrTime.optional(),
+  ...pagingQuery,
+});
+export type DonationListQuery = z.infer<typeof DonationListQuery>;
+
+export const DonationList = z.object({
+  donations: z.array(DonationListItem),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type DonationList = z.infer<typeof DonationList>;
+
+/** Extension: the whole donation, as the app shows it (GET /v1/donations/:id). */
+export const DonationDetail = z
+  .object({
+    id: z.string(),
+    contactId: z.string(),
+    contactName: z.string(),
+    donationAmount: z.number(),
+    donationDate: z.string(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    status: z.enum(DONATION_STATUSES),
+    campaignId: z.string().nullable(),
+    campaignName: z.string().nullable(),
+    committeeId: z.string().nullable(),
+    donationAccountId: z.string().nullable(),
+    electionType: z.enum(ELECTION_TYPES),
+    electionYear: z.number().int(),
+    onBehalfOfContactId: z.string().nullable(),
+    facilitatedByContactId: z.string().nullable(),
+    isAnonymous: z.boolean(),
+    isRecurring: z.boolean(),
+    thankYouSent: z.boolean(),
+    thankYouSentDate: z.string().nullable(),
+    notes: z.string().nullable(),
+    flagged: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'DonationDetail' });
+export type DonationDetail = z.infer<typeof DonationDetail>;
