@@ -4,7 +4,9 @@
  * donor's total in it. The flag is resolved by marking it reviewed, refunding the gift or
  * redesignating it to another election; each action is kept in the gift's history.
  */
-import { LIMIT_KINDS, type ElectionType, type LimitKind } from '../../shared/enums.ts';
+import type { z } from 'zod';
+import { LIMIT_KINDS, type ElectionType, type FlagState, type LimitKind } from '../../shared/enums.ts';
+import type { Flag } from '../../shared/schemas/extensions.ts';
 import { newId } from '../../shared/ids.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
@@ -88,27 +90,7 @@ export async function recomputeContactTotals(trx: Db, contactId: string): Promis
 
 /* ---------------- the review queue ---------------- */
 
-export interface FlagView {
-  id: string;
-  donationId: string;
-  contactId: string;
-  contactName: string;
-  donationAmount: number;
-  donationDate: string;
-  donationAccountId: string;
-  donationAccountName: string;
-  electionType: string;
-  electionYear: number;
-  limitKind: LimitKind;
-  window: string;
-  limit: number;
-  donorTotal: number;
-  overBy: number;
-  state: string;
-  createdAt: string;
-  resolvedAt: string | null;
-  resolutionNote: string | null;
-}
+export type FlagView = z.infer<typeof Flag>;
 
 export async function listFlags(ctx: DomainContext, accountId: string, state: 'open' | 'all' = 'open'): Promise<FlagView[]> {
   let q = ctx.store.db
@@ -140,7 +122,7 @@ export async function listFlags(ctx: DomainContext, accountId: string, state: 'o
     limit: centsToDollars(Number(r.limitCents)),
     donorTotal: centsToDollars(Number(r.donorTotalCents)),
     overBy: centsToDollars(Number(r.donorTotalCents) - Number(r.limitCents)),
-    state: r.state,
+    state: r.state as FlagState,
     createdAt: r.createdAt,
     resolvedAt: r.resolvedAt,
     resolutionNote: r.resolutionNote,

@@ -2,10 +2,19 @@ import { z } from 'zod';
 import { isDateOnly, toIsoInstant } from '../dates.ts';
 import { MAX_DOLLARS, dollarsToCents } from '../money.ts';
 
+/**
+ * A type error message that says "is required" when the value is missing altogether,
+ * so a missing field and a wrong-typed one read differently.
+ */
+export const typeError =
+  (message: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? 'is required' : message;
+
 /** A required, trimmed, non-empty string of at most `max` characters. */
 export const requiredText = (max = 200) =>
   z
-    .string({ error: 'must be a string' })
+    .string({ error: typeError('must be a string') })
     .trim()
     .min(1, { error: 'must not be empty' })
     .max(max, { error: `must be at most ${max} characters` });
@@ -13,44 +22,44 @@ export const requiredText = (max = 200) =>
 /** An optional string; null or "" clears it (stored as null). */
 export const optionalText = (max = 500) =>
   z
-    .string({ error: 'must be a string' })
+    .string({ error: typeError('must be a string') })
     .trim()
     .max(max, { error: `must be at most ${max} characters` })
     .nullish();
 
-export const idParam = z.string({ error: 'must be a string' }).min(1).max(64);
+export const idParam = z.string({ error: typeError('must be a string') }).min(1).max(64);
 export const accountIdField = z
-  .string({ error: 'is required' })
+  .string({ error: typeError('must be a string') })
   .trim()
   .min(1, { error: 'is required' })
   .max(64, { error: 'must be at most 64 characters' });
 
 export const emailText = z
-  .email({ error: 'must be a valid email address' })
+  .email({ error: typeError('must be a valid email address') })
   .max(320, { error: 'must be at most 320 characters' });
 
 /** A real calendar date, YYYY-MM-DD. */
 export const dateOnly = z
-  .string({ error: 'must be a date (YYYY-MM-DD)' })
+  .string({ error: typeError('must be a date (YYYY-MM-DD)') })
   .refine(isDateOnly, { error: 'must be a real date written YYYY-MM-DD' });
 
 /** An ISO 8601 date or timestamp with a zone; a date-only value is midnight UTC. */
 export const isoDateOrTime = z
-  .string({ error: 'must be an ISO 8601 date' })
+  .string({ error: typeError('must be an ISO 8601 date') })
   .refine((s) => toIsoInstant(s) !== null, {
     error: 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp with a time zone',
   });
 
 /** Decimal dollars on the wire: > 0, whole cents, at most MAX_DOLLARS. */
 export const positiveDollars = z
-  .number({ error: 'must be a number' })
+  .number({ error: typeError('must be a number') })
   .refine((n) => n > 0, { error: 'must be greater than zero' })
   .refine((n) => n <= MAX_DOLLARS, { error: `must be at most ${MAX_DOLLARS}` })
   .refine((n) => dollarsToCents(n) !== null, { error: 'must be a whole number of cents' });
 
 /** A limit on a donation account: decimal dollars ≥ 0, or null for none. */
 export const limitDollars = z
-  .number({ error: 'must be a number' })
+  .number({ error: typeError('must be a number') })
   .refine((n) => n >= 0 && n <= MAX_DOLLARS, { error: `must be between 0 and ${MAX_DOLLARS}` })
   .refine((n) => dollarsToCents(n) !== null, { error: 'must be a whole number of cents' })
   .nullish();

@@ -8,6 +8,7 @@ import {
 } from '../enums.ts';
 import {
   accountIdField,
+  typeError,
   dateOnly,
   emailText,
   optionalText,
@@ -17,7 +18,7 @@ import {
 
 const bool = z.boolean({ error: 'must be true or false' });
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+  z.enum(values, { error: typeError(`must be one of: ${values.join(', ')}`) });
 
 /* ---------- sub-records (shapes beyond the spec's phones and emails are GiftDesk's) ---------- */
 

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
 import {
   accountIdField,
+  typeError,
   isoDateOrTime,
   optionalText,
   pagingQuery,
   positiveDollars,
 } from './common.ts';
 
-const refId = z.string({ error: 'must be a string' }).trim().max(64).nullish();
+const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
 const bool = z.boolean({ error: 'must be true or false' });
 
 /** POST /v1/donations: the spec's table plus the fields it describes in prose. */
@@ -16,14 +17,14 @@ export const DonationCreateBody = z
   .object({
     accountId: accountIdField,
     contactId: z
-      .string({ error: 'is required' })
+      .string({ error: typeError('must be a string') })
       .trim()
       .min(1, { error: 'is required' })
       .max(64),
     donationAmount: positiveDollars,
     donationDate: isoDateOrTime,
     paymentMethod: z.enum(PAYMENT_METHODS, {
-      error: `must be one of: ${PAYMENT_METHODS.join(', ')}`,
+      error: typeError(`must be one of: ${PAYMENT_METHODS.join(', ')}`),
     }),
     campaignId: refId,
     committeeId: refId,
@@ -32,7 +33,7 @@ export const DonationCreateBody = z
       .enum(ELECTION_TYPES, { error: `must be one of: ${ELECTION_TYPES.join(', ')}` })
       .nullish(),
     electionYear: z
-      .number({ error: 'must be a year' })
+      .number({ error: typeError('must be a year') })
       .int({ error: 'must be a whole year' })
       .min(1900, { error: 'must be a year from 1900 to 2200' })
       .max(2200, { error: 'must be a year from 1900 to 2200' })

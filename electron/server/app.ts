@@ -1,0 +1,129 @@
+/**
+ * The HTTP face: maps /api/v1 to domain calls. Auth, host check, rate limit, errors and the
+ * OpenAPI document live here; no business rule does.
+ */
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { newId } from '../../shared/ids.ts';
+import { verifyApiKey } from '../domain/accounts.ts';
+import type { DomainContext } from '../domain/context.ts';
+import { errorBody, errorHandler } from './errors.ts';
+import { isLoopbackHost } from './hosts.ts';
+import { contactRoutes } from './routes/contacts.ts';
+import { donationRoutes } from './routes/donations.ts';
+import { extensionRoutes } from './routes/extensions.ts';
+import { createBuckets } from './token-bucket.ts';
+
+import type { Auth } from './scope.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+}
+
+export interface ServerOptions {
+  ctx: DomainContext;
+  /** pino options or false; secrets are redacted either way. */
+  logger?: FastifyServerOptions['logger'];
+  rateLimit?: { ratePerSecond: number; burst: number };
+  /** Accept any Host header (the server was bound beyond loopback on purpose). */
+  allowAnyHost?: boolean;
+  bodyLimitBytes?: number;
+  /** Extra routes (e.g. the renderer's static files), registered inside the app. */
+  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+}
+
+const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs'];
+
+export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
+    genReqId: () => newId('request'),
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.decorateRequest('auth', null);
+
+  const buckets = createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 });
+  const ctx = opts.ctx;
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+    if (!opts.allowAnyHost && !isLoopbackHost(request.headers.host)) {
+      return reply.code(403).send(errorBody(403, 'host_not_allowed', 'This server answers only requests addressed to this machine (a loopback Host header)'));
+    }
+    const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/')) return; // the app's own static files
+    const keyHeader = request.headers['x-api-key'];
+    const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
+    const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
+    void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
+    if (!limit.allowed) {
+      void reply.header('Retry-After', limit.retryAfter);
+      return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many requests; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+    }
+    if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
+    const authz = request.headers.authorization;
+    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
+    const accountId = keyId && secret ? await verifyApiKey(ctx, keyId, secret) : null;
+    if (!accountId || !keyId) {
+      void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
+      const why = !keyHeader ? 'X-API-Key header is missing' : !authz ? 'Authorization header is missing' : 'the API key or secret is not valid';
+      return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
+    }
+    request.auth = { accountId, keyId };
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'GiftDesk API',
+        version: '1.0.0',
+        description:
+          'The donor contacts and donations API (spec routes) plus GiftDesk extensions. Every route needs X-API-Key and Authorization: Bearer <secret>.',
+      },
+      components: {
+        securitySchemes: {
+          apiKeyId: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKeyId: [], bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/v1/docs' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      await contactRoutes(api, ctx);
+      await donationRoutes(api, ctx);
+      await extensionRoutes(api, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+  for (const p of opts.plugins ?? []) await app.register(p);
+  return app;
+}

@@ -1,0 +1,84 @@
+/**
+ * The one place every error becomes the API's error body. Nothing leaves as a stack trace:
+ * an unexpected error is logged with its request id and answered with a plain 500.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../../shared/schemas/common.ts';
+import { isDomainError } from '../domain/errors.ts';
+
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function errorBody(statusCode: number, code: string, message: string, details?: ErrorBody['details']): ErrorBody {
+  const body: ErrorBody = { statusCode, error: REASON[statusCode] ?? 'Error', code, message };
+  if (details && details.length > 0) body.details = details;
+  return body;
+}
+
+/** `/phoneNumbers/0/phoneNumber` → `phoneNumbers[0].phoneNumber` */
+export function fieldPath(instancePath: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  let out = '';
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
+  return out || '(body)';
+}
+
+function humanIssue(message: string): string {
+  if (/received undefined/i.test(message)) return 'is required';
+  if (/^Invalid input: expected (\w+), received (\w+)/i.test(message)) {
+    return message.replace(/^Invalid input: expected (\w+), received (\w+)/i, 'must be a $1 (got $2)');
+  }
+  if (/^Unrecognized key/i.test(message)) return message;
+  return message.replace(/^Invalid input: /i, '').replace(/^Too big: expected/i, 'must be at most').replace(/^Too small: expected/i, 'must be at least');
+}
+
+export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (isDomainError(err)) {
+    void reply.code(err.status).send(errorBody(err.status, err.code, err.message, err.details));
+    return;
+  }
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const where = err.validationContext;
+    const details = err.validation.map((v) => ({ field: fieldPath(v.instancePath), issue: humanIssue(v.message ?? 'is invalid') }));
+    const first = details[0]!;
+    const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+    const prefix = where === 'querystring' || where === 'params' ? `${where === 'params' ? 'path parameter' : 'query parameter'} ` : '';
+    void reply.code(400).send(errorBody(400, 'validation_failed', `${prefix}${first.field} ${first.issue}${more}`, details));
+    return;
+  }
+  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+  if (status === 413) {
+    void reply.code(413).send(errorBody(413, 'body_too_large', 'The request body is larger than this server accepts'));
+    return;
+  }
+  if (status === 415) {
+    void reply.code(415).send(errorBody(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'));
+    return;
+  }
+  if (status >= 400 && status < 500) {
+    const code = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/.test(err.message)
+      ? 'invalid_json'
+      : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'empty_body'
+        : 'bad_request';
+    const message = code === 'invalid_json' ? 'The request body is not valid JSON' : code === 'empty_body' ? 'The request body is empty; send a JSON object' : 'The request could not be understood';
+    void reply.code(status).send(errorBody(status, code, message, [{ field: '(body)', issue: message }]));
+    return;
+  }
+  request.log.error({ err }, 'unhandled error');
+  void reply.code(500).send(errorBody(500, 'internal_error', `Something went wrong on our side. Request id: ${request.id}`));
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { ErrorBody } from '../../../shared/schemas/common.ts';
+
+/** Error responses documented on a route (the body is always ErrorBody). */
+export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
+  const out: Record<number, typeof ErrorBody> = {};
+  for (const c of [401, 429, ...codes]) out[c] = ErrorBody;
+  return out;
+}
+
+export const IdParams = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountQuery } from '../../../shared/schemas/common.ts';
+import {
+  DonationCreateBody,
+  DonationCreated,
+  DonationDetail,
+  DonationList,
+  DonationListQuery,
+} from '../../../shared/schemas/donations.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { createDonation, getDonation, listDonations } from '../../domain/donations.ts';
+import { scopedAccount } from '../scope.ts';
+import { IdParams, errors } from './common.ts';
+
+const tags = ['Donations'];
+
+export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/donations', {
+    schema: { tags, summary: 'List donations, newest first', querystring: DonationListQuery, response: { 200: DonationList, ...errors(400, 403) } },
+    handler: async (req) => listDonations(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+  });
+
+  r.post('/donations', {
+    schema: { tags, summary: 'Record a donation', body: DonationCreateBody, response: { 201: DonationCreated, ...errors(400, 403, 404, 413) } },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      return reply.code(201).send(await createDonation(ctx, { ...req.body, accountId }));
+    },
+  });
+
+  r.get('/donations/:id', {
+    schema: { tags: ['Extensions'], summary: 'Read one donation in full (GiftDesk extension)', params: IdParams, querystring: accountQuery, response: { 200: DonationDetail, ...errors(400, 403, 404) } },
+    handler: async (req) => getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+}

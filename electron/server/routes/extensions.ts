@@ -1,0 +1,203 @@
+/**
+ * GiftDesk's extension routes: what the app and staff scripts need beyond the spec. They
+ * live under /api/v1 beside the spec routes and never change a spec route's behaviour.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { accountQuery } from '../../../shared/schemas/common.ts';
+import {
+  Account,
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyRevoked,
+  Campaign,
+  CampaignCreate,
+  Committee,
+  CommitteeCreate,
+  CustomFieldAction,
+  CustomFieldCreate,
+  CustomFieldDefinition,
+  DefaultElection,
+  DonationAccount,
+  DonationAccountCreate,
+  DonationAccountUpdate,
+  DonationHistoryEntry,
+  Election,
+  ElectionCreate,
+  FlagActionBody,
+  Flag,
+  FlagList,
+  FlagListQuery,
+} from '../../../shared/schemas/extensions.ts';
+import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import {
+  addCustomFieldOption,
+  archiveCustomField,
+  createCustomField,
+  listCustomFields,
+  retireCustomFieldOption,
+} from '../../domain/custom-fields.ts';
+import { getDonation } from '../../domain/donations.ts';
+import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
+import { invalidField, notFound } from '../../domain/errors.ts';
+import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
+import {
+  createCampaign,
+  createCommittee,
+  createDonationAccount,
+  listCampaigns,
+  listCommittees,
+  listDonationAccounts,
+  requireCampaign,
+  updateDonationAccountLimits,
+} from '../../domain/reference.ts';
+import { scopedAccount } from '../scope.ts';
+import { IdParams, errors } from './common.ts';
+
+const tags = ['Extensions'];
+const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/account', {
+    schema: { tags, summary: 'The account of this key, with its counts', querystring: accountQuery, response: { 200: Account, ...errors(400, 403) } },
+    handler: async (req) => {
+      const id = scopedAccount(req, req.query.accountId);
+      const a = await getAccount(ctx, id);
+      if (!a) throw notFound('account', 'accountId', id);
+      const counts = await ctx.store.db.selectFrom('accountCounters').selectAll().where('accountId', '=', id).executeTakeFirst();
+      return {
+        id: a.id,
+        name: a.name,
+        defaultElection: a.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType as z.infer<typeof Election>['electionType'], electionYear: a.defaultElectionYear } : null,
+        contacts: Number(counts?.contacts ?? 0),
+        donations: Number(counts?.donations ?? 0),
+        createdAt: a.createdAt,
+      };
+    },
+  });
+
+  /* campaigns */
+  r.get('/campaigns', {
+    schema: { tags, summary: 'List campaigns with their totals', querystring: accountQuery, response: { 200: listOf(Campaign), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listCampaigns(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.get('/campaigns/:id', {
+    schema: { tags, summary: 'Read a campaign and its donation accounts', params: IdParams, querystring: accountQuery, response: { 200: Campaign, ...errors(400, 403, 404) } },
+    handler: async (req) => requireCampaign(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+  r.post('/campaigns', {
+    schema: { tags, summary: 'Create a campaign', body: CampaignCreate, response: { 201: Campaign, ...errors(400, 403, 404) } },
+    handler: async (req, reply) => reply.code(201).send(await createCampaign(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+
+  /* committees */
+  r.get('/committees', {
+    schema: { tags, summary: 'List committees', querystring: accountQuery, response: { 200: listOf(Committee), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listCommittees(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.post('/committees', {
+    schema: { tags, summary: 'Create a committee', body: CommitteeCreate, response: { 201: Committee, ...errors(400, 403) } },
+    handler: async (req, reply) => reply.code(201).send(await createCommittee(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+
+  /* donation accounts */
+  r.get('/donation-accounts', {
+    schema: { tags, summary: 'List donation accounts and their contribution limits', querystring: accountQuery, response: { 200: listOf(DonationAccount), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listDonationAccounts(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.post('/donation-accounts', {
+    schema: { tags, summary: 'Create a donation account with limits (decimal dollars; null for none)', body: DonationAccountCreate, response: { 201: DonationAccount, ...errors(400, 403) } },
+    handler: async (req, reply) =>
+      reply.code(201).send(await createDonationAccount(ctx, { accountId: scopedAccount(req, req.body.accountId), name: req.body.name, ...req.body.limits })),
+  });
+  r.put('/donation-accounts/:id', {
+    schema: { tags, summary: "Rename a donation account or change its limits", params: IdParams, body: DonationAccountUpdate, response: { 200: DonationAccount, ...errors(400, 403, 404) } },
+    handler: async (req) => updateDonationAccountLimits(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name, ...req.body.limits }),
+  });
+
+  /* custom field definitions */
+  r.get('/custom-fields', {
+    schema: { tags, summary: 'List custom field definitions (archived ones included, marked)', querystring: accountQuery, response: { 200: listOf(CustomFieldDefinition), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listCustomFields(ctx.store.db, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.post('/custom-fields', {
+    schema: { tags, summary: 'Define a custom field', body: CustomFieldCreate, response: { 201: CustomFieldDefinition, ...errors(400, 403, 409) } },
+    handler: async (req, reply) => reply.code(201).send(await createCustomField(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.post('/custom-fields/:id/actions', {
+    schema: { tags, summary: 'Add or retire a pick-list option; archive or unarchive a field', params: IdParams, body: CustomFieldAction, response: { 200: CustomFieldDefinition, ...errors(400, 403, 404) } },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const field = (await listCustomFields(ctx.store.db, accountId)).find((f) => f.id === req.params.id);
+      if (!field) throw notFound('custom field', 'id', req.params.id);
+      const b = req.body;
+      switch (b.action) {
+        case 'addOption':
+          return addCustomFieldOption(ctx, accountId, field.name, b.option);
+        case 'retireOption':
+          return retireCustomFieldOption(ctx, accountId, field.name, b.option);
+        case 'archive':
+          return archiveCustomField(ctx, accountId, field.name, true);
+        case 'unarchive':
+          return archiveCustomField(ctx, accountId, field.name, false);
+      }
+    },
+  });
+
+  /* elections */
+  r.get('/elections', {
+    schema: { tags, summary: "The account's election calendar", querystring: accountQuery, response: { 200: listOf(Election), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listElections(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.post('/elections', {
+    schema: { tags, summary: 'Add an election to the calendar', body: ElectionCreate, response: { 201: Election, ...errors(400, 403, 409) } },
+    handler: async (req, reply) => reply.code(201).send(await createElection(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.put('/elections/default', {
+    schema: { tags, summary: "Set or clear the account's default election (D5)", body: DefaultElection, response: { 200: z.object({ accountId: z.string(), defaultElection: z.object({ electionType: z.string(), electionYear: z.number() }).nullable() }), ...errors(400, 403) } },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const { electionType, electionYear } = req.body;
+      if ((electionType === null) !== (electionYear === null)) {
+        throw invalidField(electionType === null ? 'electionType' : 'electionYear', 'is required with the other (send both, or both null to clear)');
+      }
+      return setDefaultElection(ctx, accountId, electionType && electionYear ? { electionType, electionYear } : null);
+    },
+  });
+
+  /* contribution-limit review queue (D6) */
+  r.get('/flags', {
+    schema: { tags, summary: 'Gifts flagged over a contribution limit', querystring: FlagListQuery, response: { 200: FlagList, ...errors(400, 403) } },
+    handler: async (req) => ({ flagged: await listFlags(ctx, scopedAccount(req, req.query.accountId), req.query.state ?? 'open') }),
+  });
+  r.post('/flags/:id/actions', {
+    schema: { tags, summary: 'Mark reviewed, refund, or redesignate a flagged gift', params: IdParams, body: FlagActionBody, response: { 200: Flag, ...errors(400, 403, 404, 409) } },
+    handler: async (req) => resolveFlag(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
+  });
+  r.get('/donations/:id/history', {
+    schema: { tags, summary: "A donation's history (flags and review actions)", params: IdParams, querystring: accountQuery, response: { 200: listOf(DonationHistoryEntry), ...errors(400, 403, 404) } },
+    handler: async (req) => {
+      await getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id);
+      return { data: await donationHistory(ctx, req.params.id) };
+    },
+  });
+
+  /* API keys */
+  r.get('/api-keys', {
+    schema: { tags, summary: "List the account's API keys (never their secrets)", querystring: accountQuery, response: { 200: listOf(ApiKey), ...errors(400, 403) } },
+    handler: async (req) => ({ data: await listApiKeys(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.post('/api-keys', {
+    schema: { tags, summary: 'Create an API key; the secret is shown this once', body: ApiKeyCreate, response: { 201: ApiKeyCreated, ...errors(400, 403) } },
+    handler: async (req, reply) => reply.code(201).send(await createApiKey(ctx, scopedAccount(req, req.body.accountId), req.body.label ?? null)),
+  });
+  r.delete('/api-keys/:id', {
+    schema: { tags, summary: 'Revoke an API key', params: IdParams, querystring: accountQuery, response: { 200: ApiKeyRevoked, ...errors(400, 403, 404) } },
+    handler: async (req) => revokeApiKey(ctx, req.params.id, scopedAccount(req, req.query.accountId)),
+  });
+}
