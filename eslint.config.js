@@ -1,0 +1,27 @@
+// Lint: typescript-eslint's recommended rules, plus the project's layering (DESIGN.md,
+// STYLE.md): a file's folder tells what it may import.
+import tseslint from 'typescript-eslint';
+
+const layer = (files, patterns, why) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message: `Bad layering: ${why}` })) }],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/.work/', 'test-results/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  layer(['shared/**'], ['node:*', '**/electron/**', '**/renderer/**', 'electron', 'fastify', 'better-sqlite3', 'kysely', 'react', 'react-dom'], 'shared/ imports nothing of Node, the DOM, Electron or the storage engines.'),
+  layer(['renderer/**'], ['node:*', '**/electron/**', 'electron', 'better-sqlite3', 'kysely', 'fastify'], 'renderer/ talks to the server over HTTP only; it may import shared/.'),
+  layer(['electron/domain/**'], ['**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify', 'better-sqlite3', 'pg'], 'domain/ knows nothing of HTTP, sync, the CLI, Electron or an engine.'),
+  layer(['electron/db/**'], ['**/domain/**', '**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify'], 'db/ is the bottom layer.'),
+  layer(['electron/server/**', 'electron/cli/**', 'electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
+);
