@@ -1,4 +1,5 @@
 import { databaseFile } from '../paths.ts';
+import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
 import type { Store } from './store.ts';
 
@@ -11,7 +12,10 @@ export interface OpenOptions {
 /** Opens the store the options name and brings its schema up to date. */
 export async function openStore(opts: OpenOptions): Promise<Store> {
   if (opts.databaseUrl) {
-    throw new Error('PostgreSQL (HQ mode) is not available in this build yet; omit --database-url to use the embedded SQLite file');
+    if (!/^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+      throw new Error('--database-url must be a postgres:// URL');
+    }
+    return openPostgres({ url: opts.databaseUrl });
   }
   return openSqlite({ file: databaseFile(opts.dataDir) });
 }

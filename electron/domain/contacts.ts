@@ -186,6 +186,22 @@ export async function createContact(ctx: DomainContext, input: ContactCreateBody
   return created;
 }
 
+/**
+ * Locks a contact's row for the rest of the transaction and says whether it exists in the
+ * account. On PostgreSQL a no-op UPDATE takes the row lock, so writes to one contact (its
+ * gifts' limit checks, an update racing a delete) happen one after another; on SQLite,
+ * writes are serialised already and this costs one cheap statement.
+ */
+export async function lockContact(trx: Db, accountId: string, id: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('contacts')
+    .set((eb) => ({ totalCents: eb.ref('totalCents') }))
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 export async function getContactRow(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
   return db.selectFrom('contacts').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
 }
@@ -254,6 +270,7 @@ export async function updateContact(ctx: DomainContext, accountId: string, id: s
   const at = ctx.now();
   const fields = sentFields(input);
   await ctx.store.write(async (trx) => {
+    if (!(await lockContact(trx, accountId, id))) throw contactNotFound(id);
     const current = await getContactRow(trx, accountId, id);
     if (!current) throw contactNotFound(id);
     const custom = input.customFields ? await resolveCustomValues(trx, accountId, input.customFields) : [];
@@ -275,8 +292,7 @@ export async function updateContact(ctx: DomainContext, accountId: string, id: s
 export async function deleteContact(ctx: DomainContext, accountId: string, id: string, opts: WriteOptions = {}): Promise<{ message: string }> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    const current = await getContactRow(trx, accountId, id);
-    if (!current) throw contactNotFound(id);
+    if (!(await lockContact(trx, accountId, id))) throw contactNotFound(id);
     const gifts = await trx.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('contactId', '=', id).executeTakeFirstOrThrow();
     await trx.deleteFrom('contacts').where('id', '=', id).execute();
     await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });

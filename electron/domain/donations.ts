@@ -16,6 +16,7 @@ import type {
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';
+import { lockContact } from './contacts.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
@@ -37,8 +38,8 @@ export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' 
 
 /** 404 naming the field, for any referenced record missing from the account (D3 and the rest). */
 async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void> {
-  const contact = await trx.selectFrom('contacts').select('id').where('id', '=', input.contactId).where('accountId', '=', input.accountId).executeTakeFirst();
-  if (!contact) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  // Locks the donor (PostgreSQL): limit checks for one donor never race, nor does a delete.
+  if (!(await lockContact(trx, input.accountId, input.contactId))) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
   const refs = [
     ['campaignId', 'campaigns', 'campaign'],
     ['committeeId', 'committees', 'committee'],

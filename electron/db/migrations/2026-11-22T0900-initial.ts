@@ -10,8 +10,11 @@ export const name = '2026-11-22T0900-initial';
 export function migration(engine: Engine): Migration {
   const isSqlite = engine === 'sqlite';
   // Case-insensitive ordering for names and emails (sortBy) without expression indexes.
-  const nocase = isSqlite ? sql`collate nocase` : sql``;
+  // (SQLite: nocase; PostgreSQL: ICU's root collation, which orders "adams" before "Baker".)
+  const nocase = isSqlite ? sql`collate nocase` : sql`collate "und-x-icu"`;
   const bigint = isSqlite ? 'integer' : 'bigint';
+  // Timestamps: ISO 8601 text on SQLite (it sorts as time), timestamptz on PostgreSQL.
+  const ts = isSqlite ? 'text' : 'timestamptz';
 
   return {
     async up(db: Kysely<unknown>) {
@@ -22,7 +25,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('default_election_type', 'text')
         .addColumn('default_election_year', 'integer')
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
 
       await s
@@ -33,9 +36,9 @@ export function migration(engine: Engine): Migration {
         )
         .addColumn('secret_hash', 'text', (c) => c.notNull())
         .addColumn('label', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('revoked_at', 'text')
-        .addColumn('last_used_at', 'text')
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .addColumn('revoked_at', ts)
+        .addColumn('last_used_at', ts)
         .execute();
 
       let contacts = s.createTable('contacts');
@@ -76,9 +79,9 @@ export function migration(engine: Engine): Migration {
         .addColumn('phone', 'text')
         .addColumn('external_id', 'text')
         .addColumn('total_cents', bigint, (c) => c.notNull().defaultTo(0))
-        .addColumn('last_donation_date', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('last_donation_date', ts)
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
       for (const col of ['created_at', 'last_name', 'first_name', 'email']) {
         await s
@@ -145,7 +148,7 @@ export function migration(engine: Engine): Migration {
       await sub('contact_notes')
         .addColumn('content', 'text', (c) => c.notNull())
         .addColumn('note_type', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
       for (const t of [
         'contact_phones',
@@ -168,8 +171,8 @@ export function migration(engine: Engine): Migration {
         .addColumn('name_key', 'text', (c) => c.notNull())
         .addColumn('field_type', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
-        .addColumn('archived_at', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('archived_at', ts)
+        .addColumn('created_at', ts, (c) => c.notNull())
         .addUniqueConstraint('custom_fields_account_name', ['account_id', 'name_key'])
         .execute();
       await s
@@ -180,7 +183,7 @@ export function migration(engine: Engine): Migration {
         )
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
-        .addColumn('retired_at', 'text')
+        .addColumn('retired_at', ts)
         .execute();
       await s
         .createIndex('custom_field_options_field')
@@ -209,14 +212,14 @@ export function migration(engine: Engine): Migration {
             c.notNull().references('accounts.id').onDelete('cascade'),
           )
           .addColumn('name', 'text', (c) => c.notNull());
-      await named('campaigns').addColumn('created_at', 'text', (c) => c.notNull()).execute();
-      await named('committees').addColumn('created_at', 'text', (c) => c.notNull()).execute();
+      await named('campaigns').addColumn('created_at', ts, (c) => c.notNull()).execute();
+      await named('committees').addColumn('created_at', ts, (c) => c.notNull()).execute();
       await named('donation_accounts')
         .addColumn('limit_per_election_cents', bigint)
         .addColumn('limit_per_cycle_cents', bigint)
         .addColumn('limit_per_year_cents', bigint)
         .addColumn('limit_per_donor_cents', bigint)
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
       for (const t of ['campaigns', 'committees', 'donation_accounts']) {
         await s.createIndex(`${t}_account`).on(t).columns(['account_id', 'name']).execute();
@@ -244,7 +247,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('election_type', 'text', (c) => c.notNull())
         .addColumn('election_year', 'integer', (c) => c.notNull())
         .addColumn('election_date', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .addUniqueConstraint('elections_account_type_year', [
           'account_id',
           'election_type',
@@ -267,7 +270,7 @@ export function migration(engine: Engine): Migration {
           c.notNull().references('contacts.id').onDelete('cascade'),
         )
         .addColumn('amount_cents', bigint, (c) => c.notNull())
-        .addColumn('donation_date', 'text', (c) => c.notNull())
+        .addColumn('donation_date', ts, (c) => c.notNull())
         .addColumn('payment_method', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('campaign_id', 'text', (c) => c.references('campaigns.id'))
@@ -284,11 +287,11 @@ export function migration(engine: Engine): Migration {
         .addColumn('is_anonymous', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('is_recurring', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('thank_you_sent', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('thank_you_sent_date', 'text')
+        .addColumn('thank_you_sent_date', ts)
         .addColumn('notes', 'text')
         .addColumn('external_id', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
       await s
         .createIndex('donations_account_date')
@@ -330,8 +333,8 @@ export function migration(engine: Engine): Migration {
         .addColumn('limit_cents', bigint, (c) => c.notNull())
         .addColumn('donor_total_cents', bigint, (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('resolved_at', 'text')
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .addColumn('resolved_at', ts)
         .addColumn('resolution_note', 'text')
         .execute();
       await s
@@ -354,7 +357,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('note', 'text')
         .addColumn('detail', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
       await s
         .createIndex('donation_history_donation')
@@ -373,7 +376,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('op', 'text', (c) => c.notNull())
         .addColumn('fields', 'text')
         .addColumn('push', 'integer', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
       await s
         .createIndex('change_log_entity')
@@ -404,10 +407,30 @@ export function migration(engine: Engine): Migration {
         .addColumn('rejected', 'text', (c) => c.notNull())
         .addColumn('push', 'integer', (c) => c.notNull())
         .addColumn('error', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('finished_at', 'text')
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .addColumn('finished_at', ts)
         .execute();
 
+      if (!isSqlite) {
+        // Word and prefix search over name, email and organisation, accents folded: the same
+        // words SQLite's unicode61 tokenizer makes (split on anything not a letter or digit),
+        // kept in a tsvector by a trigger and searched through a GIN index.
+        await sql`create extension if not exists unaccent`.execute(db);
+        await sql`alter table contacts add column search_vector tsvector`.execute(db);
+        await sql`create function contacts_search_vector() returns trigger language plpgsql as $$
+          begin
+            new.search_vector := to_tsvector('simple', regexp_replace(lower(public.unaccent(
+              coalesce(new.first_name, '') || ' ' || coalesce(new.middle_name, '') || ' ' ||
+              coalesce(new.last_name, '') || ' ' || coalesce(new.email, '') || ' ' ||
+              coalesce(new.primary_email, '') || ' ' || coalesce(new.organization, ''))),
+              '[^[:alnum:]]+', ' ', 'g'));
+            return new;
+          end $$`.execute(db);
+        await sql`create trigger contacts_search_vector before insert or update of
+            first_name, middle_name, last_name, email, primary_email, organization
+            on contacts for each row execute function contacts_search_vector()`.execute(db);
+        await sql`create index contacts_search on contacts using gin (search_vector)`.execute(db);
+      }
       if (isSqlite) {
         // Word and prefix search over name, email and organisation; accents folded.
         // Contentless (the text lives in `contacts`), kept in step by triggers, keyed by

@@ -1,0 +1,105 @@
+/**
+ * HQ mode: the same Store over PostgreSQL through Kysely's pg dialect. Money stays integer
+ * cents (bigint, read back as numbers: every amount fits in 2^53), timestamps are timestamptz
+ * read back as ISO 8601 UTC strings, so the domain sees exactly what it sees on SQLite.
+ * Server processes are stateless: several can serve one database.
+ */
+import {
+  CamelCasePlugin,
+  type Expression,
+  Kysely,
+  PostgresDialect,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrate.ts';
+import type { Database } from './schema.ts';
+import { type Db, type Store, searchWords } from './store.ts';
+
+const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114 } as const;
+
+/** timestamptz text (session TimeZone is UTC) → `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
+export function pgTimestampToIso(value: string): string {
+  const normalised = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  return new Date(normalised).toISOString();
+}
+
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === OID.int8 || oid === OID.numeric) return (v: string) => Number(v);
+    if (oid === OID.timestamptz || oid === OID.timestamp) return pgTimestampToIso;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** The URL without its password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable url)';
+  }
+}
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
+
+export interface PostgresOptions {
+  url: string;
+  poolSize?: number;
+  migrate?: boolean;
+}
+
+export async function openPostgres(opts: PostgresOptions): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    types: typeParsers,
+    options: '-c TimeZone=UTC',
+  });
+  const db: Db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+  try {
+    await sql`select 1`.execute(db);
+    if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, { engine: 'postgres' });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  let closed = false;
+
+  return {
+    engine: 'postgres',
+    db,
+    location: redactUrl(opts.url),
+    async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+      if (closed) throw new Error('database is closed');
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().execute(fn);
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          if (attempt < 5 && typeof code === 'string' && RETRYABLE.has(code)) continue;
+          throw err;
+        }
+      }
+    },
+    contactSearchCondition(text: string): Expression<SqlBool> | null {
+      const words = searchWords(text);
+      if (words.length === 0) return null;
+      const query = words.map((w) => `${w}:*`).join(' & ');
+      return sql<SqlBool>`contacts.search_vector @@ to_tsquery('simple', ${query})`;
+    },
+    async backupTo(): Promise<void> {
+      throw new Error('Back up a PostgreSQL database with pg_dump (see README, "Running HQ")');
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
