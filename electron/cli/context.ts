@@ -14,6 +14,7 @@ export interface CommonOptions {
 export function common(cmd: Command): Command {
   return cmd
     .option('--data-dir <dir>', 'data folder (default: the per-user app-data folder; env GIFTDESK_DATA_DIR)')
+    .option('--database-url <url>', 'PostgreSQL URL (HQ mode) instead of the SQLite file; env DATABASE_URL')
     .option('--json', 'print exactly one JSON object on stdout');
 }
 

@@ -23,7 +23,6 @@ export function registerServe(program: Command): void {
       .option('--demo', 'seed a demo organisation when the data folder is empty')
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
-      .option('--database-url <url>', 'PostgreSQL URL (HQ mode); env DATABASE_URL')
       .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info'),
   ).action(async (o: ServeCliOptions) => {
     const dataDir = resolveDataDir(o);

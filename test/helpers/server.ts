@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
@@ -56,9 +57,44 @@ export async function rawRequest(url: string, method: string, body?: unknown, he
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<TestServer> {
+/** The engine the suite runs on: GIFTDESK_TEST_ENGINE=postgres (with DATABASE_URL) or sqlite. */
+export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.GIFTDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh, empty database for one test server: a temp SQLite file, or on PostgreSQL a new
+ * database created through DATABASE_URL's server (dropped again by `drop`).
+ */
+export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
   const dataDir = tempDir();
-  const store = await openStore({ dataDir });
+  if (TEST_ENGINE === 'sqlite') {
+    return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('GIFTDESK_TEST_ENGINE=postgres needs DATABASE_URL (a role that may CREATE DATABASE)');
+  const name = `giftdesk_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    async drop() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<TestServer> {
+  const fresh = await freshDatabase();
+  const dataDir = fresh.dataDir;
+  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl });
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
@@ -81,7 +117,7 @@ export async function startTestServer(opts: { rateLimit?: { ratePerSecond: numbe
     },
     async close() {
       await running.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await fresh.drop();
     },
   };
 }
