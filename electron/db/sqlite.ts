@@ -103,6 +103,9 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
                 await sql`release gd_write`.execute(conn);
                 outcomes.push({ ok: true, value });
               } catch (error) {
+                // Disk full or an I/O error can make SQLite roll the whole transaction back
+                // by itself: then nothing in this batch was saved, and every item is told so.
+                if (!raw.inTransaction) throw error;
                 await sql`rollback to gd_write`.execute(conn);
                 await sql`release gd_write`.execute(conn);
                 outcomes.push({ ok: false, error });

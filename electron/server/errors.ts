@@ -15,6 +15,7 @@ const REASON: Record<number, string> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  507: 'Insufficient Storage',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
@@ -44,6 +45,25 @@ function humanIssue(message: string): string {
   }
   if (/^Unrecognized key/i.test(message)) return message;
   return message.replace(/^Invalid input: /i, '').replace(/^Too big: expected/i, 'must be at most').replace(/^Too small: expected/i, 'must be at least');
+}
+
+/**
+ * A database that cannot take the write right now (disk full, locked by another process,
+ * server unreachable) is the machine's trouble, not the caller's and not a bug: say so, and
+ * say that nothing was saved.
+ */
+export function storageFailure(err: unknown): { status: number; code: string; message: string; retryAfter?: number } | null {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code === 'SQLITE_FULL' || code === '53100') {
+    return { status: 507, code: 'storage_full', message: 'The disk is full: nothing was saved. Free some space and try again.' };
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return { status: 503, code: 'database_busy', message: 'The database is busy with another program: nothing was saved. Try again.', retryAfter: 1 };
+  }
+  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) {
+    return { status: 503, code: 'storage_unavailable', message: 'The database cannot be reached or written right now: nothing was saved. Try again.', retryAfter: 5 };
+  }
+  return null;
 }
 
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -77,6 +97,13 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
         : 'bad_request';
     const message = code === 'invalid_json' ? 'The request body is not valid JSON' : code === 'empty_body' ? 'The request body is empty; send a JSON object' : 'The request could not be understood';
     void reply.code(status).send(errorBody(status, code, message, [{ field: '(body)', issue: message }]));
+    return;
+  }
+  const storage = storageFailure(err);
+  if (storage) {
+    request.log.error({ err }, 'storage failure');
+    if (storage.retryAfter) void reply.header('Retry-After', storage.retryAfter);
+    void reply.code(storage.status).send(errorBody(storage.status, storage.code, storage.message));
     return;
   }
   request.log.error({ err }, 'unhandled error');
