@@ -1,0 +1,99 @@
+/**
+ * The Electron shell, kept thin: start the server in-process on 127.0.0.1, open one window
+ * on it, hand the window its session through the preload bridge, and follow Electron's
+ * security checklist. Everything else lives in modules proven in Node.
+ */
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron';
+import { openStore } from './db/open.ts';
+import { startServer, type RunningServer } from './server/serve.ts';
+import { desktopPort } from './shell/port.ts';
+import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from './shell/security.ts';
+import { closeDesktopSession, openDesktopSession, type DesktopSession } from './shell/session.ts';
+
+let server: RunningServer | null = null;
+let desktop: DesktopSession | null = null;
+let quitting = false;
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData'); // the same folder the CLI uses by default
+  const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
+  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1' });
+  desktop = await openDesktopSession(server.ctx, server.url);
+  const appOrigin = server.url;
+
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+
+  ipcMain.handle('giftdesk:session', (event) => {
+    if (!event.senderFrame || !isAppUrl(event.senderFrame.url, appOrigin)) throw new Error('refused: not the app window');
+    return desktop;
+  });
+
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    title: 'GiftDesk',
+    webPreferences: {
+      preload: path.join(import.meta.dirname, 'preload.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    const external = externalUrlToOpen(url);
+    if (external) void shell.openExternal(external);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, appOrigin)) event.preventDefault();
+  });
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      {
+        label: 'File',
+        submenu: [
+          {
+            label: 'Back up database…',
+            click: async () => {
+              const r = await dialog.showSaveDialog(win, { defaultPath: `giftdesk-backup-${new Date().toISOString().slice(0, 10)}.sqlite` });
+              if (!r.canceled && r.filePath) await store.backupTo(r.filePath);
+            },
+          },
+          { label: 'Open data folder', click: () => void shell.openPath(dataDir) },
+          { type: 'separator' },
+          { role: 'quit' },
+        ],
+      },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+    ]),
+  );
+  await win.loadURL(`${appOrigin}/`);
+}
+
+app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+app.on('window-all-closed', () => app.quit());
+app.on('before-quit', (event) => {
+  if (quitting || !server) return;
+  event.preventDefault(); // finish writes first, then quit
+  quitting = true;
+  const running = server;
+  void (async () => {
+    if (desktop) await closeDesktopSession(running.ctx, desktop).catch(() => undefined);
+    await running.close();
+    app.exit(0);
+  })();
+});
+
+app.whenReady().then(start, (err: unknown) => {
+  dialog.showErrorBox('GiftDesk could not start', err instanceof Error ? err.message : String(err));
+  app.exit(1);
+});
