@@ -20,7 +20,21 @@ export const ID_PREFIX = {
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
-const next = monotonicFactory();
+/**
+ * ULID's default source asks the OS for randomness once per character; draw from a pooled
+ * buffer instead (Web Crypto, so this file runs in Node and in the browser alike).
+ */
+const pool = new Uint32Array(1024);
+let used = pool.length;
+function pooledRandom(): number {
+  if (used === pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    used = 0;
+  }
+  return (pool[used++] as number) / 0x1_0000_0000;
+}
+
+const next = monotonicFactory(pooledRandom);
 
 /** A new id such as `don_01JD3…`: the prefix, then a ULID (time-sortable, monotonic). */
 export function newId(kind: IdKind): string {

@@ -16,7 +16,6 @@ import type {
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';
-import { lockContact } from './contacts.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
@@ -38,8 +37,6 @@ export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' 
 
 /** 404 naming the field, for any referenced record missing from the account (D3 and the rest). */
 async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void> {
-  // Locks the donor (PostgreSQL): limit checks for one donor never race, nor does a delete.
-  if (!(await lockContact(trx, input.accountId, input.contactId))) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
   const refs = [
     ['campaignId', 'campaigns', 'campaign'],
     ['committeeId', 'committees', 'committee'],
@@ -80,8 +77,26 @@ export async function insertDonation(trx: Db, input: DonationCreateBody, at: str
   const donationDate = toIsoInstant(input.donationDate);
   if (donationDate === null) throw invalidField('donationDate', 'must be an ISO 8601 date');
   const thankYouSentDate = present(input.thankYouSentDate) ? toIsoInstant(input.thankYouSentDate) : null;
-  const election = await resolveElection(trx, input.accountId, donationDate, input);
+  // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
+  // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
+  // Anything refused after it is rolled back with the rest of the request.
+  const donor = await trx
+    .updateTable('contacts')
+    .set((eb) => ({
+      totalCents: eb('totalCents', '+', cents),
+      lastDonationDate: eb
+        .case()
+        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', donationDate)]))
+        .then(donationDate)
+        .else(eb.ref('lastDonationDate'))
+        .end(),
+    }))
+    .where('id', '=', input.contactId)
+    .where('accountId', '=', input.accountId)
+    .executeTakeFirst();
+  if (Number(donor.numUpdatedRows) === 0) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
   await checkReferences(trx, input);
+  const election = await resolveElection(trx, input.accountId, donationDate, input);
   const row: DonationRow = {
     id: newId('donation'),
     accountId: input.accountId,
@@ -107,19 +122,6 @@ export async function insertDonation(trx: Db, input: DonationCreateBody, at: str
     updatedAt: at,
   };
   await trx.insertInto('donations').values(row).execute();
-  await trx
-    .updateTable('contacts')
-    .set((eb) => ({
-      totalCents: eb('totalCents', '+', cents),
-      lastDonationDate: eb
-        .case()
-        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', donationDate)]))
-        .then(donationDate)
-        .else(eb.ref('lastDonationDate'))
-        .end(),
-    }))
-    .where('id', '=', row.contactId)
-    .execute();
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
   await logChange(trx, { accountId: input.accountId, entityType: 'donation', entityId: row.id, op: 'create', push: opts.push, at });

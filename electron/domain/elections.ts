@@ -77,21 +77,32 @@ export async function resolveElection(
   if (hasType && hasYear) return { electionType: explicit.electionType as ElectionType, electionYear: explicit.electionYear as number };
   if (hasType) throw invalidField('electionYear', 'is required when electionType is sent (D5: they are sent together)');
   if (hasYear) throw invalidField('electionType', 'is required when electionYear is sent (D5: they are sent together)');
-  const account = await db.selectFrom('accounts').select(['defaultElectionType', 'defaultElectionYear']).where('id', '=', accountId).executeTakeFirst();
-  if (account?.defaultElectionType && account.defaultElectionYear) {
-    return { electionType: account.defaultElectionType as ElectionType, electionYear: account.defaultElectionYear };
-  }
   const day = donationDate.slice(0, 10);
-  const next = await db
-    .selectFrom('elections')
-    .select(['electionType', 'electionYear'])
-    .where('accountId', '=', accountId)
-    .where('electionDate', '>=', day)
-    .orderBy('electionDate')
-    .orderBy('electionType')
-    .limit(1)
+  // One query: the account's default election, and the next one on its calendar.
+  const r = await db
+    .selectFrom('accounts as a')
+    .select((eb) => [
+      'a.defaultElectionType',
+      'a.defaultElectionYear',
+      eb
+        .selectFrom('elections as e')
+        .select((inner) => inner.fn<string>('concat', ['e.electionType', inner.val(':'), 'e.electionYear']).as('x'))
+        .whereRef('e.accountId', '=', 'a.id')
+        .where('e.electionDate', '>=', day)
+        .orderBy('e.electionDate')
+        .orderBy('e.electionType')
+        .limit(1)
+        .as('nextElection'),
+    ])
+    .where('a.id', '=', accountId)
     .executeTakeFirst();
-  if (next) return { electionType: next.electionType as ElectionType, electionYear: next.electionYear };
+  if (r?.defaultElectionType && r.defaultElectionYear) {
+    return { electionType: r.defaultElectionType as ElectionType, electionYear: r.defaultElectionYear };
+  }
+  if (r?.nextElection) {
+    const [type, year] = r.nextElection.split(':');
+    return { electionType: type as ElectionType, electionYear: Number(year) };
+  }
   return nextFederalGeneral(day);
 }
 
