@@ -38,7 +38,10 @@ export function toIsoInstant(s: string): string | null {
   if (!isRealDate(y, mo, d) || h > 23 || mi > 59 || sec > 59) return null;
   const t = Date.parse(s.replace(' ', 'T'));
   if (Number.isNaN(t)) return null;
-  return new Date(t).toISOString();
+  const iso = new Date(t).toISOString();
+  // An offset can carry 9999-12-31 past year 9999 ("+010000-…") or 0001-01-01 into year 0:
+  // neither is the canonical four-digit form that stored dates sort by.
+  return /^(?!0000)\d{4}-/.test(iso) ? iso : null;
 }
 
 /** The end of a filter range: a date-only value covers that whole UTC day. */

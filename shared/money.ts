@@ -8,18 +8,21 @@ export const MAX_DOLLARS = 1_000_000_000;
 
 /**
  * Decimal dollars → integer cents, or null when the value is not a whole number of cents
- * (125.005) or is not finite. Parsing goes through the decimal string so 0.29 → 29 exactly.
+ * (125.005), is not finite, or is too large to hold cents exactly (≥ 1e13 dollars).
+ * Parsing goes through the decimal string so 0.29 → 29 exactly: 15 significant digits
+ * show every amount a person can type (1234567.89) and hide binary noise (0.1 + 0.2).
  */
 export function dollarsToCents(dollars: number): number | null {
-  if (!Number.isFinite(dollars)) return null;
-  const text = Math.abs(dollars).toFixed(10); // 1e9 dollars → well within safe digits
+  if (!Number.isFinite(dollars) || Math.abs(dollars) >= 1e13) return null;
+  const text = Math.abs(dollars).toPrecision(15);
+  if (text.includes('e')) return null; // below 1e-6 and not zero: not a whole number of cents
   const [whole = '0', frac = ''] = text.split('.');
   if (/[1-9]/.test(frac.slice(2))) return null;
   const cents = Number(whole) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
   return dollars < 0 ? -cents : cents;
 }
 
-/** Integer cents → decimal dollars for the wire (exact for every safe integer of cents). */
+/** Integer cents → decimal dollars for the wire (exact, and back through dollarsToCents, below 1e15 cents). */
 export function centsToDollars(cents: number): number {
   return Number((cents / 100).toFixed(2));
 }

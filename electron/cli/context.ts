@@ -1,6 +1,7 @@
 import os from 'node:os';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { openStore } from '../db/open.ts';
+import { requireAccount } from '../domain/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { defaultDataDir } from '../paths.ts';
 
@@ -32,9 +33,20 @@ export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContex
   }
 }
 
+/**
+ * withContext for a command that acts for one account: an unknown account is a clear
+ * "Account … was not found", not a foreign-key failure (or an empty answer).
+ */
+export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>): Promise<T> {
+  return withContext(opts, async (ctx) => {
+    await requireAccount(ctx, opts.account);
+    return fn(ctx);
+  });
+}
+
 /** Parses a decimal-dollar option. */
 export function dollarsOption(value: string): number {
-  if (!/^\d+(\.\d{1,2})?$/.test(value.trim())) throw new Error(`"${value}" is not an amount in dollars (e.g. 3300 or 3300.00)`);
+  if (!/^\d+(\.\d{1,2})?$/.test(value.trim())) throw new InvalidArgumentError(`"${value}" is not an amount in dollars (e.g. 3300 or 3300.00).`);
   return Number(value);
 }
 

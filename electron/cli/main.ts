@@ -12,14 +12,31 @@ import {
 import { listFlags } from '../domain/limits.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference.ts';
 import { registerServe } from './serve.ts';
-import { type CommonOptions, collect, common, dollarsOption, withContext } from './context.ts';
-import { print, reportError } from './output.ts';
+import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
+import { CliError, print, reportError } from './output.ts';
 import { registerDataCommands } from './data-commands.ts';
 
+const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
   .description('GiftDesk: offline-first gift and donor entry, with a local /api/v1 and sync to HQ')
-  .showHelpAfterError()
+  .configureOutput({
+    // A usage error is reported once, below, in the same form as every other error.
+    outputError: () => undefined,
+    // With --json, stderr carries only the JSON error (no help text for a missing subcommand).
+    writeErr: (text) => {
+      if (!json) process.stderr.write(text);
+    },
+  })
   .exitOverride();
+
+/** Commander's "error: unknown option '--x'" as a sentence with a way forward. */
+function usageError(err: CommanderError): CliError {
+  const message =
+    err.code === 'commander.help'
+      ? 'a command is missing (run with --help to see the commands)'
+      : `${err.message.replace(/^error: /, '')} (run with --help for usage)`;
+  return new CliError(message, 64, 'usage');
+}
 
 registerServe(program);
 
@@ -53,14 +70,14 @@ common(
     .requiredOption('--name <name>', 'campaign name')
     .option('--donation-account <id>', 'a donation account of the campaign (repeatable)', collect, []),
 ).action(async (o: CommonOptions & { account: string; name: string; donationAccount: string[] }) => {
-  const r = await withContext(o, (ctx) => createCampaign(ctx, { accountId: o.account, name: o.name, donationAccountIds: o.donationAccount }));
+  const r = await withAccount(o, (ctx) => createCampaign(ctx, { accountId: o.account, name: o.name, donationAccountIds: o.donationAccount }));
   print(o, { id: r.id }, () => `Created campaign ${r.id} (${r.name})`);
 });
 
 common(
   program.command('committee').description('committees').command('create').description('create a committee').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'committee name'),
 ).action(async (o: CommonOptions & { account: string; name: string }) => {
-  const r = await withContext(o, (ctx) => createCommittee(ctx, { accountId: o.account, name: o.name }));
+  const r = await withAccount(o, (ctx) => createCommittee(ctx, { accountId: o.account, name: o.name }));
   print(o, { id: r.id }, () => `Created committee ${r.id} (${r.name})`);
 });
 
@@ -77,7 +94,7 @@ common(
     .option('--per-year <amount>', 'limit per donor per calendar year, dollars', dollarsOption)
     .option('--per-donor <amount>', 'lifetime limit per donor, dollars', dollarsOption),
 ).action(async (o: CommonOptions & { account: string; name: string; perElection?: number; perCycle?: number; perYear?: number; perDonor?: number }) => {
-  const r = await withContext(o, (ctx) =>
+  const r = await withAccount(o, (ctx) =>
     createDonationAccount(ctx, { accountId: o.account, name: o.name, perElection: o.perElection, perCycle: o.perCycle, perYear: o.perYear, perDonor: o.perDonor }),
   );
   print(o, { id: r.id }, () => `Created donation account ${r.id} (${r.name})`);
@@ -93,25 +110,25 @@ common(
     .requiredOption('--type <type>', 'text | number | date | picklist')
     .option('--option <value>', 'a pick-list option (repeatable)', collect, []),
 ).action(async (o: CommonOptions & { account: string; name: string; type: string; option: string[] }) => {
-  const r = await withContext(o, (ctx) => createCustomField(ctx, { accountId: o.account, name: o.name, type: o.type, options: o.option }));
+  const r = await withAccount(o, (ctx) => createCustomField(ctx, { accountId: o.account, name: o.name, type: o.type, options: o.option }));
   print(o, { id: r.id }, () => `Created ${r.type} field "${r.name}" (${r.id})`);
 });
 common(field.command('retire-option').description('retire a pick-list option').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'field name').requiredOption('--option <value>', 'option')).action(
   async (o: CommonOptions & { account: string; name: string; option: string }) => {
-    const r = await withContext(o, (ctx) => retireCustomFieldOption(ctx, o.account, o.name, o.option));
+    const r = await withAccount(o, (ctx) => retireCustomFieldOption(ctx, o.account, o.name, o.option));
     print(o, r, () => `Retired option "${o.option}" of "${r.name}"`);
   },
 );
 common(field.command('archive').description('archive a custom field').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'field name')).action(
   async (o: CommonOptions & { account: string; name: string }) => {
-    const r = await withContext(o, (ctx) => archiveCustomField(ctx, o.account, o.name));
+    const r = await withAccount(o, (ctx) => archiveCustomField(ctx, o.account, o.name));
     print(o, r, () => `Archived "${r.name}"`);
   },
 );
 
 common(program.command('flags').description('gifts flagged over a contribution limit (D6)').requiredOption('--account <id>', 'account id').option('--all', 'include resolved flags')).action(
   async (o: CommonOptions & { account: string; all?: boolean }) => {
-    const flagged = await withContext(o, (ctx) => listFlags(ctx, o.account, o.all ? 'all' : 'open'));
+    const flagged = await withAccount(o, (ctx) => listFlags(ctx, o.account, o.all ? 'all' : 'open'));
     print(o, { flagged }, () =>
       flagged.length === 0
         ? 'No gifts are flagged.'
@@ -122,12 +139,11 @@ common(program.command('flags').description('gifts flagged over a contribution l
 
 registerDataCommands(program);
 
-const json = process.argv.includes('--json');
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
-    process.exitCode = err.exitCode === 0 ? 0 : 64;
+    process.exitCode = err.exitCode === 0 ? 0 : reportError(usageError(err), json);
   } else {
     process.exitCode = reportError(err, json);
   }

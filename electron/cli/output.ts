@@ -16,6 +16,7 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    readonly code = 'error',
   ) {
     super(message);
   }
@@ -33,6 +34,7 @@ export function reportError(err: unknown, json: boolean): number {
   } else if (err instanceof CliError) {
     message = err.message;
     exitCode = err.exitCode;
+    code = err.code;
   } else if (err instanceof Error) {
     message = err.message;
   } else {

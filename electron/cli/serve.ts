@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
-import { LOG_REDACT, startServer } from '../server/serve.ts';
 import { type CommonOptions, common, resolveDataDir } from './context.ts';
-import { print } from './output.ts';
+import { CliError, print } from './output.ts';
 
 interface ServeCliOptions extends CommonOptions {
   port: string;
@@ -25,27 +24,22 @@ export function registerServe(program: Command): void {
       .option('--burst <n>', 'per-key burst', '40')
       .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info'),
   ).action(async (o: ServeCliOptions) => {
+    const port = Number(o.port);
+    if (!/^\d+$/.test(o.port) || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535, not "${o.port}"`, 64, 'usage');
+    const rate = Number(o.rate ?? 20);
+    const burst = Number(o.burst ?? 40);
+    if (!(rate > 0) || !(burst >= 1)) throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
+    const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
     const store = await openStore({ dataDir, databaseUrl: o.databaseUrl ?? process.env.DATABASE_URL });
-    const port = Number(o.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, not ${o.port}`);
-    const running = await startServer({
-      store,
-      port,
-      host: o.host,
-      rateLimit: { ratePerSecond: Number(o.rate ?? 20), burst: Number(o.burst ?? 40) },
-      logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr },
-    });
-    let demoNote = '';
-    if (o.demo) {
-      const { seedDemoIfEmpty } = await import('../domain/demo.ts');
-      const demo = await seedDemoIfEmpty(running.ctx);
-      if (demo) {
-        demoNote = `\nDemo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}`;
-        process.stderr.write(`${demoNote.trim()}\n`);
-      }
+    let running: Awaited<ReturnType<typeof startServer>>;
+    try {
+      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
+    } catch (err) {
+      await store.close(); // e.g. the port is taken: say so and exit, do not hang
+      throw err;
     }
-    print(o, { url: running.url }, () => `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`);
+    // From here on a SIGTERM or Ctrl-C finishes the requests in flight, closes the database, exits 0.
     const stop = (signal: string) => {
       running.app.log.info({ signal }, 'shutting down');
       running.close().then(
@@ -55,5 +49,16 @@ export function registerServe(program: Command): void {
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    try {
+      if (o.demo) {
+        const { seedDemoIfEmpty } = await import('../domain/demo.ts');
+        const demo = await seedDemoIfEmpty(running.ctx);
+        if (demo) process.stderr.write(`Demo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}\n`);
+      }
+    } catch (err) {
+      await running.close(); // a server that failed to start fully must not keep the port
+      throw err;
+    }
+    print(o, { url: running.url }, () => `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`);
   });
 }

@@ -4,7 +4,7 @@
  * (Kysely's Migrator runs SQLite migrations outside a transaction; this one does not.)
  */
 import { type Kysely, sql } from 'kysely';
-import type { Engine } from './migration-types.ts';
+import type { Engine, NamedMigration } from './migration-types.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 const TABLE = 'giftdesk_migrations';
@@ -13,26 +13,28 @@ export interface MigrateOptions {
   engine: Engine;
   /** Called once, before the first pending migration, when the database already has data. */
   beforeMigrating?: (pending: string[]) => Promise<void> | void;
+  /** The migrations to apply (tests of the migrator); the app's own list by default. */
+  migrations?: readonly NamedMigration[];
 }
 
-export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+export async function pendingMigrations(db: Kysely<unknown>, migrations: readonly NamedMigration[] = MIGRATIONS): Promise<string[]> {
   await sql`create table if not exists ${sql.table(TABLE)} (
       name text primary key, applied_at text not null)`.execute(db);
   const done = await sql<{ name: string }>`select name from ${sql.table(TABLE)}`.execute(db);
   const applied = new Set(done.rows.map((r) => r.name));
-  return MIGRATIONS.filter((m) => !applied.has(m.name)).map((m) => m.name);
+  return migrations.filter((m) => !applied.has(m.name)).map((m) => m.name);
 }
 
 export async function migrateToLatest(
   db: Kysely<unknown>,
-  { engine, beforeMigrating }: MigrateOptions,
+  { engine, beforeMigrating, migrations = MIGRATIONS }: MigrateOptions,
 ): Promise<string[]> {
-  const pending = await pendingMigrations(db);
+  const pending = await pendingMigrations(db, migrations);
   if (pending.length === 0) return [];
-  const appliedBefore = MIGRATIONS.length - pending.length;
+  const appliedBefore = migrations.length - pending.length;
   if (appliedBefore > 0 && beforeMigrating) await beforeMigrating(pending);
   const ran: string[] = [];
-  for (const m of MIGRATIONS) {
+  for (const m of migrations) {
     if (!pending.includes(m.name)) continue;
     await db.connection().execute(async (conn) => {
       await sql.raw(engine === 'sqlite' ? 'begin immediate' : 'begin').execute(conn);

@@ -59,6 +59,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
     types: typeParsers,
     options: '-c TimeZone=UTC',
   });
+  // An idle connection the server drops (restart, admin shutdown, a network blip) makes the
+  // pool emit 'error'; pg discards that client and opens a new one for the next query. With
+  // no listener the event would be an uncaught exception and take the whole server down.
+  pool.on('error', () => undefined);
   const db: Db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],

@@ -252,12 +252,22 @@ export interface ImportsTable {
   totalRows: number;
   processedRows: number;
   importedRows: number;
-  /** JSON array of {row, reason}. */
+  /** JSON array of {row, reason}: unused since import_rejections holds them ('[]'). */
   rejected: string;
   push: Flag01;
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  rejectedCount: Generated<number>;
+  /** Rows whose externalId was imported before (a re-run): neither imported nor rejected. */
+  skippedRows: Generated<number>;
+}
+
+/** One rejected row of an import: its row number in the file and why. */
+export interface ImportRejectionsTable {
+  importId: string;
+  rowNo: number;
+  reason: string;
 }
 
 export interface Database {
@@ -284,6 +294,7 @@ export interface Database {
   changeLog: ChangeLogTable;
   accountCounters: AccountCountersTable;
   imports: ImportsTable;
+  importRejections: ImportRejectionsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

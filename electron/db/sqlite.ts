@@ -15,6 +15,7 @@ import {
   sql,
 } from 'kysely';
 import { migrateToLatest } from './migrate.ts';
+import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
 import { type Db, type Store, searchWords } from './store.ts';
 
@@ -26,6 +27,8 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
   /** Durability: FULL by default; tests of other things never lower it silently. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** The migrations to apply (tests of the migrator); the app's own list by default. */
+  migrations?: readonly NamedMigration[];
 }
 
 /** better-sqlite3 prepares a statement per call in Kysely's driver; cache them instead. */
@@ -67,15 +70,21 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   });
 
   if (opts.migrate !== false) {
-    await migrateToLatest(db as unknown as Kysely<unknown>, {
-      engine: 'sqlite',
-      beforeMigrating: (pending) => {
-        if (!existed) return;
-        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-        const backup = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
-        raw.prepare('vacuum into ?').run(backup);
-      },
-    });
+    try {
+      await migrateToLatest(db as unknown as Kysely<unknown>, {
+        engine: 'sqlite',
+        migrations: opts.migrations,
+        beforeMigrating: (pending) => {
+          if (!existed) return;
+          const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+          const backup = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
+          raw.prepare('vacuum into ?').run(backup);
+        },
+      });
+    } catch (err) {
+      await db.destroy(); // the file stays as it was; do not leave it open
+      throw err;
+    }
   }
 
   interface Pending {

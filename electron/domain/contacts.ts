@@ -14,11 +14,22 @@ import {
   type ContactListQuery,
   type ContactUpdateBody,
 } from '../../shared/schemas/contacts.ts';
-import type { ContactRow, ContactsTable } from '../db/schema.ts';
+import { insertObjects } from '../db/bulk.ts';
+import type {
+  ContactAddressesTable,
+  ContactCustomValuesTable,
+  ContactEducationTable,
+  ContactEmailsTable,
+  ContactEmploymentTable,
+  ContactNotesTable,
+  ContactPhonesTable,
+  ContactRow,
+  ContactsTable,
+} from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
-import { applyCustomValues, readCustomValues, resolveCustomValues } from './custom-fields.ts';
+import { type CustomFieldDefinition, applyCustomValues, checkCustomValues, listCustomFields, readCustomValues, resolveCustomValues } from './custom-fields.ts';
 import { DomainError, type FieldIssue } from './errors.ts';
 
 type Collections = Pick<ContactUpdateBody, ContactCollection>;
@@ -80,36 +91,44 @@ function normaliseTags(tags: string[]): string[] {
   return out;
 }
 
+const subBase = (contactId: string, i: number) => ({ id: newId('subRecord'), contactId, position: i });
+type Items<K extends ContactCollection> = NonNullable<Collections[K]>;
+const phoneRows = (contactId: string, items: Items<'phoneNumbers'>): ContactPhonesTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), phoneNumber: x.phoneNumber, phoneType: blankToNull(x.phoneType), isPrimary: b(x.isPrimary) }));
+const emailRows = (contactId: string, items: Items<'emailAddresses'>): ContactEmailsTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), emailAddress: x.emailAddress, emailType: blankToNull(x.emailType), isPrimary: b(x.isPrimary) }));
+const addressRows = (contactId: string, items: Items<'addresses'>): ContactAddressesTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), addressType: blankToNull(x.addressType), street1: blankToNull(x.street1), street2: blankToNull(x.street2), city: blankToNull(x.city), state: blankToNull(x.state), postalCode: blankToNull(x.postalCode), country: blankToNull(x.country), isPrimary: b(x.isPrimary) }));
+const educationRows = (contactId: string, items: Items<'education'>): ContactEducationTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), institution: x.institution, degree: blankToNull(x.degree), fieldOfStudy: blankToNull(x.fieldOfStudy), graduationYear: x.graduationYear ?? null }));
+const employmentRows = (contactId: string, items: Items<'employment'>): ContactEmploymentTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), employer: x.employer, title: blankToNull(x.title), occupation: blankToNull(x.occupation), startDate: blankToNull(x.startDate), endDate: blankToNull(x.endDate), isCurrent: b(x.isCurrent) }));
+const noteRows = (contactId: string, items: Items<'notes'>, at: string): ContactNotesTable[] =>
+  items.map((x, i) => ({ ...subBase(contactId, i), content: x.content, noteType: blankToNull(x.noteType), createdAt: at }));
+
 async function replaceCollection(trx: Db, contactId: string, key: ContactCollection, input: Collections, at: string): Promise<void> {
   const table = SUB_TABLE[key];
   await trx.deleteFrom(table).where('contactId', '=', contactId).execute();
   const items = input[key] ?? [];
   if (items.length === 0) return;
-  const base = (i: number) => ({ id: newId('subRecord'), contactId, position: i });
   switch (key) {
     case 'phoneNumbers':
-      await trx.insertInto('contactPhones').values(input.phoneNumbers!.map((x, i) => ({ ...base(i), phoneNumber: x.phoneNumber, phoneType: blankToNull(x.phoneType), isPrimary: b(x.isPrimary) }))).execute();
+      await trx.insertInto('contactPhones').values(phoneRows(contactId, input.phoneNumbers!)).execute();
       break;
     case 'emailAddresses':
-      await trx.insertInto('contactEmails').values(input.emailAddresses!.map((x, i) => ({ ...base(i), emailAddress: x.emailAddress, emailType: blankToNull(x.emailType), isPrimary: b(x.isPrimary) }))).execute();
+      await trx.insertInto('contactEmails').values(emailRows(contactId, input.emailAddresses!)).execute();
       break;
     case 'addresses':
-      await trx
-        .insertInto('contactAddresses')
-        .values(input.addresses!.map((x, i) => ({ ...base(i), addressType: blankToNull(x.addressType), street1: blankToNull(x.street1), street2: blankToNull(x.street2), city: blankToNull(x.city), state: blankToNull(x.state), postalCode: blankToNull(x.postalCode), country: blankToNull(x.country), isPrimary: b(x.isPrimary) })))
-        .execute();
+      await trx.insertInto('contactAddresses').values(addressRows(contactId, input.addresses!)).execute();
       break;
     case 'education':
-      await trx.insertInto('contactEducation').values(input.education!.map((x, i) => ({ ...base(i), institution: x.institution, degree: blankToNull(x.degree), fieldOfStudy: blankToNull(x.fieldOfStudy), graduationYear: x.graduationYear ?? null }))).execute();
+      await trx.insertInto('contactEducation').values(educationRows(contactId, input.education!)).execute();
       break;
     case 'employment':
-      await trx
-        .insertInto('contactEmployment')
-        .values(input.employment!.map((x, i) => ({ ...base(i), employer: x.employer, title: blankToNull(x.title), occupation: blankToNull(x.occupation), startDate: blankToNull(x.startDate), endDate: blankToNull(x.endDate), isCurrent: b(x.isCurrent) })))
-        .execute();
+      await trx.insertInto('contactEmployment').values(employmentRows(contactId, input.employment!)).execute();
       break;
     case 'notes':
-      await trx.insertInto('contactNotes').values(input.notes!.map((x, i) => ({ ...base(i), content: x.content, noteType: blankToNull(x.noteType), createdAt: at }))).execute();
+      await trx.insertInto('contactNotes').values(noteRows(contactId, input.notes!, at)).execute();
       break;
   }
 }
@@ -147,38 +166,89 @@ function sentFields(input: ContactUpdateBody): string[] {
   return Object.keys(input).filter((k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined);
 }
 
+/** A new contact as the rows to insert, before anything is written. */
+export interface NewContactRecord {
+  row: ContactsTable;
+  phones: ContactPhonesTable[];
+  emails: ContactEmailsTable[];
+  addresses: ContactAddressesTable[];
+  education: ContactEducationTable[];
+  employment: ContactEmploymentTable[];
+  notes: ContactNotesTable[];
+  customValues: ContactCustomValuesTable[];
+}
+
+/**
+ * Checks a create body against the rules zod cannot see (one primary per collection, the
+ * account's custom field definitions) and builds its rows. Pure: the API's create and the
+ * bulk import both go through it, so they accept and store exactly the same things.
+ */
+export function prepareContact(
+  input: ContactCreateBody,
+  defs: readonly CustomFieldDefinition[],
+  id: string,
+  at: string,
+  externalId: string | null = null,
+): NewContactRecord {
+  checkCollections(input);
+  const custom = input.customFields ? checkCustomValues(defs, input.customFields) : [];
+  const phones = input.phoneNumbers ? phoneRows(id, input.phoneNumbers) : [];
+  const emails = input.emailAddresses ? emailRows(id, input.emailAddresses) : [];
+  const row = {
+    id,
+    accountId: input.accountId,
+    contactType: input.contactType ?? 'INDIVIDUAL',
+    status: input.status ?? 'ACTIVE',
+    firstName: input.firstName,
+    lastName: input.lastName,
+    prefix: null, middleName: null, suffix: null, salutation: null, formalSalutation: null,
+    primaryEmail: null, primaryPhone: null, organization: null, title: null, employer: null,
+    occupation: null, industry: null, spouse: null, birthDate: null, gender: null,
+    politicalParty: null, capacity: null, quickNotes: null, source: null, preferredContactMethod: null,
+    tags: '[]',
+    ...scalarPatch(input),
+    email: null as string | null,
+    phone: null as string | null,
+    externalId,
+    totalCents: 0,
+    lastDonationDate: null,
+    createdAt: at,
+    updatedAt: at,
+  } satisfies ContactsTable;
+  // The displayed email/phone: the primary field, else the primary sub-record, else the first.
+  row.email = row.primaryEmail ?? (emails.find((e) => e.isPrimary === 1) ?? emails[0])?.emailAddress ?? null;
+  row.phone = row.primaryPhone ?? (phones.find((p) => p.isPrimary === 1) ?? phones[0])?.phoneNumber ?? null;
+  return {
+    row,
+    phones,
+    emails,
+    addresses: input.addresses ? addressRows(id, input.addresses) : [],
+    education: input.education ? educationRows(id, input.education) : [],
+    employment: input.employment ? employmentRows(id, input.employment) : [],
+    notes: input.notes ? noteRows(id, input.notes, at) : [],
+    customValues: custom.flatMap((w) => (w.value === null ? [] : [{ contactId: id, fieldId: w.fieldId, ...w.value }])),
+  };
+}
+
+/** Inserts prepared contacts with everything attached (no counters, no outbox: the caller's). */
+export async function insertContactRecords(trx: Db, records: readonly NewContactRecord[]): Promise<void> {
+  await insertObjects(trx, 'contacts', records.map((r) => r.row));
+  await insertObjects(trx, 'contactPhones', records.flatMap((r) => r.phones));
+  await insertObjects(trx, 'contactEmails', records.flatMap((r) => r.emails));
+  await insertObjects(trx, 'contactAddresses', records.flatMap((r) => r.addresses));
+  await insertObjects(trx, 'contactEducation', records.flatMap((r) => r.education));
+  await insertObjects(trx, 'contactEmployment', records.flatMap((r) => r.employment));
+  await insertObjects(trx, 'contactNotes', records.flatMap((r) => r.notes));
+  await insertObjects(trx, 'contactCustomValues', records.flatMap((r) => r.customValues));
+}
+
 export async function createContact(ctx: DomainContext, input: ContactCreateBody, opts: WriteOptions & { externalId?: string | null } = {}): Promise<Contact> {
   checkCollections(input);
   const id = newId('contact');
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    const custom = input.customFields ? await resolveCustomValues(trx, input.accountId, input.customFields) : [];
-    const row = {
-      id,
-      accountId: input.accountId,
-      contactType: input.contactType ?? 'INDIVIDUAL',
-      status: input.status ?? 'ACTIVE',
-      firstName: input.firstName,
-      lastName: input.lastName,
-      prefix: null, middleName: null, suffix: null, salutation: null, formalSalutation: null,
-      primaryEmail: null, primaryPhone: null, organization: null, title: null, employer: null,
-      occupation: null, industry: null, spouse: null, birthDate: null, gender: null,
-      politicalParty: null, capacity: null, quickNotes: null, source: null, preferredContactMethod: null,
-      tags: '[]',
-      ...scalarPatch(input),
-      email: null as string | null,
-      phone: null as string | null,
-      externalId: opts.externalId ?? null,
-      totalCents: 0,
-      lastDonationDate: null,
-      createdAt: at,
-      updatedAt: at,
-    } satisfies ContactsTable;
-    await trx.insertInto('contacts').values(row).execute();
-    for (const key of CONTACT_COLLECTIONS) if (input[key]?.length) await replaceCollection(trx, id, key, input, at);
-    const derived = await deriveEmailPhone(trx, id, row);
-    if (derived.email !== null || derived.phone !== null) await trx.updateTable('contacts').set(derived).where('id', '=', id).execute();
-    await applyCustomValues(trx, id, custom);
+    const defs = input.customFields ? await listCustomFields(trx, input.accountId) : [];
+    await insertContactRecords(trx, [prepareContact(input, defs, id, at, opts.externalId ?? null)]);
     await bumpCounters(trx, input.accountId, { contacts: 1 });
     await logChange(trx, { accountId: input.accountId, entityType: 'contact', entityId: id, op: 'create', fields: null, push: opts.push, at });
   });
@@ -315,7 +385,9 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   if (cond) base = base.where(cond);
   const rows = await base
     .select(['id', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
-    .orderBy(column, direction)
+    // A missing email sorts before every other ascending and after every other descending,
+    // on both engines (SQLite's own order; PostgreSQL is told so).
+    .orderBy(column, (ob) => (direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
     .orderBy('id', direction)
     .limit(limit)
     .offset(offset)

@@ -80,7 +80,8 @@ export async function createCustomField(
       await trx.insertInto('customFieldOptions').values({ id: newId('customFieldOption'), fieldId: id, name: o, position: i, retiredAt: null }).execute();
     }
   });
-  return fieldByName(ctx.store.db, input.accountId, name);
+  // Read back by id: the stored name can differ from the sent one (a lone surrogate is stored as U+FFFD).
+  return (await listCustomFields(ctx.store.db, input.accountId)).find((f) => f.id === id)!;
 }
 
 export async function addCustomFieldOption(ctx: DomainContext, accountId: string, fieldName: string, option: string) {
@@ -130,7 +131,11 @@ export interface CustomValueWrite {
  * throws one 400 listing every problem. Nothing is written here.
  */
 export async function resolveCustomValues(db: Db, accountId: string, input: CustomFieldValuesInput): Promise<CustomValueWrite[]> {
-  const defs = await listCustomFields(db, accountId);
+  return checkCustomValues(await listCustomFields(db, accountId), input);
+}
+
+/** resolveCustomValues against definitions already loaded (bulk imports load them once). */
+export function checkCustomValues(defs: readonly CustomFieldDefinition[], input: CustomFieldValuesInput): CustomValueWrite[] {
   const byKey = new Map(defs.map((d) => [d.name.toLowerCase(), d]));
   const issues: FieldIssue[] = [];
   const writes: CustomValueWrite[] = [];

@@ -17,7 +17,7 @@ import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
-import { resolveElection } from './elections.ts';
+import { type Election, resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
 import { checkLimits } from './limits.ts';
 
@@ -35,20 +35,27 @@ export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' 
   ]);
 }
 
+/** The records a donation may reference besides its donor, each of which must exist in the account. */
+export const DONATION_REFERENCES = [
+  ['campaignId', 'campaigns', 'campaign'],
+  ['committeeId', 'committees', 'committee'],
+  ['donationAccountId', 'donationAccounts', 'donation account'],
+  ['onBehalfOfContactId', 'contacts', 'contact'],
+  ['facilitatedByContactId', 'contacts', 'contact'],
+] as const;
+
+/** The 404 for a referenced record missing from the account (D3 and the rest). */
+export function referenceNotFound(noun: string, field: string, id: string) {
+  return notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+}
+
 /** 404 naming the field, for any referenced record missing from the account (D3 and the rest). */
 async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void> {
-  const refs = [
-    ['campaignId', 'campaigns', 'campaign'],
-    ['committeeId', 'committees', 'committee'],
-    ['donationAccountId', 'donationAccounts', 'donation account'],
-    ['onBehalfOfContactId', 'contacts', 'contact'],
-    ['facilitatedByContactId', 'contacts', 'contact'],
-  ] as const;
-  for (const [field, table, noun] of refs) {
+  for (const [field, table, noun] of DONATION_REFERENCES) {
     const id = input[field];
     if (!present(id)) continue;
     const row = await trx.selectFrom(table).select('id').where('id', '=', id).where('accountId', '=', input.accountId).executeTakeFirst();
-    if (!row) throw notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+    if (!row) throw referenceNotFound(noun, field, id);
   }
 }
 
@@ -66,43 +73,35 @@ export function toCreated(row: DonationRow): DonationCreated {
   };
 }
 
+/** A donation's own values, checked (D1, D2, D4) and converted: cents, canonical instants. */
+export interface CheckedDonation {
+  cents: number;
+  donationDate: string;
+  thankYouSentDate: string | null;
+}
+
 /**
- * Inserts one donation inside an open write transaction: the rules, the contact's totals,
- * the account's count, the limit check (D6) and the outbox entry, all or nothing.
+ * The rules a donation must pass before any record is looked up. Pure: the API's create and
+ * the bulk import share it, so they accept exactly the same gifts.
  */
-export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: WriteOptions & { externalId?: string | null } = {}): Promise<DonationRow> {
+export function checkDonation(input: DonationCreateBody): CheckedDonation {
   requireDesignation(input);
   const cents = dollarsToCents(input.donationAmount);
   if (cents === null || cents <= 0) throw invalidField('donationAmount', 'must be greater than zero');
   const donationDate = toIsoInstant(input.donationDate);
   if (donationDate === null) throw invalidField('donationDate', 'must be an ISO 8601 date');
   const thankYouSentDate = present(input.thankYouSentDate) ? toIsoInstant(input.thankYouSentDate) : null;
-  // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
-  // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
-  // Anything refused after it is rolled back with the rest of the request.
-  const donor = await trx
-    .updateTable('contacts')
-    .set((eb) => ({
-      totalCents: eb('totalCents', '+', cents),
-      lastDonationDate: eb
-        .case()
-        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', donationDate)]))
-        .then(donationDate)
-        .else(eb.ref('lastDonationDate'))
-        .end(),
-    }))
-    .where('id', '=', input.contactId)
-    .where('accountId', '=', input.accountId)
-    .executeTakeFirst();
-  if (Number(donor.numUpdatedRows) === 0) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
-  await checkReferences(trx, input);
-  const election = await resolveElection(trx, input.accountId, donationDate, input);
-  const row: DonationRow = {
-    id: newId('donation'),
+  return { cents, donationDate, thankYouSentDate };
+}
+
+/** The stored row of a checked donation (status completed). */
+export function donationRow(input: DonationCreateBody, checked: CheckedDonation, election: Election, id: string, at: string, externalId: string | null): DonationRow {
+  return {
+    id,
     accountId: input.accountId,
     contactId: input.contactId,
-    amountCents: cents,
-    donationDate,
+    amountCents: checked.cents,
+    donationDate: checked.donationDate,
     paymentMethod: input.paymentMethod,
     status: 'completed',
     campaignId: present(input.campaignId) ? input.campaignId : null,
@@ -115,12 +114,48 @@ export async function insertDonation(trx: Db, input: DonationCreateBody, at: str
     isAnonymous: flag(input.isAnonymous),
     isRecurring: flag(input.isRecurring),
     thankYouSent: flag(input.thankYouSent),
-    thankYouSentDate,
+    thankYouSentDate: checked.thankYouSentDate,
     notes: present(input.notes) ? input.notes : null,
-    externalId: opts.externalId ?? null,
+    externalId,
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/**
+ * Adds gifts to a donor's lifetime total and moves the last gift date forward: one UPDATE
+ * that is also the donor's row lock (on PostgreSQL) and tells whether the donor exists.
+ */
+export function addToDonorTotals(trx: Db, p: { accountId: string; contactId: string; cents: number; latestDate: string }) {
+  return trx
+    .updateTable('contacts')
+    .set((eb) => ({
+      totalCents: eb('totalCents', '+', p.cents),
+      lastDonationDate: eb
+        .case()
+        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', p.latestDate)]))
+        .then(p.latestDate)
+        .else(eb.ref('lastDonationDate'))
+        .end(),
+    }))
+    .where('id', '=', p.contactId)
+    .where('accountId', '=', p.accountId);
+}
+
+/**
+ * Inserts one donation inside an open write transaction: the rules, the contact's totals,
+ * the account's count, the limit check (D6) and the outbox entry, all or nothing.
+ */
+export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: WriteOptions & { externalId?: string | null } = {}): Promise<DonationRow> {
+  const checked = checkDonation(input);
+  // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
+  // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
+  // Anything refused after it is rolled back with the rest of the request.
+  const donor = await addToDonorTotals(trx, { accountId: input.accountId, contactId: input.contactId, cents: checked.cents, latestDate: checked.donationDate }).executeTakeFirst();
+  if (Number(donor.numUpdatedRows) === 0) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  await checkReferences(trx, input);
+  const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
+  const row = donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null);
   await trx.insertInto('donations').values(row).execute();
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);

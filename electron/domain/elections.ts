@@ -70,13 +70,10 @@ export async function resolveElection(
   db: Db,
   accountId: string,
   donationDate: string,
-  explicit: { electionType?: ElectionType | null; electionYear?: number | null },
+  explicit: ExplicitElection,
 ): Promise<Election> {
-  const hasType = explicit.electionType !== undefined && explicit.electionType !== null;
-  const hasYear = explicit.electionYear !== undefined && explicit.electionYear !== null;
-  if (hasType && hasYear) return { electionType: explicit.electionType as ElectionType, electionYear: explicit.electionYear as number };
-  if (hasType) throw invalidField('electionYear', 'is required when electionType is sent (D5: they are sent together)');
-  if (hasYear) throw invalidField('electionType', 'is required when electionYear is sent (D5: they are sent together)');
+  const sent = explicitElection(explicit);
+  if (sent) return sent;
   const day = donationDate.slice(0, 10);
   // One query: the account's default election, and the next one on its calendar.
   const r = await db
@@ -86,7 +83,8 @@ export async function resolveElection(
       'a.defaultElectionYear',
       eb
         .selectFrom('elections as e')
-        .select((inner) => inner.fn<string>('concat', ['e.electionType', inner.val(':'), 'e.electionYear']).as('x'))
+        // the ':' is cast: PostgreSQL cannot type a bare parameter passed to concat(variadic "any")
+        .select((inner) => inner.fn<string>('concat', ['e.electionType', inner.cast(inner.val(':'), 'text'), 'e.electionYear']).as('x'))
         .whereRef('e.accountId', '=', 'a.id')
         .where('e.electionDate', '>=', day)
         .orderBy('e.electionDate')
@@ -96,14 +94,62 @@ export async function resolveElection(
     ])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
-  if (r?.defaultElectionType && r.defaultElectionYear) {
-    return { electionType: r.defaultElectionType as ElectionType, electionYear: r.defaultElectionYear };
+  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType as ElectionType, electionYear: r.defaultElectionYear } : null;
+  const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
+  return chooseElection(day, account, type ? { electionType: type as ElectionType, electionYear: Number(year) } : null);
+}
+
+export interface ExplicitElection {
+  electionType?: ElectionType | null;
+  electionYear?: number | null;
+}
+
+/** D5's first rule: type and year are sent together. The pair, or null when neither was sent. */
+export function explicitElection(explicit: ExplicitElection): Election | null {
+  const hasType = explicit.electionType !== undefined && explicit.electionType !== null;
+  const hasYear = explicit.electionYear !== undefined && explicit.electionYear !== null;
+  if (hasType && hasYear) return { electionType: explicit.electionType as ElectionType, electionYear: explicit.electionYear as number };
+  if (hasType) throw invalidField('electionYear', 'is required when electionType is sent (D5: they are sent together)');
+  if (hasYear) throw invalidField('electionType', 'is required when electionYear is sent (D5: they are sent together)');
+  return null;
+}
+
+/** D5 without an explicit election: the account's default, else the next on its calendar, else the next federal general. */
+export function chooseElection(day: string, accountDefault: Election | null, nextOnCalendar: Election | null): Election {
+  return accountDefault ?? nextOnCalendar ?? nextFederalGeneral(day);
+}
+
+/** An account's election calendar as bulk paths hold it: the default, and elections by date then type. */
+export interface ElectionCalendar {
+  accountDefault: Election | null;
+  elections: ReadonlyArray<Election & { electionDate: string }>;
+}
+
+export async function loadElectionCalendar(db: Db, accountId: string): Promise<ElectionCalendar> {
+  const a = await db.selectFrom('accounts').select(['defaultElectionType', 'defaultElectionYear']).where('id', '=', accountId).executeTakeFirst();
+  const rows = await db.selectFrom('elections').select(['electionType', 'electionYear', 'electionDate']).where('accountId', '=', accountId).orderBy('electionDate').orderBy('electionType').execute();
+  return {
+    accountDefault: a?.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType as ElectionType, electionYear: a.defaultElectionYear } : null,
+    elections: rows.map((e) => ({ electionType: e.electionType as ElectionType, electionYear: e.electionYear, electionDate: e.electionDate })),
+  };
+}
+
+/** resolveElection over a calendar already loaded: the same rule, no query. */
+export function electionFromCalendar(calendar: ElectionCalendar, donationDate: string, explicit: ExplicitElection): Election {
+  const sent = explicitElection(explicit);
+  if (sent) return sent;
+  const day = donationDate.slice(0, 10);
+  if (calendar.accountDefault) return calendar.accountDefault;
+  // the first election on or after the day (the list is ordered by date, then type)
+  let lo = 0;
+  let hi = calendar.elections.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (calendar.elections[mid]!.electionDate < day) lo = mid + 1;
+    else hi = mid;
   }
-  if (r?.nextElection) {
-    const [type, year] = r.nextElection.split(':');
-    return { electionType: type as ElectionType, electionYear: Number(year) };
-  }
-  return nextFederalGeneral(day);
+  const next = calendar.elections[lo];
+  return chooseElection(day, null, next ? { electionType: next.electionType, electionYear: next.electionYear } : null);
 }
 
 /* ---------------- the account's election calendar ---------------- */

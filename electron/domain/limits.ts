@@ -9,7 +9,8 @@ import { LIMIT_KINDS, type ElectionType, type FlagState, type LimitKind } from '
 import type { Flag } from '../../shared/schemas/extensions.ts';
 import { newId } from '../../shared/ids.ts';
 import { centsToDollars } from '../../shared/money.ts';
-import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { DonationAccountRow, DonationHistoryTable, DonationRow, LimitFlagsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { logChange } from './change-log.ts';
 import type { DomainContext } from './context.ts';
@@ -58,23 +59,44 @@ export async function checkLimits(trx: Db, donation: DonationRow, at: string, on
   if (!account) return 0;
   const election: Election = { electionType: donation.electionType as ElectionType, electionYear: donation.electionYear };
   let made = 0;
-  for (const kind of only ?? LIMIT_KINDS) {
-    const raw = account[LIMIT_COLUMN[kind]];
-    if (raw === null || raw === undefined) continue;
-    const limit = Number(raw);
+  for (const [kind, limit] of accountLimits(account, only)) {
     const total = await donorTotalInWindow(trx, { donationAccountId: account.id, contactId: donation.contactId, kind, donationDate: donation.donationDate, election });
     if (total <= limit) continue;
-    const w = limitWindow(kind, donation.donationDate, election);
-    const id = newId('flag');
-    await trx.insertInto('limitFlags').values({ id, accountId: donation.accountId, donationId: donation.id, limitKind: kind, windowKey: w.key, limitCents: limit, donorTotalCents: total, state: 'open', createdAt: at, resolvedAt: null, resolutionNote: null }).execute();
-    await addHistory(trx, donation.id, 'flagged', null, { flagId: id, limitKind: kind, window: w.key, limit: centsToDollars(limit), donorTotal: centsToDollars(total) }, at);
+    const { flag, history } = flagRows(donation, kind, limit, total, at);
+    await trx.insertInto('limitFlags').values(flag).execute();
+    await trx.insertInto('donationHistory').values(history).execute();
     made += 1;
   }
   return made;
 }
 
+/** The limits a donation account sets, in cents, in LIMIT_KINDS order (or only the kinds asked). */
+export function accountLimits(account: DonationAccountRow, only?: readonly LimitKind[]): Array<[LimitKind, number]> {
+  const out: Array<[LimitKind, number]> = [];
+  for (const kind of only ?? LIMIT_KINDS) {
+    const raw = account[LIMIT_COLUMN[kind]];
+    if (raw !== null && raw !== undefined) out.push([kind, Number(raw)]);
+  }
+  return out;
+}
+
+/** The flag and its history entry for a gift that put its donor over a limit (total > limit). */
+export function flagRows(donation: DonationRow, kind: LimitKind, limit: number, total: number, at: string): { flag: Selectable<LimitFlagsTable>; history: Selectable<DonationHistoryTable> } {
+  const election: Election = { electionType: donation.electionType as ElectionType, electionYear: donation.electionYear };
+  const w = limitWindow(kind, donation.donationDate, election);
+  const id = newId('flag');
+  return {
+    flag: { id, accountId: donation.accountId, donationId: donation.id, limitKind: kind, windowKey: w.key, limitCents: limit, donorTotalCents: total, state: 'open', createdAt: at, resolvedAt: null, resolutionNote: null },
+    history: historyRow(donation.id, 'flagged', null, { flagId: id, limitKind: kind, window: w.key, limit: centsToDollars(limit), donorTotal: centsToDollars(total) }, at),
+  };
+}
+
+function historyRow(donationId: string, action: string, note: string | null, detail: Record<string, unknown> | null, at: string): Selectable<DonationHistoryTable> {
+  return { id: newId('history'), donationId, action, note, detail: detail ? JSON.stringify(detail) : null, createdAt: at };
+}
+
 export async function addHistory(trx: Db, donationId: string, action: string, note: string | null, detail: Record<string, unknown> | null, at: string): Promise<void> {
-  await trx.insertInto('donationHistory').values({ id: newId('history'), donationId, action, note, detail: detail ? JSON.stringify(detail) : null, createdAt: at }).execute();
+  await trx.insertInto('donationHistory').values(historyRow(donationId, action, note, detail, at)).execute();
 }
 
 /** Recomputes a contact's lifetime total and last gift from its completed donations. */

@@ -4,7 +4,7 @@
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -20,6 +20,7 @@ import { isLoopbackHost } from './hosts.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
+import { importRoutes } from './routes/imports.ts';
 import { createBuckets } from './token-bucket.ts';
 
 import type { Auth } from './scope.ts';
@@ -44,6 +45,20 @@ export interface ServerOptions {
 
 const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs'];
 
+/**
+ * The generator leaves `$id: "#/components/schemas/X"` and `$schema` on each component schema.
+ * JSON Schema 2020-12 (OpenAPI 3.1's dialect) forbids a fragment in `$id`, and `$schema`
+ * belongs only on a resource root: drop both (the `$ref`s point into components anyway).
+ */
+function withoutSchemaIds<T>(doc: T): T {
+  const schemas = (doc as { components?: { schemas?: Record<string, Record<string, unknown>> } }).components?.schemas;
+  for (const schema of Object.values(schemas ?? {})) {
+    delete schema.$id;
+    delete schema.$schema;
+  }
+  return doc;
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -52,31 +67,67 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Answered before routing (bad %-encoding, an over-long path segment, malformed HTTP):
+    // still the API's error body and a request id, never Fastify's own.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const status = tooLong ? 414 : 400;
+      const issue = tooLong ? 'is longer than this server accepts' : 'is not a valid URL (bad percent-encoding)';
+      void reply.header('X-Request-Id', request.id).code(status).send(errorBody(status, tooLong ? 'path_too_long' : 'bad_url', `The request path ${issue}`, [{ field: '(path)', issue }]));
+    },
+    clientErrorHandler: (err, socket) => {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      const code = (err as NodeJS.ErrnoException).code;
+      const [status, errCode, message] =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'The request line or headers are larger than this server accepts']
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'request_timeout', 'The request took too long to arrive']
+            : [400, 'bad_request', 'The request is not valid HTTP'];
+      const body = JSON.stringify(errorBody(status, errCode, message));
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${errorBody(status, '', '').error}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${newId('request')}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(err);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.decorateRequest('auth', null);
+  // A DELETE carries no body, but many clients send Content-Type: application/json on every
+  // request; Fastify would refuse that empty body (400). Read it as no body, as HQ does.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (request.method === 'DELETE' && text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 
   const buckets = createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 });
   const ctx = opts.ctx;
 
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path.startsWith('/api/');
+    const keyHeader = request.headers['x-api-key'];
+    const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
+    // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
+    if (isApi) {
+      const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
+      void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
+      if (!limit.allowed) {
+        void reply.header('Retry-After', limit.retryAfter);
+        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many requests; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+      }
+    }
     if (!opts.allowAnyHost && !isLoopbackHost(request.headers.host)) {
       return reply.code(403).send(errorBody(403, 'host_not_allowed', 'This server answers only requests addressed to this machine (a loopback Host header)'));
     }
-    const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/')) return; // the app's own static files
-    const keyHeader = request.headers['x-api-key'];
-    const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
-    const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
-    void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
-    if (!limit.allowed) {
-      void reply.header('Retry-After', limit.retryAfter);
-      return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many requests; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
-    }
+    if (!isApi) return; // the app's own static files
     if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
     const authz = request.headers.authorization;
     const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
@@ -111,7 +162,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       security: [{ apiKeyId: [], bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (doc) => withoutSchemaIds(jsonSchemaTransformObject(doc)),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/v1/docs' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -121,6 +172,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactRoutes(api, ctx);
       await donationRoutes(api, ctx);
       await extensionRoutes(api, ctx);
+      await importRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -14,6 +14,9 @@ const REASON: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
   409: 'Conflict',
   507: 'Insufficient Storage',
   413: 'Payload Too Large',
@@ -40,11 +43,21 @@ export function fieldPath(instancePath: string): string {
 
 function humanIssue(message: string): string {
   if (/received undefined/i.test(message)) return 'is required';
-  if (/^Invalid input: expected (\w+), received (\w+)/i.test(message)) {
-    return message.replace(/^Invalid input: expected (\w+), received (\w+)/i, 'must be a $1 (got $2)');
+  const type = /^Invalid input: expected (\w+), received (\w+)/i.exec(message);
+  if (type) {
+    const [, want = '', got = ''] = type;
+    if (want === 'int') return 'must be a whole number';
+    return `must be ${/^[aeiou]/i.test(want) ? 'an' : 'a'} ${want} (got ${got})`;
   }
   if (/^Unrecognized key/i.test(message)) return message;
-  return message.replace(/^Invalid input: /i, '').replace(/^Too big: expected/i, 'must be at most').replace(/^Too small: expected/i, 'must be at least');
+  // zod's "Too small: expected number to be >=1900" / "Too big: expected array to have <=50 items"
+  const size = /^Too (big|small): expected \w+ to (be|have) (<=|>=|<|>|exactly )(\S+)(?: (\w+))?$/i.exec(message);
+  if (size) {
+    const [, , verb = 'be', adj = '', bound = '', unit] = size;
+    const words: Record<string, string> = { '<=': 'at most', '>=': 'at least', '<': 'less than', '>': 'more than', 'exactly ': 'exactly' };
+    return `must ${verb === 'have' ? 'have' : 'be'} ${words[adj] ?? adj} ${bound}${unit ? ` ${unit}` : ''}`;
+  }
+  return message.replace(/^Invalid input: /i, '');
 }
 
 /**

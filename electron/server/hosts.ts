@@ -7,11 +7,14 @@ export function isLoopbackHost(hostHeader: string | undefined): boolean {
   let host = hostHeader.trim().toLowerCase();
   if (host.startsWith('[')) {
     const end = host.indexOf(']');
-    if (end < 0) return false;
+    if (end < 0 || !/^(:\d*)?$/.test(host.slice(end + 1))) return false;
     host = host.slice(1, end);
   } else {
     const colon = host.lastIndexOf(':');
-    if (colon >= 0) host = host.slice(0, colon);
+    if (colon >= 0) {
+      if (!/^\d*$/.test(host.slice(colon + 1))) return false; // "localhost:80@evil.example"
+      host = host.slice(0, colon);
+    }
   }
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (host === '::1') return true;

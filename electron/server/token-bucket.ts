@@ -28,11 +28,13 @@ export function createBuckets(opts: BucketOptions) {
   function refill(key: string): { tokens: number; at: number } {
     const t = now();
     const b = buckets.get(key) ?? { tokens: opts.burst, at: t };
-    b.tokens = Math.min(opts.burst, b.tokens + ((t - b.at) / 1000) * opts.ratePerSecond);
+    // A wall clock set back must not drain the buckets (elapsed time is never negative).
+    b.tokens = Math.min(opts.burst, b.tokens + (Math.max(0, t - b.at) / 1000) * opts.ratePerSecond);
     b.at = t;
     if (!buckets.has(key)) {
       if (buckets.size >= maxKeys) {
-        for (const [k, v] of buckets) if (v.tokens >= opts.burst) buckets.delete(k);
+        const isFull = (v: { tokens: number; at: number }) => v.tokens + (Math.max(0, t - v.at) / 1000) * opts.ratePerSecond >= opts.burst;
+        for (const [k, v] of buckets) if (isFull(v)) buckets.delete(k);
         if (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value as string);
       }
       buckets.set(key, b);

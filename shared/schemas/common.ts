@@ -72,7 +72,7 @@ const intText = (name: string, min: number, max: number) =>
     .pipe(
       z
         .number()
-        .int()
+        .int({ error: `must be an integer from ${min} to ${max}`, abort: true }) // 1e20: one clear issue, not "expected int to be <=…"
         .min(min, { error: `must be an integer from ${min} to ${max}` })
         .max(max, { error: `must be an integer from ${min} to ${max}` }),
     )

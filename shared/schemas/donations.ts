@@ -4,7 +4,6 @@ import {
   accountIdField,
   typeError,
   isoDateOrTime,
-  optionalText,
   pagingQuery,
   positiveDollars,
 } from './common.ts';
@@ -38,7 +37,11 @@ export const DonationCreateBody = z
       .min(1900, { error: 'must be a year from 1900 to 2200' })
       .max(2200, { error: 'must be a year from 1900 to 2200' })
       .nullish(),
-    notes: optionalText(10_000),
+    // Not trimmed: callers keep an external reference here and match on it exactly (D7, D8).
+    notes: z
+      .string({ error: typeError('must be a string') })
+      .max(10_000, { error: 'must be at most 10000 characters' })
+      .nullish(),
     onBehalfOfContactId: refId,
     facilitatedByContactId: refId,
     isAnonymous: bool.optional(),

@@ -84,11 +84,12 @@ export function migration(engine: Engine): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .execute();
       for (const col of ['created_at', 'last_name', 'first_name', 'email']) {
-        await s
-          .createIndex(`contacts_account_${col}`)
-          .on('contacts')
-          .columns(['account_id', col, 'id'])
-          .execute();
+        // Missing emails sort first ascending (SQLite's natural order; PostgreSQL is told).
+        const index = s.createIndex(`contacts_account_${col}`).on('contacts');
+        await (col === 'email' && !isSqlite
+          ? index.expression(sql`account_id, email nulls first, id`)
+          : index.columns(['account_id', col, 'id'])
+        ).execute();
       }
       await s
         .createIndex('contacts_account_external_id')

@@ -1,5 +1,6 @@
 import type { NamedMigration } from '../migration-types.ts';
 import * as initial from './2026-11-22T0900-initial.ts';
+import * as importProgress from './2026-11-22T1000-import-progress.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress];

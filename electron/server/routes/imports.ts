@@ -1,0 +1,191 @@
+/**
+ * Bulk import and export over HTTP (the desktop app imports in the server process).
+ *
+ * POST /imports?accountId&kind&push with a text/csv body (up to 512 MiB): the file is
+ * spooled to a private temp file while its rows are counted, its header checked (400 at
+ * once for a file the import would refuse), then 202 with the job; the import runs in the
+ * background in short chunks, so the server keeps answering. GET /imports/:id follows it;
+ * GET /imports/:id/rejected.csv lists the rejected rows. GET /exports/<kind>.csv streams an
+ * export in the columns the import reads.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
+import { ErrorBody, accountQuery } from '../../../shared/schemas/common.ts';
+import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '../../../shared/schemas/imports.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { createRecordCounter, csvLine, readCsv } from '../../domain/csv-reader.ts';
+import { DomainError, isDomainError } from '../../domain/errors.ts';
+import { exportCsv } from '../../domain/exports.ts';
+import { checkImportHeader, createImportJob, failInterruptedImports, finishImportJob, importCsv, importRejections, requireImportJob } from '../../domain/imports.ts';
+import { errorBody, storageFailure } from '../errors.ts';
+import { scopedAccount } from '../scope.ts';
+import { IdParams, errors } from './common.ts';
+
+const tags = ['Extensions'];
+export const IMPORT_BODY_LIMIT = 512 * 1024 * 1024;
+/** Each chunk of a background import takes about this long: the event loop stays free. */
+const TARGET_CHUNK_MS = 15;
+
+class TooLarge extends Error {}
+const tooLarge = () => new TooLarge(`The file is larger than this server accepts (${IMPORT_BODY_LIMIT / 2 ** 20} MiB)`);
+
+/** The body stream → a private temp file, its size checked and its records counted on the way. */
+async function spool(body: Readable, file: string): Promise<{ bytes: number; records: number }> {
+  const counter = createRecordCounter();
+  let bytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > IMPORT_BODY_LIMIT) {
+        done(tooLarge());
+        return;
+      }
+      counter.push(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(body, meter, fs.createWriteStream(file, { mode: 0o600 }));
+  return { bytes, records: counter.records() };
+}
+
+async function firstRecord(file: string): Promise<string[] | null> {
+  for await (const batch of readCsv(fs.createReadStream(file, { highWaterMark: 64 * 1024 }))) {
+    const first = batch[0];
+    if (first) {
+      if (first.malformed) throw new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${first.malformed}`, [{ field: '(header)', issue: first.malformed }]);
+      return first.cells;
+    }
+  }
+  return null;
+}
+
+/**
+ * A CSV response body, streamed. Fastify sends a stream as it is (no serializer sees it);
+ * the route's schema documents the text it carries, hence the type.
+ */
+const csvStream = (text: AsyncIterable<string>): string => Readable.from(text) as unknown as string;
+
+function failureMessage(err: unknown): string {
+  if (isDomainError(err)) return err.message;
+  const storage = storageFailure(err);
+  if (storage) return `${storage.message.replace(/: nothing was saved\./, '.')} The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).`;
+  return 'The import stopped on an unexpected error. The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).';
+}
+
+export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+  // An embedded database has one server: a job it shows as running was cut off by a stop.
+  if (ctx.store.engine === 'sqlite') await failInterruptedImports(ctx);
+
+  const running = new Map<string, { stop: AbortController; done: Promise<void> }>();
+
+  await app.register(async (scope) => {
+    // A file body arrives as a stream, whatever its declared type but JSON (this scope only:
+    // elsewhere a CSV body stays a 415).
+    scope.addContentTypeParser('*', (_req: FastifyRequest, payload, done) => done(null, payload));
+    scope.addHook('onClose', async () => {
+      for (const job of running.values()) job.stop.abort();
+      await Promise.all([...running.values()].map((j) => j.done));
+    });
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+
+    r.post('/imports', {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      // The body is a stream of CSV, documented as text and checked by the import itself; the
+      // query goes through zod as everywhere (Fastify hands over one part's schema at a time).
+      validatorCompiler: (part) => (part.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(part as unknown as Parameters<typeof validatorCompiler>[0])),
+      schema: {
+        tags,
+        summary: 'Import contacts or donations from a CSV file (runs in the background; follow it at /imports/{id})',
+        description:
+          "Columns: the create fields' wire names, plus externalId (a re-run adds nothing twice), contactExternalId (donations: a contact by its externalId), address.street1… (contacts: one primary address), customFields.<Field Name>. Tags as a;b. Every row passes the same rules as POST /contacts or /donations; rejected rows are listed at /imports/{id}/rejected.csv with their row number (the line of the file a row starts on, the header being line 1). push=false: history HQ already has, not queued for sync.",
+        consumes: ['text/csv'],
+        querystring: ImportQuery,
+        body: ImportCsvBody,
+        response: { 202: ImportJob, 413: ErrorBody, 415: ErrorBody, ...errors(400, 403, 404) },
+      },
+      handler: async (req, reply) => {
+        const accountId = scopedAccount(req, req.query.accountId);
+        const kind: ImportKind = req.query.kind;
+        const push = req.query.push !== 'false';
+        const body: unknown = req.body;
+        if (!(body instanceof Readable)) return reply.code(415).send(errorBody(415, 'unsupported_media_type', 'Send the CSV file as the request body with Content-Type: text/csv'));
+        const tooBig = () => reply.code(413).send(errorBody(413, 'body_too_large', tooLarge().message));
+        if (Number(req.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) return tooBig();
+        const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'giftdesk-import-'));
+        const file = path.join(dir, 'upload.csv');
+        let started = false;
+        try {
+          let records: number;
+          try {
+            ({ records } = await spool(body, file));
+          } catch (err) {
+            if (err instanceof TooLarge) return tooBig();
+            throw err;
+          }
+          const header = await firstRecord(file);
+          if (!header) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(body)', issue: 'is empty' }]);
+          await checkImportHeader(ctx, kind, accountId, header);
+          const job = await createImportJob(ctx, { accountId, kind, push, totalRows: Math.max(0, records - 1) });
+          const stop = new AbortController();
+          const done = (async () => {
+            try {
+              await importCsv(
+                ctx,
+                { kind, accountId, push, jobId: job.id, chunkRows: 200, targetChunkMs: TARGET_CHUNK_MS, collectRejected: false, signal: stop.signal },
+                fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
+              );
+              await finishImportJob(ctx, job.id, { status: 'done' });
+            } catch (err) {
+              if (!isDomainError(err)) req.log.error({ err, importId: job.id }, 'import failed');
+              const message = stop.signal.aborted ? 'stopped: GiftDesk was shutting down. The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).' : failureMessage(err);
+              await finishImportJob(ctx, job.id, { status: 'failed', error: message }).catch((e: unknown) => req.log.error({ err: e, importId: job.id }, 'could not record the failed import'));
+            } finally {
+              running.delete(job.id);
+              await fs.promises.rm(dir, { recursive: true, force: true });
+            }
+          })();
+          running.set(job.id, { stop, done });
+          started = true;
+          return reply.code(202).send(job);
+        } finally {
+          if (!started) await fs.promises.rm(dir, { recursive: true, force: true });
+        }
+      },
+    });
+
+    r.get('/imports/:id', {
+      schema: { tags, summary: "An import's progress", params: IdParams, querystring: accountQuery, response: { 200: ImportJob, ...errors(400, 403, 404) } },
+      handler: async (req) => requireImportJob(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+    });
+
+    r.get('/imports/:id/rejected.csv', {
+      schema: { tags, summary: "An import's rejected rows as CSV: row, reason", produces: ['text/csv'], params: IdParams, querystring: accountQuery, response: { 200: CsvText, ...errors(400, 403, 404) } },
+      handler: async (req, reply) => {
+        const job = await requireImportJob(ctx, scopedAccount(req, req.query.accountId), req.params.id);
+        async function* lines() {
+          yield csvLine(['row', 'reason']);
+          for await (const page of importRejections(ctx, job.id)) yield page.map((x) => csvLine([x.row, x.reason])).join('');
+        }
+        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${job.id}-rejected.csv"`).send(csvStream(lines()));
+      },
+    });
+
+    for (const kind of ['contacts', 'donations'] as const) {
+      r.get(`/exports/${kind}.csv`, {
+        schema: { tags, summary: `Export the account's ${kind} as CSV, in the columns the import reads`, produces: ['text/csv'], querystring: accountQuery, response: { 200: CsvText, ...errors(400, 403, 404) } },
+        handler: async (req, reply) => {
+          const accountId = scopedAccount(req, req.query.accountId);
+          async function* text() {
+            for await (const page of exportCsv(ctx, kind, accountId)) yield page.text;
+          }
+          return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind}.csv"`).send(csvStream(text()));
+        },
+      });
+    }
+  });
+}

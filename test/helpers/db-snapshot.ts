@@ -1,0 +1,51 @@
+/**
+ * What "changed nothing" means for a test: the row count of every table, the outbox's last
+ * sequence number, and a digest of every row (api_keys only counted: a key's lastUsedAt is
+ * written in the background). Engine-neutral: Kysely's introspection and plain selects.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../electron/db/store.ts';
+
+export interface DbSnapshot {
+  counts: Record<string, number>;
+  maxChangeSeq: number;
+  digest: string;
+}
+
+const COUNT_ONLY = new Set(['api_keys']);
+
+export async function snapshotDb(db: Db): Promise<DbSnapshot> {
+  const tables = (await db.introspection.getTables())
+    .filter((t) => !t.isView)
+    .map((t) => t.name)
+    .sort();
+  const counts: Record<string, number> = {};
+  const hash = createHash('sha256');
+  for (const name of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db)).rows;
+    counts[name] = rows.length;
+    if (COUNT_ONLY.has(name)) continue;
+    const lines = rows
+      .map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))
+      .sort();
+    hash.update(`${name}\n${lines.join('\n')}\n`);
+  }
+  const seq = await db
+    .selectFrom('changeLog')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .executeTakeFirst();
+  return { counts, maxChangeSeq: Number(seq?.m ?? 0), digest: hash.digest('hex') };
+}
+
+/** The tables whose row counts differ, for a readable failure. */
+export function snapshotDiff(a: DbSnapshot, b: DbSnapshot): string[] {
+  const out: string[] = [];
+  for (const t of new Set([...Object.keys(a.counts), ...Object.keys(b.counts)])) {
+    if (a.counts[t] !== b.counts[t]) out.push(`${t}: ${a.counts[t]} → ${b.counts[t]} rows`);
+  }
+  if (a.maxChangeSeq !== b.maxChangeSeq)
+    out.push(`change_log max seq: ${a.maxChangeSeq} → ${b.maxChangeSeq}`);
+  if (out.length === 0 && a.digest !== b.digest) out.push('row contents changed (same counts)');
+  return out;
+}
