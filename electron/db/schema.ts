@@ -238,8 +238,10 @@ export interface ChangeLogTable {
   createdAt: string;
 }
 
-export interface AccountCountersTable {
+/** An account's running counts, spread over a few slots (a read sums them). */
+export interface AccountCounterSlotsTable {
   accountId: string;
+  slot: number;
   contacts: number;
   donations: number;
 }
@@ -292,7 +294,7 @@ export interface Database {
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
   changeLog: ChangeLogTable;
-  accountCounters: AccountCountersTable;
+  accountCounterSlots: AccountCounterSlotsTable;
   imports: ImportsTable;
   importRejections: ImportRejectionsTable;
 }

@@ -10,7 +10,6 @@ export async function createAccount(ctx: DomainContext, name: string): Promise<{
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     await trx.insertInto('accounts').values({ id, name: trimmed, defaultElectionType: null, defaultElectionYear: null, createdAt: at }).execute();
-    await trx.insertInto('accountCounters').values({ accountId: id, contacts: 0, donations: 0 }).execute();
   });
   return { id };
 }

@@ -36,18 +36,36 @@ export function changeLogRow(entry: ChangeEntry): Insertable<ChangeLogTable> {
   };
 }
 
+/** Slots an account's counts are spread over: concurrent writers rarely touch the same row. */
+export const COUNTER_SLOTS = 16;
+
 /** Adds to an account's running counts (totals never cost a count(*) scan). */
 export async function bumpCounters(
   trx: Db,
   accountId: string,
   delta: { contacts?: number; donations?: number },
 ): Promise<void> {
+  const contacts = delta.contacts ?? 0;
+  const donations = delta.donations ?? 0;
+  if (contacts === 0 && donations === 0) return;
   await trx
-    .updateTable('accountCounters')
-    .set((eb) => ({
-      contacts: eb('contacts', '+', delta.contacts ?? 0),
-      donations: eb('donations', '+', delta.donations ?? 0),
-    }))
-    .where('accountId', '=', accountId)
+    .insertInto('accountCounterSlots')
+    .values({ accountId, slot: Math.floor(Math.random() * COUNTER_SLOTS), contacts, donations })
+    .onConflict((oc) =>
+      oc.columns(['accountId', 'slot']).doUpdateSet((eb) => ({
+        contacts: eb('accountCounterSlots.contacts', '+', contacts),
+        donations: eb('accountCounterSlots.donations', '+', donations),
+      })),
+    )
     .execute();
+}
+
+/** An account's running counts. */
+export async function readCounters(db: Db, accountId: string): Promise<{ contacts: number; donations: number }> {
+  const r = await db
+    .selectFrom('accountCounterSlots')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('contacts'), eb.lit(0)).as('contacts'), eb.fn.coalesce(eb.fn.sum<number>('donations'), eb.lit(0)).as('donations')])
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return { contacts: Number(r?.contacts ?? 0), donations: Number(r?.donations ?? 0) };
 }

@@ -27,7 +27,7 @@ import type {
   ContactsTable,
 } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
-import { bumpCounters, logChange } from './change-log.ts';
+import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type CustomFieldDefinition, applyCustomValues, checkCustomValues, listCustomFields, readCustomValues, resolveCustomValues } from './custom-fields.ts';
 import { DomainError, type FieldIssue } from './errors.ts';
@@ -397,8 +397,7 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total = Number(r.n);
   } else {
-    const r = await db.selectFrom('accountCounters').select('contacts').where('accountId', '=', q.accountId).executeTakeFirst();
-    total = Number(r?.contacts ?? 0);
+    total = (await readCounters(db, q.accountId)).contacts;
   }
   return { data: rows satisfies ContactListItem[], total, limit, offset };
 }

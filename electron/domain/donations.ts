@@ -15,7 +15,7 @@ import type {
 } from '../../shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
-import { bumpCounters, logChange } from './change-log.ts';
+import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type Election, resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
@@ -199,8 +199,7 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
     const r = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total = Number(r.n);
   } else {
-    const r = await db.selectFrom('accountCounters').select('donations').where('accountId', '=', q.accountId).executeTakeFirst();
-    total = Number(r?.donations ?? 0);
+    total = (await readCounters(db, q.accountId)).donations;
   }
   return {
     donations: rows.map((r) => ({

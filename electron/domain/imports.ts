@@ -16,30 +16,27 @@
  * A row whose `externalId` the account already has (from an earlier run, or earlier in this
  * file) is skipped: neither imported again nor rejected.
  */
-import type { z } from 'zod';
+import fs from 'node:fs';
 import { ID_PREFIX, newId } from '../../shared/ids.ts';
-import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
+import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import type { ImportJob } from '../../shared/schemas/imports.ts';
-import { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import { insertMany, insertObjects, prepare } from '../db/bulk.ts';
 import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { requireAccount } from './accounts.ts';
 import { bumpCounters, changeLogRow } from './change-log.ts';
-import { type NewContactRecord, insertContactRecords, prepareContact } from './contacts.ts';
+import { type NewContactRecord, insertContactRecords } from './contacts.ts';
 import type { DomainContext } from './context.ts';
-import { CONTACT_REF_FIELD, type ColumnPlan, type ContactRefColumn, type ImportKind, type RowDraft, draftRow, planColumns } from './csv-columns.ts';
+import { CONTACT_REF_FIELD, type ImportKind, planColumns } from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
-import { type CustomFieldDefinition, listCustomFields } from './custom-fields.ts';
-import { type CheckedDonation, DONATION_REFERENCES, addToDonorTotals, checkDonation, donationRow, referenceNotFound } from './donations.ts';
-import { electionFromCalendar, explicitElection, loadElectionCalendar } from './elections.ts';
+import { listCustomFields } from './custom-fields.ts';
+import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from './donations.ts';
+import { electionFromCalendar, loadElectionCalendar } from './elections.ts';
 import { DomainError, isDomainError } from './errors.ts';
+import { type Checked, type ContactCandidate, type DonationCandidate, type Rejection, type RowSource, fileSource, inProcessSource, workerSource } from './import-rows.ts';
 import { accountLimits, flagRows } from './limits.ts';
 
-export interface Rejection {
-  row: number;
-  reason: string;
-}
+export type { Rejection };
 
 export interface ImportProgress {
   /** Data rows handled so far: imported + rejected + skipped. */
@@ -77,10 +74,34 @@ export interface ImportOptions {
   collectRejected?: boolean;
 }
 
-/** Imports CSV bytes (a file, a request body). */
+/** Imports CSV bytes from a stream (its rows are checked in this thread). */
 export function importCsv(ctx: DomainContext, opts: ImportOptions, source: AsyncIterable<Uint8Array | string>): Promise<ImportResult> {
   const progress: CsvProgress = { bytes: 0 };
-  return importRecords(ctx, opts, readCsv(source, progress), progress);
+  return runImport(ctx, opts, inProcessSource(opts.kind, opts.accountId, readCsv(source, progress), progress));
+}
+
+/** Imports records already split into cells, the header first (demo data). */
+export function importRecords(ctx: DomainContext, opts: ImportOptions, batches: AsyncIterable<CsvRecord[]>): Promise<ImportResult> {
+  return runImport(ctx, opts, inProcessSource(opts.kind, opts.accountId, batches));
+}
+
+/** From this size on, a file's rows are read and checked in a worker thread ('auto'). */
+export const WORKER_MIN_BYTES = 2 * 2 ** 20;
+
+/**
+ * Imports a CSV file (the CLI, the server's uploads). Large files are read and checked in a
+ * worker thread while this thread writes; should the worker not start, in this thread.
+ */
+export async function importCsvFile(ctx: DomainContext, opts: ImportOptions, file: string, threads: 'auto' | 'worker' | 'this' = 'auto'): Promise<ImportResult> {
+  const size = (await fs.promises.stat(file)).size;
+  if (threads === 'this' || (threads === 'auto' && size < WORKER_MIN_BYTES)) return runImport(ctx, opts, fileSource(opts.kind, opts.accountId, file));
+  let source: RowSource;
+  try {
+    source = await workerSource(opts.kind, opts.accountId, file);
+  } catch {
+    return runImport(ctx, opts, fileSource(opts.kind, opts.accountId, file));
+  }
+  return runImport(ctx, opts, source, () => fileSource(opts.kind, opts.accountId, file));
 }
 
 const DEFAULT_CHUNK = 2000;
@@ -89,199 +110,65 @@ const MAX_CHUNK = 20000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Imports records already split into cells (the first is the header). */
-export async function importRecords(ctx: DomainContext, opts: ImportOptions, batches: AsyncIterable<CsvRecord[]>, bytes: CsvProgress = { bytes: 0 }): Promise<ImportResult> {
-  await requireAccount(ctx, opts.accountId);
-  const reader = recordReader(batches);
-  const header = await reader.next(1);
-  if (header.length === 0) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(file)', issue: 'is empty' }]);
-  if (header[0]!.malformed) throw new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${header[0]!.malformed}`, [{ field: '(header)', issue: header[0]!.malformed }]);
-  let defs = await listCustomFields(ctx.store.db, opts.accountId);
-  const plan = planColumns(opts.kind, header[0]!.cells, defs);
-
-  const keep = opts.collectRejected !== false;
-  const totals = { processed: 0, imported: 0, rejected: 0, skipped: 0 };
-  const rejected: Rejection[] = [];
-  const cache: ContactCache = { ids: new Set(), refs: new Map() };
-  let chunkRows = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.chunkRows ?? DEFAULT_CHUNK));
-
-  for (;;) {
-    if (opts.signal?.aborted) throw new DomainError('conflict', 'import_stopped', 'The import was stopped before the end of the file');
-    const records = await reader.next(chunkRows);
-    if (records.length === 0) break;
-    const started = performance.now();
-    const at = ctx.now();
-    if (opts.kind === 'contacts') defs = await listCustomFields(ctx.store.db, opts.accountId);
-    const checked = opts.kind === 'contacts' ? checkContactRows(plan, records, opts.accountId, defs, at) : checkDonationRows(plan, records, opts.accountId);
-    await nextTurn();
-    const outcome = await writeChunk(ctx, opts, checked, at, cache);
-    totals.processed += records.length;
-    totals.imported += outcome.imported;
-    totals.skipped += outcome.skipped;
-    totals.rejected += outcome.rejections.length;
-    if (keep) for (const r of outcome.rejections) rejected.push(r);
-    opts.onProgress?.({ ...totals, bytes: bytes.bytes });
-    if (opts.targetChunkMs) {
-      const perRow = (performance.now() - started) / records.length;
-      chunkRows = Math.round(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.targetChunkMs / Math.max(perRow, 0.001))));
+/**
+ * The import loop: checked rows from the source, a chunk at a time, each written in one
+ * transaction, the event loop given a turn between chunks. `fallback`: a source to use
+ * instead should this one fail to start for a reason other than the file (a worker).
+ */
+async function runImport(ctx: DomainContext, opts: ImportOptions, first: RowSource, fallback?: () => RowSource): Promise<ImportResult> {
+  let source = first;
+  try {
+    await requireAccount(ctx, opts.accountId);
+    const defsNow = () => (opts.kind === 'contacts' ? listCustomFields(ctx.store.db, opts.accountId) : Promise.resolve([]));
+    try {
+      await source.start(await listCustomFields(ctx.store.db, opts.accountId));
+    } catch (err) {
+      if (isDomainError(err) || !fallback) throw err;
+      await source.close();
+      source = fallback();
+      await source.start(await listCustomFields(ctx.store.db, opts.accountId));
     }
-    await nextTurn();
-  }
-  return { imported: totals.imported, rejected, rejectedCount: totals.rejected, skipped: totals.skipped, processed: totals.processed };
-}
 
-/** Pulls records n at a time out of batches. */
-function recordReader(batches: AsyncIterable<CsvRecord[]>) {
-  const it = batches[Symbol.asyncIterator]();
-  let buffer: CsvRecord[] = [];
-  let pos = 0;
-  let done = false;
-  return {
-    async next(n: number): Promise<CsvRecord[]> {
-      const out: CsvRecord[] = [];
-      while (out.length < n) {
-        if (pos < buffer.length) {
-          const take = Math.min(n - out.length, buffer.length - pos);
-          for (let i = 0; i < take; i++) out.push(buffer[pos + i]!);
-          pos += take;
-          continue;
-        }
-        if (done) break;
-        const r = await it.next();
-        if (r.done) {
-          done = true;
-          break;
-        }
-        buffer = r.value;
-        pos = 0;
+    const keep = opts.collectRejected !== false;
+    const totals = { processed: 0, imported: 0, rejected: 0, skipped: 0 };
+    const rejected: Rejection[] = [];
+    const cache: ContactCache = { ids: new Set(), refs: new Map() };
+    let chunkRows = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.chunkRows ?? DEFAULT_CHUNK));
+    const ask = async () => {
+      const at = ctx.now();
+      const chunk = await source.next(chunkRows, at, await defsNow());
+      return chunk ? { ...chunk, at } : null;
+    };
+    let pending = ask();
+    for (;;) {
+      if (opts.signal?.aborted) throw new DomainError('conflict', 'import_stopped', 'The import was stopped before the end of the file');
+      const started = performance.now();
+      const chunk = await pending;
+      if (!chunk) break;
+      if (source.concurrent) {
+        // The next chunk is read and checked in the worker while this one is written.
+        pending = ask();
+        pending.catch(() => undefined); // awaited on the next turn; never an unhandled rejection meanwhile
       }
-      return out;
-    },
-  };
-}
-
-/* ---------------- checking rows (pure, outside the transaction) ---------------- */
-
-interface ContactCandidate {
-  row: number;
-  record: NewContactRecord;
-}
-interface DonationCandidate {
-  row: number;
-  input: DonationCreateBody;
-  checked: CheckedDonation;
-  externalId: string | null;
-  /** The contactId came from contactExternalId (resolved in the write). */
-  contactViaRef: boolean;
-  refs: Partial<Record<ContactRefColumn, string>>;
-}
-type Checked<T> = { candidates: T[]; rejections: Rejection[] };
-
-/** Stands in for a contactId that contactExternalId gives, until the write resolves it. */
-const PENDING_CONTACT = 'pending';
-
-function pathText(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(row)';
-}
-
-/** zod's default messages in the API's words (as the server's error handler words them). */
-function humanIssue(message: string): string {
-  if (/received undefined/i.test(message)) return 'is required';
-  return message
-    .replace(/^Invalid input: expected (\w+), received (\w+)$/i, 'must be a $1')
-    .replace(/^Invalid option: expected one of (.*)$/i, (_m, list: string) => `must be one of: ${list.replace(/"/g, '').split('|').join(', ')}`)
-    .replace(/^Too big: expected \w+ to have <=(\d+) (\w+)$/i, 'must be at most $1 $2')
-    .replace(/^Too small: expected \w+ to have >=(\d+) (\w+)$/i, 'must be at least $1 $2')
-    .replace(/^Invalid input: /i, '');
-}
-
-/** The reason a row's body fails the schema: every issue, naming the field, quoting the cell. */
-function schemaReason(error: z.ZodError, draft: RowDraft): string {
-  return error.issues
-    .map((i) => {
-      const field = pathText(i.path);
-      const issue = humanIssue(i.message);
-      const cell = i.path.length === 1 ? draft.cells[String(i.path[0])] : undefined;
-      const got = cell !== undefined && issue !== 'is required' ? ` (got "${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}")` : '';
-      return `${field} ${issue}${got}`;
-    })
-    .join('; ');
-}
-
-/** The reason a domain rule refuses a row: every field it names, else its message. */
-function domainReason(err: DomainError): string {
-  if (err.code === 'invalid_custom_field' && err.details && err.details.length > 1) return err.details.map((d) => `${d.field} ${d.issue}`).join('; ');
-  return err.message;
-}
-
-function rejectionOf(row: number, err: unknown): Rejection {
-  if (isDomainError(err)) return { row, reason: domainReason(err) };
-  throw err;
-}
-
-function checkContactRows(plan: ColumnPlan, records: CsvRecord[], accountId: string, defs: readonly CustomFieldDefinition[], at: string): Checked<ContactCandidate> {
-  const out: Checked<ContactCandidate> = { candidates: [], rejections: [] };
-  for (const rec of records) {
-    if (rec.malformed) {
-      out.rejections.push({ row: rec.line, reason: `the row cannot be read: ${rec.malformed}` });
-      continue;
+      await nextTurn();
+      const outcome = await writeChunk(ctx, opts, chunk.checked, chunk.at, cache);
+      totals.processed += chunk.records;
+      totals.imported += outcome.imported;
+      totals.skipped += outcome.skipped;
+      totals.rejected += outcome.rejections.length;
+      if (keep) for (const r of outcome.rejections) rejected.push(r);
+      opts.onProgress?.({ ...totals, bytes: chunk.bytes });
+      if (opts.targetChunkMs) {
+        const perRow = (performance.now() - started) / chunk.records;
+        chunkRows = Math.round(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.targetChunkMs / Math.max(perRow, 0.001))));
+      }
+      await nextTurn();
+      if (!source.concurrent) pending = ask();
     }
-    const draft = draftRow(plan, rec.cells);
-    if (draft.problems.length > 0) {
-      out.rejections.push({ row: rec.line, reason: draft.problems.join('; ') });
-      continue;
-    }
-    const parsed = ContactCreateBody.safeParse({ ...draft.body, accountId });
-    if (!parsed.success) {
-      out.rejections.push({ row: rec.line, reason: schemaReason(parsed.error, draft) });
-      continue;
-    }
-    try {
-      out.candidates.push({ row: rec.line, record: prepareContact(parsed.data, defs, newId('contact'), at, draft.externalId) });
-    } catch (err) {
-      out.rejections.push(rejectionOf(rec.line, err));
-    }
+    return { imported: totals.imported, rejected, rejectedCount: totals.rejected, skipped: totals.skipped, processed: totals.processed };
+  } finally {
+    await source.close();
   }
-  return out;
-}
-
-function checkDonationRows(plan: ColumnPlan, records: CsvRecord[], accountId: string): Checked<DonationCandidate> {
-  const out: Checked<DonationCandidate> = { candidates: [], rejections: [] };
-  for (const rec of records) {
-    if (rec.malformed) {
-      out.rejections.push({ row: rec.line, reason: `the row cannot be read: ${rec.malformed}` });
-      continue;
-    }
-    const draft = draftRow(plan, rec.cells);
-    if (draft.problems.length > 0) {
-      out.rejections.push({ row: rec.line, reason: draft.problems.join('; ') });
-      continue;
-    }
-    const body = draft.body;
-    const contactViaRef = body.contactId === undefined && draft.contactRefs.contactExternalId !== undefined;
-    if (contactViaRef) body.contactId = PENDING_CONTACT;
-    const both = (['onBehalfOfContactExternalId', 'facilitatedByContactExternalId'] as const).find((ref) => draft.contactRefs[ref] !== undefined && body[CONTACT_REF_FIELD[ref]] !== undefined);
-    if (both) {
-      out.rejections.push({ row: rec.line, reason: `${CONTACT_REF_FIELD[both]} and ${both} cannot both be filled in` });
-      continue;
-    }
-    const parsed = DonationCreateBody.safeParse({ ...body, accountId });
-    if (!parsed.success) {
-      const reason = schemaReason(parsed.error, draft).replace(/^contactId is required/, 'contactId (or contactExternalId) is required');
-      out.rejections.push({ row: rec.line, reason });
-      continue;
-    }
-    try {
-      const checked = checkDonation(parsed.data);
-      explicitElection(parsed.data); // D5: type and year together
-      out.candidates.push({ row: rec.line, input: parsed.data, checked, externalId: draft.externalId, contactViaRef, refs: draft.contactRefs });
-    } catch (err) {
-      out.rejections.push(rejectionOf(rec.line, err));
-    }
-  }
-  return out;
 }
 
 /* ---------------- writing a chunk (one transaction) ---------------- */

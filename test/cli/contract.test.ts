@@ -317,7 +317,6 @@ describe('failures', () => {
         code: 'account_not_found',
         says: /Account acct_nope was not found/,
       },
-      { args: ['key', 'create'], exit: 64, code: 'usage', says: /--account/ },
       {
         args: ['key', 'revoke', '--key', 'gdk_nope'],
         exit: 1,
@@ -363,17 +362,10 @@ describe('failures', () => {
         says: /"12.345" is not an amount in dollars/,
       },
       {
-        args: ['donation-account', 'create', '--account', accountId, '--name', 'X', '--per-year', '-5'],
-        exit: 64,
-        code: 'usage',
-        says: /--per-year/,
-      },
-      {
         args: ['field', 'create', '--account', accountId, '--name', 'Color', '--type', 'colour'],
         exit: 1,
         code: 'validation_failed',
         says: /type must be one of: text, number, date, picklist/,
-        human: true,
       },
       {
         args: ['field', 'create', '--account', accountId, '--name', 'Size', '--type', 'picklist'],
@@ -416,7 +408,6 @@ describe('failures', () => {
         exit: 1,
         code: 'account_not_found',
         says: /Account acct_nope was not found/,
-        human: true,
       },
       {
         args: ['serve', '--port', '99999'],
@@ -425,7 +416,6 @@ describe('failures', () => {
         says: /--port must be a whole number from 0 to 65535/,
         human: true,
       },
-      { args: ['serve', '--port', 'abc'], exit: 64, code: 'usage', says: /--port/ },
       { args: ['frobnicate'], exit: 64, code: 'usage', says: /unknown command 'frobnicate'/, human: true },
       {
         args: ['account', 'create', '--name', 'X', '--colour', 'blue'],

@@ -220,7 +220,7 @@ const TABLES = {
   limitFlags: true,
   donationHistory: true,
   changeLog: true,
-  accountCounters: true,
+  accountCounterSlots: true,
   imports: true,
   importRejections: true,
 } satisfies Record<keyof Database, true>;

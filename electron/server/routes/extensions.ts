@@ -32,6 +32,7 @@ import {
   FlagListQuery,
 } from '../../../shared/schemas/extensions.ts';
 import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
+import { readCounters } from '../../domain/change-log.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import {
   addCustomFieldOption,
@@ -69,7 +70,7 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
       const id = scopedAccount(req, req.query.accountId);
       const a = await getAccount(ctx, id);
       if (!a) throw notFound('account', 'accountId', id);
-      const counts = await ctx.store.db.selectFrom('accountCounters').selectAll().where('accountId', '=', id).executeTakeFirst();
+      const counts = await readCounters(ctx.store.db, id);
       return {
         id: a.id,
         name: a.name,

@@ -1,0 +1,201 @@
+/**
+ * HQ-mode benchmarks (PostgreSQL), from the HQ issue:
+ *  - POST /api/v1/donations throughput at 50 connections on PostgreSQL against the same on
+ *    SQLite, same run: the ratio is reported.
+ *  - GET /api/v1/contacts?search= p95 on 1,000,000 contacts on PostgreSQL: goal under 20 ms.
+ * Each server runs in this process; the load comes from autocannon in a child process, so
+ * the load generator never shares the server's event loop.
+ *
+ * Needs BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL): a role that may create databases.
+ * BENCH_SCALE (default 1) scales the contact count.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openStore } from '../electron/db/open.ts';
+import type { Store } from '../electron/db/store.ts';
+import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
+import { createContext } from '../electron/domain/context.ts';
+import { startServer } from '../electron/server/serve.ts';
+
+const run = promisify(execFile);
+
+export interface HqResults {
+  postgresRps: number;
+  sqliteRps: number;
+  ratio: number;
+  contacts: number;
+  searchP50: number;
+  searchP95: number;
+  searchP99: number;
+  pgVersion: string;
+}
+
+interface Org {
+  accountId: string;
+  keyId: string;
+  secret: string;
+  contactIds: string[];
+  campaignId: string;
+}
+
+async function seedOrg(store: Store, donors: number): Promise<Org> {
+  const ctx = createContext(store);
+  const { id: accountId } = await createAccount(ctx, 'Bench HQ');
+  const { keyId, secret } = await createApiKey(ctx, accountId, 'bench');
+  const { createCampaign } = await import('../electron/domain/reference.ts');
+  const { createContact } = await import('../electron/domain/contacts.ts');
+  const campaign = await createCampaign(ctx, { accountId, name: 'Gala' });
+  const contactIds: string[] = [];
+  for (let i = 0; i < donors; i++) {
+    contactIds.push((await createContact(ctx, { accountId, firstName: `Donor${i}`, lastName: 'Bench' })).id);
+  }
+  return { accountId, keyId, secret, contactIds, campaignId: campaign.id };
+}
+
+/** autocannon in a child process: 50 connections, POST donations spread over the donors. */
+async function postThroughput(url: string, org: Org, seconds: number): Promise<number> {
+  const job = { url, connections: 50, seconds, ...org };
+  const { stdout } = await run('node', ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)], { maxBuffer: 64 * 1024 * 1024 });
+  const r = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { rps: number; non2xx: number; errors: number };
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`throughput run had ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return r.rps;
+}
+
+/** A million contacts straight into PostgreSQL (the search trigger fills their tsvectors). */
+async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
+  const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
+  const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
+  const batch = 100_000;
+  for (let start = 0; start < n; start += batch) {
+    const size = Math.min(batch, n - start);
+    await sql`
+      insert into contacts (id, account_id, contact_type, status, first_name, last_name, email, organization, primary_email, tags, total_cents, created_at, updated_at)
+      select 'cnt_bench' || lpad(g::text, 8, '0'), ${accountId}, 'INDIVIDUAL', 'ACTIVE',
+        (${first}::text[])[1 + g % ${first.length}] || case when g % 7 = 0 then '' else (g % 97)::text end,
+        (${last}::text[])[1 + (g / 16) % ${last.length}] || (g % 1013)::text,
+        'user' || g || '@example' || (g % 50) || '.org',
+        case when g % 5 = 0 then 'Org ' || (g % 3001) else null end,
+        'user' || g || '@example' || (g % 50) || '.org', '[]', 0, now(), now()
+      from generate_series(${start}::bigint, ${start + size - 1}::bigint) g`.execute(store.db);
+  }
+  await sql`insert into account_counter_slots (account_id, slot, contacts, donations) values (${accountId}, 0, ${n}, 0)
+      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(store.db);
+  await sql`analyze contacts`.execute(store.db);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function searchLatency(url: string, org: Org): Promise<{ p50: number; p95: number; p99: number }> {
+  const queries = ['jane', 'zoe', 'jose smi', 'garc', 'siob', 'user12345', 'example7', 'org 12', 'müller', 'amelie dub', 'kwame', 'tanaka5', 'chloe', 'walker10', 'li', 'wei ng'];
+  const headers = { 'x-api-key': org.keyId, authorization: `Bearer ${org.secret}` };
+  const times: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const q of queries) {
+      const t0 = performance.now();
+      const res = await fetch(`${url}/api/v1/contacts?accountId=${org.accountId}&search=${encodeURIComponent(q)}&limit=20`, { headers });
+      await res.json();
+      if (res.status !== 200) throw new Error(`search ${q}: ${res.status}`);
+      if (round > 0) times.push(performance.now() - t0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) };
+}
+
+async function freshPgDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `giftdesk_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function benchHq(opts: { databaseUrl: string; scale: number; seconds?: number; log?: (s: string) => void }): Promise<HqResults> {
+  const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const seconds = opts.seconds ?? 10;
+  const contacts = Math.round(1_000_000 * opts.scale);
+
+  // SQLite, same server code, same load
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftdesk-bench-hq-'));
+  const sqliteStore = await openStore({ dataDir: dir });
+  const sqliteOrg = await seedOrg(sqliteStore, 50);
+  const sqliteServer = await startServer({ store: sqliteStore, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+  log(`hq: SQLite POST /donations, 50 connections, ${seconds} s`);
+  const sqliteRps = await postThroughput(sqliteServer.url, sqliteOrg, seconds);
+  await sqliteServer.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const db = await freshPgDatabase(opts.databaseUrl);
+  try {
+    const pgStore = await openStore({ dataDir: dir, databaseUrl: db.url });
+    const version = await sql<{ serverVersion: string }>`show server_version`.execute(pgStore.db);
+    const pgOrg = await seedOrg(pgStore, 50);
+    const pgServer = await startServer({ store: pgStore, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+    try {
+      log(`hq: PostgreSQL POST /donations, 50 connections, ${seconds} s`);
+      const postgresRps = await postThroughput(pgServer.url, pgOrg, seconds);
+      log(`hq: filling ${contacts} contacts into PostgreSQL`);
+      await fillContacts(pgStore, pgOrg.accountId, contacts);
+      log('hq: search latency');
+      const s = await searchLatency(pgServer.url, pgOrg);
+      return {
+        postgresRps,
+        sqliteRps,
+        ratio: postgresRps / sqliteRps,
+        contacts,
+        searchP50: s.p50,
+        searchP95: s.p95,
+        searchP99: s.p99,
+        pgVersion: version.rows[0]?.serverVersion ?? '?',
+      };
+    } finally {
+      await pgServer.close();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+export function hqMarkdown(r: HqResults): string {
+  const f = (n: number) => n.toFixed(1);
+  return [
+    '## HQ mode (PostgreSQL)',
+    '',
+    `PostgreSQL ${r.pgVersion}, same machine and run. Load from autocannon in a child process.`,
+    '',
+    '| benchmark | figure | baseline (same run) | ratio | goal | met |',
+    '|---|---|---|---|---|---|',
+    `| POST /api/v1/donations, 50 connections, PostgreSQL vs SQLite | ${f(r.postgresRps)} req/s | SQLite ${f(r.sqliteRps)} req/s | ${r.ratio.toFixed(2)} | report the ratio | — |`,
+    `| GET /api/v1/contacts?search= on ${r.contacts.toLocaleString('en-US')} contacts, total included | p50 ${f(r.searchP50)} ms, p95 ${f(r.searchP95)} ms, p99 ${f(r.searchP99)} ms | — | — | p95 under 20 ms | ${r.searchP95 < 20 ? 'yes' : 'no'} |`,
+    '',
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL;
+  if (!url) {
+    console.error('set BENCH_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres');
+    process.exit(2);
+  }
+  const r = await benchHq({ databaseUrl: url, scale: Number(process.env.BENCH_SCALE ?? 1) });
+  console.log(hqMarkdown(r));
+}

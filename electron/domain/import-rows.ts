@@ -1,0 +1,327 @@
+/**
+ * The first half of an import: reading a file's rows and checking each against the API's
+ * schema and the domain's pure rules, before anything is looked up or written. Pure and
+ * self-contained, so it runs in the importing thread or in a worker thread beside it
+ * (import-worker.ts) while the previous chunk is being written.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { z } from 'zod';
+import { newId } from '../../shared/ids.ts';
+import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
+import { DonationCreateBody } from '../../shared/schemas/donations.ts';
+import { type NewContactRecord, prepareContact } from './contacts.ts';
+import { CONTACT_REF_FIELD, type ColumnPlan, type ContactRefColumn, type ImportKind, type RowDraft, draftRow, planColumns } from './csv-columns.ts';
+import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
+import type { CustomFieldDefinition } from './custom-fields.ts';
+import { type CheckedDonation, checkDonation } from './donations.ts';
+import { explicitElection } from './elections.ts';
+import { DomainError, type ErrorKind, type FieldIssue, isDomainError } from './errors.ts';
+
+export interface Rejection {
+  row: number;
+  reason: string;
+}
+
+/** Pulls records n at a time out of batches. */
+export function recordReader(batches: AsyncIterable<CsvRecord[]>) {
+  const it = batches[Symbol.asyncIterator]();
+  let buffer: CsvRecord[] = [];
+  let pos = 0;
+  let done = false;
+  return {
+    async next(n: number): Promise<CsvRecord[]> {
+      const out: CsvRecord[] = [];
+      while (out.length < n) {
+        if (pos < buffer.length) {
+          const take = Math.min(n - out.length, buffer.length - pos);
+          for (let i = 0; i < take; i++) out.push(buffer[pos + i]!);
+          pos += take;
+          continue;
+        }
+        if (done) break;
+        const r = await it.next();
+        if (r.done) {
+          done = true;
+          break;
+        }
+        buffer = r.value;
+        pos = 0;
+      }
+      return out;
+    },
+    /** Stops reading (closes the file) when an import ends early. */
+    async close(): Promise<void> {
+      if (!done) await it.return?.();
+      done = true;
+    },
+  };
+}
+
+/* ---------------- checking rows (pure, outside the transaction) ---------------- */
+
+export interface ContactCandidate {
+  row: number;
+  record: NewContactRecord;
+}
+export interface DonationCandidate {
+  row: number;
+  input: DonationCreateBody;
+  checked: CheckedDonation;
+  externalId: string | null;
+  /** The contactId came from contactExternalId (resolved in the write). */
+  contactViaRef: boolean;
+  refs: Partial<Record<ContactRefColumn, string>>;
+}
+export type Checked<T> = { candidates: T[]; rejections: Rejection[] };
+
+/** Stands in for a contactId that contactExternalId gives, until the write resolves it. */
+export const PENDING_CONTACT = 'pending';
+
+function pathText(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || '(row)';
+}
+
+/** zod's default messages in the API's words (as the server's error handler words them). */
+function humanIssue(message: string): string {
+  if (/received undefined/i.test(message)) return 'is required';
+  return message
+    .replace(/^Invalid input: expected (\w+), received (\w+)$/i, 'must be a $1')
+    .replace(/^Invalid option: expected one of (.*)$/i, (_m, list: string) => `must be one of: ${list.replace(/"/g, '').split('|').join(', ')}`)
+    .replace(/^Too big: expected \w+ to have <=(\d+) (\w+)$/i, 'must be at most $1 $2')
+    .replace(/^Too small: expected \w+ to have >=(\d+) (\w+)$/i, 'must be at least $1 $2')
+    .replace(/^Invalid input: /i, '');
+}
+
+/** The reason a row's body fails the schema: every issue, naming the field, quoting the cell. */
+function schemaReason(error: z.ZodError, draft: RowDraft): string {
+  return error.issues
+    .map((i) => {
+      const field = pathText(i.path);
+      const issue = humanIssue(i.message);
+      const cell = i.path.length === 1 ? draft.cells[String(i.path[0])] : undefined;
+      const got = cell !== undefined && issue !== 'is required' ? ` (got "${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}")` : '';
+      return `${field} ${issue}${got}`;
+    })
+    .join('; ');
+}
+
+/** The reason a domain rule refuses a row: every field it names, else its message. */
+function domainReason(err: DomainError): string {
+  if (err.code === 'invalid_custom_field' && err.details && err.details.length > 1) return err.details.map((d) => `${d.field} ${d.issue}`).join('; ');
+  return err.message;
+}
+
+function rejectionOf(row: number, err: unknown): Rejection {
+  if (isDomainError(err)) return { row, reason: domainReason(err) };
+  throw err;
+}
+
+export function checkContactRows(plan: ColumnPlan, records: CsvRecord[], accountId: string, defs: readonly CustomFieldDefinition[], at: string): Checked<ContactCandidate> {
+  const out: Checked<ContactCandidate> = { candidates: [], rejections: [] };
+  for (const rec of records) {
+    if (rec.malformed) {
+      out.rejections.push({ row: rec.line, reason: `the row cannot be read: ${rec.malformed}` });
+      continue;
+    }
+    const draft = draftRow(plan, rec.cells);
+    if (draft.problems.length > 0) {
+      out.rejections.push({ row: rec.line, reason: draft.problems.join('; ') });
+      continue;
+    }
+    const parsed = ContactCreateBody.safeParse({ ...draft.body, accountId });
+    if (!parsed.success) {
+      out.rejections.push({ row: rec.line, reason: schemaReason(parsed.error, draft) });
+      continue;
+    }
+    try {
+      out.candidates.push({ row: rec.line, record: prepareContact(parsed.data, defs, newId('contact'), at, draft.externalId) });
+    } catch (err) {
+      out.rejections.push(rejectionOf(rec.line, err));
+    }
+  }
+  return out;
+}
+
+export function checkDonationRows(plan: ColumnPlan, records: CsvRecord[], accountId: string): Checked<DonationCandidate> {
+  const out: Checked<DonationCandidate> = { candidates: [], rejections: [] };
+  for (const rec of records) {
+    if (rec.malformed) {
+      out.rejections.push({ row: rec.line, reason: `the row cannot be read: ${rec.malformed}` });
+      continue;
+    }
+    const draft = draftRow(plan, rec.cells);
+    if (draft.problems.length > 0) {
+      out.rejections.push({ row: rec.line, reason: draft.problems.join('; ') });
+      continue;
+    }
+    const body = draft.body;
+    const contactViaRef = body.contactId === undefined && draft.contactRefs.contactExternalId !== undefined;
+    if (contactViaRef) body.contactId = PENDING_CONTACT;
+    const both = (['onBehalfOfContactExternalId', 'facilitatedByContactExternalId'] as const).find((ref) => draft.contactRefs[ref] !== undefined && body[CONTACT_REF_FIELD[ref]] !== undefined);
+    if (both) {
+      out.rejections.push({ row: rec.line, reason: `${CONTACT_REF_FIELD[both]} and ${both} cannot both be filled in` });
+      continue;
+    }
+    const parsed = DonationCreateBody.safeParse({ ...body, accountId });
+    if (!parsed.success) {
+      const reason = schemaReason(parsed.error, draft).replace(/^contactId is required/, 'contactId (or contactExternalId) is required');
+      out.rejections.push({ row: rec.line, reason });
+      continue;
+    }
+    try {
+      const checked = checkDonation(parsed.data);
+      explicitElection(parsed.data); // D5: type and year together
+      out.candidates.push({ row: rec.line, input: parsed.data, checked, externalId: draft.externalId, contactViaRef, refs: draft.contactRefs });
+    } catch (err) {
+      out.rejections.push(rejectionOf(rec.line, err));
+    }
+  }
+  return out;
+}
+
+
+/* ---------------- row sources: a file's checked rows, a chunk at a time ---------------- */
+
+export interface CheckedChunk {
+  checked: Checked<ContactCandidate> | Checked<DonationCandidate>;
+  /** records read (rows handled) in this chunk */
+  records: number;
+  /** bytes of the file read so far */
+  bytes: number;
+}
+
+export interface RowSource {
+  /** Reads and plans the header; throws the 400 of a file refused whole. */
+  start(defs: readonly CustomFieldDefinition[]): Promise<void>;
+  /** The next rows (at most n), checked; null after the last. */
+  next(n: number, at: string, defs: readonly CustomFieldDefinition[]): Promise<CheckedChunk | null>;
+  /** True when next() works beside the caller (a worker): ask for the next chunk early. */
+  readonly concurrent: boolean;
+  close(): Promise<void>;
+}
+
+/** Rows checked in this thread. */
+export function inProcessSource(kind: ImportKind, accountId: string, batches: AsyncIterable<CsvRecord[]>, progress: CsvProgress = { bytes: 0 }): RowSource {
+  const reader = recordReader(batches);
+  let plan: ColumnPlan | null = null;
+  return {
+    concurrent: false,
+    async start(defs) {
+      const header = await reader.next(1);
+      if (header.length === 0) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(file)', issue: 'is empty' }]);
+      const first = header[0]!;
+      if (first.malformed) throw new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${first.malformed}`, [{ field: '(header)', issue: first.malformed }]);
+      plan = planColumns(kind, first.cells, defs);
+    },
+    async next(n, at, defs) {
+      if (!plan) throw new Error('RowSource.next before start');
+      const records = await reader.next(n);
+      if (records.length === 0) return null;
+      const checked = kind === 'contacts' ? checkContactRows(plan, records, accountId, defs, at) : checkDonationRows(plan, records, accountId);
+      return { checked, records: records.length, bytes: progress.bytes };
+    },
+    async close() {
+      await reader.close();
+    },
+  };
+}
+
+/** A file's rows, checked in this thread. */
+export function fileSource(kind: ImportKind, accountId: string, file: string): RowSource {
+  const progress: CsvProgress = { bytes: 0 };
+  return inProcessSource(kind, accountId, readCsv(fs.createReadStream(file, { highWaterMark: 1 << 20 }), progress), progress);
+}
+
+/* ---------------- the worker: messages both ways ---------------- */
+
+export type ToWorker =
+  | { type: 'start'; kind: ImportKind; accountId: string; file: string; defs: readonly CustomFieldDefinition[] }
+  | { type: 'next'; n: number; at: string; defs: readonly CustomFieldDefinition[] }
+  | { type: 'close' };
+export type FromWorker =
+  | { type: 'started' }
+  | { type: 'chunk'; chunk: CheckedChunk | null }
+  | { type: 'failed'; error: SerializedError };
+
+export interface SerializedError {
+  domain: boolean;
+  kind?: ErrorKind;
+  code?: string;
+  message: string;
+  details?: FieldIssue[];
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (isDomainError(err)) return { domain: true, kind: err.kind, code: err.code, message: err.message, details: err.details };
+  return { domain: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+function deserializeError(e: SerializedError): Error {
+  if (e.domain && e.kind && e.code) return new DomainError(e.kind, e.code, e.message, e.details);
+  return new Error(e.message);
+}
+
+/** The worker thread, started from TypeScript sources (tsx) or from compiled JavaScript. */
+function spawnWorker(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./import-worker.js', here));
+  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href;
+  const entry = new URL('./import-worker.ts', here).href;
+  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
+/**
+ * A file's rows, read and checked in a worker thread while this one writes: the checks
+ * (zod, the domain's pure rules) cost as much as the writes, and now overlap them.
+ */
+export async function workerSource(kind: ImportKind, accountId: string, file: string): Promise<RowSource> {
+  const worker = spawnWorker();
+  worker.unref();
+  let waiting: { resolve: (m: FromWorker) => void; reject: (e: Error) => void } | null = null;
+  let dead: Error | null = null;
+  worker.on('message', (m: FromWorker) => {
+    const w = waiting;
+    waiting = null;
+    w?.resolve(m);
+  });
+  const die = (e: Error) => {
+    dead ??= e;
+    const w = waiting;
+    waiting = null;
+    w?.reject(e);
+  };
+  worker.on('error', die);
+  worker.on('exit', (code) => die(new Error(`the import worker stopped (exit ${code})`)));
+  const ask = (msg: ToWorker): Promise<FromWorker> =>
+    new Promise((resolve, reject) => {
+      if (dead) return reject(dead);
+      if (waiting) return reject(new Error('the import worker is busy'));
+      waiting = { resolve, reject };
+      worker.postMessage(msg);
+    });
+  const expect = async <T extends FromWorker['type']>(msg: ToWorker, type: T): Promise<Extract<FromWorker, { type: T }>> => {
+    const m = await ask(msg);
+    if (m.type === 'failed') throw deserializeError(m.error);
+    if (m.type !== type) throw new Error(`the import worker answered ${m.type}, not ${type}`);
+    return m as Extract<FromWorker, { type: T }>;
+  };
+  return {
+    concurrent: true,
+    async start(defs) {
+      await expect({ type: 'start', kind, accountId, file, defs }, 'started');
+    },
+    async next(n, at, defs) {
+      return (await expect({ type: 'next', n, at, defs }, 'chunk')).chunk;
+    },
+    async close() {
+      dead ??= new Error('closed');
+      await worker.terminate();
+    },
+  };
+}
