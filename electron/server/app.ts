@@ -133,6 +133,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
     const accountId = keyId && secret ? await verifyApiKey(ctx, keyId, secret) : null;
     if (!accountId || !keyId) {
+      // A failed key is charged to the caller's address as well, so made-up key ids (each
+      // with a fresh bucket of its own) cannot dodge the limit while guessing secrets.
+      if (keyId) {
+        const byAddress = buckets.take(`ip:${request.ip}`);
+        if (!byAddress.allowed) {
+          void reply.header('Retry-After', byAddress.retryAfter);
+          return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many failed requests; retry after ${byAddress.retryAfter} s`), retryAfter: byAddress.retryAfter });
+        }
+      }
       void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
       const why = !keyHeader ? 'X-API-Key header is missing' : !authz ? 'Authorization header is missing' : 'the API key or secret is not valid';
       return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));

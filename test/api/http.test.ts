@@ -158,6 +158,24 @@ describe('headers on every response', () => {
 });
 
 describe('rate limit', () => {
+  it('charges failed keys to the caller too: made-up key ids cannot dodge the limit', async () => {
+    const t = await startTestServer({ rateLimit: { ratePerSecond: 0.01, burst: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const made = `gdk_${String(i).padStart(26, '0')}`;
+        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, { 'x-api-key': made, authorization: 'Bearer guess' });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(statuses.slice(3)).toEqual([429, 429, 429]);
+      // the real key keeps its own bucket
+      expect((await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}`)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers 429 with Retry-After and retryAfter once the bucket is empty, saving nothing; other keys are not affected', async () => {
     const t = await startTestServer({ rateLimit: { ratePerSecond: 0.01, burst: 3 } });
     try {
