@@ -41,4 +41,4 @@ const result = await autocannon({
     },
   ],
 });
-process.stdout.write(`${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, total: result.requests.total, p99: result.latency.p99 })}\n`);
+process.stdout.write(`${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, ok: result['2xx'], p99: result.latency.p99 })}\n`);
