@@ -10,7 +10,7 @@ const layer = (files, patterns, why) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/.work/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/.work/', 'test-results/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   {
     rules: {
