@@ -17,7 +17,7 @@ import cliProgress from 'cli-progress';
 import { IMPORT_KINDS, type ImportKind } from '../domain/csv-columns.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { exportCsv } from '../domain/exports.ts';
-import { type ImportProgress, type ImportResult, importCsv } from '../domain/imports.ts';
+import { type ImportProgress, type ImportResult, importCsvFile } from '../domain/imports.ts';
 import { type CommonOptions, common, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 
@@ -71,7 +71,7 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
   const result = await withAccount(o, async (ctx) => {
     const bar = progressBar(o, size);
     try {
-      return await importCsv(ctx, { kind, accountId: o.account, push: o.push, chunkRows: 5000, onProgress: (p) => bar.update(p) }, fs.createReadStream(file, { highWaterMark: 1 << 20 }));
+      return await importCsvFile(ctx, { kind, accountId: o.account, push: o.push, chunkRows: 5000, onProgress: (p) => bar.update(p) }, file);
     } finally {
       bar.stop();
     }

@@ -1,13 +1,8 @@
 /**
  * The first half of an import: reading a file's rows and checking each against the API's
- * schema and the domain's pure rules, before anything is looked up or written. Pure and
- * self-contained, so it runs in the importing thread or in a worker thread beside it
- * (import-worker.ts) while the previous chunk is being written.
+ * schema and the domain's pure rules, before anything is looked up or written.
  */
-import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { newId } from '../../shared/ids.ts';
 import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
@@ -18,7 +13,7 @@ import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 import { type CheckedDonation, checkDonation } from './donations.ts';
 import { explicitElection } from './elections.ts';
-import { DomainError, type ErrorKind, type FieldIssue, isDomainError } from './errors.ts';
+import { DomainError, isDomainError } from './errors.ts';
 
 export interface Rejection {
   row: number;
@@ -200,8 +195,6 @@ export interface RowSource {
   start(defs: readonly CustomFieldDefinition[]): Promise<void>;
   /** The next rows (at most n), checked; null after the last. */
   next(n: number, at: string, defs: readonly CustomFieldDefinition[]): Promise<CheckedChunk | null>;
-  /** True when next() works beside the caller (a worker): ask for the next chunk early. */
-  readonly concurrent: boolean;
   close(): Promise<void>;
 }
 
@@ -210,7 +203,6 @@ export function inProcessSource(kind: ImportKind, accountId: string, batches: As
   const reader = recordReader(batches);
   let plan: ColumnPlan | null = null;
   return {
-    concurrent: false,
     async start(defs) {
       const header = await reader.next(1);
       if (header.length === 0) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(file)', issue: 'is empty' }]);
@@ -235,93 +227,4 @@ export function inProcessSource(kind: ImportKind, accountId: string, batches: As
 export function fileSource(kind: ImportKind, accountId: string, file: string): RowSource {
   const progress: CsvProgress = { bytes: 0 };
   return inProcessSource(kind, accountId, readCsv(fs.createReadStream(file, { highWaterMark: 1 << 20 }), progress), progress);
-}
-
-/* ---------------- the worker: messages both ways ---------------- */
-
-export type ToWorker =
-  | { type: 'start'; kind: ImportKind; accountId: string; file: string; defs: readonly CustomFieldDefinition[] }
-  | { type: 'next'; n: number; at: string; defs: readonly CustomFieldDefinition[] }
-  | { type: 'close' };
-export type FromWorker =
-  | { type: 'started' }
-  | { type: 'chunk'; chunk: CheckedChunk | null }
-  | { type: 'failed'; error: SerializedError };
-
-export interface SerializedError {
-  domain: boolean;
-  kind?: ErrorKind;
-  code?: string;
-  message: string;
-  details?: FieldIssue[];
-}
-
-export function serializeError(err: unknown): SerializedError {
-  if (isDomainError(err)) return { domain: true, kind: err.kind, code: err.code, message: err.message, details: err.details };
-  return { domain: false, message: err instanceof Error ? err.message : String(err) };
-}
-
-function deserializeError(e: SerializedError): Error {
-  if (e.domain && e.kind && e.code) return new DomainError(e.kind, e.code, e.message, e.details);
-  return new Error(e.message);
-}
-
-/** The worker thread, started from TypeScript sources (tsx) or from compiled JavaScript. */
-function spawnWorker(): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./import-worker.js', here));
-  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href;
-  const entry = new URL('./import-worker.ts', here).href;
-  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
-}
-
-/**
- * A file's rows, read and checked in a worker thread while this one writes: the checks
- * (zod, the domain's pure rules) cost as much as the writes, and now overlap them.
- */
-export async function workerSource(kind: ImportKind, accountId: string, file: string): Promise<RowSource> {
-  const worker = spawnWorker();
-  worker.unref();
-  let waiting: { resolve: (m: FromWorker) => void; reject: (e: Error) => void } | null = null;
-  let dead: Error | null = null;
-  worker.on('message', (m: FromWorker) => {
-    const w = waiting;
-    waiting = null;
-    w?.resolve(m);
-  });
-  const die = (e: Error) => {
-    dead ??= e;
-    const w = waiting;
-    waiting = null;
-    w?.reject(e);
-  };
-  worker.on('error', die);
-  worker.on('exit', (code) => die(new Error(`the import worker stopped (exit ${code})`)));
-  const ask = (msg: ToWorker): Promise<FromWorker> =>
-    new Promise((resolve, reject) => {
-      if (dead) return reject(dead);
-      if (waiting) return reject(new Error('the import worker is busy'));
-      waiting = { resolve, reject };
-      worker.postMessage(msg);
-    });
-  const expect = async <T extends FromWorker['type']>(msg: ToWorker, type: T): Promise<Extract<FromWorker, { type: T }>> => {
-    const m = await ask(msg);
-    if (m.type === 'failed') throw deserializeError(m.error);
-    if (m.type !== type) throw new Error(`the import worker answered ${m.type}, not ${type}`);
-    return m as Extract<FromWorker, { type: T }>;
-  };
-  return {
-    concurrent: true,
-    async start(defs) {
-      await expect({ type: 'start', kind, accountId, file, defs }, 'started');
-    },
-    async next(n, at, defs) {
-      return (await expect({ type: 'next', n, at, defs }, 'chunk')).chunk;
-    },
-    async close() {
-      dead ??= new Error('closed');
-      await worker.terminate();
-    },
-  };
 }

@@ -16,7 +16,6 @@
  * A row whose `externalId` the account already has (from an earlier run, or earlier in this
  * file) is skipped: neither imported again nor rejected.
  */
-import fs from 'node:fs';
 import { ID_PREFIX, newId } from '../../shared/ids.ts';
 import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import type { ImportJob } from '../../shared/schemas/imports.ts';
@@ -32,8 +31,8 @@ import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import { listCustomFields } from './custom-fields.ts';
 import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from './donations.ts';
 import { electionFromCalendar, loadElectionCalendar } from './elections.ts';
-import { DomainError, isDomainError } from './errors.ts';
-import { type Checked, type ContactCandidate, type DonationCandidate, type Rejection, type RowSource, fileSource, inProcessSource, workerSource } from './import-rows.ts';
+import { DomainError } from './errors.ts';
+import { type Checked, type ContactCandidate, type DonationCandidate, type Rejection, type RowSource, fileSource, inProcessSource } from './import-rows.ts';
 import { accountLimits, flagRows } from './limits.ts';
 
 export type { Rejection };
@@ -85,73 +84,39 @@ export function importRecords(ctx: DomainContext, opts: ImportOptions, batches: 
   return runImport(ctx, opts, inProcessSource(opts.kind, opts.accountId, batches));
 }
 
-/** From this size on, a file's rows are read and checked in a worker thread ('auto'). */
-export const WORKER_MIN_BYTES = 2 * 2 ** 20;
-
-/**
- * Imports a CSV file (the CLI, the server's uploads). Large files are read and checked in a
- * worker thread while this thread writes; should the worker not start, in this thread.
- */
-export async function importCsvFile(ctx: DomainContext, opts: ImportOptions, file: string, threads: 'auto' | 'worker' | 'this' = 'auto'): Promise<ImportResult> {
-  const size = (await fs.promises.stat(file)).size;
-  if (threads === 'this' || (threads === 'auto' && size < WORKER_MIN_BYTES)) return runImport(ctx, opts, fileSource(opts.kind, opts.accountId, file));
-  let source: RowSource;
-  try {
-    source = await workerSource(opts.kind, opts.accountId, file);
-  } catch {
-    return runImport(ctx, opts, fileSource(opts.kind, opts.accountId, file));
-  }
-  return runImport(ctx, opts, source, () => fileSource(opts.kind, opts.accountId, file));
+/** Imports a CSV file (the CLI; the server's uploads). */
+export function importCsvFile(ctx: DomainContext, opts: ImportOptions, file: string): Promise<ImportResult> {
+  return runImport(ctx, opts, fileSource(opts.kind, opts.accountId, file));
 }
 
 const DEFAULT_CHUNK = 2000;
 const MIN_CHUNK = 50;
-const MAX_CHUNK = 20000;
+const MAX_CHUNK = 100000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The import loop: checked rows from the source, a chunk at a time, each written in one
- * transaction, the event loop given a turn between chunks. `fallback`: a source to use
- * instead should this one fail to start for a reason other than the file (a worker).
+ * transaction, the event loop given a turn between chunks.
  */
-async function runImport(ctx: DomainContext, opts: ImportOptions, first: RowSource, fallback?: () => RowSource): Promise<ImportResult> {
-  let source = first;
+async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSource): Promise<ImportResult> {
   try {
     await requireAccount(ctx, opts.accountId);
-    const defsNow = () => (opts.kind === 'contacts' ? listCustomFields(ctx.store.db, opts.accountId) : Promise.resolve([]));
-    try {
-      await source.start(await listCustomFields(ctx.store.db, opts.accountId));
-    } catch (err) {
-      if (isDomainError(err) || !fallback) throw err;
-      await source.close();
-      source = fallback();
-      await source.start(await listCustomFields(ctx.store.db, opts.accountId));
-    }
-
+    const defsNow = () => listCustomFields(ctx.store.db, opts.accountId);
+    await source.start(await defsNow());
     const keep = opts.collectRejected !== false;
     const totals = { processed: 0, imported: 0, rejected: 0, skipped: 0 };
     const rejected: Rejection[] = [];
     const cache: ContactCache = { ids: new Set(), refs: new Map() };
     let chunkRows = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.chunkRows ?? DEFAULT_CHUNK));
-    const ask = async () => {
-      const at = ctx.now();
-      const chunk = await source.next(chunkRows, at, await defsNow());
-      return chunk ? { ...chunk, at } : null;
-    };
-    let pending = ask();
     for (;;) {
       if (opts.signal?.aborted) throw new DomainError('conflict', 'import_stopped', 'The import was stopped before the end of the file');
       const started = performance.now();
-      const chunk = await pending;
+      const at = ctx.now();
+      const chunk = await source.next(chunkRows, at, opts.kind === 'contacts' ? await defsNow() : []);
       if (!chunk) break;
-      if (source.concurrent) {
-        // The next chunk is read and checked in the worker while this one is written.
-        pending = ask();
-        pending.catch(() => undefined); // awaited on the next turn; never an unhandled rejection meanwhile
-      }
       await nextTurn();
-      const outcome = await writeChunk(ctx, opts, chunk.checked, chunk.at, cache);
+      const outcome = await writeChunk(ctx, opts, chunk.checked, at, cache);
       totals.processed += chunk.records;
       totals.imported += outcome.imported;
       totals.skipped += outcome.skipped;
@@ -159,11 +124,12 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, first: RowSour
       if (keep) for (const r of outcome.rejections) rejected.push(r);
       opts.onProgress?.({ ...totals, bytes: chunk.bytes });
       if (opts.targetChunkMs) {
+        // Rows per chunk follow the time a row took (smoothed), toward targetChunkMs a chunk.
         const perRow = (performance.now() - started) / chunk.records;
-        chunkRows = Math.round(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.targetChunkMs / Math.max(perRow, 0.001))));
+        const next = opts.targetChunkMs / Math.max(perRow, 0.001);
+        chunkRows = Math.round(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, (chunkRows + next) / 2)));
       }
       await nextTurn();
-      if (!source.concurrent) pending = ask();
     }
     return { imported: totals.imported, rejected, rejectedCount: totals.rejected, skipped: totals.skipped, processed: totals.processed };
   } finally {
@@ -291,7 +257,14 @@ interface ReferenceSets {
   contacts: ContactCache;
 }
 
+/** Contacts remembered across chunks, at most (a file of a million donors must not hold them all). */
+const CONTACT_CACHE_MAX = 100_000;
+
 async function loadReferences(trx: Db, accountId: string, candidates: DonationCandidate[], cache: ContactCache): Promise<ReferenceSets> {
+  if (cache.ids.size + cache.refs.size > CONTACT_CACHE_MAX) {
+    cache.ids.clear();
+    cache.refs.clear();
+  }
   const campaigns = await trx.selectFrom('campaigns').select('id').where('accountId', '=', accountId).execute();
   const committees = await trx.selectFrom('committees').select('id').where('accountId', '=', accountId).execute();
   const dacs = await trx.selectFrom('donationAccounts').selectAll().where('accountId', '=', accountId).execute();
