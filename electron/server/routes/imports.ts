@@ -4,7 +4,7 @@
  * POST /imports?accountId&kind&push with a text/csv body (up to 512 MiB): the file is
  * spooled to a private temp file while its rows are counted, its header checked (400 at
  * once for a file the import would refuse), then 202 with the job; the import runs in the
- * background in short chunks, so the server keeps answering. GET /imports/:id follows it;
+ * background (imports/jobs.ts: a worker thread on SQLite), so the server keeps answering. GET /imports/:id follows it;
  * GET /imports/:id/rejected.csv lists the rejected rows. GET /exports/<kind>.csv streams an
  * export in the columns the import reads.
  */
@@ -19,17 +19,16 @@ import { ErrorBody, accountQuery } from '../../../shared/schemas/common.ts';
 import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '../../../shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { createRecordCounter, csvLine, readCsv } from '../../domain/csv-reader.ts';
-import { DomainError, isDomainError } from '../../domain/errors.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { exportCsv } from '../../domain/exports.ts';
-import { checkImportHeader, createImportJob, failInterruptedImports, finishImportJob, importCsv, importRejections, requireImportJob } from '../../domain/imports.ts';
-import { errorBody, storageFailure } from '../errors.ts';
+import { checkImportHeader, createImportJob, failInterruptedImports, importRejections, requireImportJob } from '../../domain/imports.ts';
+import { runImportJob } from '../imports/jobs.ts';
+import { errorBody } from '../errors.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 
 const tags = ['Extensions'];
 export const IMPORT_BODY_LIMIT = 512 * 1024 * 1024;
-/** Each chunk of a background import takes about this long: the event loop stays free. */
-const TARGET_CHUNK_MS = 15;
 
 class TooLarge extends Error {}
 const tooLarge = () => new TooLarge(`The file is larger than this server accepts (${IMPORT_BODY_LIMIT / 2 ** 20} MiB)`);
@@ -70,25 +69,18 @@ async function firstRecord(file: string): Promise<string[] | null> {
  */
 const csvStream = (text: AsyncIterable<string>): string => Readable.from(text) as unknown as string;
 
-function failureMessage(err: unknown): string {
-  if (isDomainError(err)) return err.message;
-  const storage = storageFailure(err);
-  if (storage) return `${storage.message.replace(/: nothing was saved\./, '.')} The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).`;
-  return 'The import stopped on an unexpected error. The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).';
-}
-
 export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
   // An embedded database has one server: a job it shows as running was cut off by a stop.
   if (ctx.store.engine === 'sqlite') await failInterruptedImports(ctx);
 
-  const running = new Map<string, { stop: AbortController; done: Promise<void> }>();
+  const running = new Map<string, { stop: () => void; done: Promise<void> }>();
 
   await app.register(async (scope) => {
     // A file body arrives as a stream, whatever its declared type but JSON (this scope only:
     // elsewhere a CSV body stays a 415).
     scope.addContentTypeParser('*', (_req: FastifyRequest, payload, done) => done(null, payload));
     scope.addHook('onClose', async () => {
-      for (const job of running.values()) job.stop.abort();
+      for (const job of running.values()) job.stop();
       await Promise.all([...running.values()].map((j) => j.done));
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -131,25 +123,12 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
           if (!header) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(body)', issue: 'is empty' }]);
           await checkImportHeader(ctx, kind, accountId, header);
           const job = await createImportJob(ctx, { accountId, kind, push, totalRows: Math.max(0, records - 1) });
-          const stop = new AbortController();
-          const done = (async () => {
-            try {
-              await importCsv(
-                ctx,
-                { kind, accountId, push, jobId: job.id, chunkRows: 200, targetChunkMs: TARGET_CHUNK_MS, collectRejected: false, signal: stop.signal },
-                fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
-              );
-              await finishImportJob(ctx, job.id, { status: 'done' });
-            } catch (err) {
-              if (!isDomainError(err)) req.log.error({ err, importId: job.id }, 'import failed');
-              const message = stop.signal.aborted ? 'stopped: GiftDesk was shutting down. The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).' : failureMessage(err);
-              await finishImportJob(ctx, job.id, { status: 'failed', error: message }).catch((e: unknown) => req.log.error({ err: e, importId: job.id }, 'could not record the failed import'));
-            } finally {
-              running.delete(job.id);
-              await fs.promises.rm(dir, { recursive: true, force: true });
-            }
-          })();
-          running.set(job.id, { stop, done });
+          const run = runImportJob(ctx, { jobId: job.id, accountId, kind, push, file }, req.log);
+          const done = run.done.finally(() => {
+            running.delete(job.id);
+            return fs.promises.rm(dir, { recursive: true, force: true });
+          });
+          running.set(job.id, { stop: () => run.stop(), done });
           started = true;
           return reply.code(202).send(job);
         } finally {
