@@ -209,6 +209,9 @@ describe('403: a valid key used with another account', () => {
         let res: ApiResponse;
         if (method === 'GET' || method === 'DELETE') {
           res = await s.request(method, `${url}?accountId=${other.accountId}`);
+        } else if (method === 'POST' && path === '/api/v1/imports') {
+          // a file upload: accountId is in the query, the body is the CSV
+          res = await s.request(method, `${url}?accountId=${other.accountId}&kind=contacts`, 'firstName,lastName\nCross,Account\n', { 'content-type': 'text/csv' });
         } else {
           const body = bodies[`${method} ${path}`];
           if (!body) {

@@ -154,6 +154,16 @@ async function settled(): Promise<DbSnapshot> {
   return last;
 }
 
+/** Waits until a background import job is no longer running (its worker may take a while to start). */
+async function importFinished(id: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    const job = await s.request('GET', `/api/v1/imports/${id}?accountId=${s.accountId}`);
+    if (job.status !== 200 || job.body.status !== 'running') return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`import ${id} still running after 20 s`);
+}
+
 async function send(op: Operation, r: Sent): Promise<void> {
   const headers: Record<string, string> = {};
   if (r.contentType !== undefined) headers['content-type'] = r.contentType;
@@ -166,6 +176,7 @@ async function send(op: Operation, r: Sent): Promise<void> {
   const before = current;
   // An accepted request may go on writing after its answer (202: a background import):
   // wait until the database is still, so its writes are not blamed on the next request.
+  if (res.status === 202 && typeof res.body?.id === 'string') await importFinished(res.body.id);
   const after = res.status === 202 ? await settled() : await snapshotDb(s.store.db);
   current = after; // one failure is reported once, not again by every later request
 
