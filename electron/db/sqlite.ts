@@ -17,7 +17,7 @@ import {
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, searchWords } from './store.ts';
+import { type Db, type Store, type WriteMode, searchWords } from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -25,6 +25,8 @@ export interface SqliteOptions {
   migrate?: boolean;
   /** Milliseconds to wait for another process's write lock. */
   busyTimeoutMs?: number;
+  /** Page cache, MiB (64 by default). */
+  cacheMiB?: number;
   /** Durability: FULL by default; tests of other things never lower it silently. */
   synchronous?: 'FULL' | 'NORMAL';
   /** The migrations to apply (tests of the migrator); the app's own list by default. */
@@ -61,7 +63,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   raw.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-  raw.pragma('cache_size = -65536'); // 64 MiB page cache
+  raw.pragma(`cache_size = ${-1024 * Math.max(2, Math.round(opts.cacheMiB ?? 64))}`); // KiB: 64 MiB by default
   raw.pragma('temp_store = MEMORY');
 
   const db: Db = new Kysely<Database>({
@@ -91,15 +93,43 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     fn: (trx: Db) => Promise<unknown>;
     resolve: (v: unknown) => void;
     reject: (e: unknown) => void;
+    bulk: boolean;
   }
   let queue: Pending[] = [];
   let flushing: Promise<void> | null = null;
   let closed = false;
 
+  /** A bulk write: a transaction of its own, no savepoint (all of it or none of it). */
+  async function runAlone(item: Pending): Promise<void> {
+    let value: unknown;
+    try {
+      await db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          value = await item.fn(conn);
+          await sql`commit`.execute(conn);
+        } catch (err) {
+          if (raw.inTransaction) await sql`rollback`.execute(conn);
+          throw err;
+        }
+      });
+    } catch (err) {
+      item.reject(err);
+      return;
+    }
+    item.resolve(value);
+  }
+
   async function flush(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+      if (queue[0]!.bulk) {
+        await runAlone(queue.shift()!);
+        continue;
+      }
+      // The group: every item up to the next bulk write.
+      const cut = queue.findIndex((item) => item.bulk);
+      const batch = cut < 0 ? queue : queue.slice(0, cut);
+      queue = cut < 0 ? [] : queue.slice(cut);
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       try {
         await db.connection().execute(async (conn) => {
@@ -153,10 +183,10 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     engine: 'sqlite',
     db,
     location: opts.file,
-    write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    write<T>(fn: (trx: Db) => Promise<T>, mode?: WriteMode): Promise<T> {
       if (closed) return Promise.reject(new Error('database is closed'));
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, bulk: mode?.bulk === true });
         schedule();
       });
     },

@@ -8,6 +8,15 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+export interface WriteMode {
+  /**
+   * A large write (an import chunk): it gets a transaction of its own instead of sharing a
+   * group commit. Same guarantees; on SQLite it runs without the per-item savepoint, whose
+   * sub-journal copies every page the chunk touches.
+   */
+  bulk?: boolean;
+}
+
 export interface Store {
   readonly engine: Engine;
   /** For reads. Writes go through `write`. */
@@ -17,7 +26,7 @@ export interface Store {
    * synced). When `fn` throws, nothing it wrote remains. Concurrent calls may share one
    * commit (group commit) but never see each other's partial work.
    */
-  write<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
+  write<T>(fn: (trx: Db) => Promise<T>, opts?: WriteMode): Promise<T>;
   /**
    * A condition on `contacts` matching the search text: words and word prefixes over name,
    * email and organisation, case- and accent-insensitive. Null when the text has no words.

@@ -161,7 +161,7 @@ async function writeChunk(ctx: DomainContext, opts: ImportOptions, checked: Chec
         const rejections = mergeByRow(checked.rejections, outcome.rejections);
         if (opts.jobId) await recordProgress(trx, opts.jobId, outcome.imported, outcome.skipped, rejections);
         return { imported: outcome.imported, skipped: outcome.skipped, rejections };
-      });
+      }, { bulk: true });
     } catch (err) {
       if (err instanceof ChunkRetry && attempt < 3) {
         cache.ids.clear();
@@ -361,7 +361,8 @@ async function writeDonations(trx: Db, opts: ImportOptions, candidates: Donation
 
   // Donor totals first: each UPDATE is also the donor's row lock (PostgreSQL), as in the API.
   const addTotals = prepare(trx, (p) => addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }));
-  for (const [contactId, d] of donors) {
+  // In id order: neighbouring rows, and on PostgreSQL one lock order for every writer.
+  for (const [contactId, d] of [...donors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const r = await addTotals([accountId, contactId, d.cents, d.latest]);
     if (Number(r.numAffectedRows ?? 0) === 0) throw new ChunkRetry(`contact ${contactId} vanished during the import`);
   }
