@@ -7,6 +7,9 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+/** The stored form, `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/;
+
 function isRealDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
   const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -25,6 +28,14 @@ export function isDateOnly(s: string): boolean {
  * A date-time needs an explicit zone (Z or ±hh:mm): a zoneless time is ambiguous.
  */
 export function toIsoInstant(s: string): string | null {
+  // Already canonical (what GiftDesk itself writes and exports): valid fields mean it is its own answer.
+  const cm = CANONICAL.exec(s);
+  if (cm) {
+    const h = Number(cm[4]);
+    const mi = Number(cm[5]);
+    const sec = Number(cm[6]);
+    return isRealDate(Number(cm[1]), Number(cm[2]), Number(cm[3])) && h <= 23 && mi <= 59 && sec <= 59 ? s : null;
+  }
   const dm = DATE_ONLY.exec(s);
   if (dm) {
     if (!isRealDate(Number(dm[1]), Number(dm[2]), Number(dm[3]))) return null;

@@ -127,6 +127,28 @@ describe('toIsoInstant', () => {
   });
 });
 
+describe('toIsoInstant on the canonical form (its fast path)', () => {
+  it('answers exactly what the same instant written with +00:00 gets, valid fields or not', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        two(13),
+        two(32),
+        two(25),
+        two(61),
+        two(61),
+        fc.integer({ min: 0, max: 999 }).map((n) => String(n).padStart(3, '0')),
+        (y, mo, d, h, mi, sec, ms) => {
+          const s = `${y}-${mo}-${d}T${h}:${mi}:${sec}.${ms}Z`;
+          expect(toIsoInstant(s)).toBe(toIsoInstant(s.replace(/Z$/, '+00:00')));
+        },
+      ),
+      { seed: SEED, numRuns: 5000 },
+    );
+  });
+});
+
 describe('toRangeEnd', () => {
   it('makes a date-only end cover that whole UTC day', () => {
     expect(toRangeEnd('2025-03-01')).toBe('2025-03-01T23:59:59.999Z');
