@@ -24,8 +24,8 @@ export function resolveDataDir(opts: CommonOptions): string {
 }
 
 /** Opens the store for one command and closes it afterwards, whatever happens. */
-export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContext) => Promise<T>): Promise<T> {
-  const store = await openStore({ dataDir: resolveDataDir(opts), databaseUrl: opts.databaseUrl ?? process.env.DATABASE_URL });
+export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContext) => Promise<T>, open: { cacheMiB?: number } = {}): Promise<T> {
+  const store = await openStore({ dataDir: resolveDataDir(opts), databaseUrl: opts.databaseUrl ?? process.env.DATABASE_URL, ...open });
   try {
     return await fn(createContext(store));
   } finally {
@@ -37,11 +37,15 @@ export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContex
  * withContext for a command that acts for one account: an unknown account is a clear
  * "Account … was not found", not a foreign-key failure (or an empty answer).
  */
-export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>): Promise<T> {
-  return withContext(opts, async (ctx) => {
-    await requireAccount(ctx, opts.account);
-    return fn(ctx);
-  });
+export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>, open: { cacheMiB?: number } = {}): Promise<T> {
+  return withContext(
+    opts,
+    async (ctx) => {
+      await requireAccount(ctx, opts.account);
+      return fn(ctx);
+    },
+    open,
+  );
 }
 
 /** Parses a decimal-dollar option. */

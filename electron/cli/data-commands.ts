@@ -59,6 +59,15 @@ function importSummary(kind: ImportKind, r: ImportResult): string {
   return lines.join('\n');
 }
 
+/**
+ * The CLI's chunks grow toward this long each: every commit syncs and checkpoints the pages
+ * the chunk touched (a donor's totals row, index pages), so fewer, larger transactions write
+ * far less. A server with the same file open waits for one chunk at most (busy timeout).
+ */
+const CLI_CHUNK_MS = 1500;
+/** The import's page cache: a chunk's donors' rows and index pages stay in memory until its commit. */
+const CLI_IMPORT_CACHE_MIB = 512;
+
 async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): Promise<void> {
   let size: number;
   try {
@@ -71,11 +80,11 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
   const result = await withAccount(o, async (ctx) => {
     const bar = progressBar(o, size);
     try {
-      return await importCsvFile(ctx, { kind, accountId: o.account, push: o.push, chunkRows: 5000, onProgress: (p) => bar.update(p) }, file);
+      return await importCsvFile(ctx, { kind, accountId: o.account, push: o.push, chunkRows: 5000, targetChunkMs: CLI_CHUNK_MS, onProgress: (p) => bar.update(p) }, file);
     } finally {
       bar.stop();
     }
-  });
+  }, { cacheMiB: CLI_IMPORT_CACHE_MIB });
   const out: { imported: number; rejected: ImportResult['rejected']; skipped?: number } = { imported: result.imported, rejected: result.rejected };
   if (result.skipped > 0) out.skipped = result.skipped;
   print(o, out, () => importSummary(kind, result));

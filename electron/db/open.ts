@@ -7,6 +7,8 @@ export interface OpenOptions {
   dataDir: string;
   /** postgres://… (HQ mode); when absent the embedded SQLite file in dataDir is used. */
   databaseUrl?: string;
+  /** SQLite's page cache for this connection, MiB (a bulk import keeps the pages it updates). */
+  cacheMiB?: number;
 }
 
 /** Opens the store the options name and brings its schema up to date. */
@@ -17,5 +19,5 @@ export async function openStore(opts: OpenOptions): Promise<Store> {
     }
     return openPostgres({ url: opts.databaseUrl });
   }
-  return openSqlite({ file: databaseFile(opts.dataDir) });
+  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB });
 }
