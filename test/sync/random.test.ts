@@ -1,5 +1,5 @@
 /** The seeded generator and the seed list every randomized sync test runs over. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRng, testSeeds, withSeed } from './random.ts';
 
 describe('createRng', () => {
@@ -40,10 +40,13 @@ describe('testSeeds', () => {
   });
 
   it('a failure names its seed and the command that replays it', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await expect(
       withSeed(42, 'test/sync/x.test.ts', async () => {
         throw new Error('duplicate gift');
       }),
     ).rejects.toThrow('[seed 42; replay: GIFTDESK_SEED=42 npx vitest run test/sync/x.test.ts] duplicate gift');
+    expect(printed.mock.calls.flat().join(' ')).toContain('seed 42 FAILED');
+    printed.mockRestore();
   });
 });
