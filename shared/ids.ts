@@ -17,6 +17,7 @@ export const ID_PREFIX = {
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',
+  syncPull: 'pull',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
