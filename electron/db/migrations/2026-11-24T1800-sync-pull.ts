@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-24T1740-sync-pull';
+export const name = '2026-11-24T1800-sync-pull';
 
 export function migration(engine: Engine): Migration {
   const ts = engine === 'sqlite' ? 'text' : 'timestamptz';
