@@ -148,6 +148,18 @@ export async function createCommittee(ctx: DomainContext, input: { accountId: st
   return { id, name, createdAt: at };
 }
 
+export async function requireCommittee(ctx: DomainContext, accountId: string, id: string) {
+  const c = await ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  if (!c) throw notFound('committee', 'id', id);
+  return c;
+}
+
+export async function requireDonationAccount(ctx: DomainContext, accountId: string, id: string) {
+  const a = await getDonationAccount(ctx.store.db, accountId, id);
+  if (!a) throw notFound('donation account', 'id', id);
+  return a;
+}
+
 export async function listCommittees(ctx: DomainContext, accountId: string) {
   return ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('accountId', '=', accountId).orderBy('name').execute();
 }
