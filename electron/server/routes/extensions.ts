@@ -14,8 +14,10 @@ import {
   ApiKeyRevoked,
   Campaign,
   CampaignCreate,
+  CampaignUpdate,
   Committee,
   CommitteeCreate,
+  CommitteeUpdate,
   CustomFieldAction,
   CustomFieldCreate,
   CustomFieldDefinition,
@@ -55,6 +57,8 @@ import {
   requireCampaign,
   requireCommittee,
   requireDonationAccount,
+  updateCampaign,
+  updateCommittee,
   updateDonationAccountLimits,
 } from '../../domain/reference.ts';
 import { scopedAccount } from '../scope.ts';
@@ -97,6 +101,10 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
     schema: { tags, summary: 'Create a campaign', body: CampaignCreate, response: { 201: Campaign, ...errors(400, 403, 404) } },
     handler: async (req, reply) => reply.code(201).send(await createCampaign(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
   });
+  r.put('/campaigns/:id', {
+    schema: { tags, summary: 'Rename a campaign or replace its donation accounts (the list is sent whole)', params: IdParams, body: CampaignUpdate, response: { 200: Campaign, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCampaign(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name, donationAccountIds: req.body.donationAccountIds }),
+  });
 
   /* committees */
   r.get('/committees', {
@@ -110,6 +118,10 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
   r.post('/committees', {
     schema: { tags, summary: 'Create a committee', body: CommitteeCreate, response: { 201: Committee, ...errors(400, 403) } },
     handler: async (req, reply) => reply.code(201).send(await createCommittee(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.put('/committees/:id', {
+    schema: { tags, summary: 'Rename a committee', params: IdParams, body: CommitteeUpdate, response: { 200: Committee, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCommittee(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name }),
   });
 
   /* donation accounts */
