@@ -8,7 +8,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-24T1745-contact-browse-indexes';
+export const name = '2026-11-24T1750-contact-browse-indexes';
 
 export function migration(engine: Engine): Migration {
   const isSqlite = engine === 'sqlite';
