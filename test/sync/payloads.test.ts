@@ -49,7 +49,7 @@ const gift: DonationRow = {
   id: 'don_01ABC', accountId: 'acct_local', contactId: 'cnt_1', amountCents: 12_550, donationDate: '2026-03-01T00:00:00.000Z',
   paymentMethod: 'check', status: 'completed', campaignId: 'cmp_local', committeeId: null, donationAccountId: null,
   electionType: 'general', electionYear: 2026, onBehalfOfContactId: null, facilitatedByContactId: 'cnt_2', isAnonymous: 0,
-  isRecurring: 1, thankYouSent: 0, thankYouSentDate: null, notes: 'table 4', externalId: null, createdAt: 'x', updatedAt: 'x',
+  isRecurring: 1, thankYouSent: 0, thankYouSentDate: null, notes: 'table 4', externalId: null, batchId: null, createdAt: 'x', updatedAt: 'x',
 };
 
 describe('donation payloads', () => {
