@@ -2,7 +2,8 @@
  * A load generator in its own process (so it never shares the server's event loop):
  * POST /api/v1/donations through autocannon, each request for the next donor in turn.
  * Reads its job as JSON from argv[2]; prints autocannon's summary as JSON on stdout, with
- * the requests sent and the ids of the donations answered 201 (the bench checks each one).
+ * the requests sent and, for each answer 201, the id answered paired with the notes of the
+ * request that got it (the bench checks each pair against the database).
  * Every request's notes are unique (`<tag> <n>`), so a gift saved twice would show.
  */
 import autocannon from 'autocannon';
@@ -20,35 +21,49 @@ interface Job {
   tag: string;
 }
 
+/** autocannon's per-connection context */
+interface Ctx {
+  notes?: string;
+}
+
 const job = JSON.parse(process.argv[2] ?? '{}') as Job;
 let n = 0;
-const acknowledged: string[] = [];
+/** [id answered 201, notes of the request that got that answer] */
+const acknowledged: Array<[string, string]> = [];
 let otherAnswers = 0;
 const result = await autocannon({
   url: `${job.url}/api/v1/donations`,
   method: 'POST',
   connections: job.connections,
+  // one request in flight per connection: the response handler below runs before the
+  // connection's next request is built, so `context.notes` is the answered request's notes
+  pipelining: 1,
   duration: job.seconds,
   headers: { 'content-type': 'application/json', 'x-api-key': job.keyId, authorization: `Bearer ${job.secret}` },
   requests: [
     {
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({
-          accountId: job.accountId,
-          contactId: job.contactIds[n++ % job.contactIds.length],
-          donationAmount: 25,
-          donationDate: '2026-11-21',
-          paymentMethod: 'cash',
-          campaignId: job.campaignId,
-          notes: `${job.tag} ${n}`,
-        }),
-      }),
-      onResponse: (status, body) => {
-        if (status === 201) acknowledged.push((JSON.parse(body) as { id: string }).id);
+      setupRequest: (req, context) => {
+        n += 1;
+        const notes = `${job.tag} ${n}`;
+        (context as Ctx).notes = notes;
+        return {
+          ...req,
+          body: JSON.stringify({
+            accountId: job.accountId,
+            contactId: job.contactIds[n % job.contactIds.length],
+            donationAmount: 25,
+            donationDate: '2026-11-21',
+            paymentMethod: 'cash',
+            campaignId: job.campaignId,
+            notes,
+          }),
+        };
+      },
+      onResponse: (status, body, context) => {
+        if (status === 201) acknowledged.push([(JSON.parse(body) as { id: string }).id, (context as Ctx).notes ?? '']);
         else otherAnswers += 1;
       },
     },
   ],
 });
-process.stdout.write(`${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, ok: result['2xx'], p99: result.latency.p99, sent: n, otherAnswers, acknowledged })}\n`);
+process.stdout.write(`${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, ok: result['2xx'], p99: result.latency.p99, sent: n, otherAnswers, acknowledged })}\n`);

@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   history: 'dhe',
   subRecord: 'sub',
   importJob: 'imp',
+  syncPull: 'pull',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

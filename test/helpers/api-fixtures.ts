@@ -223,6 +223,10 @@ const TABLES = {
   accountCounterSlots: true,
   imports: true,
   importRejections: true,
+  syncRemotes: true,
+  syncLinks: true,
+  syncItems: true,
+  syncLease: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

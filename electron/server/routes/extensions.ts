@@ -14,8 +14,10 @@ import {
   ApiKeyRevoked,
   Campaign,
   CampaignCreate,
+  CampaignUpdate,
   Committee,
   CommitteeCreate,
+  CommitteeUpdate,
   CustomFieldAction,
   CustomFieldCreate,
   CustomFieldDefinition,
@@ -53,6 +55,10 @@ import {
   listCommittees,
   listDonationAccounts,
   requireCampaign,
+  requireCommittee,
+  requireDonationAccount,
+  updateCampaign,
+  updateCommittee,
   updateDonationAccountLimits,
 } from '../../domain/reference.ts';
 import { scopedAccount } from '../scope.ts';
@@ -95,21 +101,37 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
     schema: { tags, summary: 'Create a campaign', body: CampaignCreate, response: { 201: Campaign, ...errors(400, 403, 404) } },
     handler: async (req, reply) => reply.code(201).send(await createCampaign(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
   });
+  r.put('/campaigns/:id', {
+    schema: { tags, summary: 'Rename a campaign or replace its donation accounts (the list is sent whole)', params: IdParams, body: CampaignUpdate, response: { 200: Campaign, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCampaign(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name, donationAccountIds: req.body.donationAccountIds }),
+  });
 
   /* committees */
   r.get('/committees', {
     schema: { tags, summary: 'List committees', querystring: accountQuery, response: { 200: listOf(Committee), ...errors(400, 403) } },
     handler: async (req) => ({ data: await listCommittees(ctx, scopedAccount(req, req.query.accountId)) }),
   });
+  r.get('/committees/:id', {
+    schema: { tags, summary: 'Read a committee', params: IdParams, querystring: accountQuery, response: { 200: Committee, ...errors(400, 403, 404) } },
+    handler: async (req) => requireCommittee(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
   r.post('/committees', {
     schema: { tags, summary: 'Create a committee', body: CommitteeCreate, response: { 201: Committee, ...errors(400, 403) } },
     handler: async (req, reply) => reply.code(201).send(await createCommittee(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.put('/committees/:id', {
+    schema: { tags, summary: 'Rename a committee', params: IdParams, body: CommitteeUpdate, response: { 200: Committee, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCommittee(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name }),
   });
 
   /* donation accounts */
   r.get('/donation-accounts', {
     schema: { tags, summary: 'List donation accounts and their contribution limits', querystring: accountQuery, response: { 200: listOf(DonationAccount), ...errors(400, 403) } },
     handler: async (req) => ({ data: await listDonationAccounts(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.get('/donation-accounts/:id', {
+    schema: { tags, summary: 'Read a donation account and its limits', params: IdParams, querystring: accountQuery, response: { 200: DonationAccount, ...errors(400, 403, 404) } },
+    handler: async (req) => requireDonationAccount(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
   r.post('/donation-accounts', {
     schema: { tags, summary: 'Create a donation account with limits (decimal dollars; null for none)', body: DonationAccountCreate, response: { 201: DonationAccount, ...errors(400, 403) } },
