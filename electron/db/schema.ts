@@ -196,8 +196,27 @@ export interface DonationsTable {
   thankYouSentDate: string | null;
   notes: string | null;
   externalId: string | null;
+  /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
+  batchId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A gift-entry batch: its defaults, and the count and total the volunteer expects. */
+export interface BatchesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  paymentMethod: string | null;
+  /** YYYY-MM-DD: the default gift date. */
+  batchDate: string | null;
+  expectedCount: number | null;
+  expectedCents: number | null;
+  createdAt: string;
+  closedAt: string | null;
 }
 
 export interface LimitFlagsTable {
@@ -369,6 +388,7 @@ export interface Database {
   donationAccounts: DonationAccountsTable;
   elections: ElectionsTable;
   donations: DonationsTable;
+  batches: BatchesTable;
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
   changeLog: ChangeLogTable;

@@ -217,6 +217,7 @@ const TABLES = {
   donationAccounts: true,
   elections: true,
   donations: true,
+  batches: true,
   limitFlags: true,
   donationHistory: true,
   changeLog: true,

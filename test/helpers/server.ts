@@ -65,9 +65,9 @@ export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.GIFTDESK_TEST_ENGI
  * A fresh, empty database for one test server: a temp SQLite file, or on PostgreSQL a new
  * database created through DATABASE_URL's server (dropped again by `drop`).
  */
-export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
+export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
   const dataDir = tempDir();
-  if (TEST_ENGINE === 'sqlite') {
+  if (engine === 'sqlite') {
     return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const base = process.env.DATABASE_URL;
@@ -92,8 +92,13 @@ export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: 
   };
 }
 
-export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number }; plugins?: ServerPlugin[] } = {}): Promise<TestServer> {
-  const fresh = await freshDatabase();
+/**
+ * `engine` overrides GIFTDESK_TEST_ENGINE for this one server: the sync suites keep the
+ * desktop side on an SQLite file while the remote (HQ) follows the run's engine.
+ * `plugins`: extra routes (the browser tests serve the renderer this way).
+ */
+export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[] } = {}): Promise<TestServer> {
+  const fresh = await freshDatabase(opts.engine);
   const dataDir = fresh.dataDir;
   const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl });
   const ctx = createContext(store);
