@@ -2,8 +2,8 @@
  * Donation statistics for the dashboard: totals, totals by campaign and gifts over time for
  * a scope (a date range, a batch, or both). Completed gifts only, as every total in the API.
  * One grouped read over the scope's rows, which an index finds: (account_id,
- * donation_date) for a range (today's figures read only today's gifts), the partial batch
- * index for a batch. Sums are of integer cents; dollars only at the edge.
+ * donation_date) or (account_id, created_at) for a range (today's figures read only
+ * today's gifts), the partial batch index for a batch. Sums are of integer cents; dollars only at the edge.
  */
 import { toIsoInstant, toRangeEnd } from '../../shared/dates.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -41,9 +41,11 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     if (!b) throw notFound('batch', 'batchId', batchId);
   }
 
+  // The time a gift counts at: its date (the default), or when it was entered (the event room's "tonight").
+  const time = q.basis === 'entered' ? 'd.createdAt' : 'd.donationDate';
   let scope = db.selectFrom('donations as d').where('d.accountId', '=', q.accountId).where('d.status', '=', 'completed');
-  if (from) scope = scope.where('d.donationDate', '>=', from);
-  if (to) scope = scope.where('d.donationDate', '<=', to);
+  if (from) scope = scope.where(time, '>=', from);
+  if (to) scope = scope.where(time, '<=', to);
   if (batchId) scope = scope.where('d.batchId', '=', batchId);
 
   // The unit: asked for, else hours for a range of less than two days, days for longer.
@@ -54,7 +56,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     let span: number | null = null;
     if (from && to) span = Date.parse(to) - Date.parse(from);
     else if (batchId) {
-      const r = await scope.select((eb) => [eb.fn.min('d.donationDate').as('first'), eb.fn.max('d.donationDate').as('last')]).executeTakeFirst();
+      const r = await scope.select((eb) => [eb.fn.min(time).as('first'), eb.fn.max(time).as('last')]).executeTakeFirst();
       if (r?.first && r.last) span = Date.parse(String(r.last)) - Date.parse(String(r.first));
     }
     if (span !== null && span < 2 * STEP_MS.day) unit = 'hour';
@@ -67,7 +69,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
 
   // One pass over the scope's rows, grouped by time bucket and campaign; the totals, the
   // campaigns and the time line are sums of these groups.
-  const bucket = ctx.store.timeBucket('d.donationDate', unit);
+  const bucket = ctx.store.timeBucket(time, unit);
   const groups = await scope
     .select((eb) => [bucket.as('start'), 'd.campaignId', eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents')])
     .groupBy([bucket, 'd.campaignId'])
@@ -106,6 +108,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     startDate: from,
     endDate: to,
     batchId,
+    basis: q.basis ?? 'donationDate',
     count,
     total: centsToDollars(cents),
     byCampaign: [...byCampaign]

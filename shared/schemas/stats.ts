@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { accountIdField, isoDateOrTime, typeError } from './common.ts';
 
 export const TIME_UNITS = ['hour', 'day'] as const;
+export const STATS_BASES = ['donationDate', 'entered'] as const;
 /** At most this many points in `overTime` for a requested range. */
 export const MAX_TIME_POINTS = 1000;
 
@@ -16,6 +17,11 @@ export const DonationStatsQuery = z.object({
   startDate: isoDateOrTime.optional(),
   endDate: isoDateOrTime.optional(),
   batchId: z.string({ error: typeError('must be a string') }).trim().min(1, { error: 'must not be empty' }).max(64).optional(),
+  /**
+   * The time a gift counts at: `donationDate` (the default) or `entered` (when it was
+   * typed: the event room's "tonight", whatever date the gift carries).
+   */
+  basis: z.enum(STATS_BASES, { error: `must be one of: ${STATS_BASES.join(', ')}` }).optional(),
   /** Default: hour for a range (or, without one, a batch) spanning less than two days, else day. */
   bucket: z.enum(TIME_UNITS, { error: `must be one of: ${TIME_UNITS.join(', ')}` }).optional(),
 });
@@ -32,6 +38,7 @@ export const DonationStats = z
     startDate: z.string().nullable(),
     endDate: z.string().nullable(),
     batchId: z.string().nullable(),
+    basis: z.enum(STATS_BASES),
     ...Totals,
     /** Largest total first; gifts without a campaign under campaignId null. */
     byCampaign: z.array(CampaignTotal),

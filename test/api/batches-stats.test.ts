@@ -191,7 +191,26 @@ describe('statistics for the dashboard', () => {
     expect(empty.overTime.points).toHaveLength(24);
   });
 
+  it('basis=entered counts gifts by when they were typed, whatever date they carry (the event room\'s "tonight")', async () => {
+    const t = await asNewAccount(s);
+    const g = await makeCampaign(t, 'Gala');
+    const c = await makeContact(t);
+    const before = new Date(Date.now() - 3_600_000).toISOString();
+    const old = await makeDonation(t, c.id, { campaignId: g.id, donationAmount: 40, donationDate: '2020-01-01' });
+    await makeDonation(t, c.id, { campaignId: g.id, donationAmount: 2.5, donationDate: '2020-01-02' });
+    const after = new Date(Date.now() + 3_600_000).toISOString();
+    const entered = await stats(t, { startDate: before, endDate: after, basis: 'entered' });
+    expect(entered).toMatchObject({ basis: 'entered', count: 2, total: 42.5 });
+    expect(entered.overTime.unit).toBe('hour');
+    expect(entered.overTime.points).toHaveLength(3);
+    const hour = entered.overTime.points.find((p: { count: number }) => p.count > 0);
+    expect(hour.start.slice(0, 13)).toBe((await getDonation(t, old.id)).createdAt.slice(0, 13));
+    expect(await stats(t, { startDate: before, endDate: after })).toMatchObject({ basis: 'donationDate', count: 0, total: 0 });
+    expect(await stats(t, { startDate: '2020-01-01', endDate: '2020-01-02' })).toMatchObject({ count: 2, total: 42.5 });
+  });
+
   it('refuses bad scopes naming the field', async () => {
+    await expectError(await s.request('GET', q(s, '/api/v1/stats/donations', { basis: 'typed' })), 400, { field: 'basis' });
     const bad = async (params: Record<string, string>, status: number, field: string) =>
       expectError(await s.request('GET', q(s, '/api/v1/stats/donations', params)), status, { field });
     await bad({ startDate: '2026-02-30' }, 400, 'startDate');
