@@ -7,7 +7,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-24T1700-batches';
+export const name = '2026-11-24T1740-batches';
 
 export function migration(engine: Engine): Migration {
   const isSqlite = engine === 'sqlite';
