@@ -17,6 +17,7 @@ import { verifyApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
+import { contactViewRoutes } from './routes/contact-views.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
@@ -183,6 +184,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(
     async (api) => {
       await contactRoutes(api, ctx);
+      await contactViewRoutes(api, ctx);
       await donationRoutes(api, ctx);
       await extensionRoutes(api, ctx);
       await importRoutes(api, ctx);
