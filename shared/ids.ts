@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   history: 'dhe',
   subRecord: 'sub',
   importJob: 'imp',
+  batch: 'bat',
   syncPull: 'pull',
   request: 'req',
 } as const;

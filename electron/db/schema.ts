@@ -196,8 +196,27 @@ export interface DonationsTable {
   thankYouSentDate: string | null;
   notes: string | null;
   externalId: string | null;
+  /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
+  batchId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A gift-entry batch: its defaults, and the count and total the volunteer expects. */
+export interface BatchesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  paymentMethod: string | null;
+  /** YYYY-MM-DD: the default gift date. */
+  batchDate: string | null;
+  expectedCount: number | null;
+  expectedCents: number | null;
+  createdAt: string;
+  closedAt: string | null;
 }
 
 export interface LimitFlagsTable {
@@ -350,6 +369,25 @@ export interface ImportRejectionsTable {
   reason: string;
 }
 
+/** One pull from HQ (electron/sync/pull.ts): progress, resume point, counts, outcome. */
+export interface SyncPullRunsTable {
+  id: string;
+  accountId: string;
+  status: string;
+  phase: string;
+  pagesDone: number;
+  pagesTotal: number | null;
+  nextOffset: number;
+  /** JSON object of counts. */
+  counts: string;
+  /** JSON array of strings for the user. */
+  notes: string;
+  error: string | null;
+  startedAt: string;
+  heartbeatAt: string;
+  finishedAt: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -369,6 +407,7 @@ export interface Database {
   donationAccounts: DonationAccountsTable;
   elections: ElectionsTable;
   donations: DonationsTable;
+  batches: BatchesTable;
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
   changeLog: ChangeLogTable;
@@ -379,6 +418,7 @@ export interface Database {
   syncLinks: SyncLinksTable;
   syncItems: SyncItemsTable;
   syncLease: SyncLeaseTable;
+  syncPullRuns: SyncPullRunsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

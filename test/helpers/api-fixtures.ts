@@ -217,6 +217,7 @@ const TABLES = {
   donationAccounts: true,
   elections: true,
   donations: true,
+  batches: true,
   limitFlags: true,
   donationHistory: true,
   changeLog: true,
@@ -227,6 +228,7 @@ const TABLES = {
   syncLinks: true,
   syncItems: true,
   syncLease: true,
+  syncPullRuns: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 
