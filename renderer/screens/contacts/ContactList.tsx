@@ -60,6 +60,7 @@ export function ContactList() {
   const params: ListParams = useMemo(() => ({ search: debounced.trim(), sortBy, sortOrder }), [debounced, sortBy, sortOrder]);
   const [active, setActive] = useState(remembered.active);
   const focusRow = useRef(false);
+  const [, rerender] = useState(0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const statusId = useId();
@@ -143,8 +144,13 @@ export function ContactList() {
     if (count_ === 0) return;
     const i = Math.max(0, Math.min(count_ - 1, index));
     setActive(i);
-    focusRow.current = true;
     virtualizer.scrollToIndex(i, { align: 'auto' });
+    const link = scrollRef.current?.querySelector<HTMLAnchorElement>(`[data-index="${i}"] a`);
+    if (link) link.focus({ preventScroll: true });
+    else {
+      focusRow.current = true; // focused once the row is rendered (after the scroll)
+      rerender((n) => n + 1);
+    }
   };
 
   const pageRows = () => Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
