@@ -16,6 +16,8 @@ export const ID_PREFIX = {
   history: 'dhe',
   subRecord: 'sub',
   importJob: 'imp',
+  batch: 'bat',
+  syncPull: 'pull',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,4 +1,5 @@
-// The PostgreSQL half of `npm test`: the API suite (test/api) and the HQ tests (test/hq)
+// The PostgreSQL half of `npm test`: the API suite (test/api), the HQ tests (test/hq) and the
+// sync suite (test/sync: the desktop side stays on SQLite, the remote HQ runs on PostgreSQL)
 // again, on PostgreSQL. It needs GIFTDESK_TEST_DATABASE_URL: a role that may CREATE DATABASE
 // (each test server gets a database of its own, dropped afterwards). In CI a missing or
 // unreachable server fails the run; on a developer's machine it is skipped, loudly.
@@ -23,7 +24,7 @@ try {
   skip(`cannot connect (${err.message})`);
 }
 
-const r = spawnSync('npx', ['vitest', 'run', 'test/api', 'test/hq'], {
+const r = spawnSync('npx', ['vitest', 'run', 'test/api', 'test/hq', 'test/sync'], {
   stdio: 'inherit',
   env: { ...process.env, GIFTDESK_TEST_ENGINE: 'postgres', DATABASE_URL: url },
 });

@@ -9,13 +9,14 @@ import {
   type Expression,
   Kysely,
   PostgresDialect,
+  type RawBuilder,
   type SqlBool,
   sql,
 } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, searchWords } from './store.ts';
+import { type Db, type Store, type TimeUnit, searchWords } from './store.ts';
 
 const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114 } as const;
 
@@ -97,6 +98,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
       if (words.length === 0) return null;
       const query = words.map((w) => `${w}:*`).join(' & ');
       return sql<SqlBool>`contacts.search_vector @@ to_tsquery('simple', ${query})`;
+    },
+    timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
+      // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
+      return unit === 'hour'
+        ? sql<string>`date_trunc('hour', ${sql.ref(column)}, 'UTC')`
+        : sql<string>`date_trunc('day', ${sql.ref(column)}, 'UTC')`;
     },
     async backupTo(): Promise<void> {
       throw new Error('Back up a PostgreSQL database with pg_dump (see README, "Running HQ")');

@@ -196,8 +196,27 @@ export interface DonationsTable {
   thankYouSentDate: string | null;
   notes: string | null;
   externalId: string | null;
+  /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
+  batchId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A gift-entry batch: its defaults, and the count and total the volunteer expects. */
+export interface BatchesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  paymentMethod: string | null;
+  /** YYYY-MM-DD: the default gift date. */
+  batchDate: string | null;
+  expectedCount: number | null;
+  expectedCents: number | null;
+  createdAt: string;
+  closedAt: string | null;
 }
 
 export interface LimitFlagsTable {
@@ -236,6 +255,84 @@ export interface ChangeLogTable {
   /** 1 = to be pushed to HQ; 0 = history HQ already has (imports with --no-push). */
   push: Flag01;
   createdAt: string;
+  /** Sync: when this change was done with (pushed, coalesced away, or nothing to send); null = still to go. */
+  syncedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Sync: the push attempt this change went into (set before the request leaves). */
+  attemptId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Sync: the HQ an account pushes to (see migrations/2026-11-24T1600-sync.ts). */
+export interface SyncRemotesTable {
+  accountId: string;
+  baseUrl: string;
+  keyId: string;
+  /** The API secret, encrypted (electron/sync/secret-box.ts). Never the plain secret. */
+  secretSealed: string;
+  remoteAccountId: string;
+  ratePerSecond: number;
+  scheduleSeconds: number;
+  /** 1: before creating a contact at HQ, link to an HQ contact with the same primary email. */
+  emailMatch: Flag01;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  pausedUntil: string | null;
+  currentRate: number | null;
+  /** Outbox changes done with (pushed or needing nothing), for the status. */
+  doneCount: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Sync: the id map — a local record and its id at HQ. */
+export interface SyncLinksTable {
+  /** contact | donation | campaign | committee | donationAccount */
+  entityType: string;
+  localId: string;
+  accountId: string;
+  remoteId: string;
+  /** pushed (HQ answered a create) | found (reconciliation) | email (email match) | pulled | manual */
+  source: string;
+  linkedAt: string;
+}
+
+/** Sync: the push state of one record (contact or donation). */
+export interface SyncItemsTable {
+  entityType: string;
+  entityId: string;
+  accountId: string;
+  /** The lane: the contact itself, or a donation's donor. Lanes push side by side. */
+  laneId: string;
+  /** idle | in_flight | unknown | attention */
+  state: string;
+  /** create | update | delete: the request of the current (or last) attempt. */
+  op: string | null;
+  attemptId: string | null;
+  attemptAt: string | null;
+  /** JSON of the request body of the attempt (what reconciliation looks for at HQ). */
+  attemptBody: string | null;
+  /** When the record was first sent: a donation is read-only locally from then on. */
+  firstAttemptAt: string | null;
+  /** Failures in a row (5xx, network): the backoff's exponent. */
+  failures: number;
+  nextTryAt: string | null;
+  lastError: string | null;
+  attentionCode: string | null;
+  attentionReason: string | null;
+  attentionStatus: number | null;
+  attentionAt: string | null;
+  /** Contacts: JSON of what HQ has as of the last applied push (the base of C1 diffs). */
+  pushedState: string | null;
+  updatedAt: string;
+}
+
+/** Sync: one engine per database. */
+export interface SyncLeaseTable {
+  name: string;
+  holder: string;
+  acquiredAt: string;
+  renewedAt: string;
+  expiresAt: string;
 }
 
 /** An account's running counts, spread over a few slots (a read sums them). */
@@ -272,6 +369,25 @@ export interface ImportRejectionsTable {
   reason: string;
 }
 
+/** One pull from HQ (electron/sync/pull.ts): progress, resume point, counts, outcome. */
+export interface SyncPullRunsTable {
+  id: string;
+  accountId: string;
+  status: string;
+  phase: string;
+  pagesDone: number;
+  pagesTotal: number | null;
+  nextOffset: number;
+  /** JSON object of counts. */
+  counts: string;
+  /** JSON array of strings for the user. */
+  notes: string;
+  error: string | null;
+  startedAt: string;
+  heartbeatAt: string;
+  finishedAt: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -291,12 +407,18 @@ export interface Database {
   donationAccounts: DonationAccountsTable;
   elections: ElectionsTable;
   donations: DonationsTable;
+  batches: BatchesTable;
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
   changeLog: ChangeLogTable;
   accountCounterSlots: AccountCounterSlotsTable;
   imports: ImportsTable;
   importRejections: ImportRejectionsTable;
+  syncRemotes: SyncRemotesTable;
+  syncLinks: SyncLinksTable;
+  syncItems: SyncItemsTable;
+  syncLease: SyncLeaseTable;
+  syncPullRuns: SyncPullRunsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -11,13 +11,14 @@ import {
   type Expression,
   Kysely,
   SqliteDialect,
+  type RawBuilder,
   type SqlBool,
   sql,
 } from 'kysely';
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, type WriteMode, searchWords } from './store.ts';
+import { type Db, type Store, type TimeUnit, type WriteMode, searchWords } from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -195,6 +196,12 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       if (words.length === 0) return null;
       const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
       return sql<SqlBool>`contacts.seq in (select rowid from contacts_fts where contacts_fts match ${match})`;
+    },
+    timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
+      // Stored timestamps are canonical ISO text: the bucket is a prefix of it.
+      return unit === 'hour'
+        ? sql<string>`substr(${sql.ref(column)}, 1, 13) || ':00:00.000Z'`
+        : sql<string>`substr(${sql.ref(column)}, 1, 10) || 'T00:00:00.000Z'`;
     },
     async backupTo(file: string): Promise<void> {
       await raw.backup(file);

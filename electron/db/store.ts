@@ -2,11 +2,13 @@
  * The seam between the domain and a storage engine (as Actual's platform/sqlite is):
  * one Kysely handle typed by `Database`, plus the few things only an engine knows how to do.
  */
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Engine } from './migration-types.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+export type TimeUnit = 'hour' | 'day';
 
 export interface WriteMode {
   /**
@@ -32,6 +34,12 @@ export interface Store {
    * email and organisation, case- and accent-insensitive. Null when the text has no words.
    */
   contactSearchCondition(text: string): Expression<SqlBool> | null;
+  /**
+   * The start of the UTC hour or day a timestamp column falls in, as the canonical
+   * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely
+   * reference such as `'d.donationDate'`.
+   */
+  timeBucket(column: string, unit: TimeUnit): RawBuilder<string>;
   /** A consistent copy of the whole database in `file` (SQLite online backup). */
   backupTo(file: string): Promise<void>;
   /** Finishes queued writes and closes the engine. */

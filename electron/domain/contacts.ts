@@ -163,7 +163,11 @@ function scalarPatch(input: ContactUpdateBody): Partial<ContactsTable> {
 
 /** The wire names a body sends (for the change log: C1, only sent fields). */
 function sentFields(input: ContactUpdateBody): string[] {
-  return Object.keys(input).filter((k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined);
+  const fields = Object.keys(input).filter((k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined);
+  // C4: custom fields change one by one, so the outbox names each one sent (`customFields.<name>`);
+  // the sync engine sends exactly those, a cleared one as null.
+  for (const name of Object.keys(input.customFields ?? {})) fields.push(`customFields.${name}`);
+  return fields;
 }
 
 /** A new contact as the rows to insert, before anything is written. */

@@ -19,6 +19,7 @@ import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type Election, resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
+import { requireOpenBatch } from './batches.ts';
 import { checkLimits } from './limits.ts';
 
 const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
@@ -117,6 +118,7 @@ export function donationRow(input: DonationCreateBody, checked: CheckedDonation,
     thankYouSentDate: checked.thankYouSentDate,
     notes: present(input.notes) ? input.notes : null,
     externalId,
+    batchId: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -146,7 +148,7 @@ export function addToDonorTotals(trx: Db, p: { accountId: string; contactId: str
  * Inserts one donation inside an open write transaction: the rules, the contact's totals,
  * the account's count, the limit check (D6) and the outbox entry, all or nothing.
  */
-export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: WriteOptions & { externalId?: string | null } = {}): Promise<DonationRow> {
+export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: DonationWriteOptions = {}): Promise<DonationRow> {
   const checked = checkDonation(input);
   // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
   // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
@@ -155,7 +157,8 @@ export async function insertDonation(trx: Db, input: DonationCreateBody, at: str
   if (Number(donor.numUpdatedRows) === 0) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
   await checkReferences(trx, input);
   const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
-  const row = donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null);
+  if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
+  const row = { ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null), batchId: present(opts.batchId) ? opts.batchId : null };
   await trx.insertInto('donations').values(row).execute();
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
@@ -163,7 +166,13 @@ export async function insertDonation(trx: Db, input: DonationCreateBody, at: str
   return row;
 }
 
-export async function createDonation(ctx: DomainContext, input: DonationCreateBody, opts: WriteOptions = {}): Promise<DonationCreated> {
+/** How a donation is written: pushed or not, an import's reference, the gift-entry batch. */
+export interface DonationWriteOptions extends WriteOptions {
+  externalId?: string | null;
+  batchId?: string | null;
+}
+
+export async function createDonation(ctx: DomainContext, input: DonationCreateBody, opts: DonationWriteOptions = {}): Promise<DonationCreated> {
   requireDesignation(input); // fail fast before queueing a write
   const at = ctx.now();
   const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
@@ -220,18 +229,21 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
   };
 }
 
-export async function getDonation(ctx: DomainContext, accountId: string, id: string): Promise<DonationDetail> {
-  const r = await ctx.store.db
+/** The full records of donations, as the app shows them. */
+function detailQuery(db: Db, accountId: string) {
+  return db
     .selectFrom('donations as d')
     .innerJoin('contacts as c', 'c.id', 'd.contactId')
     .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
     .selectAll('d')
     .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
     .select((eb) => eb.exists(eb.selectFrom('limitFlags as f').select('f.id').whereRef('f.donationId', '=', 'd.id').where('f.state', '=', 'open')).as('flagged'))
-    .where('d.id', '=', id)
-    .where('d.accountId', '=', accountId)
-    .executeTakeFirst();
-  if (!r) throw notFound('donation', 'id', id);
+    .where('d.accountId', '=', accountId);
+}
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
+
+function toDetail(r: DetailRow): DonationDetail {
   return {
     id: r.id,
     contactId: r.contactId,
@@ -254,7 +266,21 @@ export async function getDonation(ctx: DomainContext, accountId: string, id: str
     thankYouSentDate: r.thankYouSentDate,
     notes: r.notes,
     flagged: Boolean(r.flagged),
+    batchId: r.batchId,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
+}
+
+export async function getDonation(ctx: DomainContext, accountId: string, id: string): Promise<DonationDetail> {
+  const r = await detailQuery(ctx.store.db, accountId).where('d.id', '=', id).executeTakeFirst();
+  if (!r) throw notFound('donation', 'id', id);
+  return toDetail(r);
+}
+
+/** A batch's gifts in full, in the order they were typed (the batch must exist: the caller checks). */
+export async function listBatchDonations(ctx: DomainContext, accountId: string, batchId: string, page: { limit: number; offset: number }): Promise<{ data: DonationDetail[]; total: number }> {
+  const rows = await detailQuery(ctx.store.db, accountId).where('d.batchId', '=', batchId).orderBy('d.createdAt').orderBy('d.id').limit(page.limit).offset(page.offset).execute();
+  const n = await ctx.store.db.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('batchId', '=', batchId).where('accountId', '=', accountId).executeTakeFirstOrThrow();
+  return { data: rows.map(toDetail), total: Number(n.n) };
 }

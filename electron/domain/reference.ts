@@ -104,6 +104,27 @@ export async function createCampaign(ctx: DomainContext, input: { accountId: str
   return (await getCampaign(ctx.store.db, input.accountId, id))!;
 }
 
+/** Rename a campaign and/or replace the donation accounts it offers (the list is sent whole). */
+export async function updateCampaign(ctx: DomainContext, accountId: string, id: string, input: { name?: string; donationAccountIds?: string[] }) {
+  const name = input.name === undefined ? undefined : requireName(input.name);
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    if (!(await trx.selectFrom('campaigns').select('id').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst())) throw notFound('campaign', 'id', id);
+    for (const [i, dac] of (input.donationAccountIds ?? []).entries()) {
+      if (!(await getDonationAccount(trx, accountId, dac))) throw notFound('donation account', `donationAccountIds[${i}]`, dac);
+    }
+    if (name !== undefined) await trx.updateTable('campaigns').set({ name }).where('id', '=', id).execute();
+    if (input.donationAccountIds !== undefined) {
+      await trx.deleteFrom('campaignDonationAccounts').where('campaignId', '=', id).execute();
+      for (const dac of new Set(input.donationAccountIds)) {
+        await trx.insertInto('campaignDonationAccounts').values({ campaignId: id, donationAccountId: dac }).execute();
+      }
+    }
+    await logChange(trx, { accountId, entityType: 'campaign', entityId: id, op: 'update', fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined), at });
+  });
+  return (await getCampaign(ctx.store.db, accountId, id))!;
+}
+
 export async function getCampaign(db: Db, accountId: string, id: string) {
   const c = await db.selectFrom('campaigns').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
   if (!c) return undefined;
@@ -148,6 +169,33 @@ export async function createCommittee(ctx: DomainContext, input: { accountId: st
   return { id, name, createdAt: at };
 }
 
+export async function requireCommittee(ctx: DomainContext, accountId: string, id: string) {
+  const c = await ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  if (!c) throw notFound('committee', 'id', id);
+  return c;
+}
+
+export async function requireDonationAccount(ctx: DomainContext, accountId: string, id: string) {
+  const a = await getDonationAccount(ctx.store.db, accountId, id);
+  if (!a) throw notFound('donation account', 'id', id);
+  return a;
+}
+
 export async function listCommittees(ctx: DomainContext, accountId: string) {
   return ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('accountId', '=', accountId).orderBy('name').execute();
+}
+
+export async function updateCommittee(ctx: DomainContext, accountId: string, id: string, input: { name?: string }) {
+  const name = input.name === undefined ? undefined : requireName(input.name);
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    if (!(await trx.selectFrom('committees').select('id').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst())) throw notFound('committee', 'id', id);
+    if (name !== undefined) await trx.updateTable('committees').set({ name }).where('id', '=', id).execute();
+    await logChange(trx, { accountId, entityType: 'committee', entityId: id, op: 'update', fields: input.name === undefined ? [] : ['name'], at });
+  });
+  return (await getCommittee(ctx.store.db, accountId, id))!;
+}
+
+async function getCommittee(db: Db, accountId: string, id: string) {
+  return db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
 }

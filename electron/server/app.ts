@@ -17,6 +17,8 @@ import { verifyApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
+import { contactViewRoutes } from './routes/contact-views.ts';
+import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
@@ -40,10 +42,14 @@ export interface ServerOptions {
   allowAnyHost?: boolean;
   bodyLimitBytes?: number;
   /** Extra routes (e.g. the renderer's static files), registered inside the app. */
-  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+  plugins?: ServerPlugin[];
 }
 
-const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs'];
+/** A plugin given to buildServer: extra routes, with the domain context at hand. */
+export type ServerPlugin = (app: FastifyInstance, opts: { ctx: DomainContext }) => Promise<void>;
+
+// browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
+const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
 
 /**
  * The generator leaves `$id: "#/components/schemas/X"` and `$schema` on each component schema.
@@ -179,12 +185,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(
     async (api) => {
       await contactRoutes(api, ctx);
+      await contactViewRoutes(api, ctx);
+      await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
       await extensionRoutes(api, ctx);
       await importRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
-  for (const p of opts.plugins ?? []) await app.register(p);
+  for (const p of opts.plugins ?? []) await app.register(p, { ctx });
   return app;
 }

@@ -52,6 +52,13 @@ export const DonationCreateBody = z
   .meta({ id: 'DonationCreate' });
 export type DonationCreateBody = z.infer<typeof DonationCreateBody>;
 
+/**
+ * POST /v1/donations as GiftDesk takes it: the spec's body plus `batchId`, the gift-entry
+ * batch the gift is typed in (a GiftDesk extension; local only, never pushed to HQ).
+ */
+export const DonationCreateRequest = DonationCreateBody.extend({ batchId: refId });
+export type DonationCreateRequest = z.infer<typeof DonationCreateRequest>;
+
 /** The create response: exactly the spec's fields. */
 export const DonationCreated = z
   .object({
@@ -125,6 +132,8 @@ export const DonationDetail = z
     thankYouSentDate: z.string().nullable(),
     notes: z.string().nullable(),
     flagged: z.boolean(),
+    /** The gift-entry batch it was typed in (GiftDesk extension; null outside a batch). */
+    batchId: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

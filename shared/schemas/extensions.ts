@@ -41,8 +41,11 @@ export const Campaign = z
   .meta({ id: 'Campaign' });
 export const CampaignCreate = z.object({ accountId: accountIdField, name: requiredText(200), donationAccountIds: z.array(z.string().max(64)).max(50).optional() });
 
+export const CampaignUpdate = z.object({ accountId: accountIdField.optional(), name: requiredText(200).optional(), donationAccountIds: z.array(z.string().max(64)).max(50).optional() });
+
 export const Committee = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'Committee' });
 export const CommitteeCreate = z.object({ accountId: accountIdField, name: requiredText(200) });
+export const CommitteeUpdate = z.object({ accountId: accountIdField.optional(), name: requiredText(200).optional() });
 
 export const CustomFieldDefinition = z
   .object({

@@ -27,6 +27,7 @@ let donationAccountId: string;
 let customFieldId: string;
 let donationId: string;
 let flagId: string;
+let batchId: string;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -36,6 +37,7 @@ beforeAll(async () => {
   donationAccountId = (await makeDonationAccount(s, { perElection: 100 })).id;
   customFieldId = (await makeCustomField(s, 'Tier', 'text')).id;
   donationId = (await makeDonation(s, contactId, { campaignId })).id;
+  batchId = expectStatus(await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Table 1' }), 201).id;
   await makeDonation(s, contactId, { donationAccountId, donationAmount: 150 });
   const flags = expectStatus(await s.request('GET', `/api/v1/flags?accountId=${s.accountId}`), 200);
   flagId = flags.flagged[0].id;
@@ -176,6 +178,7 @@ describe('403: a valid key used with another account', () => {
       if (path.startsWith('/api/v1/custom-fields/')) return customFieldId;
       if (path.startsWith('/api/v1/flags/')) return flagId;
       if (path.startsWith('/api/v1/api-keys/')) return s.keyId;
+      if (path.startsWith('/api/v1/batches/')) return batchId;
       return 'x_01JD0000000000000000000000';
     };
     // Bodies that would succeed for this key's own account: the accountId alone makes them fail.
@@ -184,7 +187,9 @@ describe('403: a valid key used with another account', () => {
       'PUT /api/v1/contacts/{id}': { firstName: 'Changed' },
       'POST /api/v1/donations': giftBody(s, contactId, { campaignId }),
       'POST /api/v1/campaigns': { name: 'Cross' },
+      'PUT /api/v1/campaigns/{id}': { name: 'Renamed', donationAccountIds: [] },
       'POST /api/v1/committees': { name: 'Cross' },
+      'PUT /api/v1/committees/{id}': { name: 'Renamed' },
       'POST /api/v1/donation-accounts': { name: 'Cross', limits: { perYear: 10 } },
       'PUT /api/v1/donation-accounts/{id}': { name: 'Renamed', limits: { perElection: 1 } },
       'POST /api/v1/custom-fields': { name: 'Cross', type: 'text' },
@@ -198,6 +203,8 @@ describe('403: a valid key used with another account', () => {
       'PUT /api/v1/elections/default': { electionType: 'general', electionYear: 2030 },
       'POST /api/v1/flags/{id}/actions': { action: 'refund' },
       'POST /api/v1/api-keys': { label: 'cross' },
+      'POST /api/v1/batches': { name: 'Cross' },
+      'PUT /api/v1/batches/{id}': { name: 'Renamed', closed: true },
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];

@@ -470,7 +470,7 @@ describe('failures', () => {
     } finally {
       db.close();
     }
-  });
+  }, 240_000); // many CLI processes, each a Node start: slow on a loaded 2-core machine
 
   it('a missing subcommand shows the commands and exits non-zero; --help exits 0', async () => {
     const { env: e } = env({ GIFTDESK_DATA_DIR: dir() });

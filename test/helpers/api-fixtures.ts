@@ -217,12 +217,18 @@ const TABLES = {
   donationAccounts: true,
   elections: true,
   donations: true,
+  batches: true,
   limitFlags: true,
   donationHistory: true,
   changeLog: true,
   accountCounterSlots: true,
   imports: true,
   importRejections: true,
+  syncRemotes: true,
+  syncLinks: true,
+  syncItems: true,
+  syncLease: true,
+  syncPullRuns: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

@@ -83,7 +83,7 @@ describe('background import jobs', () => {
     }
     expect(state).toMatchObject({ status: 'done', processedRows: 60_000, imported: 60_000 - job.imported, skipped: job.imported, rejectedCount: 0 });
     expect(await consistency({ store }, s.accountId)).toEqual({ gifts: 60_000, wrongTotals: 0, outbox: 60_000 });
-  });
+  }, 240_000); // 60,000 rows twice: slow on a loaded 2-core machine
 
   it('a job cut off by a crash shows as failed once GiftDesk starts again', async () => {
     const { s } = await orgWithDonors(1);

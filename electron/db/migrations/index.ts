@@ -2,6 +2,11 @@ import type { NamedMigration } from '../migration-types.ts';
 import * as initial from './2026-11-22T0900-initial.ts';
 import * as importProgress from './2026-11-22T1000-import-progress.ts';
 import * as counterSlots from './2026-11-22T1100-counter-slots.ts';
+import * as sync from './2026-11-24T1600-sync.ts';
+import * as enteredIndex from './2026-11-24T1730-donations-entered-index.ts';
+import * as batches from './2026-11-24T1740-batches.ts';
+import * as contactBrowseIndexes from './2026-11-24T1750-contact-browse-indexes.ts';
+import * as syncPull from './2026-11-24T1800-sync-pull.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull];

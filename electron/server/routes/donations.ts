@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
 import {
-  DonationCreateBody,
+  DonationCreateRequest,
   DonationCreated,
   DonationDetail,
   DonationList,
@@ -24,10 +24,11 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
   });
 
   r.post('/donations', {
-    schema: { tags, summary: 'Record a donation', body: DonationCreateBody, response: { 201: DonationCreated, ...errors(400, 403, 404, 413) } },
+    schema: { tags, summary: 'Record a donation (GiftDesk also takes `batchId`, the gift-entry batch it is typed in)', body: DonationCreateRequest, response: { 201: DonationCreated, ...errors(400, 403, 404, 409, 413) } },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      return reply.code(201).send(await createDonation(ctx, { ...req.body, accountId }));
+      const { batchId, ...body } = req.body;
+      return reply.code(201).send(await createDonation(ctx, { ...body, accountId }, { batchId }));
     },
   });
 

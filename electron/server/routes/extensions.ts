@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery, pagingQuery } from '../../../shared/schemas/common.ts';
 import {
   Account,
   ApiKey,
@@ -14,8 +14,10 @@ import {
   ApiKeyRevoked,
   Campaign,
   CampaignCreate,
+  CampaignUpdate,
   Committee,
   CommitteeCreate,
+  CommitteeUpdate,
   CustomFieldAction,
   CustomFieldCreate,
   CustomFieldDefinition,
@@ -31,7 +33,11 @@ import {
   FlagList,
   FlagListQuery,
 } from '../../../shared/schemas/extensions.ts';
+import { Batch, BatchCreate, BatchDonationList, BatchList, BatchListQuery, BatchUpdate } from '../../../shared/schemas/batches.ts';
+import { DonationStats, DonationStatsQuery } from '../../../shared/schemas/stats.ts';
 import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
+import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
+import { donationStats } from '../../domain/stats.ts';
 import { readCounters } from '../../domain/change-log.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import {
@@ -41,7 +47,7 @@ import {
   listCustomFields,
   retireCustomFieldOption,
 } from '../../domain/custom-fields.ts';
-import { getDonation } from '../../domain/donations.ts';
+import { getDonation, listBatchDonations } from '../../domain/donations.ts';
 import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
 import { invalidField, notFound } from '../../domain/errors.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
@@ -53,6 +59,10 @@ import {
   listCommittees,
   listDonationAccounts,
   requireCampaign,
+  requireCommittee,
+  requireDonationAccount,
+  updateCampaign,
+  updateCommittee,
   updateDonationAccountLimits,
 } from '../../domain/reference.ts';
 import { scopedAccount } from '../scope.ts';
@@ -95,21 +105,37 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
     schema: { tags, summary: 'Create a campaign', body: CampaignCreate, response: { 201: Campaign, ...errors(400, 403, 404) } },
     handler: async (req, reply) => reply.code(201).send(await createCampaign(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
   });
+  r.put('/campaigns/:id', {
+    schema: { tags, summary: 'Rename a campaign or replace its donation accounts (the list is sent whole)', params: IdParams, body: CampaignUpdate, response: { 200: Campaign, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCampaign(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name, donationAccountIds: req.body.donationAccountIds }),
+  });
 
   /* committees */
   r.get('/committees', {
     schema: { tags, summary: 'List committees', querystring: accountQuery, response: { 200: listOf(Committee), ...errors(400, 403) } },
     handler: async (req) => ({ data: await listCommittees(ctx, scopedAccount(req, req.query.accountId)) }),
   });
+  r.get('/committees/:id', {
+    schema: { tags, summary: 'Read a committee', params: IdParams, querystring: accountQuery, response: { 200: Committee, ...errors(400, 403, 404) } },
+    handler: async (req) => requireCommittee(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
   r.post('/committees', {
     schema: { tags, summary: 'Create a committee', body: CommitteeCreate, response: { 201: Committee, ...errors(400, 403) } },
     handler: async (req, reply) => reply.code(201).send(await createCommittee(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.put('/committees/:id', {
+    schema: { tags, summary: 'Rename a committee', params: IdParams, body: CommitteeUpdate, response: { 200: Committee, ...errors(400, 403, 404) } },
+    handler: async (req) => updateCommittee(ctx, scopedAccount(req, req.body.accountId), req.params.id, { name: req.body.name }),
   });
 
   /* donation accounts */
   r.get('/donation-accounts', {
     schema: { tags, summary: 'List donation accounts and their contribution limits', querystring: accountQuery, response: { 200: listOf(DonationAccount), ...errors(400, 403) } },
     handler: async (req) => ({ data: await listDonationAccounts(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+  r.get('/donation-accounts/:id', {
+    schema: { tags, summary: 'Read a donation account and its limits', params: IdParams, querystring: accountQuery, response: { 200: DonationAccount, ...errors(400, 403, 404) } },
+    handler: async (req) => requireDonationAccount(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
   r.post('/donation-accounts', {
     schema: { tags, summary: 'Create a donation account with limits (decimal dollars; null for none)', body: DonationAccountCreate, response: { 201: DonationAccount, ...errors(400, 403) } },
@@ -186,6 +212,44 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
       await getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id);
       return { data: await donationHistory(ctx, req.params.id) };
     },
+  });
+
+  /* gift-entry batches */
+  r.get('/batches', {
+    schema: { tags, summary: 'List gift-entry batches, newest first, with their count and total', querystring: BatchListQuery, response: { 200: BatchList, ...errors(400, 403) } },
+    handler: async (req) => {
+      const limit = req.query.limit ?? 20;
+      const offset = req.query.offset ?? 0;
+      return { ...(await listBatches(ctx, scopedAccount(req, req.query.accountId), { limit, offset })), limit, offset };
+    },
+  });
+  r.get('/batches/:id', {
+    schema: { tags, summary: 'Read a batch: its defaults, expected and actual count and total', params: IdParams, querystring: accountQuery, response: { 200: Batch, ...errors(400, 403, 404) } },
+    handler: async (req) => requireBatch(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+  r.get('/batches/:id/donations', {
+    schema: { tags, summary: "A batch's gifts in full, in the order they were typed", params: IdParams, querystring: z.object({ accountId: accountQuery.shape.accountId, ...pagingQuery }), response: { 200: BatchDonationList, ...errors(400, 403, 404) } },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.query.accountId);
+      await requireBatch(ctx, accountId, req.params.id);
+      const limit = req.query.limit ?? 20;
+      const offset = req.query.offset ?? 0;
+      return { ...(await listBatchDonations(ctx, accountId, req.params.id, { limit, offset })), limit, offset };
+    },
+  });
+  r.post('/batches', {
+    schema: { tags, summary: 'Start a gift-entry batch', body: BatchCreate, response: { 201: Batch, ...errors(400, 403, 404) } },
+    handler: async (req, reply) => reply.code(201).send(await createBatch(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+  });
+  r.put('/batches/:id', {
+    schema: { tags, summary: 'Change a batch (only the fields sent; null clears); closed: true closes it to new gifts', params: IdParams, body: BatchUpdate, response: { 200: Batch, ...errors(400, 403, 404) } },
+    handler: async (req) => updateBatch(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
+  });
+
+  /* statistics for the dashboard */
+  r.get('/stats/donations', {
+    schema: { tags, summary: 'Totals of completed gifts in a date range and/or batch: overall, by campaign, over time (UTC hours or days)', querystring: DonationStatsQuery, response: { 200: DonationStats, ...errors(400, 403, 404) } },
+    handler: async (req) => donationStats(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 
   /* API keys */

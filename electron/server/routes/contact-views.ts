@@ -1,0 +1,61 @@
+/**
+ * Extension routes for the app's contact screen (beyond the spec): a sortable, searchable
+ * list of contact summaries with giving totals, a contact's giving history, and what
+ * deleting a contact would take with it. Same auth, errors and OpenAPI as every route.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountQuery } from '../../../shared/schemas/common.ts';
+import {
+  ContactDeletePreview,
+  ContactDonationList,
+  ContactDonationsQuery,
+  ContactSummaryList,
+  ContactSummaryQuery,
+} from '../../../shared/schemas/contact-views.ts';
+import { contactDeletePreview, listContactDonations, listContactSummaries } from '../../domain/contact-views.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { scopedAccount } from '../scope.ts';
+import { IdParams, errors } from './common.ts';
+
+const tags = ['Extensions'];
+
+export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/contact-summaries', {
+    schema: {
+      tags,
+      summary: 'Contacts with their giving totals: search, sort by name, last gift, total given or creation, page',
+      description:
+        'search: words and word prefixes over name, email and organization, case- and accent-insensitive. ' +
+        'sortBy: name (last, then first; default), lastDonationDate, totalDonations, createdAt. ' +
+        'sortOrder defaults to asc for name and desc for the others; contacts who never gave sort first ascending and last descending by lastDonationDate.',
+      querystring: ContactSummaryQuery,
+      response: { 200: ContactSummaryList, ...errors(400, 403) },
+    },
+    handler: async (req) => listContactSummaries(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+  });
+
+  r.get('/contacts/:id/donations', {
+    schema: {
+      tags,
+      summary: "A contact's gifts, newest first, with the totals of their whole giving history",
+      params: IdParams,
+      querystring: ContactDonationsQuery,
+      response: { 200: ContactDonationList, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => listContactDonations(ctx, scopedAccount(req, req.query.accountId), req.params.id, req.query),
+  });
+
+  r.get('/contacts/:id/delete-preview', {
+    schema: {
+      tags,
+      summary: 'What deleting this contact would remove: the count and sum of their gifts',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: ContactDeletePreview, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => contactDeletePreview(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+}

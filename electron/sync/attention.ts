@@ -1,0 +1,150 @@
+/**
+ * What the app and the CLI show and do about sync, per record: its sync state in words, the
+ * "needs attention" list with reasons, and the two actions on a parked record — retry (after
+ * an edit, or to confirm what the reason asks) and discard (HQ will not get these changes).
+ */
+import type { Store, Db } from '../db/store.ts';
+import { DomainError } from '../domain/errors.ts';
+import { settleSeqs, pendingChanges } from './outbox.ts';
+import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from './state.ts';
+
+/** What a record's sync state means to a person. */
+export type SyncPhase = 'not_synced' | 'not_sent' | 'sending' | 'checking' | 'sent' | 'needs_attention' | 'retrying';
+
+export interface RecordSyncState {
+  entityType: PushEntity;
+  entityId: string;
+  phase: SyncPhase;
+  /** The HQ id, once HQ has the record. */
+  remoteId: string | null;
+  /** Changes not yet at HQ. */
+  pendingChanges: number;
+  /** A donation cannot be changed here any more (it was sent, or may have been). */
+  readOnly: boolean;
+  /** Why: the needs-attention reason, the last failure, what it waits for. */
+  reason: string | null;
+  attentionCode: string | null;
+  failures: number;
+  nextTryAt: string | null;
+  firstAttemptAt: string | null;
+}
+
+export async function recordSyncState(db: Db, entityType: PushEntity, entityId: string): Promise<RecordSyncState> {
+  const [item, remoteId, pending] = await Promise.all([getItem(db, entityType, entityId), remoteIdFor(db, entityType, entityId), pendingChanges(db, entityType, entityId)]);
+  const configured = await db.selectFrom('syncRemotes').select('accountId').limit(1).executeTakeFirst();
+  let phase: SyncPhase;
+  let reason: string | null = null;
+  if (item?.state === 'attention') {
+    phase = 'needs_attention';
+    reason = item.attentionReason;
+  } else if (item?.state === 'in_flight') {
+    phase = 'sending';
+  } else if (item?.state === 'unknown') {
+    phase = 'checking';
+    reason = `The last attempt's outcome is unknown (${item.lastError ?? 'no answer'}): GiftDesk will look for it at HQ before sending again.`;
+  } else if (item && item.failures > 0 && pending.length > 0) {
+    phase = 'retrying';
+    reason = item.lastError;
+  } else if (pending.length > 0) {
+    phase = configured ? 'not_sent' : 'not_synced';
+    reason = item?.lastError ?? null; // e.g. waiting for its donor to reach HQ
+  } else {
+    phase = remoteId ? 'sent' : configured ? 'not_sent' : 'not_synced';
+  }
+  const readOnly = entityType === 'donation' && (remoteId !== null || item?.state === 'in_flight' || item?.state === 'unknown');
+  return {
+    entityType,
+    entityId,
+    phase,
+    remoteId,
+    pendingChanges: pending.length,
+    readOnly,
+    reason,
+    attentionCode: item?.attentionCode ?? null,
+    failures: item?.failures ?? 0,
+    nextTryAt: item?.nextTryAt ?? null,
+    firstAttemptAt: item?.firstAttemptAt ?? null,
+  };
+}
+
+export interface AttentionItem {
+  entityType: PushEntity;
+  entityId: string;
+  /** A name a person recognises: the contact's name, the gift's donor, amount and date. */
+  label: string;
+  code: string;
+  reason: string;
+  /** HQ's status code when HQ refused it. */
+  remoteStatus: number | null;
+  since: string | null;
+}
+
+export async function listAttention(db: Db, accountId: string): Promise<AttentionItem[]> {
+  const rows = await db.selectFrom('syncItems').selectAll().where('accountId', '=', accountId).where('state', '=', 'attention').orderBy('attentionAt').orderBy('entityId').execute();
+  const out: AttentionItem[] = [];
+  for (const r of rows) out.push({ entityType: r.entityType as PushEntity, entityId: r.entityId, label: await labelOf(db, r), code: r.attentionCode ?? 'unknown', reason: r.attentionReason ?? '', remoteStatus: r.attentionStatus, since: r.attentionAt });
+  return out;
+}
+
+/** Records that keep failing (5xx, network): shown to the user after three failures in a row. */
+export async function listFailing(db: Db, accountId: string, atLeast = 3): Promise<Array<{ entityType: PushEntity; entityId: string; label: string; failures: number; lastError: string | null; nextTryAt: string | null }>> {
+  const rows = await db.selectFrom('syncItems').selectAll().where('accountId', '=', accountId).where('failures', '>=', atLeast).where('state', '!=', 'attention').orderBy('failures', 'desc').limit(100).execute();
+  const out = [];
+  for (const r of rows) out.push({ entityType: r.entityType as PushEntity, entityId: r.entityId, label: await labelOf(db, r), failures: r.failures, lastError: r.lastError, nextTryAt: r.nextTryAt });
+  return out;
+}
+
+async function labelOf(db: Db, r: ItemRow): Promise<string> {
+  if (r.entityType === 'contact') {
+    const c = await db.selectFrom('contacts').select(['firstName', 'lastName']).where('id', '=', r.entityId).executeTakeFirst();
+    return c ? `${c.firstName} ${c.lastName}` : `deleted contact ${r.entityId}`;
+  }
+  const d = await db
+    .selectFrom('donations as d')
+    .innerJoin('contacts as c', 'c.id', 'd.contactId')
+    .select(['c.firstName', 'c.lastName', 'd.amountCents', 'd.donationDate'])
+    .where('d.id', '=', r.entityId)
+    .executeTakeFirst();
+  return d ? `$${(Number(d.amountCents) / 100).toFixed(2)} from ${d.firstName} ${d.lastName} on ${d.donationDate.slice(0, 10)}` : `deleted gift ${r.entityId}`;
+}
+
+async function parkedItem(trx: Db, accountId: string, entityType: PushEntity, entityId: string, allowFailing: boolean): Promise<ItemRow> {
+  const item = await getItem(trx, entityType, entityId);
+  if (!item || item.accountId !== accountId || (item.state !== 'attention' && !(allowFailing && item.failures > 0))) {
+    throw new DomainError('not_found', 'sync_item_not_found', `No ${entityType} ${entityId} needs attention`, [{ field: 'id', issue: 'is not in the needs-attention list' }]);
+  }
+  return item;
+}
+
+/**
+ * Retry: the record goes again on the next pass. For a delete that would remove gifts at HQ,
+ * retry confirms the delete; for a record not linked to HQ, it creates it; for a possible
+ * duplicate, it posts the gift again. A record backing off after failures is retried at once.
+ */
+export async function retryItem(store: Store, accountId: string, entityType: PushEntity, entityId: string, at: string): Promise<void> {
+  await store.write(async (trx) => {
+    const item = await parkedItem(trx, accountId, entityType, entityId, true);
+    const confirm = item.attentionCode === 'confirm_delete' ? 'delete_confirmed' : item.attentionCode === 'not_linked' ? 'create_confirmed' : null;
+    await updateItem(trx, entityType, entityId, {
+      state: item.state === 'attention' ? 'idle' : item.state,
+      attentionCode: confirm,
+      attentionReason: null,
+      attentionStatus: null,
+      attentionAt: null,
+      failures: 0,
+      nextTryAt: null,
+      updatedAt: at,
+    });
+  });
+}
+
+/** Discard: the record's pending changes are dropped from the queue (HQ keeps what it has). */
+export async function discardItem(store: Store, accountId: string, entityType: PushEntity, entityId: string, at: string): Promise<{ discardedChanges: number }> {
+  return store.write(async (trx) => {
+    await parkedItem(trx, accountId, entityType, entityId, false);
+    const changes = await pendingChanges(trx, entityType, entityId);
+    const n = await settleSeqs(trx, accountId, changes.map((c) => c.seq), at);
+    await updateItem(trx, entityType, entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, failures: 0, nextTryAt: null, lastError: null, updatedAt: at });
+    return { discardedChanges: n };
+  });
+}

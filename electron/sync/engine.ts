@@ -1,0 +1,797 @@
+/**
+ * The push engine: drains the outbox (change_log) to HQ, exactly once, in dependency order,
+ * through one pacer per remote.
+ *
+ * A pass, per account with remote settings:
+ * 1. take (or renew) the database's lease (lease.ts); without it, do nothing;
+ * 2. settle changes nothing is pushed for (reference data);
+ * 3. gather the records to work on: every `unknown`/`in_flight` one (reconciled first), then
+ *    every record with changes still to go, oldest change first;
+ * 4. group them into lanes — a contact and its donations — and run lanes side by side (as many
+ *    as rate × HQ's latency needs), each lane in order, every request through the one pacer.
+ *
+ * For one record: coalesce its pending changes into one request (coalesce.ts), build the
+ * body from the record as it is now (payloads.ts), then, in ONE transaction: renew the lease,
+ * mark the changes with the attempt's id, set the item `in_flight` with the body. Only then
+ * does the request leave. The answer is recorded in one transaction too (remote id linked,
+ * the attempt's changes done). Outcomes (classified by sync-net's outcome.ts):
+ * - applied → done; a DELETE answered 404 is done too;
+ * - not applied: 429 → again after the pacer's pause; refused connection → backoff;
+ *   401/403 → the pass stops (the key is wrong); any other 4xx → the record is parked
+ *   ("needs attention") with HQ's message, its changes stay pending, only its dependents wait;
+ * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff; before anything else is
+ *   sent for it, the engine looks for it at HQ by its identity (identity.ts) and posts again
+ *   only when it is truly absent.
+ */
+import { newId } from '../../shared/ids.ts';
+import type { Contact } from '../../shared/schemas/contacts.ts';
+import type { DonationListItem } from '../../shared/schemas/donations.ts';
+import type { DonationRow } from '../db/schema.ts';
+import type { Db, Store } from '../db/store.ts';
+import { getContact } from '../domain/contacts.ts';
+import { createContext, type DomainContext } from '../domain/context.ts';
+import { isDomainError } from '../domain/errors.ts';
+import { backoffDelay } from './backoff.ts';
+import { coalesce, type Plan } from './coalesce.ts';
+import { contactSearchText, donationSearchWindow, hasContactReference, matchDonation } from './identity.ts';
+import { acquireLease, LEASE_MS, releaseLease, renewLeaseIn } from './lease.ts';
+import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
+import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
+import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
+import type { KeySource } from './secret-box.ts';
+import { ensureItem, getItem, type ItemRow, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
+import { createPacer } from './pacer.ts';
+
+/** Before creating a contact at HQ: an HQ contact to link to instead (sync-pull's email match), or null. */
+export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string }) => Promise<string | null>;
+
+export interface SyncLogger {
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+}
+
+export interface SyncEngineOptions {
+  store: Store;
+  keys: KeySource;
+  /** The client (and its pacer) for a remote; one per remote, reused across passes. Default: sync-net's RemoteClient with its Pacer at the configured rate. */
+  makeClient?: (cfg: RemoteConfig) => RemoteClient;
+  /** Email match before create (on by default in the settings; sync-pull provides it). */
+  matchContact?: ContactMatcher;
+  holderId?: string;
+  clock?: () => number;
+  random?: () => number;
+  log?: SyncLogger;
+  leaseMs?: number;
+}
+
+export interface PassProgress {
+  accountId: string;
+  done: number;
+  total: number;
+}
+
+export interface PassOptions {
+  accountId?: string;
+  onProgress?: (p: PassProgress) => void;
+}
+
+export interface AccountPassResult {
+  accountId: string;
+  requests: number;
+  applied: number;
+  parked: number;
+  failed: number;
+  /** Why the pass stopped early, if it did (key refused, HQ unreachable). */
+  stopped: string | null;
+}
+
+export interface PassResult {
+  /** False when another process holds the lease. */
+  ran: boolean;
+  accounts: AccountPassResult[];
+}
+
+type Step =
+  | { kind: 'done' }
+  | { kind: 'blocked'; reason: string }
+  /** `again`: it was parked for the same reason already (a re-check that found nothing new). */
+  | { kind: 'parked'; again: boolean }
+  | { kind: 'emailCheck'; email: string }
+  | { kind: 'send'; attemptId: string; op: 'create' | 'update' | 'delete'; method: 'POST' | 'PUT' | 'DELETE'; path: string; query?: Query; body?: unknown };
+
+type Query = Record<string, string | number>;
+
+type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
+
+class LostLease extends Error {}
+
+/** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for). */
+const RECHECKED = new Set(['reference_not_linked']);
+
+const FAILURES_SHOWN = 3;
+/** A request's deadline: well inside the lease (lease.ts), so a request never outlives it. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+const PAGE = 100;
+
+export function createSyncEngine(opts: SyncEngineOptions) {
+  const store = opts.store;
+  const db = store.db;
+  const clock = opts.clock ?? Date.now;
+  const random = opts.random ?? Math.random;
+  const holder = opts.holderId ?? newId('request').replace(/^req_/, 'eng_');
+  const leaseMs = opts.leaseMs ?? LEASE_MS;
+  const ctx: DomainContext = createContext(store, () => new Date(clock()).toISOString());
+  const clients = new Map<string, RemoteClient>();
+  const makeClient = opts.makeClient ?? defaultClient;
+  let latencyMs = 200;
+  let running: Promise<PassResult> | null = null;
+  let stopped = false;
+  const abort = new AbortController();
+
+  const nowIso = () => new Date(clock()).toISOString();
+
+  function clientFor(cfg: RemoteConfig) {
+    const key = `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.secret}\n${cfg.ratePerSecond}`;
+    let c = clients.get(key);
+    if (!c) {
+      c = makeClient(cfg);
+      clients.set(key, c);
+    }
+    return c;
+  }
+
+  /**
+   * Every request: right before it leaves (after the pacer's wait), the lease is renewed in
+   * the database; if another process took over meanwhile, nothing is sent (LostLease).
+   */
+  async function timed(client: RemoteClient, method: string, path: string, body?: unknown, query?: RequestOptions['query']): Promise<RemoteResult> {
+    const t0 = clock();
+    const r = await client.request(method, path, body, {
+      ...(query ? { query } : {}),
+      signal: abort.signal,
+      beforeSend: async () => {
+        const ok = await store.write((trx) => renewLeaseIn(trx, holder, clock(), leaseMs));
+        if (!ok) throw new LostLease();
+      },
+    });
+    const dt = clock() - t0;
+    if (r.status !== undefined) latencyMs = latencyMs * 0.8 + dt * 0.2;
+    return r;
+  }
+
+  /** Runs one pass (or joins the one running). */
+  function runPass(p: PassOptions = {}): Promise<PassResult> {
+    running ??= pass(p).finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  async function pass(p: PassOptions): Promise<PassResult> {
+    if (stopped) return { ran: false, accounts: [] };
+    const grant = await acquireLease(store, holder, clock(), leaseMs);
+    if (!grant) return { ran: false, accounts: [] };
+    if (grant.fresh) {
+      // Whatever was in flight under a previous holder (or before a crash) is unknown now.
+      await store.write((trx) => trx.updateTable('syncItems').set({ state: 'unknown' }).where('state', '=', 'in_flight').execute());
+    }
+    const accounts = p.accountId ? [p.accountId] : await configuredAccounts(db);
+    const out: AccountPassResult[] = [];
+    for (const accountId of accounts) {
+      if (stopped) break;
+      const cfg = await loadRemoteConfig(db, opts.keys, accountId);
+      if (!cfg) continue;
+      out.push(await passAccount(cfg, p.onProgress));
+    }
+    return { ran: true, accounts: out };
+  }
+
+  async function passAccount(cfg: RemoteConfig, onProgress?: (p: PassProgress) => void): Promise<AccountPassResult> {
+    const accountId = cfg.accountId;
+    const client = clientFor(cfg);
+    const result: AccountPassResult = { accountId, requests: 0, applied: 0, parked: 0, failed: 0, stopped: null };
+    await store.write((trx) => settleUnpushedTypes(trx, accountId, nowIso()));
+    const startCounts = await queueCounts(db, accountId);
+    const total = startCounts.pending + startCounts.inFlight;
+    let doneCount = 0;
+    const progress = (n: number) => {
+      doneCount += n;
+      onProgress?.({ accountId, done: Math.min(doneCount, total), total });
+    };
+    progress(0);
+    let consecutiveFailures = 0;
+    let stopReason: string | null = null;
+    let transportFailure = false;
+
+    // Rounds: a round works on what was pending when it started; later writes go next round.
+    for (let round = 0; round < 50 && !stopReason && !stopped; round++) {
+      const work = await gather(accountId);
+      if (work.length === 0) break;
+      const lanes = await laneOf(work);
+      let progressed = false;
+      let nextLane = 0;
+      const laneList = [...lanes.values()];
+      const concurrency = Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * latencyMs) / 1000) + 1, laneList.length));
+      const worker = async () => {
+        while (!stopReason && !stopped && nextLane < laneList.length) {
+          const lane = laneList[nextLane++]!;
+          for (const e of lane) {
+            if (stopReason || stopped) break;
+            let r: Result;
+            try {
+              r = await processEntity(cfg, client, e, result, progress);
+            } catch (err) {
+              if (err instanceof LostLease) {
+                stopReason = 'another process took over sync (lease lost)';
+                break;
+              }
+              throw err;
+            }
+            if (r === 'ok') {
+              progressed = true;
+              consecutiveFailures = 0;
+            } else if (r === 'parked') {
+              progressed = true;
+              result.parked++;
+            } else if (r === 'failed') {
+              result.failed++;
+              transportFailure = true;
+              if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
+              break; // the rest of this lane waits for the backoff
+            } else if (r === 'auth') {
+              stopReason = cfg.lastError ?? 'HQ refused the API key';
+            } else if (r === 'lease') {
+              stopReason = 'another process took over sync (lease lost)';
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      if (!progressed) break;
+    }
+    if (stopReason) result.stopped = stopReason;
+
+    const paused = client.pacer.pausedUntil;
+    await store.write((trx) =>
+      noteRemote(trx, accountId, {
+        lastAttemptAt: nowIso(),
+        ...(transportFailure || stopReason ? { lastError: stopReason ?? 'some requests failed; retrying with backoff' } : { lastSuccessAt: nowIso(), lastError: null }),
+        pausedUntil: paused && paused > clock() ? new Date(paused).toISOString() : null,
+        currentRate: client.pacer.currentRate,
+      }),
+    );
+    return result;
+  }
+
+  /** Unknown/in-flight records first (they must be reconciled), then pending ones, oldest first. */
+  async function gather(accountId: string): Promise<PendingEntity[]> {
+    const unknown = await db
+      .selectFrom('syncItems')
+      .select(['entityType', 'entityId'])
+      .where('accountId', '=', accountId)
+      .where('state', 'in', ['unknown', 'in_flight'])
+      .execute();
+    const pending = await listPendingEntities(db, accountId, 5000);
+    const seen = new Set<string>();
+    const out: PendingEntity[] = [];
+    for (const u of unknown) {
+      const k = `${u.entityType}:${u.entityId}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push({ entityType: u.entityType as PushEntity, entityId: u.entityId, firstSeq: 0 });
+    }
+    for (const e of pending) {
+      const k = `${e.entityType}:${e.entityId}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Lanes: a contact with its donations, in order (contacts before their gifts at equal age). */
+  async function laneOf(work: PendingEntity[]): Promise<Map<string, PendingEntity[]>> {
+    const donationIds = work.filter((e) => e.entityType === 'donation').map((e) => e.entityId);
+    const donor = new Map<string, string>();
+    for (let i = 0; i < donationIds.length; i += 500) {
+      const chunk = donationIds.slice(i, i + 500);
+      for (const r of await db.selectFrom('donations').select(['id', 'contactId']).where('id', 'in', chunk).execute()) donor.set(r.id, r.contactId);
+      for (const r of await db.selectFrom('syncItems').select(['entityId', 'laneId']).where('entityType', '=', 'donation').where('entityId', 'in', chunk).execute()) {
+        if (!donor.has(r.entityId)) donor.set(r.entityId, r.laneId);
+      }
+    }
+    const lanes = new Map<string, PendingEntity[]>();
+    for (const e of work) {
+      const lane = e.entityType === 'contact' ? e.entityId : (donor.get(e.entityId) ?? e.entityId);
+      let list = lanes.get(lane);
+      if (!list) lanes.set(lane, (list = []));
+      list.push(e);
+    }
+    return lanes;
+  }
+
+  async function laneIdFor(trx: Db, e: PendingEntity): Promise<string> {
+    if (e.entityType === 'contact') return e.entityId;
+    const d = await trx.selectFrom('donations').select('contactId').where('id', '=', e.entityId).executeTakeFirst();
+    return d?.contactId ?? e.entityId;
+  }
+
+  async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void): Promise<Result> {
+    let emailChecked = false;
+    let outcome: Result = 'ok';
+    for (let round = 0; round < 8; round++) {
+      let item = await getItem(db, e.entityType, e.entityId);
+      if (item?.state === 'attention') {
+        if (!item.attentionCode || !RECHECKED.has(item.attentionCode)) return round === 0 ? 'waiting' : outcome;
+      }
+      if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock()) return round === 0 ? 'waiting' : outcome;
+      if (item && (item.state === 'unknown' || item.state === 'in_flight')) {
+        const r = await reconcile(cfg, client, item, progress, result);
+        if (r !== 'resolved') return r;
+        continue;
+      }
+      const step = await prepare(cfg, e, emailChecked, progress);
+      if (step.kind === 'done') return outcome;
+      if (step.kind === 'blocked') {
+        if (item) await store.write((trx) => updateItem(trx, e.entityType, e.entityId, { lastError: step.reason, updatedAt: nowIso() }));
+        return 'blocked';
+      }
+      if (step.kind === 'parked') return step.again ? 'waiting' : 'parked';
+      if (step.kind === 'emailCheck') {
+        emailChecked = true;
+        if (!opts.matchContact) continue;
+        let found: string | null;
+        try {
+          found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email });
+        } catch (err) {
+          await failItem(e, err instanceof Error ? err.message : String(err), false);
+          return 'failed';
+        }
+        if (found) {
+          await store.write(async (trx) => {
+            const taken = await trx.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
+            if (taken) return; // that HQ contact is linked to another local one already: create ours
+            await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at: nowIso() });
+          });
+        }
+        continue;
+      }
+      result.requests++;
+      const res = await timed(client, step.method, step.path, step.body, step.query);
+      item = await getItem(db, e.entityType, e.entityId);
+      const r = await record(cfg, e, step, res, progress);
+      if (r === 'again') {
+        result.applied += res.outcome === 'applied' || (step.op === 'delete' && res.status === 404) ? 1 : 0;
+        outcome = 'ok';
+        continue;
+      }
+      return r;
+    }
+    return outcome;
+  }
+
+  /** Plans the record's next request and, if there is one, marks it in flight (one transaction). */
+  async function prepare(cfg: RemoteConfig, e: PendingEntity, emailChecked: boolean, progress: (n: number) => void): Promise<Step> {
+    const at = nowIso();
+    let settled = 0;
+    const step = await store.write(async (trx): Promise<Step> => {
+      if (!(await renewLeaseIn(trx, holder, clock(), leaseMs))) throw new LostLease();
+      const item = await ensureItem(trx, { entityType: e.entityType, entityId: e.entityId, accountId: cfg.accountId, laneId: await laneIdFor(trx, e), at });
+      const changes = await pendingChanges(trx, e.entityType, e.entityId);
+      if (changes.length === 0) {
+        if (item.state === 'attention' && item.attentionCode && RECHECKED.has(item.attentionCode)) await clearAttention(trx, e);
+        return { kind: 'done' };
+      }
+      const remoteId = await remoteIdFor(trx, e.entityType, e.entityId);
+      const park = async (code: string, reason: string): Promise<Step> => {
+        const again = item.state === 'attention' && item.attentionCode === code;
+        await updateItem(trx, e.entityType, e.entityId, { state: 'attention', attentionCode: code, attentionReason: reason, attentionStatus: null, attentionAt: again ? item.attentionAt : at, updatedAt: at });
+        return { kind: 'parked', again };
+      };
+      const nothing = async (seqs: number[]): Promise<Step> => {
+        settled += await settleSeqs(trx, cfg.accountId, seqs, at);
+        if (item.state === 'attention') await clearAttention(trx, e);
+        return { kind: 'done' };
+      };
+      const send = async (plan: Plan, op: 'create' | 'update' | 'delete', method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, attemptBody: unknown, query?: Query): Promise<Step> => {
+        const attemptId = newId('request').replace(/^req_/, 'att_');
+        await markAttempt(trx, plan.seqs, attemptId);
+        await updateItem(trx, e.entityType, e.entityId, {
+          state: 'in_flight',
+          op,
+          attemptId,
+          attemptAt: at,
+          attemptBody: JSON.stringify(attemptBody),
+          firstAttemptAt: item.firstAttemptAt ?? at,
+          attentionCode: null,
+          attentionReason: null,
+          attentionStatus: null,
+          attentionAt: null,
+          updatedAt: at,
+        });
+        return { kind: 'send', attemptId, op, method, path, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) };
+      };
+      const q = { accountId: cfg.remoteAccountId };
+
+      if (e.entityType === 'contact') {
+        let contact: Contact | null = null;
+        try {
+          contact = await getContact(ctx, cfg.accountId, e.entityId, trx);
+        } catch (err) {
+          if (!isDomainError(err)) throw err;
+        }
+        let plan = coalesce(changes, { exists: contact !== null, hasRemote: remoteId !== null });
+        if (!plan) return { kind: 'done' };
+        if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') plan = { kind: 'create', seqs: plan.seqs };
+        switch (plan.kind) {
+          case 'nothing':
+            return nothing(plan.seqs);
+          case 'unlinked':
+            return park('not_linked', `Contact ${e.entityId} changed here but is not linked to a contact at HQ (it came in as history HQ already has, without its HQ id). Pull from HQ to link it, or retry to create it at HQ.`);
+          case 'create': {
+            const email = contact!.primaryEmail ?? contact!.email;
+            if (!emailChecked && cfg.emailMatch && email && opts.matchContact) return { kind: 'emailCheck', email };
+            const body = contactCreateBody(contact!, e.entityId, cfg.remoteAccountId);
+            return send(plan, 'create', 'POST', '/contacts', body, body);
+          }
+          case 'update': {
+            const body = contactUpdateBody(contact!, e.entityId, plan.fields);
+            if (Object.keys(body).length === 0) return nothing(plan.seqs);
+            return send(plan, 'update', 'PUT', `/contacts/${encodeURIComponent(remoteId!)}`, { ...body }, { fields: plan.fields });
+          }
+          case 'delete': {
+            if (item.attentionCode !== 'delete_confirmed') {
+              const gifts = await pushedGiftsOf(trx, e.entityId);
+              if (gifts > 0) {
+                return park('confirm_delete', `Contact ${e.entityId} was deleted here. Deleting it at HQ also deletes the ${gifts} gift${gifts === 1 ? '' : 's'} of it already at HQ. Retry to confirm the delete at HQ, or discard to keep the contact and its gifts there.`);
+              }
+            }
+            return send(plan, 'delete', 'DELETE', `/contacts/${encodeURIComponent(remoteId!)}`, undefined, { remoteId }, q);
+          }
+        }
+      }
+
+      // donations
+      const d = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
+      const plan = coalesce(changes, { exists: d !== undefined && d.status !== 'voided', hasRemote: remoteId !== null });
+      if (!plan) return { kind: 'done' };
+      switch (plan.kind) {
+        case 'nothing':
+        case 'delete': // a gift leaves HQ only with its donor (the contact's DELETE): nothing to send for it
+          return nothing(plan.seqs);
+        case 'unlinked':
+        case 'update': {
+          if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') break;
+          if (plan.kind === 'unlinked') return park('not_linked', `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`);
+          const fields = plan.fields === null ? 'the whole gift' : plan.fields.join(', ');
+          return park('hq_has_no_donation_update', `Gift ${e.entityId} changed here (${fields}) after it reached HQ. HQ's API cannot change a gift: make the same change in HQ's web application, then discard this item.`);
+        }
+        case 'create':
+          break;
+      }
+      const gift = d as DonationRow;
+      if (gift.status !== 'completed') {
+        return park('not_completed', `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`);
+      }
+      const remote: DonationRemoteIds = {};
+      const donorRemote = await remoteIdFor(trx, 'contact', gift.contactId);
+      if (!donorRemote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
+      remote.contactId = donorRemote;
+      for (const [field, type, local] of [
+        ['onBehalfOfContactId', 'contact', gift.onBehalfOfContactId],
+        ['facilitatedByContactId', 'contact', gift.facilitatedByContactId],
+        ['campaignId', 'campaign', gift.campaignId],
+        ['committeeId', 'committee', gift.committeeId],
+        ['donationAccountId', 'donationAccount', gift.donationAccountId],
+      ] as const) {
+        if (!local) continue;
+        const r = await remoteIdFor(trx, type, local);
+        if (r) remote[field] = r;
+      }
+      const built = donationCreateBody(gift, remote, cfg.remoteAccountId);
+      if (!built.ok) {
+        const contacts = built.missing.filter((m) => m.field === 'onBehalfOfContactId' || m.field === 'facilitatedByContactId');
+        if (contacts.length > 0) return { kind: 'blocked', reason: `waiting for contact ${contacts.map((m) => m.localId).join(', ')} to reach HQ` };
+        const names = await referenceNames(trx, built.missing);
+        return park('reference_not_linked', `Gift ${gift.id} is credited to ${names.join(', ')}, not linked to HQ yet. Link ${built.missing.length === 1 ? 'it' : 'them'} to HQ's (Sync settings → reference data); the gift goes by itself once linked.`);
+      }
+      return send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
+    });
+    if (settled > 0) progress(settled);
+    return step;
+  }
+
+  async function referenceNames(trx: Db, missing: Array<{ field: string; localId: string }>): Promise<string[]> {
+    const out: string[] = [];
+    for (const m of missing) {
+      const table = m.field === 'campaignId' ? 'campaigns' : m.field === 'committeeId' ? 'committees' : 'donationAccounts';
+      const noun = m.field === 'campaignId' ? 'campaign' : m.field === 'committeeId' ? 'committee' : 'donation account';
+      const r = await trx.selectFrom(table).select('name').where('id', '=', m.localId).executeTakeFirst();
+      out.push(`${noun} "${r?.name ?? m.localId}" (${m.localId})`);
+    }
+    return out;
+  }
+
+  /** Gifts of a (deleted) contact that HQ has. */
+  async function pushedGiftsOf(trx: Db, contactId: string): Promise<number> {
+    const r = await trx
+      .selectFrom('syncItems as i')
+      .innerJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'i.entityId').on('l.entityType', '=', 'donation'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('i.entityType', '=', 'donation')
+      .where('i.laneId', '=', contactId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async function clearAttention(trx: Db, e: { entityType: PushEntity; entityId: string }): Promise<void> {
+    await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, updatedAt: nowIso() });
+  }
+
+  /** Records a request's answer (one transaction). 'again': look at the record once more. */
+  async function record(cfg: RemoteConfig, e: PendingEntity, step: Extract<Step, { kind: 'send' }>, res: RemoteResult, progress: (n: number) => void): Promise<Result | 'again'> {
+    const at = nowIso();
+    const applied = res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
+    if (applied) {
+      const remoteId = step.op === 'create' ? remoteIdOf(res.body) : null;
+      if (step.op === 'create' && !remoteId) {
+        await markUnknown(e, 'HQ answered the create without an id');
+        return 'failed';
+      }
+      const n = await store.write(async (trx) => {
+        if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
+        if (step.op === 'delete') {
+          await unlinkRemote(trx, e.entityType, e.entityId);
+          // HQ deleted the contact's gifts with it.
+          const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
+          for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
+        }
+        const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+        await updateItem(trx, e.entityType, e.entityId, {
+          state: 'idle',
+          attemptId: null,
+          attemptBody: null,
+          failures: 0,
+          nextTryAt: null,
+          lastError: null,
+          ...(step.op === 'delete' ? {} : { pushedState: JSON.stringify(step.body ?? null) }),
+          updatedAt: at,
+        });
+        return settled;
+      });
+      progress(n);
+      return 'again';
+    }
+    if (res.outcome === 'notApplied') {
+      const status = res.status;
+      await store.write(async (trx) => {
+        await releaseAttempt(trx, step.attemptId);
+        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
+      });
+      if (status === 429) return 'again';
+      if (status === undefined || status === 408) {
+        await failItem(e, res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached', false);
+        return 'failed';
+      }
+      if (status === 401 || status === 403) {
+        cfg.lastError = `HQ refused the API key (${status}): ${res.error?.message ?? ''}`.trim();
+        return 'auth';
+      }
+      const message = remoteMessage(res);
+      await store.write((trx) =>
+        updateItem(trx, e.entityType, e.entityId, {
+          state: 'attention',
+          attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
+          attentionReason: step.op === 'update' && status === 404 ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}` : `HQ refused the ${step.op} (${status}): ${message}`,
+          attentionStatus: status,
+          attentionAt: at,
+          failures: 0,
+          nextTryAt: null,
+          updatedAt: at,
+        }),
+      );
+      return 'parked';
+    }
+    await markUnknown(e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`);
+    return 'failed';
+  }
+
+  async function markUnknown(e: PendingEntity, why: string): Promise<void> {
+    await failItem(e, why, true);
+  }
+
+  /** A transport failure: back off (full jitter, capped), shown after three in a row. */
+  async function failItem(e: { entityType: PushEntity; entityId: string }, why: string, unknown: boolean): Promise<void> {
+    const at = nowIso();
+    await store.write(async (trx) => {
+      const item = await getItem(trx, e.entityType, e.entityId);
+      const failures = (item?.failures ?? 0) + 1;
+      await updateItem(trx, e.entityType, e.entityId, {
+        ...(unknown ? { state: 'unknown' } : {}),
+        failures,
+        nextTryAt: new Date(clock() + backoffDelay(failures - 1, { random })).toISOString(),
+        lastError: why,
+        updatedAt: at,
+      });
+    });
+  }
+
+  /**
+   * An attempt whose outcome is unknown: PUT and DELETE are simply sent again (they set
+   * values / 404 is done). A create is looked for at HQ by its identity: found → linked and
+   * done; a lookalike without the reference → parked; truly absent → pending again.
+   */
+  async function reconcile(cfg: RemoteConfig, client: RemoteClient, item: ItemRow, progress: (n: number) => void, result: AccountPassResult): Promise<Result | 'resolved'> {
+    const e = { entityType: item.entityType as PushEntity, entityId: item.entityId };
+    const at = nowIso();
+    const release = async () => {
+      await store.write(async (trx) => {
+        if (item.attemptId) await releaseAttempt(trx, item.attemptId);
+        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
+      });
+      return 'resolved' as const;
+    };
+    if (item.op !== 'create' || !item.attemptId || !item.attemptBody) return release();
+    const sent = JSON.parse(item.attemptBody) as Record<string, unknown>;
+    const get = async (path: string, query: Query): Promise<{ ok: true; body: unknown } | { ok: false; result: Result }> => {
+      result.requests++;
+      const r = await timed(client, 'GET', path, undefined, { accountId: cfg.remoteAccountId, ...query });
+      if (r.outcome === 'applied') return { ok: true, body: r.body };
+      if (r.status === 401 || r.status === 403) {
+        cfg.lastError = `HQ refused the API key (${r.status})`;
+        return { ok: false, result: 'auth' };
+      }
+      await failItem(e, `looking for it at HQ: ${r.error?.message ?? r.networkError?.message ?? r.status ?? 'no answer'}`, false);
+      return { ok: false, result: 'failed' };
+    };
+    let foundId: string | null = null;
+    let note: { code: string; reason: string } | null = null;
+
+    if (e.entityType === 'donation') {
+      const body = sent.body as { contactId: string; donationAmount: number; donationDate: string; paymentMethod: string; campaignId?: string };
+      const win = donationSearchWindow(body.donationDate);
+      const items: DonationListItem[] = [];
+      for (let offset = 0; ; offset += PAGE) {
+        const r = await get('/donations', { startDate: win.startDate, endDate: win.endDate, limit: PAGE, offset });
+        if (!r.ok) return r.result;
+        const page = ((r.body as { donations?: DonationListItem[]; data?: DonationListItem[] }).donations ?? (r.body as { data?: DonationListItem[] }).data ?? []) as DonationListItem[];
+        items.push(...page);
+        if (page.length < PAGE) break;
+      }
+      const m = matchDonation(items, { localId: e.entityId, contactId: body.contactId, donationAmount: body.donationAmount, donationDate: body.donationDate, paymentMethod: body.paymentMethod, campaignId: body.campaignId ?? null });
+      if (m.kind === 'found') {
+        foundId = m.remoteId;
+        if (m.duplicates.length > 0) note = { code: 'duplicate_at_hq', reason: `HQ has this gift ${m.duplicates.length + 1} times (${[m.remoteId, ...m.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.` };
+      } else if (m.kind === 'lookalike') {
+        await store.write(async (trx) => {
+          await releaseAttempt(trx, item.attemptId!);
+          await updateItem(trx, e.entityType, e.entityId, {
+            state: 'attention',
+            attemptId: null,
+            attemptBody: null,
+            attentionCode: 'possible_duplicate',
+            attentionReason: `HQ has gift ${m.remoteId} that matches this one in every field but lacks its reference gd:${e.entityId} (its notes were edited at HQ?). If it is this gift, discard this item; if not, retry to post it.`,
+            attentionStatus: null,
+            attentionAt: at,
+            updatedAt: at,
+          });
+        });
+        return 'parked';
+      }
+    } else {
+      const body = sent as { firstName: string; lastName: string; primaryEmail?: string };
+      const since = Date.parse(item.attemptAt ?? at) - 86_400_000;
+      // A hit is `{ id }`, never a bare string: a failed read ('failed', 'auth') is a string
+      // too, and must never be taken for HQ's id of the contact.
+      // HQ contacts already linked to ANOTHER local record by a push of ours (or a reconcile
+      // that saw that record's tag) were created for that record, so they cannot be this
+      // attempt's: skip them without a read. Without this every unknown create read every
+      // contact HQ created that day, one GET each. (Pulled and email-matched links are not
+      // skipped: such a contact could be ours.)
+      const notOthers = async (ids: string[]): Promise<string[]> => {
+        if (ids.length === 0) return ids;
+        const taken = await db
+          .selectFrom('syncLinks')
+          .select('remoteId')
+          .where('accountId', '=', cfg.accountId)
+          .where('entityType', '=', 'contact')
+          .where('remoteId', 'in', ids)
+          .where('source', 'in', ['pushed', 'found'])
+          .where('localId', '!=', e.entityId)
+          .execute();
+        const skip = new Set(taken.map((t) => t.remoteId));
+        return ids.filter((id) => !skip.has(id));
+      };
+      const check = async (candidates: string[]): Promise<{ id: string } | null | Result> => {
+        const ids = await notOthers(candidates);
+        for (const id of ids) {
+          const r = await get(`/contacts/${encodeURIComponent(id)}`, {});
+          if (!r.ok) return r.result;
+          if (hasContactReference((r.body as { tags?: string[] }).tags, e.entityId)) return { id };
+        }
+        return null;
+      };
+      // 1. by the email (else the name) the attempt sent
+      const s = await get('/contacts', { search: contactSearchText(body).slice(0, 200), sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE });
+      if (!s.ok) return s.result;
+      const recent = ((s.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? []).filter((c) => Date.parse(c.createdAt) >= since);
+      let hit = await check(recent.map((c) => c.id));
+      if (typeof hit === 'string') return hit;
+      // 2. every contact HQ created since a day before the attempt (staff may have renamed it)
+      const tried = new Set(recent.map((c) => c.id));
+      for (let offset = 0; hit === null; offset += PAGE) {
+        const r = await get('/contacts', { sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE, offset });
+        if (!r.ok) return r.result;
+        const page = (r.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? [];
+        const fresh = page.filter((c) => Date.parse(c.createdAt) >= since && !tried.has(c.id));
+        hit = await check(fresh.map((c) => c.id));
+        if (typeof hit === 'string') return hit;
+        if (page.length < PAGE || page.some((c) => Date.parse(c.createdAt) < since)) break;
+      }
+      if (hit !== null) foundId = hit.id;
+    }
+
+    if (foundId === null) return release();
+    const remoteId = foundId;
+    const n = await store.write(async (trx) => {
+      await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId, source: 'found', at });
+      const settled = await settleAttempt(trx, cfg.accountId, item.attemptId!, at);
+      await updateItem(trx, e.entityType, e.entityId, {
+        state: note ? 'attention' : 'idle',
+        attemptId: null,
+        attemptBody: null,
+        failures: 0,
+        nextTryAt: null,
+        lastError: null,
+        attentionCode: note?.code ?? null,
+        attentionReason: note?.reason ?? null,
+        attentionAt: note ? at : null,
+        updatedAt: at,
+      });
+      return settled;
+    });
+    progress(n);
+    return note ? 'parked' : 'resolved';
+  }
+
+  return {
+    holder,
+    runPass,
+    /** Stops after the requests in flight; gives the lease up. */
+    async stop(): Promise<void> {
+      stopped = true;
+      abort.abort(new Error('sync is stopping'));
+      if (running) await running.catch(() => undefined);
+      await releaseLease(store, holder).catch(() => undefined);
+    },
+    /** When the next retry of a backed-off record is due (ms since epoch), or null. */
+    async nextRetryAt(): Promise<number | null> {
+      const r = await db.selectFrom('syncItems').select((eb) => eb.fn.min('nextTryAt').as('t')).where('nextTryAt', 'is not', null).where('state', '!=', 'attention').executeTakeFirst();
+      return r?.t ? Date.parse(r.t) : null;
+    },
+  };
+}
+
+export type SyncEngine = ReturnType<typeof createSyncEngine>;
+
+/** sync-net's client and pacer for a remote, at its configured rate. */
+export function defaultClient(cfg: RemoteConfig): RemoteClient {
+  return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs: REQUEST_TIMEOUT_MS });
+}
+
+function remoteIdOf(body: unknown): string | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/** HQ's message in either error shape: `{statusCode, error, message, details}` or `{error: {…}}`. */
+export function remoteMessage(res: RemoteResult): string {
+  const base = res.error?.message ?? `HTTP ${res.status ?? '?'}`;
+  const details = res.error?.details;
+  if (Array.isArray(details) && details.length > 0) {
+    const parts = details.map((d) => (d && typeof d === 'object' && 'field' in d ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim() : JSON.stringify(d)));
+    return `${base} (${parts.join('; ')})`;
+  }
+  return base;
+}

@@ -1,0 +1,103 @@
+/**
+ * The identity a record gets once, when the user saves it, and that every attempt reuses, so
+ * that after an unknown outcome the engine can tell whether HQ has it (pure; unit-tested).
+ *
+ * - Donations: `gd:<local id>` on the last line of `notes` (D7). Looked for among HQ's
+ *   donations from the day before to the day after the gift's date (the list has no contact
+ *   filter: contactId and the reference are matched here, D8).
+ * - Contacts: the tag `gd:<local id>`. The create carries it and so does every later PUT that
+ *   sends tags (C2 replaces tags, so the engine always adds it back). After an unknown
+ *   create the engine searches HQ's contacts by the email (else the name) the attempt sent,
+ *   then pages HQ's contacts newest first back to a day before the attempt, and reads each
+ *   candidate to find the tag. Local ids are ULIDs: unique, never reused, so the tag and the
+ *   reference name exactly one record.
+ */
+import type { DonationListItem } from '../../shared/schemas/donations.ts';
+
+export const REFERENCE_PREFIX = 'gd:';
+
+export function contactReferenceTag(localId: string): string {
+  return `${REFERENCE_PREFIX}${localId}`;
+}
+
+export function donationReference(localId: string): string {
+  return `${REFERENCE_PREFIX}${localId}`;
+}
+
+/** The notes HQ gets: the gift's own notes, then the reference on a line of its own. */
+export function withDonationReference(notes: string | null, localId: string): string {
+  const ref = donationReference(localId);
+  if (notes === null || notes === '') return ref;
+  if (hasDonationReference(notes, localId)) return notes;
+  return `${notes}\n${ref}`;
+}
+
+/** Whether notes carry this gift's reference (a whole token: not a prefix of a longer id). */
+export function hasDonationReference(notes: string | null | undefined, localId: string): boolean {
+  if (!notes) return false;
+  const ref = donationReference(localId);
+  let from = 0;
+  for (;;) {
+    const i = notes.indexOf(ref, from);
+    if (i < 0) return false;
+    const after = notes.charAt(i + ref.length);
+    const before = i === 0 ? '' : notes.charAt(i - 1);
+    if (!/[0-9A-Za-z_]/.test(after) && !/[0-9A-Za-z_:]/.test(before)) return true;
+    from = i + 1;
+  }
+}
+
+/** Whether a contact's tags carry its reference tag. */
+export function hasContactReference(tags: readonly string[] | null | undefined, localId: string): boolean {
+  const ref = contactReferenceTag(localId).toLowerCase();
+  return (tags ?? []).some((t) => t.trim().toLowerCase() === ref);
+}
+
+/** What a donation attempt sent, as far as the list shows it. */
+export interface SentDonation {
+  localId: string;
+  contactId: string;
+  donationAmount: number;
+  donationDate: string;
+  paymentMethod: string;
+  campaignId: string | null;
+}
+
+export type DonationMatch =
+  | { kind: 'found'; remoteId: string; duplicates: string[] }
+  | { kind: 'lookalike'; remoteId: string }
+  | { kind: 'absent' };
+
+const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
+
+/**
+ * Looks for the gift among HQ's donations. `found`: same contact and the reference in notes
+ * (`duplicates` lists any further copies). `lookalike`: no reference anywhere, but a gift of
+ * the same contact that matches in every field the list shows (staff may have edited the
+ * notes at HQ) — a person decides. `absent`: safe to post again.
+ */
+export function matchDonation(items: readonly DonationListItem[], sent: SentDonation): DonationMatch {
+  const mine = items.filter((d) => d.contactId === sent.contactId);
+  const found = mine.filter((d) => hasDonationReference(d.notes, sent.localId));
+  if (found.length > 0) return { kind: 'found', remoteId: found[0]!.id, duplicates: found.slice(1).map((d) => d.id) };
+  const look = mine.find(
+    (d) =>
+      Math.round(d.donationAmount * 100) === Math.round(sent.donationAmount * 100) &&
+      sameInstant(d.donationDate, sent.donationDate) &&
+      d.paymentMethod === sent.paymentMethod &&
+      (d.campaignId ?? null) === (sent.campaignId ?? null),
+  );
+  return look ? { kind: 'lookalike', remoteId: look.id } : { kind: 'absent' };
+}
+
+/** The date window (inclusive, date-only) HQ's donation list is searched in. */
+export function donationSearchWindow(donationDate: string): { startDate: string; endDate: string } {
+  const t = Date.parse(donationDate);
+  const day = 86_400_000;
+  return { startDate: new Date(t - day).toISOString().slice(0, 10), endDate: new Date(t + day).toISOString().slice(0, 10) };
+}
+
+/** The words to search HQ's contacts by for a contact attempt: its email, else its name. */
+export function contactSearchText(sent: { primaryEmail?: string | null; firstName: string; lastName: string }): string {
+  return sent.primaryEmail ? sent.primaryEmail : `${sent.firstName} ${sent.lastName}`;
+}

@@ -1,0 +1,150 @@
+/**
+ * Where an account pushes to: HQ's base URL (requests go to `{baseUrl}/api/v1/...`), the API
+ * key id and secret (sealed at rest, secret-box.ts), HQ's account id, the rate (requests per
+ * second, default 5) and the schedule (seconds between passes, default 60). One per account.
+ */
+import type { Db, Store } from '../db/store.ts';
+import { invalidField } from '../domain/errors.ts';
+import { type KeySource, openSecret, sealSecret } from './secret-box.ts';
+
+export const DEFAULT_RATE = 5;
+export const DEFAULT_SCHEDULE_SECONDS = 60;
+
+export interface RemoteSettingsInput {
+  accountId: string;
+  baseUrl: string;
+  keyId: string;
+  /** Required the first time; absent keeps the stored one. */
+  secret?: string;
+  remoteAccountId: string;
+  ratePerSecond?: number;
+  scheduleSeconds?: number;
+  emailMatch?: boolean;
+}
+
+/** What may be shown: everything but the secret. */
+export interface RemoteSettings {
+  accountId: string;
+  baseUrl: string;
+  keyId: string;
+  remoteAccountId: string;
+  ratePerSecond: number;
+  scheduleSeconds: number;
+  emailMatch: boolean;
+  hasSecret: boolean;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  pausedUntil: string | null;
+  currentRate: number | null;
+  doneCount: number;
+}
+
+/** The settings with the secret opened: for the engine and pull only, never for output. */
+export interface RemoteConfig extends RemoteSettings {
+  secret: string;
+}
+
+/** `https://hq.example.org/` or `…/api/v1` → `https://hq.example.org`. */
+export function normaliseBaseUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw invalidField('baseUrl', 'must be an http:// or https:// URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalidField('baseUrl', 'must be an http:// or https:// URL');
+  if (u.username || u.password) throw invalidField('baseUrl', 'must not carry a user name or password (the key goes in keyId and secret)');
+  u.search = '';
+  u.hash = '';
+  const p = u.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  return `${u.origin}${p}`;
+}
+
+function checkInput(input: RemoteSettingsInput): void {
+  if (!input.keyId.trim()) throw invalidField('keyId', 'must not be empty');
+  if (!input.remoteAccountId.trim()) throw invalidField('remoteAccountId', 'must not be empty');
+  if (input.secret !== undefined && !input.secret.trim()) throw invalidField('secret', 'must not be empty');
+  const rate = input.ratePerSecond;
+  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0 && rate <= 1000)) throw invalidField('ratePerSecond', 'must be a number above 0 and at most 1000');
+  const every = input.scheduleSeconds;
+  if (every !== undefined && !(Number.isInteger(every) && every >= 5 && every <= 86_400)) throw invalidField('scheduleSeconds', 'must be a whole number of seconds from 5 to 86400');
+}
+
+export async function saveRemoteSettings(store: Store, keys: KeySource, input: RemoteSettingsInput, at: string): Promise<RemoteSettings> {
+  checkInput(input);
+  const baseUrl = normaliseBaseUrl(input.baseUrl);
+  const sealed = input.secret !== undefined ? await sealSecret(keys, input.secret.trim()) : undefined;
+  await store.write(async (trx) => {
+    const existing = await trx.selectFrom('syncRemotes').select('secretSealed').where('accountId', '=', input.accountId).executeTakeFirst();
+    if (!existing && sealed === undefined) throw invalidField('secret', 'is required the first time sync is configured');
+    const values = {
+      baseUrl,
+      keyId: input.keyId.trim(),
+      remoteAccountId: input.remoteAccountId.trim(),
+      ...(sealed !== undefined ? { secretSealed: sealed } : {}),
+      ...(input.ratePerSecond !== undefined ? { ratePerSecond: input.ratePerSecond } : {}),
+      ...(input.scheduleSeconds !== undefined ? { scheduleSeconds: input.scheduleSeconds } : {}),
+      ...(input.emailMatch !== undefined ? { emailMatch: input.emailMatch ? (1 as const) : (0 as const) } : {}),
+      updatedAt: at,
+    };
+    if (existing) {
+      await trx.updateTable('syncRemotes').set({ ...values, lastError: null, pausedUntil: null }).where('accountId', '=', input.accountId).execute();
+    } else {
+      await trx
+        .insertInto('syncRemotes')
+        .values({ accountId: input.accountId, secretSealed: sealed!, ratePerSecond: DEFAULT_RATE, scheduleSeconds: DEFAULT_SCHEDULE_SECONDS, emailMatch: 1, createdAt: at, ...values })
+        .execute();
+    }
+  });
+  return (await getRemoteSettings(store.db, input.accountId))!;
+}
+
+type Row = Awaited<ReturnType<typeof selectRow>>;
+function selectRow(db: Db, accountId: string) {
+  return db.selectFrom('syncRemotes').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+}
+
+function view(r: NonNullable<Row>): RemoteSettings {
+  return {
+    accountId: r.accountId,
+    baseUrl: r.baseUrl,
+    keyId: r.keyId,
+    remoteAccountId: r.remoteAccountId,
+    ratePerSecond: Number(r.ratePerSecond),
+    scheduleSeconds: Number(r.scheduleSeconds),
+    emailMatch: r.emailMatch === 1,
+    hasSecret: r.secretSealed.length > 0,
+    lastSuccessAt: r.lastSuccessAt,
+    lastAttemptAt: r.lastAttemptAt,
+    lastError: r.lastError,
+    pausedUntil: r.pausedUntil,
+    currentRate: r.currentRate === null ? null : Number(r.currentRate),
+    doneCount: Number(r.doneCount),
+  };
+}
+
+/** The settings without the secret, or null when the account does not sync. */
+export async function getRemoteSettings(db: Db, accountId: string): Promise<RemoteSettings | null> {
+  const r = await selectRow(db, accountId);
+  return r ? view(r) : null;
+}
+
+/** The settings with the secret opened (engine and pull only), or null. */
+export async function loadRemoteConfig(db: Db, keys: KeySource, accountId: string): Promise<RemoteConfig | null> {
+  const r = await selectRow(db, accountId);
+  if (!r) return null;
+  return { ...view(r), secret: await openSecret(keys, r.secretSealed) };
+}
+
+/** The accounts that have a remote configured. */
+export async function configuredAccounts(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('syncRemotes').select('accountId').orderBy('accountId').execute();
+  return rows.map((r) => r.accountId);
+}
+
+/** Records what the app shows about the remote (never the secret). */
+export async function noteRemote(trx: Db, accountId: string, patch: Partial<Pick<RemoteSettings, 'lastSuccessAt' | 'lastAttemptAt' | 'lastError' | 'pausedUntil' | 'currentRate'>>): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await trx.updateTable('syncRemotes').set(patch).where('accountId', '=', accountId).execute();
+}

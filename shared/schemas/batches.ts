@@ -1,0 +1,65 @@
+/**
+ * Gift-entry batches (GiftDesk extension): a named stack of gifts with its defaults and the
+ * count and total the volunteer expects. A gift joins a batch when it is created
+ * (`batchId` on POST /v1/donations). Batches stay local: HQ never sees them.
+ */
+import { z } from 'zod';
+import { PAYMENT_METHODS } from '../enums.ts';
+import { accountIdField, dateOnly, limitDollars, pagingQuery, requiredText, typeError } from './common.ts';
+import { DonationDetail } from './donations.ts';
+
+const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
+const expectedCount = z
+  .number({ error: typeError('must be a whole number') })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must be zero or more' })
+  .max(1_000_000, { error: 'must be at most 1000000' })
+  .nullish();
+
+export const Batch = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    campaignId: z.string().nullable(),
+    committeeId: z.string().nullable(),
+    donationAccountId: z.string().nullable(),
+    paymentMethod: z.enum(PAYMENT_METHODS).nullable(),
+    /** YYYY-MM-DD: the default gift date. */
+    batchDate: z.string().nullable(),
+    expectedCount: z.number().int().nullable(),
+    expectedTotal: z.number().nullable(),
+    /** Completed gifts in the batch and their sum (decimal dollars). */
+    count: z.number().int(),
+    total: z.number(),
+    closedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Batch' });
+export type Batch = z.infer<typeof Batch>;
+
+const batchFields = {
+  campaignId: refId,
+  committeeId: refId,
+  donationAccountId: refId,
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(', ')}` }).nullish(),
+  batchDate: dateOnly.nullish(),
+  expectedCount,
+  expectedTotal: limitDollars,
+};
+
+export const BatchCreate = z.object({ accountId: accountIdField, name: requiredText(200), ...batchFields });
+export type BatchCreate = z.infer<typeof BatchCreate>;
+
+/** Only the fields sent change; null clears one. `closed: true` closes the batch to new gifts. */
+export const BatchUpdate = z.object({
+  accountId: accountIdField.optional(),
+  name: requiredText(200).optional(),
+  ...batchFields,
+  closed: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type BatchUpdate = z.infer<typeof BatchUpdate>;
+
+export const BatchListQuery = z.object({ accountId: accountIdField, ...pagingQuery });
+export const BatchList = z.object({ data: z.array(Batch), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+
+export const BatchDonationList = z.object({ data: z.array(DonationDetail), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });

@@ -1,0 +1,75 @@
+/**
+ * Rate at the remote, counted where it matters — at the proxy in front of it: however many
+ * lanes send at once and however slow the remote is, no one-second window sees more than
+ * the configured rate plus one bucket's burst; a remote that enforces a lower rate of its
+ * own is followed (its headers and its 429s), and every request still gets through.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
+import { createPacer } from '../../electron/sync/pacer.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { maxInAnyWindow, startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import { createRng } from './random.ts';
+
+let remote: TestServer;
+let strict: TestServer;
+
+beforeAll(async () => {
+  [remote, strict] = await Promise.all([startTestServer(), startTestServer({ rateLimit: { ratePerSecond: 3, burst: 2 } })]);
+});
+afterAll(async () => {
+  await remote?.close();
+  await strict?.close();
+});
+
+/** `lanes` workers share one client and send `total` GETs between them; a 429 is retried. */
+async function drive(client: RemoteClient, server: TestServer, lanes: number, total: number) {
+  let next = 0;
+  const statuses: number[] = [];
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < total) {
+        next++;
+        for (;;) {
+          const r = await client.request('GET', '/contacts', undefined, { query: { accountId: server.accountId, limit: 1 } });
+          statuses.push(r.status ?? 0);
+          if (r.status !== 429) break;
+        }
+      }
+    }),
+  );
+  return statuses;
+}
+
+describe('rate at the remote', () => {
+  let proxy: FaultProxy;
+  afterAll(async () => proxy?.close());
+
+  it('8 lanes at 5/s with a remote answering in 0–400 ms: never more than 5 + 1 in any second', async () => {
+    const rng = createRng(5);
+    proxy = await startFaultProxy({ target: remote.url, rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 400) }) });
+    const client = createRemoteClient({ baseUrl: proxy.url, keyId: remote.keyId, secret: remote.secret, pacer: createPacer({ ratePerSecond: 5, burst: 1 }) });
+    const statuses = await drive(client, remote, 8, 16);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const times = proxy.records.map((r) => r.at);
+    expect(times).toHaveLength(16);
+    expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(6);
+  });
+
+  it('a remote that enforces 3/s of its own: its headers hold us back, a 429 pauses us, every request gets through', async () => {
+    const p = await startFaultProxy({ target: strict.url });
+    try {
+      const client = createRemoteClient({ baseUrl: p.url, keyId: strict.keyId, secret: strict.secret, pacer: createPacer({ ratePerSecond: 10, burst: 1 }) });
+      const statuses = await drive(client, strict, 4, 12);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+      const limited = statuses.filter((s) => s === 429).length;
+      // The remote's X-RateLimit-Remaining: 0 holds the queue until its reset, so 429s are the
+      // exception (requests already on their way), not the rule.
+      expect(limited).toBeLessThanOrEqual(4);
+      const times = p.records.map((r) => r.at);
+      expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(10 + 1);
+    } finally {
+      await p.close();
+    }
+  });
+});
