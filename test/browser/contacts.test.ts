@@ -217,7 +217,7 @@ describe('a contact from creation to deletion, by keyboard', () => {
     const rows = page.locator('#contact-rows [role="row"]');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByText('Zoë Ångström').waitFor();
-    await page.getByRole('status').filter({ hasText: '1 contact match “angst”' }).waitFor();
+    await page.getByRole('status').filter({ hasText: '1 contact matches “angst”' }).waitFor();
     await expectNoSeriousA11yViolations(page, 'the contact list');
     await screenshot(page, 'contacts-list-search');
     // a search that finds nobody says so
