@@ -1,12 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 // In CI a JSON report is written too, so .ci/run can print the plain "N passed, N failed".
+// Two projects: everything in Node, and the browser tests (test/browser, real Chromium),
+// whose global setup builds the renderer once when dist/renderer is missing or stale.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: process.env.CI ? ['default', ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }]] : ['default'],
+    projects: [
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/global-setup.ts'], testTimeout: 120_000 } },
+    ],
   },
 });

@@ -6,7 +6,9 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron';
 import { openStore } from './db/open.ts';
+import { rendererStatic } from './server/renderer-static.ts';
 import { startServer, type RunningServer } from './server/serve.ts';
+import { exportCsvToFile } from './shell/export-file.ts';
 import { desktopPort } from './shell/port.ts';
 import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from './shell/security.ts';
 import { closeDesktopSession, openDesktopSession, type DesktopSession } from './shell/session.ts';
@@ -20,7 +22,9 @@ if (!app.requestSingleInstanceLock()) app.quit();
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData'); // the same folder the CLI uses by default
   const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
-  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1' });
+  // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
+  const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });
+  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1', plugins: [ui] });
   desktop = await openDesktopSession(server.ctx, server.url);
   const appOrigin = server.url;
 
@@ -67,6 +71,13 @@ async function start(): Promise<void> {
               if (!r.canceled && r.filePath) await store.backupTo(r.filePath);
             },
           },
+          ...(['contacts', 'donations'] as const).map((kind) => ({
+            label: `Export ${kind} CSV…`,
+            click: async () => {
+              const r = await dialog.showSaveDialog(win, { defaultPath: `${kind}-${new Date().toISOString().slice(0, 10)}.csv` });
+              if (!r.canceled && r.filePath && server && desktop) await exportCsvToFile(server.ctx, kind, desktop.accountId, r.filePath);
+            },
+          })),
           { label: 'Open data folder', click: () => void shell.openPath(dataDir) },
           { type: 'separator' },
           { role: 'quit' },

@@ -15,6 +15,7 @@ import { registerServe } from './serve.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerDataCommands } from './data-commands.ts';
+import { registerSyncPullCommands } from './sync-pull.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -138,6 +139,9 @@ common(program.command('flags').description('gifts flagged over a contribution l
 );
 
 registerDataCommands(program);
+
+const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
+registerSyncPullCommands(sync);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,12 +1,15 @@
 import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
 import { type CommonOptions, common, resolveDataDir } from './context.ts';
+import type { ServerPlugin } from '../server/app.ts';
+import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { CliError, print } from './output.ts';
 
 interface ServeCliOptions extends CommonOptions {
   port: string;
   host: string;
   demo?: boolean;
+  ui?: boolean;
   rate?: string;
   burst?: string;
   logLevel: string;
@@ -20,6 +23,7 @@ export function registerServe(program: Command): void {
       .option('--port <n>', 'port (0 = any free port)', '4870')
       .option('--host <h>', 'address to bind; anything but loopback opens the API to the network', '127.0.0.1')
       .option('--demo', 'seed a demo organisation when the data folder is empty')
+      .option('--ui', 'also serve the app in a browser: builds it when stale, prints a link with a one-time token')
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
       .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info'),
@@ -31,10 +35,26 @@ export function registerServe(program: Command): void {
     if (!(rate > 0) || !(burst >= 1)) throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
+    let ui: { tokens: OneTimeTokens; plugin: ServerPlugin } | null = null;
+    let appLink = (_url: string): string | null => null;
+    if (o.ui) {
+      const { ensureRendererBuilt, RENDERER_DIST } = await import('./renderer-build.ts');
+      await ensureRendererBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
+      const { createOneTimeTokens } = await import('../server/one-time-tokens.ts');
+      const { rendererStatic } = await import('../server/renderer-static.ts');
+      const tokens = createOneTimeTokens();
+      appLink = (url) => `${url}/#token=${tokens.issue()}`;
+      const onRedeemed = () => {
+        // The used link is dead; print a fresh one for another window or browser.
+        const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
+        (o.json ? process.stderr : process.stdout).write(line);
+      };
+      ui = { tokens, plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }) };
+    }
     const store = await openStore({ dataDir, databaseUrl: o.databaseUrl ?? process.env.DATABASE_URL });
     let running: Awaited<ReturnType<typeof startServer>>;
     try {
-      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
+      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
       throw err;
@@ -59,6 +79,12 @@ export function registerServe(program: Command): void {
       await running.close(); // a server that failed to start fully must not keep the port
       throw err;
     }
-    print(o, { url: running.url }, () => `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`);
+    const link = appLink(running.url);
+    print(o, link ? { url: running.url, appUrl: link } : { url: running.url }, () =>
+      [
+        `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`,
+        ...(link ? ['', 'Open GiftDesk in your browser (the link works once; a fresh one is printed when it is used):', `    ${link}`, ''] : []),
+      ].join('\n'),
+    );
   });
 }

@@ -369,6 +369,25 @@ export interface ImportRejectionsTable {
   reason: string;
 }
 
+/** One pull from HQ (electron/sync/pull.ts): progress, resume point, counts, outcome. */
+export interface SyncPullRunsTable {
+  id: string;
+  accountId: string;
+  status: string;
+  phase: string;
+  pagesDone: number;
+  pagesTotal: number | null;
+  nextOffset: number;
+  /** JSON object of counts. */
+  counts: string;
+  /** JSON array of strings for the user. */
+  notes: string;
+  error: string | null;
+  startedAt: string;
+  heartbeatAt: string;
+  finishedAt: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -399,6 +418,7 @@ export interface Database {
   syncLinks: SyncLinksTable;
   syncItems: SyncItemsTable;
   syncLease: SyncLeaseTable;
+  syncPullRuns: SyncPullRunsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

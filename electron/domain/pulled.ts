@@ -182,6 +182,11 @@ export async function referenceByName(db: Db, kind: ReferenceKind, accountId: st
     .execute();
 }
 
+/** An account's reference records of one kind, by name. */
+export async function listReferences(db: Db, kind: ReferenceKind, accountId: string): Promise<Array<{ id: string; name: string }>> {
+  return db.selectFrom(TABLE[kind]).select(['id', 'name']).where('accountId', '=', accountId).orderBy('name').orderBy('id').execute();
+}
+
 /** Whether a local reference record exists in the account (and its name). */
 export async function getReference(db: Db, kind: ReferenceKind, accountId: string, id: string): Promise<{ id: string; name: string } | undefined> {
   return db.selectFrom(TABLE[kind]).select(['id', 'name']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();

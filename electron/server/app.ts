@@ -41,10 +41,14 @@ export interface ServerOptions {
   allowAnyHost?: boolean;
   bodyLimitBytes?: number;
   /** Extra routes (e.g. the renderer's static files), registered inside the app. */
-  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+  plugins?: ServerPlugin[];
 }
 
-const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs'];
+/** A plugin given to buildServer: extra routes, with the domain context at hand. */
+export type ServerPlugin = (app: FastifyInstance, opts: { ctx: DomainContext }) => Promise<void>;
+
+// browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
+const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
 
 /**
  * The generator leaves `$id: "#/components/schemas/X"` and `$schema` on each component schema.
@@ -187,6 +191,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
     { prefix: '/api/v1' },
   );
-  for (const p of opts.plugins ?? []) await app.register(p);
+  for (const p of opts.plugins ?? []) await app.register(p, { ctx });
   return app;
 }

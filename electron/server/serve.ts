@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
-import { buildServer } from './app.ts';
+import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
 
 export interface RunningServer {
@@ -21,7 +21,7 @@ export interface ServeOptions {
   host?: string;
   logger?: FastifyServerOptions['logger'];
   rateLimit?: { ratePerSecond: number; burst: number };
-  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+  plugins?: ServerPlugin[];
 }
 
 export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'secret', '*.secret'];

@@ -13,10 +13,10 @@ export interface DesktopSession {
   secret: string;
 }
 
-export async function openDesktopSession(ctx: DomainContext, apiBase: string): Promise<DesktopSession> {
+export async function openDesktopSession(ctx: DomainContext, apiBase: string, label = 'desktop app (this launch)'): Promise<DesktopSession> {
   const accounts = await listAccounts(ctx);
   const accountId = accounts[0]?.id ?? (await createAccount(ctx, 'My Organisation')).id;
-  const key = await createApiKey(ctx, accountId, 'desktop app (this launch)');
+  const key = await createApiKey(ctx, accountId, label);
   return { apiBase, accountId, keyId: key.keyId, secret: key.secret };
 }
 

@@ -188,18 +188,27 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       throw err;
     }
 
+    // One controller per request, aborted by our deadline or by the caller's signal. (Not
+    // AbortSignal.any: it leaves a listener on the caller's long-lived signal per request.)
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-    const signal = ro.signal ? AbortSignal.any([deadline.signal, ro.signal]) : deadline.signal;
+    let timedOut = false;
+    deadline.signal.addEventListener('abort', () => void (timedOut = !ro.signal?.aborted), { once: true });
+    const onCallerAbort = () => deadline.abort(ro.signal?.reason);
+    ro.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      ro.signal?.removeEventListener('abort', onCallerAbort);
+    };
     const sentAt = Date.now();
     let res: Response;
     try {
-      res = await fetch(url, { method, headers, body: payload, signal, redirect: 'manual' });
+      res = await fetch(url, { method, headers, body: payload, signal: deadline.signal, redirect: 'manual' });
     } catch (err) {
-      clearTimeout(timer);
+      done();
       pacer.release();
       let described = describeNetworkError(err);
-      if (deadline.signal.aborted) described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
+      if (timedOut) described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
       else if (ro.signal?.aborted) described = { sent: true, error: { kind: 'aborted', message: 'Cancelled while waiting for the answer' } };
       const networkError = { ...described.error, message: redact(described.error.message) };
       return { outcome: classifyOutcome({ sent: described.sent, error: described.error.kind }), sent: described.sent, networkError, sentAt };
@@ -211,9 +220,13 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       text = await res.text();
     } catch (err) {
       const d = describeNetworkError(err);
-      bodyError = deadline.signal.aborted ? { kind: 'timeout', message: `The answer did not finish within ${timeoutMs} ms` } : { ...d.error, message: redact(d.error.message) };
+      bodyError = timedOut
+        ? { kind: 'timeout', message: `The answer did not finish within ${timeoutMs} ms` }
+        : ro.signal?.aborted
+          ? { kind: 'aborted', message: 'Cancelled while reading the answer' }
+          : { ...d.error, message: redact(d.error.message) };
     } finally {
-      clearTimeout(timer);
+      done();
     }
     let parsed: unknown = undefined;
     if (text !== '') {

@@ -228,6 +228,7 @@ const TABLES = {
   syncLinks: true,
   syncItems: true,
   syncLease: true,
+  syncPullRuns: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

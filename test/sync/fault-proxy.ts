@@ -3,7 +3,8 @@
  * request a rule (a function of its index, method, path and body — or a seeded random draw)
  * says what to do:
  *
- * - `forward`            pass it on (optionally after `delayMs`, and answering after `latencyMs` more)
+ * - `forward`            pass it on (optionally after `delayMs`, and answering after `latencyMs` more;
+ *                        `beforeAnswer` runs between the remote's answer and ours)
  * - `dropAfterCommit`    pass it on, wait for the remote's whole answer (it has committed),
  *                        then destroy the client's socket: applied, but the client cannot know
  * - `hangAfterCommit`    pass it on and never answer (the client's deadline fires): applied
@@ -23,7 +24,7 @@ import { createBuckets } from '../../electron/server/token-bucket.ts';
 import { createRng } from './random.ts';
 
 export type FaultAction =
-  | { kind: 'forward'; delayMs?: number; latencyMs?: number }
+  | { kind: 'forward'; delayMs?: number; latencyMs?: number; beforeAnswer?: () => void | Promise<void> }
   | { kind: 'dropAfterCommit'; delayMs?: number }
   | { kind: 'hangAfterCommit' }
   | { kind: 'resetBeforeForward'; delayMs?: number }
@@ -181,6 +182,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
         await sleep(action.delayMs ?? 0);
         const r = await upstream();
         await sleep(action.latencyMs ?? 0);
+        // e.g. kill -9 the client between the remote's commit and its answer
+        if (action.beforeAnswer) await action.beforeAnswer();
         rec.status = r.status;
         send(res, r.status, r.headers, r.body);
         return;

@@ -253,3 +253,37 @@ describe('describeNetworkError and apiRoot', () => {
     expect(() => apiRoot('ftp://hq.example.org')).toThrow(/http/);
   });
 });
+
+describe('RemoteClient: a long-lived caller signal', () => {
+  it('does not collect a listener per request (no leak over a long sync)', async () => {
+    const ac = new AbortController();
+    const added: number[] = [];
+    const orig = ac.signal.addEventListener.bind(ac.signal);
+    const removed: number[] = [];
+    ac.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+      added.push(1);
+      return orig(...args);
+    }) as AbortSignal['addEventListener'];
+    const origRemove = ac.signal.removeEventListener.bind(ac.signal);
+    ac.signal.removeEventListener = ((...args: Parameters<AbortSignal['removeEventListener']>) => {
+      removed.push(1);
+      return origRemove(...args);
+    }) as AbortSignal['removeEventListener'];
+    for (let i = 0; i < 15; i++) {
+      const r = await client.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId, limit: 1 }, signal: ac.signal });
+      expect(r.status).toBe(200);
+    }
+    expect(added.length).toBeGreaterThan(0);
+    expect(removed.length).toBe(added.length);
+  });
+
+  it('the caller aborting mid-request: unknown (it left), reported as aborted', async () => {
+    proxy.setRule(() => ({ kind: 'hangAfterCommit' }));
+    const ac = new AbortController();
+    const p = client.request('POST', '/contacts', newContact().body, { signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 150));
+    ac.abort(new Error('shutting down'));
+    const r = await p;
+    expect(r).toMatchObject({ outcome: 'unknown', sent: true, networkError: { kind: 'aborted' } });
+  });
+});

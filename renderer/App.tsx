@@ -1,0 +1,93 @@
+/**
+ * The app shell: a header with the organisation, the main navigation (links, so Tab and
+ * Enter reach every screen; Alt+1…5 jump straight there) and the current screen.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, type ComponentType } from 'react';
+import { useApi } from './api/provider.tsx';
+import { qk } from './api/query-keys.ts';
+import { hrefFor, navigate, SCREENS, useRoute, type Route, type ScreenId } from './router.ts';
+import { ContactsScreen } from './screens/ContactsScreen.tsx';
+import { DashboardScreen } from './screens/DashboardScreen.tsx';
+import { GiftEntryScreen } from './screens/GiftEntryScreen.tsx';
+import { ReviewScreen } from './screens/ReviewScreen.tsx';
+import { SettingsScreen } from './screens/SettingsScreen.tsx';
+
+export interface ScreenProps {
+  route: Route;
+}
+
+const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {
+  gifts: GiftEntryScreen,
+  contacts: ContactsScreen,
+  review: ReviewScreen,
+  dashboard: DashboardScreen,
+  settings: SettingsScreen,
+};
+
+export function App() {
+  const api = useApi();
+  const route = useRoute();
+  const account = useQuery({ queryKey: qk.account, queryFn: () => api.account() });
+  const mainRef = useRef<HTMLElement>(null);
+  const firstScreen = useRef(true);
+
+  // Alt+1…5: straight to a screen, from anywhere.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const target = SCREENS.find((s) => s.key === e.key);
+      if (!target) return;
+      e.preventDefault();
+      navigate(target.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // After navigating, the focus goes into the new screen: its data-autofocus element or its heading.
+  useEffect(() => {
+    const main = mainRef.current;
+    if (!main) return;
+    const id = requestAnimationFrame(() => {
+      const auto = main.querySelector<HTMLElement>('[data-autofocus]');
+      if (auto) auto.focus();
+      else if (!firstScreen.current) main.querySelector<HTMLElement>('#screen-title')?.focus();
+      firstScreen.current = false;
+    });
+    return () => cancelAnimationFrame(id);
+  }, [route.screen]);
+
+  const Current = SCREEN_COMPONENTS[route.screen];
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main" onClick={(e) => {
+        e.preventDefault();
+        mainRef.current?.focus();
+      }}>
+        Skip to the screen
+      </a>
+      <header className="app-header">
+        <div className="brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span className="brand-name">GiftDesk</span>
+          {account.data ? <span className="brand-org">{account.data.name}</span> : null}
+        </div>
+        <nav aria-label="Screens" className="nav">
+          <ul>
+            {SCREENS.map((s) => (
+              <li key={s.id}>
+                <a href={hrefFor(s.id)} aria-current={route.screen === s.id ? 'page' : undefined} aria-keyshortcuts={`Alt+${s.key}`} title={`${s.label} (Alt+${s.key})`}>
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
+        <Current route={route} />
+      </main>
+    </div>
+  );
+}

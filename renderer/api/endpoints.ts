@@ -1,0 +1,107 @@
+/**
+ * One typed function per API route the app uses. Request types come from the shared zod
+ * schemas (without accountId: the client adds this session's), responses are parsed with
+ * the shared response schemas. Screens call these through TanStack Query (see ./queries.ts).
+ */
+import { z } from 'zod';
+import { Contact, ContactCreateBody, ContactDeleted, ContactList, ContactListQuery, ContactUpdateBody } from '../../shared/schemas/contacts.ts';
+import { DonationCreateBody, DonationCreated, DonationDetail, DonationList, DonationListQuery } from '../../shared/schemas/donations.ts';
+import {
+  Account,
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyRevoked,
+  Campaign,
+  CampaignCreate,
+  Committee,
+  CommitteeCreate,
+  CustomFieldAction,
+  CustomFieldCreate,
+  CustomFieldDefinition,
+  DefaultElection,
+  DonationAccount,
+  DonationAccountCreate,
+  DonationAccountUpdate,
+  DonationHistoryEntry,
+  Election,
+  ElectionCreate,
+  Flag,
+  FlagActionBody,
+  FlagList,
+} from '../../shared/schemas/extensions.ts';
+import { ImportJob } from '../../shared/schemas/imports.ts';
+import type { ApiClient } from './client.ts';
+
+type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
+type Q<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
+const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+export type { Account, Campaign, Committee, DonationAccount };
+
+export function endpoints(c: ApiClient) {
+  return {
+    accountId: c.accountId,
+    raw: c,
+
+    account: () => c.request('GET', '/account', { schema: Account }),
+
+    contacts: {
+      list: (q: Q<typeof ContactListQuery> = {}, signal?: AbortSignal) => c.request('GET', '/contacts', { schema: ContactList, query: q, signal }),
+      get: (id: string) => c.request('GET', `/contacts/${encodeURIComponent(id)}`, { schema: Contact }),
+      create: (body: Body<typeof ContactCreateBody>) => c.request('POST', '/contacts', { schema: Contact, body }),
+      update: (id: string, body: Body<typeof ContactUpdateBody>) => c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),
+      delete: (id: string) => c.request('DELETE', `/contacts/${encodeURIComponent(id)}`, { schema: ContactDeleted }),
+    },
+
+    donations: {
+      list: (q: Q<typeof DonationListQuery> = {}) => c.request('GET', '/donations', { schema: DonationList, query: q }),
+      get: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail }),
+      create: (body: Body<typeof DonationCreateBody>) => c.request('POST', '/donations', { schema: DonationCreated, body }),
+      history: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}/history`, { schema: listOf(DonationHistoryEntry) }),
+    },
+
+    campaigns: {
+      list: () => c.request('GET', '/campaigns', { schema: listOf(Campaign) }),
+      create: (body: Body<typeof CampaignCreate>) => c.request('POST', '/campaigns', { schema: Campaign, body }),
+    },
+    committees: {
+      list: () => c.request('GET', '/committees', { schema: listOf(Committee) }),
+      create: (body: Body<typeof CommitteeCreate>) => c.request('POST', '/committees', { schema: Committee, body }),
+    },
+    donationAccounts: {
+      list: () => c.request('GET', '/donation-accounts', { schema: listOf(DonationAccount) }),
+      create: (body: Body<typeof DonationAccountCreate>) => c.request('POST', '/donation-accounts', { schema: DonationAccount, body }),
+      update: (id: string, body: Body<typeof DonationAccountUpdate>) => c.request('PUT', `/donation-accounts/${encodeURIComponent(id)}`, { schema: DonationAccount, body }),
+    },
+    customFields: {
+      list: () => c.request('GET', '/custom-fields', { schema: listOf(CustomFieldDefinition) }),
+      create: (body: Body<typeof CustomFieldCreate>) => c.request('POST', '/custom-fields', { schema: CustomFieldDefinition, body }),
+      action: (id: string, body: z.input<typeof CustomFieldAction>) => c.request('POST', `/custom-fields/${encodeURIComponent(id)}/actions`, { schema: CustomFieldDefinition, body }),
+    },
+    elections: {
+      list: () => c.request('GET', '/elections', { schema: listOf(Election) }),
+      create: (body: Body<typeof ElectionCreate>) => c.request('POST', '/elections', { schema: Election, body }),
+      setDefault: (body: Body<typeof DefaultElection>) => c.request('PUT', '/elections/default', { schema: z.unknown(), body: { accountId: c.accountId, ...body } }),
+    },
+    flags: {
+      list: (state: 'open' | 'all' = 'open') => c.request('GET', '/flags', { schema: FlagList, query: { state } }),
+      act: (id: string, body: z.input<typeof FlagActionBody>) => c.request('POST', `/flags/${encodeURIComponent(id)}/actions`, { schema: Flag, body }),
+    },
+    apiKeys: {
+      list: () => c.request('GET', '/api-keys', { schema: listOf(ApiKey) }),
+      create: (body: Body<typeof ApiKeyCreate>) => c.request('POST', '/api-keys', { schema: ApiKeyCreated, body }),
+      revoke: (keyId: string) => c.request('DELETE', `/api-keys/${encodeURIComponent(keyId)}`, { schema: ApiKeyRevoked }),
+    },
+    imports: {
+      start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) => c.upload('/imports', file, 'text/csv', { schema: ImportJob, query: { kind, push: String(push) } }),
+      get: (id: string) => c.request('GET', `/imports/${encodeURIComponent(id)}`, { schema: ImportJob }),
+      rejectedCsv: (id: string) => c.download(`/imports/${encodeURIComponent(id)}/rejected.csv`),
+    },
+    exports: {
+      csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),
+    },
+  };
+}
+
+export type Api = ReturnType<typeof endpoints>;

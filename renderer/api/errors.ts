@@ -1,0 +1,56 @@
+/**
+ * An error from the API (or from reaching it), carrying the server's `details` so a form
+ * can show each message at the field it names.
+ */
+import { ErrorBody } from '../../shared/schemas/common.ts';
+
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: FieldIssue[];
+  readonly retryAfter: number | null;
+
+  constructor(status: number, code: string, message: string, details: FieldIssue[] = [], retryAfter: number | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.retryAfter = retryAfter;
+  }
+
+  /** The issue the server named for `field` (exact path, e.g. "donationAmount" or "addresses[0].city"). */
+  issueFor(field: string): string | undefined {
+    return this.details.find((d) => d.field === field)?.issue;
+  }
+
+  /** True when the server could not be reached at all (nothing was saved). */
+  get isNetwork(): boolean {
+    return this.status === 0 && this.code === 'network';
+  }
+
+  static fromBody(status: number, body: unknown): ApiError {
+    const parsed = ErrorBody.safeParse(body);
+    if (parsed.success) {
+      const b = parsed.data;
+      return new ApiError(b.statusCode || status, b.code, b.message, b.details ?? [], b.retryAfter ?? null);
+    }
+    return new ApiError(status, 'unexpected_response', `The server answered ${status} without an explanation`);
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** A sentence for people, whatever was thrown. */
+export function errorMessage(e: unknown): string {
+  if (isApiError(e)) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,44 @@
+/**
+ * The API and the query cache for the whole app: <ApiProvider session=…> at the root,
+ * useApi() in screens. Server state lives in TanStack Query; keys are in ./query-keys.ts so
+ * screens invalidate each other's data consistently (a saved gift refreshes contact totals).
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { AppSession } from '../../shared/schemas/session.ts';
+import { createApiClient } from './client.ts';
+import { endpoints, type Api } from './endpoints.ts';
+import { isApiError } from './errors.ts';
+
+const ApiContext = createContext<Api | null>(null);
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        // A 4xx will answer the same again; the network may come back.
+        retry: (count, err) => count < 2 && !(isApiError(err) && err.status >= 400 && err.status < 500),
+      },
+      mutations: { retry: false }, // a write is never repeated behind the user's back
+    },
+  });
+}
+
+export function ApiProvider(props: { session: AppSession; onUnauthorized: () => void; queryClient?: QueryClient; children: ReactNode }) {
+  const { session, onUnauthorized } = props;
+  const api = useMemo(() => endpoints(createApiClient({ session, onUnauthorized })), [session, onUnauthorized]);
+  const client = useMemo(() => props.queryClient ?? createQueryClient(), [props.queryClient]);
+  return (
+    <QueryClientProvider client={client}>
+      <ApiContext.Provider value={api}>{props.children}</ApiContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+export function useApi(): Api {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error('useApi() outside <ApiProvider>');
+  return api;
+}

@@ -1,0 +1,85 @@
+/**
+ * Where the renderer's API credentials come from. In the Electron window the preload bridge
+ * (`window.giftdesk.session()`) hands them over. In a browser the address printed by
+ * `npm start` carries a one-time token (`#token=…`): it is traded once for a session, kept
+ * in sessionStorage (this tab only), and removed from the address bar and history.
+ */
+import { AppSession } from '../../shared/schemas/session.ts';
+
+declare global {
+  interface Window {
+    /** Present in the Electron window only (electron/preload.ts). */
+    giftdesk?: { session(): Promise<{ apiBase: string; accountId: string; keyId: string; secret: string }> };
+  }
+}
+
+const STORAGE_KEY = 'giftdesk.session';
+
+export type SessionResult =
+  | { kind: 'ready'; session: AppSession }
+  | { kind: 'no-session' }
+  | { kind: 'link-refused'; message: string }
+  | { kind: 'unreachable'; message: string };
+
+function stored(): AppSession | null {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    if (!raw) return null;
+    const parsed = AppSession.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetSession(): void {
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    /* storage disabled: nothing kept */
+  }
+}
+
+/** The token in `#token=…`, if the address has one. */
+export function tokenFromHash(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const t = params.get('token');
+  return t && t.length > 0 ? t : null;
+}
+
+export async function obtainSession(): Promise<SessionResult> {
+  if (window.giftdesk) {
+    const s = await window.giftdesk.session();
+    return { kind: 'ready', session: { accountId: s.accountId, keyId: s.keyId, secret: s.secret } };
+  }
+  const token = tokenFromHash(window.location.hash);
+  if (token) {
+    // Off the address bar and out of history first: the token is spent whatever happens next.
+    window.history.replaceState(null, '', `${window.location.pathname}#/gifts`);
+    let res: Response;
+    try {
+      res = await fetch('/api/v1/browser-session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+        cache: 'no-store',
+      });
+    } catch {
+      return { kind: 'unreachable', message: 'GiftDesk is not answering at this address. Is it still running?' };
+    }
+    const body: unknown = await res.json().catch(() => null);
+    if (!res.ok) {
+      const message = typeof body === 'object' && body && 'message' in body && typeof body.message === 'string' ? body.message : 'This link does not open GiftDesk.';
+      return stored() ? { kind: 'ready', session: stored()! } : { kind: 'link-refused', message };
+    }
+    const session = AppSession.parse(body);
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+    } catch {
+      /* storage disabled: the session lasts until this page is reloaded */
+    }
+    return { kind: 'ready', session };
+  }
+  const s = stored();
+  return s ? { kind: 'ready', session: s } : { kind: 'no-session' };
+}

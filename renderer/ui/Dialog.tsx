@@ -1,0 +1,83 @@
+/**
+ * A modal dialog on the native <dialog> element (focus is trapped and Escape closes it, by
+ * the browser), and ConfirmDialog for actions that cannot be undone cheaply.
+ */
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Button } from './Button.tsx';
+
+export interface DialogProps {
+  open: boolean;
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons at the bottom. */
+  actions?: ReactNode;
+  wide?: boolean;
+}
+
+export function Dialog({ open, title, onClose, children, actions, wide }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={['dialog', wide ? 'dialog-wide' : ''].filter(Boolean).join(' ')}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault(); // Escape: let the owner decide (it keeps `open` in its state)
+        onClose();
+      }}
+    >
+      {open ? (
+        <>
+          <h2 id={titleId} className="dialog-title">
+            {title}
+          </h2>
+          <div className="dialog-body">{children}</div>
+          {actions ? <div className="dialog-actions">{actions}</div> : null}
+        </>
+      ) : null}
+    </dialog>
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: ReactNode;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  tone?: 'danger' | 'primary';
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** Asks before doing something expensive to undo. The safe choice (cancel) has the focus first. */
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'danger', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      title={title}
+      onClose={onCancel}
+      actions={
+        <>
+          <Button autoFocus onClick={onCancel}>
+            {cancelLabel}
+          </Button>
+          <Button tone={tone} busy={busy} onClick={onConfirm}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}

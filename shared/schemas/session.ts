@@ -1,0 +1,16 @@
+/**
+ * The renderer's API session. In Electron the preload bridge hands it over; in a browser
+ * the renderer trades the one-time token from the printed URL for it once
+ * (POST /api/v1/browser-session).
+ */
+import { z } from 'zod';
+
+export const BrowserSessionRequest = z.object({
+  token: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(200, { error: 'must be at most 200 characters' }),
+});
+export type BrowserSessionRequest = z.infer<typeof BrowserSessionRequest>;
+
+export const AppSession = z
+  .object({ accountId: z.string(), keyId: z.string(), secret: z.string() })
+  .meta({ id: 'AppSession' });
+export type AppSession = z.infer<typeof AppSession>;

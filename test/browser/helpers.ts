@@ -1,0 +1,83 @@
+/**
+ * The browser-test harness: a real GiftDesk server (temp SQLite file) serving the built
+ * renderer, Debian's Chromium driven by playwright-core, the app opened through a one-time
+ * link exactly as a user opens it, an axe-core scan that fails on serious or critical
+ * violations, and screenshots written to test-artifacts/screenshots/<name>.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
+import { createOneTimeTokens, type OneTimeTokens } from '../../electron/server/one-time-tokens.ts';
+import { rendererStatic } from '../../electron/server/renderer-static.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+export const CHROMIUM = process.env.GIFTDESK_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-artifacts', 'screenshots');
+
+export interface AppServer extends TestServer {
+  tokens: OneTimeTokens;
+  /** A fresh one-time link to the app, as `npm start` prints it. */
+  appLink(): string;
+}
+
+/** A real server on a temp data dir serving the built renderer, with an account and key (server.request). */
+export async function startAppServer(): Promise<AppServer> {
+  if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
+  const tokens = createOneTimeTokens();
+  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })] });
+  return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface OpenedApp {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and CSP violations seen so far (a clean app has none). */
+  problems: string[];
+}
+
+/** Opens the app in a fresh browser context through a one-time link, and waits for the shell. */
+export async function openApp(browser: Browser, server: AppServer, opts: { viewport?: { width: number; height: number } } = {}): Promise<OpenedApp> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(server.appLink());
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  return { context, page, problems };
+}
+
+let axeSource: string | null = null;
+
+/** Runs axe-core on the page; fails listing every serious or critical violation. */
+export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
+  axeSource ??= fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol, not a <script> tag: the app's CSP (rightly) refuses inline scripts.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (serious.length > 0) {
+    const text = serious.map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`).join('\n');
+    throw new Error(`axe-core found ${serious.length} serious/critical violation(s) on ${what}:\n${text}`);
+  }
+}
+
+/** Writes test-artifacts/screenshots/<name>.png (the whole page) and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
