@@ -24,6 +24,7 @@ import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
 import { importRoutes } from './routes/imports.ts';
 import { type SyncServices, syncRoutes } from './routes/sync.ts';
+import { syncPullRoutes } from './routes/sync-pull.ts';
 import { createBuckets } from './token-bucket.ts';
 
 import type { Auth } from './scope.ts';
@@ -194,6 +195,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await extensionRoutes(api, ctx);
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
+      await syncPullRoutes(api, ctx, opts.sync);
     },
     { prefix: '/api/v1' },
   );
