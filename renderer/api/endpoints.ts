@@ -33,6 +33,7 @@ import {
   FlagList,
 } from '../../shared/schemas/extensions.ts';
 import { ImportJob } from '../../shared/schemas/imports.ts';
+import { LinkBody, LinkResult, PullRun, PullStatus, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
 import { SyncAttentionList, SyncRecordState, SyncRunResult, SyncSettings, SyncSettingsBody, SyncStatus } from '../../shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
@@ -124,6 +125,11 @@ export function endpoints(c: ApiClient) {
       discard: (entityType: 'contact' | 'donation', id: string) =>
         c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/discard`, { schema: SyncRecordState, body: {} }),
       run: () => c.request('POST', '/sync/run', { schema: SyncRunResult, body: {} }),
+      /** Starts a pull of HQ's contacts and reference data (answered at once; follow it with pullStatus). */
+      pull: () => c.request('POST', '/sync/pull', { schema: PullRun, body: {} }),
+      pullStatus: () => c.request('GET', '/sync/pull', { schema: PullStatus }),
+      links: () => c.request('GET', '/sync/links', { schema: ReferenceLinkList }),
+      link: (body: Body<typeof LinkBody>) => c.request('POST', '/sync/links', { schema: LinkResult, body }),
     },
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),

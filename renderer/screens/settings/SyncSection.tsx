@@ -16,6 +16,7 @@ import { Button, Checkbox, TextField, useToast } from '../../ui/index.ts';
 import { sentenceResolver, showApiError } from './forms.ts';
 import { SectionHeader } from './SectionHeader.tsx';
 import { SyncAttention } from './SyncAttention.tsx';
+import { SyncLinks, SyncPull } from './SyncReference.tsx';
 import { SyncStatusPanel } from './SyncStatusPanel.tsx';
 import { syncKeys } from './sync-keys.ts';
 
@@ -64,6 +65,8 @@ export function SyncSection() {
           {settings.data ? <SyncStatusPanel /> : null}
           <SettingsForm current={settings.data} />
           {settings.data ? <SyncAttention /> : null}
+          {settings.data ? <SyncLinks /> : null}
+          {settings.data ? <SyncPull /> : null}
         </>
       )}
     </section>
