@@ -11,7 +11,7 @@ import type { Store } from '../../electron/db/store.ts';
 import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import type { ServerPlugin } from '../../electron/server/app.ts';
-import { startServer, type RunningServer, type ServeOptions } from '../../electron/server/serve.ts';
+import { startServer, type RunningServer } from '../../electron/server/serve.ts';
 
 export interface TestServer {
   url: string;
@@ -97,14 +97,16 @@ export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE)
  * desktop side on an SQLite file while the remote (HQ) follows the run's engine.
  * `plugins`: extra routes (the browser tests serve the renderer this way).
  */
-export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; sync?: ServeOptions['sync'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; synchronous?: 'FULL' | 'NORMAL' } = {},
+): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
   const dataDir = fresh.dataDir;
-  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl });
+  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
-  const running = await startServer({ store, port: 0, rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 }, plugins: opts.plugins, ...(opts.sync ? { sync: opts.sync } : {}) });
+  const running = await startServer({ store, port: 0, rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 }, plugins: opts.plugins });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {
     url: running.url,
