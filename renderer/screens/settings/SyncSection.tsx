@@ -47,7 +47,17 @@ function defaults(s: SyncSettings | null | undefined): FormIn {
 
 export function SyncSection() {
   const api = useApi();
-  const settings = useQuery({ queryKey: syncKeys.settings, queryFn: () => api.sync.settings() });
+  // The status says whether sync is configured; the settings are read only then (no 404 to log).
+  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status() });
+  const configured = status.data?.configured === true;
+  const settingsQuery = useQuery({ queryKey: syncKeys.settings, queryFn: () => api.sync.settings(), enabled: configured });
+  const settings = status.isError
+    ? { isError: true as const, isPending: false as const, error: status.error, data: undefined }
+    : !status.data || (configured && settingsQuery.isPending)
+      ? { isError: false as const, isPending: true as const, error: null, data: undefined }
+      : settingsQuery.isError
+        ? { isError: true as const, isPending: false as const, error: settingsQuery.error, data: undefined }
+        : { isError: false as const, isPending: false as const, error: null, data: configured ? (settingsQuery.data ?? null) : null };
   return (
     <section aria-labelledby="settings-sync" className="settings-section">
       <SectionHeader id="settings-sync" title="Sync">
