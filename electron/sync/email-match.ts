@@ -12,6 +12,7 @@
  * must not create the contact on the strength of a search that did not answer.
  */
 import type { Clock } from './clock.ts';
+import type { ContactMatcher } from './engine.ts';
 import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
 
 export type EmailMatch =
@@ -66,3 +67,14 @@ export async function findRemoteContactByEmail(remote: RemoteReader, remoteAccou
   if (!first) return { kind: 'none' };
   return { kind: 'found', remoteId: first.id, name: first.name, matches: found.length };
 }
+
+/**
+ * The engine's hook (SyncEngineOptions.matchContact): HQ's id of the contact to link to, or
+ * null to create. A search that did not answer throws, so the engine backs the contact off
+ * and tries again later instead of creating a possible duplicate.
+ */
+export const matchContactByEmail: ContactMatcher = async ({ client, remoteAccountId, email }) => {
+  const r = await findRemoteContactByEmail(client, remoteAccountId, email, { attempts: 2 });
+  if (r.kind === 'failed') throw new Error(r.message);
+  return r.kind === 'found' ? r.remoteId : null;
+};

@@ -682,14 +682,13 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     } else {
       const body = sent as { firstName: string; lastName: string; primaryEmail?: string };
       const since = Date.parse(item.attemptAt ?? at) - 86_400_000;
-      const check = async (ids: string[]): Promise<string | null | Result> => {
+      // A hit is `{ id }`, never a bare string: a failed read ('failed', 'auth') is a string
+      // too, and must never be taken for HQ's id of the contact.
+      const check = async (ids: string[]): Promise<{ id: string } | null | Result> => {
         for (const id of ids) {
           const r = await get(`/contacts/${encodeURIComponent(id)}`, {});
-          if (!r.ok) {
-            if (r.result === 'failed') return r.result;
-            return r.result;
-          }
-          if (hasContactReference((r.body as { tags?: string[] }).tags, e.entityId)) return id;
+          if (!r.ok) return r.result;
+          if (hasContactReference((r.body as { tags?: string[] }).tags, e.entityId)) return { id };
         }
         return null;
       };
@@ -698,7 +697,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (!s.ok) return s.result;
       const recent = ((s.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? []).filter((c) => Date.parse(c.createdAt) >= since);
       let hit = await check(recent.map((c) => c.id));
-      if (hit !== null && typeof hit !== 'string') return hit;
+      if (typeof hit === 'string') return hit;
       // 2. every contact HQ created since a day before the attempt (staff may have renamed it)
       const tried = new Set(recent.map((c) => c.id));
       for (let offset = 0; hit === null; offset += PAGE) {
@@ -707,10 +706,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         const page = (r.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? [];
         const fresh = page.filter((c) => Date.parse(c.createdAt) >= since && !tried.has(c.id));
         hit = await check(fresh.map((c) => c.id));
-        if (hit !== null && typeof hit !== 'string') return hit;
+        if (typeof hit === 'string') return hit;
         if (page.length < PAGE || page.some((c) => Date.parse(c.createdAt) < since)) break;
       }
-      if (typeof hit === 'string') foundId = hit;
+      if (hit !== null) foundId = hit.id;
     }
 
     if (foundId === null) return release();
