@@ -684,7 +684,27 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       const since = Date.parse(item.attemptAt ?? at) - 86_400_000;
       // A hit is `{ id }`, never a bare string: a failed read ('failed', 'auth') is a string
       // too, and must never be taken for HQ's id of the contact.
-      const check = async (ids: string[]): Promise<{ id: string } | null | Result> => {
+      // HQ contacts already linked to ANOTHER local record by a push of ours (or a reconcile
+      // that saw that record's tag) were created for that record, so they cannot be this
+      // attempt's: skip them without a read. Without this every unknown create read every
+      // contact HQ created that day, one GET each. (Pulled and email-matched links are not
+      // skipped: such a contact could be ours.)
+      const notOthers = async (ids: string[]): Promise<string[]> => {
+        if (ids.length === 0) return ids;
+        const taken = await db
+          .selectFrom('syncLinks')
+          .select('remoteId')
+          .where('accountId', '=', cfg.accountId)
+          .where('entityType', '=', 'contact')
+          .where('remoteId', 'in', ids)
+          .where('source', 'in', ['pushed', 'found'])
+          .where('localId', '!=', e.entityId)
+          .execute();
+        const skip = new Set(taken.map((t) => t.remoteId));
+        return ids.filter((id) => !skip.has(id));
+      };
+      const check = async (candidates: string[]): Promise<{ id: string } | null | Result> => {
+        const ids = await notOthers(candidates);
         for (const id of ids) {
           const r = await get(`/contacts/${encodeURIComponent(id)}`, {});
           if (!r.ok) return r.result;

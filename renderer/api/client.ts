@@ -19,6 +19,8 @@ export interface RequestOptions<S extends z.ZodType> {
 
 export interface ApiClient {
   readonly accountId: string;
+  /** This session's API key id (never its secret). */
+  readonly keyId: string;
   request<S extends z.ZodType>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: RequestOptions<S>): Promise<z.infer<S>>;
   /** A URL with this session's account for downloads the browser fetches itself is not possible (headers); use download(). */
   download(path: string, query?: Query): Promise<Blob>;
@@ -78,6 +80,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
 
   return {
     accountId,
+    keyId,
     async request(method, path, o) {
       const withAccount = method === 'GET' || method === 'DELETE';
       const query = withAccount ? { accountId, ...o.query } : o.query;

@@ -14,8 +14,10 @@ import {
   ApiKeyRevoked,
   Campaign,
   CampaignCreate,
+  CampaignUpdate,
   Committee,
   CommitteeCreate,
+  CommitteeUpdate,
   CustomFieldAction,
   CustomFieldCreate,
   CustomFieldDefinition,
@@ -44,6 +46,8 @@ export type { Account, Campaign, Committee, DonationAccount };
 export function endpoints(c: ApiClient) {
   return {
     accountId: c.accountId,
+    /** The API key this window uses (Settings marks it and does not offer to revoke it). */
+    keyId: c.keyId,
     raw: c,
 
     account: () => c.request('GET', '/account', { schema: Account }),
@@ -66,10 +70,12 @@ export function endpoints(c: ApiClient) {
     campaigns: {
       list: () => c.request('GET', '/campaigns', { schema: listOf(Campaign) }),
       create: (body: Body<typeof CampaignCreate>) => c.request('POST', '/campaigns', { schema: Campaign, body }),
+      update: (id: string, body: Body<typeof CampaignUpdate>) => c.request('PUT', `/campaigns/${encodeURIComponent(id)}`, { schema: Campaign, body }),
     },
     committees: {
       list: () => c.request('GET', '/committees', { schema: listOf(Committee) }),
       create: (body: Body<typeof CommitteeCreate>) => c.request('POST', '/committees', { schema: Committee, body }),
+      update: (id: string, body: Body<typeof CommitteeUpdate>) => c.request('PUT', `/committees/${encodeURIComponent(id)}`, { schema: Committee, body }),
     },
     donationAccounts: {
       list: () => c.request('GET', '/donation-accounts', { schema: listOf(DonationAccount) }),

@@ -4,7 +4,7 @@
  * "found" under a made-up id.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createContact, deleteContact } from '../../electron/domain/contacts.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
@@ -22,11 +22,8 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
     const { local } = rig;
     const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
     try {
-      // A namesake already at HQ: the identity search by name finds it first.
-      const a = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ada', lastName: 'Lovelace' });
-      await engine.runPass({ accountId: local.accountId });
-      const hqA = await remoteIdFor(local.store.db, 'contact', a.id);
-      expect(hqA).toMatch(/^cnt_/);
+      // A namesake entered at HQ by staff: the identity search by name finds it first.
+      const hqA = (await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Ada', lastName: 'Lovelace' })).id;
 
       const b = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ada', lastName: 'Lovelace' });
       let resetOnce = false;
@@ -53,7 +50,39 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
       const hqB = await remoteIdFor(local.store.db, 'contact', b.id);
       expect(hqB).toMatch(/^cnt_/);
       expect(hqB).not.toBe(hqA);
-      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 2, donations: 0 });
+      await deleteContact(rig.remote.ctx, rig.hq.accountId, hqA); // staff's own record, not ours to compare
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('looking for an absent create costs a few reads, not one per contact HQ has (records already linked are skipped)', async () => {
+    rig = await startRig();
+    const { local } = rig;
+    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    try {
+      for (let i = 0; i < 25; i++) await createContact(local.ctx, { accountId: local.accountId, firstName: 'Donor', lastName: `Number${i}` });
+      await syncToCompletion(engine, rig);
+      const lost = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Grace', lastName: 'Hopper' });
+      let reset = false;
+      rig.proxy.setRule((r): FaultAction => {
+        if (!reset && r.method === 'POST' && r.body.includes(`gd:${lost.id}`)) {
+          reset = true;
+          return { kind: 'resetBeforeForward' };
+        }
+        return { kind: 'forward' };
+      });
+      await engine.runPass({ accountId: local.accountId });
+      expect((await getItem(local.store.db, 'contact', lost.id))?.state).toBe('unknown');
+      const from = rig.proxy.records.length;
+      await syncToCompletion(engine, rig);
+      const after = rig.proxy.records.slice(from).map((r) => `${r.method} ${r.path.split('?')[0]}`);
+      const reads = after.filter((x) => x.startsWith('GET'));
+      expect(reads.filter((x) => /\/contacts\/cnt_/.test(x))).toEqual([]); // no contact read one by one
+      expect(reads.length).toBeLessThanOrEqual(3); // the identity search and one page of the newest contacts
+      expect(after.filter((x) => x === 'POST /api/v1/contacts')).toHaveLength(1);
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 26, donations: 0 });
     } finally {
       await engine.stop();
     }

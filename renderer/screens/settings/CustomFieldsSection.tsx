@@ -1,0 +1,318 @@
+/**
+ * Custom fields on contacts: text, number, date, or a pick list of options. An option can
+ * be retired (no longer offered; contacts keep their value) and brought back; a field can
+ * be archived (hidden everywhere, values kept) and unarchived. Both are undoable.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { CUSTOM_FIELD_TYPES } from '../../../shared/enums.ts';
+import {
+  CustomFieldCreate,
+  type CustomFieldAction,
+  type CustomFieldDefinition,
+} from '../../../shared/schemas/extensions.ts';
+import { errorMessage, isApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { Button, EmptyState, Select, TextArea, TextField, useToast } from '../../ui/index.ts';
+import { sentence, sentenceResolver, showApiError } from './forms.ts';
+import { SectionHeader } from './SectionHeader.tsx';
+
+const CreateForm = CustomFieldCreate.omit({ accountId: true });
+type FormIn = z.input<typeof CreateForm>;
+type FormOut = z.output<typeof CreateForm>;
+type Field = z.infer<typeof CustomFieldDefinition>;
+type WithoutAccount<T> = T extends unknown ? Omit<T, 'accountId'> : never;
+type Action = WithoutAccount<z.input<typeof CustomFieldAction>>;
+
+export const TYPE_LABELS: Record<(typeof CUSTOM_FIELD_TYPES)[number], string> = {
+  text: 'Text',
+  number: 'Number',
+  date: 'Date',
+  picklist: 'Pick list',
+};
+const optionLines = (v: unknown): string[] =>
+  String(v ?? '')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function useFieldAction() {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: Action }) =>
+      api.customFields.action(id, { ...action, accountId: api.accountId } as z.input<
+        typeof CustomFieldAction
+      >),
+    onSettled: () => qc.invalidateQueries({ queryKey: qk.customFields }),
+  });
+}
+
+export function CustomFieldsSection() {
+  const api = useApi();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const fields = useQuery({ queryKey: qk.customFields, queryFn: () => api.customFields.list() });
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<FormIn, unknown, FormOut>({
+    resolver: sentenceResolver(zodResolver(CreateForm)),
+    defaultValues: { name: '', type: 'text', options: [] },
+  });
+  const type = form.watch('type');
+  const create = useMutation({
+    mutationFn: (body: FormOut) =>
+      api.customFields.create(body.type === 'picklist' ? body : { name: body.name, type: body.type }),
+    onSuccess: async (f) => {
+      form.reset({ name: '', type: f.type, options: [] });
+      setFormError(null);
+      toast.show({ message: `Custom field “${f.name}” added.`, tone: 'success', duration: 3500 });
+      await qc.invalidateQueries({ queryKey: qk.customFields });
+      form.setFocus('name');
+    },
+    onError: (err) => setFormError(showApiError(err, form.setError, ['name', 'type', 'options'])),
+  });
+
+  const all = fields.data?.data ?? [];
+  const active = all.filter((f) => !f.archived);
+  const archived = all.filter((f) => f.archived);
+
+  return (
+    <section aria-labelledby="settings-custom-fields" className="settings-section">
+      <SectionHeader id="settings-custom-fields" title="Custom fields">
+        Extra fields every contact can carry. Scripts and imports address them by name.
+      </SectionHeader>
+      <form
+        className="panel settings-form"
+        onSubmit={form.handleSubmit((b) => create.mutate(b))}
+        noValidate
+        aria-labelledby="new-field-title"
+      >
+        <h3 id="new-field-title" className="panel-title">
+          New custom field
+        </h3>
+        <div className="settings-form-row">
+          <TextField
+            label="Field name"
+            autoComplete="off"
+            data-autofocus
+            error={form.formState.errors.name?.message}
+            {...form.register('name')}
+          />
+          <Select
+            label="Type"
+            options={CUSTOM_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+            error={form.formState.errors.type?.message}
+            {...form.register('type')}
+          />
+        </div>
+        {type === 'picklist' ? (
+          <TextArea
+            label="Options, one per line"
+            rows={4}
+            hint="Contacts pick one of these. You can add and retire options later."
+            error={form.formState.errors.options?.message ?? form.formState.errors.options?.root?.message}
+            {...form.register('options', { setValueAs: optionLines })}
+          />
+        ) : null}
+        <div className="settings-form-actions">
+          <Button type="submit" tone="primary" busy={create.isPending}>
+            Add field
+          </Button>
+        </div>
+        {formError ? (
+          <p className="notice notice-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+      </form>
+
+      {fields.isError ? (
+        <p className="notice notice-error" role="alert">
+          The custom fields could not be loaded: {fields.error.message}
+        </p>
+      ) : fields.isPending ? (
+        <p className="muted">Loading custom fields…</p>
+      ) : all.length === 0 ? (
+        <EmptyState title="No custom fields yet.">
+          Add one above, e.g. “Member since” (a date) or “Donor tier” (a pick list).
+        </EmptyState>
+      ) : (
+        <>
+          {active.length === 0 ? <p className="muted">Every field is archived.</p> : null}
+          <ul className="settings-cards" aria-label="Custom fields">
+            {active.map((f) => (
+              <FieldCard key={f.id} field={f} />
+            ))}
+          </ul>
+          {archived.length > 0 ? (
+            <details className="settings-archived">
+              <summary>Archived fields ({archived.length})</summary>
+              <ul className="settings-cards" aria-label="Archived custom fields">
+                {archived.map((f) => (
+                  <FieldCard key={f.id} field={f} />
+                ))}
+              </ul>
+            </details>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function FieldCard({ field }: { field: Field }) {
+  const toast = useToast();
+  const act = useFieldAction();
+  const headingId = useId();
+  const run = (action: Action, done: string, undo?: Action) =>
+    act.mutate(
+      { id: field.id, action },
+      {
+        onSuccess: () =>
+          toast.show({
+            message: done,
+            tone: 'success',
+            undo: undo
+              ? () =>
+                  act.mutate(
+                    { id: field.id, action: undo },
+                    { onError: (e) => toast.show({ message: errorMessage(e), tone: 'error' }) },
+                  )
+              : undefined,
+          }),
+        onError: (e) => toast.show({ message: errorMessage(e), tone: 'error' }),
+      },
+    );
+
+  return (
+    <li
+      className={['panel', 'settings-card', field.archived ? 'settings-card-archived' : '']
+        .filter(Boolean)
+        .join(' ')}
+      aria-labelledby={headingId}
+    >
+      <div className="settings-card-head">
+        <h3 id={headingId}>{field.name}</h3>
+        <span className="badge">{TYPE_LABELS[field.type]}</span>
+        {field.archived ? <span className="badge badge-muted">Archived</span> : null}
+        <span className="settings-card-spacer" />
+        {field.archived ? (
+          <Button
+            tone="quiet"
+            disabled={act.isPending}
+            onClick={() =>
+              run({ action: 'unarchive' }, `“${field.name}” is back on contacts.`, { action: 'archive' })
+            }
+          >
+            Unarchive
+          </Button>
+        ) : (
+          <Button
+            tone="quiet"
+            disabled={act.isPending}
+            onClick={() =>
+              run({ action: 'archive' }, `“${field.name}” archived: hidden on contacts, values kept.`, {
+                action: 'unarchive',
+              })
+            }
+            aria-label={`Archive ${field.name}`}
+          >
+            Archive
+          </Button>
+        )}
+      </div>
+      {field.type === 'picklist' ? (
+        <>
+          <ul className="settings-options" aria-label={`Options of ${field.name}`}>
+            {field.options.map((o) => (
+              <li key={o.id} className={o.retired ? 'settings-option-retired' : undefined}>
+                <span>{o.name}</span>
+                {o.retired ? <span className="badge badge-muted">Retired</span> : null}
+                {field.archived ? null : o.retired ? (
+                  <Button
+                    tone="quiet"
+                    disabled={act.isPending}
+                    onClick={() =>
+                      run({ action: 'addOption', option: o.name }, `“${o.name}” is offered again.`)
+                    }
+                    aria-label={`Offer again: ${o.name}`}
+                  >
+                    Offer again
+                  </Button>
+                ) : (
+                  <Button
+                    tone="quiet"
+                    disabled={act.isPending}
+                    onClick={() =>
+                      run(
+                        { action: 'retireOption', option: o.name },
+                        `“${o.name}” retired: no longer offered; contacts keep it.`,
+                        { action: 'addOption', option: o.name },
+                      )
+                    }
+                    aria-label={`Retire ${o.name}`}
+                  >
+                    Retire
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {field.archived ? null : <AddOption field={field} />}
+        </>
+      ) : null}
+    </li>
+  );
+}
+
+function AddOption({ field }: { field: Field }) {
+  const act = useFieldAction();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const option = value.trim();
+    if (!option) {
+      setError('Type the option to add.');
+      return;
+    }
+    const existing = field.options.find((o) => o.name.toLocaleLowerCase() === option.toLocaleLowerCase());
+    if (existing && !existing.retired) {
+      setError(`“${existing.name}” is already an option.`);
+      return;
+    }
+    act.mutate(
+      { id: field.id, action: { action: 'addOption', option } },
+      {
+        onSuccess: () => {
+          setValue('');
+          setError(undefined);
+        },
+        onError: (err) =>
+          setError(isApiError(err) ? sentence(err.issueFor('option') ?? err.message) : errorMessage(err)),
+      },
+    );
+  };
+  return (
+    <form className="settings-add-option" onSubmit={submit} noValidate>
+      <TextField
+        label={
+          <>
+            New option<span className="visually-hidden"> for {field.name}</span>
+          </>
+        }
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoComplete="off"
+        error={error}
+      />
+      <Button type="submit" busy={act.isPending}>
+        Add option
+      </Button>
+    </form>
+  );
+}

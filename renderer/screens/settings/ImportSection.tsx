@@ -1,0 +1,236 @@
+/**
+ * CSV import: choose a file of contacts or donations, watch its progress, then download the
+ * rows GiftDesk refused (row number and reason) to fix and import again. Rows already
+ * imported are recognised by their externalId, so importing the fixed file twice is safe.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { IMPORT_KINDS, type ImportJob, type ImportKind } from '../../../shared/schemas/imports.ts';
+import { errorMessage, isApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { Button, Checkbox, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
+import { saveFile } from './download.ts';
+import { sentence } from './forms.ts';
+import { SectionHeader } from './SectionHeader.tsx';
+
+const KIND_LABELS: Record<ImportKind, string> = { contacts: 'Contacts', donations: 'Donations (gifts)' };
+const LAST_JOB_KEY = 'giftdesk.settings.lastImport';
+const count = new Intl.NumberFormat();
+
+function rememberedJob(): string | null {
+  try {
+    return sessionStorage.getItem(LAST_JOB_KEY);
+  } catch {
+    return null;
+  }
+}
+function rememberJob(id: string | null): void {
+  try {
+    if (id) sessionStorage.setItem(LAST_JOB_KEY, id);
+    else sessionStorage.removeItem(LAST_JOB_KEY);
+  } catch {
+    /* storage disabled: the job is shown until the screen is left */
+  }
+}
+
+export function ImportSection() {
+  const api = useApi();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [kind, setKind] = useState<ImportKind>('contacts');
+  const [alreadyAtHq, setAlreadyAtHq] = useState(false);
+  const [fileError, setFileError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(rememberedJob);
+
+  const start = useMutation({
+    mutationFn: ({ file }: { file: File }) => api.imports.start(kind, file, !alreadyAtHq),
+    onSuccess: (job) => {
+      setJobId(job.id);
+      rememberJob(job.id);
+      qc.setQueryData(['imports', job.id], job);
+      if (fileRef.current) fileRef.current.value = '';
+    },
+    onError: (err) => {
+      if (
+        isApiError(err) &&
+        (err.status === 413 ||
+          (err.status === 400 && !err.details.some((d) => d.field === 'kind' || d.field === 'push')))
+      ) {
+        setFileError(err.message);
+        fileRef.current?.focus();
+      } else setFormError(errorMessage(err));
+    },
+  });
+
+  const job = useQuery({
+    queryKey: ['imports', jobId],
+    queryFn: () => api.imports.get(jobId!),
+    enabled: jobId !== null,
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? 400 : false),
+  });
+
+  // When the import ends, everything it may have added is shown afresh elsewhere.
+  const status = job.data?.status;
+  useEffect(() => {
+    if (status && status !== 'running') {
+      void Promise.all(
+        [qk.contacts, qk.donations, qk.campaigns, qk.account, qk.flags].map((queryKey) =>
+          qc.invalidateQueries({ queryKey }),
+        ),
+      );
+    }
+  }, [status, qc]);
+  // A remembered job that is no longer there (another data folder) is forgotten quietly.
+  useEffect(() => {
+    if (job.isError) {
+      rememberJob(null);
+      setJobId(null);
+    }
+  }, [job.isError]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    const file = fileRef.current?.files?.[0];
+    if (!file) {
+      setFileError('Choose a CSV file to import.');
+      fileRef.current?.focus();
+      return;
+    }
+    setFileError(undefined);
+    start.mutate({ file });
+  };
+
+  const downloadRejected = async (j: ImportJob) => {
+    try {
+      saveFile(await api.imports.rejectedCsv(j.id), `giftdesk-${j.kind}-rejected-rows.csv`);
+    } catch (err) {
+      toast.show({ message: errorMessage(err), tone: 'error' });
+    }
+  };
+
+  const running = start.isPending || status === 'running';
+  return (
+    <section aria-labelledby="settings-import" className="settings-section">
+      <SectionHeader id="settings-import" title="Import CSV">
+        Bring contacts or past gifts in from a spreadsheet. Every row passes the same checks as one typed by
+        hand; a row that does not is set aside with the reason, and the rest go in.
+      </SectionHeader>
+      <form className="panel settings-form" onSubmit={submit} noValidate aria-labelledby="import-title">
+        <h3 id="import-title" className="panel-title">
+          Import a file
+        </h3>
+        <div className="settings-form-row">
+          <Select
+            label="The file holds"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as ImportKind)}
+            options={IMPORT_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+            data-autofocus
+          />
+          <TextField
+            ref={fileRef}
+            label="CSV file"
+            type="file"
+            accept=".csv,text/csv"
+            error={fileError}
+            hint="First row: column names (firstName, lastName, primaryEmail… or donationAmount, donationDate, paymentMethod, contactExternalId…)"
+            onChange={() => setFileError(undefined)}
+          />
+        </div>
+        <Checkbox
+          label="HQ already has these records (do not send them when syncing)"
+          checked={alreadyAtHq}
+          onChange={(e) => setAlreadyAtHq(e.target.checked)}
+        />
+        <div className="settings-form-actions">
+          <Button type="submit" tone="primary" busy={running} disabled={running}>
+            Import
+          </Button>
+        </div>
+        {formError ? (
+          <p className="notice notice-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+      </form>
+
+      {start.isPending ? (
+        <div className="panel">
+          <ProgressBar label="Uploading the file…" value={null} />
+        </div>
+      ) : null}
+      {job.data ? (
+        <ImportProgress
+          job={job.data}
+          onDownload={downloadRejected}
+          onDismiss={() => {
+            rememberJob(null);
+            setJobId(null);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ImportProgress({
+  job,
+  onDownload,
+  onDismiss,
+}: {
+  job: ImportJob;
+  onDownload: (j: ImportJob) => void;
+  onDismiss: () => void;
+}) {
+  const done = job.status === 'done';
+  const failed = job.status === 'failed';
+  const label =
+    job.status === 'running'
+      ? `Importing ${job.kind}…`
+      : done
+        ? `Import of ${job.kind} finished`
+        : `Import of ${job.kind} stopped`;
+  return (
+    <div className="panel settings-import-job" aria-labelledby="import-job-title">
+      <h3 id="import-job-title" className="panel-title">
+        {done ? 'Import finished' : failed ? 'Import stopped' : 'Import in progress'}
+      </h3>
+      <ProgressBar
+        label={label}
+        value={job.processedRows}
+        max={Math.max(job.totalRows, job.processedRows, 1)}
+        detail={`${count.format(job.processedRows)} of ${count.format(job.totalRows)} rows`}
+      />
+      <p role="status" className="settings-import-summary">
+        {count.format(job.imported)} imported
+        {job.skipped > 0 ? `, ${count.format(job.skipped)} already here (skipped)` : ''},{' '}
+        {count.format(job.rejectedCount)} rejected.
+      </p>
+      {failed && job.error ? (
+        <p className="notice notice-error" role="alert">
+          {sentence(job.error)} Rows imported before it stopped are kept; importing the same file again adds
+          only the rest.
+        </p>
+      ) : null}
+      <div className="settings-form-actions">
+        {job.rejectedCount > 0 ? (
+          <Button tone={done ? 'primary' : 'secondary'} onClick={() => onDownload(job)}>
+            Download the {count.format(job.rejectedCount)} rejected {job.rejectedCount === 1 ? 'row' : 'rows'}{' '}
+            (CSV)
+          </Button>
+        ) : done ? (
+          <span className="notice notice-ok">Every row was accepted.</span>
+        ) : null}
+        {job.status !== 'running' ? (
+          <Button tone="quiet" onClick={onDismiss}>
+            Dismiss
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
