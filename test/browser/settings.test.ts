@@ -100,6 +100,16 @@ describe('Settings', () => {
     await page.getByText('No committees yet.').waitFor();
     await openSection('Custom fields');
     await page.getByText('No custom fields yet.').waitFor();
+    // the section list: Up and Down walk it, wrapping around
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await nav.getByRole('link', { name: 'Campaigns' }).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedLabel()).toBe('Committees');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedLabel()).toBe('Sync');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 2, name: 'Sync' }).waitFor();
   });
 
   it('donation accounts: one is added with limits by keyboard; a bad limit is shown at its field and nothing typed is lost', async () => {
@@ -352,13 +362,11 @@ describe('Settings', () => {
       rows.push(`imp-${i},Guest${i},Tester${i},${i === 50 ? 'not-an-email' : `guest${i}@example.org`}`);
     rows.push('imp-bad,,NoFirstName,');
     await page.getByLabel('The file holds').selectOption('contacts');
-    await page
-      .getByLabel('CSV file')
-      .setInputFiles({
-        name: 'guests.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(`${rows.join('\n')}\n`),
-      });
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'guests.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${rows.join('\n')}\n`),
+    });
     await page.getByRole('button', { name: 'Import', exact: true }).focus();
     await page.keyboard.press('Enter');
 
@@ -383,13 +391,11 @@ describe('Settings', () => {
     expect((await api('/account')).contacts).toBe(399);
 
     // a file with a column GiftDesk does not know is refused at the file field, whole
-    await page
-      .getByLabel('CSV file')
-      .setInputFiles({
-        name: 'odd.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('firstName,shoeSize\nA,9\n'),
-      });
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'odd.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('firstName,shoeSize\nA,9\n'),
+    });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText(/unknown column "shoeSize"/).waitFor();
     expect(await page.getByLabel('CSV file').getAttribute('aria-invalid')).toBe('true');

@@ -85,11 +85,11 @@ export function ImportSection() {
   }, [status, qc]);
   // A remembered job that is no longer there (another data folder) is forgotten quietly.
   useEffect(() => {
-    if (job.isError) {
+    if (isApiError(job.error) && job.error.status === 404) {
       rememberJob(null);
       setJobId(null);
     }
-  }, [job.isError]);
+  }, [job.error]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
