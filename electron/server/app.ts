@@ -18,6 +18,7 @@ import type { DomainContext } from '../domain/context.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
 import { contactViewRoutes } from './routes/contact-views.ts';
+import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
@@ -185,6 +186,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     async (api) => {
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);
+      await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
       await extensionRoutes(api, ctx);
       await importRoutes(api, ctx);

@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 import { Contact, ContactCreateBody, ContactDeleted, ContactList, ContactListQuery, ContactUpdateBody } from '../../shared/schemas/contacts.ts';
-import { DonationCreateBody, DonationCreated, DonationDetail, DonationList, DonationListQuery } from '../../shared/schemas/donations.ts';
+import { Batch, BatchCreate, BatchDonationList, BatchList, BatchUpdate } from '../../shared/schemas/batches.ts';
+import { ContactDeletePreview, ContactDonationList, ContactDonationsQuery, ContactSummaryList, ContactSummaryQuery } from '../../shared/schemas/contact-views.ts';
+import { DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery } from '../../shared/schemas/donations.ts';
+import { GiftCheck, GiftCheckQuery } from '../../shared/schemas/gift-checks.ts';
+import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
 import {
   Account,
   ApiKey,
@@ -38,7 +42,8 @@ import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts
 import type { ApiClient } from './client.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
-type Q<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
+/** Query parameters: strings on the wire, so numbers (limit, offset, year) are welcome too. */
+type Q<S extends z.ZodType> = { [K in keyof Omit<z.input<S>, 'accountId'>]: z.input<S>[K] extends string | undefined ? z.input<S>[K] | number : z.input<S>[K] };
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 export type { Account, Campaign, Committee, DonationAccount };
@@ -58,13 +63,28 @@ export function endpoints(c: ApiClient) {
       create: (body: Body<typeof ContactCreateBody>) => c.request('POST', '/contacts', { schema: Contact, body }),
       update: (id: string, body: Body<typeof ContactUpdateBody>) => c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),
       delete: (id: string) => c.request('DELETE', `/contacts/${encodeURIComponent(id)}`, { schema: ContactDeleted }),
+      summaries: (q: Q<typeof ContactSummaryQuery> = {}, signal?: AbortSignal) => c.request('GET', '/contact-summaries', { schema: ContactSummaryList, query: q, signal }),
+      donations: (id: string, q: Q<typeof ContactDonationsQuery> = {}) => c.request('GET', `/contacts/${encodeURIComponent(id)}/donations`, { schema: ContactDonationList, query: q }),
+      deletePreview: (id: string) => c.request('GET', `/contacts/${encodeURIComponent(id)}/delete-preview`, { schema: ContactDeletePreview }),
+      giftCheck: (id: string, q: Q<typeof GiftCheckQuery>, signal?: AbortSignal) => c.request('GET', `/contacts/${encodeURIComponent(id)}/gift-check`, { schema: GiftCheck, query: q, signal }),
     },
 
     donations: {
       list: (q: Q<typeof DonationListQuery> = {}) => c.request('GET', '/donations', { schema: DonationList, query: q }),
       get: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail }),
-      create: (body: Body<typeof DonationCreateBody>) => c.request('POST', '/donations', { schema: DonationCreated, body }),
+      create: (body: Body<typeof DonationCreateRequest>) => c.request('POST', '/donations', { schema: DonationCreated, body }),
       history: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}/history`, { schema: listOf(DonationHistoryEntry) }),
+    },
+
+    batches: {
+      list: (q: { limit?: number; offset?: number } = {}) => c.request('GET', '/batches', { schema: BatchList, query: q }),
+      get: (id: string) => c.request('GET', `/batches/${encodeURIComponent(id)}`, { schema: Batch }),
+      donations: (id: string, q: { limit?: number; offset?: number } = {}) => c.request('GET', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchDonationList, query: q }),
+      create: (body: Body<typeof BatchCreate>) => c.request('POST', '/batches', { schema: Batch, body }),
+      update: (id: string, body: Body<typeof BatchUpdate>) => c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
+    },
+    stats: {
+      donations: (q: Q<typeof DonationStatsQuery> = {}) => c.request('GET', '/stats/donations', { schema: DonationStats, query: q }),
     },
 
     campaigns: {

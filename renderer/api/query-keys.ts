@@ -21,8 +21,13 @@ export const qk = {
   flags: ['flags'] as const,
   apiKeys: ['api-keys'] as const,
   sync: ['sync'] as const,
+  batches: ['batches'] as const,
+  batch: (id: string) => ['batches', 'one', id] as const,
+  batchDonations: (id: string) => ['batches', 'donations', id] as const,
+  stats: ['stats'] as const,
+  giftCheck: (q: object) => ['gift-check', q] as const,
 };
 
 export async function invalidateAfterGift(client: QueryClient): Promise<void> {
-  await Promise.all([qk.donations, qk.contacts, qk.campaigns, qk.flags, qk.account, qk.sync].map((queryKey) => client.invalidateQueries({ queryKey })));
+  await Promise.all([qk.donations, qk.contacts, qk.campaigns, qk.flags, qk.account, qk.sync, qk.batches, qk.stats, ['gift-check']].map((queryKey) => client.invalidateQueries({ queryKey })));
 }

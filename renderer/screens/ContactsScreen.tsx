@@ -1,10 +1,38 @@
-import { EmptyState, Screen } from '../ui/index.ts';
+/**
+ * Contacts (issue 3): the list (#/contacts), a contact (#/contacts/<id>), the create form
+ * (#/contacts/new) and the edit form (#/contacts/<id>/edit). Moving between them puts the
+ * focus where the work is: the search box, the first field of a form, the contact's name.
+ */
+import { useEffect } from 'react';
+import type { Route } from '../router.ts';
+import { ContactFormScreen } from './contacts/ContactForm.tsx';
+import { ContactList } from './contacts/ContactList.tsx';
+import { ContactPage } from './contacts/ContactPage.tsx';
+import './contacts/contacts.css';
 
-/** Placeholder: the Contacts screen is being built (issue 3). */
-export function ContactsScreen() {
-  return (
-    <Screen title="Contacts">
-      <EmptyState title="This screen is not built yet.">It arrives in a coming version of GiftDesk.</EmptyState>
-    </Screen>
-  );
+export function ContactsScreen({ route }: { route: Route }) {
+  const [first = '', second = ''] = route.rest;
+  const view = first === '' ? 'list' : first === 'new' ? 'new' : second === 'edit' ? 'edit' : 'contact';
+
+  // The shell focuses a screen when the screen changes; within Contacts this does it.
+  const where = route.rest.join('/');
+  useEffect(() => {
+    const id = requestAnimationFrame(() => {
+      const main = document.getElementById('main');
+      const target = main?.querySelector<HTMLElement>('[data-autofocus]') ?? main?.querySelector<HTMLElement>('#screen-title');
+      if (target && !target.contains(document.activeElement)) target.focus();
+    });
+    return () => cancelAnimationFrame(id);
+  }, [where]);
+
+  switch (view) {
+    case 'list':
+      return <ContactList />;
+    case 'new':
+      return <ContactFormScreen key="new" id={null} />;
+    case 'edit':
+      return <ContactFormScreen key={`edit-${first}`} id={first} />;
+    default:
+      return <ContactPage key={first} id={first} />;
+  }
 }

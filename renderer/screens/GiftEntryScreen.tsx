@@ -1,10 +1,388 @@
-import { EmptyState, Screen } from '../ui/index.ts';
+/**
+ * Gift entry, built for speed at the event table: pick or start a batch, then one row per
+ * gift — donor (type-ahead, or new inline), amount, Enter. The batch's defaults fill the
+ * rest and stay until changed. Warnings show while typing and never block. A refused save
+ * shows the server's message at the field it names and keeps everything typed.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { formatCents } from '../../shared/money.ts';
+import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
+import type { ContactSummary } from '../../shared/schemas/contact-views.ts';
+import { DonationCreateRequest } from '../../shared/schemas/donations.ts';
+import type { Batch } from '../../shared/schemas/batches.ts';
+import { isApiError, type FieldIssue } from '../api/errors.ts';
+import { useApi } from '../api/provider.tsx';
+import { invalidateAfterGift, qk } from '../api/query-keys.ts';
+import type { ScreenProps } from '../App.tsx';
+import { localToday, mapIssues, orNull, schemaIssues } from '../forms.ts';
+import { Button, Checkbox, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
+import { BatchSummary, NewBatchDialog } from './gift-entry/BatchPanel.tsx';
+import { DonorPicker, donorName } from './gift-entry/DonorPicker.tsx';
+import { GiftRows } from './gift-entry/GiftRows.tsx';
+import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './gift-entry/NewDonorFields.tsx';
+import { METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
+import { giftWarnings, parseAmountCents } from './gift-entry/warnings.ts';
 
-/** Placeholder: the Gift entry screen is being built (issue 3). */
-export function GiftEntryScreen() {
+interface GiftForm {
+  amount: string;
+  date: string;
+  method: string;
+  campaignId: string;
+  committeeId: string;
+  donationAccountId: string;
+  notes: string;
+  isAnonymous: boolean;
+  isRecurring: boolean;
+  thankYouSent: boolean;
+  newDonor: NewDonorValues;
+}
+type FormField = Exclude<keyof GiftForm, 'newDonor'> | `newDonor.${keyof NewDonorValues}` | 'donor';
+
+const DONATION_FIELDS: Record<string, FormField> = {
+  donationAmount: 'amount',
+  donationDate: 'date',
+  paymentMethod: 'method',
+  campaignId: 'campaignId',
+  committeeId: 'committeeId',
+  donationAccountId: 'donationAccountId',
+  notes: 'notes',
+  contactId: 'donor',
+  isAnonymous: 'isAnonymous',
+  isRecurring: 'isRecurring',
+  thankYouSent: 'thankYouSent',
+};
+const CONTACT_FIELDS: Record<string, FormField> = {
+  firstName: 'newDonor.firstName',
+  lastName: 'newDonor.lastName',
+  primaryEmail: 'newDonor.email',
+  primaryPhone: 'newDonor.phone',
+  'addresses[0].street1': 'newDonor.street1',
+  'addresses[0].city': 'newDonor.city',
+  'addresses[0].state': 'newDonor.state',
+  'addresses[0].postalCode': 'newDonor.postalCode',
+  employer: 'newDonor.employer',
+  occupation: 'newDonor.occupation',
+};
+
+const batchKey = (accountId: string) => `giftdesk.batch.${accountId}`;
+
+function defaultsFrom(batch: Batch | null, sticky: Partial<GiftForm> = {}): GiftForm {
+  return {
+    amount: '',
+    date: sticky.date ?? batch?.batchDate ?? localToday(),
+    method: sticky.method ?? batch?.paymentMethod ?? 'check',
+    campaignId: sticky.campaignId ?? batch?.campaignId ?? '',
+    committeeId: sticky.committeeId ?? batch?.committeeId ?? '',
+    donationAccountId: sticky.donationAccountId ?? batch?.donationAccountId ?? '',
+    notes: '',
+    isAnonymous: false,
+    isRecurring: false,
+    thankYouSent: false,
+    newDonor: EMPTY_NEW_DONOR,
+  };
+}
+
+export function GiftEntryScreen(_props: ScreenProps) {
+  const api = useApi();
+  const [batchId, setBatchId] = useState<string | null>(() => localStorage.getItem(batchKey(api.accountId)));
+  const [newBatchOpen, setNewBatchOpen] = useState(false);
+  const batches = useQuery({ queryKey: qk.batches, queryFn: () => api.batches.list({ limit: 100 }) });
+  const batch = useQuery({ queryKey: qk.batch(batchId ?? ''), queryFn: () => api.batches.get(batchId!), enabled: batchId !== null, retry: false });
+
+  const choose = (id: string | null) => {
+    setBatchId(id);
+    if (id) localStorage.setItem(batchKey(api.accountId), id);
+    else localStorage.removeItem(batchKey(api.accountId));
+  };
+  // A remembered batch that is gone (another database, deleted): forget it.
+  useEffect(() => {
+    if (batch.isError && isApiError(batch.error) && batch.error.status === 404) choose(null);
+  });
+
+  const current = batchId && batch.data && batch.data.id === batchId ? batch.data : null;
   return (
     <Screen title="Gift entry">
-      <EmptyState title="This screen is not built yet.">It arrives in a coming version of GiftDesk.</EmptyState>
+      <NewBatchDialog
+        open={newBatchOpen}
+        onClose={() => setNewBatchOpen(false)}
+        onCreated={(b) => {
+          setNewBatchOpen(false);
+          choose(b.id);
+        }}
+      />
+      {current ? (
+        <>
+          <BatchSummary batch={current} batches={batches.data?.data ?? []} onChoose={choose} onNew={() => setNewBatchOpen(true)} />
+          {current.closedAt ? (
+            <p className="notice notice-warn">This batch is closed: start a new batch to enter more gifts.</p>
+          ) : (
+            <GiftRow key={current.id} batch={current} />
+          )}
+          <GiftRows batchId={current.id} />
+        </>
+      ) : batchId && batch.isPending ? (
+        <p className="muted">Opening the batch…</p>
+      ) : (
+        <EmptyState
+          title="Start a batch to enter gifts"
+          action={
+            <div className="batch-start">
+              <Button tone="primary" data-autofocus onClick={() => setNewBatchOpen(true)}>
+                Start a batch
+              </Button>
+              {(batches.data?.data ?? []).filter((b) => !b.closedAt).length > 0 ? (
+                <Select
+                  label="or continue an open batch"
+                  placeholder="— choose —"
+                  value=""
+                  onChange={(e) => e.target.value && choose(e.target.value)}
+                  options={(batches.data?.data ?? []).filter((b) => !b.closedAt).map((b) => ({ value: b.id, label: `${b.name} (${b.count} gifts)` }))}
+                />
+              ) : null}
+            </div>
+          }
+        >
+          A batch groups the gifts of one sitting — one event, one stack of checks — with its defaults (campaign, date, payment method) and, if you know them, the
+          expected number of gifts and total, so you can see at once whether everything was entered.
+        </EmptyState>
+      )}
     </Screen>
+  );
+}
+
+function GiftRow({ batch }: { batch: Batch }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const toast = useToast();
+  const ref = useReferenceData();
+  const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch) });
+  const { register, formState, setError, clearErrors } = form;
+  const errors = formState.errors;
+  const [donor, setDonor] = useState<ContactSummary | null>(null);
+  const [newDonorMode, setNewDonorMode] = useState(false);
+  const [donorError, setDonorError] = useState<string | undefined>();
+  const [topError, setTopError] = useState<string | null>(null);
+  const [pickerKey, setPickerKey] = useState(0);
+  const donorRef = useRef<HTMLInputElement>(null);
+  const amountRef = useRef<HTMLInputElement | null>(null);
+  const amountReg = register('amount');
+
+  const watched = useWatch({ control: form.control });
+  const amountCents = parseAmountCents(watched.amount ?? '');
+  const checkQuery = { contactId: donor?.id ?? '', donationDate: watched.date ?? '', donationAccountId: watched.donationAccountId ?? '' };
+  const check = useQuery({
+    queryKey: qk.giftCheck(checkQuery),
+    queryFn: ({ signal }) => api.contacts.giftCheck(checkQuery.contactId, { donationDate: checkQuery.donationDate || undefined, donationAccountId: checkQuery.donationAccountId || undefined }, signal),
+    enabled: donor !== null && /^\d{4}-\d{2}-\d{2}$/.test(checkQuery.donationDate),
+    retry: false,
+  });
+  const warnings = giftWarnings({
+    amountCents,
+    method: watched.method ?? '',
+    isAnonymous: watched.isAnonymous ?? false,
+    check: donor ? (check.data ?? null) : null,
+    employer: donor ? (check.data?.employer ?? null) : (watched.newDonor?.employer ?? null),
+    occupation: donor ? (check.data?.occupation ?? null) : (watched.newDonor?.occupation ?? null),
+    donationAccountName: ref.nameOf('donationAccount', watched.donationAccountId),
+  });
+
+  // Focus goes to the donor box after React has put it on screen (it is remounted after each save).
+  const [donorFocus, setDonorFocus] = useState(1); // 1: a batch chosen or started, straight to the first gift
+  const focusDonor = () => setDonorFocus((n) => n + 1);
+  useEffect(() => {
+    if (donorFocus > 0) donorRef.current?.focus();
+  }, [donorFocus]);
+  const focusAmount = () => requestAnimationFrame(() => amountRef.current?.focus());
+
+  const showIssues = (issues: FieldIssue[], map: Record<string, FormField>) => {
+    const { fields, rest } = mapIssues(issues, map);
+    let first: FormField | null = null;
+    for (const f of fields) {
+      if (f.name === 'donor') setDonorError(f.message);
+      else setError(f.name, { message: f.message });
+      first ??= f.name;
+    }
+    if (rest.length) setTopError(rest.map((r) => `${r.field}: ${r.issue}`).join('; '));
+    if (first === 'donor') donorRef.current?.focus();
+    else if (first) form.setFocus(first);
+  };
+
+  const saveContact = useMutation({ mutationFn: (body: Parameters<typeof api.contacts.create>[0]) => api.contacts.create(body) });
+  const saveGift = useMutation({ mutationFn: (body: Parameters<typeof api.donations.create>[0]) => api.donations.create(body) });
+
+  const submit = form.handleSubmit(async (v) => {
+    clearErrors();
+    setDonorError(undefined);
+    setTopError(null);
+    if (!donor && !newDonorMode) {
+      setDonorError('Choose a donor, or pick “New donor” in the list');
+      donorRef.current?.focus();
+      return;
+    }
+    const cents = parseAmountCents(v.amount);
+    if (cents === null || cents <= 0) {
+      setError('amount', { message: v.amount.trim() ? 'must be an amount in dollars, like 50 or 49.99' : 'is required' });
+      form.setFocus('amount');
+      return;
+    }
+    const gift = {
+      batchId: batch.id,
+      contactId: donor?.id ?? 'new',
+      donationAmount: cents / 100,
+      donationDate: v.date,
+      paymentMethod: v.method as Parameters<typeof api.donations.create>[0]['paymentMethod'],
+      campaignId: orNull(v.campaignId),
+      committeeId: orNull(v.committeeId),
+      donationAccountId: orNull(v.donationAccountId),
+      notes: orNull(v.notes),
+      isAnonymous: v.isAnonymous,
+      isRecurring: v.isRecurring,
+      thankYouSent: v.thankYouSent,
+    };
+    const giftIssues = schemaIssues(DonationCreateRequest, { accountId: api.accountId, ...gift });
+    let contactBody: Parameters<typeof api.contacts.create>[0] | null = null;
+    let contactIssues: FieldIssue[] = [];
+    if (!donor) {
+      const n = v.newDonor;
+      const hasAddress = [n.street1, n.city, n.state, n.postalCode].some((x) => x.trim());
+      contactBody = {
+        firstName: n.firstName,
+        lastName: n.lastName,
+        primaryEmail: orNull(n.email),
+        primaryPhone: orNull(n.phone),
+        employer: orNull(n.employer),
+        occupation: orNull(n.occupation),
+        ...(hasAddress ? { addresses: [{ street1: orNull(n.street1), city: orNull(n.city), state: orNull(n.state), postalCode: orNull(n.postalCode), isPrimary: true }] } : {}),
+      };
+      contactIssues = schemaIssues(ContactCreateBody, { accountId: api.accountId, ...contactBody });
+    }
+    if (giftIssues.length || contactIssues.length) {
+      showIssues(contactIssues, CONTACT_FIELDS);
+      showIssues(giftIssues, DONATION_FIELDS);
+      return;
+    }
+    let chosen = donor;
+    try {
+      if (!chosen && contactBody) {
+        const c = await saveContact.mutateAsync(contactBody);
+        // From here on the row uses this record: a retry after a failed gift never makes a second donor.
+        chosen = { id: c.id, contactType: c.contactType, status: c.status, firstName: c.firstName, lastName: c.lastName, organization: c.organization, email: c.email, phone: c.phone, city: c.address?.city ?? null, tags: c.tags, totalDonations: c.totalDonations, lastDonationDate: c.lastDonationDate, createdAt: c.createdAt, updatedAt: c.updatedAt };
+        setDonor(chosen);
+        setNewDonorMode(false);
+      }
+    } catch (err) {
+      if (isApiError(err) && err.details.length) showIssues(err.details, CONTACT_FIELDS);
+      else setTopError(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    try {
+      const saved = await saveGift.mutateAsync({ ...gift, contactId: chosen!.id });
+      toast.show({ tone: 'success', message: `Saved ${formatCents(cents)} from ${donorName(chosen!)}.` });
+      void invalidateAfterGift(client);
+      void saved;
+      // Sticky: date, method and designation stay for the next gift; the rest starts empty.
+      form.reset(defaultsFrom(batch, { date: v.date, method: v.method, campaignId: v.campaignId, committeeId: v.committeeId, donationAccountId: v.donationAccountId }));
+      setDonor(null);
+      setNewDonorMode(false);
+      setPickerKey((k) => k + 1);
+      focusDonor();
+    } catch (err) {
+      if (isApiError(err) && err.details.length) showIssues(err.details, DONATION_FIELDS);
+      else setTopError(err instanceof Error ? err.message : String(err));
+    }
+  });
+
+  // Enter saves from any field of the row (the donor box handles its own Enter while choosing).
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement;
+    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
+    e.preventDefault();
+    void submit();
+  };
+
+  const busy = saveContact.isPending || saveGift.isPending;
+  return (
+    <form className="panel gift-row" aria-label="New gift" onSubmit={submit} onKeyDown={onKeyDown} noValidate>
+      {topError ? (
+        <div className="notice notice-error" role="alert">
+          {topError}
+        </div>
+      ) : null}
+      <div className="gift-row-main">
+        {newDonorMode ? (
+          <NewDonorFields
+            register={register as unknown as Parameters<typeof NewDonorFields>[0]['register']}
+            errors={errors.newDonor}
+            values={{ ...EMPTY_NEW_DONOR, ...watched.newDonor }}
+            onUseExisting={(c) => {
+              setDonor(c);
+              setNewDonorMode(false);
+              focusAmount();
+            }}
+            onCancel={() => {
+              setNewDonorMode(false);
+              focusDonor();
+            }}
+          />
+        ) : (
+          <DonorPicker
+            key={pickerKey}
+            inputRef={donorRef}
+            selected={donor}
+            error={donorError}
+            onSelect={(c) => {
+              setDonor(c);
+              setDonorError(undefined);
+              focusAmount();
+            }}
+            onClear={() => setDonor(null)}
+            onNewDonor={(typed) => {
+              const { firstName, lastName } = splitName(typed);
+              form.setValue('newDonor', { ...EMPTY_NEW_DONOR, firstName, lastName, email: typed.includes('@') ? typed : '' });
+              setNewDonorMode(true);
+              setDonorError(undefined);
+            }}
+          />
+        )}
+        <TextField
+          label="Amount ($)"
+          inputMode="decimal"
+          autoComplete="off"
+          {...amountReg}
+          ref={(el) => {
+            amountReg.ref(el);
+            amountRef.current = el;
+          }}
+          error={errors.amount?.message}
+          fieldClassName="amount-field"
+        />
+        <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
+        <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
+        <Button tone="primary" type="submit" busy={busy} className="save-button">
+          Save gift <kbd>Enter</kbd>
+        </Button>
+      </div>
+      <div className="gift-row-more">
+        <Select label="Campaign" options={ref.campaigns} placeholder="— none —" {...register('campaignId')} error={errors.campaignId?.message} />
+        <Select label="Committee" options={ref.committees} placeholder="— none —" {...register('committeeId')} error={errors.committeeId?.message} />
+        <Select label="Donation account" options={ref.donationAccounts} placeholder="— none —" {...register('donationAccountId')} error={errors.donationAccountId?.message} />
+        <TextField label="Notes" autoComplete="off" {...register('notes')} error={errors.notes?.message} fieldClassName="notes-field" />
+        <div className="gift-flags" role="group" aria-label="Gift details">
+          <Checkbox label="Anonymous" {...register('isAnonymous')} />
+          <Checkbox label="Recurring" {...register('isRecurring')} />
+          <Checkbox label="Thank-you sent" {...register('thankYouSent')} />
+        </div>
+      </div>
+      <div className="gift-warnings" role="status" aria-live="polite">
+        {warnings.map((w) => (
+          <p key={w.id + w.text} className="notice notice-warn" data-warning={w.id}>
+            {w.text}
+          </p>
+        ))}
+      </div>
+    </form>
   );
 }

@@ -49,7 +49,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback(
     (input: ToastInput) => {
       const t: Toast = { ...input, id: nextId.current++ };
-      setToasts((ts) => [...ts.slice(-3), t]);
+      setToasts((ts) => [...ts.slice(-1), t]); // at most two: the newest matter
       arm(t);
       return t.id;
     },

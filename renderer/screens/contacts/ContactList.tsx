@@ -1,0 +1,408 @@
+/**
+ * The contact list: search as you type (accent- and case-insensitive, word prefixes), sort
+ * by name, last gift, total given or when added, and scroll through 100,000 contacts without
+ * a stutter. Only the rows on screen exist in the DOM (@tanstack/react-virtual); the rows
+ * come in pages of 100 fetched for the part of the list in view, each read by the server
+ * off an index, so the last page costs what the first does.
+ *
+ * Keyboard: ↓ from the search box enters the list; ↑ ↓ PageUp PageDown Home End move
+ * through it (one row is in the Tab order: roving tabindex); Enter opens a contact; Enter in
+ * the search box opens the top match; typing a letter in the list goes back to searching.
+ */
+import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ContactSummary, ContactSummarySortField } from '../../../shared/schemas/contact-views.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { hrefFor, navigate } from '../../router.ts';
+import { Button, EmptyState, Screen, Select } from '../../ui/index.ts';
+import { count, day, money } from './format.ts';
+import { contactKeys, fetchSummaryPage, PAGE_SIZE, type ListParams } from './queries.ts';
+
+const ROW_HEIGHT = 52;
+
+const SORTS = [
+  { value: 'name:asc', label: 'Name, A to Z' },
+  { value: 'name:desc', label: 'Name, Z to A' },
+  { value: 'lastDonationDate:desc', label: 'Last gift, newest first' },
+  { value: 'lastDonationDate:asc', label: 'Last gift, oldest first' },
+  { value: 'totalDonations:desc', label: 'Total given, highest first' },
+  { value: 'totalDonations:asc', label: 'Total given, lowest first' },
+  { value: 'createdAt:desc', label: 'Added, newest first' },
+  { value: 'createdAt:asc', label: 'Added, oldest first' },
+] as const;
+const DEFAULT_ORDER: Record<ContactSummarySortField, 'asc' | 'desc'> = { name: 'asc', lastDonationDate: 'desc', totalDonations: 'desc', createdAt: 'desc' };
+
+/** What the list was showing, so coming back from a contact finds it as it was left. */
+const remembered: { input: string; sortBy: ContactSummarySortField; sortOrder: 'asc' | 'desc'; active: number } = {
+  input: '',
+  sortBy: 'name',
+  sortOrder: 'asc',
+  active: 0,
+};
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function ContactList() {
+  const api = useApi();
+  const [input, setInput] = useState(remembered.input);
+  const debounced = useDebounced(input, 120);
+  const [sortBy, setSortBy] = useState<ContactSummarySortField>(remembered.sortBy);
+  const [sortOrder, setSortOrder] = useState<'asc' | 'desc'>(remembered.sortOrder);
+  const params: ListParams = useMemo(() => ({ search: debounced.trim(), sortBy, sortOrder }), [debounced, sortBy, sortOrder]);
+  const [active, setActive] = useState(remembered.active);
+  const focusRow = useRef(false);
+  const [, rerender] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const statusId = useId();
+
+  // Rows in view → the pages they need (page 0 until the total is known).
+  const [range, setRange] = useState<[number, number]>([0, 0]);
+  const pages = useMemo(() => {
+    const out: number[] = [];
+    for (let p = Math.floor(range[0] / PAGE_SIZE); p <= Math.floor(range[1] / PAGE_SIZE); p++) out.push(p);
+    return out;
+  }, [range]);
+  const results = useQueries({
+    queries: pages.map((page) => ({
+      queryKey: contactKeys.summaryPage(params, page),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSummaryPage(api, params, page, signal),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    })),
+  });
+  const rowsByPage = new Map<number, ContactSummary[]>();
+  let total: number | null = null;
+  let isStale = false;
+  results.forEach((r, i) => {
+    if (!r.data) return;
+    total ??= r.data.total;
+    if (r.isPlaceholderData) isStale = true;
+    else rowsByPage.set(pages[i]!, r.data.data);
+  });
+  const error = results.find((r) => r.error)?.error ?? null;
+  const loadingFirst = total === null && !error;
+
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    setRange((r) => (r[0] === first && r[1] === last ? r : [first, last]));
+  }, [first, last]);
+
+  // A new search or order starts at the top.
+  const firstParams = useRef(true);
+  useEffect(() => {
+    if (firstParams.current) {
+      firstParams.current = false;
+      if (remembered.active > 0) virtualizer.scrollToIndex(remembered.active, { align: 'center' });
+      return;
+    }
+    setActive(0);
+    virtualizer.scrollToOffset(0);
+  }, [params]);
+
+  useEffect(() => {
+    remembered.input = input;
+    remembered.sortBy = sortBy;
+    remembered.sortOrder = sortOrder;
+    remembered.active = active;
+  }, [input, sortBy, sortOrder, active]);
+
+  // Keep the active row inside the list when the list shrinks.
+  const count_ = total ?? 0;
+  useEffect(() => {
+    if (count_ > 0 && active > count_ - 1) setActive(count_ - 1);
+  }, [count_, active]);
+
+  // Moving the focus to the active row once it is rendered (it may need a scroll first).
+  useLayoutEffect(() => {
+    if (!focusRow.current) return;
+    const link = scrollRef.current?.querySelector<HTMLAnchorElement>(`[data-index="${active}"] a`);
+    if (link) {
+      link.focus({ preventScroll: true });
+      focusRow.current = false;
+    }
+  });
+
+  const moveTo = (index: number) => {
+    if (count_ === 0) return;
+    const i = Math.max(0, Math.min(count_ - 1, index));
+    setActive(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+    const link = scrollRef.current?.querySelector<HTMLAnchorElement>(`[data-index="${i}"] a`);
+    if (link) link.focus({ preventScroll: true });
+    else {
+      focusRow.current = true; // focused once the row is rendered (after the scroll)
+      rerender((n) => n + 1);
+    }
+  };
+
+  const pageRows = () => Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+
+  const onListKey = (e: KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const moves: Record<string, () => number> = {
+      ArrowDown: () => active + 1,
+      ArrowUp: () => active - 1,
+      PageDown: () => active + pageRows(),
+      PageUp: () => active - pageRows(),
+      Home: () => 0,
+      End: () => count_ - 1,
+    };
+    const move = moves[e.key];
+    if (move) {
+      e.preventDefault();
+      if (e.key === 'ArrowUp' && active === 0) {
+        searchRef.current?.focus();
+        return;
+      }
+      moveTo(move());
+      return;
+    }
+    if (e.key.length === 1 && /\S/.test(e.key)) {
+      // typing goes back to the search box, letter included
+      e.preventDefault();
+      setInput((v) => v + e.key);
+      searchRef.current?.focus();
+    }
+  };
+
+  const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' && count_ > 0) {
+      e.preventDefault();
+      moveTo(active);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const top = rowsByPage.get(0)?.[0];
+      if (top && debounced === input) navigate('contacts', top.id);
+    } else if (e.key === 'Escape' && input) {
+      e.preventDefault();
+      setInput('');
+    }
+  };
+
+  const setSort = (by: ContactSummarySortField, order: 'asc' | 'desc') => {
+    setSortBy(by);
+    setSortOrder(order);
+  };
+  const headerSort = (by: ContactSummarySortField) => {
+    if (sortBy === by) setSortOrder(sortOrder === 'asc' ? 'desc' : 'asc');
+    else setSort(by, DEFAULT_ORDER[by]);
+  };
+  const ariaSort = (by: ContactSummarySortField) => (sortBy === by ? (sortOrder === 'asc' ? 'ascending' : 'descending') : undefined);
+
+  const searching = params.search !== '';
+  const statusText = error
+    ? ''
+    : loadingFirst
+      ? 'Loading contacts…'
+      : searching
+        ? `${count(total ?? 0, 'contact')} match “${params.search}”`
+        : count(total ?? 0, 'contact');
+
+  return (
+    <Screen
+      title="Contacts"
+      actions={
+        <a className="btn btn-primary" href={hrefFor('contacts', 'new')}>
+          New contact
+        </a>
+      }
+    >
+      <div className="contacts-toolbar">
+        <div className="field contacts-search">
+          <label className="field-label" htmlFor="contact-search">
+            Search contacts
+          </label>
+          <input
+            id="contact-search"
+            ref={searchRef}
+            className="input"
+            type="search"
+            data-autofocus
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="Name, email or organization"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            onKeyDown={onSearchKey}
+            aria-describedby={statusId}
+            aria-controls="contact-rows"
+          />
+        </div>
+        <Select
+          label="Sort by"
+          fieldClassName="contacts-sort"
+          value={`${sortBy}:${sortOrder}`}
+          options={SORTS}
+          onChange={(e) => {
+            const [by, order] = e.target.value.split(':') as [ContactSummarySortField, 'asc' | 'desc'];
+            setSort(by, order);
+          }}
+        />
+        <p id={statusId} className="contacts-status muted" role="status" aria-live="polite">
+          {statusText}
+          {isStale && !loadingFirst ? <span className="visually-hidden"> (updating)</span> : null}
+        </p>
+      </div>
+
+      {error ? (
+        <div className="notice notice-error contacts-error" role="alert">
+          The contacts could not be loaded: {errorMessage(error)}{' '}
+          <Button tone="quiet" onClick={() => results.forEach((r) => void r.refetch())}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+
+      {!error && total === 0 ? (
+        searching ? (
+          <EmptyState
+            title={`No contact matches “${params.search}”.`}
+            action={
+              <div className="contacts-empty-actions">
+                <Button onClick={() => { setInput(''); searchRef.current?.focus(); }}>Clear the search</Button>
+                <a className="btn btn-primary" href={hrefFor('contacts', 'new')}>
+                  New contact
+                </a>
+              </div>
+            }
+          >
+            Search looks at the start of each word of a name, email or organization; accents and capitals do not matter.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            title="No contacts yet."
+            action={
+              <a className="btn btn-primary" href={hrefFor('contacts', 'new')}>
+                Add the first contact
+              </a>
+            }
+          >
+            Contacts appear here as they are added, imported in Settings, or entered with a gift.
+          </EmptyState>
+        )
+      ) : null}
+
+      <div className={['contacts-table', total === 0 || error ? 'is-hidden' : ''].join(' ')} role="table" aria-label="Contacts" aria-rowcount={(total ?? 0) + 1} aria-busy={loadingFirst || isStale || undefined}>
+        <div role="rowgroup" className="contacts-head">
+          <div role="row" aria-rowindex={1} className="crow crow-head">
+            <div role="columnheader" className="ccell ccell-name" aria-sort={ariaSort('name')}>
+              <button type="button" className="sort-button" onClick={() => headerSort('name')}>
+                Name{sortArrow(sortBy === 'name', sortOrder)}
+              </button>
+            </div>
+            <div role="columnheader" className="ccell ccell-email">Email</div>
+            <div role="columnheader" className="ccell ccell-phone">Phone</div>
+            <div role="columnheader" className="ccell ccell-city">City</div>
+            <div role="columnheader" className="ccell ccell-date" aria-sort={ariaSort('lastDonationDate')}>
+              <button type="button" className="sort-button" onClick={() => headerSort('lastDonationDate')}>
+                Last gift{sortArrow(sortBy === 'lastDonationDate', sortOrder)}
+              </button>
+            </div>
+            <div role="columnheader" className="ccell ccell-money" aria-sort={ariaSort('totalDonations')}>
+              <button type="button" className="sort-button" onClick={() => headerSort('totalDonations')}>
+                Total given{sortArrow(sortBy === 'totalDonations', sortOrder)}
+              </button>
+            </div>
+          </div>
+        </div>
+        <div role="rowgroup" id="contact-rows" className="contacts-scroll" ref={scrollRef} onKeyDown={onListKey}>
+          <div role="presentation" className="contacts-spacer" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const row = rowsByPage.get(Math.floor(item.index / PAGE_SIZE))?.[item.index % PAGE_SIZE];
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  data-index={item.index}
+                  className={['crow', item.index === active ? 'is-active' : '', row ? '' : 'is-loading'].join(' ')}
+                  style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                  onClick={(e) => {
+                    if (!row || (e.target as HTMLElement).closest('a')) return;
+                    navigate('contacts', row.id);
+                  }}
+                >
+                  {row ? <Row row={row} tabIndex={item.index === active ? 0 : -1} onFocus={() => setActive(item.index)} /> : <LoadingRow />}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </Screen>
+  );
+}
+
+function sortArrow(on: boolean, order: 'asc' | 'desc'): string {
+  return on ? (order === 'asc' ? ' ▲' : ' ▼') : '';
+}
+
+function Row({ row, tabIndex, onFocus }: { row: ContactSummary; tabIndex: number; onFocus: () => void }) {
+  const name = `${row.firstName} ${row.lastName}`.trim();
+  return (
+    <>
+      <div role="cell" className="ccell ccell-name">
+        <a href={hrefFor('contacts', row.id)} tabIndex={tabIndex} onFocus={onFocus} className="crow-link">
+          {name}
+        </a>
+        <span className="crow-sub">
+          {row.organization ? <span className="muted">{row.organization}</span> : null}
+          {row.status !== 'ACTIVE' ? <span className="badge">{row.status.replace(/_/g, ' ').toLowerCase()}</span> : null}
+          {row.tags.slice(0, 3).map((t) => (
+            <span key={t} className="badge badge-tag">
+              {t}
+            </span>
+          ))}
+        </span>
+      </div>
+      <div role="cell" className="ccell ccell-email">
+        {row.email ?? <span className="muted">—</span>}
+      </div>
+      <div role="cell" className="ccell ccell-phone">
+        {row.phone ?? <span className="muted">—</span>}
+      </div>
+      <div role="cell" className="ccell ccell-city">
+        {row.city ?? <span className="muted">—</span>}
+      </div>
+      <div role="cell" className="ccell ccell-date">
+        {row.lastDonationDate ? day(row.lastDonationDate) : <span className="muted">never</span>}
+      </div>
+      <div role="cell" className="ccell ccell-money">
+        {money(row.totalDonations)}
+      </div>
+    </>
+  );
+}
+
+function LoadingRow() {
+  return (
+    <>
+      <div role="cell" className="ccell ccell-name">
+        <span className="skeleton">Loading…</span>
+      </div>
+      <div role="cell" className="ccell ccell-email" />
+      <div role="cell" className="ccell ccell-phone" />
+      <div role="cell" className="ccell ccell-city" />
+      <div role="cell" className="ccell ccell-date" />
+      <div role="cell" className="ccell ccell-money" />
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * The batch: its name and defaults, and its count and total against the expected ones —
+ * said plainly when they do not match. Batches live on the server (/api/v1/batches), so a
+ * closed lid or a crash loses none; the one in use is remembered per window.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formatCents } from '../../../shared/money.ts';
+import { BatchCreate, type Batch } from '../../../shared/schemas/batches.ts';
+import { isApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
+import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { parseAmountCents } from './warnings.ts';
+import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/** "Matches", or what is short or over, in words. */
+export function batchMismatch(b: Pick<Batch, 'count' | 'total' | 'expectedCount' | 'expectedTotal'>): { matches: boolean; text: string } | null {
+  if (b.expectedCount === null && b.expectedTotal === null) return null;
+  const parts: string[] = [];
+  if (b.expectedCount !== null && b.expectedCount !== b.count) {
+    const d = b.expectedCount - b.count;
+    parts.push(d > 0 ? `${d} gift${d === 1 ? '' : 's'} fewer than expected` : `${-d} gift${d === -1 ? '' : 's'} more than expected`);
+  }
+  if (b.expectedTotal !== null && cents(b.expectedTotal) !== cents(b.total)) {
+    const d = cents(b.expectedTotal) - cents(b.total);
+    parts.push(d > 0 ? `${formatCents(d)} short of the expected total` : `${formatCents(-d)} over the expected total`);
+  }
+  return parts.length === 0 ? { matches: true, text: 'Count and total match what was expected.' } : { matches: false, text: `Does not match yet: ${parts.join('; ')}.` };
+}
+
+interface BatchForm {
+  name: string;
+  batchDate: string;
+  campaignId: string;
+  committeeId: string;
+  donationAccountId: string;
+  paymentMethod: string;
+  expectedCount: string;
+  expectedTotal: string;
+}
+
+const FIELD_MAP: Record<string, keyof BatchForm> = {
+  name: 'name',
+  batchDate: 'batchDate',
+  campaignId: 'campaignId',
+  committeeId: 'committeeId',
+  donationAccountId: 'donationAccountId',
+  paymentMethod: 'paymentMethod',
+  expectedCount: 'expectedCount',
+  expectedTotal: 'expectedTotal',
+};
+
+export function NewBatchDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (b: Batch) => void }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const ref = useReferenceData();
+  const [topError, setTopError] = useState<string | null>(null);
+  const form = useForm<BatchForm>({
+    defaultValues: { name: `Gifts ${localToday()}`, batchDate: localToday(), campaignId: '', committeeId: '', donationAccountId: '', paymentMethod: 'check', expectedCount: '', expectedTotal: '' },
+  });
+  const errors = form.formState.errors;
+  const create = useMutation({ mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body) });
+
+  const submit = form.handleSubmit(async (v) => {
+    setTopError(null);
+    const expectedTotalCents = v.expectedTotal.trim() ? parseAmountCents(v.expectedTotal) : null;
+    if (v.expectedTotal.trim() && expectedTotalCents === null) {
+      form.setError('expectedTotal', { message: 'must be an amount in dollars, like 1250 or 1250.50' });
+      return;
+    }
+    const body = {
+      name: v.name,
+      batchDate: orNull(v.batchDate),
+      campaignId: orNull(v.campaignId),
+      committeeId: orNull(v.committeeId),
+      donationAccountId: orNull(v.donationAccountId),
+      paymentMethod: (orNull(v.paymentMethod) as BatchCreate['paymentMethod']) ?? null,
+      expectedCount: v.expectedCount.trim() ? Number(v.expectedCount) : null,
+      expectedTotal: expectedTotalCents === null ? null : expectedTotalCents / 100,
+    };
+    const issues = schemaIssues(BatchCreate, { accountId: api.accountId, ...body });
+    const show = (list: typeof issues) => {
+      const { fields, rest } = mapIssues(list, FIELD_MAP);
+      for (const f of fields) form.setError(f.name, { message: f.message });
+      if (rest.length) setTopError(rest.map((r) => `${r.field} ${r.issue}`).join('; '));
+    };
+    if (issues.length) return show(issues);
+    try {
+      const b = await create.mutateAsync(body);
+      await client.invalidateQueries({ queryKey: qk.batches });
+      onCreated(b);
+    } catch (err) {
+      if (isApiError(err) && err.details.length) show(err.details);
+      else setTopError(err instanceof Error ? err.message : String(err));
+    }
+  });
+
+  const opts = (xs: SelectOption[]) => xs;
+  return (
+    <Dialog
+      open={open}
+      title="Start a batch"
+      onClose={onClose}
+      wide
+      actions={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button tone="primary" type="submit" form="new-batch-form" busy={create.isPending}>
+            Start batch
+          </Button>
+        </>
+      }
+    >
+      <form id="new-batch-form" className="grid-form" onSubmit={submit} noValidate>
+        {topError ? <div className="notice notice-error span-all">{topError}</div> : null}
+        <TextField label="Batch name" autoFocus {...form.register('name')} error={errors.name?.message} fieldClassName="span-2" />
+        <TextField label="Gift date" type="date" {...form.register('batchDate')} error={errors.batchDate?.message} />
+        <Select label="Payment method" options={METHOD_OPTIONS} placeholder="— none —" {...form.register('paymentMethod')} error={errors.paymentMethod?.message} />
+        <Select label="Campaign" options={opts(ref.campaigns)} placeholder="— none —" {...form.register('campaignId')} error={errors.campaignId?.message} />
+        <Select label="Committee" options={opts(ref.committees)} placeholder="— none —" {...form.register('committeeId')} error={errors.committeeId?.message} />
+        <Select label="Donation account" options={opts(ref.donationAccounts)} placeholder="— none —" {...form.register('donationAccountId')} error={errors.donationAccountId?.message} />
+        <TextField label="Expected number of gifts" inputMode="numeric" hint="Optional: from the stack of checks or envelopes" {...form.register('expectedCount')} error={errors.expectedCount?.message} />
+        <TextField label="Expected total ($)" inputMode="decimal" hint="Optional: the adding-machine tape" {...form.register('expectedTotal')} error={errors.expectedTotal?.message} />
+      </form>
+    </Dialog>
+  );
+}
+
+export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch; batches: Batch[]; onChoose: (id: string) => void; onNew: () => void }) {
+  const ref = useReferenceData();
+  const mismatch = batchMismatch(batch);
+  const open = batches.filter((b) => b.closedAt === null);
+  return (
+    <section className="panel batch-panel" aria-label="Batch">
+      <div className="batch-head">
+        <Select
+          label="Batch"
+          value={batch.id}
+          onChange={(e) => onChoose(e.target.value)}
+          options={(open.some((b) => b.id === batch.id) ? open : [batch, ...open]).map((b) => ({ value: b.id, label: b.name }))}
+          fieldClassName="batch-select"
+        />
+        <Button onClick={onNew}>New batch…</Button>
+        <dl className="batch-defaults">
+          <div>
+            <dt>Date</dt>
+            <dd>{batch.batchDate ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Campaign</dt>
+            <dd>{ref.nameOf('campaign', batch.campaignId) ?? '—'}</dd>
+          </div>
+        </dl>
+      </div>
+      <div className="batch-figures" aria-live="polite">
+        <div className="figure">
+          <span className="figure-label">Gifts</span>
+          <span className="figure-value" data-testid="batch-count">
+            {batch.count}
+            {batch.expectedCount !== null ? <span className="figure-of"> of {batch.expectedCount}</span> : null}
+          </span>
+        </div>
+        <div className="figure">
+          <span className="figure-label">Total</span>
+          <span className="figure-value" data-testid="batch-total">
+            {formatCents(cents(batch.total))}
+            {batch.expectedTotal !== null ? <span className="figure-of"> of {formatCents(cents(batch.expectedTotal))}</span> : null}
+          </span>
+        </div>
+        {mismatch ? <p className={`notice ${mismatch.matches ? 'notice-ok' : 'notice-warn'} batch-mismatch`}>{mismatch.text}</p> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * The donor box: type part of a name, email or organisation (accents and case ignored, by
+ * the server's search); the top match is highlighted, so Enter takes it. Each match shows
+ * email, city, last gift and total, to tell two Jane Smiths apart. The last choice is
+ * "New donor", which opens the inline new-donor fields with the typed name.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
+import { formatCents } from '../../../shared/money.ts';
+import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+
+export function donorLine(c: ContactSummary): string {
+  const parts = [c.email, c.city, c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet', c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null];
+  return parts.filter(Boolean).join(' · ');
+}
+
+export const donorName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export interface DonorPickerProps {
+  selected: ContactSummary | null;
+  onSelect: (c: ContactSummary) => void;
+  onClear: () => void;
+  onNewDonor: (typed: string) => void;
+  error?: string;
+  inputRef?: Ref<HTMLInputElement>;
+}
+
+export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, inputRef }: DonorPickerProps) {
+  const api = useApi();
+  const id = useId();
+  const [text, setText] = useState(selected ? donorName(selected) : '');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const search = useDebounced(text.trim(), 90);
+  const enabled = open && search.length > 0 && !selected;
+
+  useEffect(() => {
+    if (!selected) return;
+    setText(donorName(selected));
+  }, [selected]);
+
+  const matches = useQuery({
+    queryKey: qk.contactList({ picker: search }),
+    queryFn: ({ signal }) => api.contacts.summaries({ search, limit: 8, sortBy: 'lastDonationDate' }, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 5_000,
+  });
+  // Matches for what is typed now (not a previous search still on screen).
+  const current = enabled && search === text.trim() && !matches.isPlaceholderData ? (matches.data?.data ?? []) : [];
+  const options: Array<{ kind: 'contact'; c: ContactSummary } | { kind: 'new' }> = [...current.map((c) => ({ kind: 'contact' as const, c })), ...(text.trim() ? [{ kind: 'new' as const }] : [])];
+  const showList = open && !selected && text.trim().length > 0;
+  const activeIndex = Math.min(active, Math.max(0, options.length - 1));
+  const waiting = showList && (search !== text.trim() || matches.isFetching) && current.length === 0;
+
+  const choose = (i: number) => {
+    const o = options[i];
+    if (!o) return;
+    setOpen(false);
+    if (o.kind === 'contact') onSelect(o.c);
+    else onNewDonor(text.trim());
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (!showList) {
+      if (e.key === 'ArrowDown' && text.trim()) {
+        setOpen(true);
+        e.preventDefault();
+      }
+      return;
+    }
+    if (e.key === 'ArrowDown') {
+      setActive((a) => Math.min(a + 1, options.length - 1));
+      e.preventDefault();
+    } else if (e.key === 'ArrowUp') {
+      setActive((a) => Math.max(a - 1, 0));
+      e.preventDefault();
+    } else if (e.key === 'Enter') {
+      e.preventDefault(); // never save a gift while the donor is still being chosen
+      if (!waiting) choose(activeIndex);
+    } else if (e.key === 'Escape') {
+      setOpen(false);
+      e.preventDefault();
+    }
+  };
+
+  const listId = `${id}-list`;
+  const optionId = (i: number) => `${id}-opt-${i}`;
+  return (
+    <div className={['field', 'donor-picker', error ? 'field-invalid' : ''].filter(Boolean).join(' ')}>
+      <label className="field-label" htmlFor={`${id}-input`}>
+        Donor
+      </label>
+      <input
+        ref={inputRef}
+        id={`${id}-input`}
+        className="input"
+        role="combobox"
+        autoComplete="off"
+        spellCheck={false}
+        data-autofocus
+        placeholder="Name, email or organisation"
+        aria-autocomplete="list"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-activedescendant={showList && options.length > 0 && !waiting ? optionId(activeIndex) : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[error ? `${id}-error` : null, selected ? `${id}-chosen` : null].filter(Boolean).join(' ') || undefined}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setActive(0);
+          setOpen(true);
+          if (selected) onClear();
+        }}
+        onFocus={() => !selected && text.trim() && setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={onKeyDown}
+      />
+      {selected ? (
+        <div className="donor-chosen" id={`${id}-chosen`}>
+          {donorLine(selected)}
+        </div>
+      ) : null}
+      {error ? (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      ) : null}
+      <ul id={listId} role="listbox" aria-label="Matching donors" className="donor-list" hidden={!showList}>
+        {waiting ? (
+          <li className="donor-option donor-waiting" aria-disabled="true">
+            Searching…
+          </li>
+        ) : (
+          options.map((o, i) => (
+            <li
+              key={o.kind === 'contact' ? o.c.id : 'new'}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === activeIndex}
+              className={['donor-option', i === activeIndex ? 'donor-option-active' : '', o.kind === 'new' ? 'donor-option-new' : ''].filter(Boolean).join(' ')}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(i);
+              }}
+              onMouseEnter={() => setActive(i)}
+            >
+              {o.kind === 'contact' ? (
+                <>
+                  <span className="donor-option-name">
+                    {donorName(o.c)}
+                    {o.c.organization ? <span className="muted"> — {o.c.organization}</span> : null}
+                  </span>
+                  <span className="donor-option-line">{donorLine(o.c)}</span>
+                </>
+              ) : (
+                <span className="donor-option-name">+ New donor “{text.trim()}”</span>
+              )}
+            </li>
+          ))
+        )}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+/** The batch's saved gifts, newest first, each with its sync-state slot. */
+import { useQuery } from '@tanstack/react-query';
+import { formatCents } from '../../../shared/money.ts';
+import type { DonationDetail } from '../../../shared/schemas/donations.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { EmptyState } from '../../ui/index.ts';
+import { METHOD_LABEL, useReferenceData } from './reference.ts';
+import { SyncStateSlot } from './SyncStateSlot.tsx';
+
+const SHOWN = 100;
+
+export function GiftRows({ batchId }: { batchId: string }) {
+  const api = useApi();
+  const ref = useReferenceData();
+  const rows = useQuery({
+    queryKey: qk.batchDonations(batchId),
+    queryFn: async () => {
+      const first = await api.batches.donations(batchId, { limit: SHOWN, offset: 0 });
+      if (first.total <= SHOWN) return { rows: first.data, total: first.total };
+      const last = await api.batches.donations(batchId, { limit: SHOWN, offset: first.total - SHOWN });
+      return { rows: last.data, total: last.total };
+    },
+  });
+  const list: DonationDetail[] = [...(rows.data?.rows ?? [])].reverse();
+  const total = rows.data?.total ?? 0;
+  if (rows.isSuccess && list.length === 0) {
+    return <EmptyState title="No gifts in this batch yet.">Type a donor’s name above, then the amount, and press Enter.</EmptyState>;
+  }
+  return (
+    <section aria-labelledby="saved-gifts-title" className="saved-gifts">
+      <h2 id="saved-gifts-title" className="saved-title">
+        Saved in this batch{total > SHOWN ? ` (latest ${SHOWN} of ${total})` : ''}
+      </h2>
+      <table className="table gift-table">
+        <thead>
+          <tr>
+            <th scope="col" className="num">#</th>
+            <th scope="col">Donor</th>
+            <th scope="col" className="num">Amount</th>
+            <th scope="col">Date</th>
+            <th scope="col">Method</th>
+            <th scope="col">Credited to</th>
+            <th scope="col">Notes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((d, i) => (
+            <tr key={d.id} data-donation-id={d.id}>
+              <td className="num muted">{total - i}</td>
+              <td>{d.contactName}</td>
+              <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
+              <td>{d.donationDate.slice(0, 10)}</td>
+              <td>{METHOD_LABEL[d.paymentMethod]}</td>
+              <td>{[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'}</td>
+              <td>
+                <span className="row-badges">
+                  {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
+                  {d.isAnonymous ? <span className="badge">anonymous</span> : null}
+                  {d.isRecurring ? <span className="badge">recurring</span> : null}
+                  {d.thankYouSent ? <span className="badge">thanked</span> : null}
+                  {d.notes ? <span className="row-notes">{d.notes}</span> : null}
+                  <SyncStateSlot donationId={d.id} />
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
