@@ -37,8 +37,6 @@ import {
   FlagList,
 } from '../../shared/schemas/extensions.ts';
 import { ImportJob } from '../../shared/schemas/imports.ts';
-import { Batch, BatchCreate, BatchDonationList, BatchList, BatchListQuery, BatchUpdate } from '../../shared/schemas/batches.ts';
-import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
 import type { ApiClient } from './client.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
@@ -128,16 +126,6 @@ export function endpoints(c: ApiClient) {
     },
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),
-    },
-    batches: {
-      list: (q: Q<typeof BatchListQuery> = {}) => c.request('GET', '/batches', { schema: BatchList, query: q }),
-      get: (id: string) => c.request('GET', `/batches/${encodeURIComponent(id)}`, { schema: Batch }),
-      create: (body: Body<typeof BatchCreate>) => c.request('POST', '/batches', { schema: Batch, body }),
-      update: (id: string, body: Body<typeof BatchUpdate>) => c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
-      donations: (id: string, q: { limit?: number; offset?: number } = {}) => c.request('GET', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchDonationList, query: q }),
-    },
-    stats: {
-      donations: (q: Q<typeof DonationStatsQuery>) => c.request('GET', '/stats/donations', { schema: DonationStats, query: q }),
     },
   };
 }

@@ -13,6 +13,7 @@ import { qk } from '../api/query-keys.ts';
 import { hrefFor } from '../router.ts';
 import { Button, EmptyState, Screen, Select } from '../ui/index.ts';
 import { GiftsChart } from './dashboard-chart.tsx';
+import { batchKey } from './GiftEntryScreen.tsx';
 import { localDate, periodQuery, type Period } from './dashboard-periods.ts';
 import { money } from './format.ts';
 import './dashboard.css';
@@ -44,23 +45,25 @@ export function DashboardScreen(_props: ScreenProps) {
   const bigRef = useRef<HTMLElement>(null);
 
   const todayStats = useQuery({
-    queryKey: [...qk.donations, 'stats', 'today', today],
+    queryKey: [...qk.stats, 'today', today],
     queryFn: () => api.stats.donations(periodQuery('today')),
     refetchInterval: REFRESH_MS,
     staleTime: 0,
   });
-  const batches = useQuery({ queryKey: [...qk.donations, 'batches'], queryFn: () => api.batches.list({ limit: '100' }), refetchInterval: REFRESH_MS * 3 });
+  const batches = useQuery({ queryKey: [...qk.batches, 'list', 'dashboard'], queryFn: () => api.batches.list({ limit: 100 }), refetchInterval: REFRESH_MS * 3 });
   const batchList = batches.data?.data ?? [];
-  const batchId = batchChoice ?? batchList.find((b) => b.closedAt === null)?.id ?? batchList[0]?.id ?? null;
+  // The batch shown: the one chosen here, else the one open in Gift entry, else the newest open one.
+  const entering = localStorage.getItem(batchKey(api.accountId));
+  const batchId = batchChoice ?? batchList.find((b) => b.id === entering)?.id ?? batchList.find((b) => b.closedAt === null)?.id ?? batchList[0]?.id ?? null;
   const batch = useQuery({
-    queryKey: [...qk.donations, 'batch', batchId],
+    queryKey: qk.batch(batchId ?? ''),
     queryFn: () => api.batches.get(batchId!),
     enabled: batchId !== null,
     refetchInterval: REFRESH_MS,
     staleTime: 0,
   });
   const periodStats = useQuery({
-    queryKey: [...qk.donations, 'stats', period, today],
+    queryKey: [...qk.stats, period, today],
     queryFn: () => api.stats.donations(periodQuery(period)),
     refetchInterval: REFRESH_MS,
     staleTime: 0,
