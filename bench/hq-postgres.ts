@@ -48,7 +48,7 @@ interface Org {
   campaignId: string;
 }
 
-async function seedOrg(store: Store, donors: number): Promise<Org> {
+export async function seedOrg(store: Store, donors: number): Promise<Org> {
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Bench HQ');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'bench');
@@ -77,7 +77,7 @@ async function postThroughput(server: { url: string; app: { close(): Promise<unk
 }
 
 /** A million contacts straight into PostgreSQL (the search trigger fills their tsvectors). */
-async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
+export async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
   const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
   const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
   const batch = 100_000;

@@ -5,7 +5,9 @@
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
  * BENCH_PARTS (default all: post,import,reads,lag,hq) runs only some parts, while developing.
- * Datasets are built in bench/.work/ (git-ignored) and removed afterwards.
+ * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
+ * Datasets are built in bench/.work/ (git-ignored) and removed afterwards (BENCH_KEEP=1 keeps
+ * them, to profile a part on the same data).
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,6 +28,8 @@ const exec = promisify(execFile);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const N = Math.round(1_000_000 * SCALE);
 const CONTACTS = N;
+/** The far page the issue names: offset 900,000 of 1,000,000. */
+const FAR_OFFSET = Math.floor(N * 0.9);
 const WORK = path.resolve('bench/.work', `run-${process.pid}`);
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'post,import,reads,lag,hq').split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
@@ -229,6 +233,7 @@ async function benchImport(): Promise<BigDb> {
   const src = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'));
   src.prepare('vacuum into ?').run(baseFile);
   src.close();
+  if (process.env.BENCH_KEEP === '1') fs.copyFileSync(baseFile, path.join(WORK, 'contacts-only.sqlite'));
 
   log('import donations (CLI)');
   t0 = performance.now();
@@ -313,7 +318,7 @@ async function benchReads(big: BigDb): Promise<void> {
 
     log('donation list latency over HTTP');
     const d0 = await timeRequests([`${url}/api/v1/donations?${q}&limit=100`], headers, 200);
-    const dFar = await timeRequests([`${url}/api/v1/donations?${q}&limit=100&offset=${Math.max(0, N - 100_000)}`], headers, 30);
+    const dFar = await timeRequests([`${url}/api/v1/donations?${q}&limit=100&offset=${FAR_OFFSET}`], headers, 30);
     const dDate = await timeRequests([`${url}/api/v1/donations?${q}&limit=100&startDate=2025-03-01&endDate=2025-03-31`], headers, 50);
     rows.push({
       name: `GET /api/v1/donations, limit 100, total included, ${fmt(N, 0)} donations, offset 0`,
@@ -324,7 +329,7 @@ async function benchReads(big: BigDb): Promise<void> {
       met: d0.p95 < 5 ? 'yes' : 'no',
     });
     rows.push({
-      name: `… offset ${fmt(Math.max(0, N - 100_000), 0)}`,
+      name: `… offset ${fmt(FAR_OFFSET, 0)}`,
       figure: `p50 ${fmt(dFar.p50)} ms, p95 ${fmt(dFar.p95)} ms`,
       baseline: '—',
       ratio: '—',
@@ -417,7 +422,7 @@ function machine(): string[] {
   return [
     `- Machine: ${cpu}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`,
     `- Node ${process.version}, SQLite ${sqlite} (better-sqlite3), durability WAL + synchronous=FULL everywhere`,
-    `- Date: ${new Date().toISOString()}; scale ${SCALE} (${fmt(N, 0)} rows); load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`,
+    `- Date: ${new Date().toISOString()}; scale ${SCALE} (${fmt(N, 0)} rows); load average (1, 5, 15 min) at start: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`,
     '- Command: `npm run bench` (BENCH_SCALE, BENCH_SECONDS, BENCH_DATABASE_URL to change)',
   ];
 }
@@ -433,7 +438,8 @@ async function main(): Promise<void> {
       if (part('lag')) await benchImportLag(big);
     }
   } finally {
-    fs.rmSync(WORK, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP === '1') log(`kept ${WORK}`);
+    else fs.rmSync(WORK, { recursive: true, force: true });
   }
   let hq = '';
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL;
@@ -451,6 +457,8 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.name} | ${r.figure} | ${r.baseline} | ${r.ratio} | ${r.goal} | ${r.met} |`),
   ];
+  header.push(`- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
+  if (process.env.BENCH_CONTEXT) header.push(`- ${process.env.BENCH_CONTEXT}`);
   const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq].join('\n');
   // A partial run (BENCH_PARTS) never replaces the full results.
   fs.writeFileSync(PARTS.size === 5 ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);

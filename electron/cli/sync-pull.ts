@@ -127,7 +127,12 @@ export function registerSyncPullCommands(sync: Command): void {
         close();
       }
     });
-    print(o, r, () => `Linked ${localId} to HQ's ${r.remoteId}${r.remoteName ? ` ("${r.remoteName}" at HQ)` : ''}${r.replaced ? ` (was ${r.replaced})` : ''}.`);
+    print(o, r, () =>
+      [
+        `Linked ${localId} to HQ's ${r.remoteId}${r.remoteName ? ` ("${r.remoteName}" at HQ)` : ''}${r.replaced ? ` (was ${r.replaced})` : ''}.`,
+        ...(r.checked ? [] : [`note: HQ has no way to read ${kind === 'committee' ? 'committees' : 'donation accounts'}, so the id could not be checked; if it is wrong, HQ refuses the first gift and it shows under needs attention.`]),
+      ].join('\n'),
+    );
   });
 
   common(

@@ -9,6 +9,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** SQLite's page cache for this connection, MiB (a bulk import keeps the pages it updates). */
   cacheMiB?: number;
+  /** SQLite only; FULL (the default) syncs every commit. Tests whose subject is not durability may use NORMAL. */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** Opens the store the options name and brings its schema up to date. */
@@ -19,5 +21,5 @@ export async function openStore(opts: OpenOptions): Promise<Store> {
     }
     return openPostgres({ url: opts.databaseUrl });
   }
-  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB });
+  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
 }

@@ -75,6 +75,12 @@ export interface LinkResult {
   remoteName: string | null;
   /** The record another local record was linked to before (now replaced), if any. */
   replaced: string | null;
+  /**
+   * Whether HQ confirmed the id. False only for a committee or donation account at an HQ
+   * that has no route to read them (the spec has none): the id is stored as entered, and a
+   * wrong one shows when HQ refuses the first gift (needs attention, with HQ's message).
+   */
+  checked: boolean;
 }
 
 const refused = (code: string, message: string, field = 'remoteId') => new DomainError('bad_request', code, message, [{ field, issue: message }]);
@@ -108,7 +114,7 @@ export async function linkReference(
     await linkRemote(trx, { accountId, entityType: kind, localId, remoteId, source: 'manual', at });
     return before && before !== remoteId ? before : null;
   });
-  return { kind, localId, remoteId, remoteName: checked.name, replaced };
+  return { kind, localId, remoteId, remoteName: checked.name, replaced, checked: checked.checked };
 }
 
 /** Removes a reference record's link (gifts for it wait again until it is linked). */
@@ -138,23 +144,25 @@ export async function listReferenceLinks(ctx: DomainContext, accountId: string) 
  * GiftDesk route, else HQ's list of them. Throws a clear DomainError when the id is wrong or
  * HQ cannot tell.
  */
-async function checkAtHq(remote: RemoteReader, remoteAccountId: string, kind: ReferenceKind, remoteId: string): Promise<{ name: string | null }> {
+async function checkAtHq(remote: RemoteReader, remoteAccountId: string, kind: ReferenceKind, remoteId: string): Promise<{ name: string | null; checked: boolean }> {
   const noun = REFERENCE_NOUN[kind];
   const route = REFERENCE_ROUTE[kind];
   const query = { accountId: remoteAccountId };
   const r = await getJson(remote, `${route}/${encodeURIComponent(remoteId)}`, query);
   if (r.ok) {
     const body = r.body as { id?: unknown; name?: unknown } | null;
-    return { name: typeof body?.name === 'string' ? body.name : null };
+    return { name: typeof body?.name === 'string' ? body.name : null, checked: true };
   }
   if (r.status === 404 && kind !== 'campaign') {
     // No such record — or no such route at this HQ: ask its list, where it has one.
     const list = await getJson(remote, route, query);
     if (list.ok) {
       const found = listItems(list.body).find((x) => x.id === remoteId);
-      if (found) return { name: found.name };
+      if (found) return { name: found.name, checked: true };
       throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (it is not among the ${listItems(list.body).length} ${noun}s HQ lists)`);
     }
+    // HQ has no way to read them at all (the spec has none): its 404 says nothing about the id.
+    if (list.status === 404 || list.status === 405 || list.status === 501) return { name: null, checked: false };
   }
   if (r.status === 404) throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (GET /api/v1${route}/${remoteId} answered 404: ${r.message})`);
   if (r.status === 401 || r.status === 403) throw refused('remote_refused', `HQ refused the check of ${noun} ${remoteId} (${remoteMessage(r)}); check the sync settings' key`);

@@ -62,4 +62,6 @@ export const LinkResult = z.object({
   remoteId: z.string(),
   remoteName: z.string().nullable(),
   replaced: z.string().nullable(),
+  /** False when HQ has no route to read committees or donation accounts: stored as entered. */
+  checked: z.boolean(),
 });

@@ -97,10 +97,12 @@ export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE)
  * desktop side on an SQLite file while the remote (HQ) follows the run's engine.
  * `plugins`: extra routes (the browser tests serve the renderer this way).
  */
-export async function startTestServer(opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; synchronous?: 'FULL' | 'NORMAL' } = {},
+): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
   const dataDir = fresh.dataDir;
-  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl });
+  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');

@@ -71,7 +71,7 @@ describe('giftdesk sync link', () => {
 
     const ok = await runCli(['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', hqCampaign, '--json'], env);
     expect(ok.status, ok.stderr).toBe(0);
-    expect(oneJsonObject(ok)).toEqual({ kind: 'campaign', localId: localCampaign, remoteId: hqCampaign, remoteName: 'Spring Gala', replaced: null });
+    expect(oneJsonObject(ok)).toEqual({ kind: 'campaign', localId: localCampaign, remoteId: hqCampaign, remoteName: 'Spring Gala', replaced: null, checked: true });
     const human = await runCli(['sync', 'links', '--data-dir', dataDir], env);
     expect(human.stdout).toContain(`${localCampaign}  Gala (typed at the event)  →  ${hqCampaign}`);
   });

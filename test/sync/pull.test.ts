@@ -20,6 +20,7 @@ import { linkReference, listReferenceLinks, remoteReferenceId } from '../../elec
 import { localIdFor, remoteIdFor } from '../../electron/sync/state.ts';
 import { expectStatus, makeCampaign, makeCommittee, makeCustomField, makeDonationAccount } from '../helpers/api-fixtures.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type FaultAction, type ProxiedRequest, startFaultProxy } from './fault-proxy.ts';
 
 let hq: TestServer;
 let client: RemoteClient;
@@ -198,7 +199,7 @@ describe('linking reference data by hand', () => {
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBeNull();
 
       const ok = await linkReference(l.ctx, client, { ...args, remoteId: campaign.id });
-      expect(ok).toEqual({ kind: 'campaign', localId: gala.id, remoteId: campaign.id, remoteName: 'Spring Gala', replaced: null });
+      expect(ok).toEqual({ kind: 'campaign', localId: gala.id, remoteId: campaign.id, remoteName: 'Spring Gala', replaced: null, checked: true });
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBe(campaign.id);
 
       // Another local campaign cannot take the same HQ id.
@@ -232,4 +233,54 @@ describe('linking reference data by hand', () => {
       await l.drop();
     }
   });
+});
+
+describe('through a faulty network, and an HQ that has only the spec routes', () => {
+  /** GiftDesk's extension routes answered 404, as an HQ with only the spec's routes would. */
+  const specOnly = (r: ProxiedRequest): FaultAction | null =>
+    /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\?|$)/.test(r.path) || /^\/api\/v1\/(committees|donation-accounts)\//.test(r.path)
+      ? { kind: 'respond', status: 404, body: JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'Not Found' }) }
+      : null;
+
+  it('pulls every contact exactly once through 503s, 429s and resets, within the rate, and says what HQ does not list', async () => {
+    const proxy = await startFaultProxy({ target: hq.url, rateLimit: { ratePerSecond: 20, burst: 2 } });
+    const l = await newLocal();
+    try {
+      const faults = new Map<string, FaultAction>([
+        ['offset=100', { kind: 'respond', status: 503 }],
+        ['offset=200', { kind: 'respond', status: 429, retryAfter: '1' }],
+        ['offset=0', { kind: 'resetBeforeForward' }],
+      ]);
+      proxy.setRule((r) => {
+        const ref = specOnly(r);
+        if (ref) return ref;
+        for (const [k, action] of faults) {
+          if (r.path.startsWith('/api/v1/contacts?') && r.path.includes(`&${k}&`)) {
+            faults.delete(k);
+            return action;
+          }
+        }
+        return { kind: 'forward' };
+      });
+      const viaProxy = createRemoteClient({ baseUrl: proxy.url, keyId: hq.keyId, secret: hq.secret, pacer: createPacer({ ratePerSecond: 10 }), timeoutMs: 5000 });
+      const run = await pullFromHq({ ctx: l.ctx, remote: viaProxy, accountId: l.accountId, remoteAccountId: hq.accountId });
+      expect(run, run.error ?? '').toMatchObject({ status: 'done', pagesDone: 3, pagesTotal: 3 });
+      expect(faults.size).toBe(0);
+      expect(run.counts).toMatchObject({ created: HQ_CONTACTS + 1, reference: 0 });
+      expect(run.notes).toEqual(expect.arrayContaining(['HQ does not list campaigns: link each one used by gifts with giftdesk sync link.']));
+      expect((await listContacts(l.ctx, { accountId: l.accountId })).total).toBe(HQ_CONTACTS + 1);
+      expect(proxy.records.filter((r) => r.action === 'rateLimited')).toEqual([]);
+
+      // Linking at this HQ: a campaign is checked by the spec's GET /campaigns/:id (404 here
+      // means "no such campaign"); a committee cannot be checked, so it is stored as entered.
+      const gala = await createCampaign(l.ctx, { accountId: l.accountId, name: 'Gala' });
+      const args = { accountId: l.accountId, remoteAccountId: hq.accountId, localId: gala.id };
+      await expect(linkReference(l.ctx, viaProxy, { ...args, kind: 'campaign', remoteId: campaign.id })).resolves.toMatchObject({ checked: true, remoteName: 'Spring Gala' });
+      const cmt = await createCommittee(l.ctx, { accountId: l.accountId, name: 'Finance' });
+      await expect(linkReference(l.ctx, viaProxy, { ...args, kind: 'committee', localId: cmt.id, remoteId: 'cmt_anything' })).resolves.toMatchObject({ checked: false, remoteName: null });
+    } finally {
+      await l.drop();
+      await proxy.close();
+    }
+  }, 60_000);
 });

@@ -66,6 +66,8 @@ export interface RigOptions {
   ratePerSecond?: number;
   /** Per-request deadline of the engine's client (default 1500 ms). */
   timeoutMs?: number;
+  /** The local SQLite file's sync mode (default FULL, as the app runs). */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 export function fastClientFactory(timeoutMs = 1500): (cfg: RemoteConfig) => RemoteClient {
@@ -80,8 +82,9 @@ export function fastClientFactory(timeoutMs = 1500): (cfg: RemoteConfig) => Remo
     });
 }
 
-export async function startHq(): Promise<HqSide> {
-  const remote = await startTestServer();
+/** `synchronous: 'NORMAL'` for suites whose subject is not HQ's durability (much faster on a busy disk). */
+export async function startHq(opts: { synchronous?: 'FULL' | 'NORMAL' } = {}): Promise<HqSide> {
+  const remote = await startTestServer(opts.synchronous ? { synchronous: opts.synchronous } : {});
   const proxy = await startFaultProxy({ target: remote.url });
   return {
     remote,
@@ -99,7 +102,7 @@ export async function startRig(opts: RigOptions = {}): Promise<SyncRig> {
   proxy.setRule(opts.rule ?? forwardAll);
   const hqKey = await remote.otherAccount();
   const dataDir = tempDir('giftdesk-sync-local-');
-  const store = await openStore({ dataDir });
+  const store = await openStore({ dataDir, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Gala night');
   const campaign = await createCampaign(ctx, { accountId, name: 'Spring gala' });
