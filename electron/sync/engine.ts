@@ -23,6 +23,7 @@
  *   sent for it, the engine looks for it at HQ by its identity (identity.ts) and posts again
  *   only when it is truly absent.
  */
+import { setMaxListeners } from 'node:events';
 import { newId } from '../../shared/ids.ts';
 import type { Contact } from '../../shared/schemas/contacts.ts';
 import type { DonationListItem } from '../../shared/schemas/donations.ts';
@@ -128,6 +129,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   let running: Promise<PassResult> | null = null;
   let stopped = false;
   const abort = new AbortController();
+  // Every request waiting in the pacer or on the wire listens to this one signal (up to one per lane).
+  setMaxListeners(256, abort.signal);
 
   const nowIso = () => new Date(clock()).toISOString();
 

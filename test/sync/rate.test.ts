@@ -5,11 +5,15 @@
  * own is followed (its headers and its 429s), and every request still gets through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContact } from '../../electron/domain/contacts.ts';
+import { createDonation } from '../../electron/domain/donations.ts';
+import { createSyncEngine, defaultClient } from '../../electron/sync/engine.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
 import { createPacer } from '../../electron/sync/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { maxInAnyWindow, startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 import { createRng } from './random.ts';
+import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys } from './rig.ts';
 
 let remote: TestServer;
 let strict: TestServer;
@@ -70,6 +74,32 @@ describe('rate at the remote', () => {
       expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(10 + 1);
     } finally {
       await p.close();
+    }
+  });
+});
+
+describe('rate at the remote, with the sync engine', () => {
+  it('pushing 50 changes over many lanes at the default 5/s, remote answering in 0–300 ms: never more than 5 + 1 requests in any second', async () => {
+    const hq = await startHq();
+    const rng = createRng(11);
+    const rig = await startRig({ hqSide: hq, ratePerSecond: 5, rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 300) }) });
+    // The production client: the settings' rate, burst 1, the production deadline.
+    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: defaultClient });
+    try {
+      for (let i = 0; i < 25; i++) {
+        const c = await createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName: 'Rate', lastName: `Donor${i}` });
+        await createDonation(rig.local.ctx, { accountId: rig.local.accountId, contactId: c.id, donationAmount: 10 + i, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId: rig.local.campaignId });
+      }
+      const from = hq.proxy.records.length;
+      await syncToCompletion(engine, rig);
+      await checkHqMatchesLocal(rig);
+      const times = hq.proxy.records.slice(from).map((r) => r.at);
+      expect(times.length).toBeGreaterThanOrEqual(50);
+      expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(5 + 1);
+    } finally {
+      await engine.stop();
+      await rig.close();
+      await hq.close();
     }
   });
 });
