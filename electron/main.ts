@@ -3,8 +3,11 @@
  * on it, hand the window its session through the preload bridge, and follow Electron's
  * security checklist. Everything else lives in modules proven in Node.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import type { KeySource } from './sync/secret-box.ts';
 import { openStore } from './db/open.ts';
 import { rendererStatic } from './server/renderer-static.ts';
 import { startServer, type RunningServer } from './server/serve.ts';
@@ -24,7 +27,7 @@ async function start(): Promise<void> {
   const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
   // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
   const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });
-  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1', plugins: [ui] });
+  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1', plugins: [ui], sync: { keys: safeStorageKeys(dataDir), run: true } });
   desktop = await openDesktopSession(server.ctx, server.url);
   const appOrigin = server.url;
 
@@ -88,6 +91,22 @@ async function start(): Promise<void> {
     ]),
   );
   await win.loadURL(`${appOrigin}/`);
+}
+
+/**
+ * The key of the stored HQ secret, sealed by the OS keychain (safeStorage) in
+ * `sync-key.safestorage` beside the database; created on first use. See sync/secret-box.ts.
+ */
+function safeStorageKeys(dataDir: string): KeySource {
+  const file = path.join(dataDir, 'sync-key.safestorage');
+  return {
+    describe: "the desktop app's key (sealed by the system keychain)",
+    async key() {
+      if (!safeStorage.isEncryptionAvailable()) throw new Error('The system keychain is not available: the HQ secret cannot be stored');
+      if (!fs.existsSync(file)) fs.writeFileSync(file, safeStorage.encryptString(crypto.randomBytes(32).toString('hex')), { mode: 0o600, flag: 'wx' });
+      return Buffer.from(safeStorage.decryptString(fs.readFileSync(file)), 'hex');
+    },
+  };
 }
 
 app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());

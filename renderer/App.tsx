@@ -12,6 +12,7 @@ import { DashboardScreen } from './screens/DashboardScreen.tsx';
 import { GiftEntryScreen } from './screens/GiftEntryScreen.tsx';
 import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { SyncBadge } from './SyncBadge.tsx';
 
 export interface ScreenProps {
   route: Route;
@@ -84,6 +85,7 @@ export function App() {
             ))}
           </ul>
         </nav>
+        <SyncBadge />
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         <Current route={route} />

@@ -25,7 +25,8 @@ export const ELECTION_TYPES = [
 ] as const;
 export type ElectionType = (typeof ELECTION_TYPES)[number];
 
-export const DONATION_STATUSES = ['completed', 'refunded', 'disputed'] as const;
+/** `voided`: GiftDesk's own, for a gift cancelled before it was sent to HQ (it is never sent). */
+export const DONATION_STATUSES = ['completed', 'refunded', 'disputed', 'voided'] as const;
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 
 export const CONTACT_TYPES = ['INDIVIDUAL', 'ORGANIZATION', 'HOUSEHOLD'] as const;

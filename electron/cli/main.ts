@@ -15,6 +15,7 @@ import { registerServe } from './serve.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerDataCommands } from './data-commands.ts';
+import { registerSyncPushCommands } from './sync-push.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 
 const json = process.argv.includes('--json');
@@ -28,7 +29,8 @@ const program = new Command('giftdesk')
       if (!json) process.stderr.write(text);
     },
   })
-  .exitOverride();
+  .exitOverride()
+  .enablePositionalOptions(); // a parent's options only before its subcommand (giftdesk sync --account X vs sync pull --account X)
 
 /** Commander's "error: unknown option '--x'" as a sentence with a way forward. */
 function usageError(err: CommanderError): CliError {
@@ -142,6 +144,7 @@ registerDataCommands(program);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);
+registerSyncPushCommands(sync);
 
 try {
   await program.parseAsync(process.argv);

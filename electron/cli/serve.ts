@@ -4,6 +4,7 @@ import { type CommonOptions, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { CliError, print } from './output.ts';
+import { defaultKeySource } from '../sync/secret-box.ts';
 
 interface ServeCliOptions extends CommonOptions {
   port: string;
@@ -13,6 +14,7 @@ interface ServeCliOptions extends CommonOptions {
   rate?: string;
   burst?: string;
   logLevel: string;
+  sync?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -26,7 +28,8 @@ export function registerServe(program: Command): void {
       .option('--ui', 'also serve the app in a browser: builds it when stale, prints a link with a one-time token')
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
-      .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info'),
+      .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info')
+      .option('--no-sync', 'do not push to HQ from this process (accounts with HQ settings otherwise sync on their schedule)'),
   ).action(async (o: ServeCliOptions) => {
     const port = Number(o.port);
     if (!/^\d+$/.test(o.port) || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535, not "${o.port}"`, 64, 'usage');
@@ -54,7 +57,7 @@ export function registerServe(program: Command): void {
     const store = await openStore({ dataDir, databaseUrl: o.databaseUrl ?? process.env.DATABASE_URL });
     let running: Awaited<ReturnType<typeof startServer>>;
     try {
-      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
+      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
       throw err;

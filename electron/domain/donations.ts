@@ -20,7 +20,7 @@ import type { DomainContext, WriteOptions } from './context.ts';
 import { type Election, resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
 import { requireOpenBatch } from './batches.ts';
-import { checkLimits } from './limits.ts';
+import { addHistory, checkLimits, recomputeContactTotals } from './limits.ts';
 
 const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
@@ -187,7 +187,8 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
   const to = q.endDate !== undefined ? toRangeEnd(q.endDate) : null;
   if (from && to && from > to) throw invalidField('endDate', 'must not be before startDate');
 
-  let filtered = db.selectFrom('donations').where('accountId', '=', q.accountId);
+  // A voided gift (cancelled before it reached HQ) is not a gift: not listed, not counted.
+  let filtered = db.selectFrom('donations').where('accountId', '=', q.accountId).where('status', '!=', 'voided');
   if (from) filtered = filtered.where('donationDate', '>=', from);
   if (to) filtered = filtered.where('donationDate', '<=', to);
 
@@ -238,7 +239,24 @@ function detailQuery(db: Db, accountId: string) {
     .selectAll('d')
     .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
     .select((eb) => eb.exists(eb.selectFrom('limitFlags as f').select('f.id').whereRef('f.donationId', '=', 'd.id').where('f.state', '=', 'open')).as('flagged'))
+    // Its sync to HQ (the sync engine's tables): the HQ id once sent, the push state.
+    .leftJoin('syncLinks as sl', (j) => j.onRef('sl.localId', '=', 'd.id').on('sl.entityType', '=', 'donation'))
+    .leftJoin('syncItems as si', (j) => j.onRef('si.entityId', '=', 'd.id').on('si.entityType', '=', 'donation'))
+    .select(['sl.remoteId as syncRemoteId', 'si.state as syncState', 'si.attentionReason as syncReason', 'si.firstAttemptAt as syncFirstAttemptAt', 'si.lastError as syncLastError'])
     .where('d.accountId', '=', accountId);
+}
+
+/** Where a gift stands with HQ, and why it can or cannot be changed here. */
+function syncOf(r: { status: string; syncRemoteId: string | null; syncState: string | null; syncReason: string | null; syncFirstAttemptAt: string | null; syncLastError: string | null }): DonationDetail['sync'] {
+  if (r.syncRemoteId !== null) {
+    return { state: 'sent', readOnly: true, reason: "Sent to HQ; HQ's API cannot change a gift, so it is read-only here.", remoteId: r.syncRemoteId, firstAttemptAt: r.syncFirstAttemptAt };
+  }
+  if (r.syncState === 'in_flight' || r.syncState === 'unknown') {
+    return { state: 'sending', readOnly: true, reason: 'Being sent to HQ (or its last attempt is being checked): read-only until that is settled.', remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
+  }
+  if (r.status === 'voided') return { state: 'not_sent', readOnly: true, reason: 'Voided: it will never be sent to HQ.', remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
+  if (r.syncState === 'attention') return { state: 'needs_attention', readOnly: false, reason: r.syncReason, remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
+  return { state: 'not_sent', readOnly: false, reason: r.syncLastError, remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
 }
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
@@ -267,6 +285,7 @@ function toDetail(r: DetailRow): DonationDetail {
     notes: r.notes,
     flagged: Boolean(r.flagged),
     batchId: r.batchId,
+    sync: syncOf(r),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
@@ -283,4 +302,102 @@ export async function listBatchDonations(ctx: DomainContext, accountId: string, 
   const rows = await detailQuery(ctx.store.db, accountId).where('d.batchId', '=', batchId).orderBy('d.createdAt').orderBy('d.id').limit(page.limit).offset(page.offset).execute();
   const n = await ctx.store.db.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('batchId', '=', batchId).where('accountId', '=', accountId).executeTakeFirstOrThrow();
   return { data: rows.map(toDetail), total: Number(n.n) };
+}
+
+/* ---------------- corrections before the first send ---------------- */
+
+/**
+ * HQ has no donation update: once a gift may have reached HQ it is read-only here. That is
+ * from its first send attempt: when HQ has it (the id map links it) or a request for it may
+ * be out (its push state is in flight or unknown). The sync engine records both in the same
+ * tables this reads. A gift HQ refused (needs attention) never reached HQ and can be fixed.
+ */
+export async function donationSendState(db: Db, id: string): Promise<{ sent: boolean; sending: boolean; firstAttemptAt: string | null }> {
+  const link = await db.selectFrom('syncLinks').select('remoteId').where('entityType', '=', 'donation').where('localId', '=', id).executeTakeFirst();
+  const item = await db.selectFrom('syncItems').select(['state', 'firstAttemptAt']).where('entityType', '=', 'donation').where('entityId', '=', id).executeTakeFirst();
+  return { sent: link !== undefined, sending: item?.state === 'in_flight' || item?.state === 'unknown', firstAttemptAt: item?.firstAttemptAt ?? null };
+}
+
+async function lockUnsentDonation(trx: Db, accountId: string, id: string, doing: string): Promise<DonationRow> {
+  // The no-op UPDATE is the row lock on PostgreSQL: the engine's "in flight" mark takes it too.
+  const locked = await trx.updateTable('donations').set((eb) => ({ updatedAt: eb.ref('updatedAt') })).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  if (Number(locked.numUpdatedRows) === 0) throw notFound('donation', 'id', id);
+  const row = await trx.selectFrom('donations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const st = await donationSendState(trx, id);
+  if (st.sent || st.sending) {
+    const when = st.firstAttemptAt ? ` on ${st.firstAttemptAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+    const why = st.sent
+      ? `Gift ${id} was sent to HQ${when}, and HQ's API cannot change or remove a gift: ${doing} it in HQ's web application instead.`
+      : `Gift ${id} is being sent to HQ right now (or its last attempt's outcome is still being checked${when}): it cannot be changed until that is settled. Try again after the next sync.`;
+    throw new DomainError('conflict', st.sent ? 'donation_sent' : 'donation_sending', why, [{ field: 'id', issue: st.sent ? 'was already sent to HQ' : 'is being sent to HQ' }]);
+  }
+  if (row.status === 'voided') throw new DomainError('conflict', 'donation_voided', `Gift ${id} is voided: it cannot be changed`, [{ field: 'id', issue: 'is voided' }]);
+  return row;
+}
+
+/** The fields a correction may change (any of a create's, except the account). */
+export type DonationCorrection = Partial<Omit<DonationCreateBody, 'accountId'>>;
+
+/** Corrects a gift that has not been sent to HQ yet: every rule of a create applies again. */
+export async function correctDonation(ctx: DomainContext, accountId: string, id: string, patch: DonationCorrection): Promise<DonationDetail> {
+  const fields = Object.keys(patch).filter((k) => patch[k as keyof DonationCorrection] !== undefined);
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    const row = await lockUnsentDonation(trx, accountId, id, 'correct');
+    if (fields.length === 0) return;
+    const current: DonationCreateBody = {
+      accountId,
+      contactId: row.contactId,
+      donationAmount: centsToDollars(Number(row.amountCents)),
+      donationDate: row.donationDate,
+      paymentMethod: row.paymentMethod as DonationCreateBody['paymentMethod'],
+      campaignId: row.campaignId,
+      committeeId: row.committeeId,
+      donationAccountId: row.donationAccountId,
+      onBehalfOfContactId: row.onBehalfOfContactId,
+      facilitatedByContactId: row.facilitatedByContactId,
+      isAnonymous: row.isAnonymous === 1,
+      isRecurring: row.isRecurring === 1,
+      thankYouSent: row.thankYouSent === 1,
+      thankYouSentDate: row.thankYouSentDate,
+      notes: row.notes,
+    };
+    const next: DonationCreateBody = { ...current, ...patch, accountId };
+    const checked = checkDonation(next);
+    if (next.contactId !== row.contactId) {
+      const donor = await trx.selectFrom('contacts').select('id').where('id', '=', next.contactId).where('accountId', '=', accountId).executeTakeFirst();
+      if (!donor) throw notFound('contact', 'contactId', next.contactId, 'contact_not_found');
+    }
+    await checkReferences(trx, next);
+    const electionSent = patch.electionType !== undefined || patch.electionYear !== undefined;
+    const election = electionSent
+      ? await resolveElection(trx, accountId, checked.donationDate, { electionType: next.electionType ?? null, electionYear: next.electionYear ?? null })
+      : checked.donationDate !== row.donationDate
+        ? await resolveElection(trx, accountId, checked.donationDate, {})
+        : { electionType: row.electionType as Election['electionType'], electionYear: row.electionYear };
+    const updated = { ...donationRow(next, checked, election, id, row.createdAt, row.externalId), batchId: row.batchId, updatedAt: at };
+    await trx.updateTable('donations').set(updated).where('id', '=', id).execute();
+    for (const c of new Set([row.contactId, next.contactId])) await recomputeContactTotals(trx, c);
+    // Limits are checked afresh for the corrected gift (its open flags no longer describe it).
+    await trx.deleteFrom('limitFlags').where('donationId', '=', id).where('state', '=', 'open').execute();
+    await checkLimits(trx, updated, at);
+    await addHistory(trx, id, 'corrected', null, { fields }, at);
+    await logChange(trx, { accountId, entityType: 'donation', entityId: id, op: 'update', fields, at });
+  });
+  return getDonation(ctx, accountId, id);
+}
+
+/** Voids a gift that has not been sent to HQ yet: it stays on record as voided and is never sent. */
+export async function voidDonation(ctx: DomainContext, accountId: string, id: string, reason: string | null = null): Promise<DonationDetail> {
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    const row = await lockUnsentDonation(trx, accountId, id, 'void');
+    await trx.updateTable('donations').set({ status: 'voided', updatedAt: at }).where('id', '=', id).execute();
+    await recomputeContactTotals(trx, row.contactId);
+    await bumpCounters(trx, accountId, { donations: -1 });
+    await trx.updateTable('limitFlags').set({ state: 'reviewed', resolvedAt: at, resolutionNote: 'gift voided' }).where('donationId', '=', id).where('state', '=', 'open').execute();
+    await addHistory(trx, id, 'voided', reason, { from: row.status, to: 'voided' }, at);
+    await logChange(trx, { accountId, entityType: 'donation', entityId: id, op: 'update', fields: ['status'], at });
+  });
+  return getDonation(ctx, accountId, id);
 }

@@ -23,6 +23,8 @@ import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { extensionRoutes } from './routes/extensions.ts';
 import { importRoutes } from './routes/imports.ts';
+import { type SyncServices, syncRoutes } from './routes/sync.ts';
+import { syncPullRoutes } from './routes/sync-pull.ts';
 import { createBuckets } from './token-bucket.ts';
 
 import type { Auth } from './scope.ts';
@@ -41,6 +43,8 @@ export interface ServerOptions {
   /** Accept any Host header (the server was bound beyond loopback on purpose). */
   allowAnyHost?: boolean;
   bodyLimitBytes?: number;
+  /** Sync to HQ: the key source of the stored secret, and the scheduler when this process syncs. */
+  sync?: SyncServices;
   /** Extra routes (e.g. the renderer's static files), registered inside the app. */
   plugins?: ServerPlugin[];
 }
@@ -190,6 +194,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await donationRoutes(api, ctx);
       await extensionRoutes(api, ctx);
       await importRoutes(api, ctx);
+      await syncRoutes(api, ctx, opts.sync);
+      await syncPullRoutes(api, ctx, opts.sync);
     },
     { prefix: '/api/v1' },
   );

@@ -7,11 +7,16 @@ import type { Store } from '../db/store.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
+import { matchContactByEmail } from '../sync/email-match.ts';
+import { createSyncScheduler, type SyncScheduler } from '../sync/scheduler.ts';
+import type { KeySource } from '../sync/secret-box.ts';
 
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
   ctx: DomainContext;
+  /** The sync scheduler, when this server syncs to HQ. */
+  sync: SyncScheduler | null;
   close(): Promise<void>;
 }
 
@@ -22,6 +27,12 @@ export interface ServeOptions {
   logger?: FastifyServerOptions['logger'];
   rateLimit?: { ratePerSecond: number; burst: number };
   plugins?: ServerPlugin[];
+  /**
+   * Sync to HQ: where the secret's key lives, and whether this process runs the scheduler
+   * (accounts without HQ settings cost one indexed query a second; one process per database
+   * pushes at a time, whatever the others do: the lease).
+   */
+  sync?: { keys: KeySource; run: boolean };
 }
 
 export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'secret', '*.secret'];
@@ -29,14 +40,28 @@ export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const ctx = createContext(opts.store);
+  let scheduler: SyncScheduler | null = null;
+  if (opts.sync?.run) {
+    scheduler = createSyncScheduler({
+      store: opts.store,
+      keys: opts.sync.keys,
+      matchContact: matchContactByEmail,
+      onError: (err) => app.log.error({ err }, 'sync pass failed'),
+      onPass: (r) => {
+        for (const a of r.accounts) if (a.requests > 0 || a.stopped) app.log.info({ sync: a }, 'sync pass');
+      },
+    });
+  }
   const app = await buildServer({
     ctx,
     logger: opts.logger,
     rateLimit: opts.rateLimit,
     allowAnyHost: !isLoopbackBind(host),
     plugins: opts.plugins,
+    ...(opts.sync ? { sync: { keys: opts.sync.keys, scheduler } } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
+  scheduler?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -45,8 +70,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     url: `http://${shown}:${port}`,
     app,
     ctx,
+    sync: scheduler,
     close() {
       closing ??= (async () => {
+        await scheduler?.stop(); // requests in flight end (aborted at the pacer), the lease is given up
         await app.close(); // stops accepting, waits for in-flight requests
         await opts.store.close(); // flushes queued writes, checkpoints, closes the file
       })();

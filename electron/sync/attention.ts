@@ -5,7 +5,8 @@
  */
 import type { Store, Db } from '../db/store.ts';
 import { DomainError } from '../domain/errors.ts';
-import { settleSeqs, pendingChanges } from './outbox.ts';
+import { pendingChanges, queueCounts, settleSeqs } from './outbox.ts';
+import { getRemoteSettings } from './remote-settings.ts';
 import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from './state.ts';
 
 /** What a record's sync state means to a person. */
@@ -147,4 +148,21 @@ export async function discardItem(store: Store, accountId: string, entityType: P
     await updateItem(trx, entityType, entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, failures: 0, nextTryAt: null, lastError: null, updatedAt: at });
     return { discardedChanges: n };
   });
+}
+
+/** The whole status for the badge, the CLI and the API. */
+export async function syncStatus(db: Db, accountId: string, running = false) {
+  const [settings, counts, failing] = await Promise.all([getRemoteSettings(db, accountId), queueCounts(db, accountId), listFailing(db, accountId)]);
+  return {
+    configured: settings !== null,
+    ...counts,
+    lastSuccessAt: settings?.lastSuccessAt ?? null,
+    lastAttemptAt: settings?.lastAttemptAt ?? null,
+    lastError: settings?.lastError ?? null,
+    pausedUntil: settings?.pausedUntil && Date.parse(settings.pausedUntil) > Date.now() ? settings.pausedUntil : null,
+    ratePerSecond: settings?.ratePerSecond ?? null,
+    currentRate: settings?.currentRate ?? null,
+    running,
+    failing,
+  };
 }

@@ -37,7 +37,10 @@ import {
   FlagList,
 } from '../../shared/schemas/extensions.ts';
 import { ImportJob } from '../../shared/schemas/imports.ts';
+import { LinkBody, LinkResult, PullRun, PullStatus, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
+import { SyncAttentionList, SyncRecordState, SyncRunResult, SyncSettings, SyncSettingsBody, SyncStatus } from '../../shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
+import { ApiError } from './errors.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
 /** Query parameters: strings on the wire, so numbers (limit, offset, year) are welcome too. */
@@ -123,6 +126,30 @@ export function endpoints(c: ApiClient) {
       start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) => c.upload('/imports', file, 'text/csv', { schema: ImportJob, query: { kind, push: String(push) } }),
       get: (id: string) => c.request('GET', `/imports/${encodeURIComponent(id)}`, { schema: ImportJob }),
       rejectedCsv: (id: string) => c.download(`/imports/${encodeURIComponent(id)}/rejected.csv`),
+    },
+    sync: {
+      /** The HQ settings (never the secret: only whether one is stored); null when sync is not configured. */
+      settings: async () => {
+        try {
+          return await c.request('GET', '/sync/settings', { schema: SyncSettings });
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 404) return null;
+          throw err;
+        }
+      },
+      saveSettings: (body: Body<typeof SyncSettingsBody>) => c.request('PUT', '/sync/settings', { schema: SyncSettings, body: { accountId: c.accountId, ...body } }),
+      status: () => c.request('GET', '/sync/status', { schema: SyncStatus }),
+      attention: () => c.request('GET', '/sync/attention', { schema: SyncAttentionList }),
+      retry: (entityType: 'contact' | 'donation', id: string) =>
+        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/retry`, { schema: SyncRecordState, body: {} }),
+      discard: (entityType: 'contact' | 'donation', id: string) =>
+        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/discard`, { schema: SyncRecordState, body: {} }),
+      run: () => c.request('POST', '/sync/run', { schema: SyncRunResult, body: {} }),
+      /** Starts a pull of HQ's contacts and reference data (answered at once; follow it with pullStatus). */
+      pull: () => c.request('POST', '/sync/pull', { schema: PullRun, body: {} }),
+      pullStatus: () => c.request('GET', '/sync/pull', { schema: PullStatus }),
+      links: () => c.request('GET', '/sync/links', { schema: ReferenceLinkList }),
+      link: (body: Body<typeof LinkBody>) => c.request('POST', '/sync/links', { schema: LinkResult, body }),
     },
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),

@@ -66,7 +66,7 @@ const CONTACT_FIELDS: Record<string, FormField> = {
   occupation: 'newDonor.occupation',
 };
 
-const batchKey = (accountId: string) => `giftdesk.batch.${accountId}`;
+export const batchKey = (accountId: string) => `giftdesk.batch.${accountId}`;
 
 function defaultsFrom(batch: Batch | null, sticky: Partial<GiftForm> = {}): GiftForm {
   return {

@@ -108,6 +108,27 @@ export const DonationList = z.object({
 });
 export type DonationList = z.infer<typeof DonationList>;
 
+/**
+ * Where a gift stands with HQ. HQ has no donation update, so a gift is read-only here from its
+ * first send attempt; `reason` says why (or what it waits for).
+ */
+export const DonationSync = z
+  .object({
+    state: z.enum(['not_sent', 'sending', 'sent', 'needs_attention']),
+    readOnly: z.boolean(),
+    reason: z.string().nullable(),
+    remoteId: z.string().nullable(),
+    firstAttemptAt: z.string().nullable(),
+  })
+  .meta({ id: 'DonationSync' });
+
+/** Extension: correct a gift not sent to HQ yet (PATCH /v1/donations/:id): any create field but the account. */
+export const DonationPatchBody = DonationCreateBody.omit({ accountId: true }).partial().extend({ accountId: accountIdField.optional() }).meta({ id: 'DonationPatch' });
+export type DonationPatchBody = z.infer<typeof DonationPatchBody>;
+
+/** Extension: void a gift not sent to HQ yet (POST /v1/donations/:id/void). */
+export const DonationVoidBody = z.object({ accountId: accountIdField.optional(), reason: z.string().trim().max(500).nullish() }).meta({ id: 'DonationVoid' });
+
 /** Extension: the whole donation, as the app shows it (GET /v1/donations/:id). */
 export const DonationDetail = z
   .object({
@@ -132,6 +153,7 @@ export const DonationDetail = z
     thankYouSentDate: z.string().nullable(),
     notes: z.string().nullable(),
     flagged: z.boolean(),
+    sync: DonationSync,
     /** The gift-entry batch it was typed in (GiftDesk extension; null outside a batch). */
     batchId: z.string().nullable(),
     createdAt: z.string(),

@@ -205,6 +205,14 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/api-keys': { label: 'cross' },
       'POST /api/v1/batches': { name: 'Cross' },
       'PUT /api/v1/batches/{id}': { name: 'Renamed', closed: true },
+      'PATCH /api/v1/donations/{id}': { donationAmount: 12 },
+      'POST /api/v1/donations/{id}/void': { reason: 'cross' },
+      'PUT /api/v1/sync/settings': { baseUrl: 'http://127.0.0.1:9', keyId: 'gdk_x', secret: 'gds_x', remoteAccountId: 'acct_hq' },
+      'POST /api/v1/sync/items/{entityType}/{id}/retry': {},
+      'POST /api/v1/sync/items/{entityType}/{id}/discard': {},
+      'POST /api/v1/sync/run': {},
+      'POST /api/v1/sync/pull': {},
+      'POST /api/v1/sync/links': { kind: 'campaign', localId: 'x', remoteId: 'y' },
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];
@@ -212,7 +220,7 @@ describe('403: a valid key used with another account', () => {
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(ops).map((m) => m.toUpperCase())) {
         if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
-        const url = path.replace(/\{id\}/g, idFor(path));
+        const url = path.replace(/\{id\}/g, idFor(path)).replace('{entityType}', 'donation');
         let res: ApiResponse;
         if (method === 'GET' || method === 'DELETE') {
           res = await s.request(method, `${url}?accountId=${other.accountId}`);

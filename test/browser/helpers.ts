@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
 import { createOneTimeTokens, type OneTimeTokens } from '../../electron/server/one-time-tokens.ts';
 import { rendererStatic } from '../../electron/server/renderer-static.ts';
+import type { ServeOptions } from '../../electron/server/serve.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 export const CHROMIUM = process.env.GIFTDESK_CHROMIUM ?? '/usr/bin/chromium';
@@ -23,10 +24,10 @@ export interface AppServer extends TestServer {
 }
 
 /** A real server on a temp data dir serving the built renderer, with an account and key (server.request). */
-export async function startAppServer(): Promise<AppServer> {
+export async function startAppServer(opts: { sync?: ServeOptions['sync'] } = {}): Promise<AppServer> {
   if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
   const tokens = createOneTimeTokens();
-  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })] });
+  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })], ...(opts.sync ? { sync: opts.sync } : {}) });
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }
 

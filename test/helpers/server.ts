@@ -11,7 +11,7 @@ import type { Store } from '../../electron/db/store.ts';
 import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import type { ServerPlugin } from '../../electron/server/app.ts';
-import { startServer, type RunningServer } from '../../electron/server/serve.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../electron/server/serve.ts';
 
 export interface TestServer {
   url: string;
@@ -98,7 +98,7 @@ export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE)
  * `plugins`: extra routes (the browser tests serve the renderer this way).
  */
 export async function startTestServer(
-  opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; synchronous?: 'FULL' | 'NORMAL' } = {},
+  opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; synchronous?: 'FULL' | 'NORMAL'; sync?: ServeOptions['sync'] } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
   const dataDir = fresh.dataDir;
@@ -106,7 +106,7 @@ export async function startTestServer(
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
-  const running = await startServer({ store, port: 0, rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 }, plugins: opts.plugins });
+  const running = await startServer({ store, port: 0, rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 }, plugins: opts.plugins, ...(opts.sync ? { sync: opts.sync } : {}) });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {
     url: running.url,

@@ -15,6 +15,13 @@ import { maxInAnyWindow, startFaultProxy, type FaultProxy } from './fault-proxy.
 import { createRng } from './random.ts';
 import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys } from './rig.ts';
 
+/**
+ * The proxy shares this process's event loop with HQ and the client: a stall of the loop (GC,
+ * a busy CI machine, PostgreSQL answers arriving together) delays arrivals and can bunch two
+ * that left 200 ms apart into one window. One request of allowance for that, no more.
+ */
+const ARRIVAL_JITTER = 1;
+
 let remote: TestServer;
 let strict: TestServer;
 
@@ -57,7 +64,7 @@ describe('rate at the remote', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     const times = proxy.records.map((r) => r.at);
     expect(times).toHaveLength(16);
-    expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(6);
+    expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(5 + 1 + ARRIVAL_JITTER);
   });
 
   it('a remote that enforces 3/s of its own: its headers hold us back, a 429 pauses us, every request gets through', async () => {
@@ -95,7 +102,7 @@ describe('rate at the remote, with the sync engine', () => {
       await checkHqMatchesLocal(rig);
       const times = hq.proxy.records.slice(from).map((r) => r.at);
       expect(times.length).toBeGreaterThanOrEqual(50);
-      expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(5 + 1);
+      expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(5 + 1 + ARRIVAL_JITTER);
     } finally {
       await engine.stop();
       await rig.close();

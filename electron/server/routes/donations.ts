@@ -7,9 +7,11 @@ import {
   DonationDetail,
   DonationList,
   DonationListQuery,
+  DonationPatchBody,
+  DonationVoidBody,
 } from '../../../shared/schemas/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { createDonation, getDonation, listDonations } from '../../domain/donations.ts';
+import { correctDonation, createDonation, getDonation, listDonations, voidDonation } from '../../domain/donations.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 
@@ -35,5 +37,32 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
   r.get('/donations/:id', {
     schema: { tags: ['Extensions'], summary: 'Read one donation in full (GiftDesk extension)', params: IdParams, querystring: accountQuery, response: { 200: DonationDetail, ...errors(400, 403, 404) } },
     handler: async (req) => getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+
+  r.patch('/donations/:id', {
+    schema: {
+      tags: ['Extensions'],
+      summary: 'Correct a gift not yet sent to HQ (GiftDesk extension)',
+      description: "Any create field but the account; every create rule applies again. A gift that was sent to HQ (or is being sent) is read-only: 409, because HQ's API cannot change a gift.",
+      params: IdParams,
+      body: DonationPatchBody,
+      response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      const { accountId: sent, ...patch } = req.body;
+      return correctDonation(ctx, scopedAccount(req, sent), req.params.id, patch);
+    },
+  });
+
+  r.post('/donations/:id/void', {
+    schema: {
+      tags: ['Extensions'],
+      summary: 'Void a gift not yet sent to HQ (GiftDesk extension)',
+      description: 'The gift stays on record with status voided, leaves totals and lists, and is never sent. A gift already sent to HQ (or being sent) cannot be voided here: 409.',
+      params: IdParams,
+      body: DonationVoidBody,
+      response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req) => voidDonation(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body.reason ?? null),
   });
 }

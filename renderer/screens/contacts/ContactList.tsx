@@ -213,7 +213,7 @@ export function ContactList() {
     : loadingFirst
       ? 'Loading contacts…'
       : searching
-        ? `${count(total ?? 0, 'contact')} match “${params.search}”`
+        ? `${count(total ?? 0, 'contact')} ${total === 1 ? 'matches' : 'match'} “${params.search}”`
         : count(total ?? 0, 'contact');
 
   return (

@@ -1,0 +1,124 @@
+/**
+ * When sync runs, in a server process (`giftdesk serve`, the desktop app): a light poll
+ * (every second: one indexed query) starts a pass
+ * - soon after local writes (2 s after the outbox last grew), while HQ is reachable;
+ * - when a backed-off record's retry is due (its own timer; this is also how a network that
+ *   comes back is noticed);
+ * - on the schedule (each remote's `scheduleSeconds`), and on demand (`kick`, "sync now").
+ * Accounts without remote settings cost nothing. Stops cleanly: the pass in progress finishes
+ * its requests in flight (they are aborted at the pacer), then the lease is given up.
+ */
+import type { Store } from '../db/store.ts';
+import { createSyncEngine, type PassResult, type SyncEngine, type SyncEngineOptions } from './engine.ts';
+
+export interface SchedulerOptions extends SyncEngineOptions {
+  pollMs?: number;
+  /** How long the outbox must stay still after a write before a pass starts. */
+  settleMs?: number;
+  onPass?: (r: PassResult) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface SyncScheduler {
+  readonly engine: SyncEngine;
+  start(): void;
+  /** Asks for a pass now (or right after the one running). */
+  kick(): void;
+  /** Runs a pass now and answers with its result. */
+  runNow(accountId?: string): Promise<PassResult>;
+  readonly running: boolean;
+  readonly lastPass: { at: number; result: PassResult } | null;
+  stop(): Promise<void>;
+}
+
+async function outboxHead(store: Store): Promise<number> {
+  const r = await store.db
+    .selectFrom('changeLog')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r?.m ?? 0);
+}
+
+export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
+  const engine = createSyncEngine(opts);
+  const clock = opts.clock ?? Date.now;
+  const pollMs = opts.pollMs ?? 1000;
+  const settleMs = opts.settleMs ?? 2000;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let kicked = false;
+  let passing: Promise<PassResult> | null = null;
+  let lastPass: { at: number; result: PassResult } | null = null;
+  let lastHead = -1;
+  let headChangedAt = 0;
+  let reachable = true;
+
+  async function due(): Promise<boolean> {
+    const remotes = await opts.store.db.selectFrom('syncRemotes').select(['scheduleSeconds', 'lastAttemptAt']).execute();
+    if (remotes.length === 0) return false;
+    if (kicked) return true;
+    const now = clock();
+    const head = await outboxHead(opts.store);
+    if (head !== lastHead) {
+      lastHead = head;
+      headChangedAt = now;
+    }
+    if (reachable && head > 0 && now - headChangedAt >= settleMs && (!lastPass || lastPass.at < headChangedAt)) return true;
+    const retry = await engine.nextRetryAt();
+    if (retry !== null && retry <= now && (!lastPass || lastPass.at < retry)) return true;
+    return remotes.some((r) => !r.lastAttemptAt || Date.parse(r.lastAttemptAt) + Number(r.scheduleSeconds) * 1000 <= now);
+  }
+
+  function pass(accountId?: string): Promise<PassResult> {
+    kicked = false;
+    passing ??= engine.runPass(accountId ? { accountId } : {}).then(
+      (result) => {
+        lastPass = { at: clock(), result };
+        reachable = result.accounts.every((a) => a.failed === 0 || a.requests > a.failed);
+        opts.onPass?.(result);
+        return result;
+      },
+    ).finally(() => {
+      passing = null;
+    });
+    return passing;
+  }
+
+  async function tick(): Promise<void> {
+    timer = null;
+    if (stopped) return;
+    try {
+      if (!passing && (await due())) await pass();
+    } catch (err) {
+      opts.onError?.(err);
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), pollMs);
+  }
+
+  return {
+    engine,
+    start() {
+      if (timer || stopped) return;
+      timer = setTimeout(() => void tick(), 0);
+    },
+    kick() {
+      kicked = true;
+    },
+    runNow: (accountId?: string) => (passing ? passing.then(() => pass(accountId)) : pass(accountId)),
+    get running() {
+      return passing !== null;
+    },
+    get lastPass() {
+      return lastPass;
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await engine.stop();
+      if (passing) await passing.catch(() => undefined);
+    },
+  };
+}

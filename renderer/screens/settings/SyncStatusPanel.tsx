@@ -1,0 +1,141 @@
+/**
+ * What sync is doing: the queue (waiting, in flight, needs attention, sent), the last
+ * success, HQ's pause (429) or a back-off with its next retry, the rate now, records failing
+ * three times or more — and "Sync now" with a bar of the changes sent out of those waiting.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { Button, ProgressBar } from '../../ui/index.ts';
+import { ago, syncKeys, until } from './sync-keys.ts';
+
+export function SyncStatusPanel() {
+  const api = useApi();
+  const qc = useQueryClient();
+  const [run, setRun] = useState<{ startDone: number; total: number } | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: 'ok' | 'warn' | 'error'; text: string } | null>(null);
+  const status = useQuery({
+    queryKey: syncKeys.status,
+    queryFn: () => api.sync.status(),
+    refetchInterval: run ? 1000 : 10_000,
+  });
+  const syncNow = useMutation({
+    mutationFn: () => api.sync.run(),
+    onMutate: () => {
+      const s = status.data;
+      setOutcome(null);
+      setRun({ startDone: s?.done ?? 0, total: (s?.pending ?? 0) + (s?.inFlight ?? 0) });
+    },
+    onSuccess: (r) => {
+      qc.setQueryData(syncKeys.status, r.status);
+      if (!r.ran) setOutcome({ tone: 'warn', text: r.stopped ?? 'Another process is syncing this database.' });
+      else if (r.stopped) setOutcome({ tone: 'warn', text: `Stopped: ${r.stopped}` });
+      else if (r.parked > 0) setOutcome({ tone: 'warn', text: `Done, but ${r.parked} ${r.parked === 1 ? 'record needs' : 'records need'} attention (below).` });
+      else if (r.failed > 0) setOutcome({ tone: 'warn', text: `${r.failed} could not be sent yet; they are retried on their own.` });
+      else setOutcome({ tone: 'ok', text: r.requests === 0 ? 'Nothing was waiting: HQ is up to date.' : `Sent. HQ is up to date (${r.requests} ${r.requests === 1 ? 'request' : 'requests'}).` });
+    },
+    onError: (err) => setOutcome({ tone: 'error', text: err.message }),
+    onSettled: async () => {
+      setRun(null);
+      await qc.invalidateQueries({ queryKey: qk.sync });
+    },
+  });
+
+  const s = status.data;
+  const sentThisRun = run && s ? Math.max(0, s.done - run.startDone) : 0;
+  const paused = s?.pausedUntil && Date.parse(s.pausedUntil) > Date.now() ? s.pausedUntil : null;
+  const backingOff = s?.failing.filter((f) => f.nextTryAt) ?? [];
+  const nextRetry = backingOff.map((f) => f.nextTryAt!).sort()[0] ?? null;
+
+  return (
+    <div className="panel sync-status" aria-labelledby="sync-status-title">
+      <div className="sync-status-head">
+        <h3 id="sync-status-title" className="panel-title">
+          Status
+        </h3>
+        <Button tone="primary" busy={syncNow.isPending} onClick={() => syncNow.mutate()}>
+          Sync now
+        </Button>
+      </div>
+      {status.isError ? (
+        <p className="notice notice-error" role="alert">
+          The sync status could not be loaded: {status.error.message}
+        </p>
+      ) : !s ? (
+        <p className="muted">Loading status…</p>
+      ) : (
+        <>
+          <dl className="sync-counts">
+            <div>
+              <dt>Waiting</dt>
+              <dd data-testid="sync-pending">{s.pending}</dd>
+            </div>
+            <div>
+              <dt>In flight</dt>
+              <dd data-testid="sync-inflight">{s.inFlight}</dd>
+            </div>
+            <div className={s.needsAttention > 0 ? 'sync-count-warn' : undefined}>
+              <dt>Needs attention</dt>
+              <dd data-testid="sync-attention">{s.needsAttention}</dd>
+            </div>
+            <div>
+              <dt>Sent</dt>
+              <dd data-testid="sync-done">{s.done}</dd>
+            </div>
+          </dl>
+          <ul className="sync-facts">
+            <li>
+              Last success:{' '}
+              <strong data-testid="sync-last-success">
+                {s.lastSuccessAt ? <time dateTime={s.lastSuccessAt} title={new Date(s.lastSuccessAt).toLocaleString()}>{ago(s.lastSuccessAt)}</time> : 'never'}
+              </strong>
+            </li>
+            <li>
+              Rate: <strong>{s.currentRate ?? s.ratePerSecond ?? '—'}</strong> requests/s
+              {s.currentRate !== null && s.ratePerSecond !== null && s.currentRate < s.ratePerSecond ? ` (recovering towards ${s.ratePerSecond} after HQ asked to slow down)` : ''}
+            </li>
+            {s.running && !run ? <li>A sync pass is running.</li> : null}
+          </ul>
+          {paused ? (
+            <p className="notice notice-warn" role="status">
+              HQ asked us to wait: paused until {new Date(paused).toLocaleTimeString()} ({until(paused)}).
+            </p>
+          ) : null}
+          {nextRetry ? (
+            <p className="notice notice-warn" role="status">
+              Backing off after errors; next retry {until(nextRetry)}.
+            </p>
+          ) : null}
+          {s.lastError && !paused && !nextRetry ? <p className="notice notice-warn">Last error: {s.lastError}</p> : null}
+          {s.failing.length > 0 ? (
+            <div className="notice notice-error">
+              <p className="sync-failing-title">Failing {s.failing.length === 1 ? 'record' : 'records'} (three tries or more; retried on their own):</p>
+              <ul>
+                {s.failing.map((f) => (
+                  <li key={`${f.entityType}:${f.entityId}`}>
+                    {f.label} — {f.failures} tries{f.lastError ? `: ${f.lastError}` : ''}
+                    {f.nextTryAt ? `, next ${until(f.nextTryAt)}` : ''}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </>
+      )}
+      {run ? (
+        <ProgressBar
+          label="Sending to HQ"
+          value={run.total > 0 ? Math.min(sentThisRun, run.total) : null}
+          max={Math.max(run.total, 1)}
+          detail={run.total > 0 ? `${Math.min(sentThisRun, run.total)} of ${run.total} changes` : 'checking…'}
+        />
+      ) : null}
+      {outcome ? (
+        <p className={`notice notice-${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'}>
+          {outcome.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}

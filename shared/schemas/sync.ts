@@ -1,0 +1,117 @@
+/** Sync to HQ: the shapes of the sync extension routes (/api/v1/sync/…). */
+import { z } from 'zod';
+import { accountIdField } from './common.ts';
+
+export const SyncEntityType = z.enum(['contact', 'donation'], { error: 'must be contact or donation' });
+
+export const SyncSettingsBody = z
+  .object({
+    accountId: accountIdField.optional(),
+    baseUrl: z.string().trim().min(1, { error: 'is required' }).max(500),
+    keyId: z.string().trim().min(1, { error: 'is required' }).max(200),
+    /** Required the first time; leave out to keep the stored one. Never returned. */
+    secret: z.string().min(1, { error: 'must not be empty' }).max(500).optional(),
+    remoteAccountId: z.string().trim().min(1, { error: 'is required' }).max(200),
+    ratePerSecond: z.number({ error: 'must be a number' }).positive({ error: 'must be above 0' }).max(1000).optional(),
+    scheduleSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(5).max(86_400).optional(),
+    emailMatch: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .meta({ id: 'SyncSettingsBody' });
+export type SyncSettingsBody = z.infer<typeof SyncSettingsBody>;
+
+/** The settings as shown: never the secret (only whether one is stored). */
+export const SyncSettings = z
+  .object({
+    accountId: z.string(),
+    baseUrl: z.string(),
+    keyId: z.string(),
+    remoteAccountId: z.string(),
+    ratePerSecond: z.number(),
+    scheduleSeconds: z.number(),
+    emailMatch: z.boolean(),
+    hasSecret: z.boolean(),
+  })
+  .meta({ id: 'SyncSettings' });
+
+export const SyncFailing = z.object({
+  entityType: SyncEntityType,
+  entityId: z.string(),
+  label: z.string(),
+  failures: z.number().int(),
+  lastError: z.string().nullable(),
+  nextTryAt: z.string().nullable(),
+});
+
+export const SyncStatus = z
+  .object({
+    configured: z.boolean(),
+    /** Changes still to go (not in a request). */
+    pending: z.number().int(),
+    /** Changes in a request whose answer is not recorded yet. */
+    inFlight: z.number().int(),
+    /** Records parked for a person (see /sync/attention). */
+    needsAttention: z.number().int(),
+    /** Changes done with since sync was configured. */
+    done: z.number().int(),
+    lastSuccessAt: z.string().nullable(),
+    lastAttemptAt: z.string().nullable(),
+    lastError: z.string().nullable(),
+    /** HQ asked us to wait (429) until then. */
+    pausedUntil: z.string().nullable(),
+    ratePerSecond: z.number().nullable(),
+    /** The rate now (lower than configured while recovering from a 429). */
+    currentRate: z.number().nullable(),
+    /** A pass is running in this process. */
+    running: z.boolean(),
+    /** Records that failed three times or more in a row (5xx, network), with the last error. */
+    failing: z.array(SyncFailing),
+  })
+  .meta({ id: 'SyncStatus' });
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+export const SyncAttentionItem = z
+  .object({
+    entityType: SyncEntityType,
+    entityId: z.string(),
+    label: z.string(),
+    /** remote_refused | deleted_at_hq | confirm_delete | reference_not_linked | possible_duplicate | duplicate_at_hq | not_linked | not_completed | hq_has_no_donation_update */
+    code: z.string(),
+    reason: z.string(),
+    remoteStatus: z.number().int().nullable(),
+    since: z.string().nullable(),
+  })
+  .meta({ id: 'SyncAttentionItem' });
+
+export const SyncAttentionList = z.object({ data: z.array(SyncAttentionItem) });
+
+export const SyncItemParams = z.object({ entityType: SyncEntityType, id: z.string().min(1).max(64) });
+export const SyncActionBody = z.object({ accountId: accountIdField.optional() });
+
+export const SyncRecordState = z
+  .object({
+    entityType: SyncEntityType,
+    entityId: z.string(),
+    /** not_synced (no HQ configured) | not_sent | sending | checking (outcome unknown) | sent | needs_attention | retrying */
+    phase: z.enum(['not_synced', 'not_sent', 'sending', 'checking', 'sent', 'needs_attention', 'retrying']),
+    remoteId: z.string().nullable(),
+    pendingChanges: z.number().int(),
+    readOnly: z.boolean(),
+    reason: z.string().nullable(),
+    attentionCode: z.string().nullable(),
+    failures: z.number().int(),
+    nextTryAt: z.string().nullable(),
+    firstAttemptAt: z.string().nullable(),
+  })
+  .meta({ id: 'SyncRecordState' });
+
+export const SyncRunResult = z
+  .object({
+    /** False when another process (the app or another `giftdesk serve`) holds the sync lease. */
+    ran: z.boolean(),
+    requests: z.number().int(),
+    parked: z.number().int(),
+    failed: z.number().int(),
+    stopped: z.string().nullable(),
+    status: SyncStatus,
+  })
+  .meta({ id: 'SyncRunResult' });
