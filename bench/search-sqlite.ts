@@ -78,6 +78,9 @@ async function build(): Promise<Setup> {
       insert.run(`con_s${i}`, acc, f, `${l}${suffix}`, `${local}@example${i % 97}.org`, i % 4 === 0 ? `Org ${i % 3001}` : null, null, `c${i}`, at, at);
     }
   })();
+  // The account counters the app keeps (the no-search total and the search's page choice read them).
+  raw.prepare(`insert into account_counter_slots (account_id, slot, contacts, donations)
+    select account_id, 0, count(*), 0 from contacts group by account_id`).run();
   raw.pragma('wal_checkpoint(TRUNCATE)');
   raw.close();
   const setup = { accountId, keyId, secret };

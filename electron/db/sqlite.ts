@@ -191,7 +191,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         schedule();
       });
     },
-    contactSearchCondition(text: string, accountId: string): Expression<SqlBool> | null {
+    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
       const words = searchWords(text);
       if (words.length === 0) return null;
       const match = words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
@@ -199,7 +199,8 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       // the total alike. The unary plus keeps the planner off the (account_id, …) indexes,
       // which it otherwise prefers without statistics and walks entry by entry (the whole
       // account, 1,000,000 entries, per count: bench/RESULTS.md).
-      return sql<SqlBool>`+contacts.account_id = ${accountId}
+      const account = drive === 'order' ? sql`contacts.account_id = ${accountId}` : sql`+contacts.account_id = ${accountId}`;
+      return sql<SqlBool>`${account}
         and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${match})`;
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {

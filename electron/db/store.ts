@@ -33,9 +33,11 @@ export interface Store {
    * A condition on `contacts` matching the search text within one account: words and word
    * prefixes over name, email and organisation, case- and accent-insensitive. It includes
    * the account scope (callers add no `account_id = ?` of their own), so the engine can make
-   * the full-text match drive the plan. Null when the text has no words.
+   * the full-text match drive the plan. Null when the text has no words. `drive: 'order'`
+   * lets the engine walk the account's order index instead, probing the match set: cheaper
+   * for one page of a broad match (the page's rows come early in the index).
    */
-  contactSearchCondition(text: string, accountId: string): Expression<SqlBool> | null;
+  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order'): Expression<SqlBool> | null;
   /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely

@@ -383,11 +383,24 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   const offset = q.offset ?? 0;
   const direction = q.sortOrder ?? 'desc';
   const column = SORT_COLUMN[q.sortBy ?? 'createdAt'];
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
+  const search = q.search;
+  const cond = search !== undefined ? ctx.store.contactSearchCondition(search, q.accountId) : null;
 
-  // The search condition carries the account scope itself (see Store.contactSearchCondition).
-  const base = db.selectFrom('contacts').where((eb) => cond ?? eb('accountId', '=', q.accountId));
-  const rows = await base
+  // The total first, driven by the full-text match. The search condition carries the account
+  // scope itself (see Store.contactSearchCondition).
+  let total: number;
+  let pageCond = cond;
+  if (cond && search !== undefined) {
+    const r = await db.selectFrom('contacts').where(cond).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(r.n);
+    const accountContacts = (await readCounters(db, q.accountId)).contacts;
+    if (pageFromOrderIndex(total, offset + limit, accountContacts)) pageCond = ctx.store.contactSearchCondition(search, q.accountId, 'order');
+  } else {
+    total = (await readCounters(db, q.accountId)).contacts;
+  }
+  const rows = await db
+    .selectFrom('contacts')
+    .where((eb) => pageCond ?? eb('accountId', '=', q.accountId))
     .select(['id', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
     // A missing email sorts before every other ascending and after every other descending,
     // on both engines (SQLite's own order; PostgreSQL is told so).
@@ -396,12 +409,15 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     .limit(limit)
     .offset(offset)
     .execute();
-  let total: number;
-  if (cond) {
-    const r = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    total = Number(r.n);
-  } else {
-    total = (await readCounters(db, q.accountId)).contacts;
-  }
   return { data: rows satisfies ContactListItem[], total, limit, offset };
+}
+
+/**
+ * Whether one page of `matches` search results is cheaper read off the account's order index
+ * (probing the match set; about `upTo` × `accountContacts` / `matches` entries walked) than by
+ * looking up and sorting every match. An index entry walked costs about a twentieth of a
+ * match looked up (measured on 1,000,000 contacts, bench/search-sqlite.ts).
+ */
+export function pageFromOrderIndex(matches: number, upTo: number, accountContacts: number): boolean {
+  return matches > 0 && 20 * matches * matches > upTo * accountContacts;
 }
