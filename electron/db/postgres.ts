@@ -93,11 +93,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         }
       }
     },
-    contactSearchCondition(text: string): Expression<SqlBool> | null {
+    contactSearchCondition(text: string, accountId: string): Expression<SqlBool> | null {
       const words = searchWords(text);
       if (words.length === 0) return null;
       const query = words.map((w) => `${w}:*`).join(' & ');
-      return sql<SqlBool>`contacts.search_vector @@ to_tsquery('simple', ${query})`;
+      return sql<SqlBool>`contacts.account_id = ${accountId} and contacts.search_vector @@ to_tsquery('simple', ${query})`;
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.

@@ -30,10 +30,12 @@ export interface Store {
    */
   write<T>(fn: (trx: Db) => Promise<T>, opts?: WriteMode): Promise<T>;
   /**
-   * A condition on `contacts` matching the search text: words and word prefixes over name,
-   * email and organisation, case- and accent-insensitive. Null when the text has no words.
+   * A condition on `contacts` matching the search text within one account: words and word
+   * prefixes over name, email and organisation, case- and accent-insensitive. It includes
+   * the account scope (callers add no `account_id = ?` of their own), so the engine can make
+   * the full-text match drive the plan. Null when the text has no words.
    */
-  contactSearchCondition(text: string): Expression<SqlBool> | null;
+  contactSearchCondition(text: string, accountId: string): Expression<SqlBool> | null;
   /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely

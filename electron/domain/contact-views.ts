@@ -37,9 +37,9 @@ const DEFAULT_ORDER: Record<ContactSummarySortField, Direction> = {
 export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery) {
   const sortBy = q.sortBy ?? 'name';
   const dir = q.sortOrder ?? DEFAULT_ORDER[sortBy];
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search) : null;
-  let page = ctx.store.db.selectFrom('contacts').select('contacts.id').where('contacts.accountId', '=', q.accountId);
-  if (cond) page = page.where(cond);
+  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
+  // The search condition carries the account scope itself (see Store.contactSearchCondition).
+  let page = ctx.store.db.selectFrom('contacts').select('contacts.id').where((eb) => cond ?? eb('contacts.accountId', '=', q.accountId));
   switch (sortBy) {
     case 'name':
       page = page.orderBy('contacts.lastName', dir).orderBy('contacts.firstName', dir);
@@ -62,7 +62,7 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
   const offset = q.offset ?? 0;
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search) : null;
+  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
   const ids = (await contactSummaryPageQuery(ctx, q).execute()).map((r) => r.id);
 
   const rows =
@@ -113,7 +113,6 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
   if (cond) {
     const r = await db
       .selectFrom('contacts')
-      .where('contacts.accountId', '=', q.accountId)
       .where(cond)
       .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total = Number(r.n);

@@ -383,10 +383,10 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   const offset = q.offset ?? 0;
   const direction = q.sortOrder ?? 'desc';
   const column = SORT_COLUMN[q.sortBy ?? 'createdAt'];
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search) : null;
+  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
 
-  let base = db.selectFrom('contacts').where('accountId', '=', q.accountId);
-  if (cond) base = base.where(cond);
+  // The search condition carries the account scope itself (see Store.contactSearchCondition).
+  const base = db.selectFrom('contacts').where((eb) => cond ?? eb('accountId', '=', q.accountId));
   const rows = await base
     .select(['id', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
     // A missing email sorts before every other ascending and after every other descending,

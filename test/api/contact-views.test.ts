@@ -346,4 +346,22 @@ describe('100,000 contacts', () => {
       }
     }
   });
+
+  it.runIf(TEST_ENGINE === 'sqlite')('on SQLite, a search is driven by the full-text match, not by walking the account index', async () => {
+    const explain = async (c: CompiledQuery) => {
+      const plan = await t.store.db.executeQuery(CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]));
+      return plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
+    };
+    const cond = t.store.contactSearchCondition('quenn', t.accountId);
+    expect(cond).not.toBeNull();
+    const count = t.store.db.selectFrom('contacts').where(cond!).select((eb) => eb.fn.countAll<number>().as('n')).compile();
+    const pages = (['name', 'createdAt'] as const).map((sortBy) => contactSummaryPageQuery(t.ctx, { accountId: t.accountId, search: 'quenn', sortBy }).compile());
+    for (const q of [count, ...pages]) {
+      const text = await explain(q);
+      // One rowid lookup per match; never the whole account's (account_id, …) index entry by entry.
+      expect(text, q.sql).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
+      expect(text, q.sql).toMatch(/contacts_fts/);
+      expect(text, q.sql).not.toMatch(/contacts_account_/);
+    }
+  });
 });

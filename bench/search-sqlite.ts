@@ -1,0 +1,141 @@
+/**
+ * Contact search on a 1,000,000-contact SQLite file, in process (the domain call) and over
+ * HTTP (GET /api/v1/contacts?search=…, total included), p50/p95 per query.
+ *
+ *   node --import tsx bench/search-sqlite.ts [dataDir]      (SEARCH_CONTACTS=1000000)
+ *
+ * The file is built once (CLI account + key, then raw prepared inserts in one transaction
+ * through the real migrations and FTS triggers) and reused when dataDir already holds it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { openStore } from '../electron/db/open.ts';
+import { listContacts } from '../electron/domain/contacts.ts';
+import { createContext } from '../electron/domain/context.ts';
+
+const exec = promisify(execFile);
+const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
+const dir = path.resolve(process.argv[2] ?? 'bench/.work/search-sqlite');
+const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
+const SEARCHES = ['jan', 'jane', 'tanaka1234', 'jane smith', 'jose gar', 'zoe', 'example42', 'walker4'];
+const log = (s: string) => process.stderr.write(`[search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+
+async function cli(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await exec('node', ['bin/giftdesk.mjs', ...args, '--data-dir', dir, '--json']);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+// The same names as bench/run.ts.
+const FIRST = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri', 'Fatima', 'Hiroshi', 'Ines', 'Mateo'];
+const LAST = ['Smith', 'García', 'Nguyen', 'Müller', 'OBrien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker', 'Patel', 'Kim', 'Lopez', 'Cohen'];
+
+interface Setup {
+  accountId: string;
+  keyId: string;
+  secret: string;
+}
+
+async function build(): Promise<Setup> {
+  const meta = path.join(dir, 'search-bench.json');
+  if (fs.existsSync(meta)) return JSON.parse(fs.readFileSync(meta, 'utf8')) as Setup;
+  fs.mkdirSync(dir, { recursive: true });
+  const { id: accountId } = (await cli('account', 'create', '--name', 'Bench')) as { id: string };
+  const { keyId, secret } = (await cli('key', 'create', '--account', accountId)) as { keyId: string; secret: string };
+  // A second account's contacts share every word: the search must stay account-scoped.
+  const { id: otherId } = (await cli('account', 'create', '--name', 'Other')) as { id: string };
+  log(`inserting ${N} contacts`);
+  const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'));
+  raw.pragma('journal_mode = WAL');
+  const insert = raw.prepare(
+    `insert into contacts (id, account_id, contact_type, status, first_name, last_name, primary_email, organization, email, external_id, created_at, updated_at)
+     values (?, ?, 'individual', 'active', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const r = rng(1);
+  const t0 = Date.parse('2025-01-01T00:00:00.000Z');
+  raw.transaction(() => {
+    for (let i = 0; i < N; i++) {
+      const f = FIRST[Math.floor(r() * FIRST.length)]!;
+      const l = LAST[Math.floor(r() * LAST.length)]!;
+      const suffix = Math.floor(r() * 5000);
+      const local = `${f}.${l}${i}`.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+      const at = new Date(t0 + i * 1000).toISOString();
+      const acc = i % 100 === 99 ? otherId : accountId;
+      insert.run(`con_s${i}`, acc, f, `${l}${suffix}`, `${local}@example${i % 97}.org`, i % 4 === 0 ? `Org ${i % 3001}` : null, null, `c${i}`, at, at);
+    }
+  })();
+  raw.pragma('wal_checkpoint(TRUNCATE)');
+  raw.close();
+  const setup = { accountId, keyId, secret };
+  fs.writeFileSync(meta, JSON.stringify(setup));
+  return setup;
+}
+
+function pct(samples: number[]): { p50: number; p95: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+  return { p50: at(50), p95: at(95) };
+}
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  const setup = await build();
+  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  const store = await openStore({ dataDir: dir });
+  const ctx = createContext(store);
+  const all: number[] = [];
+  for (const search of SEARCHES) {
+    const times: number[] = [];
+    let total = 0;
+    for (let round = 0; round <= ROUNDS; round++) {
+      const t = performance.now();
+      const res = await listContacts(ctx, { accountId: setup.accountId, search });
+      if (round > 0) times.push(performance.now() - t);
+      total = res.total;
+    }
+    all.push(...times);
+    const p = pct(times);
+    console.log(`domain  ${JSON.stringify(search).padEnd(14)} total ${String(total).padStart(7)}  p50 ${f1(p.p50)} ms  p95 ${f1(p.p95)} ms`);
+  }
+  const pd = pct(all);
+  console.log(`domain  all searches: p50 ${f1(pd.p50)} ms, p95 ${f1(pd.p95)} ms`);
+  await store.close();
+
+  const child = spawn('node', ['bin/giftdesk.mjs', 'serve', '--port', '0', '--json', '--data-dir', dir, '--log-level', 'warn', '--rate', '1000000', '--burst', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+    const { url } = JSON.parse(line.toString()) as { url: string };
+    const headers = { 'x-api-key': setup.keyId, authorization: `Bearer ${setup.secret}` };
+    const http: number[] = [];
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const search of SEARCHES) {
+        const t = performance.now();
+        const res = await fetch(`${url}/api/v1/contacts?accountId=${setup.accountId}&search=${encodeURIComponent(search)}`, { headers });
+        await res.json();
+        if (res.status !== 200) throw new Error(`${search}: ${res.status}`);
+        if (round > 0) http.push(performance.now() - t);
+      }
+    }
+    const ph = pct(http);
+    console.log(`http    all searches: p50 ${f1(ph.p50)} ms, p95 ${f1(ph.p95)} ms`);
+  } finally {
+    child.kill();
+  }
+  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+}
+
+await main();
