@@ -70,6 +70,8 @@ export interface FaultProxyOptions {
   target: string;
   rule?: FaultRule;
   rateLimit?: { ratePerSecond: number; burst: number };
+  /** Listen on this port (default: any free one), e.g. an address the app was told about while nothing answered there. */
+  port?: number;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length']);
@@ -219,7 +221,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

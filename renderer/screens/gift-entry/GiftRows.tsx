@@ -15,6 +15,8 @@ export function GiftRows({ batchId }: { batchId: string }) {
   const ref = useReferenceData();
   const rows = useQuery({
     queryKey: qk.batchDonations(batchId),
+    // While any gift is on its way to HQ, its state is read again every few seconds.
+    refetchInterval: (q) => (q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false),
     queryFn: async () => {
       const first = await api.batches.donations(batchId, { limit: SHOWN, offset: 0 });
       if (first.total <= SHOWN) return { rows: first.data, total: first.total };
@@ -60,7 +62,7 @@ export function GiftRows({ batchId }: { batchId: string }) {
                   {d.isRecurring ? <span className="badge">recurring</span> : null}
                   {d.thankYouSent ? <span className="badge">thanked</span> : null}
                   {d.notes ? <span className="row-notes">{d.notes}</span> : null}
-                  <SyncStateSlot donationId={d.id} />
+                  <SyncStateSlot gift={d} />
                 </span>
               </td>
             </tr>

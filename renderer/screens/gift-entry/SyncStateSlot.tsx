@@ -1,11 +1,72 @@
 /**
- * Where each saved gift shows its sync state (not yet sent / sent / needs attention).
- *
- * TODO(app-admin): wire this to the sync engine's routes under /api/v1/sync once they are
- * on main (per-record push state). Until then nothing is shown, because the renderer cannot
- * read the state truthfully — no state is faked here. Sent gifts must then render read-only
- * with the reason, and unsent ones offer correct/void once the donation update lands.
+ * A saved gift's sync state, read from the donation itself (`sync` on DonationDetail, kept by
+ * the sync engine): not yet sent, sending, sent, or needs attention with HQ's reason. A gift
+ * not yet sent can be voided here (after a confirmation: nothing is ever sent for it); from
+ * its first send attempt it is read-only, and the row says why (HQ's API cannot change a gift).
  */
-export function SyncStateSlot(_props: { donationId: string }) {
-  return null;
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { DonationDetail } from '../../../shared/schemas/donations.ts';
+import { formatCents } from '../../../shared/money.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
+
+const LABEL: Record<DonationDetail['sync']['state'], string> = {
+  not_sent: 'not yet sent',
+  sending: 'sending to HQ…',
+  sent: 'sent to HQ',
+  needs_attention: 'needs attention',
+};
+
+export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [asking, setAsking] = useState(false);
+  const sync = gift.sync;
+  const voiding = useMutation({
+    mutationFn: () => api.donations.void(gift.id),
+    onSuccess: async () => {
+      setAsking(false);
+      toast.show({ message: `Gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName} voided; it will not be sent to HQ.` });
+      await queryClient.invalidateQueries();
+    },
+    onError: (err) => {
+      setAsking(false);
+      toast.show({ message: err instanceof ApiError ? err.message : 'The gift could not be voided.', tone: 'error' });
+    },
+  });
+  if (gift.status === 'voided') {
+    return (
+      <span className="badge" data-sync-state="voided" title={sync.reason ?? undefined}>
+        voided: never sent
+      </span>
+    );
+  }
+  const tone = sync.state === 'needs_attention' ? 'badge badge-warn' : sync.state === 'sent' ? 'badge badge-ok' : 'badge';
+  return (
+    <>
+      <span className={tone} data-sync-state={sync.state} title={sync.reason ?? undefined}>
+        {sync.state === 'needs_attention' ? <a href="#/settings/sync">{LABEL[sync.state]}</a> : LABEL[sync.state]}
+      </span>
+      {sync.readOnly && sync.reason ? <span className="row-notes">{sync.reason}</span> : null}
+      {!sync.readOnly ? (
+        <Button tone="quiet" onClick={() => setAsking(true)} aria-label={`Void the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}>
+          Void
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        open={asking}
+        title="Void this gift?"
+        confirmLabel="Void gift"
+        busy={voiding.isPending}
+        onConfirm={() => voiding.mutate()}
+        onCancel={() => setAsking(false)}
+      >
+        The gift of {formatCents(Math.round(gift.donationAmount * 100))} from {gift.contactName} stays on record as voided, leaves the totals, and is never
+        sent to HQ.
+      </ConfirmDialog>
+    </>
+  );
 }
