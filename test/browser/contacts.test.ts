@@ -142,7 +142,10 @@ describe('a contact from creation to deletion, by keyboard', () => {
     // at the field, and nothing typed is lost.
     await customFieldAction(api, level.id, { action: 'retireOption', option: 'Silver' });
     await page.keyboard.press('Control+Enter');
-    const levelError = page.locator('#' + (await page.getByLabel('Membership Level').getAttribute('aria-describedby'))!.split(' ')[0]!);
+    // The field names its error only once the refusal has come back: wait for that first.
+    const describedBy = page.getByLabel('Membership Level');
+    await expect.poll(() => describedBy.getAttribute('aria-describedby'), poll).toBeTruthy();
+    const levelError = page.locator('#' + (await describedBy.getAttribute('aria-describedby'))!.split(' ')[0]!);
     await expect.poll(() => levelError.textContent(), poll).toMatch(/retired/);
     await page.getByRole('alert').filter({ hasText: 'Everything you typed is still here' }).first().waitFor();
     expect(await page.getByLabel('Last name', { exact: true }).inputValue()).toBe('Ångström-Núñez');
