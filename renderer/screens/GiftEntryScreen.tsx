@@ -194,7 +194,9 @@ function GiftRow({ batch }: { batch: Batch }) {
   useEffect(() => {
     if (donorFocus > 0) donorRef.current?.focus();
   }, [donorFocus]);
-  const focusAmount = () => requestAnimationFrame(() => amountRef.current?.focus());
+  // At once, in the same keystroke's handler: the amount field is always on screen, and a fast
+  // typist's next keys ("Enter 50 Enter") must land in it, not in the donor box a frame later.
+  const focusAmount = () => amountRef.current?.focus();
 
   const showIssues = (issues: FieldIssue[], map: Record<string, FormField>) => {
     const { fields, rest } = mapIssues(issues, map);
