@@ -4,7 +4,7 @@
  *
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
- * BENCH_PARTS (default all: post,import,reads,lag,hq) runs only some parts, while developing.
+ * BENCH_PARTS (default all: post,import,reads,lag,hq,sync) runs only some parts, while developing.
  * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
  * Datasets are built in bench/.work/ (git-ignored) and removed afterwards (BENCH_KEEP=1 keeps
  * them, to profile a part on the same data).
@@ -23,6 +23,7 @@ import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { benchHq, hqMarkdown } from './hq-postgres.ts';
+import { benchSync, syncMarkdown } from './sync.ts';
 
 const exec = promisify(execFile);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -31,7 +32,8 @@ const CONTACTS = N;
 /** The far page the issue names: offset 900,000 of 1,000,000. */
 const FAR_OFFSET = Math.floor(N * 0.9);
 const WORK = path.resolve('bench/.work', `run-${process.pid}`);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'post,import,reads,lag,hq').split(',').map((s) => s.trim()));
+const ALL_PARTS = ['post', 'import', 'reads', 'lag', 'hq', 'sync'];
+const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -452,6 +454,12 @@ async function main(): Promise<void> {
   } else {
     hq = '## HQ mode (PostgreSQL)\n\nNot run: set BENCH_DATABASE_URL to a PostgreSQL role that may create databases.\n';
   }
+  let syncMd = syncMarkdown(null, 'Not run (BENCH_PARTS).');
+  if (part('sync')) {
+    const r = await benchSync({ scale: SCALE, log });
+    if (!r.ok) process.exitCode = 1;
+    syncMd = syncMarkdown(r);
+  }
   const table = [
     '| benchmark | figure | baseline (same run) | ratio | goal | met |',
     '|---|---|---|---|---|---|',
@@ -459,9 +467,10 @@ async function main(): Promise<void> {
   ];
   header.push(`- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
   if (process.env.BENCH_CONTEXT) header.push(`- ${process.env.BENCH_CONTEXT}`);
-  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq].join('\n');
+  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq, '', syncMd].join('\n');
   // A partial run (BENCH_PARTS) never replaces the full results.
-  fs.writeFileSync(PARTS.size === 5 ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
+  fs.mkdirSync('bench/.work', { recursive: true });
+  fs.writeFileSync(ALL_PARTS.every((p) => PARTS.has(p)) ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
   process.stdout.write(md);
 }
 
