@@ -3,22 +3,18 @@
  * ready to paste against this machine's address), copy it, revoke keys with a confirmation.
  * The key this window itself uses is marked and cannot be revoked from here.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiKeyCreate, type ApiKey, type ApiKeyCreated } from '../../../shared/schemas/extensions.ts';
-import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, ConfirmDialog, Dialog, EmptyState, TextField, useToast } from '../../ui/index.ts';
+import { Button, ConfirmDialog, Dialog, EmptyState, TextField } from '../../ui/index.ts';
 import { curlExample } from './curl.ts';
-import { sentenceResolver, showApiError } from './forms.ts';
+import { Loaded, NewItemForm, SettingsTable, useAction, useSave, useSettingsForm } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = ApiKeyCreate.omit({ accountId: true });
-type FormIn = z.input<typeof CreateForm>;
 type FormOut = z.output<typeof CreateForm>;
 type Key = z.infer<typeof ApiKey>;
 type Created = z.infer<typeof ApiKeyCreated>;
@@ -96,41 +92,26 @@ function CopyBox({ label, text, multiline }: { label: string; text: string; mult
 
 export function ApiKeysSection() {
   const api = useApi();
-  const qc = useQueryClient();
-  const toast = useToast();
   const keys = useQuery({ queryKey: qk.apiKeys, queryFn: () => api.apiKeys.list() });
-  const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<(Created & { label: string | null }) | null>(null);
   const [revoking, setRevoking] = useState<Key | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(CreateForm)),
-    defaultValues: { label: '' },
-  });
-  const create = useMutation({
+  const f = useSettingsForm(CreateForm, { label: '' }, ['label']);
+  // No toast: the dialog with the secret says it.
+  const create = useSave(f, {
     mutationFn: (body: FormOut) => api.apiKeys.create({ label: body.label || null }),
-    onSuccess: async (k, body) => {
-      form.reset({ label: '' });
-      setFormError(null);
+    invalidate: [qk.apiKeys],
+    onSaved: (k, body) => {
+      f.form.reset({ label: '' });
       setCreated({ ...k, label: body.label || null });
-      await qc.invalidateQueries({ queryKey: qk.apiKeys });
     },
-    onError: (err) => setFormError(showApiError(err, form.setError, ['label'])),
   });
-  const revoke = useMutation({
+  const revoke = useAction({
     mutationFn: (k: Key) => api.apiKeys.revoke(k.keyId),
-    onSuccess: async (_r, k) => {
-      setRevoking(null);
-      toast.show({
-        message: `Key ${k.label ? `“${k.label}” ` : ''}revoked: scripts using it are refused from now on.`,
-        tone: 'success',
-        duration: 3500,
-      });
-      await qc.invalidateQueries({ queryKey: qk.apiKeys });
-    },
-    onError: (err) => {
-      setRevoking(null);
-      toast.show({ message: errorMessage(err), tone: 'error' });
-    },
+    invalidate: [qk.apiKeys],
+    done: (_r, k) =>
+      `Key ${k.label ? `“${k.label}” ` : ''}revoked: scripts using it are refused from now on.`,
+    onSaved: () => setRevoking(null),
+    onFailed: () => setRevoking(null),
   });
 
   const all = keys.data?.data ?? [];
@@ -150,85 +131,64 @@ export function ApiKeysSection() {
         Keys let scripts on this computer read and write through GiftDesk’s API at{' '}
         <code>{origin}/api/v1</code>, as they would at HQ. A key’s secret is shown once, when it is made.
       </SectionHeader>
-      <form
-        className="panel settings-form"
-        onSubmit={form.handleSubmit((b) => create.mutate(b))}
-        noValidate
-        aria-labelledby="new-key-title"
+      <NewItemForm
+        titleId="new-key-title"
+        title="New API key"
+        onSubmit={f.form.handleSubmit((b) => create.mutate(b))}
+        formError={f.formError}
       >
-        <h3 id="new-key-title" className="panel-title">
-          New API key
-        </h3>
         <div className="settings-form-row">
           <TextField
             label="What it is for"
             hint="e.g. “nightly reconcile” — helps you recognise it later"
             autoComplete="off"
             data-autofocus
-            error={form.formState.errors.label?.message}
-            {...form.register('label')}
+            error={f.form.formState.errors.label?.message}
+            {...f.form.register('label')}
           />
           <Button type="submit" tone="primary" busy={create.isPending}>
             Create key
           </Button>
         </div>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
+      </NewItemForm>
 
-      {keys.isError ? (
-        <p className="notice notice-error" role="alert">
-          The keys could not be loaded: {keys.error.message}
-        </p>
-      ) : keys.isPending ? (
-        <p className="muted">Loading keys…</p>
-      ) : active.length === 0 ? (
-        <EmptyState title="No API keys.">Create one above for a script.</EmptyState>
-      ) : (
-        <table className="table settings-table">
-          <caption className="visually-hidden">Active API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">For</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
+      <Loaded
+        query={keys}
+        noun="keys"
+        isEmpty={active.length === 0}
+        empty={<EmptyState title="No API keys.">Create one above for a script.</EmptyState>}
+      >
+        <SettingsTable
+          caption="Active API keys"
+          columns={['Key', 'For', 'Created', 'Last used']}
+          actions="Actions"
+        >
+          {active.map((k) => (
+            <tr key={k.keyId}>
+              <th scope="row">
+                <code>{k.keyId}</code>
               </th>
+              <td>{k.label ?? <span className="muted">no label</span>}</td>
+              <td>{when(k.createdAt)}</td>
+              <td>{when(k.lastUsedAt)}</td>
+              <td className="settings-row-actions">
+                {k.keyId === api.keyId ? (
+                  <span className="badge">This window</span>
+                ) : (
+                  <Button
+                    tone="quiet"
+                    className="btn-quiet-danger"
+                    onClick={() => setRevoking(k)}
+                    aria-label={`Revoke ${k.label ?? k.keyId}`}
+                  >
+                    Revoke
+                  </Button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {active.map((k) => (
-              <tr key={k.keyId}>
-                <th scope="row">
-                  <code>{k.keyId}</code>
-                </th>
-                <td>{k.label ?? <span className="muted">no label</span>}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>{when(k.lastUsedAt)}</td>
-                <td className="settings-row-actions">
-                  {k.keyId === api.keyId ? (
-                    <span className="badge">This window</span>
-                  ) : (
-                    <Button
-                      tone="quiet"
-                      className="btn-quiet-danger"
-                      onClick={() => setRevoking(k)}
-                      aria-label={`Revoke ${k.label ?? k.keyId}`}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </SettingsTable>
+      </Loaded>
       {revoked.length > 0 ? (
         <details className="settings-archived">
           <summary>Revoked keys ({revoked.length})</summary>

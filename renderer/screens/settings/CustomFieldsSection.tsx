@@ -3,10 +3,8 @@
  * be retired (no longer offered; contacts keep their value) and brought back; a field can
  * be archived (hidden everywhere, values kept) and unarchived. Both are undoable.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { CUSTOM_FIELD_TYPES } from '../../../shared/enums.ts';
 import {
@@ -18,11 +16,11 @@ import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, Select, TextArea, TextField, useToast } from '../../ui/index.ts';
-import { sentence, sentenceResolver, showApiError } from './forms.ts';
+import { sentence } from './forms.ts';
+import { Loaded, NewItemForm, refuseTakenName, useSave, useSettingsForm } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = CustomFieldCreate.omit({ accountId: true });
-type FormIn = z.input<typeof CreateForm>;
 type FormOut = z.output<typeof CreateForm>;
 type Field = z.infer<typeof CustomFieldDefinition>;
 type WithoutAccount<T> = T extends unknown ? Omit<T, 'accountId'> : never;
@@ -54,46 +52,39 @@ function useFieldAction() {
 
 export function CustomFieldsSection() {
   const api = useApi();
-  const qc = useQueryClient();
-  const toast = useToast();
   const fields = useQuery({ queryKey: qk.customFields, queryFn: () => api.customFields.list() });
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(CreateForm)),
-    defaultValues: { name: '', type: 'text', options: [] },
-  });
+  const f = useSettingsForm(CreateForm, { name: '', type: 'text', options: [] }, ['name', 'type', 'options']);
+  const form = f.form;
   const type = form.watch('type');
-  const create = useMutation({
+  const create = useSave(f, {
     mutationFn: (body: FormOut) =>
       api.customFields.create(body.type === 'picklist' ? body : { name: body.name, type: body.type }),
-    onSuccess: async (f) => {
-      form.reset({ name: '', type: f.type, options: [] });
-      setFormError(null);
-      toast.show({ message: `Custom field “${f.name}” added.`, tone: 'success', duration: 3500 });
-      await qc.invalidateQueries({ queryKey: qk.customFields });
-      form.setFocus('name');
-    },
-    onError: (err) => setFormError(showApiError(err, form.setError, ['name', 'type', 'options'])),
+    invalidate: [qk.customFields],
+    done: (c) => `Custom field “${c.name}” added.`,
+    onSaved: (c) => form.reset({ name: '', type: c.type, options: [] }),
+    afterRefresh: () => form.setFocus('name'),
   });
 
   const all = fields.data?.data ?? [];
-  const active = all.filter((f) => !f.archived);
-  const archived = all.filter((f) => f.archived);
+  const active = all.filter((c) => !c.archived);
+  const archived = all.filter((c) => c.archived);
+  // Archived fields keep their names: a new field cannot take one (unarchive it instead).
+  const onSubmit = form.handleSubmit((body) => {
+    if (!refuseTakenName(form, 'name', body.name, all, 'A custom field with this name already exists.'))
+      create.mutate(body);
+  });
 
   return (
     <section aria-labelledby="settings-custom-fields" className="settings-section">
       <SectionHeader id="settings-custom-fields" title="Custom fields">
         Extra fields every contact can carry. Scripts and imports address them by name.
       </SectionHeader>
-      <form
-        className="panel settings-form"
-        onSubmit={form.handleSubmit((b) => create.mutate(b))}
-        noValidate
-        aria-labelledby="new-field-title"
+      <NewItemForm
+        titleId="new-field-title"
+        title="New custom field"
+        onSubmit={onSubmit}
+        formError={f.formError}
       >
-        <h3 id="new-field-title" className="panel-title">
-          New custom field
-        </h3>
         <div className="settings-form-row">
           <TextField
             label="Field name"
@@ -123,43 +114,35 @@ export function CustomFieldsSection() {
             Add field
           </Button>
         </div>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
+      </NewItemForm>
 
-      {fields.isError ? (
-        <p className="notice notice-error" role="alert">
-          The custom fields could not be loaded: {fields.error.message}
-        </p>
-      ) : fields.isPending ? (
-        <p className="muted">Loading custom fields…</p>
-      ) : all.length === 0 ? (
-        <EmptyState title="No custom fields yet.">
-          Add one above, e.g. “Member since” (a date) or “Donor tier” (a pick list).
-        </EmptyState>
-      ) : (
-        <>
-          {active.length === 0 ? <p className="muted">Every field is archived.</p> : null}
-          <ul className="settings-cards" aria-label="Custom fields">
-            {active.map((f) => (
-              <FieldCard key={f.id} field={f} />
-            ))}
-          </ul>
-          {archived.length > 0 ? (
-            <details className="settings-archived">
-              <summary>Archived fields ({archived.length})</summary>
-              <ul className="settings-cards" aria-label="Archived custom fields">
-                {archived.map((f) => (
-                  <FieldCard key={f.id} field={f} />
-                ))}
-              </ul>
-            </details>
-          ) : null}
-        </>
-      )}
+      <Loaded
+        query={fields}
+        noun="custom fields"
+        isEmpty={all.length === 0}
+        empty={
+          <EmptyState title="No custom fields yet.">
+            Add one above, e.g. “Member since” (a date) or “Donor tier” (a pick list).
+          </EmptyState>
+        }
+      >
+        {active.length === 0 ? <p className="muted">Every field is archived.</p> : null}
+        <ul className="settings-cards" aria-label="Custom fields">
+          {active.map((field) => (
+            <FieldCard key={field.id} field={field} />
+          ))}
+        </ul>
+        {archived.length > 0 ? (
+          <details className="settings-archived">
+            <summary>Archived fields ({archived.length})</summary>
+            <ul className="settings-cards" aria-label="Archived custom fields">
+              {archived.map((field) => (
+                <FieldCard key={field.id} field={field} />
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </Loaded>
     </section>
   );
 }

@@ -3,10 +3,9 @@
  * per calendar year, per donor. A gift over a limit is still saved and goes to the Review
  * queue. Limits are dollars; an empty box is no limit.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   DonationAccountCreate,
@@ -15,8 +14,17 @@ import {
 } from '../../../shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Dialog, EmptyState, TextField, useToast } from '../../ui/index.ts';
-import { formatDollars, limitFromInput, sentenceResolver, showApiError } from './forms.ts';
+import { Button, EmptyState, TextField } from '../../ui/index.ts';
+import { formatDollars, limitFromInput } from './forms.ts';
+import {
+  EditDialog,
+  Loaded,
+  NewItemForm,
+  refuseTakenName,
+  SettingsTable,
+  useSave,
+  useSettingsForm,
+} from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = DonationAccountCreate.omit({ accountId: true });
@@ -33,7 +41,7 @@ export const LIMIT_FIELDS = [
 ] as const;
 const FIELDS = ['name', 'limits', ...LIMIT_FIELDS.map((l) => `limits.${l.key}` as const)] as const;
 const noLimits = { perElection: null, perCycle: null, perYear: null, perDonor: null };
-const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+const TAKEN = 'A donation account with this name already exists.';
 
 function LimitInputs({
   register,
@@ -69,37 +77,19 @@ const limitText = (n: number | null) => (n === null ? <span className="muted">no
 
 export function DonationAccountsSection() {
   const api = useApi();
-  const qc = useQueryClient();
-  const toast = useToast();
   const list = useQuery({ queryKey: qk.donationAccounts, queryFn: () => api.donationAccounts.list() });
-  const [formError, setFormError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Row | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(CreateForm)),
-    defaultValues: { name: '', limits: noLimits },
-  });
-  const create = useMutation({
+  const f = useSettingsForm(CreateForm, { name: '', limits: noLimits }, FIELDS);
+  const create = useSave(f, {
     mutationFn: (body: FormOut) => api.donationAccounts.create(body),
-    onSuccess: async (a) => {
-      form.reset({ name: '', limits: noLimits });
-      setFormError(null);
-      toast.show({ message: `Donation account “${a.name}” added.`, tone: 'success', duration: 3500 });
-      await qc.invalidateQueries({ queryKey: qk.donationAccounts });
-      form.setFocus('name');
-    },
-    onError: (err) => setFormError(showApiError(err, form.setError, FIELDS)),
+    invalidate: [qk.donationAccounts],
+    done: (a) => `Donation account “${a.name}” added.`,
+    onSaved: () => f.form.reset({ name: '', limits: noLimits }),
+    afterRefresh: () => f.form.setFocus('name'),
   });
   const rows = list.data?.data ?? [];
-  const onSubmit = form.handleSubmit((body) => {
-    if (rows.some((a) => sameName(a.name, body.name))) {
-      form.setError(
-        'name',
-        { type: 'duplicate', message: 'A donation account with this name already exists.' },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    create.mutate(body);
+  const onSubmit = f.form.handleSubmit((body) => {
+    if (!refuseTakenName(f.form, 'name', body.name, rows, TAKEN)) create.mutate(body);
   });
 
   return (
@@ -108,78 +98,62 @@ export function DonationAccountsSection() {
         Where gifts are deposited, and the most one donor may give to each. A gift over a limit is still
         saved, and waits in Review.
       </SectionHeader>
-      <form className="panel settings-form" onSubmit={onSubmit} noValidate aria-labelledby="new-dac-title">
-        <h3 id="new-dac-title" className="panel-title">
-          New donation account
-        </h3>
+      <NewItemForm
+        titleId="new-dac-title"
+        title="New donation account"
+        onSubmit={onSubmit}
+        formError={f.formError}
+      >
         <div className="settings-form-row">
           <TextField
             label="Account name"
             autoComplete="off"
             data-autofocus
-            error={form.formState.errors.name?.message}
-            {...form.register('name')}
+            error={f.form.formState.errors.name?.message}
+            {...f.form.register('name')}
           />
         </div>
-        <LimitInputs register={form.register} errors={form.formState.errors} idPrefix="new-dac" />
+        <LimitInputs register={f.form.register} errors={f.form.formState.errors} idPrefix="new-dac" />
         <div className="settings-form-actions">
           <Button type="submit" tone="primary" busy={create.isPending}>
             Add donation account
           </Button>
         </div>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
-      {list.isError ? (
-        <p className="notice notice-error" role="alert">
-          The donation accounts could not be loaded: {list.error.message}
-        </p>
-      ) : list.isPending ? (
-        <p className="muted">Loading donation accounts…</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="No donation accounts yet.">
-          Add one above to check gifts against contribution limits.
-        </EmptyState>
-      ) : (
-        <table className="table settings-table">
-          <caption className="visually-hidden">Donation accounts and their limits</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
+      </NewItemForm>
+      <Loaded
+        query={list}
+        noun="donation accounts"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState title="No donation accounts yet.">
+            Add one above to check gifts against contribution limits.
+          </EmptyState>
+        }
+      >
+        <SettingsTable
+          caption="Donation accounts and their limits"
+          columns={['Name', ...LIMIT_FIELDS.map((l) => ({ label: l.label, num: true }))]}
+          actions="Actions"
+        >
+          {rows.map((a) => (
+            <tr key={a.id}>
+              <th scope="row">{a.name}</th>
               {LIMIT_FIELDS.map((l) => (
-                <th key={l.key} scope="col" className="num">
-                  {l.label}
-                </th>
-              ))}
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.id}>
-                <th scope="row">{a.name}</th>
-                {LIMIT_FIELDS.map((l) => (
-                  <td key={l.key} className="num">
-                    {limitText(a.limits[l.key])}
-                  </td>
-                ))}
-                <td className="settings-row-actions">
-                  <Button tone="quiet" onClick={() => setEditing(a)} aria-label={`Edit ${a.name}`}>
-                    Edit
-                  </Button>
+                <td key={l.key} className="num">
+                  {limitText(a.limits[l.key])}
                 </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+              ))}
+              <td className="settings-row-actions">
+                <Button tone="quiet" onClick={() => setEditing(a)} aria-label={`Edit ${a.name}`}>
+                  Edit
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </SettingsTable>
+      </Loaded>
       {editing ? (
-        <EditDialog
+        <EditAccountDialog
           account={editing}
           others={rows.filter((r) => r.id !== editing.id)}
           onClose={() => setEditing(null)}
@@ -189,67 +163,50 @@ export function DonationAccountsSection() {
   );
 }
 
-function EditDialog({ account, others, onClose }: { account: Row; others: Row[]; onClose: () => void }) {
+function EditAccountDialog({
+  account,
+  others,
+  onClose,
+}: {
+  account: Row;
+  others: Row[];
+  onClose: () => void;
+}) {
   const api = useApi();
-  const qc = useQueryClient();
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(CreateForm)),
-    defaultValues: { name: account.name, limits: account.limits },
-  });
-  const save = useMutation({
+  const f = useSettingsForm(CreateForm, { name: account.name, limits: account.limits }, FIELDS);
+  const save = useSave(f, {
     mutationFn: (body: EditBody) => api.donationAccounts.update(account.id, body),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: qk.donationAccounts });
-      onClose();
-    },
-    onError: (err) => setFormError(showApiError(err, form.setError, FIELDS)),
+    // campaigns list the names of the accounts they offer
+    invalidate: [qk.donationAccounts, qk.campaigns],
+    done: (a) => `Donation account “${a.name}” saved.`,
+    afterRefresh: onClose,
   });
-  const onSubmit = form.handleSubmit((body) => {
-    if (others.some((a) => sameName(a.name, body.name))) {
-      form.setError(
-        'name',
-        { type: 'duplicate', message: 'A donation account with this name already exists.' },
-        { shouldFocus: true },
-      );
-      return;
-    }
+  const onSubmit = f.form.handleSubmit((body) => {
+    if (refuseTakenName(f.form, 'name', body.name, others, TAKEN)) return;
     // Every limit is sent: an emptied box clears that limit.
     save.mutate({ name: body.name, limits: { ...noLimits, ...body.limits } });
   });
   return (
-    <Dialog
-      open
+    <EditDialog
       wide
       title={`Edit donation account “${account.name}”`}
+      formId="edit-dac"
+      busy={save.isPending}
       onClose={onClose}
-      actions={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button tone="primary" type="submit" form="edit-dac" busy={save.isPending}>
-            Save
-          </Button>
-        </>
-      }
+      onSubmit={onSubmit}
+      formError={f.formError}
     >
-      <form id="edit-dac" onSubmit={onSubmit} noValidate className="settings-dialog-form">
-        <TextField
-          label="Account name"
-          autoFocus
-          autoComplete="off"
-          error={form.formState.errors.name?.message}
-          {...form.register('name')}
-        />
-        <LimitInputs register={form.register} errors={form.formState.errors} idPrefix="edit-dac" />
-        <p className="muted">
-          New limits apply to gifts saved from now on; gifts already flagged stay in Review.
-        </p>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <TextField
+        label="Account name"
+        autoFocus
+        autoComplete="off"
+        error={f.form.formState.errors.name?.message}
+        {...f.form.register('name')}
+      />
+      <LimitInputs register={f.form.register} errors={f.form.formState.errors} idPrefix="edit-dac" />
+      <p className="muted">
+        New limits apply to gifts saved from now on; gifts already flagged stay in Review.
+      </p>
+    </EditDialog>
   );
 }

@@ -2,22 +2,17 @@
  * The election calendar and the default election (D5): a gift counts toward the election
  * it names, else the account's default election, else the next election on the calendar.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ELECTION_TYPES, type ElectionType } from '../../../shared/enums.ts';
 import { ElectionCreate } from '../../../shared/schemas/extensions.ts';
-import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Checkbox, EmptyState, Select, TextField, useToast } from '../../ui/index.ts';
-import { sentenceResolver, showApiError } from './forms.ts';
+import { Button, Checkbox, EmptyState, Select, TextField } from '../../ui/index.ts';
+import { Loaded, NewItemForm, SettingsTable, useAction, useSave, useSettingsForm } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = ElectionCreate.omit({ accountId: true });
-type FormIn = z.input<typeof CreateForm>;
 type FormOut = z.output<typeof CreateForm>;
 
 const typeLabel = (t: string) => `${t[0]!.toUpperCase()}${t.slice(1)}`;
@@ -27,53 +22,31 @@ const asYear = (v: unknown) => (v === '' || v === null || v === undefined ? unde
 
 export function ElectionsSection() {
   const api = useApi();
-  const qc = useQueryClient();
-  const toast = useToast();
   const elections = useQuery({ queryKey: qk.elections, queryFn: () => api.elections.list() });
   const account = useQuery({ queryKey: qk.account, queryFn: () => api.account() });
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(CreateForm)),
-    defaultValues: { electionType: 'general', electionDate: '', isDefault: false },
-  });
-
-  const refresh = () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: qk.elections }),
-      qc.invalidateQueries({ queryKey: qk.account }),
-    ]);
-  const create = useMutation({
+  const f = useSettingsForm(CreateForm, { electionType: 'general', electionDate: '', isDefault: false }, [
+    'electionType',
+    'electionYear',
+    'electionDate',
+    'isDefault',
+  ]);
+  const form = f.form;
+  const create = useSave(f, {
     mutationFn: (body: FormOut) => api.elections.create(body),
-    onSuccess: async (e) => {
-      form.reset({ electionType: 'general', electionDate: '', isDefault: false, electionYear: undefined });
-      setFormError(null);
-      toast.show({
-        message: `${electionName(e)} added to the calendar${e.isDefault ? ' as the default election' : ''}.`,
-        tone: 'success',
-        duration: 3500,
-      });
-      await refresh();
-      form.setFocus('electionType');
-    },
-    onError: (err) =>
-      setFormError(
-        showApiError(err, form.setError, ['electionType', 'electionYear', 'electionDate', 'isDefault']),
-      ),
+    invalidate: [qk.elections, qk.account],
+    done: (e) => `${electionName(e)} added to the calendar${e.isDefault ? ' as the default election' : ''}.`,
+    onSaved: () =>
+      form.reset({ electionType: 'general', electionDate: '', isDefault: false, electionYear: undefined }),
+    afterRefresh: () => form.setFocus('electionType'),
   });
-  const setDefault = useMutation({
+  const setDefault = useAction({
     mutationFn: (e: { electionType: ElectionType; electionYear: number } | null) =>
       api.elections.setDefault(e ? e : { electionType: null, electionYear: null }),
-    onSuccess: async (_r, e) => {
-      toast.show({
-        message: e
-          ? `Gifts now count toward the ${electionName(e)} election unless they say otherwise.`
-          : 'No default election: gifts count toward the next election on the calendar.',
-        tone: 'success',
-        duration: 3500,
-      });
-      await refresh();
-    },
-    onError: (err) => toast.show({ message: errorMessage(err), tone: 'error' }),
+    invalidate: [qk.elections, qk.account],
+    done: (_r, e) =>
+      e
+        ? `Gifts now count toward the ${electionName(e)} election unless they say otherwise.`
+        : 'No default election: gifts count toward the next election on the calendar.',
   });
 
   // The year follows the date typed, until the user types a year of their own.
@@ -113,15 +86,12 @@ export function ElectionsSection() {
         )}
       </div>
 
-      <form
-        className="panel settings-form"
+      <NewItemForm
+        titleId="new-election-title"
+        title="Add an election"
         onSubmit={form.handleSubmit((b) => create.mutate(b))}
-        noValidate
-        aria-labelledby="new-election-title"
+        formError={f.formError}
       >
-        <h3 id="new-election-title" className="panel-title">
-          Add an election
-        </h3>
         <div className="settings-form-row">
           <Select
             label="Type"
@@ -155,61 +125,43 @@ export function ElectionsSection() {
             Add election
           </Button>
         </div>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
+      </NewItemForm>
 
-      {elections.isError ? (
-        <p className="notice notice-error" role="alert">
-          The elections could not be loaded: {elections.error.message}
-        </p>
-      ) : elections.isPending ? (
-        <p className="muted">Loading elections…</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="No elections on the calendar yet.">
-          Add the elections your gifts count toward; contribution limits per election follow them.
-        </EmptyState>
-      ) : (
-        <table className="table settings-table">
-          <caption className="visually-hidden">Election calendar</caption>
-          <thead>
-            <tr>
-              <th scope="col">Election</th>
-              <th scope="col">Day</th>
-              <th scope="col">
-                <span className="visually-hidden">Default</span>
-              </th>
+      <Loaded
+        query={elections}
+        noun="elections"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState title="No elections on the calendar yet.">
+            Add the elections your gifts count toward; contribution limits per election follow them.
+          </EmptyState>
+        }
+      >
+        <SettingsTable caption="Election calendar" columns={['Election', 'Day']} actions="Default">
+          {rows.map((e) => (
+            <tr key={e.id}>
+              <th scope="row">{electionName(e)}</th>
+              <td>{e.electionDate}</td>
+              <td className="settings-row-actions">
+                {e.isDefault ? (
+                  <span className="badge badge-accent">Default</span>
+                ) : (
+                  <Button
+                    tone="quiet"
+                    onClick={() =>
+                      setDefault.mutate({ electionType: e.electionType, electionYear: e.electionYear })
+                    }
+                    disabled={setDefault.isPending}
+                    aria-label={`Make default: ${electionName(e)}`}
+                  >
+                    Make default
+                  </Button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.id}>
-                <th scope="row">{electionName(e)}</th>
-                <td>{e.electionDate}</td>
-                <td className="settings-row-actions">
-                  {e.isDefault ? (
-                    <span className="badge badge-accent">Default</span>
-                  ) : (
-                    <Button
-                      tone="quiet"
-                      onClick={() =>
-                        setDefault.mutate({ electionType: e.electionType, electionYear: e.electionYear })
-                      }
-                      disabled={setDefault.isPending}
-                      aria-label={`Make default: ${electionName(e)}`}
-                    >
-                      Make default
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </SettingsTable>
+      </Loaded>
     </section>
   );
 }

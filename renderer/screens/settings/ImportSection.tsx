@@ -12,6 +12,7 @@ import { qk } from '../../api/query-keys.ts';
 import { Button, Checkbox, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
 import { saveFile } from './download.ts';
 import { sentence } from './forms.ts';
+import { FormError } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const KIND_LABELS: Record<ImportKind, string> = { contacts: 'Contacts', donations: 'Donations (gifts)' };
@@ -151,11 +152,7 @@ export function ImportSection() {
             Import
           </Button>
         </div>
-        {formError ? (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
+        <FormError message={formError} />
       </form>
 
       {start.isPending ? (

@@ -3,14 +3,15 @@
  * what it holds back, "Retry" (after fixing it here) and "Discard" (asks first, and says
  * what discarding means: HQ keeps what it has, this record's unsent changes are dropped).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { SyncAttentionItem } from '../../../shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor } from '../../router.ts';
-import { Button, ConfirmDialog, EmptyState, useToast } from '../../ui/index.ts';
+import { Button, ConfirmDialog, EmptyState } from '../../ui/index.ts';
+import { Loaded, useAction } from './kit.tsx';
 import { syncKeys } from './sync-keys.ts';
 
 type Item = z.infer<typeof SyncAttentionItem>;
@@ -37,33 +38,30 @@ function fixHint(item: Item): string | null {
   if (item.code === 'reference_not_linked' || item.code === 'not_linked')
     return 'Link the campaign, committee or donation account to its HQ id, then retry.';
   if (item.code === 'confirm_delete') return 'Retry confirms the delete at HQ (its gifts there go too).';
-  if (item.code === 'possible_duplicate') return 'Check HQ first: retry sends it again only when it is truly absent.';
+  if (item.code === 'possible_duplicate')
+    return 'Check HQ first: retry sends it again only when it is truly absent.';
   if (item.entityType === 'contact') return 'Fix the contact (Contacts screen), then retry.';
   return 'Fix what HQ names, then retry.';
 }
 
 export function SyncAttention() {
   const api = useApi();
-  const qc = useQueryClient();
-  const toast = useToast();
   const [discarding, setDiscarding] = useState<Item | null>(null);
-  const list = useQuery({ queryKey: syncKeys.attention, queryFn: () => api.sync.attention(), refetchInterval: 15_000 });
-  const retry = useMutation({
-    mutationFn: (item: Item) => api.sync.retry(item.entityType, item.entityId),
-    onSuccess: async (_s, item) => {
-      toast.show({ message: `“${item.label}” goes to HQ again with the next pass.`, tone: 'success', duration: 3500 });
-      await qc.invalidateQueries({ queryKey: qk.sync });
-    },
-    onError: (err) => toast.show({ message: err.message, tone: 'error' }),
+  const list = useQuery({
+    queryKey: syncKeys.attention,
+    queryFn: () => api.sync.attention(),
+    refetchInterval: 15_000,
   });
-  const discard = useMutation({
+  const retry = useAction({
+    mutationFn: (item: Item) => api.sync.retry(item.entityType, item.entityId),
+    invalidate: [qk.sync],
+    done: (_s, item) => `“${item.label}” goes to HQ again with the next pass.`,
+  });
+  const discard = useAction({
     mutationFn: (item: Item) => api.sync.discard(item.entityType, item.entityId),
-    onSuccess: async (_s, item) => {
-      setDiscarding(null);
-      toast.show({ message: `“${item.label}”: unsent changes discarded.`, tone: 'success', duration: 3500 });
-      await qc.invalidateQueries({ queryKey: qk.sync });
-    },
-    onError: (err) => toast.show({ message: err.message, tone: 'error' }),
+    invalidate: [qk.sync],
+    onSaved: () => setDiscarding(null),
+    done: (_s, item) => `“${item.label}”: unsent changes discarded.`,
   });
   const rows = list.data?.data ?? [];
   return (
@@ -71,18 +69,24 @@ export function SyncAttention() {
       <h3 id="sync-attention-title" className="panel-title">
         Needs attention{rows.length > 0 ? ` (${rows.length})` : ''}
       </h3>
-      {list.isError ? (
-        <p className="notice notice-error" role="alert">
-          The list could not be loaded: {list.error.message}
-        </p>
-      ) : list.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="Nothing needs attention.">Everything HQ was sent, it took (or it is still on its way).</EmptyState>
-      ) : (
+      <Loaded
+        query={list}
+        noun="list"
+        loading="Loading…"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState title="Nothing needs attention.">
+            Everything HQ was sent, it took (or it is still on its way).
+          </EmptyState>
+        }
+      >
         <ul className="sync-attention-list">
           {rows.map((item) => (
-            <li key={`${item.entityType}:${item.entityId}`} className="sync-attention-item" aria-label={`${item.label}: ${TITLES[item.code] ?? item.code}`}>
+            <li
+              key={`${item.entityType}:${item.entityId}`}
+              className="sync-attention-item"
+              aria-label={`${item.label}: ${TITLES[item.code] ?? item.code}`}
+            >
               <div className="sync-attention-head">
                 <span className="badge">{item.entityType === 'contact' ? 'Contact' : 'Gift'}</span>
                 <strong>{item.label}</strong>
@@ -103,17 +107,27 @@ export function SyncAttention() {
                 ) : null}
               </p>
               <div className="settings-form-actions">
-                <Button tone="primary" busy={retry.isPending && retry.variables?.entityId === item.entityId} onClick={() => retry.mutate(item)} aria-label={`Retry ${item.label}`}>
+                <Button
+                  tone="primary"
+                  busy={retry.isPending && retry.variables?.entityId === item.entityId}
+                  onClick={() => retry.mutate(item)}
+                  aria-label={`Retry ${item.label}`}
+                >
                   Retry
                 </Button>
-                <Button tone="quiet" className="btn-quiet-danger" onClick={() => setDiscarding(item)} aria-label={`Discard ${item.label}`}>
+                <Button
+                  tone="quiet"
+                  className="btn-quiet-danger"
+                  onClick={() => setDiscarding(item)}
+                  aria-label={`Discard ${item.label}`}
+                >
                   Discard…
                 </Button>
               </div>
             </li>
           ))}
         </ul>
-      )}
+      </Loaded>
       <ConfirmDialog
         open={discarding !== null}
         title={discarding ? `Discard “${discarding.label}”?` : ''}

@@ -12,9 +12,15 @@ import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, ProgressBar, TextField, useToast } from '../../ui/index.ts';
+import { sentence } from './forms.ts';
+import { Loaded, SettingsTable } from './kit.tsx';
 
 type Link = z.infer<typeof ReferenceLink>;
-const KIND_LABEL: Record<Link['kind'], string> = { campaign: 'Campaign', committee: 'Committee', donationAccount: 'Donation account' };
+const KIND_LABEL: Record<Link['kind'], string> = {
+  campaign: 'Campaign',
+  committee: 'Committee',
+  donationAccount: 'Donation account',
+};
 const notThere = (err: unknown) => isApiError(err) && err.status === 404;
 
 export function SyncPull() {
@@ -45,14 +51,22 @@ export function SyncPull() {
           Pull from HQ
         </Button>
       </div>
-      <p className="settings-inline-note muted">Brings HQ’s contacts here so gift entry finds existing donors instead of creating duplicates.</p>
+      <p className="settings-inline-note muted">
+        Brings HQ’s contacts here so gift entry finds existing donors instead of creating duplicates.
+      </p>
       {run ? (
         running ? (
           <ProgressBar
-            label={run.phase === 'reference' ? 'Reading HQ’s campaigns and accounts' : 'Reading HQ’s contacts'}
+            label={
+              run.phase === 'reference' ? 'Reading HQ’s campaigns and accounts' : 'Reading HQ’s contacts'
+            }
             value={run.pagesTotal === null ? null : run.pagesDone}
             max={run.pagesTotal ?? 1}
-            detail={run.pagesTotal === null ? `${run.pagesDone} pages` : `${run.pagesDone} of ${run.pagesTotal} pages`}
+            detail={
+              run.pagesTotal === null
+                ? `${run.pagesDone} pages`
+                : `${run.pagesDone} of ${run.pagesTotal} pages`
+            }
           />
         ) : (
           <p className={`notice ${run.status === 'failed' ? 'notice-error' : 'notice-ok'}`} role="status">
@@ -73,7 +87,11 @@ export function SyncPull() {
 
 export function SyncLinks() {
   const api = useApi();
-  const links = useQuery({ queryKey: ['sync', 'links'], queryFn: () => api.sync.links(), retry: (n, err) => !notThere(err) && n < 2 });
+  const links = useQuery({
+    queryKey: ['sync', 'links'],
+    queryFn: () => api.sync.links(),
+    retry: (n, err) => !notThere(err) && n < 2,
+  });
   if (links.isError && notThere(links.error)) return null;
   const rows = links.data?.data ?? [];
   const unlinked = rows.filter((r) => r.remoteId === null).length;
@@ -82,38 +100,33 @@ export function SyncLinks() {
       <h3 id="sync-links-title" className="panel-title">
         Linked to HQ{unlinked > 0 ? ` (${unlinked} not linked)` : ''}
       </h3>
-      {links.isError ? (
-        <p className="notice notice-error" role="alert">
-          The links could not be loaded: {links.error.message}
-        </p>
-      ) : links.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="No campaigns, committees or donation accounts yet.">Nothing to link.</EmptyState>
-      ) : (
-        <>
-          {unlinked > 0 ? <p className="settings-inline-note">Gifts credited to an unlinked one wait (needs attention) until it is linked.</p> : null}
-          <table className="table settings-table">
-            <caption className="visually-hidden">Local campaigns, committees and donation accounts with their HQ ids</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">HQ id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={`${r.kind}:${r.localId}`} className={r.remoteId === null ? 'sync-unlinked' : undefined}>
-                  <th scope="row">{r.name}</th>
-                  <td>{KIND_LABEL[r.kind]}</td>
-                  <td>{r.remoteId ? <code>{r.remoteId}</code> : <LinkEntry row={r} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
+      <Loaded
+        query={links}
+        noun="links"
+        loading="Loading…"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState title="No campaigns, committees or donation accounts yet.">Nothing to link.</EmptyState>
+        }
+      >
+        {unlinked > 0 ? (
+          <p className="settings-inline-note">
+            Gifts credited to an unlinked one wait (needs attention) until it is linked.
+          </p>
+        ) : null}
+        <SettingsTable
+          caption="Local campaigns, committees and donation accounts with their HQ ids"
+          columns={['Name', 'Kind', 'HQ id']}
+        >
+          {rows.map((r) => (
+            <tr key={`${r.kind}:${r.localId}`} className={r.remoteId === null ? 'sync-unlinked' : undefined}>
+              <th scope="row">{r.name}</th>
+              <td>{KIND_LABEL[r.kind]}</td>
+              <td>{r.remoteId ? <code>{r.remoteId}</code> : <LinkEntry row={r} />}</td>
+            </tr>
+          ))}
+        </SettingsTable>
+      </Loaded>
     </div>
   );
 }
@@ -127,10 +140,15 @@ function LinkEntry({ row }: { row: Link }) {
   const link = useMutation({
     mutationFn: () => api.sync.link({ kind: row.kind, localId: row.localId, remoteId: value.trim() }),
     onSuccess: async (r) => {
-      toast.show({ message: `“${row.name}” linked to HQ${r.remoteName ? `’s “${r.remoteName}”` : ''}.`, tone: 'success', duration: 3500 });
+      toast.show({
+        message: `“${row.name}” linked to HQ${r.remoteName ? `’s “${r.remoteName}”` : ''}.`,
+        tone: 'success',
+        duration: 3500,
+      });
       await qc.invalidateQueries({ queryKey: qk.sync });
     },
-    onError: (err) => setError(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message),
+    onError: (err) =>
+      setError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
   });
   return (
     <form
@@ -143,7 +161,15 @@ function LinkEntry({ row }: { row: Link }) {
         link.mutate();
       }}
     >
-      <TextField label={`HQ id for ${row.name}`} hideLabel placeholder="not linked — HQ id" value={value} onChange={(e) => setValue(e.target.value)} error={error} autoComplete="off" />
+      <TextField
+        label={`HQ id for ${row.name}`}
+        hideLabel
+        placeholder="not linked — HQ id"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        error={error}
+        autoComplete="off"
+      />
       <Button type="submit" busy={link.isPending}>
         Link
       </Button>

@@ -4,16 +4,14 @@
  * records that need a person (HQ's message, retry after editing, discard after a clear
  * confirmation). The secret is write-only: the server says only whether one is stored.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { z } from 'zod';
 import { SyncSettingsBody, type SyncSettings as SyncSettingsSchema } from '../../../shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Checkbox, TextField, useToast } from '../../ui/index.ts';
-import { sentenceResolver, showApiError } from './forms.ts';
+import { Button, Checkbox, TextField } from '../../ui/index.ts';
+import { FormError, Loaded, useSave, useSettingsForm } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 import { SyncAttention } from './SyncAttention.tsx';
 import { SyncLinks, SyncPull } from './SyncReference.tsx';
@@ -31,7 +29,15 @@ const FormSchema = SyncSettingsBody.omit({ accountId: true, secret: true }).exte
 });
 type FormIn = z.input<typeof FormSchema>;
 type FormOut = z.output<typeof FormSchema>;
-const FIELDS = ['baseUrl', 'keyId', 'secret', 'remoteAccountId', 'ratePerSecond', 'scheduleSeconds', 'emailMatch'] as const;
+const FIELDS = [
+  'baseUrl',
+  'keyId',
+  'secret',
+  'remoteAccountId',
+  'ratePerSecond',
+  'scheduleSeconds',
+  'emailMatch',
+] as const;
 
 function defaults(s: SyncSettings | null | undefined): FormIn {
   return {
@@ -50,35 +56,36 @@ export function SyncSection() {
   // The status says whether sync is configured; the settings are read only then (no 404 to log).
   const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status() });
   const configured = status.data?.configured === true;
-  const settingsQuery = useQuery({ queryKey: syncKeys.settings, queryFn: () => api.sync.settings(), enabled: configured });
+  const settingsQuery = useQuery({
+    queryKey: syncKeys.settings,
+    queryFn: () => api.sync.settings(),
+    enabled: configured,
+  });
   const settings = status.isError
     ? { isError: true as const, isPending: false as const, error: status.error, data: undefined }
     : !status.data || (configured && settingsQuery.isPending)
       ? { isError: false as const, isPending: true as const, error: null, data: undefined }
       : settingsQuery.isError
         ? { isError: true as const, isPending: false as const, error: settingsQuery.error, data: undefined }
-        : { isError: false as const, isPending: false as const, error: null, data: configured ? (settingsQuery.data ?? null) : null };
+        : {
+            isError: false as const,
+            isPending: false as const,
+            error: null,
+            data: configured ? (settingsQuery.data ?? null) : null,
+          };
   return (
     <section aria-labelledby="settings-sync" className="settings-section">
       <SectionHeader id="settings-sync" title="Sync">
-        Where this laptop sends its gifts and contacts when a network is there. Nothing is lost while
-        offline: everything waits here until HQ has it.
+        Where this laptop sends its gifts and contacts when a network is there. Nothing is lost while offline:
+        everything waits here until HQ has it.
       </SectionHeader>
-      {settings.isError ? (
-        <p className="notice notice-error" role="alert">
-          The sync settings could not be loaded: {settings.error.message}
-        </p>
-      ) : settings.isPending ? (
-        <p className="muted">Loading sync settings…</p>
-      ) : (
-        <>
-          {settings.data ? <SyncStatusPanel /> : null}
-          <SettingsForm current={settings.data} />
-          {settings.data ? <SyncAttention /> : null}
-          {settings.data ? <SyncLinks /> : null}
-          {settings.data ? <SyncPull /> : null}
-        </>
-      )}
+      <Loaded query={settings} noun="sync settings">
+        {settings.data ? <SyncStatusPanel /> : null}
+        <SettingsForm current={settings.data ?? null} />
+        {settings.data ? <SyncAttention /> : null}
+        {settings.data ? <SyncLinks /> : null}
+        {settings.data ? <SyncPull /> : null}
+      </Loaded>
     </section>
   );
 }
@@ -86,37 +93,41 @@ export function SyncSection() {
 function SettingsForm({ current }: { current: SyncSettings | null }) {
   const api = useApi();
   const qc = useQueryClient();
-  const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: sentenceResolver(zodResolver(FormSchema)),
-    defaultValues: defaults(current),
-  });
+  const f = useSettingsForm(FormSchema, defaults(current), FIELDS);
+  const form = f.form;
   useEffect(() => form.reset(defaults(current)), [current, form]);
-  const save = useMutation({
+  const save = useSave(f, {
     mutationFn: (body: FormOut) => {
       const { secret, ...rest } = body;
       return api.sync.saveSettings({ ...rest, ...(secret !== '' ? { secret } : {}) });
     },
-    onSuccess: async (s) => {
-      setFormError(null);
+    invalidate: [qk.sync],
+    onSaved: (s) => {
       qc.setQueryData(syncKeys.settings, s);
       form.reset(defaults(s));
-      toast.show({ message: 'Sync settings saved. The secret is stored encrypted and is never shown again.', tone: 'success', duration: 4000 });
-      await qc.invalidateQueries({ queryKey: qk.sync });
     },
-    onError: (err) => setFormError(showApiError(err, form.setError, FIELDS)),
+    done: () => 'Sync settings saved. The secret is stored encrypted and is never shown again.',
+    doneMs: 4000,
   });
   const onSubmit = form.handleSubmit((body) => {
     if (!current?.hasSecret && body.secret === '') {
-      form.setError('secret', { type: 'required', message: 'Is required the first time.' }, { shouldFocus: true });
+      form.setError(
+        'secret',
+        { type: 'required', message: 'Is required the first time.' },
+        { shouldFocus: true },
+      );
       return;
     }
     save.mutate(body);
   });
   const e = form.formState.errors;
   return (
-    <form className="panel settings-form" onSubmit={onSubmit} noValidate aria-labelledby="sync-settings-title">
+    <form
+      className="panel settings-form"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="sync-settings-title"
+    >
       <h3 id="sync-settings-title" className="panel-title">
         HQ connection
       </h3>
@@ -142,11 +153,20 @@ function SettingsForm({ current }: { current: SyncSettings | null }) {
           type="password"
           autoComplete="new-password"
           placeholder={current?.hasSecret ? 'saved — type to replace' : ''}
-          hint={current?.hasSecret ? 'A secret is saved (encrypted). Leave empty to keep it.' : 'Shown once by HQ when the key was made.'}
+          hint={
+            current?.hasSecret
+              ? 'A secret is saved (encrypted). Leave empty to keep it.'
+              : 'Shown once by HQ when the key was made.'
+          }
           error={e.secret?.message}
           {...form.register('secret')}
         />
-        <TextField label="HQ account id" autoComplete="off" error={e.remoteAccountId?.message} {...form.register('remoteAccountId')} />
+        <TextField
+          label="HQ account id"
+          autoComplete="off"
+          error={e.remoteAccountId?.message}
+          {...form.register('remoteAccountId')}
+        />
       </div>
       <div className="settings-form-row">
         <TextField
@@ -179,11 +199,7 @@ function SettingsForm({ current }: { current: SyncSettings | null }) {
           {current ? 'Save sync settings' : 'Set up sync'}
         </Button>
       </div>
-      {formError ? (
-        <p className="notice notice-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError message={f.formError} />
     </form>
   );
 }
