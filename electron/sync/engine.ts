@@ -35,7 +35,7 @@ import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
 import { contactSearchText, donationSearchWindow, hasContactReference, matchDonation } from './identity.ts';
-import { acquireLease, LEASE_MS, releaseLease, renewLeaseIn } from './lease.ts';
+import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
@@ -59,7 +59,15 @@ export interface SyncEngineOptions {
   makeClient?: (cfg: RemoteConfig) => RemoteClient;
   /** Email match before create (on by default in the settings; sync-pull provides it). */
   matchContact?: ContactMatcher;
+  /** Default: this process's id (lease.ts `processHolderId`), which lets a restart take over at once from a dead one. */
   holderId?: string;
+  /**
+   * The longest any request of this engine's clients may wait for its answer (default
+   * REQUEST_TIMEOUT_MS, the default client's deadline). It goes into the holder id: a process
+   * taking over from this one after it died waits that long (twice) before reconciling what it
+   * had in flight. A client with a longer deadline is refused.
+   */
+  requestTimeoutMs?: number;
   clock?: () => number;
   random?: () => number;
   log?: SyncLogger;
@@ -111,7 +119,10 @@ class LostLease extends Error {}
 const RECHECKED = new Set(['reference_not_linked']);
 
 const FAILURES_SHOWN = 3;
-/** A request's deadline: well inside the lease (lease.ts), so a request never outlives it. */
+/**
+ * A request's deadline: well inside the lease (lease.ts), so a request never outlives it; a
+ * process taking over from a dead one waits twice this before reconciling its in-flight records.
+ */
 export const REQUEST_TIMEOUT_MS = 15_000;
 const PAGE = 100;
 
@@ -120,11 +131,12 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   const db = store.db;
   const clock = opts.clock ?? Date.now;
   const random = opts.random ?? Math.random;
-  const holder = opts.holderId ?? newId('request').replace(/^req_/, 'eng_');
+  const requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const holder = opts.holderId ?? processHolderId(requestTimeoutMs);
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const ctx: DomainContext = createContext(store, () => new Date(clock()).toISOString());
   const clients = new Map<string, RemoteClient>();
-  const makeClient = opts.makeClient ?? defaultClient;
+  const makeClient = opts.makeClient ?? ((cfg: RemoteConfig) => defaultClient(cfg, requestTimeoutMs));
   let latencyMs = 200;
   let running: Promise<PassResult> | null = null;
   let stopped = false;
@@ -139,6 +151,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     let c = clients.get(key);
     if (!c) {
       c = makeClient(cfg);
+      // The holder id promised that no request outlives requestTimeoutMs (lease.ts).
+      if (c.timeoutMs > requestTimeoutMs) throw new Error(`sync: the remote client's deadline (${c.timeoutMs} ms) exceeds the engine's requestTimeoutMs (${requestTimeoutMs} ms)`);
       clients.set(key, c);
     }
     return c;
@@ -177,7 +191,22 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     if (!grant) return { ran: false, accounts: [] };
     if (grant.fresh) {
       // Whatever was in flight under a previous holder (or before a crash) is unknown now.
-      await store.write((trx) => trx.updateTable('syncItems').set({ state: 'unknown' }).where('state', '=', 'in_flight').execute());
+      // Taken early from a dead process (lease.ts): a request of its may still be running at
+      // HQ, so those records are looked for only once it must have finished (their nextTryAt;
+      // a later backoff already set stays). Everything else goes at once.
+      const settled = grant.inFlightSettledAt;
+      await store.write(async (trx) => {
+        if (settled !== null) {
+          const at = new Date(settled).toISOString();
+          await trx
+            .updateTable('syncItems')
+            .set({ nextTryAt: at })
+            .where('state', '=', 'in_flight')
+            .where((eb) => eb.or([eb('nextTryAt', 'is', null), eb('nextTryAt', '<', at)]))
+            .execute();
+        }
+        await trx.updateTable('syncItems').set({ state: 'unknown' }).where('state', '=', 'in_flight').execute();
+      });
     }
     const accounts = p.accountId ? [p.accountId] : await configuredAccounts(db);
     const out: AccountPassResult[] = [];
@@ -789,8 +818,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
 /** sync-net's client and pacer for a remote, at its configured rate. */
-export function defaultClient(cfg: RemoteConfig): RemoteClient {
-  return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs: REQUEST_TIMEOUT_MS });
+export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
+  return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs });
 }
 
 function remoteIdOf(body: unknown): string | null {

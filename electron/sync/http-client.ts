@@ -41,7 +41,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /**
    * Runs after the pacer gave this request its turn and right before it leaves (e.g. record
-   * "in flight" in the database). If it throws, nothing is sent and the error propagates.
+   * "in flight" in the database). It runs again if a 429 paused the queue meanwhile (so it
+   * may run more than once). If it throws, nothing is sent and the error propagates.
    */
   beforeSend?: () => void | Promise<void>;
 }
@@ -74,6 +75,8 @@ export interface RemoteClient {
   readonly baseUrl: string;
   readonly keyId: string;
   readonly pacer: Pacer;
+  /** The deadline of every request (ms): none waits longer for its answer. */
+  readonly timeoutMs: number;
   request(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<RemoteResult>;
 }
 
@@ -176,9 +179,12 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       return notSent({ kind: 'aborted', message: 'Cancelled before the request was sent' });
     }
     try {
-      if (ro.beforeSend) await ro.beforeSend();
-      // A 429 may have paused the queue after this request got its token: wait again.
-      while (pacer.isHeld()) {
+      // A 429 may have paused the queue after this request got its token: wait again, and run
+      // beforeSend again after any wait, so the request leaves right after it (the engine
+      // renews its lease there: lease.ts counts on every request leaving just after a renewal).
+      for (;;) {
+        if (ro.beforeSend) await ro.beforeSend();
+        if (!pacer.isHeld()) break;
         pacer.release();
         await pacer.acquire(ro.signal);
       }
@@ -256,5 +262,5 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     return result;
   }
 
-  return { baseUrl: root, keyId: opts.keyId, pacer, request };
+  return { baseUrl: root, keyId: opts.keyId, pacer, timeoutMs, request };
 }

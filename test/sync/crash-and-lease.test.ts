@@ -4,14 +4,25 @@
  *   HQ's commit and its answer, or at a random moment), restart on the same SQLite file,
  *   finish — HQ still has every record exactly once;
  * - two engines on one database (two processes would be the app and `giftdesk serve`): the
- *   lease lets one push; no record is ever POSTed twice.
+ *   lease lets one push; no record is ever POSTed twice;
+ * - the takeover rule (lease.ts): a holder whose process on this machine is gone is taken over
+ *   at once; a live one, another machine's, or a hand-set id only after its lease expired;
+ * - kill -9 with the production holder id, restarted at once: the new process pushes at once
+ *   (long before the lease would expire), and the record that was in flight — its POST reaching
+ *   HQ only after the death — is looked for only after the dead process's deadline, so it
+ *   lands exactly once.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
+import { createContact } from '../../electron/domain/contacts.ts';
+import { createDonation } from '../../electron/domain/donations.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
+import { acquireLease, hostKey, parseHolder, processHolderId } from '../../electron/sync/lease.ts';
+import { tempDir } from '../helpers/server.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { createRng, testSeeds, withSeed } from './random.ts';
 import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys, type HqSide, type SyncRig } from './rig.ts';
@@ -34,17 +45,23 @@ interface Child {
   proc: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   lines: Record<string, unknown>[];
+  /** Resolves when the engine is created (its first pass is next). */
+  started: Promise<void>;
 }
 
-function spawnEngine(rig: SyncRig, holder: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, rig.local.dataDir, rig.local.accountId, holder, String(LEASE_MS), String(TIMEOUT_MS)], {
+function spawnEngine(rig: SyncRig, holder: string, leaseMs = LEASE_MS, timeoutMs = TIMEOUT_MS): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, rig.local.dataDir, rig.local.accountId, holder, String(leaseMs), String(timeoutMs)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });
   const lines: Record<string, unknown>[] = [];
+  let onStarted = () => {};
+  const started = new Promise<void>((resolve) => (onStarted = resolve));
   readline.createInterface({ input: proc.stdout! }).on('line', (l) => {
     try {
-      lines.push(JSON.parse(l) as Record<string, unknown>);
+      const line = JSON.parse(l) as Record<string, unknown>;
+      lines.push(line);
+      if ('started' in line) onStarted();
     } catch {
       /* not ours */
     }
@@ -57,7 +74,7 @@ function spawnEngine(rig: SyncRig, holder: string): Child {
       resolve({ code, signal });
     }),
   );
-  return { proc, exited, lines };
+  return { proc, exited, lines, started };
 }
 
 /** Each seed restarts the syncing process three times (and waits out a lease each time): a few seeds only. */
@@ -170,4 +187,114 @@ describe('two engines on one database', () => {
       }
     });
   });
+});
+
+describe('taking the lease over from a process that is gone', () => {
+  /** A real process that has exited (and been reaped): its pid names no process. */
+  async function deadPid(): Promise<number> {
+    const p = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await new Promise((r) => p.on('exit', r));
+    return p.pid!;
+  }
+
+  it('a dead pid on this host is taken at once; a live pid, another host or a hand-set id wait for expiry', async () => {
+    const dataDir = tempDir('giftdesk-lease-');
+    const store = await openStore({ dataDir });
+    try {
+      const t0 = Date.now();
+      const ttl = 600_000;
+      const deadline = 700;
+      const me = processHolderId(deadline);
+      const gone = await deadPid();
+      const cases = [
+        { name: 'dead pid, this host', holder: processHolderId(deadline, gone), takenEarly: true },
+        { name: 'live pid (this very process), this host', holder: processHolderId(deadline, process.pid), takenEarly: false },
+        { name: 'dead pid, another host', holder: processHolderId(deadline, gone, `${hostKey()}-elsewhere`), takenEarly: false },
+        { name: 'hand-set holder id', holder: `eng_app_${gone}`, takenEarly: false },
+      ];
+      for (const c of cases) {
+        expect(parseHolder(c.holder) === null, c.name).toBe(c.name === 'hand-set holder id');
+        expect(await acquireLease(store, c.holder, t0, ttl), c.name).toEqual({ fresh: true, inFlightSettledAt: null });
+        const early = await acquireLease(store, me, t0 + 100, ttl);
+        if (c.takenEarly) {
+          // What it had in flight waits out its deadline twice from its last renewal (t0).
+          expect(early, c.name).toEqual({ fresh: true, inFlightSettledAt: t0 + 2 * deadline });
+        } else {
+          expect(early, c.name).toBeNull();
+          // After expiry, the old rule: taken, nothing left to wait for.
+          expect(await acquireLease(store, me, t0 + ttl + 1, ttl), c.name).toEqual({ fresh: true, inFlightSettledAt: null });
+        }
+        await store.write((trx) => trx.deleteFrom('syncLease').execute());
+      }
+      // Our own holder is renewed, never "taken over".
+      expect(await acquireLease(store, me, t0, ttl)).toEqual({ fresh: true, inFlightSettledAt: null });
+      expect(await acquireLease(store, me, t0 + 1, ttl)).toEqual({ fresh: false, inFlightSettledAt: null });
+    } finally {
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('restarted at once after kill -9, it pushes long before the lease would expire; the record in flight lands exactly once', async () => {
+    // At 20/s the engine runs a few lanes side by side, so most donors are still untouched when
+    // it dies (at 1000/s every contact would be in flight at once, leaving nothing to resume).
+    const rig = await startRig({ hqSide: hq, ratePerSecond: 20 });
+    try {
+      const { ctx, accountId, campaignId } = rig.local;
+      for (let i = 0; i < 20; i++) {
+        const c = await createContact(ctx, { accountId, firstName: 'Restart', lastName: `Donor${i}` });
+        await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 40 + i, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId });
+      }
+      // A lease far longer than this test may run: the restart must not wait for it. The
+      // deadline is long enough that the restarted process is up well before the dead one's
+      // in-flight record may be looked for (2 × deadline after its last renewal).
+      const longLease = 600_000;
+      const deadline = 8000;
+      const first = spawnEngine(rig, 'auto', longLease, deadline);
+      // The 3rd POST: the sender dies as it reaches the proxy; HQ gets it (and applies it) 4 s
+      // later, inside the dead sender's deadline. Reconciling it before then would find nothing
+      // and post it again: a double.
+      let posts = 0;
+      let inFlight: { index: number; ref: string } | null = null;
+      rig.proxy.setRule((r): FaultAction => {
+        if (r.method !== 'POST' || inFlight) return { kind: 'forward' };
+        if (++posts < 3) return { kind: 'forward' };
+        first.proc.kill('SIGKILL');
+        inFlight = { index: r.index, ref: /gd:((?:cnt|don)_[0-9A-Za-z]+)/.exec(r.body)![1]! };
+        return { kind: 'forward', delayMs: deadline / 2 };
+      });
+      const end = await first.exited;
+      expect(end.signal).toBe('SIGKILL');
+      const dead = await rig.local.store.db.selectFrom('syncLease').selectAll().executeTakeFirstOrThrow();
+      expect(parseHolder(dead.holder)?.pid).toBe(first.proc.pid);
+      const lastRenewal = Date.parse(dead.renewedAt);
+
+      const second = spawnEngine(rig, 'auto', longLease, deadline);
+      // Counted from the new engine's start: requests the dead process had already written to
+      // its sockets may still reach the proxy just after the kill.
+      await second.started;
+      const seen = rig.proxy.records.length;
+      expect((await second.exited).code).toBe(0);
+      rig.proxy.setRule(forwardAll);
+      const after = rig.proxy.records.slice(seen);
+      // Sending resumed, and the whole drain ended, long before the dead holder's lease ran out.
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.every((r) => r.at < Date.parse(dead.expiresAt))).toBe(true);
+      // Records that were not in flight went at once: POSTs came before any look at HQ.
+      const firstLook = after.findIndex((r) => r.method === 'GET');
+      expect(firstLook).toBeGreaterThan(0);
+      expect(after.slice(0, firstLook).some((r) => r.method === 'POST')).toBe(true);
+      // The in-flight record was looked for only after the dead process's deadline (twice).
+      for (const r of after.filter((x) => x.method === 'GET')) expect(r.at).toBeGreaterThanOrEqual(lastRenewal + 2 * deadline);
+      // HQ got its delayed POST, and nobody posted it again: exactly once.
+      const killed = rig.proxy.records[inFlight!.index]!;
+      expect(killed.forwarded).toBe(true);
+      expect(killed.upstreamStatus).toBe(201);
+      const again = rig.proxy.records.filter((r) => r.method === 'POST' && r.forwarded && r.body.includes(`gd:${inFlight!.ref}`));
+      expect(again.map((r) => r.index)).toEqual([inFlight!.index]);
+      await checkHqMatchesLocal(rig);
+    } finally {
+      await rig.close();
+    }
+  }, 180_000);
 });

@@ -1,7 +1,8 @@
 /**
  * A syncing process for the kill -9 and two-engine tests: opens the local SQLite file in its
  * own process and runs sync passes until nothing is left, printing one JSON line per pass.
- *   node --import tsx test/sync/engine-child.ts <dataDir> <accountId> <holderId> <leaseMs> <timeoutMs> [maxPasses]
+ *   node --import tsx test/sync/engine-child.ts <dataDir> <accountId> <holderId|auto> <leaseMs> <timeoutMs> [maxPasses]
+ * (holderId 'auto': the engine's own process holder id, as in production)
  * (maxPasses, default 400: enough to wait out a test's short lease; the bench's production
  * lease of 30 s needs more)
  * Exit 0 when drained; the parent may kill -9 it at any point.
@@ -18,9 +19,18 @@ if (!dataDir || !accountId || !holderId) {
 }
 
 const store = await openStore({ dataDir });
-const engine = createSyncEngine({ store, keys: testKeys, makeClient: fastClientFactory(Number(timeoutMs ?? 1000)), holderId, leaseMs: Number(leaseMs ?? 3000) });
+const deadline = Number(timeoutMs ?? 1000);
+// 'auto': the production holder id (host/pid/deadline), which a restart may take over from at once after a kill -9.
+const engine = createSyncEngine({
+  store,
+  keys: testKeys,
+  makeClient: fastClientFactory(deadline),
+  requestTimeoutMs: deadline,
+  ...(holderId === 'auto' ? {} : { holderId }),
+  leaseMs: Number(leaseMs ?? 3000),
+});
 const say = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
-say({ started: holderId });
+say({ started: engine.holder, pid: process.pid });
 for (let i = 0; i < Number(maxPasses ?? 400); i++) {
   const r = await engine.runPass({ accountId });
   const c = await queueCounts(store.db, accountId);
