@@ -196,11 +196,12 @@ describe('RemoteClient: 429 through the pacer', () => {
     const first = c.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId } });
     // The second gets its token at once (burst 2), then is held up until the 429 has arrived.
     let heldAfterToken = false;
+    let beforeSendCalls = 0;
     const second = c.request('GET', '/contacts', undefined, {
       query: { accountId: remote.accountId },
       beforeSend: async () => {
         await first;
-        heldAfterToken = c.pacer.isHeld();
+        if (beforeSendCalls++ === 0) heldAfterToken = c.pacer.isHeld();
       },
     });
     const r1 = await first;
@@ -208,6 +209,8 @@ describe('RemoteClient: 429 through the pacer', () => {
     expect(r1.error?.message).toBeTruthy();
     const r2 = await second;
     expect(heldAfterToken).toBe(true);
+    // After the pause it runs again, right before the request leaves (the engine renews its lease there).
+    expect(beforeSendCalls).toBe(2);
     expect(r2.status).toBe(200);
     const [limited, later] = proxy.records.slice(start);
     expect(limited!.status).toBe(429);
