@@ -1,7 +1,9 @@
 /**
  * The packaged shell's bundles (scripts/build-electron.mjs, run for real with esbuild): the
  * preload is one CommonJS file that requires nothing but `electron` and, run as Electron's
- * sandbox runs it, exposes the same API names as electron/preload.ts's contextBridge call.
+ * sandbox runs it, exposes the same API names as electron/preload.ts's contextBridge call;
+ * main and the import worker import only packages (shipped in node_modules), and every file
+ * main loads beside itself (the preload, the import worker) is in the bundle.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +18,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the Electron bundles', () => {
   it('bundle main as ESM and preload as one self-contained CommonJS file with the same bridge API', async () => {
-    const out = (await bundleElectron(dir)) as { main: string; preload: string };
+    const out = (await bundleElectron(dir)) as { main: string; importWorker: string; preload: string };
     const main = fs.readFileSync(out.main, 'utf8');
     expect(main).toContain('preload.cjs');
     const code = fs.readFileSync(out.preload, 'utf8');
@@ -48,5 +50,25 @@ describe('the Electron bundles', () => {
     expect(names.length).toBeGreaterThan(0);
     expect(Object.keys(exposed)).toEqual([call![1]]);
     expect(Object.keys(exposed[call![1]!]!).sort()).toEqual(names);
+  }, 120_000);
+
+  it('ship every file main loads beside itself, and import nothing else of ours', async () => {
+    const out = (await bundleElectron(dir)) as { main: string; importWorker: string; preload: string };
+    const main = fs.readFileSync(out.main, 'utf8');
+    // main.ts's preload (path.join(import.meta.dirname, 'preload.cjs')) and the CSV import's
+    // worker (new URL('./job-worker.js', import.meta.url) once built): both must be there.
+    const beside = [
+      ...[...main.matchAll(/path\d*\.join\(import\.meta\.dirname,\s*"([^"]+)"\)/g)].map((m) => m[1]!),
+      ...[...main.matchAll(/new URL\("\.\/([^"]+\.js)",/g)].map((m) => m[1]!),
+    ].sort();
+    expect(beside).toEqual(['job-worker.js', 'preload.cjs']);
+    for (const file of beside) expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
+    // Relative imports would name files that are not shipped; packages come from node_modules.
+    for (const file of [out.main, out.importWorker]) {
+      const specifiers = [...fs.readFileSync(file, 'utf8').matchAll(/^\s*import\b[^'"]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]!);
+      expect(specifiers.length).toBeGreaterThan(0);
+      expect(specifiers.filter((s) => s.startsWith('.') || s.startsWith('/'))).toEqual([]);
+    }
+    expect(fs.readFileSync(out.importWorker, 'utf8')).toContain('parentPort');
   }, 120_000);
 });
