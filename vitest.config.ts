@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // expect.poll waits for what a user would see; vitest's default gives up after 1 s, which a
+    // loaded CI machine (the SQLite half alone took 16 min there) can need for one save and its
+    // refetch. A wrong state still fails, after this long.
+    expect: { poll: { timeout: 30_000, interval: 100 } },
     reporters: process.env.CI ? ['default', ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }]] : ['default'],
     projects: [
       { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },

@@ -4,7 +4,8 @@
  *
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
- * BENCH_PARTS (default all: post,import,reads,lag,hq) runs only some parts, while developing.
+ * BENCH_PARTS (default all: post,import,reads,lag,hq,ui) runs only some parts, while developing.
+ * Part `ui` (the desktop app's renderer in Chromium, issue 3) runs bench/renderer.ts in a child process.
  * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
  * Datasets are built in bench/.work/ (git-ignored) and removed afterwards (BENCH_KEEP=1 keeps
  * them, to profile a part on the same data).
@@ -31,7 +32,8 @@ const CONTACTS = N;
 /** The far page the issue names: offset 900,000 of 1,000,000. */
 const FAR_OFFSET = Math.floor(N * 0.9);
 const WORK = path.resolve('bench/.work', `run-${process.pid}`);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'post,import,reads,lag,hq').split(',').map((s) => s.trim()));
+const ALL_PARTS = 'post,import,reads,lag,hq,ui';
+const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS).split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -139,6 +141,18 @@ async function timeRequests(urls: string[], headers: Record<string, string>, rou
 async function postLoad(job: Record<string, unknown>): Promise<LoadResult> {
   const { stdout } = await exec('node', ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)], { maxBuffer: 256 * 1024 * 1024 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}
+
+async function benchUi(): Promise<{ rows: Row[]; notes: string[] }> {
+  // A child process: Chromium and the renderer's harness stay out of this process, and the
+  // file type-checks with the DOM library (tsconfig.browser-tests.json) that the rest of bench/ does not have.
+  // Its progress goes straight to our stderr; its result is the last line of its stdout.
+  const child = spawn('node', ['--import', 'tsx', 'bench/renderer.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SCALE: String(SCALE) } });
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`bench/renderer.ts exited with ${code}`);
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { rows: Row[]; notes: string[] };
 }
 
 /* ---------------- the benchmarks ---------------- */
@@ -441,6 +455,26 @@ async function main(): Promise<void> {
     if (process.env.BENCH_KEEP === '1') log(`kept ${WORK}`);
     else fs.rmSync(WORK, { recursive: true, force: true });
   }
+  let ui = '## Desktop app (issue 3)\n\nNot run (BENCH_PARTS).\n';
+  if (part('ui')) {
+    log('desktop app: the renderer in Chromium (bench/renderer.ts)');
+    const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+    const t0 = performance.now();
+    const r = await benchUi();
+    const minutes = (performance.now() - t0) / 60_000;
+    ui = [
+      '## Desktop app (issue 3)',
+      '',
+      `The renderer in Debian's Chromium (headless, playwright-core) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
+      '',
+      '| benchmark | figure | baseline (same run) | ratio | goal | met |',
+      '|---|---|---|---|---|---|',
+      ...r.rows.map((x) => `| ${x.name} | ${x.figure} | ${x.baseline} | ${x.ratio} | ${x.goal} | ${x.met} |`),
+      '',
+      ...r.notes.map((n) => `- ${n}`),
+      '',
+    ].join('\n');
+  }
   let hq = '';
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL;
   if (!part('hq')) {
@@ -459,9 +493,9 @@ async function main(): Promise<void> {
   ];
   header.push(`- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
   if (process.env.BENCH_CONTEXT) header.push(`- ${process.env.BENCH_CONTEXT}`);
-  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq].join('\n');
+  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq, '', ui].join('\n');
   // A partial run (BENCH_PARTS) never replaces the full results.
-  fs.writeFileSync(PARTS.size === 5 ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
+  fs.writeFileSync(ALL_PARTS.split(',').every(part) ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
   process.stdout.write(md);
 }
 

@@ -200,14 +200,19 @@ describe('gift entry', () => {
 
     const campaign = page.getByLabel('Campaign', { exact: true });
     await expect.poll(() => campaign.getAttribute('aria-invalid')).toBe('true');
-    const describedBy = await campaign.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('one of campaign, committee or donation account is required');
+    await expect
+      .poll(async () => {
+        const describedBy = await campaign.getAttribute('aria-describedby');
+        return describedBy ? page.locator(`[id="${describedBy}"]`).textContent() : null;
+      })
+      .toBe('one of campaign, committee or donation account is required');
     // Nothing typed is lost, nothing was saved.
     expect(await page.getByLabel('Amount ($)').inputValue()).toBe('75.50');
     expect(await page.getByLabel('Notes').inputValue()).toBe('table 4, pledge card');
     expect(await donorBox(page).inputValue()).toBe('Ingrid Lindqvist');
     expect(expectStatus(await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`), 200).total).toBe(before);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await campaign.getAttribute('id'));
+    const campaignFieldId = await campaign.getAttribute('id');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(campaignFieldId);
     await expectNoSeriousA11yViolations(page, 'gift entry with a refused gift');
     await screenshot(page, 'gift-entry-refused');
 

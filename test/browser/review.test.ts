@@ -66,7 +66,7 @@ describe('Review', () => {
     const { page, context, problems } = await openApp(browser, server);
     await page.keyboard.press('Alt+3');
     await card(page, 'Ada Lovelace').waitFor();
-    expect(await page.getByRole('list', { name: 'Flagged gifts' }).getByRole('listitem').count()).toBe(3);
+    await expect.poll(() => page.getByRole('list', { name: 'Flagged gifts' }).getByRole('listitem').count()).toBe(3);
     // who, which limit, the window, the donor's total
     const ada = card(page, 'Ada Lovelace');
     await expect.poll(() => ada.textContent()).toMatch(/per-election limit.*\$100\.00.*Federal.*Primary 2026/);
@@ -104,7 +104,7 @@ describe('Review', () => {
     await expectNoSeriousA11yViolations(page, 'Review (refund dialog)');
     await screenshot(page, 'review-refund-dialog');
     // the safe choice has the focus
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Enter');
     await ask.waitFor({ state: 'hidden' });
     const graceFlag = (await flags()).find((f) => f.contactName === 'Grace Hopper')!;
@@ -141,7 +141,7 @@ describe('Review', () => {
     expect(await graceAll.textContent()).toContain('Over the limit; check returned');
     // the redesignated flag still names the election it was raised for
     const zoeMoved = page.getByRole('listitem').filter({ hasText: 'Donor asked for the general' });
-    expect(await zoeMoved.textContent()).toMatch(/toward the Primary 2026 election.*Counts toward\s*General 2026/s);
+    await expect.poll(() => zoeMoved.textContent()).toMatch(/toward the Primary 2026 election.*Counts toward\s*General 2026/s);
     await graceAll.getByRole('button', { name: 'Show history' }).click();
     const hist = graceAll.getByRole('list', { name: 'History of this gift' });
     await hist.waitFor();

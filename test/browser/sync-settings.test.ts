@@ -61,11 +61,18 @@ async function openSyncSettings(): Promise<void> {
   await page.getByRole('heading', { level: 2, name: 'Sync' }).waitFor();
 }
 
-async function syncNow(): Promise<string> {
+/**
+ * Clicks "Sync now" and waits for that pass to end (the server answers /sync/run when it does),
+ * then for the Status panel's outcome to say `expected`. The previous pass's outcome may still
+ * be on screen right after the click (the page is not reloaded between tests), so the outcome
+ * alone cannot tell this pass from the last one.
+ */
+async function syncNow(expected: RegExp): Promise<void> {
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/sync/run');
   await page.getByRole('button', { name: 'Sync now' }).click();
-  const outcome = page.locator('.sync-status .notice[role="status"], .sync-status .notice[role="alert"]').last();
-  await outcome.waitFor();
-  return (await outcome.textContent()) ?? '';
+  expect((await answered).status()).toBe(200);
+  const outcome = page.locator('[aria-labelledby="sync-status-title"] .notice[role="status"], [aria-labelledby="sync-status-title"] .notice[role="alert"]').last();
+  await expect.poll(async () => ((await outcome.count()) > 0 ? outcome.textContent() : null)).toMatch(expected);
 }
 
 describe('Settings → Sync against a real HQ', () => {
@@ -105,9 +112,8 @@ describe('Settings → Sync against a real HQ', () => {
     const contact = (await localApi('POST', '/contacts', { firstName: 'Grace', lastName: 'Hopper' })).body;
     const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 75, donationDate: '2026-03-01', paymentMethod: 'check', campaignId })).body;
     await openSyncSettings();
-    const text = await syncNow();
     // The scheduler may have sent it first: either way HQ is up to date.
-    expect(text).toMatch(/HQ is up to date/);
+    await syncNow(/HQ is up to date/);
     expect(await hqGiftsFor(gift.id)).toHaveLength(1);
     await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0');
     expect(Number(await page.getByTestId('sync-done').textContent())).toBeGreaterThanOrEqual(2);
@@ -117,7 +123,7 @@ describe('Settings → Sync against a real HQ', () => {
     await expectNoSeriousA11yViolations(page, 'Settings → Sync (all sent)');
     await screenshot(page, 'sync-settings-sent');
     // A second pass sends nothing more.
-    await syncNow();
+    await syncNow(/^Nothing was waiting: HQ is up to date\.$/);
     expect(await hqGiftsFor(gift.id)).toHaveLength(1);
   });
 
@@ -126,7 +132,7 @@ describe('Settings → Sync against a real HQ', () => {
     const contact = (await localApi('POST', '/contacts', { firstName: 'Cy', lastName: 'Dee', customFields: { 'Shirt Size': 'L' } })).body;
     const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 20, donationDate: '2026-03-02', paymentMethod: 'cash', campaignId })).body;
     await openSyncSettings();
-    await syncNow();
+    await syncNow(/1 record needs attention/);
     const item = page.getByRole('listitem', { name: /^Cy Dee: HQ refused it/ });
     await item.waitFor();
     expect(await item.textContent()).toMatch(/Shirt Size/i);
@@ -138,8 +144,10 @@ describe('Settings → Sync against a real HQ', () => {
 
     // The fix is at HQ (the field made there); then Retry and sync.
     await createCustomField(hq.ctx, { accountId: hqKey.accountId, name: 'Shirt Size', type: 'text' });
+    // Sync only once the app says the retry is queued (a pass started before that skips Cy Dee).
     await page.getByRole('button', { name: 'Retry Cy Dee' }).click();
-    await syncNow();
+    await page.getByText('“Cy Dee” goes to HQ again with the next pass.').waitFor();
+    await syncNow(/HQ is up to date/);
     await page.getByText('Nothing needs attention.').waitFor();
     expect(await hqGiftsFor(gift.id)).toHaveLength(1);
   });
@@ -149,7 +157,7 @@ describe('Settings → Sync against a real HQ', () => {
     const contact = (await localApi('POST', '/contacts', { firstName: 'Un', lastName: 'Linked' })).body;
     const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 15, donationDate: '2026-03-03', paymentMethod: 'check', campaignId: campaign.id })).body;
     await openSyncSettings();
-    await syncNow();
+    await syncNow(/1 record needs attention/);
     const item = page.locator('.sync-attention-item').filter({ hasText: 'Autumn Appeal' });
     await item.waitFor();
     expect(await item.textContent()).toContain('Only this gift waits');
@@ -167,7 +175,7 @@ describe('Settings → Sync against a real HQ', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Discard unsent changes' }).click();
     await page.getByText('Nothing needs attention.').waitFor();
     expect((await localApi('GET', '/sync/attention')).body.data).toEqual([]);
-    await syncNow();
+    await syncNow(/HQ is up to date/);
     expect(await hqGiftsFor(gift.id)).toHaveLength(0);
     // Only a server without the pull routes (GET /sync/pull, /sync/links: sync-pull's) logs 404s here.
     expect(app.problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
