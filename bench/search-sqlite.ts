@@ -98,6 +98,26 @@ const f1 = (n: number) => n.toFixed(1);
 async function main(): Promise<void> {
   const setup = await build();
   log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  // The issue's reference, same run: raw FTS5 prefix search, 50 rowids plus the count of every
+  // match (all accounts, no contact row read), prepared statements on the same file.
+  {
+    const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'), { readonly: true });
+    const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
+    const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
+    const base: number[] = [];
+    for (const search of SEARCHES) {
+      const match = `{name email organization} : (${search.split(' ').map((w) => `"${w}"*`).join(' AND ')})`;
+      for (let round = 0; round <= ROUNDS; round++) {
+        const t = performance.now();
+        page.all(match);
+        count.get(match);
+        if (round > 0) base.push(performance.now() - t);
+      }
+    }
+    raw.close();
+    const pb = pct(base);
+    console.log(`raw FTS5 (50 rows + count) all searches: p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
+  }
   const store = await openStore({ dataDir: dir });
   const ctx = createContext(store);
   const all: number[] = [];

@@ -93,11 +93,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         }
       }
     },
-    contactSearchCondition(text: string, accountId: string): Expression<SqlBool> | null {
-      const words = searchWords(text);
-      if (words.length === 0) return null;
-      const query = words.map((w) => `${w}:*`).join(' & ');
-      return sql<SqlBool>`contacts.account_id = ${accountId} and contacts.search_vector @@ to_tsquery('simple', ${query})`;
+    contactSearchCondition: searchCondition,
+    async countContactSearch(text: string, accountId: string): Promise<number | null> {
+      const cond = searchCondition(text, accountId);
+      if (cond === null) return null;
+      const r = await db.selectFrom('contacts').where(cond).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      return Number(r.n);
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
@@ -113,4 +114,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
       await db.destroy();
     },
   };
+}
+
+function searchCondition(text: string, accountId: string): Expression<SqlBool> | null {
+  const words = searchWords(text);
+  if (words.length === 0) return null;
+  const query = words.map((w) => `${w}:*`).join(' & ');
+  return sql<SqlBool>`contacts.account_id = ${accountId} and contacts.search_vector @@ to_tsquery('simple', ${query})`;
 }

@@ -39,6 +39,12 @@ export interface Store {
    */
   contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order'): Expression<SqlBool> | null;
   /**
+   * How many contacts of the account match the search text (exact, the same set as
+   * `contactSearchCondition`), counted from the full-text index without reading each
+   * match's row where the engine can. Null when the text has no words.
+   */
+  countContactSearch(text: string, accountId: string): Promise<number | null>;
+  /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely
    * reference such as `'d.donationDate'`.

@@ -17,7 +17,7 @@ import type {
   GivingTotals,
 } from '../../shared/schemas/contact-views.ts';
 import { readCounters } from './change-log.ts';
-import { contactNotFound, getContactRow } from './contacts.ts';
+import { contactNotFound, getContactRow, pageFromOrderIndex } from './contacts.ts';
 import type { DomainContext } from './context.ts';
 
 type Direction = 'asc' | 'desc';
@@ -34,10 +34,10 @@ const DEFAULT_ORDER: Record<ContactSummarySortField, Direction> = {
  * The ids of one page of summaries, in order, read off the order's index alone (migration
  * contact-browse-indexes): skipping 99,900 contacts touches no table row and sorts nothing.
  */
-export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery) {
+export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery, drive: 'match' | 'order' = 'match') {
   const sortBy = q.sortBy ?? 'name';
   const dir = q.sortOrder ?? DEFAULT_ORDER[sortBy];
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
+  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId, drive) : null;
   // The search condition carries the account scope itself (see Store.contactSearchCondition).
   let page = ctx.store.db.selectFrom('contacts').select('contacts.id').where((eb) => cond ?? eb('contacts.accountId', '=', q.accountId));
   switch (sortBy) {
@@ -62,9 +62,12 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
   const offset = q.offset ?? 0;
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId) : null;
-  const ids = (await contactSummaryPageQuery(ctx, q).execute()).map((r) => r.id);
-
+  // The total first (from the full-text index alone where the engine can), then the page:
+  // driven by the match, or read off the order's index for a broad match (as listContacts).
+  const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
+  const total = counted ?? (await readCounters(db, q.accountId)).contacts;
+  const drive = counted !== null && pageFromOrderIndex(counted, offset + limit, (await readCounters(db, q.accountId)).contacts) ? 'order' : 'match';
+  const ids = counted === 0 ? [] : (await contactSummaryPageQuery(ctx, q, drive).execute()).map((r) => r.id);
   const rows =
     ids.length === 0
       ? []
@@ -109,16 +112,6 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
     });
   }
 
-  let total: number;
-  if (cond) {
-    const r = await db
-      .selectFrom('contacts')
-      .where(cond)
-      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    total = Number(r.n);
-  } else {
-    total = (await readCounters(db, q.accountId)).contacts;
-  }
   return { data, total, limit, offset };
 }
 

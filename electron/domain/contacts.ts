@@ -391,8 +391,7 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   let total: number;
   let pageCond = cond;
   if (cond && search !== undefined) {
-    const r = await db.selectFrom('contacts').where(cond).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    total = Number(r.n);
+    total = (await ctx.store.countContactSearch(search, q.accountId)) ?? 0;
     const accountContacts = (await readCounters(db, q.accountId)).contacts;
     if (pageFromOrderIndex(total, offset + limit, accountContacts)) pageCond = ctx.store.contactSearchCondition(search, q.accountId, 'order');
   } else {

@@ -358,10 +358,11 @@ describe('100,000 contacts', () => {
     const pages = (['name', 'createdAt'] as const).map((sortBy) => contactSummaryPageQuery(t.ctx, { accountId: t.accountId, search: 'quenn', sortBy }).compile());
     for (const q of [count, ...pages]) {
       const text = await explain(q);
-      // One rowid lookup per match; never the whole account's (account_id, …) index entry by entry.
+      // One rowid lookup per match; never the whole account's (account_id, …) index entry by
+      // entry (probing it for one entry below or above the account is a seek, not a walk).
       expect(text, q.sql).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
       expect(text, q.sql).toMatch(/contacts_fts/);
-      expect(text, q.sql).not.toMatch(/contacts_account_/);
+      expect(text, q.sql).not.toMatch(/contacts_account_\w+ \(account_id=\?/);
     }
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * Contact search stays within its account and follows every change, on both routes that
+ * search (GET /contacts and GET /contact-summaries), for narrow and broad matches alike (a
+ * broad match's page is read off an order index, a narrow one's off the match: both are
+ * covered), and for a file with one account as well as several (SQLite counts a lone
+ * account's matches without its account token).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asNewAccount, expectStatus, makeContact } from '../helpers/api-fixtures.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface Page {
+  data: { id: string; firstName: string }[];
+  total: number;
+}
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const ROUTES = ['/api/v1/contacts', '/api/v1/contact-summaries'] as const;
+
+async function find(t: TestServer, route: (typeof ROUTES)[number], text: string, extra = ''): Promise<Page> {
+  return expectStatus(await t.request('GET', `${route}?accountId=${t.accountId}&search=${encodeURIComponent(text)}${extra}`), 200) as Page;
+}
+
+/** Both routes agree: the same total and the same set of contacts (first names, sorted). */
+async function found(t: TestServer, text: string): Promise<{ total: number; names: string[] }> {
+  const results = await Promise.all(ROUTES.map((r) => find(t, r, text, '&limit=100')));
+  const [a, b] = results.map((p) => ({ total: p.total, names: p.data.map((d) => d.firstName).sort() }));
+  expect(b, `${text}: /contact-summaries agrees with /contacts`).toEqual(a);
+  return a!;
+}
+
+describe('search scope', () => {
+  it("never counts or returns another account's contacts, broad or narrow, with one account or several", async () => {
+    // One account in the file: its matches are every match.
+    for (let i = 0; i < 12; i++) await makeContact(s, { firstName: `Home${i}`, lastName: 'Quartermaine', organization: 'Shared Words Ltd' });
+    await makeContact(s, { firstName: 'Lone', lastName: 'Zebulon' });
+    expect(await found(s, 'quarterm')).toEqual({ total: 12, names: Array.from({ length: 12 }, (_, i) => `Home${i}`).sort() });
+    expect(await found(s, 'zebulon')).toEqual({ total: 1, names: ['Lone'] });
+
+    // A second account with the same words, more of them than the first has.
+    const other = await asNewAccount(s);
+    for (let i = 0; i < 20; i++) await makeContact(other, { firstName: `Away${i}`, lastName: 'Quartermaine', organization: 'Shared Words Ltd' });
+    await makeContact(other, { firstName: 'Twin', lastName: 'Zebulon' });
+
+    for (const [t, prefix, n] of [[s, 'Home', 12], [other, 'Away', 20]] as const) {
+      for (const text of ['quarterm', 'QUARTERMAINE shared', 'words ltd', 'q']) {
+        const r = await found(t, text);
+        expect(r.total, `${prefix} ${text}`).toBe(n);
+        expect(r.names, `${prefix} ${text}`).toEqual(Array.from({ length: n }, (_, i) => `${prefix}${i}`).sort());
+      }
+    }
+    expect(await found(s, 'zebulon')).toEqual({ total: 1, names: ['Lone'] });
+    expect(await found(other, 'zebulon')).toEqual({ total: 1, names: ['Twin'] });
+    // Paging a broad match: each page from this account only, the total the same on every page.
+    for (const route of ROUTES) {
+      const seen: string[] = [];
+      for (let offset = 0; offset < 12; offset += 5) {
+        const page = await find(s, route, 'quartermaine', `&limit=5&offset=${offset}`);
+        expect(page.total, route).toBe(12);
+        seen.push(...page.data.map((d) => d.firstName));
+      }
+      expect(seen.sort(), route).toEqual(Array.from({ length: 12 }, (_, i) => `Home${i}`).sort());
+    }
+  });
+
+  it("is never fooled by words that look like an account's own id", async () => {
+    const t = await asNewAccount(s);
+    await makeContact(t, { firstName: 'Idly', lastName: 'Named' });
+    const hex = Buffer.from(t.accountId, 'utf8').toString('hex');
+    // Digits and a–f: the start of the account's hex form, and the account id's own words.
+    for (const text of [hex.slice(0, 2), hex.slice(0, 6), hex, t.accountId, ...t.accountId.split(/[^A-Za-z0-9]+/)]) {
+      expect(await found(t, text), text).toEqual({ total: 0, names: [] });
+    }
+  });
+
+  it('follows renames and deletions: the old words find nothing, the new ones find the contact, the total drops', async () => {
+    const t = await asNewAccount(s);
+    await makeContact(t, { firstName: 'Kept', lastName: 'Oldworth', primaryEmail: 'kept@oldworth.example' });
+    const renamed = await makeContact(t, { firstName: 'Moved', lastName: 'Oldworth', organization: 'Oldworth Trust' });
+    const gone = await makeContact(t, { firstName: 'Gone', lastName: 'Oldworth' });
+    expect(await found(t, 'oldworth')).toEqual({ total: 3, names: ['Gone', 'Kept', 'Moved'] });
+
+    expectStatus(await t.request('PUT', `/api/v1/contacts/${renamed.id}`, { lastName: 'Newbury', organization: 'Newbury Fund' }), 200);
+    expect(await found(t, 'oldworth')).toEqual({ total: 2, names: ['Gone', 'Kept'] });
+    expect(await found(t, 'newbury fund')).toEqual({ total: 1, names: ['Moved'] });
+
+    expectStatus(await t.request('DELETE', `/api/v1/contacts/${gone.id}?accountId=${t.accountId}`), 200);
+    expect(await found(t, 'oldworth')).toEqual({ total: 1, names: ['Kept'] });
+    expect(await found(t, 'gone')).toEqual({ total: 0, names: [] });
+
+    // A new contact takes the deleted one's words: found once, not twice.
+    await makeContact(t, { firstName: 'Gone', lastName: 'Oldworth' });
+    expect(await found(t, 'gone oldworth')).toEqual({ total: 1, names: ['Gone'] });
+    expect((await found(t, 'kept')).total).toBe(1);
+  });
+});
