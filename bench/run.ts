@@ -4,8 +4,9 @@
  *
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
- * BENCH_PARTS (default all: post,import,reads,lag,hq,ui) runs only some parts, while developing.
+ * BENCH_PARTS (default all: post,import,reads,lag,hq,ui,sync) runs only some parts, while developing.
  * Part `ui` (the desktop app's renderer in Chromium, issue 3) runs bench/renderer.ts in a child process.
+ * Part `sync` (issue 4) runs bench/sync.ts: a real HQ behind test/sync's fault proxy.
  * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
  * Datasets are built in bench/.work/ (git-ignored) and removed afterwards (BENCH_KEEP=1 keeps
  * them, to profile a part on the same data).
@@ -24,6 +25,7 @@ import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { benchHq, hqMarkdown } from './hq-postgres.ts';
+import { benchSync, syncMarkdown } from './sync.ts';
 
 const exec = promisify(execFile);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -32,7 +34,7 @@ const CONTACTS = N;
 /** The far page the issue names: offset 900,000 of 1,000,000. */
 const FAR_OFFSET = Math.floor(N * 0.9);
 const WORK = path.resolve('bench/.work', `run-${process.pid}`);
-const ALL_PARTS = 'post,import,reads,lag,hq,ui';
+const ALL_PARTS = 'post,import,reads,lag,hq,ui,sync';
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS).split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
@@ -486,6 +488,12 @@ async function main(): Promise<void> {
   } else {
     hq = '## HQ mode (PostgreSQL)\n\nNot run: set BENCH_DATABASE_URL to a PostgreSQL role that may create databases.\n';
   }
+  let syncMd = syncMarkdown(null, 'Not run (BENCH_PARTS).');
+  if (part('sync')) {
+    const r = await benchSync({ scale: SCALE, log });
+    if (!r.ok) process.exitCode = 1;
+    syncMd = syncMarkdown(r);
+  }
   const table = [
     '| benchmark | figure | baseline (same run) | ratio | goal | met |',
     '|---|---|---|---|---|---|',
@@ -493,8 +501,9 @@ async function main(): Promise<void> {
   ];
   header.push(`- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
   if (process.env.BENCH_CONTEXT) header.push(`- ${process.env.BENCH_CONTEXT}`);
-  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq, '', ui].join('\n');
+  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq, '', ui, '', syncMd].join('\n');
   // A partial run (BENCH_PARTS) never replaces the full results.
+  fs.mkdirSync('bench/.work', { recursive: true });
   fs.writeFileSync(ALL_PARTS.split(',').every(part) ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
   process.stdout.write(md);
 }

@@ -1,7 +1,9 @@
 /**
  * A syncing process for the kill -9 and two-engine tests: opens the local SQLite file in its
  * own process and runs sync passes until nothing is left, printing one JSON line per pass.
- *   node --import tsx test/sync/engine-child.ts <dataDir> <accountId> <holderId> <leaseMs> <timeoutMs>
+ *   node --import tsx test/sync/engine-child.ts <dataDir> <accountId> <holderId> <leaseMs> <timeoutMs> [maxPasses]
+ * (maxPasses, default 400: enough to wait out a test's short lease; the bench's production
+ * lease of 30 s needs more)
  * Exit 0 when drained; the parent may kill -9 it at any point.
  */
 import { openStore } from '../../electron/db/open.ts';
@@ -9,7 +11,7 @@ import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox.ts';
 import { fastClientFactory, testKeys } from './rig.ts';
 
-const [dataDir, accountId, holderId, leaseMs, timeoutMs] = process.argv.slice(2);
+const [dataDir, accountId, holderId, leaseMs, timeoutMs, maxPasses] = process.argv.slice(2);
 if (!dataDir || !accountId || !holderId) {
   process.stderr.write('usage: engine-child.ts <dataDir> <accountId> <holderId> [leaseMs] [timeoutMs]\n');
   process.exit(64);
@@ -19,7 +21,7 @@ const store = await openStore({ dataDir });
 const engine = createSyncEngine({ store, keys: testKeys, makeClient: fastClientFactory(Number(timeoutMs ?? 1000)), holderId, leaseMs: Number(leaseMs ?? 3000) });
 const say = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
 say({ started: holderId });
-for (let i = 0; i < 400; i++) {
+for (let i = 0; i < Number(maxPasses ?? 400); i++) {
   const r = await engine.runPass({ accountId });
   const c = await queueCounts(store.db, accountId);
   const open = await store.db.selectFrom('syncItems').select('entityId').where('accountId', '=', accountId).where('state', 'in', ['unknown', 'in_flight']).executeTakeFirst();
