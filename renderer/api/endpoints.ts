@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Contact, ContactCreateBody, ContactDeleted, ContactList, ContactListQuery, ContactUpdateBody } from '../../shared/schemas/contacts.ts';
 import { Batch, BatchCreate, BatchDonationList, BatchList, BatchUpdate } from '../../shared/schemas/batches.ts';
 import { ContactDeletePreview, ContactDonationList, ContactDonationsQuery, ContactSummaryList, ContactSummaryQuery } from '../../shared/schemas/contact-views.ts';
-import { DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery, DonationVoidBody } from '../../shared/schemas/donations.ts';
+import { DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery, DonationPatchBody, DonationVoidBody } from '../../shared/schemas/donations.ts';
 import { GiftCheck, GiftCheckQuery } from '../../shared/schemas/gift-checks.ts';
 import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
 import {
@@ -75,6 +75,8 @@ export function endpoints(c: ApiClient) {
       get: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail }),
       create: (body: Body<typeof DonationCreateRequest>) => c.request('POST', '/donations', { schema: DonationCreated, body }),
       history: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}/history`, { schema: listOf(DonationHistoryEntry) }),
+      /** Correct a gift not yet sent to HQ: the fields given change, every create rule applies again (409 once it was sent). */
+      correct: (id: string, body: Body<typeof DonationPatchBody>) => c.request('PATCH', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail, body }),
       /** Void a gift not yet sent to HQ (409 with the reason once it was sent). */
       void: (id: string, body: Body<typeof DonationVoidBody> = {}) => c.request('POST', `/donations/${encodeURIComponent(id)}/void`, { schema: DonationDetail, body: { accountId: c.accountId, ...body } }),
     },

@@ -1,8 +1,9 @@
 /**
  * A saved gift's sync state, read from the donation itself (`sync` on DonationDetail, kept by
  * the sync engine): not yet sent, sending, sent, or needs attention with HQ's reason. A gift
- * not yet sent can be voided here (after a confirmation: nothing is ever sent for it); from
- * its first send attempt it is read-only, and the row says why (HQ's API cannot change a gift).
+ * not yet sent can be corrected (a dialog, undo from the toast) or voided here (after a
+ * confirmation: nothing is ever sent for it); from its first send attempt it is read-only, and
+ * the row says why (HQ's API cannot change a gift) and where a correction is made instead.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { formatCents } from '../../../shared/money.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
+import { CorrectGiftDialog } from './CorrectGiftDialog.tsx';
 
 const LABEL: Record<DonationDetail['sync']['state'], string> = {
   not_sent: 'not yet sent',
@@ -24,6 +26,7 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [asking, setAsking] = useState(false);
+  const [correcting, setCorrecting] = useState(false);
   const sync = gift.sync;
   const voiding = useMutation({
     mutationFn: () => api.donations.void(gift.id),
@@ -50,7 +53,18 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
       <span className={tone} data-sync-state={sync.state} title={sync.reason ?? undefined}>
         {sync.state === 'needs_attention' ? <a href="#/settings/sync">{LABEL[sync.state]}</a> : LABEL[sync.state]}
       </span>
-      {sync.readOnly && sync.reason ? <span className="row-notes">{sync.reason}</span> : null}
+      {sync.readOnly && sync.reason ? (
+        <span className="row-notes" data-read-only>
+          {sync.reason}
+          {sync.state === 'sent' ? ' To correct it, change it at HQ (or void it there and enter the right gift here).' : ''}
+        </span>
+      ) : null}
+      {!sync.readOnly ? (
+        <Button tone="quiet" onClick={() => setCorrecting(true)} aria-label={`Correct the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}>
+          Correct
+        </Button>
+      ) : null}
+      {correcting ? <CorrectGiftDialog gift={gift} onClose={() => setCorrecting(false)} /> : null}
       {!sync.readOnly ? (
         <Button tone="quiet" onClick={() => setAsking(true)} aria-label={`Void the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}>
           Void

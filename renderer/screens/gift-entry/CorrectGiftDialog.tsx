@@ -1,0 +1,306 @@
+/**
+ * Correcting a saved gift not yet sent to HQ (PATCH /donations/:id): a small dialog with the
+ * entry row's fields, the amount focused and selected. Enter saves, Escape cancels. The same
+ * non-blocking warnings as the entry row, and the server's refusals at the field they name,
+ * with everything typed kept. Only the fields that changed are sent; a correction can be
+ * undone from the toast while the gift is still unsent (the old values are sent back).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { formatCents } from '../../../shared/money.ts';
+import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
+import type { Contact } from '../../../shared/schemas/contacts.ts';
+import { DonationPatchBody, type DonationDetail } from '../../../shared/schemas/donations.ts';
+import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
+import { isApiError, type FieldIssue } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
+import { mapIssues, orNull, schemaIssues } from '../../forms.ts';
+import { Button, Checkbox, Dialog, Select, TextField, useToast } from '../../ui/index.ts';
+import { DonorPicker } from './DonorPicker.tsx';
+import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
+import { giftWarnings, parseAmountCents } from './warnings.ts';
+
+interface CorrectForm {
+  amount: string;
+  date: string;
+  method: string;
+  campaignId: string;
+  committeeId: string;
+  donationAccountId: string;
+  notes: string;
+  isAnonymous: boolean;
+  isRecurring: boolean;
+  thankYouSent: boolean;
+}
+type Field = keyof CorrectForm | 'donor';
+type Patch = Omit<DonationPatchBody, 'accountId'>;
+
+const FIELDS: Record<string, Field> = {
+  donationAmount: 'amount',
+  donationDate: 'date',
+  paymentMethod: 'method',
+  campaignId: 'campaignId',
+  committeeId: 'committeeId',
+  donationAccountId: 'donationAccountId',
+  notes: 'notes',
+  contactId: 'donor',
+  isAnonymous: 'isAnonymous',
+  isRecurring: 'isRecurring',
+  thankYouSent: 'thankYouSent',
+};
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/** A contact as the donor box shows a chosen donor. */
+export function summaryOf(c: Contact): ContactSummary {
+  return { id: c.id, contactType: c.contactType, status: c.status, firstName: c.firstName, lastName: c.lastName, organization: c.organization, email: c.email, phone: c.phone, city: c.address?.city ?? null, tags: c.tags, totalDonations: c.totalDonations, lastDonationDate: c.lastDonationDate, createdAt: c.createdAt, updatedAt: c.updatedAt };
+}
+
+function formOf(g: DonationDetail): CorrectForm {
+  return {
+    amount: (cents(g.donationAmount) / 100).toFixed(2),
+    date: g.donationDate.slice(0, 10),
+    method: g.paymentMethod,
+    campaignId: g.campaignId ?? '',
+    committeeId: g.committeeId ?? '',
+    donationAccountId: g.donationAccountId ?? '',
+    notes: g.notes ?? '',
+    isAnonymous: g.isAnonymous,
+    isRecurring: g.isRecurring,
+    thankYouSent: g.thankYouSent,
+  };
+}
+
+/** The gift's fields as PATCH takes them (for the undo: the values before the correction). */
+function patchOf(g: DonationDetail): Required<Pick<Patch, 'contactId' | 'donationAmount' | 'donationDate' | 'paymentMethod' | 'campaignId' | 'committeeId' | 'donationAccountId' | 'notes' | 'isAnonymous' | 'isRecurring' | 'thankYouSent'>> {
+  return {
+    contactId: g.contactId,
+    donationAmount: g.donationAmount,
+    donationDate: g.donationDate.slice(0, 10),
+    paymentMethod: g.paymentMethod,
+    campaignId: g.campaignId,
+    committeeId: g.committeeId,
+    donationAccountId: g.donationAccountId,
+    notes: g.notes,
+    isAnonymous: g.isAnonymous,
+    isRecurring: g.isRecurring,
+    thankYouSent: g.thankYouSent,
+  };
+}
+
+/**
+ * The donor's check leaves out the gift being corrected when it is counted there (same donor,
+ * same year; for the limits also the same donation account and date), so the warnings speak of
+ * the corrected amount, not of both.
+ */
+function withoutThisGift(check: GiftCheck | null, g: DonationDetail, donorId: string | undefined, date: string, accountId: string): GiftCheck | null {
+  if (!check || donorId !== g.contactId || g.status !== 'completed') return check;
+  const own = g.donationAmount;
+  const sameYear = date.slice(0, 4) === g.donationDate.slice(0, 4);
+  const sameWindow = date === g.donationDate.slice(0, 10) && accountId === (g.donationAccountId ?? '');
+  return {
+    ...check,
+    yearTotal: sameYear ? Math.max(0, check.yearTotal - own) : check.yearTotal,
+    limits: sameWindow ? check.limits.map((l) => ({ ...l, donorTotal: Math.max(0, l.donorTotal - own), room: Math.min(l.limit, l.room + own) })) : check.limits,
+  };
+}
+
+export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onClose: () => void }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const toast = useToast();
+  const ref = useReferenceData();
+  const form = useForm<CorrectForm>({ defaultValues: formOf(gift) });
+  const { register, formState, setError, clearErrors } = form;
+  const errors = formState.errors;
+  const original = useQuery({ queryKey: qk.contact(gift.contactId), queryFn: () => api.contacts.get(gift.contactId), retry: false });
+  const [picked, setPicked] = useState<ContactSummary | null | undefined>(undefined); // undefined: the gift's own donor
+  const donor: ContactSummary | null = picked === undefined ? (original.data ? summaryOf(original.data) : null) : picked;
+  const donorId = picked === undefined ? gift.contactId : picked?.id;
+  const [donorError, setDonorError] = useState<string | undefined>();
+  const [topError, setTopError] = useState<string | null>(null);
+
+  const watched = useWatch({ control: form.control });
+  const amountCents = parseAmountCents(watched.amount ?? '');
+  const checkQuery = { contactId: donorId ?? '', donationDate: watched.date ?? '', donationAccountId: watched.donationAccountId ?? '' };
+  const check = useQuery({
+    queryKey: qk.giftCheck(checkQuery),
+    queryFn: ({ signal }) => api.contacts.giftCheck(checkQuery.contactId, { donationDate: checkQuery.donationDate || undefined, donationAccountId: checkQuery.donationAccountId || undefined }, signal),
+    enabled: donorId !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(checkQuery.donationDate),
+    retry: false,
+  });
+  const adjusted = withoutThisGift(check.data ?? null, gift, donorId, checkQuery.donationDate, checkQuery.donationAccountId);
+  const warnings = giftWarnings({
+    amountCents,
+    method: watched.method ?? '',
+    isAnonymous: watched.isAnonymous ?? false,
+    check: adjusted,
+    employer: adjusted?.employer ?? null,
+    occupation: adjusted?.occupation ?? null,
+    donationAccountName: ref.nameOf('donationAccount', watched.donationAccountId),
+  });
+
+  const correct = useMutation({ mutationFn: (patch: Patch) => api.donations.correct(gift.id, patch) });
+
+  const showIssues = (issues: FieldIssue[]) => {
+    const { fields, rest } = mapIssues(issues, FIELDS);
+    let first: Field | null = null;
+    for (const f of fields) {
+      if (f.name === 'donor') setDonorError(f.message);
+      else setError(f.name, { message: f.message });
+      first ??= f.name;
+    }
+    if (rest.length) setTopError(rest.map((r) => `${r.field}: ${r.issue}`).join('; '));
+    if (first && first !== 'donor') form.setFocus(first);
+  };
+
+  const submit = form.handleSubmit(async (v) => {
+    clearErrors();
+    setDonorError(undefined);
+    setTopError(null);
+    if (!donorId) {
+      setDonorError('Choose a donor');
+      return;
+    }
+    const c = parseAmountCents(v.amount);
+    if (c === null || c <= 0) {
+      setError('amount', { message: v.amount.trim() ? 'must be an amount in dollars, like 50 or 49.99' : 'is required' });
+      form.setFocus('amount');
+      return;
+    }
+    const next = {
+      contactId: donorId,
+      donationAmount: c / 100,
+      donationDate: v.date,
+      paymentMethod: v.method as Patch['paymentMethod'] & string,
+      campaignId: orNull(v.campaignId),
+      committeeId: orNull(v.committeeId),
+      donationAccountId: orNull(v.donationAccountId),
+      notes: orNull(v.notes),
+      isAnonymous: v.isAnonymous,
+      isRecurring: v.isRecurring,
+      thankYouSent: v.thankYouSent,
+    };
+    const before = patchOf(gift);
+    // Only what changed goes to the server (and into the gift's history).
+    const patch: Patch = {};
+    const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => (k === 'donationAmount' ? cents(next[k]) !== cents(before[k]) : next[k] !== before[k]));
+    for (const k of changed) Object.assign(patch, { [k]: next[k] });
+    if (changed.length === 0) {
+      onClose();
+      return;
+    }
+    const issues = schemaIssues(DonationPatchBody, { accountId: api.accountId, ...patch });
+    if (issues.length) {
+      showIssues(issues);
+      return;
+    }
+    try {
+      const saved = await correct.mutateAsync(patch);
+      const undo: Patch = {};
+      for (const k of changed) Object.assign(undo, { [k]: before[k] });
+      onClose();
+      toast.show({
+        tone: 'success',
+        message: `Corrected: ${formatCents(cents(saved.donationAmount))} from ${saved.contactName}${cents(saved.donationAmount) !== cents(gift.donationAmount) ? ` (was ${formatCents(cents(gift.donationAmount))})` : ''}.`,
+        undo: async () => {
+          try {
+            await api.donations.correct(gift.id, undo);
+            toast.show({ message: `Correction undone: ${formatCents(cents(gift.donationAmount))} from ${gift.contactName} again.` });
+          } catch (err) {
+            toast.show({ tone: 'error', message: `The correction could not be undone: ${err instanceof Error ? err.message : String(err)}` });
+          }
+          await invalidateAfterGift(client);
+        },
+      });
+      await invalidateAfterGift(client);
+    } catch (err) {
+      if (isApiError(err) && err.details.length) showIssues(err.details);
+      else setTopError(err instanceof Error ? err.message : String(err));
+      if (isApiError(err) && err.status === 409) void invalidateAfterGift(client); // it was sent meanwhile: the row turns read-only
+    }
+  });
+
+  // Enter saves from any field (the donor box handles its own Enter while choosing); Escape is the dialog's.
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement;
+    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
+    e.preventDefault();
+    void submit();
+  };
+
+  const amountReg = register('amount');
+  // The amount is what is most often wrong: it has the focus, selected, once the dialog is open
+  // (this effect runs after the dialog's own, which opens it).
+  useEffect(() => form.setFocus('amount', { shouldSelect: true }), [form]);
+  return (
+    <Dialog
+      open
+      wide
+      title={`Correct the gift of ${formatCents(cents(gift.donationAmount))} from ${gift.contactName}`}
+      onClose={onClose}
+      actions={
+        <>
+          <Button onClick={onClose}>
+            Cancel <kbd>Esc</kbd>
+          </Button>
+          <Button tone="primary" busy={correct.isPending} onClick={() => void submit()}>
+            Save correction <kbd>Enter</kbd>
+          </Button>
+        </>
+      }
+    >
+      <form className="correct-gift" aria-label="Correct gift" onSubmit={submit} onKeyDown={onKeyDown} noValidate>
+        <p className="muted">Not yet sent to HQ, so it can still be corrected: HQ will only ever receive the corrected gift.</p>
+        {topError ? (
+          <div className="notice notice-error" role="alert">
+            {topError}
+          </div>
+        ) : null}
+        <div className="correct-gift-grid">
+          <DonorPicker
+            key={original.isSuccess ? 'loaded' : 'loading'}
+            selected={donor}
+            error={donorError}
+            onSelect={(c) => {
+              setPicked(c);
+              setDonorError(undefined);
+              form.setFocus('amount');
+            }}
+            onClear={() => setPicked(null)}
+            onNewDonor={() => setDonorError('Choose an existing donor here; a new donor is added in the entry row.')}
+          />
+          <TextField
+            label="Amount ($)"
+            inputMode="decimal"
+            autoComplete="off"
+            onFocus={(e) => e.currentTarget.select()}
+            {...amountReg}
+            error={errors.amount?.message}
+          />
+          <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
+          <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
+          <Select label="Campaign" options={ref.campaigns} placeholder="— none —" {...register('campaignId')} error={errors.campaignId?.message} />
+          <Select label="Committee" options={ref.committees} placeholder="— none —" {...register('committeeId')} error={errors.committeeId?.message} />
+          <Select label="Donation account" options={ref.donationAccounts} placeholder="— none —" {...register('donationAccountId')} error={errors.donationAccountId?.message} />
+          <TextField label="Notes" autoComplete="off" {...register('notes')} error={errors.notes?.message} />
+        </div>
+        <div className="gift-flags" role="group" aria-label="Gift details">
+          <Checkbox label="Anonymous" {...register('isAnonymous')} />
+          <Checkbox label="Recurring" {...register('isRecurring')} />
+          <Checkbox label="Thank-you sent" {...register('thankYouSent')} />
+        </div>
+        <div className="gift-warnings" role="status" aria-live="polite">
+          {warnings.map((w) => (
+            <p key={w.id + w.text} className="notice notice-warn" data-warning={w.id}>
+              {w.text}
+            </p>
+          ))}
+        </div>
+      </form>
+    </Dialog>
+  );
+}
