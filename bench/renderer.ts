@@ -54,7 +54,14 @@ function percentiles(samples: number[]): { p50: number; p95: number; max: number
 interface Probe {
   /** Arms a measurement: starts at the next matching event, ends when `done` holds and a frame has begun. */
   arm(kind: 'enter' | 'alt2' | 'input', done: string): void;
-  result: { start: number; dom: number; frame: number } | null;
+  result: ProbeResult | null;
+}
+/** Times in ms from the start event; `requests`: what the page fetched meanwhile (resource timing). */
+interface ProbeResult {
+  start: number;
+  dom: number;
+  frame: number;
+  requests: Array<{ path: string; start: number; end: number }>;
 }
 type BenchWindow = Window & { __bench?: Probe };
 
@@ -85,6 +92,7 @@ function installProbe(): void {
       const test = conditions[name];
       if (!test) throw new Error(`no condition ${name}`);
       probe.result = null;
+      performance.clearResourceTimings();
       armed = { kind, cond: () => test(arg), start: null, observer: null };
     },
   };
@@ -105,7 +113,11 @@ function installProbe(): void {
       armed = null;
       const start = a.start;
       requestAnimationFrame(() => {
-        probe.result = { start, dom, frame: performance.now() };
+        const frame = performance.now();
+        const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => e.startTime >= start - 1 && e.startTime <= frame)
+          .map((e) => ({ path: new URL(e.name).pathname.replace(/\/(cnt|don|bat)_[\w-]+/g, '/:id') + (e.name.includes('offset=') ? ' (page)' : ''), start: e.startTime - start, end: e.responseEnd - start }));
+        probe.result = { start, dom: dom - start, frame: frame - start, requests };
       });
     });
     a.observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
@@ -137,11 +149,12 @@ async function arm(page: Page, kind: 'enter' | 'alt2' | 'input', done: string): 
   await page.evaluate(([k, d]) => (window as BenchWindow).__bench!.arm(k as 'enter', d!), [kind, done]);
 }
 
-/** Waits for the armed measurement; returns start → next frame, in ms. */
-async function measured(page: Page): Promise<number> {
+/** Waits for the armed measurement; `frame` is start → the next frame, in ms. */
+async function measured(page: Page): Promise<ProbeResult> {
   const handle = await page.waitForFunction(() => (window as BenchWindow).__bench?.result ?? null, null, { timeout: 60_000 });
-  const r = (await handle.jsonValue()) as { start: number; dom: number; frame: number };
-  return r.frame - r.start;
+  const r = (await handle.jsonValue()) as ProbeResult;
+  if (process.env.BENCH_UI_TRACE === '1') log(`${fmt(r.frame)} ms (DOM at ${fmt(r.dom)}): ${r.requests.map((q) => `${q.path} ${fmt(q.start)}→${fmt(q.end)}`).join(', ')}`);
+  return r;
 }
 
 const focusedLabel = (page: Page) =>
@@ -222,6 +235,8 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
 
   const ours: number[] = [];
   const base: number[] = [];
+  const postEnd: number[] = [];
+  const requestCount: number[] = [];
   const headers = { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', accept: 'application/json' };
   for (let i = 0; i < WARMUP_ENTRIES + ENTRIES; i++) {
     if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + ENTRIES} (${WARMUP_ENTRIES} warm-up)`);
@@ -239,7 +254,12 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
     const before = await page.evaluate(() => [...document.querySelectorAll('table.gift-table tr[data-donation-id]')].map((tr) => tr.getAttribute('data-donation-id')).join(','));
     await arm(page, 'enter', `newGiftRow:${before}`);
     await page.keyboard.press('Enter');
-    const t = await measured(page);
+    const r = await measured(page);
+    const t = r.frame;
+    if (i >= WARMUP_ENTRIES) {
+      postEnd.push(r.requests.find((q) => q.path === '/api/v1/donations')?.end ?? NaN);
+      requestCount.push(r.requests.length);
+    }
     // Baseline, same page, right after: a bare fetch POST of the same gift + one row appended, to the next frame.
     const b = await page.evaluate(
       async ({ body, headers }) => {
@@ -289,7 +309,7 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
         met: o.p95 < 50 ? 'yes' : 'no',
       },
     ],
-    note: `Gift entry: the app's gift-entry screen with a batch open (campaign and method from the batch), in the server holding the ${fmt(CONTACTS, 0)} contacts below; each gift is typed as a user does it (donor's name, Enter on the top match, amount) and Enter saves. The time runs from the Enter key event's timestamp to the first animation frame after a MutationObserver sees a saved-gift row with a new id in the batch's table (the POST, the batch list's refetch and React's render between). ${WARMUP_ENTRIES} warm-up gifts first, not counted. The baseline, right after each gift in the same page: fetch POST /api/v1/donations of the same gift (into a second batch with the same defaults) and one <tr> prepended to a plain table, to the next frame.`,
+    note: `Gift entry: the app's gift-entry screen with a batch open (campaign and method from the batch), in the server holding the ${fmt(CONTACTS, 0)} contacts below; each gift is typed as a user does it (donor's name, Enter on the top match, amount) and Enter saves. The time runs from the Enter key event's timestamp to the first animation frame after a MutationObserver sees a saved-gift row with a new id in the batch's table (the POST, the batch list's refetch and React's render between). ${WARMUP_ENTRIES} warm-up gifts first, not counted. The baseline, right after each gift in the same page: fetch POST /api/v1/donations of the same gift (into a second batch with the same defaults) and one <tr> prepended to a plain table, to the next frame. Where the time goes (the page's resource timing): the app's POST answered at p50 ${fmt(percentiles(postEnd).p50)} ms after Enter, the row on screen at p50 ${fmt(o.p50)} ms; median ${percentiles(requestCount).p50} request(s) in between (the POST, then GET /donations/:id whose answer goes into the batch's list; the other refreshes start after it).`,
   };
 }
 
@@ -313,6 +333,8 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
   const firstBase: number[] = [];
   const search: number[] = [];
   const searchBase: number[] = [];
+  const searchReqStart: number[] = [];
+  const searchReqEnd: number[] = [];
   // The seeded contacts plus gift entry's donors (and the donors it made: none, all picked).
   const total = ((await server.request('GET', `/api/v1/contact-summaries?accountId=${server.accountId}&limit=1`)).body as { total: number }).total;
   const totalText = `${total.toLocaleString('en-US')} contacts`;
@@ -325,7 +347,7 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
     await page.waitForLoadState('networkidle');
     await arm(page, 'alt2', `contactRows:${totalText}`);
     await page.keyboard.press('Alt+2');
-    first.push(await measured(page));
+    first.push((await measured(page)).frame);
     const fb = await bare('sortBy=name&sortOrder=asc&limit=100&offset=0');
     if (fb.total !== total) throw new Error(`the first page says ${fb.total} contacts, not ${total}`);
     firstBase.push(fb.dt);
@@ -334,7 +356,13 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
       const box = page.getByLabel('Search contacts');
       await arm(page, 'input', `contactRows:“${term}”`);
       await box.fill(term);
-      search.push(await measured(page));
+      const r = await measured(page);
+      search.push(r.frame);
+      const q = r.requests.find((x) => x.path.startsWith('/api/v1/contact-summaries'));
+      if (q) {
+        searchReqStart.push(q.start);
+        searchReqEnd.push(q.end);
+      }
       searchBase.push((await bare(`search=${encodeURIComponent(term)}&sortBy=name&sortOrder=asc&limit=100&offset=0`)).dt);
     }
   }
@@ -363,7 +391,7 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
         met: s.p95 < 150 ? 'yes' : 'no',
       },
     ],
-    note: `Contacts screen: ${fmt(CONTACTS, 0)} contacts seeded through the domain's bulk path (test/helpers/seed-contacts.ts). Each round reloads the page on the gift-entry screen (empty query cache) and waits for the network to settle; first render runs from the Alt+2 key event's timestamp to the first animation frame after the list's first row holds its data, the list is not busy and the status says “${totalText}”. Then ${SEARCHES.length} searches (${SEARCHES.map((t) => `“${t}”`).join(', ')}), each typed into the search box in one input event: from that event to the first frame after the first row holds the new results and the status names the term (the screen's 120 ms debounce included). Each baseline is the same request with fetch from the same page right after, timed to its parsed JSON.`,
+    note: `Contacts screen: ${fmt(CONTACTS, 0)} contacts seeded through the domain's bulk path (test/helpers/seed-contacts.ts). Each round reloads the page on the gift-entry screen (empty query cache) and waits for the network to settle; first render runs from the Alt+2 key event's timestamp to the first animation frame after the list's first row holds its data, the list is not busy and the status says “${totalText}”. Then ${SEARCHES.length} searches (${SEARCHES.map((t) => `“${t}”`).join(', ')}), each put into the search box in one input event (as a paste does, or the last key of a word): from that event to the first frame after the first row holds the new results and the status names the term (the screen's 60 ms debounce included). Each baseline is the same request with fetch from the same page right after, timed to its parsed JSON. Where the search time goes (resource timing, p50): the request leaves ${fmt(percentiles(searchReqStart).p50)} ms after the input event (the debounce), is answered at ${fmt(percentiles(searchReqEnd).p50)} ms, the results are on screen at ${fmt(s.p50)} ms.`,
   };
 }
 

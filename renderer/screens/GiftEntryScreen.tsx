@@ -20,7 +20,7 @@ import { localToday, mapIssues, orNull, schemaIssues } from '../forms.ts';
 import { Button, Checkbox, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
 import { BatchSummary, NewBatchDialog } from './gift-entry/BatchPanel.tsx';
 import { DonorPicker, donorName } from './gift-entry/DonorPicker.tsx';
-import { GiftRows } from './gift-entry/GiftRows.tsx';
+import { GiftRows, showSavedGift } from './gift-entry/GiftRows.tsx';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './gift-entry/NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
 import { giftWarnings, parseAmountCents } from './gift-entry/warnings.ts';
@@ -282,8 +282,15 @@ function GiftRow({ batch }: { batch: Batch }) {
     try {
       const saved = await saveGift.mutateAsync({ ...gift, contactId: chosen!.id });
       toast.show({ tone: 'success', message: `Saved ${formatCents(cents)} from ${donorName(chosen!)}.` });
-      void invalidateAfterGift(client);
-      void saved;
+      // The saved row first: its own detail (one small request) into the batch's list, then the
+      // refresh of everything else a gift changes. Refreshing all at once put the list's two
+      // requests behind six others on the server: ~150 ms from Enter to the row instead of ~40
+      // (bench/renderer.ts).
+      void api.donations
+        .get(saved.id)
+        .then((detail) => showSavedGift(client, batch.id, detail))
+        .catch(() => undefined) // the refresh below brings the row anyway
+        .finally(() => void invalidateAfterGift(client));
       // Sticky: date, method and designation stay for the next gift; the rest starts empty.
       form.reset(defaultsFrom(batch, { date: v.date, method: v.method, campaignId: v.campaignId, committeeId: v.committeeId, donationAccountId: v.donationAccountId }));
       setDonor(null);

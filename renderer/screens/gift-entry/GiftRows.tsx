@@ -1,5 +1,5 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { formatCents } from '../../../shared/money.ts';
 import type { DonationDetail } from '../../../shared/schemas/donations.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -10,6 +10,24 @@ import { SyncStateSlot } from './SyncStateSlot.tsx';
 
 const SHOWN = 100;
 
+interface ShownRows {
+  rows: DonationDetail[];
+  total: number;
+}
+
+/**
+ * Puts a just-saved gift (as the server answers GET /donations/:id) into the batch's list at
+ * once, so its row is on screen without waiting for the list's own refetch, which queues on
+ * the server behind every other refresh a save triggers. Idempotent: a row already there is
+ * left as it is (the refetch that follows brings the same data).
+ */
+export function showSavedGift(client: QueryClient, batchId: string, gift: DonationDetail): void {
+  client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
+    if (!old || old.rows.some((r) => r.id === gift.id)) return old;
+    return { rows: [...old.rows, gift].slice(-SHOWN), total: old.total + 1 };
+  });
+}
+
 export function GiftRows({ batchId }: { batchId: string }) {
   const api = useApi();
   const ref = useReferenceData();
@@ -17,7 +35,7 @@ export function GiftRows({ batchId }: { batchId: string }) {
     queryKey: qk.batchDonations(batchId),
     // While any gift is on its way to HQ, its state is read again every few seconds.
     refetchInterval: (q) => (q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false),
-    queryFn: async () => {
+    queryFn: async (): Promise<ShownRows> => {
       const first = await api.batches.donations(batchId, { limit: SHOWN, offset: 0 });
       if (first.total <= SHOWN) return { rows: first.data, total: first.total };
       const last = await api.batches.donations(batchId, { limit: SHOWN, offset: first.total - SHOWN });
