@@ -1,7 +1,9 @@
 /**
  * The sync badge in the app header: online/offline, changes waiting for HQ, records that
- * need attention (a link to that list), and HQ's pause or a back-off. It polls the status
- * route every 15 s (TanStack Query's refetchInterval; not while the window is hidden).
+ * need attention (a link to that list), and HQ's pause or a back-off. It is refreshed at once
+ * when the app saves a gift or contact or runs "Sync now" (they invalidate qk.sync), and polls
+ * for the scheduler's passes: every 3 s while anything waits for HQ, every 15 s when all is sent
+ * (TanStack Query's refetchInterval; not while the window is hidden).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
@@ -21,7 +23,7 @@ const subscribeOnline = (cb: () => void) => {
 export function SyncBadge() {
   const api = useApi();
   const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
-  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), refetchInterval: 15_000, refetchIntervalInBackground: false });
+  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), refetchInterval: (q) => (q.state.data && q.state.data.configured && q.state.data.pending + q.state.data.inFlight > 0 ? 3_000 : 15_000), refetchIntervalInBackground: false });
   const s = status.data;
   if (!s) return null;
   const href = hrefFor('settings', 'sync');

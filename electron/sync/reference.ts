@@ -159,12 +159,12 @@ async function checkAtHq(remote: RemoteReader, remoteAccountId: string, kind: Re
     if (list.ok) {
       const found = listItems(list.body).find((x) => x.id === remoteId);
       if (found) return { name: found.name, checked: true };
-      throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (it is not among the ${listItems(list.body).length} ${noun}s HQ lists)`);
+      throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (that remoteId is not among the ${listItems(list.body).length} ${noun}s HQ lists)`);
     }
     // HQ has no way to read them at all (the spec has none): its 404 says nothing about the id.
     if (list.status === 404 || list.status === 405 || list.status === 501) return { name: null, checked: false };
   }
-  if (r.status === 404) throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (GET /api/v1${route}/${remoteId} answered 404: ${r.message})`);
+  if (r.status === 404) throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (for that remoteId, GET /api/v1${route}/${remoteId} answered 404: ${r.message})`);
   if (r.status === 401 || r.status === 403) throw refused('remote_refused', `HQ refused the check of ${noun} ${remoteId} (${remoteMessage(r)}); check the sync settings' key`);
   if (r.status !== undefined && r.status >= 400 && r.status < 500) throw refused('remote_refused', `HQ refused ${noun} id ${remoteId} (${remoteMessage(r)})`);
   throw new DomainError('conflict', 'remote_unreachable', `Could not check ${noun} ${remoteId} at HQ (${remoteMessage(r)}); nothing was linked, try again when HQ answers`, [{ field: 'remoteId', issue: 'could not be checked at HQ' }]);

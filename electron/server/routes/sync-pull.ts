@@ -36,7 +36,7 @@ export async function syncPullRoutes(app: FastifyInstance, ctx: DomainContext, s
   const remoteFor = async (accountId: string): Promise<{ config: RemoteConfig; remote: RemoteClient }> => {
     if (!sync) throw new DomainError('conflict', 'sync_unavailable', 'This server cannot open the HQ secret (no key source): use giftdesk sync pull / link');
     const config = await loadRemoteConfig(ctx.store.db, sync.keys, accountId);
-    if (!config) throw new DomainError('bad_request', 'sync_not_configured', 'Sync to HQ is not configured for this account (PUT /api/v1/sync/settings first)', [{ field: 'accountId', issue: 'has no HQ settings' }]);
+    if (!config) throw new DomainError('bad_request', 'sync_not_configured', `Sync to HQ is not configured for accountId ${accountId} (PUT /api/v1/sync/settings first)`, [{ field: 'accountId', issue: 'has no HQ settings' }]);
     if (sync.clientFor) return { config, remote: sync.clientFor(config) };
     const key = `${config.baseUrl}\n${config.keyId}\n${config.secret}\n${config.ratePerSecond}`;
     let remote = own.get(key);

@@ -139,7 +139,8 @@ function ContactForm({ title, contact, defs }: { title: string; contact: Contact
         saved = await api.contacts.create(createBody(values, defs));
       }
       queryClient.setQueryData(qk.contact(saved.id), saved);
-      await queryClient.invalidateQueries({ queryKey: qk.contacts });
+      // The contact list and the sync badge (a saved contact waits for HQ).
+      await Promise.all([qk.contacts, qk.sync].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       toast.show({ message: `${displayName(saved)} ${contact ? 'was saved' : 'was added'}.`, tone: 'success' });
       navigate('contacts', saved.id);
     } catch (e) {

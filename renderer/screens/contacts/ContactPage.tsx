@@ -80,7 +80,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
       await api.contacts.delete(c.id);
       setAsking(false);
       queryClient.removeQueries({ queryKey: qk.contact(c.id) });
-      await Promise.all([qk.contacts, qk.donations, qk.account, qk.campaigns, qk.flags].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      await Promise.all([qk.contacts, qk.donations, qk.account, qk.campaigns, qk.flags, qk.sync, qk.batches].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       toast.show({ message: `${name} was deleted${preview && preview.donationCount > 0 ? `, with ${count(preview.donationCount, 'gift')}` : ''}.`, tone: 'success' });
       navigate('contacts');
     } catch (e) {

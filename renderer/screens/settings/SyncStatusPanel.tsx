@@ -38,7 +38,8 @@ export function SyncStatusPanel() {
     onError: (err) => setOutcome({ tone: 'error', text: err.message }),
     onSettled: async () => {
       setRun(null);
-      await qc.invalidateQueries({ queryKey: qk.sync });
+      // The badge and every gift row's sync state (sent / needs attention) follow the pass at once.
+      await Promise.all([qk.sync, qk.batches, qk.donations].map((queryKey) => qc.invalidateQueries({ queryKey })));
     },
   });
 
