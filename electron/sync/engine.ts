@@ -405,6 +405,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           op,
           attemptId,
           attemptAt: at,
+          nextTryAt: null, // a backoff that led here is spent; a failure of this attempt sets a new one
           attemptBody: JSON.stringify(attemptBody),
           firstAttemptAt: item.firstAttemptAt ?? at,
           attentionCode: null,
@@ -631,7 +632,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     const release = async () => {
       await store.write(async (trx) => {
         if (item.attemptId) await releaseAttempt(trx, item.attemptId);
-        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
+        // Its backoff is spent: a stale nextTryAt must not mask the next item's (nextRetryAt).
+        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, nextTryAt: null, updatedAt: at });
       });
       return 'resolved' as const;
     };
@@ -768,10 +770,18 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (running) await running.catch(() => undefined);
       await releaseLease(store, holder).catch(() => undefined);
     },
-    /** When the next retry of a backed-off record is due (ms since epoch), or null. */
+    /**
+     * When the next retry of a backed-off record is due (ms since epoch), or null: the earliest
+     * backoff still running; when none is, the earliest already due (a record no pass has
+     * retried yet). A due time never hides a later one still to come.
+     */
     async nextRetryAt(): Promise<number | null> {
-      const r = await db.selectFrom('syncItems').select((eb) => eb.fn.min('nextTryAt').as('t')).where('nextTryAt', 'is not', null).where('state', '!=', 'attention').executeTakeFirst();
-      return r?.t ? Date.parse(r.t) : null;
+      const now = nowIso();
+      const backedOff = () => db.selectFrom('syncItems').select((eb) => eb.fn.min('nextTryAt').as('t')).where('nextTryAt', 'is not', null).where('state', '!=', 'attention');
+      const ahead = await backedOff().where('nextTryAt', '>', now).executeTakeFirst();
+      if (ahead?.t) return Date.parse(ahead.t);
+      const due = await backedOff().executeTakeFirst();
+      return due?.t ? Date.parse(due.t) : null;
     },
   };
 }

@@ -23,12 +23,13 @@ export function SettingsScreen({ route }: ScreenProps) {
   };
 
   // Choosing a section takes the focus into it (its first field, else its heading), also when
-  // it is the one already shown; the first arrival on Settings is the shell's to focus.
+  // it is the one already shown; the first arrival on Settings is the shell's to focus. At once,
+  // once React has put the section on screen, not a frame later: what a fast typist types after
+  // Enter on a section's link belongs in its first field, not on the link.
   useEffect(() => {
     if (shownSection.current === current.id) return;
     shownSection.current = current.id;
-    const id = requestAnimationFrame(focusSection);
-    return () => cancelAnimationFrame(id);
+    focusSection();
   }, [current.id]);
 
   // Up/Down move between the section links (Tab still works as everywhere).
@@ -51,7 +52,7 @@ export function SettingsScreen({ route }: ScreenProps) {
                 <a
                   href={hrefFor('settings', s.id)}
                   aria-current={s.id === current.id ? 'page' : undefined}
-                  onClick={s.id === current.id ? () => requestAnimationFrame(focusSection) : undefined}
+                  onClick={s.id === current.id ? focusSection : undefined}
                 >
                   {s.label}
                 </a>

@@ -59,6 +59,10 @@ async function openSection(name: string): Promise<void> {
   await page.keyboard.press('Enter');
   await expect.poll(() => link.getAttribute('aria-current')).toBe('page');
   await page.getByRole('heading', { level: 2, name }).waitFor();
+  // the focus goes into the section (its first field, else its heading): what is typed next lands there
+  await expect
+    .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('.settings-content'))))
+    .toBe(true);
 }
 
 /** Types into a field reached by its label (focus, select what is there, type). */
@@ -104,24 +108,24 @@ describe('Settings', () => {
     const nav = page.getByRole('navigation', { name: 'Settings sections' });
     await nav.getByRole('link', { name: 'Campaigns' }).focus();
     await page.keyboard.press('ArrowDown');
-    expect(await focusedLabel()).toBe('Committees');
+    await expect.poll(() => focusedLabel()).toBe('Committees');
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
-    expect(await focusedLabel()).toBe('Sync');
+    await expect.poll(() => focusedLabel()).toBe('Sync');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 2, name: 'Sync' }).waitFor();
   });
 
   it('donation accounts: one is added with limits by keyboard; a bad limit is shown at its field and nothing typed is lost', async () => {
     await openSection('Donation accounts & limits');
-    expect(await focusedLabel()).toBe('Account name'); // the section's first field has the focus
+    await expect.poll(() => focusedLabel()).toBe('Account name'); // the section's first field has the focus
     await page.keyboard.type('Federal PAC');
     await typeInto(page.getByLabel('Per election'), '3,300');
     await typeInto(page.getByLabel('Per calendar year'), 'lots');
     await page.keyboard.press('Enter');
     await page.getByText('Must be a number.').waitFor();
     expect(await page.getByLabel('Account name').inputValue()).toBe('Federal PAC');
-    expect(await page.getByLabel('Per calendar year').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('Per calendar year').getAttribute('aria-invalid')).toBe('true');
     await typeInto(page.getByLabel('Per calendar year'), '10000.50');
     await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /Federal PAC/ }).waitFor();
@@ -135,7 +139,7 @@ describe('Settings', () => {
       }),
     ]);
     // the form is empty again, ready for the next one
-    expect(await page.getByLabel('Account name').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Account name').inputValue()).toBe('');
 
     // a duplicate name is refused at the field before anything is sent
     await typeInto(page.getByLabel('Account name'), 'federal pac');
@@ -161,6 +165,7 @@ describe('Settings', () => {
 
   it('campaigns: one is added offering the donation account, by keyboard; then renamed', async () => {
     await openSection('Campaigns');
+    await expect.poll(() => focusedLabel()).toBe('Campaign name');
     await page.keyboard.type('Spring Gala');
     await page.getByRole('checkbox', { name: 'Federal PAC' }).focus();
     await page.keyboard.press('Space');
@@ -174,7 +179,7 @@ describe('Settings', () => {
     await page.getByLabel('Campaign name').focus();
     await page.keyboard.press('Enter');
     await page.getByText('Must not be empty.').waitFor();
-    expect(await page.getByLabel('Campaign name').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('Campaign name').getAttribute('aria-invalid')).toBe('true');
 
     await page.getByRole('button', { name: 'Edit Spring Gala' }).focus();
     await page.keyboard.press('Enter');
@@ -189,11 +194,12 @@ describe('Settings', () => {
 
   it('committees: one is added and renamed', async () => {
     await openSection('Committees');
+    await expect.poll(() => focusedLabel()).toBe('Committee name');
     await page.keyboard.type('Host Committee');
     await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /Host Committee/ }).waitFor();
     expect((await api('/committees')).data).toEqual([expect.objectContaining({ name: 'Host Committee' })]);
-    expect(await focusedLabel()).toBe('Committee name'); // ready for the next one
+    await expect.poll(() => focusedLabel()).toBe('Committee name'); // ready for the next one
     await page.getByRole('button', { name: 'Rename Host Committee' }).focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: /Rename committee/ });
@@ -322,6 +328,7 @@ describe('Settings', () => {
     await openSection('API keys');
     // the window's own key is marked and offers no revoke
     await page.getByText('This window').waitFor();
+    await expect.poll(() => focusedLabel()).toBe('What it is for');
     await page.keyboard.type('nightly reconcile');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Your new API key' });
@@ -355,7 +362,7 @@ describe('Settings', () => {
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: /Revoke “nightly reconcile”/ });
     await confirm.waitFor();
-    expect(await focusedLabel()).toBe('Cancel'); // the safe choice has the focus
+    await expect.poll(() => focusedLabel()).toBe('Cancel'); // the safe choice has the focus
     await screenshot(page, 'settings-api-key-revoke');
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await confirm.waitFor({ state: 'detached' });
@@ -382,8 +389,8 @@ describe('Settings', () => {
 
     const bar = page.getByRole('progressbar');
     await page.getByRole('heading', { name: 'Import finished' }).waitFor();
-    expect(await bar.getAttribute('aria-valuenow')).toBe('401');
-    expect(await bar.getAttribute('aria-valuemax')).toBe('401');
+    await expect.poll(() => bar.getAttribute('aria-valuenow')).toBe('401');
+    await expect.poll(() => bar.getAttribute('aria-valuemax')).toBe('401');
     await page.getByText('401 of 401 rows').waitFor();
     await page.getByText('399 imported, 2 rejected.').waitFor();
     await checkAndPhotograph('import-finished');
@@ -408,7 +415,7 @@ describe('Settings', () => {
     });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText(/unknown column "shoeSize"/).waitFor();
-    expect(await page.getByLabel('CSV file').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('CSV file').getAttribute('aria-invalid')).toBe('true');
     expect((await api('/account')).contacts).toBe(399);
   });
 
@@ -416,7 +423,7 @@ describe('Settings', () => {
     await openSection('Export CSV');
     await page.getByText('399 contacts').waitFor();
     const button = page.getByRole('button', { name: 'Export contacts (CSV)' });
-    expect(await focusedLabel()).toBe('Export contacts (CSV)');
+    await expect.poll(() => focusedLabel()).toBe('Export contacts (CSV)');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toMatch(/^giftdesk-contacts-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readDownload(download)).trimEnd().split('\r\n');

@@ -86,8 +86,21 @@ export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE)
       fs.rmSync(dataDir, { recursive: true, force: true });
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      // FORCE cannot end an autovacuum worker that happens to be in the database for a role
+      // without pg_signal_backend (42501); such a worker is brief, so ask again.
+      try {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await c.query(`drop database if exists ${name} with (force)`);
+            break;
+          } catch (e) {
+            if ((e as { code?: string }).code !== '42501' || attempt >= 40) throw e;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }

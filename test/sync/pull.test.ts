@@ -195,7 +195,7 @@ describe('linking reference data by hand', () => {
       const args = { accountId: l.accountId, remoteAccountId: hq.accountId, kind: 'campaign' as const, localId: gala.id };
       const wrong = await linkReference(l.ctx, client, { ...args, remoteId: 'cmp_01NOPE' }).catch((e: unknown) => e);
       expect(isDomainError(wrong)).toBe(true);
-      expect((wrong as Error).message).toBe(`HQ has no campaign cmp_01NOPE (GET /api/v1/campaigns/cmp_01NOPE answered 404: Campaign cmp_01NOPE was not found)`);
+      expect((wrong as Error).message).toBe(`HQ has no campaign cmp_01NOPE (for that remoteId, GET /api/v1/campaigns/cmp_01NOPE answered 404: Campaign cmp_01NOPE was not found)`);
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBeNull();
 
       const ok = await linkReference(l.ctx, client, { ...args, remoteId: campaign.id });

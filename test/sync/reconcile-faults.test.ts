@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, deleteContact } from '../../electron/domain/contacts.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
-import type { FaultAction } from './fault-proxy.ts';
+import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 
 let rig: SyncRig | undefined;
@@ -83,6 +83,35 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
       expect(reads.length).toBeLessThanOrEqual(3); // the identity search and one page of the newest contacts
       expect(after.filter((x) => x === 'POST /api/v1/contacts')).toHaveLength(1);
       expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 26, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it("a record whose backoff is spent does not hide another's still running: the next retry is named in the future", async () => {
+    rig = await startRig();
+    const { local } = rig;
+    // Full jitter drawn at its middle: the first retry waits half a second.
+    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.5 });
+    try {
+      const gone = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Gone', lastName: 'Before' });
+      rig.proxy.setRule((r): FaultAction => (r.method === 'POST' && r.body.includes(`gd:${gone.id}`) ? { kind: 'resetBeforeForward' } : { kind: 'forward' }));
+      await engine.runPass({ accountId: local.accountId }); // its POST is reset: unknown, backed off
+      expect((await getItem(local.store.db, 'contact', gone.id))?.state).toBe('unknown');
+      // Deleted here before it ever reached HQ: once looked for and found absent, nothing is left to send.
+      await deleteContact(local.ctx, local.accountId, gone.id);
+      const later = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Later', lastName: 'Donor' });
+      rig.proxy.setRule((r): FaultAction => (r.method === 'POST' && r.body.includes(`gd:${later.id}`) ? { kind: 'resetBeforeForward' } : { kind: 'forward' }));
+      await expect.poll(async () => ((await engine.nextRetryAt()) ?? Infinity) <= Date.now()).toBe(true); // its backoff runs out
+      await engine.runPass({ accountId: local.accountId }); // the first is settled; the second's POST is reset
+      expect((await getItem(local.store.db, 'contact', later.id))?.state).toBe('unknown');
+      // The next retry is the second record's, still ahead (a spent backoff left behind would say "now").
+      const next = await engine.nextRetryAt();
+      expect(next).not.toBeNull();
+      expect(next!).toBeGreaterThan(Date.now());
+      rig.proxy.setRule(forwardAll);
+      await syncToCompletion(engine, rig);
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
     } finally {
       await engine.stop();
     }

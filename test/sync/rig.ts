@@ -276,22 +276,36 @@ export interface DrainableEngine {
 /**
  * Passes until nothing is left to push: the faults stay on for `faultyPasses` passes, then the
  * proxy forwards everything (so a run always ends). Waits for backoff timers between passes.
+ * With HQ reachable again, the run must end within `maxPasses` passes or, on a slow (loaded)
+ * machine where backoffs outlast quick passes, within `settleMs` of the faults ending.
  */
-export async function syncToCompletion(engine: DrainableEngine, rig: SyncRig, opts: { faultyPasses?: number; maxPasses?: number } = {}): Promise<{ passes: number }> {
+export async function syncToCompletion(engine: DrainableEngine, rig: SyncRig, opts: { faultyPasses?: number; maxPasses?: number; settleMs?: number } = {}): Promise<{ passes: number }> {
   const faulty = opts.faultyPasses ?? 15;
   const max = opts.maxPasses ?? faulty + 40;
+  const settleMs = opts.settleMs ?? 30_000;
   const { store, accountId } = rig.local;
-  for (let i = 0; i < max; i++) {
-    if (i === faulty) rig.proxy.setRule(forwardAll);
+  let faultsEnded = faulty === 0 ? Date.now() : Infinity;
+  for (let i = 0; ; i++) {
+    if (i === faulty) {
+      rig.proxy.setRule(forwardAll);
+      faultsEnded = Date.now();
+    }
     await engine.runPass({ accountId });
     const c = await queueCounts(store.db, accountId);
     const open = await store.db.selectFrom('syncItems').select('entityId').where('accountId', '=', accountId).where('state', 'in', ['unknown', 'in_flight']).executeTakeFirst();
     if (c.pending === 0 && c.inFlight === 0 && !open) return { passes: i + 1 };
-    if (c.needsAttention > 0 && c.pending === 0 && c.inFlight === 0 && !open) return { passes: i + 1 };
+    if (i + 1 >= max && (faultsEnded === Infinity || Date.now() - faultsEnded >= settleMs)) break;
     const next = await engine.nextRetryAt();
     const wait = next === null ? 5 : Math.min(Math.max(0, next - Date.now()), 250);
     await new Promise((r) => setTimeout(r, wait));
   }
   const c = await queueCounts(store.db, accountId);
-  throw new Error(`sync did not finish in ${max} passes: ${JSON.stringify(c)}`);
+  const left = await store.db
+    .selectFrom('syncItems')
+    .select(['entityType', 'entityId', 'state', 'op', 'failures', 'nextTryAt', 'lastError', 'attentionCode'])
+    .where('accountId', '=', accountId)
+    .where((eb) => eb.or([eb('state', '!=', 'idle'), eb('nextTryAt', 'is not', null)]))
+    .limit(10)
+    .execute();
+  throw new Error(`sync did not finish in ${max} passes${faultsEnded === Infinity ? ' (faults never off)' : ` and ${Math.round((Date.now() - faultsEnded) / 1000)} s with HQ reachable`}: ${JSON.stringify(c)}; records not idle: ${JSON.stringify(left)}; nextRetryAt ${await engine.nextRetryAt()}, now ${Date.now()}`);
 }

@@ -10,7 +10,7 @@
  * happen, re-indexes the row). Searches put their words in a column filter over the other
  * three columns, so a word never matches the account token.
  *
- * PostgreSQL: see the PostgreSQL half below. Frozen once shipped.
+ * PostgreSQL: nothing changes (its search is a tsvector index, untouched). Frozen once shipped.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
