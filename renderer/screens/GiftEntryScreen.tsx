@@ -5,7 +5,7 @@
  * shows the server's message at the field it names and keeps everything typed.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { formatCents } from '../../shared/money.ts';
 import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
@@ -25,6 +25,7 @@ import {
   DesignationFields,
   DONATION_FIELDS,
   donationFields,
+  enterSubmits,
   GiftFlags,
   GiftWarnings,
   showFieldIssues,
@@ -276,14 +277,8 @@ function GiftRow({ batch }: { batch: Batch }) {
     }
   });
 
-  // Enter saves from any field of the row (the donor box handles its own Enter while choosing).
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
-    e.preventDefault();
-    void submit();
-  };
+  // Enter saves from any field of the row.
+  const onKeyDown = enterSubmits(submit);
 
   const busy = saveContact.isPending || saveGift.isPending;
   return (

@@ -6,7 +6,7 @@
  * undone from the toast while the gift is still unsent (the old values are sent back).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
@@ -23,6 +23,7 @@ import {
   DesignationFields,
   DONATION_FIELDS,
   donationFields,
+  enterSubmits,
   GiftFlags,
   GiftWarnings,
   showFieldIssues,
@@ -183,14 +184,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     }
   });
 
-  // Enter saves from any field (the donor box handles its own Enter while choosing); Escape is the dialog's.
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
-    e.preventDefault();
-    void submit();
-  };
+  // Enter saves from any field; Escape is the dialog's.
+  const onKeyDown = enterSubmits(submit);
 
   const amountReg = register('amount');
   // The amount is what is most often wrong: it has the focus, selected, once the dialog is open

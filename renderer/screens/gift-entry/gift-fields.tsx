@@ -5,6 +5,7 @@
  * the warnings, and the parts of the form both show alike.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { KeyboardEvent } from 'react';
 import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
 import type { PaymentMethod } from '../../../shared/enums.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
@@ -102,6 +103,20 @@ export function useGiftCheck(donorId: string | undefined, date: string, donation
     enabled: donorId !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(query.donationDate),
     retry: false,
   });
+}
+
+/**
+ * The form's keydown handler: Enter saves from any field (not from a button, a text area, or
+ * the donor box, which handles its own Enter while choosing).
+ */
+export function enterSubmits(submit: () => Promise<void>) {
+  return (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement;
+    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
+    e.preventDefault();
+    void submit();
+  };
 }
 
 /** The row's non-blocking warnings, read out politely as they change. */
