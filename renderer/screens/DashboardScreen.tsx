@@ -15,7 +15,7 @@ import { Button, EmptyState, Screen, Select } from '../ui/index.ts';
 import { GiftsChart } from './dashboard-chart.tsx';
 import { batchKey } from './GiftEntryScreen.tsx';
 import { localDate, periodQuery, type Period } from './dashboard-periods.ts';
-import { money } from './format.ts';
+import { count, money, whole } from './format.ts';
 import './dashboard.css';
 
 /** How often the figures refresh on their own (a saved gift refreshes them at once). */
@@ -100,7 +100,7 @@ export function DashboardScreen(_props: ScreenProps) {
                 {money(todayStats.data.total)}
               </p>
               <p className="big-sub" data-testid="today-count">
-                {todayStats.data.count} {todayStats.data.count === 1 ? 'gift' : 'gifts'}
+                {count(todayStats.data.count, 'gift')}
               </p>
             </>
           ) : (
@@ -137,8 +137,8 @@ export function DashboardScreen(_props: ScreenProps) {
                 {money(b.total)}
               </p>
               <p className="big-sub" data-testid="batch-count">
-                {b.count} {b.count === 1 ? 'gift' : 'gifts'}
-                {b.expectedCount !== null ? ` of ${b.expectedCount} expected` : ''}
+                {count(b.count, 'gift')}
+                {b.expectedCount !== null ? ` of ${whole(b.expectedCount)} expected` : ''}
                 {b.expectedTotal !== null ? ` · ${money(b.expectedTotal)} expected` : ''}
               </p>
               {countOff || totalOff ? (
@@ -211,7 +211,7 @@ function CampaignTable({ stats }: { stats: DonationStats }) {
         {stats.byCampaign.map((c) => (
           <tr key={c.campaignId ?? 'none'}>
             <th scope="row">{c.campaignName ?? <span className="muted">No campaign</span>}</th>
-            <td className="num">{c.count}</td>
+            <td className="num">{whole(c.count)}</td>
             <td className="num">{money(c.total)}</td>
             <td className="share-col" aria-hidden="true">
               <span className="share-bar" style={{ width: `${Math.max(2, (c.total / max) * 100)}%` }} />
@@ -222,7 +222,7 @@ function CampaignTable({ stats }: { stats: DonationStats }) {
       <tfoot>
         <tr>
           <th scope="row">All campaigns</th>
-          <td className="num">{stats.count}</td>
+          <td className="num">{whole(stats.count)}</td>
           <td className="num">{money(stats.total)}</td>
           <td />
         </tr>

@@ -4,7 +4,7 @@
  */
 import { useId } from 'react';
 import type { DonationStats } from '../../shared/schemas/stats.ts';
-import { money } from './format.ts';
+import { count, money, whole } from './format.ts';
 
 const W = 720;
 const H = 260;
@@ -43,7 +43,7 @@ export function GiftsChart({ stats }: { stats: DonationStats }) {
   const desc =
     stats.count === 0
       ? 'No gifts in this period.'
-      : `${stats.count} gifts, ${money(stats.total)} in all, from ${pointLabel(pts[0]!.start, unit, true)} to ${pointLabel(pts[pts.length - 1]!.start, unit, true)}. The most raised in one ${unit}: ${money(peak.total)} (${pointLabel(peak.start, unit, true)}).`;
+      : `${count(stats.count, 'gift')}, ${money(stats.total)} in all, from ${pointLabel(pts[0]!.start, unit, true)} to ${pointLabel(pts[pts.length - 1]!.start, unit, true)}. The most raised in one ${unit}: ${money(peak.total)} (${pointLabel(peak.start, unit, true)}).`;
 
   return (
     <div className="chart">
@@ -65,7 +65,7 @@ export function GiftsChart({ stats }: { stats: DonationStats }) {
             <g key={p.start}>
               {p.total > 0 ? (
                 <rect x={x} y={y(p.total)} width={bw} height={Math.max(h, 1)} rx={2} className="chart-bar">
-                  <title>{`${pointLabel(p.start, unit, true)}: ${money(p.total)}, ${p.count} ${p.count === 1 ? 'gift' : 'gifts'}`}</title>
+                  <title>{`${pointLabel(p.start, unit, true)}: ${money(p.total)}, ${count(p.count, 'gift')}`}</title>
                 </rect>
               ) : null}
               {i % every === 0 ? (
@@ -96,7 +96,7 @@ export function GiftsChart({ stats }: { stats: DonationStats }) {
             {pts.map((p) => (
               <tr key={p.start}>
                 <th scope="row">{pointLabel(p.start, unit, true)}</th>
-                <td className="num">{p.count}</td>
+                <td className="num">{whole(p.count)}</td>
                 <td className="num">{money(p.total)}</td>
               </tr>
             ))}

@@ -6,3 +6,9 @@ export const money = (dollars: number): string => formatCents(dollarsToCents(dol
 
 /** "primary", 2026 → "Primary 2026". */
 export const electionLabel = (type: string, year: number): string => `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} ${year}`;
+
+/** 6000 → "6,000". */
+export const whole = (n: number): string => n.toLocaleString('en-US');
+
+/** 6000, "gift" → "6,000 gifts"; 1 → "1 gift". */
+export const count = (n: number, one: string, many = `${one}s`): string => `${whole(n)} ${n === 1 ? one : many}`;

@@ -16,9 +16,7 @@ export function day(iso: string | null | undefined): string {
   return Number.isNaN(t) ? iso : dateFmt.format(t);
 }
 
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+export { count } from '../format.ts';
 
 /** ENUM_VALUE → "Enum value". */
 export function enumLabel(v: string | null | undefined): string {
