@@ -27,6 +27,8 @@ const CreateForm = CampaignCreate.omit({ accountId: true });
 type CampaignForm = UseFormReturn<z.input<typeof CreateForm>, unknown, z.output<typeof CreateForm>>;
 type CampaignRow = z.infer<typeof Campaign>;
 type AccountRow = z.infer<typeof DonationAccount>;
+/** The donation accounts' query, as far as the choices need it. */
+type AccountsQuery = { isError: boolean; isPending: boolean; error: Error | null; data?: { data: AccountRow[] } | undefined };
 const FIELDS = ['name', 'donationAccountIds'] as const;
 const TAKEN = 'A campaign with this name already exists.';
 
@@ -78,16 +80,22 @@ function DonationAccountChoices({
   );
 }
 
-/** The donation-account choices, as both the new-campaign form and the edit dialog show them. */
-function ChosenAccounts({ form, accounts }: { form: CampaignForm; accounts: AccountRow[] }) {
+/**
+ * The donation-account choices, as both the new-campaign form and the edit dialog show them:
+ * "Loading…" until the accounts are in (never "No donation accounts yet" before that), the
+ * error if they could not be read.
+ */
+function ChosenAccounts({ form, accounts }: { form: CampaignForm; accounts: AccountsQuery }) {
   return (
-    <DonationAccountChoices
-      value={form.watch('donationAccountIds') ?? []}
-      onChange={(ids) => form.setValue('donationAccountIds', ids, { shouldDirty: true })}
-      error={form.formState.errors.donationAccountIds?.message}
-      accounts={accounts}
-      legend="Donation accounts it offers"
-    />
+    <Loaded query={accounts} noun="donation accounts">
+      <DonationAccountChoices
+        value={form.watch('donationAccountIds') ?? []}
+        onChange={(ids) => form.setValue('donationAccountIds', ids, { shouldDirty: true })}
+        error={form.formState.errors.donationAccountIds?.message}
+        accounts={accounts.data?.data ?? []}
+        legend="Donation accounts it offers"
+      />
+    </Loaded>
   );
 }
 
@@ -133,7 +141,7 @@ export function CampaignsSection() {
             Add campaign
           </Button>
         </div>
-        <ChosenAccounts form={f.form} accounts={accounts.data?.data ?? []} />
+        <ChosenAccounts form={f.form} accounts={accounts} />
       </NewItemForm>
 
       <Loaded
@@ -182,7 +190,7 @@ export function CampaignsSection() {
         <EditCampaignDialog
           campaign={editing}
           others={rows.filter((r) => r.id !== editing.id)}
-          accounts={accounts.data?.data ?? []}
+          accounts={accounts}
           onClose={() => setEditing(null)}
         />
       ) : null}
@@ -198,7 +206,7 @@ function EditCampaignDialog({
 }: {
   campaign: CampaignRow;
   others: CampaignRow[];
-  accounts: AccountRow[];
+  accounts: AccountsQuery;
   onClose: () => void;
 }) {
   const api = useApi();
