@@ -77,6 +77,8 @@ interface Waiter {
 }
 
 const MAX_SERVER_HOLD_MS = 60_000; // a reset far ahead is more likely clock skew than advice
+/** A reset this close (whole seconds, rounded up) is a bucket refilling, not a quota spent. */
+const SHORT_RESET_MS = 2000;
 
 export function createPacer(opts: PacerOptions = {}): Pacer {
   const clock = opts.clock ?? systemClock;
@@ -165,7 +167,14 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
     // Remaining / reset: hold everything when none remain.
     const quota = remoteQuota(headers, t);
     if (quota && quota.remaining <= 0) {
-      const until = Math.min(quota.resetAt ?? t + 1000, t + MAX_SERVER_HOLD_MS);
+      const reset = quota.resetAt ?? t + 1000;
+      // Resets come in whole seconds. One this close is a token bucket refilling within the
+      // second, rounded up: waiting it out would idle up to a second every time the remote's
+      // bucket dips below one token (half the rate against a small burst). Our own pacing is
+      // the configured rate, the remote's advertised one: one interval from this answer (which
+      // left after the remote took its token) gives it a token back. A remote slower than
+      // configured answers 429 with Retry-After, which pauses and slows us (above).
+      const until = reset - t <= SHORT_RESET_MS ? Math.min(reset, t + 1000 / rateAt(t)) : Math.min(reset, t + MAX_SERVER_HOLD_MS);
       heldUntil = Math.max(heldUntil, until);
     }
   }
