@@ -46,7 +46,7 @@ async function start(): Promise<void> {
     height: 860,
     title: 'GiftDesk',
     webPreferences: {
-      preload: path.join(import.meta.dirname, 'preload.js'),
+      preload: path.join(import.meta.dirname, 'preload.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

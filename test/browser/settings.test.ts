@@ -204,7 +204,10 @@ describe('Settings', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: /Rename committee/ });
     await typeInto(dialog.getByLabel('Committee name'), 'Hosts');
+    // the rename says it is done, as every other save in Settings does (watched from before Enter)
+    const saved = page.getByText('Committee “Hosts” saved.').waitFor();
     await page.keyboard.press('Enter');
+    await saved;
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Hosts/ }).waitFor();
     expect((await api('/committees')).data.map((c: { name: string }) => c.name)).toEqual(['Hosts']);
@@ -266,6 +269,13 @@ describe('Settings', () => {
       ['Silver', false],
       ['Gold', false],
     ]);
+
+    // an archived field keeps its name: a new one may not take it, refused at the field before sending
+    await typeInto(page.getByLabel('Field name'), 'nickname');
+    await page.getByLabel('Field name').press('Enter');
+    await page.getByText('A custom field with this name already exists.').waitFor();
+    expect(await page.getByLabel('Field name').getAttribute('aria-invalid')).toBe('true');
+    expect((await api('/custom-fields')).data).toHaveLength(4);
 
     // the toast's Undo brings the archived field back
     await page.getByRole('button', { name: 'Undo' }).last().click();

@@ -83,14 +83,23 @@ export function ContactList() {
     })),
   });
   const rowsByPage = new Map<number, ContactSummary[]>();
-  let total: number | null = null;
+  let pagesTotal: number | null = null;
   let isStale = false;
   results.forEach((r, i) => {
     if (!r.data) return;
-    total ??= r.data.total;
+    pagesTotal ??= r.data.total;
     if (r.isPlaceholderData) isStale = true;
     else rowsByPage.set(pages[i]!, r.data.data);
   });
+  // The count outlives the pages in view: a jump far down (End, a long scroll) asks for pages
+  // never fetched, whose queries start empty (keepPreviousData only helps a query that had
+  // data). Without this the count fell to "unknown" while they loaded, the list shrank to no
+  // rows, its scroll went back to the top, and End landed on nothing.
+  const [known, setKnown] = useState<{ params: ListParams; total: number } | null>(null);
+  useEffect(() => {
+    if (pagesTotal !== null && (known?.params !== params || known.total !== pagesTotal)) setKnown({ params, total: pagesTotal });
+  }, [pagesTotal, params, known]);
+  const total: number | null = pagesTotal ?? (known?.params === params ? known.total : null);
   const error = results.find((r) => r.error)?.error ?? null;
   const loadingFirst = total === null && !error;
 
@@ -132,10 +141,18 @@ export function ContactList() {
     if (count_ > 0 && active > count_ - 1) setActive(count_ - 1);
   }, [count_, active]);
 
-  // Moving the focus to the active row once it is rendered (it may need a scroll first).
+  // Moving the focus to the active row once it is rendered (it may need a scroll and its page
+  // first). Meanwhile the list itself holds the focus, so the keys pressed while the row loads
+  // (End then ↑ at once) still move through the list; if the user went elsewhere, it stays there.
   useLayoutEffect(() => {
     if (!focusRow.current) return;
-    const link = scrollRef.current?.querySelector<HTMLAnchorElement>(`[data-index="${active}"] a`);
+    const list = scrollRef.current;
+    const now = document.activeElement;
+    if (!list || (now && now !== document.body && !list.contains(now))) {
+      focusRow.current = false;
+      return;
+    }
+    const link = list.querySelector<HTMLAnchorElement>(`[data-index="${active}"] a`);
     if (link) {
       link.focus({ preventScroll: true });
       focusRow.current = false;
@@ -148,9 +165,14 @@ export function ContactList() {
     setActive(i);
     virtualizer.scrollToIndex(i, { align: 'auto' });
     const link = scrollRef.current?.querySelector<HTMLAnchorElement>(`[data-index="${i}"] a`);
-    if (link) link.focus({ preventScroll: true });
-    else {
-      focusRow.current = true; // focused once the row is rendered (after the scroll)
+    if (link) {
+      focusRow.current = false;
+      link.focus({ preventScroll: true });
+    } else {
+      // The row is not rendered yet (after the scroll) or its page is loading: the list holds
+      // the focus until then (the row it had may scroll out of the DOM), the row takes it after.
+      scrollRef.current?.focus({ preventScroll: true });
+      focusRow.current = true;
       rerender((n) => n + 1);
     }
   };
@@ -325,7 +347,7 @@ export function ContactList() {
             </div>
           </div>
         </div>
-        <div role="rowgroup" id="contact-rows" className="contacts-scroll" ref={scrollRef} onKeyDown={onListKey}>
+        <div role="rowgroup" id="contact-rows" className="contacts-scroll" ref={scrollRef} tabIndex={-1} onKeyDown={onListKey}>
           <div role="presentation" className="contacts-spacer" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const row = rowsByPage.get(Math.floor(item.index / PAGE_SIZE))?.[item.index % PAGE_SIZE];

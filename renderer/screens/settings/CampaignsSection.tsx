@@ -10,21 +10,22 @@ import type { z } from 'zod';
 import { CampaignCreate, type Campaign, type DonationAccount } from '../../../shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState, TextField } from '../../ui/index.ts';
+import { Button, EmptyState } from '../../ui/index.ts';
 import { formatDollars } from './forms.ts';
 import {
   EditDialog,
   Loaded,
+  NameField,
   NewItemForm,
-  refuseTakenName,
+  RowAction,
   SettingsTable,
-  useSave,
-  useSettingsForm,
+  useNamedForm,
 } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
-const CreateForm = CampaignCreate.omit({ accountId: true });
-type CampaignForm = UseFormReturn<z.input<typeof CreateForm>, unknown, z.output<typeof CreateForm>>;
+/** The same form makes a campaign and edits one: its name (required) and accounts, both sent. */
+const CampaignForm = CampaignCreate.omit({ accountId: true });
+type Body = z.output<typeof CampaignForm>;
 type CampaignRow = z.infer<typeof Campaign>;
 type AccountRow = z.infer<typeof DonationAccount>;
 const FIELDS = ['name', 'donationAccountIds'] as const;
@@ -79,7 +80,13 @@ function DonationAccountChoices({
 }
 
 /** The donation-account choices, as both the new-campaign form and the edit dialog show them. */
-function ChosenAccounts({ form, accounts }: { form: CampaignForm; accounts: AccountRow[] }) {
+function ChosenAccounts({
+  form,
+  accounts,
+}: {
+  form: UseFormReturn<z.input<typeof CampaignForm>, unknown, Body>;
+  accounts: AccountRow[];
+}) {
   return (
     <DonationAccountChoices
       value={form.watch('donationAccountIds') ?? []}
@@ -96,17 +103,17 @@ export function CampaignsSection() {
   const campaigns = useQuery({ queryKey: qk.campaigns, queryFn: () => api.campaigns.list() });
   const accounts = useQuery({ queryKey: qk.donationAccounts, queryFn: () => api.donationAccounts.list() });
   const [editing, setEditing] = useState<CampaignRow | null>(null);
-  const f = useSettingsForm(CreateForm, { name: '', donationAccountIds: [] }, FIELDS);
-  const create = useSave(f, {
-    mutationFn: (body: z.output<typeof CreateForm>) => api.campaigns.create(body),
+  const rows = campaigns.data?.data ?? [];
+  const create = useNamedForm({
+    schema: CampaignForm,
+    defaultValues: { name: '', donationAccountIds: [] },
+    fields: FIELDS,
+    others: rows,
+    taken: TAKEN,
+    again: true,
+    mutationFn: (body: Body) => api.campaigns.create(body),
     invalidate: [qk.campaigns],
     done: (c) => `Campaign “${c.name}” added.`,
-    onSaved: () => f.form.reset({ name: '', donationAccountIds: [] }),
-    afterRefresh: () => f.form.setFocus('name'),
-  });
-  const rows = campaigns.data?.data ?? [];
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (!refuseTakenName(f.form, 'name', body.name, rows, TAKEN)) create.mutate(body);
   });
 
   return (
@@ -118,22 +125,16 @@ export function CampaignsSection() {
       <NewItemForm
         titleId="new-campaign-title"
         title="New campaign"
-        onSubmit={onSubmit}
-        formError={f.formError}
+        onSubmit={create.onSubmit}
+        formError={create.formError}
       >
         <div className="settings-form-row">
-          <TextField
-            label="Campaign name"
-            autoComplete="off"
-            data-autofocus
-            error={f.form.formState.errors.name?.message}
-            {...f.form.register('name')}
-          />
-          <Button type="submit" tone="primary" busy={create.isPending}>
+          <NameField form={create.form} label="Campaign name" />
+          <Button type="submit" tone="primary" busy={create.save.isPending}>
             Add campaign
           </Button>
         </div>
-        <ChosenAccounts form={f.form} accounts={accounts.data?.data ?? []} />
+        <ChosenAccounts form={create.form} accounts={accounts.data?.data ?? []} />
       </NewItemForm>
 
       <Loaded
@@ -168,11 +169,7 @@ export function CampaignsSection() {
               </td>
               <td className="num">{c.donationCount}</td>
               <td className="num">{formatDollars(c.totalRaised)}</td>
-              <td className="settings-row-actions">
-                <Button tone="quiet" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
-                  Edit
-                </Button>
-              </td>
+              <RowAction verb="Edit" name={c.name} onClick={() => setEditing(c)} />
             </tr>
           ))}
         </SettingsTable>
@@ -202,38 +199,28 @@ function EditCampaignDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  // The edit form is the new one's: a name (required) and the accounts, both sent.
-  const f = useSettingsForm(
-    CreateForm,
-    { name: campaign.name, donationAccountIds: campaign.donationAccounts.map((d) => d.id) },
-    FIELDS,
-  );
-  const save = useSave(f, {
-    mutationFn: (body: z.output<typeof CreateForm>) => api.campaigns.update(campaign.id, body),
+  const edit = useNamedForm({
+    schema: CampaignForm,
+    defaultValues: { name: campaign.name, donationAccountIds: campaign.donationAccounts.map((d) => d.id) },
+    fields: FIELDS,
+    others,
+    taken: TAKEN,
+    mutationFn: (body: Body) => api.campaigns.update(campaign.id, body),
     invalidate: [qk.campaigns],
     done: (c) => `Campaign “${c.name}” saved.`,
     afterRefresh: onClose,
-  });
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (!refuseTakenName(f.form, 'name', body.name, others, TAKEN)) save.mutate(body);
   });
   return (
     <EditDialog
       title={`Edit campaign “${campaign.name}”`}
       formId="edit-campaign"
-      busy={save.isPending}
+      busy={edit.save.isPending}
       onClose={onClose}
-      onSubmit={onSubmit}
-      formError={f.formError}
+      onSubmit={edit.onSubmit}
+      formError={edit.formError}
     >
-      <TextField
-        label="Campaign name"
-        autoFocus
-        autoComplete="off"
-        error={f.form.formState.errors.name?.message}
-        {...f.form.register('name')}
-      />
-      <ChosenAccounts form={f.form} accounts={accounts} />
+      <NameField form={edit.form} label="Campaign name" inDialog />
+      <ChosenAccounts form={edit.form} accounts={accounts} />
     </EditDialog>
   );
 }

@@ -5,19 +5,21 @@ import type { z } from 'zod';
 import { CommitteeCreate, type Committee } from '../../../shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState, TextField } from '../../ui/index.ts';
+import { Button, EmptyState } from '../../ui/index.ts';
 import {
   EditDialog,
   Loaded,
+  NameField,
   NewItemForm,
-  refuseTakenName,
+  RowAction,
   SettingsTable,
-  useSave,
-  useSettingsForm,
+  useNamedForm,
 } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
-const CreateForm = CommitteeCreate.omit({ accountId: true });
+/** A committee is only its name: the same form makes one and renames one. */
+const NameForm = CommitteeCreate.omit({ accountId: true });
+type Body = z.output<typeof NameForm>;
 type Row = z.infer<typeof Committee>;
 const TAKEN = 'A committee with this name already exists.';
 
@@ -25,17 +27,17 @@ export function CommitteesSection() {
   const api = useApi();
   const committees = useQuery({ queryKey: qk.committees, queryFn: () => api.committees.list() });
   const [editing, setEditing] = useState<Row | null>(null);
-  const f = useSettingsForm(CreateForm, { name: '' }, ['name']);
-  const create = useSave(f, {
-    mutationFn: (body: z.output<typeof CreateForm>) => api.committees.create(body),
+  const rows = committees.data?.data ?? [];
+  const create = useNamedForm({
+    schema: NameForm,
+    defaultValues: { name: '' },
+    fields: ['name'],
+    others: rows,
+    taken: TAKEN,
+    mutationFn: (body: Body) => api.committees.create(body),
     invalidate: [qk.committees],
     done: (c) => `Committee “${c.name}” added.`,
-    onSaved: () => f.form.reset({ name: '' }),
-    afterRefresh: () => f.form.setFocus('name'),
-  });
-  const rows = committees.data?.data ?? [];
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (!refuseTakenName(f.form, 'name', body.name, rows, TAKEN)) create.mutate(body);
+    again: true,
   });
 
   return (
@@ -46,18 +48,12 @@ export function CommitteesSection() {
       <NewItemForm
         titleId="new-committee-title"
         title="New committee"
-        onSubmit={onSubmit}
-        formError={f.formError}
+        onSubmit={create.onSubmit}
+        formError={create.formError}
       >
         <div className="settings-form-row">
-          <TextField
-            label="Committee name"
-            autoComplete="off"
-            data-autofocus
-            error={f.form.formState.errors.name?.message}
-            {...f.form.register('name')}
-          />
-          <Button type="submit" tone="primary" busy={create.isPending}>
+          <NameField form={create.form} label="Committee name" />
+          <Button type="submit" tone="primary" busy={create.save.isPending}>
             Add committee
           </Button>
         </div>
@@ -77,11 +73,7 @@ export function CommitteesSection() {
             <tr key={c.id}>
               <th scope="row">{c.name}</th>
               <td>{new Date(c.createdAt).toLocaleDateString()}</td>
-              <td className="settings-row-actions">
-                <Button tone="quiet" onClick={() => setEditing(c)} aria-label={`Rename ${c.name}`}>
-                  Rename
-                </Button>
-              </td>
+              <RowAction verb="Rename" name={c.name} onClick={() => setEditing(c)} />
             </tr>
           ))}
         </SettingsTable>
@@ -107,32 +99,27 @@ function RenameDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  const f = useSettingsForm(CreateForm, { name: committee.name }, ['name']);
-  const save = useSave(f, {
-    mutationFn: (body: z.output<typeof CreateForm>) => api.committees.update(committee.id, body),
+  const rename = useNamedForm({
+    schema: NameForm,
+    defaultValues: { name: committee.name },
+    fields: ['name'],
+    others,
+    taken: TAKEN,
+    mutationFn: (body: Body) => api.committees.update(committee.id, body),
     invalidate: [qk.committees],
     done: (c) => `Committee “${c.name}” saved.`,
     afterRefresh: onClose,
-  });
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (!refuseTakenName(f.form, 'name', body.name, others, TAKEN)) save.mutate(body);
   });
   return (
     <EditDialog
       title={`Rename committee “${committee.name}”`}
       formId="rename-committee"
-      busy={save.isPending}
+      busy={rename.save.isPending}
       onClose={onClose}
-      onSubmit={onSubmit}
-      formError={f.formError}
+      onSubmit={rename.onSubmit}
+      formError={rename.formError}
     >
-      <TextField
-        label="Committee name"
-        autoFocus
-        autoComplete="off"
-        error={f.form.formState.errors.name?.message}
-        {...f.form.register('name')}
-      />
+      <NameField form={rename.form} label="Committee name" inDialog />
     </EditDialog>
   );
 }

@@ -17,7 +17,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, Select, TextArea, TextField, useToast } from '../../ui/index.ts';
 import { sentence } from './forms.ts';
-import { Loaded, NewItemForm, refuseTakenName, useSave, useSettingsForm } from './kit.tsx';
+import { Loaded, NameField, NewItemForm, useNamedForm } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = CustomFieldCreate.omit({ accountId: true });
@@ -53,26 +53,25 @@ function useFieldAction() {
 export function CustomFieldsSection() {
   const api = useApi();
   const fields = useQuery({ queryKey: qk.customFields, queryFn: () => api.customFields.list() });
-  const f = useSettingsForm(CreateForm, { name: '', type: 'text', options: [] }, ['name', 'type', 'options']);
-  const form = f.form;
-  const type = form.watch('type');
-  const create = useSave(f, {
+  const all = fields.data?.data ?? [];
+  const active = all.filter((c) => !c.archived);
+  const archived = all.filter((c) => c.archived);
+  const create = useNamedForm({
+    schema: CreateForm,
+    defaultValues: { name: '', type: 'text', options: [] },
+    fields: ['name', 'type', 'options'],
+    // Archived fields keep their names: a new field cannot take one (unarchive it instead).
+    others: all,
+    taken: 'A custom field with this name already exists.',
+    // the next field is likely of the same type
+    again: (c) => ({ name: '', type: c.type, options: [] }),
     mutationFn: (body: FormOut) =>
       api.customFields.create(body.type === 'picklist' ? body : { name: body.name, type: body.type }),
     invalidate: [qk.customFields],
     done: (c) => `Custom field “${c.name}” added.`,
-    onSaved: (c) => form.reset({ name: '', type: c.type, options: [] }),
-    afterRefresh: () => form.setFocus('name'),
   });
-
-  const all = fields.data?.data ?? [];
-  const active = all.filter((c) => !c.archived);
-  const archived = all.filter((c) => c.archived);
-  // Archived fields keep their names: a new field cannot take one (unarchive it instead).
-  const onSubmit = form.handleSubmit((body) => {
-    if (!refuseTakenName(form, 'name', body.name, all, 'A custom field with this name already exists.'))
-      create.mutate(body);
-  });
+  const form = create.form;
+  const type = form.watch('type');
 
   return (
     <section aria-labelledby="settings-custom-fields" className="settings-section">
@@ -82,17 +81,11 @@ export function CustomFieldsSection() {
       <NewItemForm
         titleId="new-field-title"
         title="New custom field"
-        onSubmit={onSubmit}
-        formError={f.formError}
+        onSubmit={create.onSubmit}
+        formError={create.formError}
       >
         <div className="settings-form-row">
-          <TextField
-            label="Field name"
-            autoComplete="off"
-            data-autofocus
-            error={form.formState.errors.name?.message}
-            {...form.register('name')}
-          />
+          <NameField form={form} label="Field name" />
           <Select
             label="Type"
             options={CUSTOM_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
@@ -110,7 +103,7 @@ export function CustomFieldsSection() {
           />
         ) : null}
         <div className="settings-form-actions">
-          <Button type="submit" tone="primary" busy={create.isPending}>
+          <Button type="submit" tone="primary" busy={create.save.isPending}>
             Add field
           </Button>
         </div>

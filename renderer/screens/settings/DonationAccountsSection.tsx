@@ -7,11 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  DonationAccountCreate,
-  DonationAccountUpdate,
-  type DonationAccount,
-} from '../../../shared/schemas/extensions.ts';
+import { DonationAccountCreate, type DonationAccount } from '../../../shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, TextField } from '../../ui/index.ts';
@@ -19,11 +15,11 @@ import { formatDollars, limitFromInput } from './forms.ts';
 import {
   EditDialog,
   Loaded,
+  NameField,
   NewItemForm,
-  refuseTakenName,
+  RowAction,
   SettingsTable,
-  useSave,
-  useSettingsForm,
+  useNamedForm,
 } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
@@ -31,7 +27,6 @@ const CreateForm = DonationAccountCreate.omit({ accountId: true });
 type FormIn = z.input<typeof CreateForm>;
 type FormOut = z.output<typeof CreateForm>;
 type Row = z.infer<typeof DonationAccount>;
-type EditBody = Omit<z.input<typeof DonationAccountUpdate>, 'accountId'>;
 
 export const LIMIT_FIELDS = [
   { key: 'perElection', label: 'Per election' },
@@ -79,17 +74,17 @@ export function DonationAccountsSection() {
   const api = useApi();
   const list = useQuery({ queryKey: qk.donationAccounts, queryFn: () => api.donationAccounts.list() });
   const [editing, setEditing] = useState<Row | null>(null);
-  const f = useSettingsForm(CreateForm, { name: '', limits: noLimits }, FIELDS);
-  const create = useSave(f, {
+  const rows = list.data?.data ?? [];
+  const create = useNamedForm({
+    schema: CreateForm,
+    defaultValues: { name: '', limits: noLimits },
+    fields: FIELDS,
+    others: rows,
+    taken: TAKEN,
+    again: true,
     mutationFn: (body: FormOut) => api.donationAccounts.create(body),
     invalidate: [qk.donationAccounts],
     done: (a) => `Donation account “${a.name}” added.`,
-    onSaved: () => f.form.reset({ name: '', limits: noLimits }),
-    afterRefresh: () => f.form.setFocus('name'),
-  });
-  const rows = list.data?.data ?? [];
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (!refuseTakenName(f.form, 'name', body.name, rows, TAKEN)) create.mutate(body);
   });
 
   return (
@@ -101,21 +96,19 @@ export function DonationAccountsSection() {
       <NewItemForm
         titleId="new-dac-title"
         title="New donation account"
-        onSubmit={onSubmit}
-        formError={f.formError}
+        onSubmit={create.onSubmit}
+        formError={create.formError}
       >
         <div className="settings-form-row">
-          <TextField
-            label="Account name"
-            autoComplete="off"
-            data-autofocus
-            error={f.form.formState.errors.name?.message}
-            {...f.form.register('name')}
-          />
+          <NameField form={create.form} label="Account name" />
         </div>
-        <LimitInputs register={f.form.register} errors={f.form.formState.errors} idPrefix="new-dac" />
+        <LimitInputs
+          register={create.form.register}
+          errors={create.form.formState.errors}
+          idPrefix="new-dac"
+        />
         <div className="settings-form-actions">
-          <Button type="submit" tone="primary" busy={create.isPending}>
+          <Button type="submit" tone="primary" busy={create.save.isPending}>
             Add donation account
           </Button>
         </div>
@@ -143,11 +136,7 @@ export function DonationAccountsSection() {
                   {limitText(a.limits[l.key])}
                 </td>
               ))}
-              <td className="settings-row-actions">
-                <Button tone="quiet" onClick={() => setEditing(a)} aria-label={`Edit ${a.name}`}>
-                  Edit
-                </Button>
-              </td>
+              <RowAction verb="Edit" name={a.name} onClick={() => setEditing(a)} />
             </tr>
           ))}
         </SettingsTable>
@@ -173,37 +162,32 @@ function EditAccountDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  const f = useSettingsForm(CreateForm, { name: account.name, limits: account.limits }, FIELDS);
-  const save = useSave(f, {
-    mutationFn: (body: EditBody) => api.donationAccounts.update(account.id, body),
+  const edit = useNamedForm({
+    schema: CreateForm,
+    defaultValues: { name: account.name, limits: account.limits },
+    fields: FIELDS,
+    others,
+    taken: TAKEN,
+    // Every limit is sent: an emptied box clears that limit.
+    mutationFn: (body: FormOut) =>
+      api.donationAccounts.update(account.id, { name: body.name, limits: { ...noLimits, ...body.limits } }),
     // campaigns list the names of the accounts they offer
     invalidate: [qk.donationAccounts, qk.campaigns],
     done: (a) => `Donation account “${a.name}” saved.`,
     afterRefresh: onClose,
-  });
-  const onSubmit = f.form.handleSubmit((body) => {
-    if (refuseTakenName(f.form, 'name', body.name, others, TAKEN)) return;
-    // Every limit is sent: an emptied box clears that limit.
-    save.mutate({ name: body.name, limits: { ...noLimits, ...body.limits } });
   });
   return (
     <EditDialog
       wide
       title={`Edit donation account “${account.name}”`}
       formId="edit-dac"
-      busy={save.isPending}
+      busy={edit.save.isPending}
       onClose={onClose}
-      onSubmit={onSubmit}
-      formError={f.formError}
+      onSubmit={edit.onSubmit}
+      formError={edit.formError}
     >
-      <TextField
-        label="Account name"
-        autoFocus
-        autoComplete="off"
-        error={f.form.formState.errors.name?.message}
-        {...f.form.register('name')}
-      />
-      <LimitInputs register={f.form.register} errors={f.form.formState.errors} idPrefix="edit-dac" />
+      <NameField form={edit.form} label="Account name" inDialog />
+      <LimitInputs register={edit.form.register} errors={edit.form.formState.errors} idPrefix="edit-dac" />
       <p className="muted">
         New limits apply to gifts saved from now on; gifts already flagged stay in Review.
       </p>

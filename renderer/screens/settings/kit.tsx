@@ -11,13 +11,14 @@ import { useState, type FormEventHandler, type ReactNode } from 'react';
 import {
   useForm,
   type DefaultValues,
+  type FieldErrors,
   type FieldValues,
   type Path,
   type UseFormReturn,
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/errors.ts';
-import { Button, Dialog, useToast } from '../../ui/index.ts';
+import { Button, Dialog, TextField, useToast } from '../../ui/index.ts';
 import { sentenceResolver, showApiError } from './forms.ts';
 
 /** How long a "done" toast stays. */
@@ -86,14 +87,10 @@ export interface SaveOptions<TVars, TResult> {
   afterRefresh?: () => void;
 }
 
-/**
- * The save of a settings form: on success the form's message is cleared, the toast says
- * what was done and the lists are refreshed; a refusal goes to the fields it names and
- * nothing typed is lost.
- */
-export function useSave<TIn extends FieldValues, TOut, TVars, TResult>(
-  f: SettingsForm<TIn, TOut>,
+/** A mutation that, done, runs onSaved, says `done` in a toast, refreshes the lists, then runs afterRefresh. */
+function useRefreshingMutation<TVars, TResult>(
   { mutationFn, invalidate, done, doneMs = DONE_MS, onSaved, afterRefresh }: SaveOptions<TVars, TResult>,
+  onError: (err: Error) => void,
 ) {
   const qc = useQueryClient();
   const toast = useToast();
@@ -101,13 +98,118 @@ export function useSave<TIn extends FieldValues, TOut, TVars, TResult>(
     mutationFn,
     onSuccess: async (result: TResult, vars: TVars) => {
       onSaved?.(result, vars);
-      f.setFormError(null);
       if (done) toast.show({ message: done(result, vars), tone: 'success', duration: doneMs });
       await Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
       afterRefresh?.();
     },
-    onError: f.showError,
+    onError,
   });
+}
+
+/**
+ * The save of a settings form: on success the form's message is cleared, the toast says
+ * what was done and the lists are refreshed; a refusal goes to the fields it names and
+ * nothing typed is lost.
+ */
+export function useSave<TIn extends FieldValues, TOut, TVars, TResult>(
+  f: SettingsForm<TIn, TOut>,
+  options: SaveOptions<TVars, TResult>,
+) {
+  return useRefreshingMutation(
+    {
+      ...options,
+      onSaved: (result, vars) => {
+        options.onSaved?.(result, vars);
+        f.setFormError(null);
+      },
+    },
+    f.showError,
+  );
+}
+
+/** What makes a row's name form: its schema, first values, the fields it shows, and its save. */
+export interface NamedFormOptions<TIn extends FieldValues, TOut, TResult> extends SaveOptions<TOut, TResult> {
+  schema: z.ZodType<TOut, TIn>;
+  defaultValues: DefaultValues<TIn>;
+  fields: ReadonlyArray<Path<TIn>>;
+  /** The rows whose names this one may not take (for an edit, all but the row itself). */
+  others: ReadonlyArray<{ name: string }>;
+  /** What the name field says when the name is taken. */
+  taken: string;
+  /**
+   * A form that makes new rows: once saved it is emptied for the next one (to its first
+   * values, or what this gives) and the focus is back on the name once the list shows the row.
+   */
+  again?: true | ((result: TResult) => DefaultValues<TIn>);
+}
+
+/**
+ * The form of a row with a name no other row may share (a campaign, a committee, a
+ * donation account, a custom field): a taken name is refused at the field before anything
+ * is sent, else the save runs (toast, refresh, server errors at their fields).
+ */
+export function useNamedForm<
+  TIn extends FieldValues & { name?: unknown },
+  TOut extends { name?: string },
+  TResult,
+>({ schema, defaultValues, fields, others, taken, again, ...save }: NamedFormOptions<TIn, TOut, TResult>) {
+  const f = useSettingsForm(schema, defaultValues, fields);
+  const mutation = useSave(
+    f,
+    again
+      ? {
+          ...save,
+          onSaved: (result, vars) => {
+            f.form.reset(again === true ? defaultValues : again(result));
+            save.onSaved?.(result, vars);
+          },
+          afterRefresh: () => {
+            f.form.setFocus('name' as Path<TIn>);
+            save.afterRefresh?.();
+          },
+        }
+      : save,
+  );
+  const onSubmit = f.form.handleSubmit((body) => {
+    if (!refuseTakenName(f.form, 'name' as Path<TIn>, body.name, others, taken)) mutation.mutate(body);
+  });
+  return { ...f, save: mutation, onSubmit };
+}
+
+/**
+ * A row's name box: in the new-row form it is the section's first field (data-autofocus:
+ * choosing the section puts the focus there); in an edit dialog it takes the focus at once.
+ */
+export function NameField<TIn extends FieldValues & { name?: unknown }, TOut>({
+  form,
+  label,
+  inDialog = false,
+}: {
+  form: UseFormReturn<TIn, unknown, TOut>;
+  label: string;
+  inDialog?: boolean;
+}) {
+  const errors = form.formState.errors as FieldErrors<{ name: string }>;
+  return (
+    <TextField
+      label={label}
+      autoComplete="off"
+      {...(inDialog ? { autoFocus: true } : { 'data-autofocus': true })}
+      error={errors.name?.message}
+      {...form.register('name' as Path<TIn>)}
+    />
+  );
+}
+
+/** A row's quiet button in the actions column, named for the row ("Edit Spring Gala"). */
+export function RowAction({ verb, name, onClick }: { verb: string; name: string; onClick: () => void }) {
+  return (
+    <td className="settings-row-actions">
+      <Button tone="quiet" onClick={onClick} aria-label={`${verb} ${name}`}>
+        {verb}
+      </Button>
+    </td>
+  );
 }
 
 /**
@@ -115,26 +217,13 @@ export function useSave<TIn extends FieldValues, TOut, TVars, TResult>(
  * what was done and the lists are refreshed; a failure is said in an error toast.
  */
 export function useAction<TVars, TResult>({
-  mutationFn,
-  invalidate,
-  done,
-  doneMs = DONE_MS,
-  onSaved,
   onFailed,
+  ...options
 }: SaveOptions<TVars, TResult> & { onFailed?: () => void }) {
-  const qc = useQueryClient();
   const toast = useToast();
-  return useMutation({
-    mutationFn,
-    onSuccess: async (result: TResult, vars: TVars) => {
-      onSaved?.(result, vars);
-      if (done) toast.show({ message: done(result, vars), tone: 'success', duration: doneMs });
-      await Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
-    },
-    onError: (err) => {
-      onFailed?.();
-      toast.show({ message: errorMessage(err), tone: 'error' });
-    },
+  return useRefreshingMutation(options, (err) => {
+    onFailed?.();
+    toast.show({ message: errorMessage(err), tone: 'error' });
   });
 }
 
