@@ -5,7 +5,7 @@
  * shows the server's message at the field it names and keeps everything typed.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { formatCents } from '../../shared/money.ts';
 import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
@@ -16,43 +16,35 @@ import { isApiError, type FieldIssue } from '../api/errors.ts';
 import { useApi } from '../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../api/query-keys.ts';
 import type { ScreenProps } from '../App.tsx';
-import { localToday, mapIssues, orNull, schemaIssues } from '../forms.ts';
-import { Button, Checkbox, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
+import { localToday, orNull, schemaIssues } from '../forms.ts';
+import { Button, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
 import { BatchSummary, NewBatchDialog } from './gift-entry/BatchPanel.tsx';
 import { DonorPicker, donorName } from './gift-entry/DonorPicker.tsx';
+import {
+  amountError,
+  DesignationFields,
+  DONATION_FIELDS,
+  donationFields,
+  enterSubmits,
+  GiftFlags,
+  GiftWarnings,
+  showFieldIssues,
+  summaryOf,
+  useGiftCheck,
+  type GiftField,
+  type GiftFieldValues,
+} from './gift-entry/gift-fields.tsx';
 import { GiftRows, showSavedGift } from './gift-entry/GiftRows.tsx';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './gift-entry/NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
 import { giftWarnings, parseAmountCents } from './gift-entry/warnings.ts';
 
-interface GiftForm {
-  amount: string;
-  date: string;
-  method: string;
-  campaignId: string;
-  committeeId: string;
-  donationAccountId: string;
-  notes: string;
-  isAnonymous: boolean;
-  isRecurring: boolean;
-  thankYouSent: boolean;
+/** The row: the gift's fields (shared with the correction dialog) and the inline new donor. */
+interface GiftForm extends GiftFieldValues {
   newDonor: NewDonorValues;
 }
-type FormField = Exclude<keyof GiftForm, 'newDonor'> | `newDonor.${keyof NewDonorValues}` | 'donor';
+type FormField = GiftField | `newDonor.${keyof NewDonorValues}`;
 
-const DONATION_FIELDS: Record<string, FormField> = {
-  donationAmount: 'amount',
-  donationDate: 'date',
-  paymentMethod: 'method',
-  campaignId: 'campaignId',
-  committeeId: 'committeeId',
-  donationAccountId: 'donationAccountId',
-  notes: 'notes',
-  contactId: 'donor',
-  isAnonymous: 'isAnonymous',
-  isRecurring: 'isRecurring',
-  thankYouSent: 'thankYouSent',
-};
 const CONTACT_FIELDS: Record<string, FormField> = {
   firstName: 'newDonor.firstName',
   lastName: 'newDonor.lastName',
@@ -171,13 +163,7 @@ function GiftRow({ batch }: { batch: Batch }) {
 
   const watched = useWatch({ control: form.control });
   const amountCents = parseAmountCents(watched.amount ?? '');
-  const checkQuery = { contactId: donor?.id ?? '', donationDate: watched.date ?? '', donationAccountId: watched.donationAccountId ?? '' };
-  const check = useQuery({
-    queryKey: qk.giftCheck(checkQuery),
-    queryFn: ({ signal }) => api.contacts.giftCheck(checkQuery.contactId, { donationDate: checkQuery.donationDate || undefined, donationAccountId: checkQuery.donationAccountId || undefined }, signal),
-    enabled: donor !== null && /^\d{4}-\d{2}-\d{2}$/.test(checkQuery.donationDate),
-    retry: false,
-  });
+  const check = useGiftCheck(donor?.id, watched.date ?? '', watched.donationAccountId ?? '');
   const warnings = giftWarnings({
     amountCents,
     method: watched.method ?? '',
@@ -199,14 +185,11 @@ function GiftRow({ batch }: { batch: Batch }) {
   const focusAmount = () => amountRef.current?.focus();
 
   const showIssues = (issues: FieldIssue[], map: Record<string, FormField>) => {
-    const { fields, rest } = mapIssues(issues, map);
-    let first: FormField | null = null;
-    for (const f of fields) {
-      if (f.name === 'donor') setDonorError(f.message);
-      else setError(f.name, { message: f.message });
-      first ??= f.name;
-    }
-    if (rest.length) setTopError(rest.map((r) => `${r.field}: ${r.issue}`).join('; '));
+    const first = showFieldIssues(issues, map, {
+      field: (name, message) => setError(name, { message }),
+      donor: setDonorError,
+      top: setTopError,
+    });
     if (first === 'donor') donorRef.current?.focus();
     else if (first) form.setFocus(first);
   };
@@ -225,23 +208,14 @@ function GiftRow({ batch }: { batch: Batch }) {
     }
     const cents = parseAmountCents(v.amount);
     if (cents === null || cents <= 0) {
-      setError('amount', { message: v.amount.trim() ? 'must be an amount in dollars, like 50 or 49.99' : 'is required' });
+      setError('amount', { message: amountError(v.amount) });
       form.setFocus('amount');
       return;
     }
     const gift = {
       batchId: batch.id,
       contactId: donor?.id ?? 'new',
-      donationAmount: cents / 100,
-      donationDate: v.date,
-      paymentMethod: v.method as Parameters<typeof api.donations.create>[0]['paymentMethod'],
-      campaignId: orNull(v.campaignId),
-      committeeId: orNull(v.committeeId),
-      donationAccountId: orNull(v.donationAccountId),
-      notes: orNull(v.notes),
-      isAnonymous: v.isAnonymous,
-      isRecurring: v.isRecurring,
-      thankYouSent: v.thankYouSent,
+      ...donationFields(v, cents),
     };
     const giftIssues = schemaIssues(DonationCreateRequest, { accountId: api.accountId, ...gift });
     let contactBody: Parameters<typeof api.contacts.create>[0] | null = null;
@@ -270,7 +244,7 @@ function GiftRow({ batch }: { batch: Batch }) {
       if (!chosen && contactBody) {
         const c = await saveContact.mutateAsync(contactBody);
         // From here on the row uses this record: a retry after a failed gift never makes a second donor.
-        chosen = { id: c.id, contactType: c.contactType, status: c.status, firstName: c.firstName, lastName: c.lastName, organization: c.organization, email: c.email, phone: c.phone, city: c.address?.city ?? null, tags: c.tags, totalDonations: c.totalDonations, lastDonationDate: c.lastDonationDate, createdAt: c.createdAt, updatedAt: c.updatedAt };
+        chosen = summaryOf(c);
         setDonor(chosen);
         setNewDonorMode(false);
       }
@@ -303,14 +277,8 @@ function GiftRow({ batch }: { batch: Batch }) {
     }
   });
 
-  // Enter saves from any field of the row (the donor box handles its own Enter while choosing).
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
-    e.preventDefault();
-    void submit();
-  };
+  // Enter saves from any field of the row.
+  const onKeyDown = enterSubmits(submit);
 
   const busy = saveContact.isPending || saveGift.isPending;
   return (
@@ -375,23 +343,10 @@ function GiftRow({ batch }: { batch: Batch }) {
         </Button>
       </div>
       <div className="gift-row-more">
-        <Select label="Campaign" options={ref.campaigns} placeholder="— none —" {...register('campaignId')} error={errors.campaignId?.message} />
-        <Select label="Committee" options={ref.committees} placeholder="— none —" {...register('committeeId')} error={errors.committeeId?.message} />
-        <Select label="Donation account" options={ref.donationAccounts} placeholder="— none —" {...register('donationAccountId')} error={errors.donationAccountId?.message} />
-        <TextField label="Notes" autoComplete="off" {...register('notes')} error={errors.notes?.message} fieldClassName="notes-field" />
-        <div className="gift-flags" role="group" aria-label="Gift details">
-          <Checkbox label="Anonymous" {...register('isAnonymous')} />
-          <Checkbox label="Recurring" {...register('isRecurring')} />
-          <Checkbox label="Thank-you sent" {...register('thankYouSent')} />
-        </div>
+        <DesignationFields register={register} errors={errors} options={ref} notesClassName="notes-field" />
+        <GiftFlags register={register} />
       </div>
-      <div className="gift-warnings" role="status" aria-live="polite">
-        {warnings.map((w) => (
-          <p key={w.id + w.text} className="notice notice-warn" data-warning={w.id}>
-            {w.text}
-          </p>
-        ))}
-      </div>
+      <GiftWarnings warnings={warnings} />
     </form>
   );
 }

@@ -6,57 +6,39 @@
  * undone from the toast while the gift is still unsent (the old values are sent back).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
-import type { Contact } from '../../../shared/schemas/contacts.ts';
 import { DonationPatchBody, type DonationDetail } from '../../../shared/schemas/donations.ts';
 import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
 import { isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
-import { mapIssues, orNull, schemaIssues } from '../../forms.ts';
-import { Button, Checkbox, Dialog, Select, TextField, useToast } from '../../ui/index.ts';
+import { schemaIssues } from '../../forms.ts';
+import { Button, Dialog, Select, TextField, useToast } from '../../ui/index.ts';
 import { DonorPicker } from './DonorPicker.tsx';
+import {
+  amountError,
+  DesignationFields,
+  DONATION_FIELDS,
+  donationFields,
+  enterSubmits,
+  GiftFlags,
+  GiftWarnings,
+  showFieldIssues,
+  summaryOf,
+  useGiftCheck,
+  type GiftFieldValues,
+} from './gift-fields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { giftWarnings, parseAmountCents } from './warnings.ts';
 
-interface CorrectForm {
-  amount: string;
-  date: string;
-  method: string;
-  campaignId: string;
-  committeeId: string;
-  donationAccountId: string;
-  notes: string;
-  isAnonymous: boolean;
-  isRecurring: boolean;
-  thankYouSent: boolean;
-}
-type Field = keyof CorrectForm | 'donor';
+/** The dialog's form is the entry row's gift fields. */
+type CorrectForm = GiftFieldValues;
 type Patch = Omit<DonationPatchBody, 'accountId'>;
 
-const FIELDS: Record<string, Field> = {
-  donationAmount: 'amount',
-  donationDate: 'date',
-  paymentMethod: 'method',
-  campaignId: 'campaignId',
-  committeeId: 'committeeId',
-  donationAccountId: 'donationAccountId',
-  notes: 'notes',
-  contactId: 'donor',
-  isAnonymous: 'isAnonymous',
-  isRecurring: 'isRecurring',
-  thankYouSent: 'thankYouSent',
-};
-
 const cents = (dollars: number) => Math.round(dollars * 100);
-
-/** A contact as the donor box shows a chosen donor. */
-export function summaryOf(c: Contact): ContactSummary {
-  return { id: c.id, contactType: c.contactType, status: c.status, firstName: c.firstName, lastName: c.lastName, organization: c.organization, email: c.email, phone: c.phone, city: c.address?.city ?? null, tags: c.tags, totalDonations: c.totalDonations, lastDonationDate: c.lastDonationDate, createdAt: c.createdAt, updatedAt: c.updatedAt };
-}
 
 function formOf(g: DonationDetail): CorrectForm {
   return {
@@ -124,14 +106,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
 
   const watched = useWatch({ control: form.control });
   const amountCents = parseAmountCents(watched.amount ?? '');
-  const checkQuery = { contactId: donorId ?? '', donationDate: watched.date ?? '', donationAccountId: watched.donationAccountId ?? '' };
-  const check = useQuery({
-    queryKey: qk.giftCheck(checkQuery),
-    queryFn: ({ signal }) => api.contacts.giftCheck(checkQuery.contactId, { donationDate: checkQuery.donationDate || undefined, donationAccountId: checkQuery.donationAccountId || undefined }, signal),
-    enabled: donorId !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(checkQuery.donationDate),
-    retry: false,
-  });
-  const adjusted = withoutThisGift(check.data ?? null, gift, donorId, checkQuery.donationDate, checkQuery.donationAccountId);
+  const check = useGiftCheck(donorId, watched.date ?? '', watched.donationAccountId ?? '');
+  const adjusted = withoutThisGift(check.data ?? null, gift, donorId, watched.date ?? '', watched.donationAccountId ?? '');
   const warnings = giftWarnings({
     amountCents,
     method: watched.method ?? '',
@@ -145,14 +121,11 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
   const correct = useMutation({ mutationFn: (patch: Patch) => api.donations.correct(gift.id, patch) });
 
   const showIssues = (issues: FieldIssue[]) => {
-    const { fields, rest } = mapIssues(issues, FIELDS);
-    let first: Field | null = null;
-    for (const f of fields) {
-      if (f.name === 'donor') setDonorError(f.message);
-      else setError(f.name, { message: f.message });
-      first ??= f.name;
-    }
-    if (rest.length) setTopError(rest.map((r) => `${r.field}: ${r.issue}`).join('; '));
+    const first = showFieldIssues(issues, DONATION_FIELDS, {
+      field: (name, message) => setError(name, { message }),
+      donor: setDonorError,
+      top: setTopError,
+    });
     if (first && first !== 'donor') form.setFocus(first);
   };
 
@@ -166,23 +139,11 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     }
     const c = parseAmountCents(v.amount);
     if (c === null || c <= 0) {
-      setError('amount', { message: v.amount.trim() ? 'must be an amount in dollars, like 50 or 49.99' : 'is required' });
+      setError('amount', { message: amountError(v.amount) });
       form.setFocus('amount');
       return;
     }
-    const next = {
-      contactId: donorId,
-      donationAmount: c / 100,
-      donationDate: v.date,
-      paymentMethod: v.method as Patch['paymentMethod'] & string,
-      campaignId: orNull(v.campaignId),
-      committeeId: orNull(v.committeeId),
-      donationAccountId: orNull(v.donationAccountId),
-      notes: orNull(v.notes),
-      isAnonymous: v.isAnonymous,
-      isRecurring: v.isRecurring,
-      thankYouSent: v.thankYouSent,
-    };
+    const next = { contactId: donorId, ...donationFields(v, c) };
     const before = patchOf(gift);
     // Only what changed goes to the server (and into the gift's history).
     const patch: Patch = {};
@@ -223,14 +184,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     }
   });
 
-  // Enter saves from any field (the donor box handles its own Enter while choosing); Escape is the dialog's.
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
-    e.preventDefault();
-    void submit();
-  };
+  // Enter saves from any field; Escape is the dialog's.
+  const onKeyDown = enterSubmits(submit);
 
   const amountReg = register('amount');
   // The amount is what is most often wrong: it has the focus, selected, once the dialog is open
@@ -283,23 +238,10 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
           />
           <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
           <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
-          <Select label="Campaign" options={ref.campaigns} placeholder="— none —" {...register('campaignId')} error={errors.campaignId?.message} />
-          <Select label="Committee" options={ref.committees} placeholder="— none —" {...register('committeeId')} error={errors.committeeId?.message} />
-          <Select label="Donation account" options={ref.donationAccounts} placeholder="— none —" {...register('donationAccountId')} error={errors.donationAccountId?.message} />
-          <TextField label="Notes" autoComplete="off" {...register('notes')} error={errors.notes?.message} />
+          <DesignationFields register={register} errors={errors} options={ref} />
         </div>
-        <div className="gift-flags" role="group" aria-label="Gift details">
-          <Checkbox label="Anonymous" {...register('isAnonymous')} />
-          <Checkbox label="Recurring" {...register('isRecurring')} />
-          <Checkbox label="Thank-you sent" {...register('thankYouSent')} />
-        </div>
-        <div className="gift-warnings" role="status" aria-live="polite">
-          {warnings.map((w) => (
-            <p key={w.id + w.text} className="notice notice-warn" data-warning={w.id}>
-              {w.text}
-            </p>
-          ))}
-        </div>
+        <GiftFlags register={register} />
+        <GiftWarnings warnings={warnings} />
       </form>
     </Dialog>
   );
