@@ -3,7 +3,8 @@
  * Enter reach every screen; Alt+1…5 jump straight there) and the current screen.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, type ComponentType } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
+import { flushSync } from 'react-dom';
 import { useApi } from './api/provider.tsx';
 import { qk } from './api/query-keys.ts';
 import { hrefFor, navigate, SCREENS, useRoute, type Route, type ScreenId } from './router.ts';
@@ -40,23 +41,24 @@ export function App() {
       const target = SCREENS.find((s) => s.key === e.key);
       if (!target) return;
       e.preventDefault();
-      navigate(target.id);
+      // The new screen renders and takes the focus inside this keystroke (flushSync and the
+      // layout effect below): keys typed right after Alt+N land in its first field.
+      flushSync(() => navigate(target.id));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  // After navigating, the focus goes into the new screen: its data-autofocus element or its heading.
-  useEffect(() => {
+  // After navigating, the focus goes into the new screen: its data-autofocus element or its
+  // heading. In a layout effect, as soon as the screen is in the DOM (its own layout effects
+  // have run), not a frame later, when keys typed meanwhile would have gone elsewhere.
+  useLayoutEffect(() => {
     const main = mainRef.current;
     if (!main) return;
-    const id = requestAnimationFrame(() => {
-      const auto = main.querySelector<HTMLElement>('[data-autofocus]');
-      if (auto) auto.focus();
-      else if (!firstScreen.current) main.querySelector<HTMLElement>('#screen-title')?.focus();
-      firstScreen.current = false;
-    });
-    return () => cancelAnimationFrame(id);
+    const auto = main.querySelector<HTMLElement>('[data-autofocus]');
+    if (auto) auto.focus();
+    else if (!firstScreen.current) main.querySelector<HTMLElement>('#screen-title')?.focus();
+    firstScreen.current = false;
   }, [route.screen]);
 
   const Current = SCREEN_COMPONENTS[route.screen];

@@ -29,13 +29,24 @@ export function hrefFor(screen: ScreenId, ...rest: string[]): string {
   return `#/${[screen, ...rest].map(encodeURIComponent).join('/')}`;
 }
 
+/**
+ * Goes to a screen. The route's readers hear of it at once, not only at the 'hashchange' event
+ * (a task later): inside flushSync (the shell's Alt+N) the new screen is on screen, and focused,
+ * before the keystroke's handling ends, so the next key lands in it.
+ */
 export function navigate(screen: ScreenId, ...rest: string[]): void {
   window.location.hash = hrefFor(screen, ...rest);
+  for (const cb of [...listeners]) cb();
 }
 
+const listeners = new Set<() => void>();
 const subscribe = (cb: () => void) => {
+  listeners.add(cb);
   window.addEventListener('hashchange', cb);
-  return () => window.removeEventListener('hashchange', cb);
+  return () => {
+    listeners.delete(cb);
+    window.removeEventListener('hashchange', cb);
+  };
 };
 
 export function useRoute(): Route {

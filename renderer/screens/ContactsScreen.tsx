@@ -3,7 +3,7 @@
  * (#/contacts/new) and the edit form (#/contacts/<id>/edit). Moving between them puts the
  * focus where the work is: the search box, the first field of a form, the contact's name.
  */
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import type { Route } from '../router.ts';
 import { ContactFormScreen } from './contacts/ContactForm.tsx';
 import { ContactList } from './contacts/ContactList.tsx';
@@ -14,15 +14,14 @@ export function ContactsScreen({ route }: { route: Route }) {
   const [first = '', second = ''] = route.rest;
   const view = first === '' ? 'list' : first === 'new' ? 'new' : second === 'edit' ? 'edit' : 'contact';
 
-  // The shell focuses a screen when the screen changes; within Contacts this does it.
+  // The shell focuses a screen when the screen changes; within Contacts this does it, as soon
+  // as the view is in the DOM (not a frame later: by then the user may have typed on, or
+  // gone down into the list, and the focus would be pulled back).
   const where = route.rest.join('/');
-  useEffect(() => {
-    const id = requestAnimationFrame(() => {
-      const main = document.getElementById('main');
-      const target = main?.querySelector<HTMLElement>('[data-autofocus]') ?? main?.querySelector<HTMLElement>('#screen-title');
-      if (target && !target.contains(document.activeElement)) target.focus();
-    });
-    return () => cancelAnimationFrame(id);
+  useLayoutEffect(() => {
+    const main = document.getElementById('main');
+    const target = main?.querySelector<HTMLElement>('[data-autofocus]') ?? main?.querySelector<HTMLElement>('#screen-title');
+    if (target && !target.contains(document.activeElement)) target.focus();
   }, [where]);
 
   switch (view) {

@@ -164,7 +164,23 @@ describe('Settings', () => {
   });
 
   it('campaigns: one is added offering the donation account, by keyboard; then renamed', async () => {
+    // A fresh start elsewhere, so the donation accounts are not known yet when Campaigns opens:
+    // while they load, the form must not say there are none (it did, for a moment).
+    await page.evaluate(() => {
+      location.hash = '#/dashboard';
+    });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { sawNoAccounts: boolean };
+      w.sawNoAccounts = false;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n.textContent?.includes('No donation accounts yet')) w.sawNoAccounts = true;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     await openSection('Campaigns');
+    await page.getByRole('checkbox', { name: 'Federal PAC' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sawNoAccounts: boolean }).sawNoAccounts), '"No donation accounts yet" shown while they were loading').toBe(false);
     await expect.poll(() => focusedLabel()).toBe('Campaign name');
     await page.keyboard.type('Spring Gala');
     await page.getByRole('checkbox', { name: 'Federal PAC' }).focus();

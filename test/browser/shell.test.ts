@@ -81,4 +81,63 @@ describe('the shell', () => {
     }
     await context.close();
   });
+
+  it('keys typed right after Alt+N land in the new screen, not where the focus was', async () => {
+    const { page, context, problems } = await openApp(browser, server);
+    const value = (label: string) => page.getByLabel(label, { exact: true }).inputValue();
+    const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+    const cdp = await context.newCDPSession(page);
+    /**
+     * Alt+digit, then keys, the way a fast typist's keys arrive: all queued at once, with no
+     * round trip (and so, often, no animation frame) between them. Each key is still a
+     * separate trusted key event, handled in order.
+     */
+    const altThenKeys = async (digit: string, keys: string[]) => {
+      type Key = { key: string; code: string; keyCode: number; text?: string };
+      const keyOf = (k: string): Key =>
+        k === 'Enter'
+          ? { key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' }
+          : k === 'Escape'
+            ? { key: 'Escape', code: 'Escape', keyCode: 27 }
+            : k === ' '
+              ? { key: ' ', code: 'Space', keyCode: 32, text: ' ' }
+              : { key: k, code: `Key${k.toUpperCase()}`, keyCode: k.toUpperCase().charCodeAt(0), text: k };
+      const events: Array<Record<string, unknown>> = [
+        { type: 'rawKeyDown', key: 'Alt', code: 'AltLeft', windowsVirtualKeyCode: 18, modifiers: 1 },
+        { type: 'rawKeyDown', key: digit, code: `Digit${digit}`, windowsVirtualKeyCode: digit.charCodeAt(0), modifiers: 1 },
+        { type: 'keyUp', key: digit, code: `Digit${digit}`, windowsVirtualKeyCode: digit.charCodeAt(0), modifiers: 1 },
+        { type: 'keyUp', key: 'Alt', code: 'AltLeft', windowsVirtualKeyCode: 18, modifiers: 0 },
+      ];
+      for (const k of keys.map(keyOf)) {
+        const base = { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode };
+        events.push(k.text ? { type: 'keyDown', ...base, text: k.text, unmodifiedText: k.text } : { type: 'rawKeyDown', ...base }, { type: 'keyUp', ...base });
+      }
+      await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e as never)));
+    };
+
+    // Contacts: the search box has the focus inside the keystroke; what follows is searched for.
+    await altThenKeys('2', [...'zoe']);
+    await expect.poll(() => value('Search contacts')).toBe('zoe');
+    expect(await focusedId()).toBe('contact-search');
+
+    // From the search box (focus in a field of the screen left) to Settings: its first field.
+    await altThenKeys('5', [...'Spring Gala']);
+    await expect.poll(() => value('Campaign name')).toBe('Spring Gala');
+
+    // Back to Contacts from that field: the search box again (emptied by Escape), not the old field.
+    await altThenKeys('2', ['Escape', ...'adams']);
+    await expect.poll(() => value('Search contacts')).toBe('adams');
+
+    // Review and Dashboard: their heading, so Tab goes on from the top of the screen.
+    for (const [key, name] of [['3', 'Review'], ['4', 'Dashboard']] as const) {
+      await altThenKeys(key, []);
+      await expect.poll(() => page.evaluate(() => (document.activeElement?.id === 'screen-title' ? document.activeElement.textContent : ''))).toBe(name);
+    }
+
+    // Gift entry with no batch: Enter at once presses "Start a batch".
+    await altThenKeys('1', ['Enter']);
+    await page.getByRole('dialog', { name: 'Start a batch' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -28,6 +28,8 @@ const CampaignForm = CampaignCreate.omit({ accountId: true });
 type Body = z.output<typeof CampaignForm>;
 type CampaignRow = z.infer<typeof Campaign>;
 type AccountRow = z.infer<typeof DonationAccount>;
+/** The donation accounts' query, as far as the choices need it. */
+type AccountsQuery = { isError: boolean; isPending: boolean; error: Error | null; data?: { data: AccountRow[] } | undefined };
 const FIELDS = ['name', 'donationAccountIds'] as const;
 const TAKEN = 'A campaign with this name already exists.';
 
@@ -79,22 +81,28 @@ function DonationAccountChoices({
   );
 }
 
-/** The donation-account choices, as both the new-campaign form and the edit dialog show them. */
+/**
+ * The donation-account choices, as both the new-campaign form and the edit dialog show them:
+ * "Loading…" until the accounts are in (never "No donation accounts yet" before that), the
+ * error if they could not be read.
+ */
 function ChosenAccounts({
   form,
   accounts,
 }: {
   form: UseFormReturn<z.input<typeof CampaignForm>, unknown, Body>;
-  accounts: AccountRow[];
+  accounts: AccountsQuery;
 }) {
   return (
-    <DonationAccountChoices
-      value={form.watch('donationAccountIds') ?? []}
-      onChange={(ids) => form.setValue('donationAccountIds', ids, { shouldDirty: true })}
-      error={form.formState.errors.donationAccountIds?.message}
-      accounts={accounts}
-      legend="Donation accounts it offers"
-    />
+    <Loaded query={accounts} noun="donation accounts">
+      <DonationAccountChoices
+        value={form.watch('donationAccountIds') ?? []}
+        onChange={(ids) => form.setValue('donationAccountIds', ids, { shouldDirty: true })}
+        error={form.formState.errors.donationAccountIds?.message}
+        accounts={accounts.data?.data ?? []}
+        legend="Donation accounts it offers"
+      />
+    </Loaded>
   );
 }
 
@@ -134,7 +142,7 @@ export function CampaignsSection() {
             Add campaign
           </Button>
         </div>
-        <ChosenAccounts form={create.form} accounts={accounts.data?.data ?? []} />
+        <ChosenAccounts form={create.form} accounts={accounts} />
       </NewItemForm>
 
       <Loaded
@@ -179,7 +187,7 @@ export function CampaignsSection() {
         <EditCampaignDialog
           campaign={editing}
           others={rows.filter((r) => r.id !== editing.id)}
-          accounts={accounts.data?.data ?? []}
+          accounts={accounts}
           onClose={() => setEditing(null)}
         />
       ) : null}
@@ -195,7 +203,7 @@ function EditCampaignDialog({
 }: {
   campaign: CampaignRow;
   others: CampaignRow[];
-  accounts: AccountRow[];
+  accounts: AccountsQuery;
   onClose: () => void;
 }) {
   const api = useApi();

@@ -71,7 +71,13 @@ export function ElectionsSection() {
 
       <div className="panel settings-default-election" aria-live="polite">
         <h3 className="panel-title">Default election</h3>
-        {current ? (
+        {account.isPending ? (
+          <p className="muted">Loading…</p>
+        ) : account.isError ? (
+          <p className="notice notice-error" role="alert">
+            The default election could not be loaded: {account.error.message}
+          </p>
+        ) : current ? (
           <p>
             Gifts count toward <strong>{electionName(current)}</strong>
             {currentOnCalendar ? '' : ' (not on the calendar below)'} unless they name another.{' '}
