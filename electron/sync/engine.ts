@@ -244,8 +244,23 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       let progressed = false;
       let nextLane = 0;
       const laneList = [...lanes.values()];
-      const concurrency = Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * latencyMs) / 1000) + 1, laneList.length));
-      const worker = async () => {
+      // Lanes in flight: enough to keep the rate busy over HQ's latency (rate × latency + 1, at
+      // most 16). The latency is measured as the pass goes, so the pool grows when HQ turns
+      // out slower than the first guess (a fixed count would leave a slow HQ's rate half used).
+      const wanted = () => Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * latencyMs) / 1000) + 1, laneList.length));
+      const workers: Promise<void>[] = [];
+      let crashed: { err: unknown } | null = null;
+      const grow = () => {
+        while (workers.length < wanted() && nextLane < laneList.length && !stopReason && !stopped && !crashed) {
+          workers.push(
+            worker().catch((err: unknown) => {
+              crashed ??= { err };
+              stopReason ??= 'sync stopped on an unexpected error';
+            }),
+          );
+        }
+      };
+      const worker = async (): Promise<void> => {
         while (!stopReason && !stopped && nextLane < laneList.length) {
           const lane = laneList[nextLane++]!;
           for (const e of lane) {
@@ -276,10 +291,13 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             } else if (r === 'lease') {
               stopReason = 'another process took over sync (lease lost)';
             }
+            grow();
           }
         }
       };
-      await Promise.all(Array.from({ length: concurrency }, worker));
+      grow();
+      for (let i = 0; i < workers.length; i++) await workers[i];
+      if (crashed) throw (crashed as { err: unknown }).err;
       if (!progressed) break;
     }
     if (stopReason) result.stopped = stopReason;

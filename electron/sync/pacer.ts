@@ -77,6 +77,10 @@ interface Waiter {
 }
 
 const MAX_SERVER_HOLD_MS = 60_000; // a reset far ahead is more likely clock skew than advice
+/** A reset this close (whole seconds, rounded up) is a bucket refilling, not a quota spent. */
+const SHORT_RESET_MS = 2000;
+/** The pace while the remote's bucket is dry (a fraction of the rate): enough slack for it to fill back up. */
+const EASED_PACE = 0.95;
 
 export function createPacer(opts: PacerOptions = {}): Pacer {
   const clock = opts.clock ?? systemClock;
@@ -96,6 +100,7 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   let pausedUntil = 0; // 429 / 503 pause
   let heldUntil = 0; // the remote said remaining = 0
   let unhintedInARow = 0;
+  let eased = false; // the remote said none remain, with a reset within the second or two
   let inFlight = 0;
   let rateLimited = 0;
   let closed: { reason: unknown } | null = null;
@@ -103,9 +108,10 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   let timer: AbortController | null = null;
 
   function rateAt(t: number): number {
-    if (t < recoveryFrom) return Math.min(decreasedRate, ceiling);
+    const ease = eased ? EASED_PACE : 1;
+    if (t < recoveryFrom) return Math.min(decreasedRate, ceiling) * ease;
     const steps = Number.isFinite(recoveryFrom) ? Math.floor((t - recoveryFrom) / recoveryIntervalMs) : Infinity;
-    return Math.max(minRate, Math.min(ceiling, decreasedRate + steps * recoveryStep));
+    return Math.max(minRate, Math.min(ceiling, decreasedRate + steps * recoveryStep) * ease);
   }
 
   function refill(t: number): void {
@@ -165,8 +171,20 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
     // Remaining / reset: hold everything when none remain.
     const quota = remoteQuota(headers, t);
     if (quota && quota.remaining <= 0) {
-      const until = Math.min(quota.resetAt ?? t + 1000, t + MAX_SERVER_HOLD_MS);
-      heldUntil = Math.max(heldUntil, until);
+      const reset = quota.resetAt ?? t + 1000;
+      if (reset - t <= SHORT_RESET_MS) {
+        // Resets come in whole seconds. One this close is a token bucket refilling within the
+        // second, rounded up: waiting it out would idle up to a second every time the remote's
+        // bucket dips below one token (half the rate against a small burst). We already pace
+        // at the configured rate, the remote's own; the dip comes from arrivals bunched by the
+        // network. Easing the pace a little lets its bucket fill back up; a remote slower than
+        // configured answers 429 with Retry-After, which pauses and halves our rate (above).
+        eased = true;
+      } else {
+        heldUntil = Math.max(heldUntil, Math.min(reset, t + MAX_SERVER_HOLD_MS));
+      }
+    } else if (quota) {
+      eased = false;
     }
   }
 

@@ -183,6 +183,25 @@ describe('Pacer: the remote’s rate-limit headers', () => {
     expect(sent[1]).toBeLessThan(resetAt * 1000 - t0 + 50);
   });
 
+  it('remaining 0 with a reset within the second (a bucket refilling, rounded up) eases the pace a little, never waits out the reset; tokens again → full pace', async () => {
+    const { clock, pacer, sent, queue, t0 } = setup({ ratePerSecond: 5 });
+    await clock.advance(10);
+    const resetAt = Math.ceil((clock.now() + 1200) / 1000); // up to 2 s ahead: whole seconds, rounded up
+    queue(4);
+    await clock.advance(1);
+    pacer.observe(200, headers({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }), null);
+    await runFor(clock, 450, 1);
+    expect(sent).toHaveLength(3);
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(210); // 95% of 5/s: one every 210.5 ms
+    expect(sent[1]! - sent[0]!).toBeLessThan(215);
+    expect(sent[1]).toBeLessThan(resetAt * 1000 - t0); // not waiting out the rounded-up reset
+    pacer.observe(200, headers({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(resetAt) }), null);
+    await runFor(clock, 400, 1);
+    expect(sent).toHaveLength(4);
+    expect(sent[3]! - sent[2]!).toBeLessThanOrEqual(205); // full pace again
+    expect(pacer.currentRate).toBe(5);
+  });
+
   it('remaining above zero does not hold anything', async () => {
     const { clock, pacer, sent, queue } = setup();
     queue(3);
