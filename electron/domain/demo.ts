@@ -3,7 +3,8 @@
  * fundraising campaigns, a committee, donation accounts with contribution limits, an
  * election calendar, custom fields of every type (one pick-list option retired, one field
  * archived), ~3,000 donors and ~6,000 gifts over the last two years — today's event
- * included — a few of them over a limit, so the review queue has work in it.
+ * included — a few of them over a limit, so the review queue has work in it. Each gift counts
+ * as entered when it was given (the dashboard's "entered today" is today's event).
  *
  * Deterministic: one seeded generator draws every name, amount and date (dates count back
  * from now). It goes in through the bulk import, so every row passes the API's rules, and
@@ -255,8 +256,13 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
   // Definitions change over time: an option retired, a field archived (their values stay).
   await retireCustomFieldOption(ctx, accountId, 'Membership Level', 'Founding Member');
   await archiveCustomField(ctx, accountId, 'Legacy Donor ID');
-  // Demo data is local: nothing of it (reference data included) is queued for HQ.
-  await ctx.store.write((trx) => trx.updateTable('changeLog').set({ push: 0 }).where('accountId', '=', accountId).execute());
+  await ctx.store.write(async (trx) => {
+    // History is entered when it happened: the dashboard's "entered today" is tonight's event,
+    // not the whole two years imported a moment ago.
+    await trx.updateTable('donations').set((eb) => ({ createdAt: eb.ref('donationDate'), updatedAt: eb.ref('donationDate') })).where('accountId', '=', accountId).execute();
+    // Demo data is local: nothing of it (reference data included) is queued for HQ.
+    await trx.updateTable('changeLog').set({ push: 0 }).where('accountId', '=', accountId).execute();
+  });
   return { accountId, keyId: key.keyId, secret: key.secret };
 }
 

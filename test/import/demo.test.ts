@@ -76,6 +76,10 @@ describe('the demo organisation', () => {
     const twoYearsAgo = new Date(Date.now() - 731 * 86_400_000).toISOString().slice(0, 10);
     expect((await get(`/donations?endDate=${twoYearsAgo}`)).total).toBe(0);
     expect((await get(`/donations?endDate=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`)).total).toBeGreaterThan(1000);
+    // entered when given: "entered today" is today's event, not the two years just imported
+    const enteredToday = await get(`/stats/donations?basis=entered&startDate=${today}&endDate=${today}`);
+    expect(enteredToday.count).toBe((await get(`/donations?startDate=${today}&endDate=${today}`)).total);
+    expect(enteredToday.count).toBeLessThan(DEMO_DONATIONS / 10);
 
     // the treasurer's review queue has a few gifts in it
     const flagged = (await get('/flags')).flagged;
