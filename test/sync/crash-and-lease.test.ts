@@ -139,7 +139,8 @@ describe(`kill -9 of a syncing process at random points (${KILL_SEEDS.length} se
           if (end.code === 0) break;
           expect(end.signal, `engine child failed: ${JSON.stringify(child.lines.slice(-3))}`).toBe('SIGKILL');
           expect(generation).toBeLessThan(12);
-          // The dead holder's lease must run out before another process may push.
+          // Hand-set holder ids keep the expiry rule (lease.ts): the dead holder's lease must
+          // run out before another process may push. (The production ids are tested below.)
           await new Promise((r) => setTimeout(r, LEASE_MS + 100));
         }
         rig.proxy.setRule(forwardAll);
