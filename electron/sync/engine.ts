@@ -482,7 +482,14 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             return park('not_linked', `Contact ${e.entityId} changed here but is not linked to a contact at HQ (it came in as history HQ already has, without its HQ id). Pull from HQ to link it, or retry to create it at HQ.`);
           case 'create': {
             const email = contact!.primaryEmail ?? contact!.email;
-            if (!emailChecked && cfg.emailMatch && email && opts.matchContact) return { kind: 'emailCheck', email };
+            if (!emailChecked && cfg.emailMatch && email && opts.matchContact) {
+              // HQ's contact with this email may be one GiftDesk created for ANOTHER local contact
+              // whose create is still unconfirmed (same email, another name): it is that record's,
+              // never this one's. Wait until that create is settled, then match.
+              const racing = await unconfirmedCreateWithEmail(trx, cfg.accountId, e.entityId, email);
+              if (racing) return { kind: 'blocked', reason: `waiting for contact ${racing} (same email) to be confirmed at HQ` };
+              return { kind: 'emailCheck', email };
+            }
             const body = contactCreateBody(contact!, e.entityId, cfg.remoteAccountId);
             return send(plan, 'create', 'POST', '/contacts', body, body);
           }
@@ -562,6 +569,29 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       out.push(`${noun} "${r?.name ?? m.localId}" (${m.localId})`);
     }
     return out;
+  }
+
+  /**
+   * Another local contact whose create at HQ is in flight or of unknown outcome and sent this
+   * email, if any (deleted here since or not: what HQ may hold is what the attempt sent).
+   */
+  async function unconfirmedCreateWithEmail(trx: Db, accountId: string, contactId: string, email: string): Promise<string | null> {
+    const key = email.trim().toLowerCase();
+    const open = await trx
+      .selectFrom('syncItems')
+      .select(['entityId', 'attemptBody'])
+      .where('accountId', '=', accountId)
+      .where('entityType', '=', 'contact')
+      .where('op', '=', 'create')
+      .where('state', 'in', ['unknown', 'in_flight'])
+      .where('entityId', '!=', contactId)
+      .execute();
+    const hit = open.find((o) => {
+      const sent = o.attemptBody ? (JSON.parse(o.attemptBody) as { primaryEmail?: string; emailAddresses?: Array<{ emailAddress?: string; isPrimary?: boolean }> }) : null;
+      const shown = sent?.primaryEmail ?? (sent?.emailAddresses?.find((a) => a.isPrimary) ?? sent?.emailAddresses?.[0])?.emailAddress;
+      return typeof shown === 'string' && shown.trim().toLowerCase() === key;
+    });
+    return hit?.entityId ?? null;
   }
 
   /** Gifts of a (deleted) contact that HQ has. */
@@ -668,6 +698,23 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     });
   }
 
+  /** Of these HQ ids, those linked to a local record other than `localId` (by any source): never this record. */
+  async function linkedToOthers(accountId: string, entityType: PushEntity, localId: string, remoteIds: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < remoteIds.length; i += 500) {
+      const rows = await db
+        .selectFrom('syncLinks')
+        .select('remoteId')
+        .where('accountId', '=', accountId)
+        .where('entityType', '=', entityType)
+        .where('remoteId', 'in', remoteIds.slice(i, i + 500))
+        .where('localId', '!=', localId)
+        .execute();
+      for (const r of rows) out.add(r.remoteId);
+    }
+    return out;
+  }
+
   /**
    * An attempt whose outcome is unknown: PUT and DELETE are simply sent again (they set
    * values / 404 is done). A create is looked for at HQ by its identity: found → linked and
@@ -711,7 +758,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         items.push(...page);
         if (page.length < PAGE) break;
       }
-      const m = matchDonation(items, { localId: e.entityId, contactId: body.contactId, donationAmount: body.donationAmount, donationDate: body.donationDate, paymentMethod: body.paymentMethod, campaignId: body.campaignId ?? null });
+      const m = matchDonation(items, { localId: e.entityId, contactId: body.contactId, donationAmount: body.donationAmount, donationDate: body.donationDate, paymentMethod: body.paymentMethod, campaignId: body.campaignId ?? null }, await linkedToOthers(cfg.accountId, 'donation', e.entityId, items.filter((d) => d.contactId === body.contactId).map((d) => d.id)));
       if (m.kind === 'found') {
         foundId = m.remoteId;
         if (m.duplicates.length > 0) note = { code: 'duplicate_at_hq', reason: `HQ has this gift ${m.duplicates.length + 1} times (${[m.remoteId, ...m.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.` };
@@ -723,7 +770,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             attemptId: null,
             attemptBody: null,
             attentionCode: 'possible_duplicate',
-            attentionReason: `HQ has gift ${m.remoteId} that matches this one in every field but lacks its reference gd:${e.entityId} (its notes were edited at HQ?). If it is this gift, discard this item; if not, retry to post it.`,
+            attentionReason: `HQ has gift ${m.remoteId} that matches this one in every field and carries no GiftDesk reference (typed at HQ, or its notes edited there?). If it is this gift, discard this item; if not, retry to post it.`,
             attentionStatus: null,
             attentionAt: at,
             updatedAt: at,

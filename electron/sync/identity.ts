@@ -70,18 +70,34 @@ export type DonationMatch =
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
 
+/** A GiftDesk reference anywhere in notes, whatever record it names (`gd:` then an id, a whole token). */
+const ANY_REFERENCE = /(?:^|[^0-9A-Za-z_:])gd:[0-9A-Za-z_]+/;
+
+/** Whether notes carry a GiftDesk reference of any record: such a gift was posted by GiftDesk for that record. */
+export function hasAnyDonationReference(notes: string | null | undefined): boolean {
+  return !!notes && ANY_REFERENCE.test(notes);
+}
+
 /**
  * Looks for the gift among HQ's donations. `found`: same contact and the reference in notes
- * (`duplicates` lists any further copies). `lookalike`: no reference anywhere, but a gift of
- * the same contact that matches in every field the list shows (staff may have edited the
- * notes at HQ) — a person decides. `absent`: safe to post again.
+ * (`duplicates` lists any further copies). `lookalike`: a gift of the same contact that matches
+ * in every field the list shows but carries no GiftDesk reference at all (staff typed it at HQ,
+ * or edited its notes) and is linked to no other local record — a person decides. `absent`:
+ * safe to post again.
+ *
+ * What HQ holds for OTHER local records is never this gift: a gift carrying another record's
+ * `gd:` reference, or one in `taken` (HQ ids linked to another local gift, pushed or found),
+ * is skipped. Identical twin gifts — same donor, amount, minute, method and campaign — are
+ * ordinary at events, and each must reach HQ once.
  */
-export function matchDonation(items: readonly DonationListItem[], sent: SentDonation): DonationMatch {
+export function matchDonation(items: readonly DonationListItem[], sent: SentDonation, taken: ReadonlySet<string> = new Set()): DonationMatch {
   const mine = items.filter((d) => d.contactId === sent.contactId);
   const found = mine.filter((d) => hasDonationReference(d.notes, sent.localId));
   if (found.length > 0) return { kind: 'found', remoteId: found[0]!.id, duplicates: found.slice(1).map((d) => d.id) };
   const look = mine.find(
     (d) =>
+      !taken.has(d.id) &&
+      !hasAnyDonationReference(d.notes) &&
       Math.round(d.donationAmount * 100) === Math.round(sent.donationAmount * 100) &&
       sameInstant(d.donationDate, sent.donationDate) &&
       d.paymentMethod === sent.paymentMethod &&

@@ -99,8 +99,16 @@ describe('identity', () => {
     ['same in every field but no reference → lookalike', [item('d', 'hq_c1', 'edited')], { kind: 'lookalike', remoteId: 'd' }],
     ['another amount → absent', [item('d', 'hq_c1', null, 99)], { kind: 'absent' }],
     ['empty list → absent', [], { kind: 'absent' }],
+    ["a twin carrying another gift's reference is never a lookalike", [item('t', 'hq_c1', 'gd:don_01ZZZ')], { kind: 'absent' }],
+    ["a twin with staff notes and another gift's reference is never a lookalike", [item('t', 'hq_c1', 'card sent (gd:don_01ZZZ)')], { kind: 'absent' }],
+    ['our reference found past a twin', [item('t', 'hq_c1', 'gd:don_01ZZZ'), item('u', 'hq_c1', 'gd:don_01ABC')], { kind: 'found', remoteId: 'u', duplicates: [] }],
   ])('%s', (_n, items, want) => {
     expect(matchDonation(items, sent)).toEqual(want);
+  });
+
+  it('a gift linked to another local gift is never a lookalike, even with its reference edited away at HQ', () => {
+    expect(matchDonation([item('t', 'hq_c1', 'thank-you sent')], sent, new Set(['t']))).toEqual({ kind: 'absent' });
+    expect(matchDonation([item('t', 'hq_c1', 'thank-you sent'), item('h', 'hq_c1', 'typed at HQ')], sent, new Set(['t']))).toEqual({ kind: 'lookalike', remoteId: 'h' });
   });
 
   it('searches from the day before to the day after', () => {
