@@ -117,3 +117,23 @@ export function donationSearchWindow(donationDate: string): { startDate: string;
 export function contactSearchText(sent: { primaryEmail?: string | null; firstName: string; lastName: string }): string {
   return sent.primaryEmail ? sent.primaryEmail : `${sent.firstName} ${sent.lastName}`;
 }
+
+/** Who a contact create attempt named, as HQ would show it in its list: names and the primary email. */
+export interface SentContact {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+}
+
+/**
+ * What a contact create attempt sent (its stored attempt body): HQ holds that, not the contact
+ * as it is here now (edited or deleted since). Null for a body that is not a contact create.
+ */
+export function sentContactOf(attemptBody: string | null): SentContact | null {
+  if (!attemptBody) return null;
+  const b = JSON.parse(attemptBody) as { firstName?: unknown; lastName?: unknown; primaryEmail?: unknown; emailAddresses?: Array<{ emailAddress?: unknown; isPrimary?: unknown }> };
+  if (typeof b.firstName !== 'string' || typeof b.lastName !== 'string') return null;
+  const sub = b.emailAddresses?.find((a) => a.isPrimary === true) ?? b.emailAddresses?.[0];
+  const email = typeof b.primaryEmail === 'string' ? b.primaryEmail : typeof sub?.emailAddress === 'string' ? sub.emailAddress : null;
+  return { firstName: b.firstName, lastName: b.lastName, email };
+}

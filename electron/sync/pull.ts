@@ -36,6 +36,7 @@ import type { Db } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import { pullReferenceData } from './reference.ts';
 import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
+import { sentContactOf } from './identity.ts';
 import { linkRemote } from './state.ts';
 
 export const PULL_PAGE_SIZE = 100;
@@ -280,7 +281,8 @@ export async function unpushedContactFields(db: Db, accountId: string, contactId
 
 /** Local contacts made here whose create HQ has not confirmed (no link yet, create not synced). */
 async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id: string; firstName: string; lastName: string; email: string | null }>> {
-  return db
+  // Creates not sent yet: the engine will send (and email-match) the contact as it is now.
+  const unsent = await db
     .selectFrom('changeLog as l')
     .innerJoin('contacts as c', 'c.id', 'l.entityId')
     .select(['c.id', 'c.firstName', 'c.lastName', 'c.email'])
@@ -291,6 +293,21 @@ async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id
     .where('l.op', '=', 'create')
     .where((eb) => eb.not(eb.exists(eb.selectFrom('syncLinks as s').select('s.localId').where('s.entityType', '=', 'contact').whereRef('s.localId', '=', 'c.id'))))
     .execute();
+  // Creates sent whose outcome is not known: HQ may hold what the attempt SENT, whatever the
+  // contact became here since (renamed, given another email, deleted). That record is the
+  // engine's to find by its tag; pulled as a new local contact it would be a ghost donor.
+  const sent = await db
+    .selectFrom('syncItems')
+    .select(['entityId', 'attemptBody'])
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('op', '=', 'create')
+    .where('state', 'in', ['unknown', 'in_flight'])
+    .execute();
+  return [...unsent, ...sent.flatMap((s) => {
+    const c = sentContactOf(s.attemptBody);
+    return c ? [{ id: s.entityId, ...c }] : [];
+  })];
 }
 
 /** Unlinked local contacts whose displayed email is one of `emails` (case-insensitive). */

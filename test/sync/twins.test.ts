@@ -9,11 +9,13 @@
  * this one's match.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
 import { listAttention } from '../../electron/sync/attention.ts';
 import { matchContactByEmail } from '../../electron/sync/email-match.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
+import { pullFromHq } from '../../electron/sync/pull.ts';
+import { loadRemoteConfig } from '../../electron/sync/remote-settings.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
@@ -161,6 +163,58 @@ describe('namesake contacts', () => {
       expect(hqB).toMatch(/^cnt_/);
       expect(hqB).not.toBe(hqA);
       expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 2, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+});
+
+describe('a pull while a create is unconfirmed', () => {
+  /** HQ's directory comes down through the rig's client (the proxy forwards everything). */
+  async function pull(r: SyncRig) {
+    const cfg = (await loadRemoteConfig(r.local.store.db, testKeys, r.local.accountId))!;
+    return pullFromHq({ ctx: r.local.ctx, remote: r.makeClient(cfg), accountId: r.local.accountId, remoteAccountId: r.hq.accountId });
+  }
+  const localContacts = async (r: SyncRig) => (await r.local.store.db.selectFrom('contacts').select('id').where('accountId', '=', r.local.accountId).execute()).map((c) => c.id);
+
+  it('renamed here after its create was sent: HQ\'s copy (as sent) is left to the engine, not pulled as a second donor', async () => {
+    rig = await startRig();
+    const { ctx, accountId } = rig.local;
+    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.99 });
+    try {
+      const x = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rb@example.org' });
+      faultPostOf(rig, x.id, { kind: 'dropAfterCommit' });
+      await engine.runPass({ accountId });
+      expect((await getItem(rig.local.store.db, 'contact', x.id))?.state).toBe('unknown');
+      // The volunteer fixes the name while the create's outcome is unknown.
+      await updateContact(ctx, accountId, x.id, { firstName: 'Bob', primaryEmail: 'bob.brown@example.org' });
+      rig.proxy.setRule(() => ({ kind: 'forward' }));
+      const run = await pull(rig);
+      expect(run.counts).toMatchObject({ created: 0, deferred: 1 });
+      expect(await localContacts(rig)).toEqual([x.id]);
+      await syncToCompletion(engine, rig);
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('deleted here after its create was sent: HQ\'s copy is not pulled back as a ghost donor', async () => {
+    rig = await startRig();
+    const { ctx, accountId } = rig.local;
+    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.99 });
+    try {
+      const x = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
+      faultPostOf(rig, x.id, { kind: 'dropAfterCommit' });
+      await engine.runPass({ accountId });
+      expect((await getItem(rig.local.store.db, 'contact', x.id))?.state).toBe('unknown');
+      await deleteContact(ctx, accountId, x.id);
+      rig.proxy.setRule(() => ({ kind: 'forward' }));
+      const run = await pull(rig);
+      expect(run.counts).toMatchObject({ created: 0, deferred: 1 });
+      expect(await localContacts(rig)).toEqual([]);
+      await syncToCompletion(engine, rig);
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 0, donations: 0 });
     } finally {
       await engine.stop();
     }
