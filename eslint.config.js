@@ -1,5 +1,5 @@
-// Lint: typescript-eslint's recommended rules, plus the project's layering (DESIGN.md,
-// STYLE.md): a file's folder tells what it may import.
+// Lint: typescript-eslint's recommended rules, plus the project's layering (docs/design.md,
+// "Architecture"): a file's folder tells what it may import.
 import tseslint from 'typescript-eslint';
 
 const layer = (files, patterns, why) => ({

@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
 
-/** Id prefixes: opaque, typed, time-sortable (DESIGN.md). */
+/** Id prefixes: opaque, typed, time-sortable (docs/design.md). */
 export const ID_PREFIX = {
   account: 'acct',
   apiKey: 'gdk',

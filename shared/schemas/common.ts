@@ -88,7 +88,7 @@ export const accountQuery = z.object({ accountId: accountIdField });
 
 export const ErrorDetail = z.object({ field: z.string(), issue: z.string() });
 
-/** Every non-2xx body (DESIGN.md): the hosted service's shape plus a stable `code`. */
+/** Every non-2xx body (docs/design.md, "Errors"): the hosted service's shape plus a stable `code`. */
 export const ErrorBody = z
   .object({
     statusCode: z.number().int(),

@@ -1,5 +1,5 @@
 /**
- * Authentication and account scope (DESIGN.md "Auth", "accountId", C5): 401 with
+ * Authentication and account scope (docs/design.md "Auth", "accountId"; docs/api-rules.md C5): 401 with
  * WWW-Authenticate for a missing or wrong key, 403 for another account's accountId on every
  * route, 400 naming accountId when it is missing, and nothing changed by any refusal.
  */

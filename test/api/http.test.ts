@@ -1,5 +1,5 @@
 /**
- * The HTTP layer (DESIGN.md "Errors", "Rate limits", loopback Host): headers on every
+ * The HTTP layer (docs/design.md "Errors", "Rate limits", loopback Host): headers on every
  * response, 429 with Retry-After, 413, invalid JSON, unknown routes, refused Host headers,
  * no stack traces, id prefixes, and the OpenAPI document.
  */

@@ -2,7 +2,7 @@
  * The sync extension routes on their own, over real HTTP on whichever engine the suite runs on
  * (SQLite, or PostgreSQL through test/run-postgres.mjs): /api/v1/sync/settings, status,
  * attention, records, retry, discard, run, pull, links — and PATCH / void of a gift before and
- * after it was sent to HQ (DESIGN.md: a pushed gift is read-only; before, it can be corrected or
+ * after it was sent to HQ (docs/design.md: a pushed gift is read-only; before, it can be corrected or
  * voided). HQ is a second real GiftDesk server; pushes are made by the real engine.
  * Every success is checked against the shared zod schema, every refusal names its field and
  * changes nothing, and the HQ secret never comes back and is stored sealed.
