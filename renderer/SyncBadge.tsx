@@ -1,29 +1,21 @@
 /**
- * The sync badge in the app header: online/offline, changes waiting for HQ, records that
- * need attention (a link to that list), and HQ's pause or a back-off. It is refreshed at once
- * when the app saves a gift or contact or runs "Sync now" (they invalidate qk.sync), and polls
- * for the scheduler's passes: every 3 s while anything waits for HQ, every 15 s when all is sent
- * (TanStack Query's refetchInterval; not while the window is hidden).
+ * The sync badge in the app header: what is true of HQ (online = HQ answered a request in the
+ * last two minutes; otherwise offline since when, never reached, paused by HQ until when, or
+ * the key refused), the changes waiting for HQ, and the records that need attention (a link
+ * to that list). Every word comes from the one sync status (GET /sync/status, query key
+ * syncKeys.status, shared with Settings → Sync), never from the browser's own network flag.
+ * It is refreshed at once when the app saves a gift or contact or runs "Sync now" (they
+ * invalidate qk.sync), and polls for the scheduler's passes: every 3 s while anything waits
+ * for HQ, every 15 s when all is sent (not while the window is hidden).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
 import { useApi } from './api/provider.tsx';
 import { hrefFor } from './router.ts';
-import { syncKeys } from './screens/settings/sync-keys.ts';
-
-const subscribeOnline = (cb: () => void) => {
-  window.addEventListener('online', cb);
-  window.addEventListener('offline', cb);
-  return () => {
-    window.removeEventListener('online', cb);
-    window.removeEventListener('offline', cb);
-  };
-};
+import { clockTime, connectionWords, syncKeys } from './screens/settings/sync-keys.ts';
 
 export function SyncBadge() {
   const api = useApi();
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
-  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), refetchInterval: (q) => (q.state.data && q.state.data.configured && q.state.data.pending + q.state.data.inFlight > 0 ? 3_000 : 15_000), refetchIntervalInBackground: false });
+  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), refetchInterval: (q) => (q.state.data && q.state.data.configured && q.state.data.waiting > 0 ? 3_000 : 15_000), refetchIntervalInBackground: false });
   const s = status.data;
   if (!s) return null;
   const href = hrefFor('settings', 'sync');
@@ -33,24 +25,33 @@ export function SyncBadge() {
         Sync not set up
       </a>
     );
-  const paused = s.pausedUntil !== null;
-  const backingOff = s.failing.length > 0;
-  const waiting = s.pending + s.inFlight;
-  const tone = s.needsAttention > 0 || backingOff ? 'warn' : !online || paused ? 'muted' : waiting > 0 ? 'busy' : 'ok';
-  const parts = [
-    online ? 'Online' : 'Offline',
-    waiting > 0 ? `${waiting} waiting` : 'all sent',
-    paused ? 'paused by HQ' : backingOff ? 'backing off' : null,
-  ].filter(Boolean);
-  const title = s.lastSuccessAt ? `Last sent to HQ ${new Date(s.lastSuccessAt).toLocaleString()}` : 'Nothing sent to HQ yet';
+  const c = s.connection;
+  const online = c.state === 'online';
+  const said = connectionWords(c, s.pausedUntil);
+  const backingOff = s.failing.length > 0 && c.state !== 'paused';
+  const tone = s.needsAttention > 0 || backingOff || c.state === 'refused' ? 'warn' : !online ? 'muted' : s.waiting > 0 ? 'busy' : 'ok';
+  const waiting = s.waiting > 0 ? `${s.waiting} waiting` : 'all sent';
+  const spoken = [said.at ? `${said.text} ${clockTime(said.at)}` : said.text, waiting, backingOff ? 'backing off' : null].filter(Boolean);
+  const title = c.lastAnsweredAt ? `HQ last answered ${new Date(c.lastAnsweredAt).toLocaleString()}` : 'HQ has never answered';
   return (
-    <div className={`sync-badge sync-badge-${tone}`} data-testid="sync-badge" role="status" aria-label={`Sync: ${parts.join(', ')}${s.needsAttention > 0 ? `, ${s.needsAttention} need attention` : ''}`}>
+    <div className={`sync-badge sync-badge-${tone}`} data-testid="sync-badge" role="status" aria-label={`Sync: ${spoken.join(', ')}${s.needsAttention > 0 ? `, ${s.needsAttention} need attention` : ''}`}>
       <a href={href} title={title}>
         <span className={`sync-dot ${online ? 'sync-dot-on' : 'sync-dot-off'}`} aria-hidden="true" />
-        {parts.join(' · ')}
+        <span data-testid="sync-badge-connection" data-state={c.state}>
+          {said.text}
+          {said.at ? (
+            <>
+              {' '}
+              <time dateTime={said.at}>{clockTime(said.at)}</time>
+            </>
+          ) : null}
+        </span>
+        {' · '}
+        <span data-testid="sync-badge-waiting">{waiting}</span>
+        {backingOff ? ' · backing off' : null}
       </a>
       {s.needsAttention > 0 ? (
-        <a className="sync-badge-attention" href={href} onClick={() => requestAnimationFrame(() => document.getElementById('sync-attention')?.scrollIntoView())}>
+        <a className="sync-badge-attention" href={href} data-testid="sync-badge-attention" onClick={() => requestAnimationFrame(() => document.getElementById('sync-attention')?.scrollIntoView())}>
           {s.needsAttention} need{s.needsAttention === 1 ? 's' : ''} attention
         </a>
       ) : null}

@@ -6,8 +6,9 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { listAttention, syncStatus } from '../sync/attention.ts';
-import { createSyncEngine, type PassProgress } from '../sync/engine.ts';
+import { syncStatus } from '../sync/status.ts';
+import { createSyncEngine, defaultClient, type PassProgress } from '../sync/engine.ts';
+import { recordingAnswers } from '../sync/hq-contact.ts';
 import { matchContactByEmail } from '../sync/email-match.ts';
 import { resolveSyncAccount } from '../sync/remote-for-account.ts';
 import { saveRemoteSettings } from '../sync/remote-settings.ts';
@@ -96,13 +97,14 @@ export function registerSyncPushCommands(sync: Command): void {
   common(sync.command('status').description('what is queued, in flight, needing attention and done').option('--account <id>', 'the local account (default: the one that syncs)')).action(async (o: RunOptions) => {
     const r = await withContext(o, async (ctx) => {
       const accountId = await resolveSyncAccount(ctx, o.account);
-      return { accountId, ...(await syncStatus(ctx.store.db, accountId)), attention: await listAttention(ctx.store.db, accountId) };
+      return { accountId, ...(await syncStatus(ctx.store.db, accountId)) };
     });
     const { attention, ...status } = r;
+    const c = r.connection;
     print(o, status, () =>
       [
-        `${r.pending} change${r.pending === 1 ? '' : 's'} to push, ${r.inFlight} in flight, ${r.needsAttention} record${r.needsAttention === 1 ? '' : 's'} need${r.needsAttention === 1 ? 's' : ''} attention, ${r.done} done.`,
-        `Last success: ${r.lastSuccessAt ?? 'never'}${r.lastError ? `; last error: ${r.lastError}` : ''}${r.pausedUntil ? `; HQ asked us to wait until ${r.pausedUntil}` : ''}.`,
+        `${r.waiting} change${r.waiting === 1 ? '' : 's'} waiting (${r.inFlight} in flight), ${r.needsAttention} record${r.needsAttention === 1 ? '' : 's'} need${r.needsAttention === 1 ? 's' : ''} attention, ${r.sent} sent (confirmed by HQ).`,
+        `HQ: ${c.state}; last answered ${c.lastAnsweredAt ?? 'never'}${c.lastFailure && c.state !== 'online' && c.state !== 'quiet' ? `; ${c.lastFailure}` : ''}${r.lastError ? `; last error: ${r.lastError}` : ''}${r.pausedUntil ? `; HQ asked us to wait until ${r.pausedUntil}` : ''}.`,
         ...attention.map((a) => `  needs attention: ${a.label} (${a.entityType} ${a.entityId}): ${a.reason}`),
         ...r.failing.map((f) => `  failing (${f.failures}×): ${f.label}: ${f.lastError ?? ''}`),
       ].join('\n'),
@@ -115,7 +117,7 @@ export function registerSyncPushCommands(sync: Command): void {
     const out = await withContext(o, async (ctx) => {
       const accountId = await resolveSyncAccount(ctx, o.account);
       if (!(await syncStatus(ctx.store.db, accountId)).configured) throw new CliError(`Account ${accountId} does not sync to HQ: run giftdesk sync configure --account ${accountId} --url URL --key-id K --secret S --remote-account R first`, 1, 'sync_not_configured');
-      const engine = createSyncEngine({ store: ctx.store, keys: defaultKeySource(dataDir), matchContact: matchContactByEmail });
+      const engine = createSyncEngine({ store: ctx.store, keys: defaultKeySource(dataDir), matchContact: matchContactByEmail, makeClient: (cfg) => recordingAnswers(ctx.store, cfg.accountId, defaultClient(cfg)) });
       const stop = () => void engine.stop();
       process.once('SIGINT', stop);
       try {

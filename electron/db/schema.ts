@@ -280,6 +280,15 @@ export interface SyncRemotesTable {
   currentRate: number | null;
   /** Outbox changes done with (pushed or needing nothing), for the status. */
   doneCount: Generated<number>;
+  /** Outbox changes HQ confirmed (applied, or found at HQ): the status's "sent". */
+  sentCount: Generated<number>;
+  /** The last answer from HQ (under 500, not 401/403). */
+  hqAnsweredAt: string | null;
+  /** The last request with no answer (network) or a 5xx, and what happened. */
+  hqFailedAt: string | null;
+  hqFailure: string | null;
+  /** The last 401/403: HQ refused the key. */
+  hqRefusedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

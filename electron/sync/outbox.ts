@@ -72,11 +72,11 @@ export async function markAttempt(trx: Db, seqs: readonly number[], attemptId: s
   }
 }
 
-/** The request was applied: its changes (and only those) are done. */
+/** The request was applied (HQ said so, or it was found at HQ): its changes (and only those) are done, and sent. */
 export async function settleAttempt(trx: Db, accountId: string, attemptId: string, at: string): Promise<number> {
   const r = await trx.updateTable('changeLog').set({ syncedAt: at }).where('attemptId', '=', attemptId).where('syncedAt', 'is', null).executeTakeFirst();
   const n = Number(r.numUpdatedRows);
-  await countDone(trx, accountId, n);
+  await countDone(trx, accountId, n, true);
   return n;
 }
 
@@ -96,11 +96,12 @@ export async function releaseAttempt(trx: Db, attemptId: string): Promise<void> 
   await trx.updateTable('changeLog').set({ attemptId: null }).where('attemptId', '=', attemptId).where('syncedAt', 'is', null).execute();
 }
 
-async function countDone(trx: Db, accountId: string, n: number): Promise<void> {
+/** Done with: `sent` when HQ confirmed them (not when merged into nothing or discarded). */
+async function countDone(trx: Db, accountId: string, n: number, sent = false): Promise<void> {
   if (n <= 0) return;
   await trx
     .updateTable('syncRemotes')
-    .set({ doneCount: sql<number>`done_count + ${n}` })
+    .set({ doneCount: sql<number>`done_count + ${n}`, ...(sent ? { sentCount: sql<number>`sent_count + ${n}` } : {}) })
     .where('accountId', '=', accountId)
     .execute();
 }

@@ -7,6 +7,7 @@
 import { requireAccount } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { DomainError } from '../domain/errors.ts';
+import { recordingAnswers } from './hq-contact.ts';
 import { createRemoteClient, type RemoteClient } from './http-client.ts';
 import { createPacer } from './pacer.ts';
 import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './remote-settings.ts';
@@ -32,6 +33,7 @@ export async function openRemote(ctx: DomainContext, dataDir: string, account: s
   const config = await loadRemoteConfig(ctx.store.db, defaultKeySource(dataDir), accountId);
   if (!config) throw notConfigured(`Account ${accountId} does not sync to HQ`);
   const pacer = createPacer({ ratePerSecond: config.ratePerSecond });
-  const remote = createRemoteClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret, pacer });
+  // Pull's and linking's answers tell whether HQ answers too (hq-contact.ts).
+  const remote = recordingAnswers(ctx.store, accountId, createRemoteClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret, pacer }));
   return { config, remote, close: () => pacer.close() };
 }

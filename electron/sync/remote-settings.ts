@@ -38,6 +38,13 @@ export interface RemoteSettings {
   pausedUntil: string | null;
   currentRate: number | null;
   doneCount: number;
+  /** Changes HQ confirmed. */
+  sentCount: number;
+  /** What the requests found of HQ (hq-contact.ts). */
+  hqAnsweredAt: string | null;
+  hqFailedAt: string | null;
+  hqFailure: string | null;
+  hqRefusedAt: string | null;
 }
 
 /** The settings with the secret opened: for the engine and pull only, never for output. */
@@ -76,7 +83,7 @@ export async function saveRemoteSettings(store: Store, keys: KeySource, input: R
   const baseUrl = normaliseBaseUrl(input.baseUrl);
   const sealed = input.secret !== undefined ? await sealSecret(keys, input.secret.trim()) : undefined;
   await store.write(async (trx) => {
-    const existing = await trx.selectFrom('syncRemotes').select('secretSealed').where('accountId', '=', input.accountId).executeTakeFirst();
+    const existing = await trx.selectFrom('syncRemotes').select(['secretSealed', 'baseUrl', 'keyId']).where('accountId', '=', input.accountId).executeTakeFirst();
     if (!existing && sealed === undefined) throw invalidField('secret', 'is required the first time sync is configured');
     const values = {
       baseUrl,
@@ -89,7 +96,12 @@ export async function saveRemoteSettings(store: Store, keys: KeySource, input: R
       updatedAt: at,
     };
     if (existing) {
-      await trx.updateTable('syncRemotes').set({ ...values, lastError: null, pausedUntil: null }).where('accountId', '=', input.accountId).execute();
+      // What the requests learnt of HQ stays true of the same HQ and key. Another key may be
+      // taken (the refusal goes); another address is another HQ, never reached yet.
+      const newKey = sealed !== undefined || existing.keyId !== values.keyId;
+      const newHq = existing.baseUrl !== baseUrl;
+      const contact = newHq ? { hqAnsweredAt: null, hqFailedAt: null, hqFailure: null, hqRefusedAt: null } : newKey ? { hqRefusedAt: null } : {};
+      await trx.updateTable('syncRemotes').set({ ...values, ...contact, lastError: null, pausedUntil: null }).where('accountId', '=', input.accountId).execute();
     } else {
       await trx
         .insertInto('syncRemotes')
@@ -121,6 +133,11 @@ function view(r: NonNullable<Row>): RemoteSettings {
     pausedUntil: r.pausedUntil,
     currentRate: r.currentRate === null ? null : Number(r.currentRate),
     doneCount: Number(r.doneCount),
+    sentCount: Number(r.sentCount),
+    hqAnsweredAt: r.hqAnsweredAt,
+    hqFailedAt: r.hqFailedAt,
+    hqFailure: r.hqFailure,
+    hqRefusedAt: r.hqRefusedAt,
   };
 }
 

@@ -9,7 +9,9 @@
  * its requests in flight (they are aborted at the pacer), then the lease is given up.
  */
 import type { Store } from '../db/store.ts';
-import { createSyncEngine, type PassResult, type SyncEngine, type SyncEngineOptions } from './engine.ts';
+import { createSyncEngine, defaultClient, type PassResult, REQUEST_TIMEOUT_MS, type SyncEngine, type SyncEngineOptions } from './engine.ts';
+import { recordingAnswers } from './hq-contact.ts';
+import type { RemoteConfig } from './remote-settings.ts';
 
 export interface SchedulerOptions extends SyncEngineOptions {
   pollMs?: number;
@@ -42,7 +44,9 @@ async function outboxHead(store: Store): Promise<number> {
 }
 
 export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
-  const engine = createSyncEngine(opts);
+  // Every request's answer is recorded (hq-contact.ts): the status says whether HQ answers.
+  const makeClient = opts.makeClient ?? ((cfg: RemoteConfig) => defaultClient(cfg, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
+  const engine = createSyncEngine({ ...opts, makeClient: (cfg) => recordingAnswers(opts.store, cfg.accountId, makeClient(cfg), opts.clock) });
   const clock = opts.clock ?? Date.now;
   const pollMs = opts.pollMs ?? 1000;
   const settleMs = opts.settleMs ?? 2000;

@@ -42,17 +42,64 @@ export const SyncFailing = z.object({
   nextTryAt: z.string().nullable(),
 });
 
+export const SyncAttentionItem = z
+  .object({
+    entityType: SyncEntityType,
+    entityId: z.string(),
+    label: z.string(),
+    /** remote_refused | deleted_at_hq | confirm_delete | reference_not_linked | possible_duplicate | duplicate_at_hq | not_linked | not_completed | hq_has_no_donation_update */
+    code: z.string(),
+    reason: z.string(),
+    remoteStatus: z.number().int().nullable(),
+    since: z.string().nullable(),
+  })
+  .meta({ id: 'SyncAttentionItem' });
+
+/**
+ * What the requests found of HQ (the header badge says this):
+ * - online: HQ answered within the last `onlineWindowSeconds` and nothing failed since;
+ * - quiet: HQ's last answer is older than that and nothing failed since (nothing needed sending);
+ * - offline: the last request got no answer (or a 5xx, or a redirect) after HQ had answered before;
+ * - never: HQ never answered (not tried yet, or every request failed);
+ * - paused: HQ asked us to wait (429/503) until `pausedUntil`;
+ * - refused: HQ's last answer refused the key (401/403).
+ */
+export const SyncConnection = z
+  .object({
+    state: z.enum(['online', 'quiet', 'offline', 'never', 'paused', 'refused']),
+    onlineWindowSeconds: z.number().int(),
+    /** The last answer from HQ (2xx–4xx but 401/403). */
+    lastAnsweredAt: z.string().nullable(),
+    /** The last request with no answer, a 5xx or a redirect, and what happened. */
+    lastFailedAt: z.string().nullable(),
+    lastFailure: z.string().nullable(),
+    /** The last 401/403. */
+    refusedAt: z.string().nullable(),
+  })
+  .meta({ id: 'SyncConnection' });
+
+/** The one sync status: every figure of the badge and of Settings → Sync comes from one answer of this. */
 export const SyncStatus = z
   .object({
     configured: z.boolean(),
-    /** Changes still to go (not in a request). */
-    pending: z.number().int(),
-    /** Changes in a request whose answer is not recorded yet. */
+    /** The server's time of this answer. */
+    checkedAt: z.string(),
+    /** Changes still to go for records that go on their own (not parked), in a request or not. */
+    waiting: z.number().int(),
+    /** Of those, changes in a request whose answer is not recorded yet. */
     inFlight: z.number().int(),
-    /** Records parked for a person (see /sync/attention). */
+    /** Changes still to go not in a request (parked records' included). */
+    pending: z.number().int(),
+    /** Records parked for a person: the length of `attention`. */
     needsAttention: z.number().int(),
-    /** Changes done with since sync was configured. */
+    /** Those records, with the reason (the same list as /sync/attention). */
+    attention: z.array(SyncAttentionItem),
+    /** Changes HQ confirmed since sync was configured (never a change merged into nothing or discarded). */
+    sent: z.number().int(),
+    /** Changes done with since sync was configured: sent, merged into nothing or discarded (progress of a pass). */
     done: z.number().int(),
+    connection: SyncConnection,
+    /** The last pass that ended without a failure (it may have had nothing to send). */
     lastSuccessAt: z.string().nullable(),
     lastAttemptAt: z.string().nullable(),
     lastError: z.string().nullable(),
@@ -68,19 +115,6 @@ export const SyncStatus = z
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof SyncStatus>;
-
-export const SyncAttentionItem = z
-  .object({
-    entityType: SyncEntityType,
-    entityId: z.string(),
-    label: z.string(),
-    /** remote_refused | deleted_at_hq | confirm_delete | reference_not_linked | possible_duplicate | duplicate_at_hq | not_linked | not_completed | hq_has_no_donation_update */
-    code: z.string(),
-    reason: z.string(),
-    remoteStatus: z.number().int().nullable(),
-    since: z.string().nullable(),
-  })
-  .meta({ id: 'SyncAttentionItem' });
 
 export const SyncAttentionList = z.object({ data: z.array(SyncAttentionItem) });
 

@@ -52,8 +52,8 @@ afterAll(async () => {
 
 /** What the API says is waiting for HQ. */
 async function waiting(): Promise<number> {
-  const s = (await local.request('GET', `/api/v1/sync/status?accountId=${local.accountId}`)).body as { pending: number; inFlight: number };
-  return s.pending + s.inFlight;
+  const s = (await local.request('GET', `/api/v1/sync/status?accountId=${local.accountId}`)).body as { waiting: number };
+  return s.waiting;
 }
 
 describe('the sync badge', () => {

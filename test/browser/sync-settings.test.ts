@@ -115,9 +115,9 @@ describe('Settings → Sync against a real HQ', () => {
     // The scheduler may have sent it first: either way HQ is up to date.
     await syncNow(/HQ is up to date/);
     expect(await hqGiftsFor(gift.id)).toHaveLength(1);
-    await expect.poll(() => page.getByTestId('sync-pending').textContent()).toBe('0');
-    expect(Number(await page.getByTestId('sync-done').textContent())).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => page.getByTestId('sync-last-success').textContent()).toBe('just now');
+    await expect.poll(() => page.getByTestId('sync-waiting').textContent()).toBe('0');
+    expect(Number(await page.getByTestId('sync-sent').textContent())).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => page.getByTestId('sync-last-answer').textContent()).toBe('just now');
     await expect.poll(() => page.getByTestId('sync-badge').textContent()).toBe('Online · all sent');
     await page.getByText('Nothing needs attention.').waitFor();
     await expectNoSeriousA11yViolations(page, 'Settings → Sync (all sent)');

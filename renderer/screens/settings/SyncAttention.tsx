@@ -2,6 +2,7 @@
  * Records HQ would not take and that retrying alone cannot fix: each with HQ's own message,
  * what it holds back, "Retry" (after fixing it here) and "Discard" (asks first, and says
  * what discarding means: HQ keeps what it has, this record's unsent changes are dropped).
+ * The list is the sync status's own (`attention`), so it always agrees with the counts.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -47,9 +48,10 @@ function fixHint(item: Item): string | null {
 export function SyncAttention() {
   const api = useApi();
   const [discarding, setDiscarding] = useState<Item | null>(null);
+  // The same answer as the status panel's and the badge's counts: the list and its number agree.
   const list = useQuery({
-    queryKey: syncKeys.attention,
-    queryFn: () => api.sync.attention(),
+    queryKey: syncKeys.status,
+    queryFn: () => api.sync.status(),
     refetchInterval: 15_000,
   });
   const retry = useAction({
@@ -63,7 +65,7 @@ export function SyncAttention() {
     onSaved: () => setDiscarding(null),
     done: (_s, item) => `“${item.label}”: unsent changes discarded.`,
   });
-  const rows = list.data?.data ?? [];
+  const rows = list.data?.attention ?? [];
   return (
     <div className="panel sync-attention" id="sync-attention" aria-labelledby="sync-attention-title">
       <h3 id="sync-attention-title" className="panel-title">

@@ -1,14 +1,16 @@
 /**
- * What sync is doing: the queue (waiting, in flight, needs attention, sent), the last
- * success, HQ's pause (429) or a back-off with its next retry, the rate now, records failing
- * three times or more — and "Sync now" with a bar of the changes sent out of those waiting.
+ * What sync is doing, from the one sync status (the badge's too): HQ's state (online, offline
+ * since when, never reached, paused, key refused) and its last answer, the changes waiting
+ * (and in flight), the records that need attention (the list below is the same answer's), the
+ * changes HQ confirmed, the rate now, records failing three times or more — and "Sync now"
+ * with a bar of the changes done out of those waiting.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, ProgressBar } from '../../ui/index.ts';
-import { ago, syncKeys, until } from './sync-keys.ts';
+import { ago, clockTime, connectionWords, syncKeys, until } from './sync-keys.ts';
 
 export function SyncStatusPanel() {
   const api = useApi();
@@ -25,7 +27,7 @@ export function SyncStatusPanel() {
     onMutate: () => {
       const s = status.data;
       setOutcome(null);
-      setRun({ startDone: s?.done ?? 0, total: (s?.pending ?? 0) + (s?.inFlight ?? 0) });
+      setRun({ startDone: s?.done ?? 0, total: s?.waiting ?? 0 });
     },
     onSuccess: (r) => {
       qc.setQueryData(syncKeys.status, r.status);
@@ -45,7 +47,8 @@ export function SyncStatusPanel() {
 
   const s = status.data;
   const sentThisRun = run && s ? Math.max(0, s.done - run.startDone) : 0;
-  const paused = s?.pausedUntil && Date.parse(s.pausedUntil) > Date.now() ? s.pausedUntil : null;
+  const paused = s?.connection.state === 'paused' ? s.pausedUntil : null;
+  const said = s ? connectionWords(s.connection, s.pausedUntil) : { text: '', at: null };
   const backingOff = s?.failing.filter((f) => f.nextTryAt) ?? [];
   const nextRetry = backingOff.map((f) => f.nextTryAt!).sort()[0] ?? null;
 
@@ -70,7 +73,7 @@ export function SyncStatusPanel() {
           <dl className="sync-counts">
             <div>
               <dt>Waiting</dt>
-              <dd data-testid="sync-pending">{s.pending}</dd>
+              <dd data-testid="sync-waiting">{s.waiting}</dd>
             </div>
             <div>
               <dt>In flight</dt>
@@ -82,14 +85,35 @@ export function SyncStatusPanel() {
             </div>
             <div>
               <dt>Sent</dt>
-              <dd data-testid="sync-done">{s.done}</dd>
+              <dd data-testid="sync-sent">{s.sent}</dd>
             </div>
           </dl>
+          <p className="muted sync-counts-note">Waiting, in flight and sent count changes (a new gift is one, each edit another); HQ confirmed every change counted as sent.</p>
           <ul className="sync-facts">
             <li>
-              Last success:{' '}
-              <strong data-testid="sync-last-success">
-                {s.lastSuccessAt ? <time dateTime={s.lastSuccessAt} title={new Date(s.lastSuccessAt).toLocaleString()}>{ago(s.lastSuccessAt)}</time> : 'never'}
+              HQ:{' '}
+              <strong data-testid="sync-connection" data-state={s.connection.state}>
+                {said.text}
+                {said.at ? (
+                  <>
+                    {' '}
+                    <time dateTime={said.at}>{clockTime(said.at)}</time>
+                  </>
+                ) : null}
+              </strong>
+              {s.connection.state === 'online' ? ` (it answered in the last ${s.connection.onlineWindowSeconds / 60} minutes)` : ''}
+              {s.connection.lastFailure && ['offline', 'never', 'refused'].includes(s.connection.state) ? <span className="muted"> — {s.connection.lastFailure}</span> : null}
+            </li>
+            <li>
+              HQ last answered:{' '}
+              <strong data-testid="sync-last-answer">
+                {s.connection.lastAnsweredAt ? (
+                  <time dateTime={s.connection.lastAnsweredAt} title={new Date(s.connection.lastAnsweredAt).toLocaleString()}>
+                    {ago(s.connection.lastAnsweredAt)}
+                  </time>
+                ) : (
+                  'never'
+                )}
               </strong>
             </li>
             <li>

@@ -1,8 +1,9 @@
+import type { SyncStatus } from '../../../shared/schemas/sync.ts';
+
 /** Query keys of the sync screens and badge (under qk.sync, so a saved gift refreshes them). */
 export const syncKeys = {
   settings: ['sync', 'settings'] as const,
   status: ['sync', 'status'] as const,
-  attention: ['sync', 'attention'] as const,
 };
 
 /** "3 minutes ago" style, from an ISO time. */
@@ -20,4 +21,34 @@ export function until(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.round((Date.parse(iso) - now) / 1000));
   if (s < 120) return `in ${s} s`;
   return `at ${new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+}
+
+/** "14:05" today, "24 Nov, 14:05" on another day. */
+export function clockTime(iso: string, now = Date.now()): string {
+  const d = new Date(iso);
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return d.toDateString() === new Date(now).toDateString() ? time : `${d.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+}
+
+type Connection = SyncStatus['connection'];
+
+/**
+ * What is true of HQ, in words, with the time it rests on (null when none): the badge's first
+ * part and the panel's "HQ" line. From the status's `connection` only.
+ */
+export function connectionWords(c: Connection, pausedUntil: string | null): { text: string; at: string | null } {
+  switch (c.state) {
+    case 'online':
+      return { text: 'Online', at: null };
+    case 'quiet':
+      return { text: 'HQ last answered', at: c.lastAnsweredAt };
+    case 'offline':
+      return { text: 'Offline — HQ not reached since', at: c.lastAnsweredAt };
+    case 'never':
+      return { text: 'Never reached HQ', at: null };
+    case 'paused':
+      return { text: 'Paused by HQ until', at: pausedUntil };
+    case 'refused':
+      return { text: 'HQ refused the key', at: null };
+  }
 }

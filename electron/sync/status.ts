@@ -1,0 +1,76 @@
+/**
+ * The sync status: the one answer the header badge, Settings → Sync, the CLI and the API show,
+ * read from the database in one place so that no two figures can disagree.
+ *
+ * - waiting: changes still to go of records that go on their own (not parked for a person),
+ *   in a request or not; inFlight: those of them in a request whose answer is not recorded.
+ * - needsAttention: the number of records in `attention` — the list itself, same query.
+ * - sent: changes HQ confirmed (an applied answer, or found at HQ after an unknown outcome);
+ *   never a change merged into nothing or discarded (those count in `done` only).
+ * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/store.ts';
+import { listAttention, listFailing } from './attention.ts';
+import { connectionState, ONLINE_WINDOW_MS } from './hq-contact.ts';
+import { PUSHED_TYPES } from './outbox.ts';
+import { getRemoteSettings } from './remote-settings.ts';
+
+/** The outbox of an account, in changes: all still to go, in a request, of parked records. */
+async function outboxCounts(db: Db, accountId: string): Promise<{ all: number; inAttempt: number; parked: number; parkedInAttempt: number }> {
+  const r = await db
+    .selectFrom('changeLog as c')
+    .leftJoin('syncItems as i', (j) => j.onRef('i.entityType', '=', 'c.entityType').onRef('i.entityId', '=', 'c.entityId'))
+    .select([
+      sql<number>`count(*)`.as('all'),
+      sql<number>`count(c.attempt_id)`.as('inAttempt'),
+      sql<number>`coalesce(sum(case when i.state = 'attention' then 1 else 0 end), 0)`.as('parked'),
+      sql<number>`coalesce(sum(case when i.state = 'attention' and c.attempt_id is not null then 1 else 0 end), 0)`.as('parkedInAttempt'),
+    ])
+    .where('c.accountId', '=', accountId)
+    .where('c.push', '=', 1)
+    .where('c.syncedAt', 'is', null)
+    .where('c.entityType', 'in', PUSHED_TYPES)
+    .executeTakeFirstOrThrow();
+  return { all: Number(r.all), inAttempt: Number(r.inAttempt), parked: Number(r.parked), parkedInAttempt: Number(r.parkedInAttempt) };
+}
+
+/** The whole status, at `now` (ms). */
+export async function syncStatus(db: Db, accountId: string, running = false, now = Date.now()) {
+  const [settings, counts, attention, failing] = await Promise.all([getRemoteSettings(db, accountId), outboxCounts(db, accountId), listAttention(db, accountId), listFailing(db, accountId)]);
+  const pausedUntil = settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
+  const facts = {
+    hqAnsweredAt: settings?.hqAnsweredAt ?? null,
+    hqFailedAt: settings?.hqFailedAt ?? null,
+    hqFailure: settings?.hqFailure ?? null,
+    hqRefusedAt: settings?.hqRefusedAt ?? null,
+    pausedUntil,
+  };
+  return {
+    configured: settings !== null,
+    checkedAt: new Date(now).toISOString(),
+    waiting: counts.all - counts.parked,
+    inFlight: counts.inAttempt - counts.parkedInAttempt,
+    pending: counts.all - counts.inAttempt,
+    needsAttention: attention.length,
+    attention,
+    sent: settings?.sentCount ?? 0,
+    done: settings?.doneCount ?? 0,
+    connection: {
+      state: settings ? connectionState(facts, now) : ('never' as const),
+      onlineWindowSeconds: ONLINE_WINDOW_MS / 1000,
+      lastAnsweredAt: facts.hqAnsweredAt,
+      lastFailedAt: facts.hqFailedAt,
+      lastFailure: facts.hqFailure,
+      refusedAt: facts.hqRefusedAt,
+    },
+    lastSuccessAt: settings?.lastSuccessAt ?? null,
+    lastAttemptAt: settings?.lastAttemptAt ?? null,
+    lastError: settings?.lastError ?? null,
+    pausedUntil,
+    ratePerSecond: settings?.ratePerSecond ?? null,
+    currentRate: settings?.currentRate ?? null,
+    running,
+    failing,
+  };
+}
