@@ -262,13 +262,13 @@ export async function referenceCandidates(
         for (const u of unlinked) out.unlinked.push({ kind, localId: u.localId, name: u.name, suggestedRemoteId: null, reason: `HQ does not list ${noun}s: type HQ’s id.` });
         continue;
       }
-      if (deadline.aborted) throw hqFailed('remote_unreachable', `HQ did not answer within ${CANDIDATES_DEADLINE_MS / 1000} s when asked for its ${noun}s (GET /api/v1${route}): nothing was linked. Try again, or type HQ’s ids.`);
+      if (deadline.aborted) throw hqFailed('remote_unreachable', `HQ did not answer within ${CANDIDATES_DEADLINE_MS / 1000} s when asked for its ${noun}s (GET /api/v1${route}): nothing was linked. Try again when HQ answers.`);
       if (r.status === 401 || r.status === 403) throw hqFailed('remote_refused', `HQ refused to list its ${noun}s (${remoteMessage(r)}): check the key in the sync settings. Nothing was linked.`);
-      if (r.status === undefined) throw hqFailed('remote_unreachable', `Could not reach HQ to read its ${noun}s (${remoteMessage(r)}): nothing was linked. Try again when HQ answers, or type HQ’s ids.`);
-      throw hqFailed('remote_failed', `HQ could not list its ${noun}s (GET /api/v1${route} answered ${remoteMessage(r)}): nothing was linked. Try again, or type HQ’s ids.`);
+      if (r.status === undefined) throw hqFailed('remote_unreachable', `Could not reach HQ to read its ${noun}s (${remoteMessage(r).replace(/^could not reach HQ \((.*)\)$/, '$1')}): nothing was linked. Try again when HQ answers.`);
+      throw hqFailed('remote_failed', `HQ could not list its ${noun}s (GET /api/v1${route} answered ${remoteMessage(r)}): nothing was linked. Try again later.`);
     }
     if (!Array.isArray((r.body as { data?: unknown } | null)?.data)) {
-      throw hqFailed('remote_bad_answer', `HQ’s answer to GET /api/v1${route} is not a list ({"data": [...]}), so its ${noun}s cannot be offered: type HQ’s ids.`);
+      throw hqFailed('remote_bad_answer', `HQ’s answer to GET /api/v1${route} is not a list ({"data": [...]}), so its ${noun}s cannot be offered to choose from.`);
     }
     const names = new Map(rows.filter((x) => x.kind === kind).map((x) => [x.localId, x.name]));
     const linkedBy = new Map<string, string>();
