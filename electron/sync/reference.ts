@@ -65,7 +65,7 @@ export function unlinkedReferenceReason(kind: ReferenceKind, local: { id: string
   const noun = REFERENCE_NOUN[kind];
   const label = local.name ? `"${local.name}" (${local.id})` : local.id;
   const flag = kind === 'campaign' ? '--campaign' : kind === 'committee' ? '--committee' : '--donation-account';
-  return `The ${noun} ${label} is not linked to HQ: pull from HQ, or link it once with giftdesk sync link ${flag} ${local.id} --remote <HQ id>.`;
+  return `The ${noun} ${label} is not linked to HQ: choose HQ's ${noun} for it in Settings → Sync (or pull from HQ), or link it once with giftdesk sync link ${flag} ${local.id} --remote <HQ id>.`;
 }
 
 /* ---------------- linking by hand, checked at HQ ---------------- */
