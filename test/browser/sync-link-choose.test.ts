@@ -6,7 +6,7 @@
  * HQ record another local record holds shown but not choosable — and "Link all suggested"
  * after a confirmation naming how many; the table then shows HQ's ids. Where HQ does not
  * list a kind the page says so and HQ's id is typed; HQ unreachable is said so, with the
- * typed boxes kept.
+ * typed boxes kept; a suggestion HQ refuses when linked is named, the others linked.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,25 @@ describe('Linking reference data by choosing HQ’s records', () => {
     await page.getByRole('textbox', { name: 'HQ id for Golf Day' }).waitFor();
     await expectNoSeriousA11yViolations(page, 'Settings → Sync (HQ unreachable)');
     await screenshot(page, 'sync-links-unreachable');
+  });
+
+  it('"Link all suggested" links what HQ confirms and names the one HQ refused (deleted at HQ since its list was read)', async () => {
+    proxy.setRule(forwardAll);
+    const golf = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Golf  Day' });
+    const dinner = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Gala Dînner' });
+    await createCampaign(local.ctx, { accountId: local.accountId, name: 'gala dinner' });
+    await openSyncSettings();
+    const all = page.getByRole('button', { name: 'Link all suggested (2)' });
+    await all.waitFor();
+    // HQ no longer has the dinner when the link is checked.
+    proxy.setRule((req) => (req.method === 'GET' && req.path.startsWith(`/api/v1/campaigns/${dinner.id}`) ? { kind: 'respond', status: 404, body: JSON.stringify({ statusCode: 404, error: 'Not Found', code: 'campaign_not_found', message: `Campaign ${dinner.id} was not found` }), headers: { 'content-type': 'application/json' } } : { kind: 'forward' }));
+    await all.click();
+    await page.getByRole('dialog', { name: 'Link 2 records to HQ’s suggested ones?' }).getByRole('button', { name: 'Link 2' }).click();
+    await expect.poll(() => shownId('Golf Day')).toBe(golf.id);
+    const refused = linksPanel().getByRole('alert');
+    await expect.poll(() => refused.textContent()).toContain(`Not linked:“gala dinner”: HQ has no campaign ${dinner.id}`);
+    expect(await shownId('gala dinner')).toBe('');
+    await expect.poll(() => linksPanel().getByRole('heading').textContent()).toBe('Linked to HQ (1 not linked)');
     expect(app.problems.filter((p) => !/status of (400|404|502)/.test(p))).toEqual([]);
   });
 });
