@@ -8,7 +8,8 @@ export interface FieldIssue {
   issue: string;
 }
 
-export type ErrorKind = 'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized';
+/** bad_gateway: HQ (the sync remote) could not be read or answered wrongly — not the caller's fault, not a bug. */
+export type ErrorKind = 'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'bad_gateway';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -16,6 +17,7 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  bad_gateway: 502,
 };
 
 export class DomainError extends Error {

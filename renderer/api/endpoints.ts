@@ -37,7 +37,7 @@ import {
   FlagList,
 } from '../../shared/schemas/extensions.ts';
 import { ImportJob } from '../../shared/schemas/imports.ts';
-import { LinkBody, LinkResult, PullRun, PullStatus, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
+import { LinkBody, LinkResult, PullRun, PullStatus, ReferenceCandidates, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
 import { SyncAttentionList, SyncRecordState, SyncRunResult, SyncSettings, SyncSettingsBody, SyncStatus } from '../../shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
@@ -154,6 +154,8 @@ export function endpoints(c: ApiClient) {
       pullStatus: () => c.request('GET', '/sync/pull', { schema: PullStatus }),
       links: () => c.request('GET', '/sync/links', { schema: ReferenceLinkList }),
       link: (body: Body<typeof LinkBody>) => c.request('POST', '/sync/links', { schema: LinkResult, body }),
+      /** HQ's records to link each unlinked one to, with suggestions by name (reads HQ; links nothing). */
+      linkCandidates: () => c.request('GET', '/sync/links/candidates', { schema: ReferenceCandidates }),
     },
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),

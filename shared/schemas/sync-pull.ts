@@ -1,6 +1,6 @@
 /**
  * Shapes of the sync pull and reference-link routes (GiftDesk extensions):
- * POST/GET /sync/pull, GET/POST /sync/links.
+ * POST/GET /sync/pull, GET/POST /sync/links, GET /sync/links/candidates.
  */
 import { z } from 'zod';
 import { accountIdField, requiredText, typeError } from './common.ts';
@@ -65,3 +65,42 @@ export const LinkResult = z.object({
   /** False when HQ has no route to read committees or donation accounts: stored as entered. */
   checked: z.boolean(),
 });
+
+/** One of HQ's campaigns (committees, donation accounts), as offered to choose from. */
+export const ReferenceCandidate = z
+  .object({
+    remoteId: z.string(),
+    name: z.string(),
+    /** The local record linked to it already (it is shown, never suggested; linking it again is refused), or null. */
+    linkedTo: z.object({ localId: z.string(), name: z.string() }).nullable(),
+  })
+  .meta({ id: 'SyncReferenceCandidate' });
+
+/** What HQ lists of one kind: `listed` false when HQ has no list of them (the spec's HQ has none: type HQ's id). */
+export const ReferenceKindCandidates = z.object({
+  kind: z.enum(REFERENCE_KINDS),
+  listed: z.boolean(),
+  /** Why there is nothing to choose from, in a sentence (HQ does not list them, or lists none), else null. */
+  note: z.string().nullable(),
+  /** HQ's records of this kind, by name. */
+  hq: z.array(ReferenceCandidate),
+});
+
+/** A local record with no HQ id yet, and the HQ record suggested for it (same name, unambiguous), if any. */
+export const UnlinkedReference = z.object({
+  kind: z.enum(REFERENCE_KINDS),
+  localId: z.string(),
+  name: z.string(),
+  suggestedRemoteId: z.string().nullable(),
+  /** Why this suggestion, or why there is none, in a sentence. */
+  reason: z.string(),
+});
+
+export const ReferenceCandidates = z
+  .object({
+    /** The kinds that have unlinked local records (HQ is asked only for those). */
+    kinds: z.array(ReferenceKindCandidates),
+    unlinked: z.array(UnlinkedReference),
+  })
+  .meta({ id: 'SyncReferenceCandidates' });
+export type ReferenceCandidates = z.infer<typeof ReferenceCandidates>;

@@ -5,17 +5,20 @@
  *   GET /sync/pull shows the latest run: status, pages done of pages total, counts, notes.
  * - GET /sync/links lists local campaigns, committees and donation accounts with their HQ
  *   ids; POST /sync/links links one after HQ confirmed the id (a wrong id is a 400 saying so).
+ * - GET /sync/links/candidates reads HQ's lists (where HQ has them) and offers, for each
+ *   unlinked record, HQ's records of its kind with a suggestion by name; it links nothing.
+ *   HQ unreachable or refusing is a 502 naming what went wrong.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
-import { LinkBody, LinkResult, PullRun, PullStartBody, PullStatus, ReferenceLinkList } from '../../../shared/schemas/sync-pull.ts';
+import { LinkBody, LinkResult, PullRun, PullStartBody, PullStatus, ReferenceCandidates, ReferenceLinkList } from '../../../shared/schemas/sync-pull.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { defaultClient } from '../../sync/engine.ts';
 import type { RemoteClient } from '../../sync/http-client.ts';
 import { beginPull, latestPull, runPull } from '../../sync/pull.ts';
-import { linkReference, listReferenceLinks } from '../../sync/reference.ts';
+import { linkReference, listReferenceLinks, referenceCandidates } from '../../sync/reference.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../sync/remote-settings.ts';
 import type { KeySource } from '../../sync/secret-box.ts';
 import { scopedAccount } from '../scope.ts';
@@ -75,6 +78,22 @@ export async function syncPullRoutes(app: FastifyInstance, ctx: DomainContext, s
   r.get('/sync/links', {
     schema: { tags, summary: 'Local campaigns, committees and donation accounts with their HQ ids', querystring: accountQuery, response: { 200: ReferenceLinkList, ...errors(400, 403) } },
     handler: async (req) => ({ data: await listReferenceLinks(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+
+  r.get('/sync/links/candidates', {
+    schema: {
+      tags,
+      summary: "HQ's campaigns, committees and donation accounts to link each unlinked local one to, with a suggestion by name (links nothing)",
+      description:
+        'For every local campaign, committee and donation account without an HQ id: HQ\'s records of its kind (read from HQ\'s GET /campaigns, /committees, /donation-accounts, only for kinds with unlinked records), each marked with the local record already linked to it, and a suggested one where exactly one HQ record has the same name (case and accents aside) and no other local record has it or its name. A kind HQ does not list comes back with listed=false (type HQ\'s id instead). Link the chosen one with POST /sync/links (checked at HQ). 502 when HQ cannot be reached, refuses the key or answers something else than a list.',
+      querystring: accountQuery,
+      response: { 200: ReferenceCandidates, ...errors(400, 403, 409, 502) },
+    },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.query.accountId);
+      const { config, remote } = await remoteFor(accountId);
+      return referenceCandidates(ctx, remote, { accountId, remoteAccountId: config.remoteAccountId });
+    },
   });
 
   r.post('/sync/links', {

@@ -2,16 +2,19 @@
  * Pull from HQ (its contacts come down so gift entry finds existing donors; campaigns where
  * HQ lists them) with a bar of pages done of pages total, and the reference links: each local
  * campaign, committee and donation account with its HQ id, the unlinked ones highlighted
- * (their gifts wait), an HQ id entered once and checked at HQ before it is kept.
+ * (their gifts wait). An unlinked one is linked by choosing HQ's record from a list (where HQ
+ * lists that kind), preselected when its name matches exactly one — one at a time or "Link all
+ * suggested" after a confirmation — or, where HQ lists none, by typing HQ's id. Every link is
+ * checked at HQ before it is kept (POST /sync/links).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { ReferenceLink } from '../../../shared/schemas/sync-pull.ts';
-import { isApiError } from '../../api/errors.ts';
+import type { ReferenceCandidates, ReferenceLink } from '../../../shared/schemas/sync-pull.ts';
+import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState, ProgressBar, TextField, useToast } from '../../ui/index.ts';
+import { Button, ConfirmDialog, EmptyState, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
 import { sentence } from './forms.ts';
 import { Loaded, SettingsTable } from './kit.tsx';
 
@@ -21,7 +24,19 @@ const KIND_LABEL: Record<Link['kind'], string> = {
   committee: 'Committee',
   donationAccount: 'Donation account',
 };
+const NOUN: Record<Link['kind'], string> = {
+  campaign: 'campaign',
+  committee: 'committee',
+  donationAccount: 'donation account',
+};
 const notThere = (err: unknown) => isApiError(err) && err.status === 404;
+/** Not under qk.sync: every gift refreshes that, and this one reads HQ. */
+const CANDIDATES_KEY = ['sync-link-candidates'] as const;
+
+type Candidates = ReferenceCandidates;
+type KindCandidates = Candidates['kinds'][number];
+type Unlinked = Candidates['unlinked'][number];
+const rowKey = (r: { kind: Link['kind']; localId: string }) => `${r.kind}:${r.localId}`;
 
 export function SyncPull() {
   const api = useApi();
@@ -87,14 +102,55 @@ export function SyncPull() {
 
 export function SyncLinks() {
   const api = useApi();
+  const qc = useQueryClient();
+  const toast = useToast();
   const links = useQuery({
     queryKey: ['sync', 'links'],
     queryFn: () => api.sync.links(),
     retry: (n, err) => !notThere(err) && n < 2,
   });
-  if (links.isError && notThere(links.error)) return null;
   const rows = links.data?.data ?? [];
   const unlinked = rows.filter((r) => r.remoteId === null).length;
+  const candidates = useQuery({
+    queryKey: CANDIDATES_KEY,
+    queryFn: () => api.sync.linkCandidates(),
+    enabled: unlinked > 0,
+    retry: false, // the server has retried HQ already; its message says what went wrong
+    refetchOnWindowFocus: false, // read again when the section opens, or with "Read HQ’s lists again"
+  });
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [allFailures, setAllFailures] = useState<Array<{ name: string; message: string }>>([]);
+  const kinds = new Map((candidates.data?.kinds ?? []).map((k) => [k.kind, k]));
+  const offers = new Map((candidates.data?.unlinked ?? []).map((u) => [rowKey(u), u]));
+  const unlinkedNow = new Set(rows.filter((r) => r.remoteId === null).map(rowKey));
+  const suggested = (candidates.data?.unlinked ?? []).filter((u) => u.suggestedRemoteId !== null && unlinkedNow.has(rowKey(u)));
+  const hqName = (u: Unlinked) => kinds.get(u.kind)?.hq.find((c) => c.remoteId === u.suggestedRemoteId)?.name ?? u.suggestedRemoteId ?? '';
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: qk.sync }), qc.invalidateQueries({ queryKey: CANDIDATES_KEY })]);
+  const linkAll = useMutation({
+    mutationFn: async (items: Unlinked[]) => {
+      const linked: string[] = [];
+      const failed: Array<{ name: string; message: string }> = [];
+      // One at a time, each checked at HQ like a single link; one refused does not stop the rest.
+      for (const u of items) {
+        try {
+          await api.sync.link({ kind: u.kind, localId: u.localId, remoteId: u.suggestedRemoteId ?? '' });
+          linked.push(u.name);
+        } catch (err) {
+          failed.push({ name: u.name, message: sentence(errorMessage(err)) });
+        }
+      }
+      return { linked, failed };
+    },
+    onSuccess: async (r) => {
+      setConfirmAll(false);
+      setAllFailures(r.failed);
+      if (r.linked.length > 0) {
+        toast.show({ message: `${r.linked.length} linked to HQ${r.failed.length > 0 ? `; ${r.failed.length} not linked (see why below)` : ''}.`, tone: r.failed.length > 0 ? 'info' : 'success', duration: 3500 });
+      }
+      await refresh();
+    },
+  });
+  if (links.isError && notThere(links.error)) return null;
   return (
     <div className="panel" aria-labelledby="sync-links-title">
       <h3 id="sync-links-title" className="panel-title">
@@ -110,55 +166,186 @@ export function SyncLinks() {
         }
       >
         {unlinked > 0 ? (
-          <p className="settings-inline-note">
-            Gifts credited to an unlinked one wait (needs attention) until it is linked.
-          </p>
-        ) : null}
+          <>
+            <p className="settings-inline-note">
+              Gifts credited to an unlinked one wait (needs attention) until it is linked. Choose HQ’s record for
+              each; HQ checks it before it is kept.
+            </p>
+            {candidates.isPending ? (
+              <p className="settings-inline-note muted" role="status">
+                Reading HQ’s campaigns, committees and donation accounts…
+              </p>
+            ) : candidates.isError ? (
+              <div className="notice notice-error sync-link-problem" role="alert">
+                <span>
+                  Could not read HQ’s lists to choose from: {sentence(errorMessage(candidates.error))} Meanwhile,
+                  HQ’s id can be typed for each one below (it is checked at HQ before it is kept).
+                </span>
+                <Button busy={candidates.isFetching} onClick={() => void candidates.refetch()}>
+                  Try again
+                </Button>
+              </div>
+            ) : (
+              <>
+                {[...kinds.values()]
+                  .filter((k) => k.note)
+                  .map((k) => (
+                    <p key={k.kind} className="settings-inline-note">
+                      {k.note}
+                    </p>
+                  ))}
+                <div className="sync-link-actions">
+                  {suggested.length > 0 ? (
+                    <Button tone="primary" onClick={() => setConfirmAll(true)}>
+                      {`Link all suggested (${suggested.length})`}
+                    </Button>
+                  ) : null}
+                  <Button busy={candidates.isFetching} onClick={() => void candidates.refetch()}>
+                    Read HQ’s lists again
+                  </Button>
+                </div>
+              </>
+            )}
+            {allFailures.length > 0 ? (
+              <div className="notice notice-error" role="alert">
+                Not linked:
+                <ul>
+                  {allFailures.map((f) => (
+                    <li key={f.name}>
+                      “{f.name}”: {f.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+          </>
+        ) : (
+          <p className="settings-inline-note">Every one is linked to HQ: gifts for them go to HQ with HQ’s ids.</p>
+        )}
         <SettingsTable
           caption="Local campaigns, committees and donation accounts with their HQ ids"
           columns={['Name', 'Kind', 'HQ id']}
         >
           {rows.map((r) => (
-            <tr key={`${r.kind}:${r.localId}`} className={r.remoteId === null ? 'sync-unlinked' : undefined}>
+            <tr key={rowKey(r)} className={r.remoteId === null ? 'sync-unlinked' : undefined}>
               <th scope="row">{r.name}</th>
               <td>{KIND_LABEL[r.kind]}</td>
-              <td>{r.remoteId ? <code>{r.remoteId}</code> : <LinkEntry row={r} />}</td>
+              <td>
+                {r.remoteId ? (
+                  <code>{r.remoteId}</code>
+                ) : candidates.isPending ? (
+                  <span className="muted">Reading HQ’s list…</span>
+                ) : (
+                  <LinkCell row={r} kind={kinds.get(r.kind)} offer={offers.get(rowKey(r))} onLinked={refresh} />
+                )}
+              </td>
             </tr>
           ))}
         </SettingsTable>
       </Loaded>
+      <ConfirmDialog
+        open={confirmAll}
+        title={`Link ${suggested.length} ${suggested.length === 1 ? 'record' : 'records'} to HQ’s suggested ones?`}
+        confirmLabel={`Link ${suggested.length}`}
+        tone="primary"
+        busy={linkAll.isPending}
+        onConfirm={() => linkAll.mutate(suggested)}
+        onCancel={() => setConfirmAll(false)}
+      >
+        <p>Each is checked at HQ before it is kept; gifts credited to them then go to HQ with these ids.</p>
+        <ul className="sync-link-confirm-list">
+          {suggested.map((u) => (
+            <li key={rowKey(u)}>
+              {KIND_LABEL[u.kind]} “{u.name}” → HQ’s “{hqName(u)}”
+            </li>
+          ))}
+        </ul>
+      </ConfirmDialog>
     </div>
   );
 }
 
-function LinkEntry({ row }: { row: Link }) {
+/** An unlinked row's way to link: choose HQ's record where HQ lists its kind, else type HQ's id. */
+function LinkCell({ row, kind, offer, onLinked }: { row: Link; kind: KindCandidates | undefined; offer: Unlinked | undefined; onLinked: () => Promise<unknown> }) {
+  if (kind?.listed && kind.hq.length > 0) return <LinkChoice row={row} kind={kind} offer={offer} onLinked={onLinked} />;
+  return <LinkEntry row={row} hint={offer?.reason} onLinked={onLinked} />;
+}
+
+function useLink(row: Link, onLinked: () => Promise<unknown>, onError: (message: string) => void) {
   const api = useApi();
-  const qc = useQueryClient();
   const toast = useToast();
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const link = useMutation({
-    mutationFn: () => api.sync.link({ kind: row.kind, localId: row.localId, remoteId: value.trim() }),
+  return useMutation({
+    mutationFn: (remoteId: string) => api.sync.link({ kind: row.kind, localId: row.localId, remoteId }),
     onSuccess: async (r) => {
       toast.show({
         message: `“${row.name}” linked to HQ${r.remoteName ? `’s “${r.remoteName}”` : ''}.`,
         tone: 'success',
         duration: 3500,
       });
-      await qc.invalidateQueries({ queryKey: qk.sync });
+      await onLinked();
     },
-    onError: (err) =>
-      setError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
+    onError: (err) => onError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
   });
+}
+
+function LinkChoice({ row, kind, offer, onLinked }: { row: Link; kind: KindCandidates; offer: Unlinked | undefined; onLinked: () => Promise<unknown> }) {
+  const noun = NOUN[row.kind];
+  const [value, setValue] = useState(offer?.suggestedRemoteId ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const link = useLink(row, onLinked, setError);
+  const sameName = new Map<string, number>();
+  for (const c of kind.hq) sameName.set(c.name.trim().toLowerCase(), (sameName.get(c.name.trim().toLowerCase()) ?? 0) + 1);
+  const options = kind.hq.map((c) => ({
+    value: c.remoteId,
+    label: `${c.name}${(sameName.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? ` (${c.remoteId})` : ''}${c.linkedTo ? ` — linked to “${c.linkedTo.name}”` : ''}`,
+    disabled: c.linkedTo !== null,
+  }));
+  // A choice that another row has taken since (HQ's list was read again) is no choice.
+  const chosen = options.some((o) => o.value === value && !o.disabled) ? value : '';
   return (
     <form
-      className="settings-add-option"
+      className="settings-add-option sync-link-choice"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!chosen) return setError(`Choose HQ’s ${noun} for it.`);
+        setError(undefined);
+        link.mutate(chosen);
+      }}
+    >
+      <Select
+        label={`HQ ${noun} for ${row.name}`}
+        hideLabel
+        placeholder={`— choose HQ’s ${noun} —`}
+        options={options}
+        value={chosen}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setError(undefined);
+        }}
+        hint={offer && (offer.suggestedRemoteId === null || chosen === offer.suggestedRemoteId) ? offer.reason : undefined}
+        error={error}
+      />
+      <Button type="submit" busy={link.isPending} aria-label={`Link ${row.name}`}>
+        Link
+      </Button>
+    </form>
+  );
+}
+
+function LinkEntry({ row, hint, onLinked }: { row: Link; hint: string | undefined; onLinked: () => Promise<unknown> }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const link = useLink(row, onLinked, setError);
+  return (
+    <form
+      className="settings-add-option sync-link-choice"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
         if (!value.trim()) return setError('Type HQ’s id for it.');
         setError(undefined);
-        link.mutate();
+        link.mutate(value.trim());
       }}
     >
       <TextField
@@ -167,10 +354,11 @@ function LinkEntry({ row }: { row: Link }) {
         placeholder="not linked — HQ id"
         value={value}
         onChange={(e) => setValue(e.target.value)}
+        hint={hint}
         error={error}
         autoComplete="off"
       />
-      <Button type="submit" busy={link.isPending}>
+      <Button type="submit" busy={link.isPending} aria-label={`Link ${row.name}`}>
         Link
       </Button>
     </form>
