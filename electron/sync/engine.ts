@@ -5,8 +5,9 @@
  * A pass, per account with remote settings:
  * 1. take (or renew) the database's lease (lease.ts); without it, do nothing;
  * 2. settle changes nothing is pushed for (reference data);
- * 3. gather the records to work on: every `unknown`/`in_flight` one (reconciled first), then
- *    every record with changes still to go, oldest change first;
+ * 3. each round: reconcile the unknown outcomes of the account all at once (reconcile.ts), then
+ *    gather the records to work on: every record with changes still to go, oldest change first
+ *    (a record still unknown waits, and its lane's later records behind it);
  * 4. group them into lanes — a contact and its donations — and run lanes side by side (as many
  *    as rate × HQ's latency needs), each lane in order, every request through the one pacer.
  *
@@ -19,9 +20,10 @@
  * - not applied: 429 → again after the pacer's pause; refused connection → backoff;
  *   401/403 → the pass stops (the key is wrong); any other 4xx → the record is parked
  *   ("needs attention") with HQ's message, its changes stay pending, only its dependents wait;
- * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff; before anything else is
- *   sent for it, the engine looks for it at HQ by its identity (identity.ts) and posts again
- *   only when it is truly absent.
+ * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff (a create: at least until
+ *   its request's deadline has passed); before anything else is sent for it, the engine looks
+ *   for it at HQ by its identity (identity.ts), in one sweep with every other unknown create
+ *   (reconcile.ts), and posts again only when it is truly absent.
  */
 import { setMaxListeners } from 'node:events';
 import { newId } from '../../shared/ids.ts';
@@ -671,6 +673,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       const n = await store.write(async (trx) => {
         if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
         if (step.op === 'delete') {
+          // Gone from HQ: never an email match again (email-match.ts's directory).
+          const gone = await remoteIdFor(trx, e.entityType, e.entityId);
+          if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
           await unlinkRemote(trx, e.entityType, e.entityId);
           // HQ deleted the contact's gifts with it.
           const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
