@@ -257,7 +257,7 @@ async function benchUnknownOutcomes(scale: number, log: Log, out: SyncBenchResul
       met: perChange <= 1.15 ? 'yes' : 'no',
     });
     out.notes.push(
-      `Unknown outcomes: each request at HQ (pushes and reads alike) had a 10% chance of an outcome the client cannot know — ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ')} — drawn from a fixed seed. Reads include the email match's searches and the reconcile reads (a donation's reference among HQ's gifts of its date ± 1 day, a contact by its identity). HQ matched the local intent afterwards: every record exactly once.`,
+      `Unknown outcomes: each request at HQ (pushes and reads alike) had a 10% chance of an outcome the client cannot know — ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ')} — drawn from a fixed seed. The laptop pulled from HQ first, as in the no-fault figure (not counted, no faults). Reads are the reconcile's (electron/sync/reconcile.ts): a create of unknown outcome is looked for once its request's deadline (15 s) has passed, with every other unknown create of the account in one sweep per kind — HQ's gifts of the merged date windows (each gift's date ± 1 day), paged; HQ's contacts newest first back to the earliest attempt (HQ's clock from its Date header, 30-s margin), and a GET of each new unlinked one to see its tag; a read that fails is tried twice more. PUTs and DELETEs of unknown outcome are sent again without a read. HQ matched the local intent afterwards: every record exactly once.`,
     );
   } catch (e) {
     out.ok = false;

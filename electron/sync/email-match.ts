@@ -20,7 +20,8 @@
  *   (one page unless HQ got more than 100 contacts since), the unlinked ones with an email
  *   listed, the watermark moved on.
  * - The fallback, when the account never finished a pull from this HQ (or a delta read could
- *   not reach the watermark): HQ's list has no email filter, only `search` (full text over
+ *   not reach the watermark within DELTA_MAX_PAGES: the directory is dropped until the next
+ *   pull): HQ's list has no email filter, only `search` (full text over
  *   name, email and organisation), so the email is searched and the answers matched here.
  */
 import type { Db } from '../db/store.ts';
@@ -198,8 +199,13 @@ export async function refreshDirectory(args: { db: Db; write: <T>(fn: (trx: Db) 
       return { kind: 'updated', reads };
     }
   }
-  // Not back to the watermark: what was read is real, but the directory is not complete.
-  await args.write((trx) => noteHqContacts(trx, args.accountId, seen));
+  // Not back to the watermark (HQ got over 1,000 contacts since): what was read is real, but
+  // the directory is not complete. It is dropped, so later passes search per email instead of
+  // paging again each time; the next pull makes a new one.
+  await args.write(async (trx) => {
+    await noteHqContacts(trx, args.accountId, seen);
+    await trx.deleteFrom('syncDirectory').where('accountId', '=', args.accountId).execute();
+  });
   return { kind: 'incomplete', reads };
 }
 

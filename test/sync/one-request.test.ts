@@ -208,6 +208,32 @@ describe('unknown creates reconciled in one sweep', () => {
     }
   });
 
+  it("a create whose answer was lost is not looked for until its request's deadline has passed (it may still land until then)", async () => {
+    rig = await startRig(); // the engine's client: a 1.5-s deadline
+    const { local } = rig;
+    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    try {
+      const c = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Hal', lastName: 'Latecomer' });
+      let dropped = false;
+      rig.proxy.setRule((r): FaultAction => {
+        if (dropped || r.method !== 'POST') return { kind: 'forward' };
+        dropped = true;
+        return { kind: 'dropAfterCommit' };
+      });
+      await engine.runPass({ accountId: local.accountId });
+      const from = rig.proxy.records.length;
+      await engine.runPass({ accountId: local.accountId }); // at once: too early to look
+      expect(requestsSince(rig, from)).toEqual([]);
+      expect((await getItem(local.store.db, 'contact', c.id))?.state).toBe('unknown');
+      expect((await engine.nextRetryAt())!).toBeGreaterThan(Date.now());
+      await passWhenDue(engine, local.accountId);
+      expect(requestsSince(rig, from)).toEqual(['GET /api/v1/contacts', 'GET /api/v1/contacts/:id']);
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('a sweep read that fails leaves every record of it unknown (none found under a made-up id); later each reaches HQ once', async () => {
     rig = await startRig();
     const { local } = rig;
