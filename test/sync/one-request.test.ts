@@ -91,6 +91,25 @@ describe('the email match from the directory', () => {
     }
   });
 
+  it('a donor entered here before the pull, whom HQ already has, is linked without a read: the pull left her for the push, and the directory lists her', async () => {
+    rig = await startRig();
+    const { local } = rig;
+    const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Renée', lastName: 'Dubois', primaryEmail: 'renee@example.org' });
+    const here = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Renee', lastName: 'Dubois', primaryEmail: 'Renee@Example.org' });
+    await pull(rig); // not copied: it looks like the contact entered here, whose create is not confirmed
+    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    try {
+      const from = rig.proxy.records.length;
+      await engine.runPass({ accountId: local.accountId });
+      expect(requestsSince(rig, from).filter((x) => x.startsWith('GET') || x.startsWith('POST'))).toEqual([]);
+      expect(await remoteIdFor(local.store.db, 'contact', here.id)).toBe(staff.id);
+      const renees = await rig.remote.store.db.selectFrom('contacts').select('id').where('accountId', '=', rig.hq.accountId).where('lastName', '=', 'Dubois').execute();
+      expect(renees).toHaveLength(1);
+    } finally {
+      await engine.stop();
+    }
+  });
+
   it('never pulled: the email is searched at HQ, one read, and linked', async () => {
     rig = await startRig();
     const { local } = rig;
