@@ -397,6 +397,24 @@ export interface SyncPullRunsTable {
   finishedAt: string | null;
 }
 
+/** Sync: what this device knows of HQ's contacts, for the email match (email-match.ts). */
+export interface SyncDirectoryTable {
+  accountId: string;
+  remoteAccountId: string;
+  /** HQ's createdAt up to which every HQ contact is known here. */
+  watermark: string;
+  /** When (local clock, ISO) HQ was last read up to now. */
+  checkedAt: string;
+}
+
+/** Sync: an HQ contact with an email, not linked here when it was seen (email-match.ts). */
+export interface SyncHqContactsTable {
+  accountId: string;
+  remoteId: string;
+  emailKey: string;
+  createdAt: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -428,6 +446,8 @@ export interface Database {
   syncItems: SyncItemsTable;
   syncLease: SyncLeaseTable;
   syncPullRuns: SyncPullRunsTable;
+  syncDirectory: SyncDirectoryTable;
+  syncHqContacts: SyncHqContactsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -5,8 +5,9 @@
  * A pass, per account with remote settings:
  * 1. take (or renew) the database's lease (lease.ts); without it, do nothing;
  * 2. settle changes nothing is pushed for (reference data);
- * 3. gather the records to work on: every `unknown`/`in_flight` one (reconciled first), then
- *    every record with changes still to go, oldest change first;
+ * 3. each round: reconcile the unknown outcomes of the account all at once (reconcile.ts), then
+ *    gather the records to work on: every record with changes still to go, oldest change first
+ *    (a record still unknown waits, and its lane's later records behind it);
  * 4. group them into lanes — a contact and its donations — and run lanes side by side (as many
  *    as rate × HQ's latency needs), each lane in order, every request through the one pacer.
  *
@@ -19,14 +20,14 @@
  * - not applied: 429 → again after the pacer's pause; refused connection → backoff;
  *   401/403 → the pass stops (the key is wrong); any other 4xx → the record is parked
  *   ("needs attention") with HQ's message, its changes stay pending, only its dependents wait;
- * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff; before anything else is
- *   sent for it, the engine looks for it at HQ by its identity (identity.ts) and posts again
- *   only when it is truly absent.
+ * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff (a create: at least until
+ *   its request's deadline has passed); before anything else is sent for it, the engine looks
+ *   for it at HQ by its identity (identity.ts), in one sweep with every other unknown create
+ *   (reconcile.ts), and posts again only when it is truly absent.
  */
 import { setMaxListeners } from 'node:events';
 import { newId } from '../../shared/ids.ts';
 import type { Contact } from '../../shared/schemas/contacts.ts';
-import type { DonationListItem } from '../../shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db, Store } from '../db/store.ts';
 import { getContact } from '../domain/contacts.ts';
@@ -34,18 +35,21 @@ import { createContext, type DomainContext } from '../domain/context.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
-import { contactSearchText, donationSearchWindow, hasContactReference, matchDonation } from './identity.ts';
 import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
+import { type Read, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { ensureItem, getItem, type ItemRow, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+import { ensureItem, getItem, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
 import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
 import { createPacer } from './pacer.ts';
 
-/** Before creating a contact at HQ: an HQ contact to link to instead (sync-pull's email match), or null. */
-export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string }) => Promise<string | null>;
+/**
+ * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
+ * `pass` is the same object for every call of one account pass (one directory read per pass).
+ */
+export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string; store: Store; now: () => number; pass: object }) => Promise<string | null>;
 
 export interface SyncLogger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -124,7 +128,6 @@ const FAILURES_SHOWN = 3;
  * process taking over from a dead one waits twice this before reconciling its in-flight records.
  */
 export const REQUEST_TIMEOUT_MS = 15_000;
-const PAGE = 100;
 
 export function createSyncEngine(opts: SyncEngineOptions) {
   const store = opts.store;
@@ -235,9 +238,37 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     let consecutiveFailures = 0;
     let stopReason: string | null = null;
     let transportFailure = false;
+    const passToken = {};
 
     // Rounds: a round works on what was pending when it started; later writes go next round.
     for (let round = 0; round < 50 && !stopReason && !stopped; round++) {
+      // Unknown outcomes first, all at once (reconcile.ts): what is found is linked, what is
+      // absent goes in this round's lanes, the rest waits (its lane's records too).
+      try {
+        const rec = await reconcileUnknown({
+          store,
+          accountId,
+          now: clock,
+          get: (path, query) => read(cfg, client, result, path, query),
+          fail: (e, why) => failItem(e, why, false),
+          deadlineMs: client.timeoutMs,
+          graceMs: client.timeoutMs,
+          progress,
+        });
+        result.parked += rec.parked;
+        if (rec.result === 'auth') {
+          stopReason = cfg.lastError ?? 'HQ refused the API key';
+          break;
+        }
+        if (rec.result === 'failed') {
+          result.failed++;
+          transportFailure = true;
+        }
+      } catch (err) {
+        if (!(err instanceof LostLease)) throw err;
+        stopReason = 'another process took over sync (lease lost)';
+        break;
+      }
       const work = await gather(accountId);
       if (work.length === 0) break;
       const lanes = await laneOf(work);
@@ -267,7 +298,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             if (stopReason || stopped) break;
             let r: Result;
             try {
-              r = await processEntity(cfg, client, e, result, progress);
+              r = await processEntity(cfg, client, e, result, progress, passToken);
             } catch (err) {
               if (err instanceof LostLease) {
                 stopReason = 'another process took over sync (lease lost)';
@@ -367,7 +398,29 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     return d?.contactId ?? e.entityId;
   }
 
-  async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void): Promise<Result> {
+  /**
+   * One GET for reconciliation (reconcile.ts), through the pacer and the lease; a passing
+   * failure (no answer, 429, 5xx) is tried again twice after a short backoff: reads change
+   * nothing at HQ, and one failed page would otherwise cost the whole sweep.
+   */
+  async function read(cfg: RemoteConfig, client: RemoteClient, result: AccountPassResult, path: string, query: Query): Promise<Read> {
+    for (let attempt = 0; ; attempt++) {
+      result.requests++;
+      const r = await timed(client, 'GET', path, undefined, { accountId: cfg.remoteAccountId, ...query });
+      if (r.outcome === 'applied') return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: clock() };
+      const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
+      if (r.status === 401 || r.status === 403) {
+        cfg.lastError = `HQ refused the API key (${r.status})`;
+        return { ok: false, result: 'auth', message, status: r.status };
+      }
+      const passing = r.status === undefined || r.status === 429 || r.status >= 500;
+      if (!passing || attempt >= 2 || stopped) return { ok: false, result: 'failed', message, ...(r.status !== undefined ? { status: r.status } : {}) };
+      const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random });
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void, passToken: object): Promise<Result> {
     let emailChecked = false;
     let outcome: Result = 'ok';
     for (let round = 0; round < 8; round++) {
@@ -376,11 +429,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         if (!item.attentionCode || !RECHECKED.has(item.attentionCode)) return round === 0 ? 'waiting' : outcome;
       }
       if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock()) return round === 0 ? 'waiting' : outcome;
-      if (item && (item.state === 'unknown' || item.state === 'in_flight')) {
-        const r = await reconcile(cfg, client, item, progress, result);
-        if (r !== 'resolved') return r;
-        continue;
-      }
+      // Unknown outcome: reconciled with the others at the start of a round (reconcile.ts).
+      if (item && (item.state === 'unknown' || item.state === 'in_flight')) return round === 0 ? 'waiting' : outcome;
       const step = await prepare(cfg, e, emailChecked, progress);
       if (step.kind === 'done') return outcome;
       if (step.kind === 'blocked') {
@@ -393,7 +443,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         if (!opts.matchContact) continue;
         let found: string | null;
         try {
-          found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email });
+          found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email, store, now: clock, pass: passToken });
         } catch (err) {
           await failItem(e, err instanceof Error ? err.message : String(err), false);
           return 'failed';
@@ -410,7 +460,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       result.requests++;
       const res = await timed(client, step.method, step.path, step.body, step.query);
       item = await getItem(db, e.entityType, e.entityId);
-      const r = await record(cfg, e, step, res, progress);
+      const r = await record(cfg, e, step, res, progress, client.timeoutMs);
       if (r === 'again') {
         result.applied += res.outcome === 'applied' || (step.op === 'delete' && res.status === 404) ? 1 : 0;
         outcome = 'ok';
@@ -611,7 +661,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   }
 
   /** Records a request's answer (one transaction). 'again': look at the record once more. */
-  async function record(cfg: RemoteConfig, e: PendingEntity, step: Extract<Step, { kind: 'send' }>, res: RemoteResult, progress: (n: number) => void): Promise<Result | 'again'> {
+  async function record(cfg: RemoteConfig, e: PendingEntity, step: Extract<Step, { kind: 'send' }>, res: RemoteResult, progress: (n: number) => void, deadlineMs: number): Promise<Result | 'again'> {
     const at = nowIso();
     const applied = res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
     if (applied) {
@@ -623,6 +673,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       const n = await store.write(async (trx) => {
         if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
         if (step.op === 'delete') {
+          // Gone from HQ: never an email match again (email-match.ts's directory).
+          const gone = await remoteIdFor(trx, e.entityType, e.entityId);
+          if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
           await unlinkRemote(trx, e.entityType, e.entityId);
           // HQ deleted the contact's gifts with it.
           const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
@@ -674,16 +727,17 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       );
       return 'parked';
     }
-    await markUnknown(e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`);
+    // A create may still land until its request's deadline has passed: not looked for before.
+    await markUnknown(e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`, step.op === 'create' ? res.sentAt + deadlineMs : 0);
     return 'failed';
   }
 
-  async function markUnknown(e: PendingEntity, why: string): Promise<void> {
-    await failItem(e, why, true);
+  async function markUnknown(e: PendingEntity, why: string, notBefore = 0): Promise<void> {
+    await failItem(e, why, true, notBefore);
   }
 
   /** A transport failure: back off (full jitter, capped), shown after three in a row. */
-  async function failItem(e: { entityType: PushEntity; entityId: string }, why: string, unknown: boolean): Promise<void> {
+  async function failItem(e: { entityType: PushEntity; entityId: string }, why: string, unknown: boolean, notBefore = 0): Promise<void> {
     const at = nowIso();
     await store.write(async (trx) => {
       const item = await getItem(trx, e.entityType, e.entityId);
@@ -691,167 +745,11 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       await updateItem(trx, e.entityType, e.entityId, {
         ...(unknown ? { state: 'unknown' } : {}),
         failures,
-        nextTryAt: new Date(clock() + backoffDelay(failures - 1, { random })).toISOString(),
+        nextTryAt: new Date(Math.max(notBefore, clock() + backoffDelay(failures - 1, { random }))).toISOString(),
         lastError: why,
         updatedAt: at,
       });
     });
-  }
-
-  /** Of these HQ ids, those linked to a local record other than `localId` (by any source): never this record. */
-  async function linkedToOthers(accountId: string, entityType: PushEntity, localId: string, remoteIds: readonly string[]): Promise<Set<string>> {
-    const out = new Set<string>();
-    for (let i = 0; i < remoteIds.length; i += 500) {
-      const rows = await db
-        .selectFrom('syncLinks')
-        .select('remoteId')
-        .where('accountId', '=', accountId)
-        .where('entityType', '=', entityType)
-        .where('remoteId', 'in', remoteIds.slice(i, i + 500))
-        .where('localId', '!=', localId)
-        .execute();
-      for (const r of rows) out.add(r.remoteId);
-    }
-    return out;
-  }
-
-  /**
-   * An attempt whose outcome is unknown: PUT and DELETE are simply sent again (they set
-   * values / 404 is done). A create is looked for at HQ by its identity: found → linked and
-   * done; a lookalike without the reference → parked; truly absent → pending again.
-   */
-  async function reconcile(cfg: RemoteConfig, client: RemoteClient, item: ItemRow, progress: (n: number) => void, result: AccountPassResult): Promise<Result | 'resolved'> {
-    const e = { entityType: item.entityType as PushEntity, entityId: item.entityId };
-    const at = nowIso();
-    const release = async () => {
-      await store.write(async (trx) => {
-        if (item.attemptId) await releaseAttempt(trx, item.attemptId);
-        // Its backoff is spent: a stale nextTryAt must not mask the next item's (nextRetryAt).
-        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, nextTryAt: null, updatedAt: at });
-      });
-      return 'resolved' as const;
-    };
-    if (item.op !== 'create' || !item.attemptId || !item.attemptBody) return release();
-    const sent = JSON.parse(item.attemptBody) as Record<string, unknown>;
-    const get = async (path: string, query: Query): Promise<{ ok: true; body: unknown } | { ok: false; result: Result }> => {
-      result.requests++;
-      const r = await timed(client, 'GET', path, undefined, { accountId: cfg.remoteAccountId, ...query });
-      if (r.outcome === 'applied') return { ok: true, body: r.body };
-      if (r.status === 401 || r.status === 403) {
-        cfg.lastError = `HQ refused the API key (${r.status})`;
-        return { ok: false, result: 'auth' };
-      }
-      await failItem(e, `looking for it at HQ: ${r.error?.message ?? r.networkError?.message ?? r.status ?? 'no answer'}`, false);
-      return { ok: false, result: 'failed' };
-    };
-    let foundId: string | null = null;
-    let note: { code: string; reason: string } | null = null;
-
-    if (e.entityType === 'donation') {
-      const body = sent.body as { contactId: string; donationAmount: number; donationDate: string; paymentMethod: string; campaignId?: string };
-      const win = donationSearchWindow(body.donationDate);
-      const items: DonationListItem[] = [];
-      for (let offset = 0; ; offset += PAGE) {
-        const r = await get('/donations', { startDate: win.startDate, endDate: win.endDate, limit: PAGE, offset });
-        if (!r.ok) return r.result;
-        const page = ((r.body as { donations?: DonationListItem[]; data?: DonationListItem[] }).donations ?? (r.body as { data?: DonationListItem[] }).data ?? []) as DonationListItem[];
-        items.push(...page);
-        if (page.length < PAGE) break;
-      }
-      const m = matchDonation(items, { localId: e.entityId, contactId: body.contactId, donationAmount: body.donationAmount, donationDate: body.donationDate, paymentMethod: body.paymentMethod, campaignId: body.campaignId ?? null }, await linkedToOthers(cfg.accountId, 'donation', e.entityId, items.filter((d) => d.contactId === body.contactId).map((d) => d.id)));
-      if (m.kind === 'found') {
-        foundId = m.remoteId;
-        if (m.duplicates.length > 0) note = { code: 'duplicate_at_hq', reason: `HQ has this gift ${m.duplicates.length + 1} times (${[m.remoteId, ...m.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.` };
-      } else if (m.kind === 'lookalike') {
-        await store.write(async (trx) => {
-          await releaseAttempt(trx, item.attemptId!);
-          await updateItem(trx, e.entityType, e.entityId, {
-            state: 'attention',
-            attemptId: null,
-            attemptBody: null,
-            attentionCode: 'possible_duplicate',
-            attentionReason: `HQ has gift ${m.remoteId} that matches this one in every field and carries no GiftDesk reference (typed at HQ, or its notes edited there?). If it is this gift, discard this item; if not, retry to post it.`,
-            attentionStatus: null,
-            attentionAt: at,
-            updatedAt: at,
-          });
-        });
-        return 'parked';
-      }
-    } else {
-      const body = sent as { firstName: string; lastName: string; primaryEmail?: string };
-      const since = Date.parse(item.attemptAt ?? at) - 86_400_000;
-      // A hit is `{ id }`, never a bare string: a failed read ('failed', 'auth') is a string
-      // too, and must never be taken for HQ's id of the contact.
-      // HQ contacts already linked to ANOTHER local record by a push of ours (or a reconcile
-      // that saw that record's tag) were created for that record, so they cannot be this
-      // attempt's: skip them without a read. Without this every unknown create read every
-      // contact HQ created that day, one GET each. (Pulled and email-matched links are not
-      // skipped: such a contact could be ours.)
-      const notOthers = async (ids: string[]): Promise<string[]> => {
-        if (ids.length === 0) return ids;
-        const taken = await db
-          .selectFrom('syncLinks')
-          .select('remoteId')
-          .where('accountId', '=', cfg.accountId)
-          .where('entityType', '=', 'contact')
-          .where('remoteId', 'in', ids)
-          .where('source', 'in', ['pushed', 'found'])
-          .where('localId', '!=', e.entityId)
-          .execute();
-        const skip = new Set(taken.map((t) => t.remoteId));
-        return ids.filter((id) => !skip.has(id));
-      };
-      const check = async (candidates: string[]): Promise<{ id: string } | null | Result> => {
-        const ids = await notOthers(candidates);
-        for (const id of ids) {
-          const r = await get(`/contacts/${encodeURIComponent(id)}`, {});
-          if (!r.ok) return r.result;
-          if (hasContactReference((r.body as { tags?: string[] }).tags, e.entityId)) return { id };
-        }
-        return null;
-      };
-      // 1. by the email (else the name) the attempt sent
-      const s = await get('/contacts', { search: contactSearchText(body).slice(0, 200), sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE });
-      if (!s.ok) return s.result;
-      const recent = ((s.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? []).filter((c) => Date.parse(c.createdAt) >= since);
-      let hit = await check(recent.map((c) => c.id));
-      if (typeof hit === 'string') return hit;
-      // 2. every contact HQ created since a day before the attempt (staff may have renamed it)
-      const tried = new Set(recent.map((c) => c.id));
-      for (let offset = 0; hit === null; offset += PAGE) {
-        const r = await get('/contacts', { sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE, offset });
-        if (!r.ok) return r.result;
-        const page = (r.body as { data?: Array<{ id: string; createdAt: string }> }).data ?? [];
-        const fresh = page.filter((c) => Date.parse(c.createdAt) >= since && !tried.has(c.id));
-        hit = await check(fresh.map((c) => c.id));
-        if (typeof hit === 'string') return hit;
-        if (page.length < PAGE || page.some((c) => Date.parse(c.createdAt) < since)) break;
-      }
-      if (hit !== null) foundId = hit.id;
-    }
-
-    if (foundId === null) return release();
-    const remoteId = foundId;
-    const n = await store.write(async (trx) => {
-      await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId, source: 'found', at });
-      const settled = await settleAttempt(trx, cfg.accountId, item.attemptId!, at);
-      await updateItem(trx, e.entityType, e.entityId, {
-        state: note ? 'attention' : 'idle',
-        attemptId: null,
-        attemptBody: null,
-        failures: 0,
-        nextTryAt: null,
-        lastError: null,
-        attentionCode: note?.code ?? null,
-        attentionReason: note?.reason ?? null,
-        attentionAt: note ? at : null,
-        updatedAt: at,
-      });
-      return settled;
-    });
-    progress(n);
-    return note ? 'parked' : 'resolved';
   }
 
   return {

@@ -6,11 +6,10 @@
  *   donations from the day before to the day after the gift's date (the list has no contact
  *   filter: contactId and the reference are matched here, D8).
  * - Contacts: the tag `gd:<local id>`. The create carries it and so does every later PUT that
- *   sends tags (C2 replaces tags, so the engine always adds it back). After an unknown
- *   create the engine searches HQ's contacts by the email (else the name) the attempt sent,
- *   then pages HQ's contacts newest first back to a day before the attempt, and reads each
- *   candidate to find the tag. Local ids are ULIDs: unique, never reused, so the tag and the
- *   reference name exactly one record.
+ *   sends tags (C2 replaces tags, so the engine always adds it back). After unknown creates
+ *   the engine pages HQ's contacts newest first back to the earliest attempt (reconcile.ts),
+ *   and reads the new candidates to find the tags. Local ids are ULIDs: unique, never reused,
+ *   so the tag and the reference name exactly one record.
  */
 import type { DonationListItem } from '../../shared/schemas/donations.ts';
 
@@ -111,11 +110,6 @@ export function donationSearchWindow(donationDate: string): { startDate: string;
   const t = Date.parse(donationDate);
   const day = 86_400_000;
   return { startDate: new Date(t - day).toISOString().slice(0, 10), endDate: new Date(t + day).toISOString().slice(0, 10) };
-}
-
-/** The words to search HQ's contacts by for a contact attempt: its email, else its name. */
-export function contactSearchText(sent: { primaryEmail?: string | null; firstName: string; lastName: string }): string {
-  return sent.primaryEmail ? sent.primaryEmail : `${sent.firstName} ${sent.lastName}`;
 }
 
 /** Who a contact create attempt named, as HQ would show it in its list: names and the primary email. */

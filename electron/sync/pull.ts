@@ -24,6 +24,9 @@
  * - What the spec's list cannot tell is not pulled: custom field values, sub-records beyond
  *   the shown email and phone, donations, and contacts deleted at HQ (a deleted contact is
  *   simply no longer listed; its local copy stays).
+ * - A finished run records how far it knows HQ's contacts (the newest createdAt it listed, the
+ *   email match's directory, email-match.ts), and lists the contacts it left for the engine
+ *   (above) there: the email match answers from that instead of searching HQ per contact.
  * - A run is resumable: it records the offset of the next page; a run whose process died
  *   (no heartbeat for a minute) is picked up where it stopped by the next pull.
  */
@@ -34,6 +37,7 @@ import { insertPulledContact, pulledContactFields, type PulledContactFields, ref
 import type { SyncPullRunsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import type { Clock } from './clock.ts';
+import { loadDirectory, noteHqContacts, saveDirectory, watermarkAfter } from './email-match.ts';
 import { pullReferenceData } from './reference.ts';
 import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
 import { sentContactOf } from './identity.ts';
@@ -205,6 +209,8 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
 
     const emailMatch = opts.emailMatch ?? true;
     let offset = startOffset;
+    let newest: string | null = null;
+    let listed = 0;
     for (;;) {
       if (opts.signal?.aborted) return await finish('failed', 'The pull was stopped; the next pull resumes where this one stopped');
       opts.onProgress?.({ phase: 'contacts', pagesDone, pagesTotal });
@@ -218,6 +224,11 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
         pagesTotal = Math.max(pagesDone + (items.length > 0 ? 1 : 0), Math.ceil(body.total / pageSize));
       }
       const next = offset + items.length;
+      listed += items.length;
+      for (const raw of items) {
+        const c = (raw as { createdAt?: unknown } | null)?.createdAt;
+        if (typeof c === 'string' && !Number.isNaN(Date.parse(c)) && (newest === null || Date.parse(c) > Date.parse(newest))) newest = c;
+      }
       await ctx.store.write(async (trx) => {
         await applyContactPage(trx, ctx, accountId, items, emailMatch, counts, note);
         pagesDone++;
@@ -230,6 +241,11 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
     }
     pagesTotal = pagesDone;
     opts.onProgress?.({ phase: 'contacts', pagesDone, pagesTotal });
+    // The directory: HQ's contacts are known up to the newest listed (a run from the start that
+    // listed none: HQ has none). A resumed run that listed nothing new leaves it as it was.
+    const before = await loadDirectory(ctx.store.db, accountId, opts.remoteAccountId);
+    const watermark = watermarkAfter(before?.watermark ?? null, newest) ?? (startOffset === 0 && listed === 0 ? new Date(0).toISOString() : null);
+    if (watermark !== null) await ctx.store.write((trx) => saveDirectory(trx, accountId, opts.remoteAccountId, watermark, ctx.now()));
     return await finish('done', null);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -245,6 +261,7 @@ async function latestPullById(db: Db, id: string): Promise<PullRun | null> {
 interface RemoteContact {
   remoteId: string;
   fields: PulledContactFields;
+  createdAt: string | null;
 }
 
 /**
@@ -355,7 +372,7 @@ async function applyContactPage(
       note(`HQ contact ${remoteId} was not pulled: ${f.problem}`);
       continue;
     }
-    contacts.push({ remoteId, fields: f });
+    contacts.push({ remoteId, fields: f, createdAt: typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null });
   }
   if (contacts.length === 0) return;
 
@@ -374,6 +391,7 @@ async function applyContactPage(
   const byEmail = await unlinkedByEmail(trx, ctx.store.engine, accountId, unlinked.flatMap((c) => (c.fields.email ? [c.fields.email] : [])));
   const waitingIds = new Set(waiting.map((w) => w.id));
   const takenHere = new Set<string>();
+  const deferred: Array<{ id: string; email: string | null; createdAt: string }> = [];
 
   for (const c of contacts) {
     const f = c.fields;
@@ -384,6 +402,7 @@ async function applyContactPage(
       // The engine's to link: a contact made here, not confirmed at HQ yet, that this one may be.
       if (waiting.some((w) => (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) || (emailMatch && sameEmail(w)))) {
         counts.deferred++;
+        deferred.push({ id: c.remoteId, email: f.email, createdAt: c.createdAt ?? at });
         continue;
       }
       const match = byEmail.find((x) => !waitingIds.has(x.id) && !takenHere.has(x.id) && sameEmail(x) && (emailMatch || sameNames(x)));
@@ -418,4 +437,6 @@ async function applyContactPage(
         break;
     }
   }
+  // Left for the engine: the email match's directory lists them (email-match.ts).
+  await noteHqContacts(trx, accountId, deferred);
 }

@@ -229,6 +229,8 @@ const TABLES = {
   syncItems: true,
   syncLease: true,
   syncPullRuns: true,
+  syncDirectory: true,
+  syncHqContacts: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

@@ -12,13 +12,14 @@ import { createContext, type DomainContext } from '../../electron/domain/context
 import { createDonation } from '../../electron/domain/donations.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
 import { listAttention, recordSyncState, retryItem } from '../../electron/sync/attention.ts';
-import { createSyncEngine, type SyncEngine } from '../../electron/sync/engine.ts';
+import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
 import { envKeySource } from '../../electron/sync/secret-box.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/state.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { type FaultAction, type FaultProxy, type ProxiedRequest, startFaultProxy } from './fault-proxy.ts';
+import { passWhenDue } from './until-due.ts';
 
 const keys = envKeySource({ GIFTDESK_SYNC_KEY: '5'.repeat(64) })!;
 
@@ -30,6 +31,7 @@ let accountId: string;
 let campaignId: string;
 let hqCampaignId: string;
 let engine: SyncEngine;
+const DEADLINE_MS = 1000;
 
 beforeAll(async () => {
   hq = await startTestServer();
@@ -48,8 +50,9 @@ beforeEach(async () => {
   campaignId = (await createCampaign(ctx, { accountId, name: 'Gala' })).id;
   await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaignId, source: 'manual', at: new Date().toISOString() }));
   await saveRemoteSettings(store, keys, { accountId, baseUrl: proxy.url, keyId: hq.keyId, secret: hq.secret, remoteAccountId: hq.accountId, ratePerSecond: 100 }, new Date().toISOString());
-  // random 0: backoff of 0 ms, so the retry is due at once (no waiting in tests)
-  engine = createSyncEngine({ store, keys, random: () => 0 });
+  // random 0: backoff of 0 ms; a create of unknown outcome is looked for once its request's
+  // deadline has passed (reconcile.ts): a 1-s deadline, so the tests wait 1 s, not 15
+  engine = createSyncEngine({ store, keys, random: () => 0, requestTimeoutMs: DEADLINE_MS, makeClient: (cfg) => defaultClient(cfg, DEADLINE_MS) });
 });
 afterEach(async () => {
   await engine.stop();
@@ -85,8 +88,8 @@ describe('exactly once through faults', () => {
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'dropAfterCommit' });
     const first = await engine.runPass();
-    expect(first.accounts[0]!.failed).toBe(1); // unknown; with a 0 ms backoff the same pass reconciles
-    await engine.runPass();
+    expect(first.accounts[0]!.failed).toBe(1); // unknown: looked for once the request's deadline has passed
+    await passWhenDue(engine);
     expect(proxy.records.slice(mark).some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/donations'))).toBe(true);
     expect((await recordSyncState(store.db, 'donation', g.id)).phase).toBe('sent');
     expect(await hqGiftsWithRef(g.id)).toHaveLength(1);
@@ -101,7 +104,7 @@ describe('exactly once through faults', () => {
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'respond', status: 500, forward: true });
     await engine.runPass();
-    await engine.runPass();
+    await passWhenDue(engine);
     expect(await hqGiftsWithRef(g.id)).toHaveLength(1);
     expect(postsTo('/api/v1/donations', mark)).toBe(1);
   });
@@ -112,7 +115,7 @@ describe('exactly once through faults', () => {
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'resetBeforeForward' });
     await engine.runPass();
-    await engine.runPass();
+    await passWhenDue(engine);
     expect(await hqGiftsWithRef(g.id)).toHaveLength(1);
     expect(postsTo('/api/v1/donations', mark)).toBe(1);
     // the reconcile read went through the proxy too
@@ -125,7 +128,7 @@ describe('exactly once through faults', () => {
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/contacts'), { kind: 'dropAfterCommit' });
     await engine.runPass();
-    await engine.runPass();
+    await passWhenDue(engine);
     expect(await hqContactsNamed('Tagfound')).toHaveLength(1);
     expect(postsTo('/api/v1/contacts', mark)).toBe(1);
     expect(await remoteIdFor(store.db, 'contact', c.id)).toBe((await hqContactsNamed('Tagfound'))[0]!.id);
@@ -137,7 +140,7 @@ describe('exactly once through faults', () => {
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/contacts'), { kind: 'resetBeforeForward' });
     await engine.runPass();
-    await engine.runPass();
+    await passWhenDue(engine);
     expect(await hqContactsNamed('Neverarrived')).toHaveLength(1);
     expect(postsTo('/api/v1/contacts', mark)).toBe(1);
   });
@@ -151,7 +154,7 @@ describe('exactly once through faults', () => {
     const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 44, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
     faultOnce(isPost('/api/v1/donations'), { kind: 'resetBeforeForward' });
     await engine.runPass();
-    const second = await engine.runPass();
+    const second = await passWhenDue(engine);
     expect(second.accounts[0]!.parked).toBe(1);
     const [item] = await listAttention(store.db, accountId);
     expect(item).toMatchObject({ code: 'possible_duplicate', entityId: g.id });
@@ -170,7 +173,8 @@ describe('exactly once through faults', () => {
     expect(before).toHaveLength(1);
     await store.write(async (trx) => {
       await trx.deleteFrom('syncLinks').where('localId', '=', g.id).execute();
-      await trx.updateTable('syncItems').set({ state: 'in_flight', op: 'create', attemptId: 'att_dead', attemptBody: JSON.stringify({ localId: g.id, body: { contactId: await remoteIdFor(trx, 'contact', c.id), donationAmount: 45, donationDate: '2026-05-05T00:00:00.000Z', paymentMethod: 'cash', campaignId: hqCampaignId } }) }).where('entityId', '=', g.id).execute();
+      // Sent a minute ago (the lease has expired since): its request's deadline is long past.
+      await trx.updateTable('syncItems').set({ state: 'in_flight', op: 'create', attemptId: 'att_dead', attemptAt: new Date(Date.now() - 60_000).toISOString(), attemptBody: JSON.stringify({ localId: g.id, body: { contactId: await remoteIdFor(trx, 'contact', c.id), donationAmount: 45, donationDate: '2026-05-05T00:00:00.000Z', paymentMethod: 'cash', campaignId: hqCampaignId } }) }).where('entityId', '=', g.id).execute();
       await trx.updateTable('changeLog').set({ syncedAt: null, attemptId: 'att_dead' }).where('entityId', '=', g.id).execute();
       await trx.deleteFrom('syncLease').execute(); // the dead holder's lease has expired
     });

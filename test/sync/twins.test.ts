@@ -19,6 +19,7 @@ import { loadRemoteConfig } from '../../electron/sync/remote-settings.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
+import { passWhenDue } from './until-due.ts';
 
 let rig: SyncRig | undefined;
 afterEach(async () => {
@@ -131,7 +132,7 @@ describe('twin gifts with an unknown outcome', () => {
       const hqDonor = (await remoteIdFor(rig.local.store.db, 'contact', donor.id))!;
       await rig.remote.request('POST', '/api/v1/donations', { accountId: rig.hq.accountId, contactId: hqDonor, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId: rig.hq.campaignId }, { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` });
       rig.proxy.setRule(() => ({ kind: 'forward' }));
-      await engine.runPass({ accountId: rig.local.accountId });
+      await passWhenDue(engine, rig.local.accountId); // once the 503'd request's deadline has passed
       const attention = await listAttention(rig.local.store.db, rig.local.accountId);
       expect(attention).toMatchObject([{ code: 'possible_duplicate', entityId: gifts[0]!.id }]);
     } finally {
