@@ -35,6 +35,7 @@ import { createContext, type DomainContext } from '../domain/context.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
+import { sentContactOf } from './identity.ts';
 import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
@@ -636,11 +637,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       .where('state', 'in', ['unknown', 'in_flight'])
       .where('entityId', '!=', contactId)
       .execute();
-    const hit = open.find((o) => {
-      const sent = o.attemptBody ? (JSON.parse(o.attemptBody) as { primaryEmail?: string; emailAddresses?: Array<{ emailAddress?: string; isPrimary?: boolean }> }) : null;
-      const shown = sent?.primaryEmail ?? (sent?.emailAddresses?.find((a) => a.isPrimary) ?? sent?.emailAddresses?.[0])?.emailAddress;
-      return typeof shown === 'string' && shown.trim().toLowerCase() === key;
-    });
+    const hit = open.find((o) => sentContactOf(o.attemptBody)?.email?.trim().toLowerCase() === key);
     return hit?.entityId ?? null;
   }
 
