@@ -13,7 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { newId } from '../../shared/ids.ts';
-import { verifyApiKey } from '../domain/accounts.ts';
+import { authenticateApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
@@ -125,13 +125,21 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const isApi = path.startsWith('/api/');
     const keyHeader = request.headers['x-api-key'];
     const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
+    const authz = request.headers.authorization;
+    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
+    // The secret is checked before any bucket is charged: a key's own bucket is charged only
+    // for requests that proved they hold it. Everything else (no key, a made-up key id, a real
+    // key id with a wrong secret) is charged to the caller's address, so knowing a key's id is
+    // not enough to lock its holder out.
+    const verified = isApi && keyId && secret ? await authenticateApiKey(ctx, keyId, secret) : null;
     // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
     if (isApi) {
-      const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
+      const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
       void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
       if (!limit.allowed) {
         void reply.header('Retry-After', limit.retryAfter);
-        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many requests; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+        const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
+        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
       }
     }
     if (!opts.allowAnyHost && !isLoopbackHost(request.headers.host)) {
@@ -139,24 +147,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     if (!isApi) return; // the app's own static files
     if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
-    const authz = request.headers.authorization;
-    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
-    const accountId = keyId && secret ? await verifyApiKey(ctx, keyId, secret) : null;
-    if (!accountId || !keyId) {
-      // A failed key is charged to the caller's address as well, so made-up key ids (each
-      // with a fresh bucket of its own) cannot dodge the limit while guessing secrets.
-      if (keyId) {
-        const byAddress = buckets.take(`ip:${request.ip}`);
-        if (!byAddress.allowed) {
-          void reply.header('Retry-After', byAddress.retryAfter);
-          return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many failed requests; retry after ${byAddress.retryAfter} s`), retryAfter: byAddress.retryAfter });
-        }
-      }
+    if (!verified || !keyId) {
       void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
       const why = !keyHeader ? 'X-API-Key header is missing' : !authz ? 'Authorization header is missing' : 'the API key or secret is not valid';
       return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
     }
-    request.auth = { accountId, keyId };
+    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
   });
 
   app.setNotFoundHandler((request, reply) => {
