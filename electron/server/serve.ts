@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
+import { revokeOrphanedSessionKeys } from '../domain/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
@@ -40,6 +41,9 @@ export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const ctx = createContext(opts.store);
+  // Session keys of processes that died without shutting down (kill -9, a crash) are revoked
+  // before anything is served.
+  await revokeOrphanedSessionKeys(ctx);
   let scheduler: SyncScheduler | null = null;
   if (opts.sync?.run) {
     scheduler = createSyncScheduler({
