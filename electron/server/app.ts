@@ -12,9 +12,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { isUtf8 } from 'node:buffer';
 import { newId } from '../../shared/ids.ts';
 import { authenticateApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
+import { DomainError, type FieldIssue } from '../domain/errors.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
 import { contactViewRoutes } from './routes/contact-views.ts';
@@ -25,6 +27,7 @@ import { extensionRoutes } from './routes/extensions.ts';
 import { importRoutes } from './routes/imports.ts';
 import { type SyncServices, syncRoutes } from './routes/sync.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
 import type { Auth } from './scope.ts';
@@ -69,6 +72,12 @@ function withoutSchemaIds<T>(doc: T): T {
   return doc;
 }
 
+function invalidText(issues: FieldIssue[]): DomainError {
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return new DomainError('bad_request', 'invalid_text', `${first.field} ${first.issue}${more}`, issues);
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -110,10 +119,24 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // request; Fastify would refuse that empty body (400). Read it as no body, as HQ does.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const text = bytes.toString('utf8');
     if (request.method === 'DELETE' && text === '') return done(null, undefined);
-    return parseJson(request, text, done);
+    // Text is refused, never changed: bytes that are not UTF-8, lone surrogates and NUL are a 400 naming the field.
+    const utf8 = isUtf8(bytes);
+    return parseJson(request, text, (err, parsed) => {
+      if (err) return done(err, undefined);
+      const issues = utf8 ? findTextIssues(parsed) : findTextIssues(parsed, replacementIssue);
+      if (!utf8 && issues.length === 0) issues.push({ field: '(body)', issue: NOT_UTF8_ISSUE });
+      if (issues.length > 0) return done(invalidText(issues), undefined);
+      return done(null, parsed);
+    });
+  });
+  // The same for the query string and path parameters (a search for "a\u0000b" included).
+  app.addHook('preValidation', async (request) => {
+    const issues = [...findTextIssues(request.params), ...findTextIssues(request.query)];
+    if (issues.length > 0) throw invalidText(issues);
   });
 
   const buckets = createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 });
