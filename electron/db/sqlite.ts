@@ -56,6 +56,40 @@ function withStatementCache(raw: BetterSqlite3.Database, size = 500): BetterSqli
   });
 }
 
+const MiB = 1024 * 1024;
+const inMiB = (bytes: number): string => (bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0);
+
+/**
+ * The copy taken before a migration (VACUUM INTO: a compact, consistent copy). When it cannot
+ * be written (a full disk, a folder that refuses it) the partial file is removed and the
+ * error says so: which step, where, and how much room it needs. Nothing was migrated then.
+ */
+function backupBeforeMigrating(raw: BetterSqlite3.Database, backup: string): void {
+  const pageSize = Number(raw.pragma('page_size', { simple: true }));
+  const used = (Number(raw.pragma('page_count', { simple: true })) - Number(raw.pragma('freelist_count', { simple: true }))) * pageSize;
+  const dir = path.dirname(backup);
+  let free: number | null = null;
+  try {
+    const st = fs.statfsSync(dir);
+    free = st.bavail * st.bsize;
+  } catch {
+    free = null;
+  }
+  const refuse = (why: string, cause?: unknown): Error =>
+    new Error(
+      `The backup taken before updating the database failed: ${why}. It was being written to ${backup} and needs about ${inMiB(used)} MiB free in ${dir}` +
+        `${free !== null ? ` (${inMiB(free)} MiB free now)` : ''}. Nothing was changed: the database is as it was. Free some space (or move the data folder) and start GiftDesk again.`,
+      cause === undefined ? undefined : { cause },
+    );
+  if (free !== null && free < used) throw refuse('there is not enough free space');
+  try {
+    raw.prepare('vacuum into ?').run(backup);
+  } catch (err) {
+    fs.rmSync(backup, { force: true }); // never leave a partial backup that looks like a real one
+    throw refuse((err as Error).message, err);
+  }
+}
+
 export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   fs.mkdirSync(path.dirname(opts.file), { recursive: true });
   const existed = fs.existsSync(opts.file) && fs.statSync(opts.file).size > 0;
@@ -80,8 +114,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         beforeMigrating: (pending) => {
           if (!existed) return;
           const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-          const backup = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
-          raw.prepare('vacuum into ?').run(backup);
+          backupBeforeMigrating(raw, `${opts.file}.before-${pending[0]}.${stamp}.bak`);
         },
       });
     } catch (err) {
