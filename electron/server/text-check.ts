@@ -16,6 +16,8 @@ export function textIssue(s: string): string | null {
   return null;
 }
 
+/** A field path for the answer: a path 200,000 arrays deep is named by its start. */
+const shown = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}…` : path || '(body)');
 const join = (at: string, key: string | number): string => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key);
 
 /**
@@ -24,26 +26,26 @@ const join = (at: string, key: string | number): string => (typeof key === 'numb
  */
 export function findTextIssues(value: unknown, test: (s: string) => string | null = textIssue, at = '', max = 10): FieldIssue[] {
   const out: FieldIssue[] = [];
-  const walk = (v: unknown, path: string): void => {
-    if (out.length >= max) return;
+  // Iterative: a body of 200,000 nested arrays must not exhaust the stack.
+  const stack: Array<[unknown, string]> = [[value, at]];
+  while (stack.length > 0 && out.length < max) {
+    const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
       const issue = test(v);
-      if (issue) out.push({ field: path || '(body)', issue });
+      if (issue) out.push({ field: shown(path), issue });
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, join(path, i)));
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
     } else if (typeof v === 'object' && v !== null) {
-      for (const [k, x] of Object.entries(v)) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, x] = entries[i]!;
         const keyIssue = test(k);
-        if (keyIssue) {
-          out.push({ field: join(path, k), issue: `has a name that ${keyIssue}` });
-          continue;
-        }
-        walk(x, join(path, k));
+        if (keyIssue) out.push({ field: shown(join(path, k)), issue: `has a name that ${keyIssue}` });
+        else stack.push([x, join(path, k)]);
       }
     }
-  };
-  walk(value, at);
-  return out;
+  }
+  return out.slice(0, max);
 }
 
 /** For a body that is not valid UTF-8, decoded with U+FFFD: the fields that held the bad bytes. */

@@ -92,6 +92,11 @@ describe('text that is not valid Unicode is refused, never changed', () => {
     await expectRejected(s, () => s.request('PUT', `/api/v1/contacts/${contactId}`, { accountId: s.accountId, emails: [{ email: 'rb@example.org' }], notes: [{ content: text }] }), 400, { field: 'notes[0].content', contacts: [contactId] });
   });
 
+  it('answers a body nested 200,000 arrays deep with a 400, not a 500 (the check does not recurse)', async () => {
+    const deep = `{"accountId":"${s.accountId}","firstName":"Deep","lastName":${'['.repeat(200_000)}"\\u0000"${']'.repeat(200_000)}}`;
+    await expectRejected(s, () => s.request('POST', '/api/v1/contacts', deep), 400, { code: 'invalid_text' });
+  });
+
   it('keeps real text: accents, emoji (a surrogate pair) and U+FFFD typed on purpose are stored as sent', async () => {
     const c = expectStatus(await s.request('POST', '/api/v1/contacts', { accountId: s.accountId, firstName: 'Zoë 🎉', lastName: 'Brown \ufffd' }), 201);
     const back = expectStatus(await s.request('GET', `/api/v1/contacts/${c.id}?accountId=${s.accountId}`), 200);
