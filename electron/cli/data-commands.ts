@@ -128,7 +128,7 @@ export function registerDataCommands(program: Command): void {
     }
     const target = o.out;
     const written = await withAccount(o, async (ctx) => {
-      const file = fs.createWriteStream(target);
+      const file = fs.createWriteStream(target, { mode: 0o600 }); // donor data: readable by this user only
       const opened = once(file, 'open');
       opened.catch(() => undefined);
       const failed = once(file, 'error').then(([err]: unknown[]) => {

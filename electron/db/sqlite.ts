@@ -56,6 +56,27 @@ function withStatementCache(raw: BetterSqlite3.Database, size = 500): BetterSqli
   });
 }
 
+/**
+ * Donor data is for the user who runs GiftDesk only: the data folder 0700, the database file
+ * 0600 (SQLite gives its -wal and -shm files the database file's mode), backups 0600. A folder
+ * or file made readable to others (an older version, a copy) is tightened. POSIX only: on
+ * Windows the per-user app-data folder is private already and modes mean little.
+ */
+function ownerOnly(file: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  fs.closeSync(fs.openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 const MiB = 1024 * 1024;
 const inMiB = (bytes: number): string => (bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0);
 
@@ -83,6 +104,8 @@ function backupBeforeMigrating(raw: BetterSqlite3.Database, backup: string): voi
     );
   if (free !== null && free < used) throw refuse('there is not enough free space');
   try {
+    // VACUUM INTO takes an empty file: made here, 0600, so the copy is never readable to others.
+    fs.closeSync(fs.openSync(backup, 'wx', 0o600));
     raw.prepare('vacuum into ?').run(backup);
   } catch (err) {
     fs.rmSync(backup, { force: true }); // never leave a partial backup that looks like a real one
@@ -91,8 +114,8 @@ function backupBeforeMigrating(raw: BetterSqlite3.Database, backup: string): voi
 }
 
 export async function openSqlite(opts: SqliteOptions): Promise<Store> {
-  fs.mkdirSync(path.dirname(opts.file), { recursive: true });
   const existed = fs.existsSync(opts.file) && fs.statSync(opts.file).size > 0;
+  ownerOnly(opts.file);
   const raw = new BetterSqlite3(opts.file);
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
