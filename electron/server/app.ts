@@ -27,6 +27,7 @@ import { extensionRoutes } from './routes/extensions.ts';
 import { importRoutes } from './routes/imports.ts';
 import { type SyncServices, syncRoutes } from './routes/sync.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { requestLogSerializer } from './log-redact.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
@@ -72,6 +73,16 @@ function withoutSchemaIds<T>(doc: T): T {
   return doc;
 }
 
+/**
+ * The logger's options with requests logged by route and URL with personal query values
+ * redacted (a search for a donor's name never reaches a log file).
+ */
+function withRedactedRequests(logger: ServerOptions['logger']): ServerOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, serializers: { ...(base.serializers ?? {}), req: requestLogSerializer } };
+}
+
 function invalidText(issues: FieldIssue[]): DomainError {
   const first = issues[0]!;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
@@ -80,7 +91,7 @@ function invalidText(issues: FieldIssue[]): DomainError {
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
     return503OnClosing: true,
