@@ -13,6 +13,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { isUtf8 } from 'node:buffer';
+import type http from 'node:http';
+import https from 'node:https';
 import { newId } from '../../shared/ids.ts';
 import { authenticateApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
@@ -51,6 +53,8 @@ export interface ServerOptions {
   sync?: SyncServices;
   /** Extra routes (e.g. the renderer's static files), registered inside the app. */
   plugins?: ServerPlugin[];
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  https?: { cert: Buffer; key: Buffer };
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -90,7 +94,9 @@ function invalidText(issues: FieldIssue[]): DomainError {
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const tls = opts.https;
   const app = Fastify({
+    ...(tls ? { serverFactory: (handler: http.RequestListener) => https.createServer({ cert: tls.cert, key: tls.key }, handler) as unknown as http.Server } : {}),
     logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
