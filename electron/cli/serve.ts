@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
+import { databaseFile } from '../paths.ts';
 import { type CommonOptions, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
@@ -68,8 +69,23 @@ export function registerServe(program: Command): void {
       };
       ui = { tokens, plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }) };
     }
-    const store = await openStore({ dataDir, databaseUrl: o.databaseUrl ?? process.env.DATABASE_URL });
-    let running: Awaited<ReturnType<typeof startServer>>;
+    const databaseUrl = o.databaseUrl ?? process.env.DATABASE_URL;
+    let running: Awaited<ReturnType<typeof startServer>> | undefined;
+    if (!databaseUrl) {
+      // A damaged file is refused before it is migrated or served (the message says how to restore).
+      const { assertIntact, damagedMessage } = await import('../db/integrity.ts');
+      const file = databaseFile(dataDir);
+      const checked = await assertIntact(file, {
+        onLate: (r) => {
+          if (r.status === 'damaged') running?.app.log.error({ integrity: r }, damagedMessage(file, r.problems));
+          else running?.app.log.info({ integrity: { status: r.status, ms: r.ms } }, 'integrity check finished');
+        },
+      }).catch((err: Error & { code?: string }) => {
+        throw err.code === 'database_damaged' ? new CliError(err.message, 65, 'database_damaged') : err;
+      });
+      if (checked?.status === 'unfinished') process.stderr.write(`${JSON.stringify({ level: 40, msg: `The integrity check of ${file} did not finish within its time; serving meanwhile, its result goes to this log` })}\n`);
+    }
+    const store = await openStore({ dataDir, databaseUrl });
     try {
       running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr }, ...(tls ? { https: tls } : {}) });
     } catch (err) {
