@@ -105,8 +105,8 @@ export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?
 }
 
 export async function listApiKeys(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.store.db.selectFrom('apiKeys').select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').execute();
-  return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt }));
+  const rows = await ctx.store.db.selectFrom('apiKeys').select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').execute();
+  return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt, session: r.sessionKind }));
 }
 
 const DUMMY_HASH = hashSecret('no such key');
