@@ -64,6 +64,7 @@ export function registerServe(program: Command): void {
       appLink = (url) => `${url}/#token=${tokens.issue()}`;
       const onRedeemed = () => {
         // The used link is dead; print a fresh one for another window or browser.
+        if (!running) return; // not serving yet: no link was printed to be used
         const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
         (o.json ? process.stderr : process.stdout).write(line);
       };
