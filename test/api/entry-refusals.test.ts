@@ -64,6 +64,9 @@ describe('dates outside 1900–2200 are refused where they are entered', () => {
       ['POST', '/api/v1/elections', { accountId: s.accountId, electionType: 'general', electionYear: 2026, electionDate: '9026-11-03' }, 'electionDate'],
       ['GET', `/api/v1/contacts/${contactId}/gift-check?accountId=${s.accountId}&donationDate=9026-03-01`, undefined, 'donationDate'],
     ];
+    const metOn = expectStatus(await s.request('POST', '/api/v1/custom-fields', { accountId: s.accountId, name: 'Met On', type: 'date' }), 201);
+    expect(metOn.name).toBe('Met On');
+    cases.push(['PUT', `/api/v1/contacts/${contactId}`, { accountId: s.accountId, customFields: { 'Met On': '0026-06-01' } }, 'customFields.Met On']);
     for (const [method, path, body, field] of cases) {
       await expectRejected(s, () => s.request(method, path, body), 400, { field, contacts: [contactId] });
     }
