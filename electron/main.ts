@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import type { KeySource } from './sync/secret-box.ts';
+import { assertIntact, damagedMessage } from './db/integrity.ts';
 import { openStore } from './db/open.ts';
+import { databaseFile } from './paths.ts';
 import { rendererStatic } from './server/renderer-static.ts';
 import { startServer, type RunningServer } from './server/serve.ts';
 import { exportCsvToFile } from './shell/export-file.ts';
@@ -24,6 +26,11 @@ if (!app.requestSingleInstanceLock()) app.quit();
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData'); // the same folder the CLI uses by default
+  if (!process.env.DATABASE_URL) {
+    // A damaged file is refused (the error box says how to restore); a late finding is shown too.
+    const file = databaseFile(dataDir);
+    await assertIntact(file, { onLate: (r) => r.status === 'damaged' && dialog.showErrorBox('GiftDesk: the database is damaged', damagedMessage(file, r.problems)) });
+  }
   const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
   // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
   const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });

@@ -55,6 +55,27 @@ export function toIsoInstant(s: string): string | null {
   return /^(?!0000)\d{4}-/.test(iso) ? iso : null;
 }
 
+/**
+ * The years a stored date may have: a gift, a thank-you, a birth date, an election. HQ refuses
+ * election years (derived from the gift's date) outside these, so a date beyond them is
+ * refused where it is typed, not parked by the sync days later.
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2200;
+export const YEAR_RANGE_ISSUE = `must be a date from ${MIN_YEAR} to ${MAX_YEAR}`;
+
+/** True when a parsed date (YYYY-MM-DD… in UTC) falls in MIN_YEAR–MAX_YEAR. */
+export function inYearRange(isoOrDate: string): boolean {
+  const y = Number(isoOrDate.slice(0, 4));
+  return y >= MIN_YEAR && y <= MAX_YEAR;
+}
+
+/** toIsoInstant for a date being stored: null also when its year is outside MIN_YEAR–MAX_YEAR. */
+export function toStoredInstant(s: string): string | null {
+  const iso = toIsoInstant(s);
+  return iso !== null && inYearRange(iso) ? iso : null;
+}
+
 /** The end of a filter range: a date-only value covers that whole UTC day. */
 export function toRangeEnd(s: string): string | null {
   if (isDateOnly(s)) return `${s}T23:59:59.999Z`;

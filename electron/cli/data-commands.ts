@@ -100,6 +100,14 @@ async function runExport(ctx: DomainContext, kind: ImportKind, accountId: string
   return rows;
 }
 
+/** Said in `import --help` (and, in other words, on the app's import screen). */
+export const IMPORT_RERUN_WARNING = [
+  'Running an import again (after an interruption, or by mistake):',
+  '  rows with an externalId the account already has are skipped, so a re-run adds nothing twice;',
+  '  rows WITHOUT an externalId are added again: every such row becomes a duplicate.',
+  '  Give each row an externalId (your own reference) before importing a file you may run twice.',
+].join('\n');
+
 export function registerDataCommands(program: Command): void {
   common(
     program
@@ -111,7 +119,8 @@ export function registerDataCommands(program: Command): void {
       .argument('<file>', 'the CSV file (UTF-8)')
       .requiredOption('--account <id>', 'account id')
       .addOption(new Option('--push', 'queue the imported records for sync to HQ (default)').default(true))
-      .addOption(new Option('--no-push', 'history HQ already has: do not queue it for sync')),
+      .addOption(new Option('--no-push', 'history HQ already has: do not queue it for sync'))
+      .addHelpText('after', `\n${IMPORT_RERUN_WARNING}`),
   ).action(async (kind: ImportKind, file: string, o: ImportCliOptions) => runImport(kind, file, o));
 
   common(
@@ -128,7 +137,7 @@ export function registerDataCommands(program: Command): void {
     }
     const target = o.out;
     const written = await withAccount(o, async (ctx) => {
-      const file = fs.createWriteStream(target);
+      const file = fs.createWriteStream(target, { mode: 0o600 }); // donor data: readable by this user only
       const opened = once(file, 'open');
       opened.catch(() => undefined);
       const failed = once(file, 'error').then(([err]: unknown[]) => {

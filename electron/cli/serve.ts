@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
+import { databaseFile } from '../paths.ts';
 import { type CommonOptions, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
@@ -15,6 +17,8 @@ interface ServeCliOptions extends CommonOptions {
   burst?: string;
   logLevel: string;
   sync?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -23,7 +27,9 @@ export function registerServe(program: Command): void {
       .command('serve')
       .description('serve /api/v1 on this machine')
       .option('--port <n>', 'port (0 = any free port)', '4870')
-      .option('--host <h>', 'address to bind; anything but loopback opens the API to the network', '127.0.0.1')
+      .option('--host <h>', 'address to bind; anything but loopback opens the API to the network (use TLS then)', '127.0.0.1')
+      .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; the full chain), together with --tls-key')
+      .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
       .option('--demo', 'seed a demo organisation when the data folder is empty')
       .option('--ui', 'also serve the app in a browser: builds it when stale, prints a link with a one-time token')
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
@@ -36,6 +42,15 @@ export function registerServe(program: Command): void {
     const rate = Number(o.rate ?? 20);
     const burst = Number(o.burst ?? 40);
     if (!(rate > 0) || !(burst >= 1)) throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
+    if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together: give both, or neither', 64, 'usage');
+    let tls: { cert: Buffer; key: Buffer } | undefined;
+    if (o.tlsCert && o.tlsKey) {
+      try {
+        tls = { cert: fs.readFileSync(o.tlsCert), key: fs.readFileSync(o.tlsKey) };
+      } catch (err) {
+        throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`, 66, 'no_input');
+      }
+    }
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
     let ui: { tokens: OneTimeTokens; plugin: ServerPlugin } | null = null;
@@ -49,15 +64,31 @@ export function registerServe(program: Command): void {
       appLink = (url) => `${url}/#token=${tokens.issue()}`;
       const onRedeemed = () => {
         // The used link is dead; print a fresh one for another window or browser.
+        if (!running) return; // not serving yet: no link was printed to be used
         const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
         (o.json ? process.stderr : process.stdout).write(line);
       };
       ui = { tokens, plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }) };
     }
-    const store = await openStore({ dataDir, databaseUrl: o.databaseUrl ?? process.env.DATABASE_URL });
-    let running: Awaited<ReturnType<typeof startServer>>;
+    const databaseUrl = o.databaseUrl ?? process.env.DATABASE_URL;
+    let running: Awaited<ReturnType<typeof startServer>> | undefined;
+    if (!databaseUrl) {
+      // A damaged file is refused before it is migrated or served (the message says how to restore).
+      const { assertIntact, damagedMessage } = await import('../db/integrity.ts');
+      const file = databaseFile(dataDir);
+      const checked = await assertIntact(file, {
+        onLate: (r) => {
+          if (r.status === 'damaged') running?.app.log.error({ integrity: r }, damagedMessage(file, r.problems));
+          else running?.app.log.info({ integrity: { status: r.status, ms: r.ms } }, 'integrity check finished');
+        },
+      }).catch((err: Error & { code?: string }) => {
+        throw err.code === 'database_damaged' ? new CliError(err.message, 65, 'database_damaged') : err;
+      });
+      if (checked?.status === 'unfinished') process.stderr.write(`${JSON.stringify({ level: 40, msg: `The integrity check of ${file} did not finish within its time; serving meanwhile, its result goes to this log` })}\n`);
+    }
+    const store = await openStore({ dataDir, databaseUrl });
     try {
-      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr } });
+      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr }, ...(tls ? { https: tls } : {}) });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
       throw err;

@@ -24,6 +24,10 @@ export interface ApiKeysTable {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** null: a permanent key; otherwise the session it was made for (see the migration). */
+  sessionKind: 'browser' | 'desktop' | null;
+  /** The process a session key belongs to: `host|pid|random`. */
+  sessionOwner: string | null;
 }
 
 export interface ContactsTable {

@@ -56,9 +56,66 @@ function withStatementCache(raw: BetterSqlite3.Database, size = 500): BetterSqli
   });
 }
 
+/**
+ * Donor data is for the user who runs GiftDesk only: the data folder 0700, the database file
+ * 0600 (SQLite gives its -wal and -shm files the database file's mode), backups 0600. A folder
+ * or file made readable to others (an older version, a copy) is tightened. POSIX only: on
+ * Windows the per-user app-data folder is private already and modes mean little.
+ */
+function ownerOnly(file: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  fs.closeSync(fs.openSync(file, 'a', 0o600)); // created 0600 before SQLite opens it
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+const MiB = 1024 * 1024;
+const inMiB = (bytes: number): string => (bytes / MiB).toFixed(bytes < 10 * MiB ? 1 : 0);
+
+/**
+ * The copy taken before a migration (VACUUM INTO: a compact, consistent copy). When it cannot
+ * be written (a full disk, a folder that refuses it) the partial file is removed and the
+ * error says so: which step, where, and how much room it needs. Nothing was migrated then.
+ */
+function backupBeforeMigrating(raw: BetterSqlite3.Database, backup: string): void {
+  const pageSize = Number(raw.pragma('page_size', { simple: true }));
+  const used = (Number(raw.pragma('page_count', { simple: true })) - Number(raw.pragma('freelist_count', { simple: true }))) * pageSize;
+  const dir = path.dirname(backup);
+  let free: number | null = null;
+  try {
+    const st = fs.statfsSync(dir);
+    free = st.bavail * st.bsize;
+  } catch {
+    free = null;
+  }
+  const refuse = (why: string, cause?: unknown): Error =>
+    new Error(
+      `The backup taken before updating the database failed: ${why}. It was being written to ${backup} and needs about ${inMiB(used)} MiB free in ${dir}` +
+        `${free !== null ? ` (${inMiB(free)} MiB free now)` : ''}. Nothing was changed: the database is as it was. Free some space (or move the data folder) and start GiftDesk again.`,
+      cause === undefined ? undefined : { cause },
+    );
+  if (free !== null && free < used) throw refuse('there is not enough free space');
+  try {
+    // VACUUM INTO takes an empty file: made here, 0600, so the copy is never readable to others.
+    fs.closeSync(fs.openSync(backup, 'wx', 0o600));
+    raw.prepare('vacuum into ?').run(backup);
+  } catch (err) {
+    fs.rmSync(backup, { force: true }); // never leave a partial backup that looks like a real one
+    throw refuse((err as Error).message, err);
+  }
+}
+
 export async function openSqlite(opts: SqliteOptions): Promise<Store> {
-  fs.mkdirSync(path.dirname(opts.file), { recursive: true });
   const existed = fs.existsSync(opts.file) && fs.statSync(opts.file).size > 0;
+  ownerOnly(opts.file);
   const raw = new BetterSqlite3(opts.file);
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
@@ -80,8 +137,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         beforeMigrating: (pending) => {
           if (!existed) return;
           const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-          const backup = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
-          raw.prepare('vacuum into ?').run(backup);
+          backupBeforeMigrating(raw, `${opts.file}.before-${pending[0]}.${stamp}.bak`);
         },
       });
     } catch (err) {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import os from 'node:os';
 import { newId } from '../../shared/ids.ts';
 import type { DomainContext } from './context.ts';
 import { DomainError } from './errors.ts';
@@ -34,15 +35,58 @@ function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-export async function createApiKey(ctx: DomainContext, accountId: string, label?: string | null) {
+/** The kinds of session key; a permanent key has none. */
+export type SessionKind = 'browser' | 'desktop';
+
+/**
+ * This process, as the owner of the session keys it hands out: host, pid and a random part
+ * (a pid is reused after a restart; the random part never is).
+ */
+export const THIS_PROCESS = `${os.hostname()}|${process.pid}|${randomBytes(9).toString('base64url')}`;
+
+export async function createApiKey(ctx: DomainContext, accountId: string, label?: string | null, session?: SessionKind) {
   await requireAccount(ctx, accountId);
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
   const at = ctx.now();
   await ctx.store.write((trx) =>
-    trx.insertInto('apiKeys').values({ id: keyId, accountId, secretHash: hashSecret(secret).toString('hex'), label: label ?? null, createdAt: at, revokedAt: null, lastUsedAt: null }).execute(),
+    trx
+      .insertInto('apiKeys')
+      .values({ id: keyId, accountId, secretHash: hashSecret(secret).toString('hex'), label: label ?? null, createdAt: at, revokedAt: null, lastUsedAt: null, sessionKind: session ?? null, sessionOwner: session ? THIS_PROCESS : null })
+      .execute(),
   );
   return { keyId, secret, accountId };
+}
+
+/** True while the process named by a session owner (`host|pid|random`) may still be running. */
+function ownerMayBeAlive(owner: string): boolean {
+  const [host, pidText] = owner.split('|');
+  if (owner === THIS_PROCESS) return true;
+  if (host !== os.hostname()) return true; // another machine's process: it cannot be asked
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false; // this pid, but an earlier process (the random part differs)
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
+/**
+ * Revokes the session keys of processes that are gone (a crash, kill -9, a power cut: the
+ * revocation at shutdown never ran). Run at start; returns how many were revoked. Such keys
+ * already fail in every other process (a session key works only in its own), so this makes
+ * the list of keys say so too.
+ */
+export async function revokeOrphanedSessionKeys(ctx: DomainContext): Promise<number> {
+  const live = await ctx.store.db.selectFrom('apiKeys').select(['id', 'sessionOwner']).where('sessionOwner', 'is not', null).where('revokedAt', 'is', null).execute();
+  const gone = live.filter((k) => !ownerMayBeAlive(k.sessionOwner ?? '')).map((k) => k.id);
+  if (gone.length === 0) return 0;
+  const at = ctx.now();
+  await ctx.store.write((trx) => trx.updateTable('apiKeys').set({ revokedAt: at }).where('id', 'in', gone).where('revokedAt', 'is', null).execute());
+  return gone.length;
 }
 
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
@@ -61,8 +105,8 @@ export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?
 }
 
 export async function listApiKeys(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.store.db.selectFrom('apiKeys').select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').execute();
-  return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt }));
+  const rows = await ctx.store.db.selectFrom('apiKeys').select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').execute();
+  return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt, session: r.sessionKind }));
 }
 
 const DUMMY_HASH = hashSecret('no such key');
@@ -73,16 +117,26 @@ const lastUsedWritten = new Map<string, number>();
  * and an unknown key id costs the same hash and compare as a known one.
  */
 export async function verifyApiKey(ctx: DomainContext, keyId: string, secret: string): Promise<string | null> {
-  const row = await ctx.store.db.selectFrom('apiKeys').select(['accountId', 'secretHash', 'revokedAt']).where('id', '=', keyId).executeTakeFirst();
+  return (await authenticateApiKey(ctx, keyId, secret))?.accountId ?? null;
+}
+
+/**
+ * verifyApiKey with what the key is: a permanent key (session null) or a session key, which
+ * is valid only inside the process that made it (a key of a crashed process is dead at once,
+ * before the next start revokes it).
+ */
+export async function authenticateApiKey(ctx: DomainContext, keyId: string, secret: string): Promise<{ accountId: string; session: SessionKind | null } | null> {
+  const row = await ctx.store.db.selectFrom('apiKeys').select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner']).where('id', '=', keyId).executeTakeFirst();
   const presented = hashSecret(secret);
   const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!row || !same || row.revokedAt !== null) return null;
+  if (row.sessionOwner !== null && row.sessionOwner !== THIS_PROCESS) return null;
   const last = lastUsedWritten.get(keyId) ?? 0;
   if (Date.now() - last > 60_000) {
     lastUsedWritten.set(keyId, Date.now());
     const at = ctx.now();
     ctx.store.write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute()).catch(() => undefined);
   }
-  return row.accountId;
+  return { accountId: row.accountId, session: row.sessionKind };
 }

@@ -277,6 +277,10 @@ export function draftRow(plan: ColumnPlan, cells: readonly string[]): RowDraft {
       d.problems.push(`${plan.names[i] || `column ${i + 1}`} holds bytes that are not UTF-8 text (save the file as "CSV UTF-8")`);
       continue;
     }
+    if (cell.includes('\u0000')) {
+      d.problems.push(`${plan.names[i] || `column ${i + 1}`} holds a NUL character (U+0000), which is not allowed in text`);
+      continue;
+    }
     const fn = plan.apply[i];
     if (fn) fn(d, cell, raw);
     else d.problems.push(`has a value in column ${i + 1}, which has no name in the header`);

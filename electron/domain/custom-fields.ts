@@ -4,7 +4,7 @@
  * case-insensitive keys, type checks, retired options and archived fields refused,
  * "" or null clears, all or nothing.
  */
-import { isDateOnly } from '../../shared/dates.ts';
+import { inYearRange, isDateOnly, YEAR_RANGE_ISSUE } from '../../shared/dates.ts';
 import type { CustomFieldType } from '../../shared/enums.ts';
 import { CUSTOM_FIELD_TYPES } from '../../shared/enums.ts';
 import { newId } from '../../shared/ids.ts';
@@ -171,6 +171,7 @@ export function checkCustomValues(defs: readonly CustomFieldDefinition[], input:
         break;
       case 'date':
         if (typeof raw !== 'string' || !isDateOnly(raw)) issues.push({ field, issue: 'must be a date written YYYY-MM-DD' });
+        else if (!inYearRange(raw)) issues.push({ field, issue: YEAR_RANGE_ISSUE });
         else writes.push({ fieldId: def.id, name: def.name, value: { valueText: raw, valueNumber: null, optionId: null } });
         break;
       case 'picklist': {

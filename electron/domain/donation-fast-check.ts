@@ -5,7 +5,7 @@
  * then asks zod, so a bad row gets zod's reason word for word. Never more permissive than
  * the schema: test/unit/donation-fast-check.test.ts compares the two on random bodies.
  */
-import { toIsoInstant } from '../../shared/dates.ts';
+import { toStoredInstant } from '../../shared/dates.ts';
 import { ELECTION_TYPES, PAYMENT_METHODS } from '../../shared/enums.ts';
 import { MAX_DOLLARS, dollarsToCents } from '../../shared/money.ts';
 import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
@@ -33,7 +33,7 @@ function optionalRef(v: unknown): string | null | undefined | Fail {
 
 function optionalDate(v: unknown): string | null | undefined | Fail {
   if (v === undefined || v === null) return v;
-  return typeof v === 'string' && toIsoInstant(v) !== null ? v : FAIL;
+  return typeof v === 'string' && toStoredInstant(v) !== null ? v : FAIL;
 }
 
 function optionalBool(v: unknown): boolean | undefined | Fail {
@@ -68,7 +68,7 @@ export function fastDonationBody(body: Record<string, unknown>): DonationCreateB
   const amount = body.donationAmount;
   if (typeof amount !== 'number' || !(amount > 0) || !(amount <= MAX_DOLLARS) || dollarsToCents(amount) === null) return undefined;
   const date = body.donationDate;
-  if (typeof date !== 'string' || toIsoInstant(date) === null) return undefined;
+  if (typeof date !== 'string' || toStoredInstant(date) === null) return undefined;
   const method = body.paymentMethod;
   if (typeof method !== 'string' || !PAYMENT.has(method)) return undefined;
 

@@ -12,9 +12,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { isUtf8 } from 'node:buffer';
+import type http from 'node:http';
+import https from 'node:https';
 import { newId } from '../../shared/ids.ts';
-import { verifyApiKey } from '../domain/accounts.ts';
+import { authenticateApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
+import { DomainError, type FieldIssue } from '../domain/errors.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
 import { contactViewRoutes } from './routes/contact-views.ts';
@@ -25,6 +29,8 @@ import { extensionRoutes } from './routes/extensions.ts';
 import { importRoutes } from './routes/imports.ts';
 import { type SyncServices, syncRoutes } from './routes/sync.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { requestLogSerializer } from './log-redact.ts';
+import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
 import type { Auth } from './scope.ts';
@@ -47,6 +53,8 @@ export interface ServerOptions {
   sync?: SyncServices;
   /** Extra routes (e.g. the renderer's static files), registered inside the app. */
   plugins?: ServerPlugin[];
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  https?: { cert: Buffer; key: Buffer };
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -69,9 +77,27 @@ function withoutSchemaIds<T>(doc: T): T {
   return doc;
 }
 
+/**
+ * The logger's options with requests logged by route and URL with personal query values
+ * redacted (a search for a donor's name never reaches a log file).
+ */
+function withRedactedRequests(logger: ServerOptions['logger']): ServerOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, serializers: { ...(base.serializers ?? {}), req: requestLogSerializer } };
+}
+
+function invalidText(issues: FieldIssue[]): DomainError {
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return new DomainError('bad_request', 'invalid_text', `${first.field} ${first.issue}${more}`, issues);
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const tls = opts.https;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(tls ? { serverFactory: (handler: http.RequestListener) => https.createServer({ cert: tls.cert, key: tls.key }, handler) as unknown as http.Server } : {}),
+    logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
     return503OnClosing: true,
@@ -110,10 +136,24 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // request; Fastify would refuse that empty body (400). Read it as no body, as HQ does.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const text = bytes.toString('utf8');
     if (request.method === 'DELETE' && text === '') return done(null, undefined);
-    return parseJson(request, text, done);
+    // Text is refused, never changed: bytes that are not UTF-8, lone surrogates and NUL are a 400 naming the field.
+    const utf8 = isUtf8(bytes);
+    return parseJson(request, text, (err, parsed) => {
+      if (err) return done(err, undefined);
+      const issues = utf8 ? findTextIssues(parsed) : findTextIssues(parsed, replacementIssue);
+      if (!utf8 && issues.length === 0) issues.push({ field: '(body)', issue: NOT_UTF8_ISSUE });
+      if (issues.length > 0) return done(invalidText(issues), undefined);
+      return done(null, parsed);
+    });
+  });
+  // The same for the query string and path parameters (a search for "a\u0000b" included).
+  app.addHook('preValidation', async (request) => {
+    const issues = [...findTextIssues(request.params), ...findTextIssues(request.query)];
+    if (issues.length > 0) throw invalidText(issues);
   });
 
   const buckets = createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 });
@@ -125,13 +165,21 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const isApi = path.startsWith('/api/');
     const keyHeader = request.headers['x-api-key'];
     const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
+    const authz = request.headers.authorization;
+    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
+    // The secret is checked before any bucket is charged: a key's own bucket is charged only
+    // for requests that proved they hold it. Everything else (no key, a made-up key id, a real
+    // key id with a wrong secret) is charged to the caller's address, so knowing a key's id is
+    // not enough to lock its holder out.
+    const verified = isApi && keyId && secret ? await authenticateApiKey(ctx, keyId, secret) : null;
     // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
     if (isApi) {
-      const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
+      const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
       void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
       if (!limit.allowed) {
         void reply.header('Retry-After', limit.retryAfter);
-        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many requests; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+        const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
+        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
       }
     }
     if (!opts.allowAnyHost && !isLoopbackHost(request.headers.host)) {
@@ -139,24 +187,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     if (!isApi) return; // the app's own static files
     if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
-    const authz = request.headers.authorization;
-    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
-    const accountId = keyId && secret ? await verifyApiKey(ctx, keyId, secret) : null;
-    if (!accountId || !keyId) {
-      // A failed key is charged to the caller's address as well, so made-up key ids (each
-      // with a fresh bucket of its own) cannot dodge the limit while guessing secrets.
-      if (keyId) {
-        const byAddress = buckets.take(`ip:${request.ip}`);
-        if (!byAddress.allowed) {
-          void reply.header('Retry-After', byAddress.retryAfter);
-          return reply.code(429).send({ ...errorBody(429, 'rate_limited', `Too many failed requests; retry after ${byAddress.retryAfter} s`), retryAfter: byAddress.retryAfter });
-        }
-      }
+    if (!verified || !keyId) {
       void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
       const why = !keyHeader ? 'X-API-Key header is missing' : !authz ? 'Authorization header is missing' : 'the API key or secret is not valid';
       return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
     }
-    request.auth = { accountId, keyId };
+    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
   });
 
   app.setNotFoundHandler((request, reply) => {

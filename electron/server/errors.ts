@@ -68,6 +68,9 @@ function humanIssue(message: string): string {
  */
 export function storageFailure(err: unknown): { status: number; code: string; message: string; retryAfter?: number } | null {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return { status: 503, code: 'database_damaged', message: 'The database file is damaged: nothing was saved. Stop GiftDesk and start it again: the check at start names the newest backup to restore from.' };
+  }
   if (code === 'SQLITE_FULL' || code === '53100') {
     return { status: 507, code: 'storage_full', message: 'The disk is full: nothing was saved. Free some space and try again.' };
   }

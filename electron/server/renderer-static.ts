@@ -125,7 +125,7 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
             .code(401)
             .send(errorBody(401, 'token_not_valid', 'This link has been used already or has expired. Open the newest link printed where GiftDesk is running.', [{ field: 'token', issue: 'has been used or has expired' }]));
         }
-        const s = await openDesktopSession(ctx, '', 'browser window (until the server stops)');
+        const s = await openDesktopSession(ctx, '', 'browser window (until the server stops)', 'browser');
         issuedKeys.push({ keyId: s.keyId, accountId: s.accountId });
         sessions.onRedeemed?.();
         return reply.code(201).header('Cache-Control', 'no-store').send({ accountId: s.accountId, keyId: s.keyId, secret: s.secret });

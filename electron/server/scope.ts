@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import type { SessionKind } from '../domain/accounts.ts';
 import { DomainError } from '../domain/errors.ts';
 
 export interface Auth {
   accountId: string;
   keyId: string;
+  /** null for a permanent key; the kind of session for a session key. */
+  session: SessionKind | null;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
+import { revokeOrphanedSessionKeys } from '../domain/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
@@ -33,6 +34,13 @@ export interface ServeOptions {
    * pushes at a time, whatever the others do: the lease).
    */
   sync?: { keys: KeySource; run: boolean };
+  /** Serve HTTPS with this certificate and key (PEM). */
+  https?: { cert: Buffer; key: Buffer };
+}
+
+/** Said at start when the API is reachable from the network over plain HTTP. */
+export function plainHttpWarning(host: string): string {
+  return `Serving plain HTTP on ${host}, beyond this machine: API keys and donor data cross the network unencrypted. Give --tls-cert and --tls-key, or bind 127.0.0.1 behind a reverse proxy that terminates TLS (README: "TLS").`;
 }
 
 export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'secret', '*.secret'];
@@ -40,6 +48,9 @@ export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const ctx = createContext(opts.store);
+  // Session keys of processes that died without shutting down (kill -9, a crash) are revoked
+  // before anything is served.
+  await revokeOrphanedSessionKeys(ctx);
   let scheduler: SyncScheduler | null = null;
   if (opts.sync?.run) {
     scheduler = createSyncScheduler({
@@ -58,16 +69,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     rateLimit: opts.rateLimit,
     allowAnyHost: !isLoopbackBind(host),
     plugins: opts.plugins,
+    ...(opts.https ? { https: opts.https } : {}),
     ...(opts.sync ? { sync: { keys: opts.sync.keys, scheduler } } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
+  if (!isLoopbackBind(host) && !opts.https) app.log.warn({ host, tls: false }, plainHttpWarning(host));
   scheduler?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${shown}:${port}`,
+    url: `${opts.https ? 'https' : 'http'}://${shown}:${port}`,
     app,
     ctx,
     sync: scheduler,

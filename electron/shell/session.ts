@@ -3,7 +3,7 @@
  * through the preload bridge and revoked at quit, for the organisation this install serves
  * (the first account; one is made on first start).
  */
-import { createAccount, createApiKey, listAccounts, revokeApiKey } from '../domain/accounts.ts';
+import { createAccount, createApiKey, listAccounts, revokeApiKey, type SessionKind } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 
 export interface DesktopSession {
@@ -13,10 +13,14 @@ export interface DesktopSession {
   secret: string;
 }
 
-export async function openDesktopSession(ctx: DomainContext, apiBase: string, label = 'desktop app (this launch)'): Promise<DesktopSession> {
+/**
+ * The key is a session key of this process: it works only here, is revoked at quit, and if
+ * the process dies without quitting (a crash, kill -9) it is revoked at the next start.
+ */
+export async function openDesktopSession(ctx: DomainContext, apiBase: string, label = 'desktop app (this launch)', kind: SessionKind = 'desktop'): Promise<DesktopSession> {
   const accounts = await listAccounts(ctx);
   const accountId = accounts[0]?.id ?? (await createAccount(ctx, 'My Organisation')).id;
-  const key = await createApiKey(ctx, accountId, label);
+  const key = await createApiKey(ctx, accountId, label, kind);
   return { apiBase, accountId, keyId: key.keyId, secret: key.secret };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDateOnly, toIsoInstant } from '../dates.ts';
+import { YEAR_RANGE_ISSUE, inYearRange, isDateOnly, toIsoInstant } from '../dates.ts';
 import { MAX_DOLLARS, dollarsToCents } from '../money.ts';
 
 /**
@@ -38,17 +38,27 @@ export const emailText = z
   .email({ error: typeError('must be a valid email address') })
   .max(320, { error: 'must be at most 320 characters' });
 
-/** A real calendar date, YYYY-MM-DD. */
+/** A real calendar date, YYYY-MM-DD, from 1900 to 2200 (MIN_YEAR–MAX_YEAR). */
 export const dateOnly = z
   .string({ error: typeError('must be a date (YYYY-MM-DD)') })
-  .refine(isDateOnly, { error: 'must be a real date written YYYY-MM-DD' });
+  .refine(isDateOnly, { error: 'must be a real date written YYYY-MM-DD', abort: true })
+  .refine(inYearRange, { error: YEAR_RANGE_ISSUE });
 
-/** An ISO 8601 date or timestamp with a zone; a date-only value is midnight UTC. */
-export const isoDateOrTime = z
+/**
+ * An ISO 8601 date or timestamp with a zone, for a date range filter: any real instant (a
+ * filter from 0001-01-01 means "from the beginning"). A date-only value is midnight UTC.
+ */
+export const anyIsoDateOrTime = z
   .string({ error: typeError('must be an ISO 8601 date') })
   .refine((s) => toIsoInstant(s) !== null, {
     error: 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp with a time zone',
   });
+
+/**
+ * An ISO 8601 date or timestamp with a zone, for a date that is stored: its year (in UTC)
+ * from 1900 to 2200, as HQ requires. A date-only value is midnight UTC.
+ */
+export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoInstant(s) ?? ''), { error: YEAR_RANGE_ISSUE });
 
 /** Decimal dollars on the wire: > 0, whole cents, at most MAX_DOLLARS. */
 export const positiveDollars = z

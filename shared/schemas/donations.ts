@@ -4,6 +4,7 @@ import {
   accountIdField,
   typeError,
   isoDateOrTime,
+  anyIsoDateOrTime,
   pagingQuery,
   positiveDollars,
 } from './common.ts';
@@ -94,8 +95,8 @@ export type DonationListItem = z.infer<typeof DonationListItem>;
 
 export const DonationListQuery = z.object({
   accountId: accountIdField,
-  startDate: isoDateOrTime.optional(),
-  endDate: isoDateOrTime.optional(),
+  startDate: anyIsoDateOrTime.optional(),
+  endDate: anyIsoDateOrTime.optional(),
   ...pagingQuery,
 });
 export type DonationListQuery = z.infer<typeof DonationListQuery>;

@@ -115,7 +115,17 @@ export const DonationHistoryEntry = z.object({
   at: z.string(),
 });
 
-export const ApiKey = z.object({ keyId: z.string(), label: z.string().nullable(), createdAt: z.string(), revokedAt: z.string().nullable(), lastUsedAt: z.string().nullable() }).meta({ id: 'ApiKey' });
+export const ApiKey = z
+  .object({
+    keyId: z.string(),
+    label: z.string().nullable(),
+    createdAt: z.string(),
+    revokedAt: z.string().nullable(),
+    lastUsedAt: z.string().nullable(),
+    /** null: a permanent key; 'browser' / 'desktop': a window's key, which ends with the server process that made it. */
+    session: z.enum(['browser', 'desktop']).nullable(),
+  })
+  .meta({ id: 'ApiKey' });
 export const ApiKeyCreate = z.object({ accountId: accountIdField, label: z.string().trim().max(100).nullish() });
 export const ApiKeyCreated = z.object({ keyId: z.string(), secret: z.string(), accountId: z.string() });
 export const ApiKeyRevoked = z.object({ keyId: z.string(), revoked: z.literal(true) });

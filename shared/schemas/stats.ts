@@ -4,7 +4,7 @@
  * campaign, and gifts over time by UTC hour or day.
  */
 import { z } from 'zod';
-import { accountIdField, isoDateOrTime, typeError } from './common.ts';
+import { accountIdField, anyIsoDateOrTime, typeError } from './common.ts';
 
 export const TIME_UNITS = ['hour', 'day'] as const;
 export const STATS_BASES = ['donationDate', 'entered'] as const;
@@ -14,8 +14,8 @@ export const MAX_TIME_POINTS = 1000;
 export const DonationStatsQuery = z.object({
   accountId: accountIdField,
   /** Inclusive; a date-only endDate covers that whole UTC day (as on GET /v1/donations). */
-  startDate: isoDateOrTime.optional(),
-  endDate: isoDateOrTime.optional(),
+  startDate: anyIsoDateOrTime.optional(),
+  endDate: anyIsoDateOrTime.optional(),
   batchId: z.string({ error: typeError('must be a string') }).trim().min(1, { error: 'must not be empty' }).max(64).optional(),
   /**
    * The time a gift counts at: `donationDate` (the default) or `entered` (when it was

@@ -163,6 +163,7 @@ describe('401: missing or wrong credentials', () => {
       createdAt: expect.stringMatching(/Z$/),
       revokedAt: null,
       lastUsedAt: null,
+      session: null, // a permanent key
     });
   });
 });

@@ -176,6 +176,25 @@ describe('rate limit', () => {
     }
   });
 
+  it('a wrong secret sent with a real key id never drains that key: its holder keeps working while the guesser is refused', async () => {
+    const t = await startTestServer({ rateLimit: { ratePerSecond: 0.01, burst: 3 } });
+    try {
+      const guesses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, { 'x-api-key': t.keyId, authorization: `Bearer gds_wrong${i}` });
+        guesses.push(res.status);
+      }
+      expect(guesses.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(new Set(guesses.slice(3))).toEqual(new Set([429]));
+      // The holder of the key still has the whole burst: 3 of 3 answered, none 429.
+      const holder: number[] = [];
+      for (let i = 0; i < 3; i++) holder.push((await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}`)).status);
+      expect(holder).toEqual([200, 200, 200]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers 429 with Retry-After and retryAfter once the bucket is empty, saving nothing; other keys are not affected', async () => {
     const t = await startTestServer({ rateLimit: { ratePerSecond: 0.01, burst: 3 } });
     try {

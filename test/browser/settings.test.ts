@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDesktopSession } from '../../electron/shell/session.ts';
 import {
   expectNoSeriousA11yViolations,
   launchChromium,
@@ -340,7 +341,36 @@ describe('Settings', () => {
     await checkAndPhotograph('elections');
   });
 
-  it('API keys: a key is created, its curl line works against this server, the key is revoked after a confirmation and stops working', async () => {
+  it('API keys in a browser window: no key can be created there; the screen says where keys are made', async () => {
+    await openSection('API keys');
+    await page.getByText('This window').waitFor();
+    const notice = page.locator('#api-keys-browser-notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(`giftdesk key create --account ${server.accountId}`);
+    expect(await page.getByLabel('What it is for').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page, 'Settings: API keys in a browser window');
+  });
+
+  it('API keys (desktop window): a key is created, its curl line works against this server, the key is revoked after a confirmation and stops working', async () => {
+    // The desktop app's window: its session comes through the preload bridge (a desktop key).
+    const desktop = await openDesktopSession(server.ctx, server.url);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+    await context.addInitScript((s) => {
+      (window as unknown as { giftdesk: unknown }).giftdesk = { session: async () => s };
+    }, desktop);
+    const browserPage = page;
+    page = await context.newPage();
+    try {
+      await page.goto(server.url);
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      await apiKeysInTheDesktopWindow();
+    } finally {
+      await context.close();
+      page = browserPage;
+    }
+  });
+
+  async function apiKeysInTheDesktopWindow(): Promise<void> {
     await openSection('API keys');
     // the window's own key is marked and offers no revoke
     await page.getByText('This window').waitFor();
@@ -386,10 +416,14 @@ describe('Settings', () => {
     const refused = await fetch(url!, { headers: headerObj });
     expect(refused.status).toBe(401);
     await checkAndPhotograph('api-keys');
-  });
+  }
 
   it('import: a CSV with bad rows runs to the end with a progress bar; the rejected rows download as CSV', async () => {
     await openSection('Import CSV');
+    // Before any file is sent, the screen says what a re-run without externalId does.
+    const rerun = page.locator('#import-rerun-notice');
+    await rerun.waitFor();
+    expect(await rerun.textContent()).toMatch(/without an externalId are added again.*duplicate/);
     const rows = ['externalId,firstName,lastName,primaryEmail'];
     for (let i = 1; i <= 400; i++)
       rows.push(`imp-${i},Guest${i},Tester${i},${i === 50 ? 'not-an-email' : `guest${i}@example.org`}`);

@@ -11,9 +11,38 @@ export interface DbSnapshot {
   counts: Record<string, number>;
   maxChangeSeq: number;
   digest: string;
+  /** SQLite's write counters when this was taken (see snapshotDbIfChanged); absent elsewhere. */
+  writeCounters?: string | null;
 }
 
 const COUNT_ONLY = new Set(['api_keys']);
+
+/**
+ * SQLite's own counters of writes, read on the connection the server writes through (tests
+ * run the server in-process): rows changed by this connection (`total_changes()`, rolled-back
+ * writes included) and commits by any other connection (`data_version`, e.g. an import's
+ * worker). While both stand still nothing can have changed, so `snapshotDbIfChanged` may
+ * reuse the previous snapshot instead of reading every table again.
+ */
+async function sqliteWriteCounters(db: Db): Promise<string | null> {
+  try {
+    const changes = await sql<{ n: number }>`select total_changes() as n`.execute(db);
+    const version = await sql<{ dataVersion: number }>`pragma data_version`.execute(db);
+    return `${changes.rows[0]?.n}:${JSON.stringify(version.rows[0])}`;
+  } catch {
+    return null; // not SQLite
+  }
+}
+
+/** snapshotDb, or `previous` itself when SQLite's write counters say nothing was written since. */
+export async function snapshotDbIfChanged(db: Db, previous: DbSnapshot | null): Promise<DbSnapshot> {
+  const counters = await sqliteWriteCounters(db);
+  if (previous && counters !== null && previous.writeCounters === counters) return previous;
+  const snap = await snapshotDb(db);
+  // Read after the snapshot too: a write that landed while the tables were read changes them.
+  const after = await sqliteWriteCounters(db);
+  return after === counters ? { ...snap, writeCounters: counters } : snap;
+}
 
 export async function snapshotDb(db: Db): Promise<DbSnapshot> {
   const tables = (await db.introspection.getTables())

@@ -274,7 +274,45 @@ export function idKindOf(op: Operation): string | null {
   return op.path.replace(/^\/api\/v1\//, '').split('/')[0] ?? null;
 }
 
-const date = fc.oneof(
+/**
+ * Real dates outside the years a stored date may have (1900–2200; HQ refuses the rest), in
+ * every form a date field takes: refused at entry with a 400 naming the field. An offset can
+ * carry a date over the edge (2200-12-31T23:30-01:00 is 2201 in UTC).
+ */
+export const FAR_DATES = [
+  '9026-03-01',
+  '0026-03-01',
+  '1899-12-31',
+  '2201-01-01',
+  '0001-01-01',
+  '9999-12-31',
+  '9999-12-31T23:59:59Z',
+  '0001-01-01T00:00:00+01:00',
+  '1899-12-31T23:59:59.999Z',
+  '2200-12-31T23:30:00-01:00',
+  '3000-02-29',
+] as const;
+
+/** Byte sequences that are not UTF-8: a Latin-1 é, a lone continuation byte, an overlong '/', a surrogate encoded (CESU-8), past U+10FFFF, 0xFF, a cut-off sequence. */
+export const INVALID_UTF8: readonly Buffer[] = [
+  Buffer.from([0xe9]),
+  Buffer.from([0x80]),
+  Buffer.from([0xc0, 0xaf]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+  Buffer.from([0xff]),
+  Buffer.from([0xe2, 0x82]),
+];
+
+/** `text` as UTF-8 with one of INVALID_UTF8 inserted right after its `nth` double quote (inside a key or a string, or breaking the JSON). */
+export function withInvalidUtf8(text: string, nth: number, bad: Buffer): Buffer {
+  const quotes: number[] = [];
+  for (let i = 0; i < text.length; i++) if (text[i] === '"') quotes.push(i);
+  const at = quotes.length > 0 ? quotes[nth % quotes.length]! + 1 : text.length;
+  return Buffer.concat([Buffer.from(text.slice(0, at), 'utf8'), bad, Buffer.from(text.slice(at), 'utf8')]);
+}
+
+const realDate = fc.oneof(
   fc
     .date({
       min: new Date('2000-01-01T00:00:00Z'),
@@ -290,6 +328,8 @@ const date = fc.oneof(
     })
     .map((d) => d.toISOString()),
 );
+/** Mostly a real date of these years; now and then one outside 1900–2200. */
+const date = fc.oneof({ weight: 6, arbitrary: realDate }, { weight: 1, arbitrary: fc.constantFrom(...FAR_DATES) });
 const dollars = fc.integer({ min: 1, max: 500_000 }).map((c) => c / 100);
 const email = fc
   .tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.constantFrom('example.org', 'mail.example.com'))
@@ -536,7 +576,7 @@ export function queryArb(op: Operation, fx: Fixtures, doc: OpenApiDocument): fc.
       {
         weight: 1,
         arbitrary: fc
-          .constantFrom('%', '%zz', '%E0%A4%A', '+', '&', '=', '#', '%00')
+          .constantFrom('%', '%zz', '%E0%A4%A', '+', '&', '=', '#', '%00', '%FF', '%E9', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', 'a%00b')
           .map((v): QueryPart[] => [{ key: p.name, value: v, rawValue: true }]),
       },
     );
@@ -585,7 +625,7 @@ export function pathIdArb(kindIds: string[]): fc.Arbitrary<{ id: string; raw: bo
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom('%', '%zz', '%E0%A4%A', '..', 'a/b', '?x=1', '#frag', '%2e%2e', '%00')
+        .constantFrom('%', '%zz', '%E0%A4%A', '..', 'a/b', '?x=1', '#frag', '%2e%2e', '%00', '%FF', '%ED%A0%80', '%C0%AF')
         .map((id) => ({ id, raw: true })),
     },
   ];
@@ -611,7 +651,13 @@ export interface BodyPlan {
   /** text to send, or undefined for no body */
   text: string | undefined;
   contentType: string | undefined;
+  /** When set, these bytes are sent instead of `text` (bytes a string cannot hold: invalid UTF-8). */
+  bytes?: Buffer;
 }
+
+/** A body plan whose text gets invalid UTF-8 bytes inserted. */
+const corrupted = (plan: fc.Arbitrary<BodyPlan>): fc.Arbitrary<BodyPlan> =>
+  fc.tuple(plan, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([p, nth, bad]) => ({ ...p, bytes: withInvalidUtf8(p.text ?? '', nth, bad) }));
 
 /** Column names a CSV import might know, and some it cannot. */
 const CSV_COLUMNS = [
@@ -692,6 +738,7 @@ export function bodyArb(op: Operation, fx: Fixtures, doc: OpenApiDocument): fc.A
       { weight: 1, arbitrary: hostileJson.map((v) => json(toJsonText(v))) },
       { weight: 1, arbitrary: fc.constant<BodyPlan>({ text: undefined, contentType: undefined }) },
       { weight: 1, arbitrary: fc.constant<BodyPlan>({ text: '', contentType: type }) },
+      { weight: 1, arbitrary: corrupted((type === 'text/csv' ? csvText : hostileString).map((text): BodyPlan => ({ text, contentType: type }))) },
     );
   }
   if (!op.body) {
@@ -747,5 +794,6 @@ export function bodyArb(op: Operation, fx: Fixtures, doc: OpenApiDocument): fc.A
         .map(json),
     },
     { weight: 1, arbitrary: fc.constant(json(`{"name":"${'x'.repeat(1_100_000)}"}`)) },
+    { weight: 2, arbitrary: corrupted(base.map((v) => json(toJsonText(v)))) },
   );
 }

@@ -35,6 +35,13 @@ function pushCounts(): Array<{ entityType: string; push: number; n: number }> {
 }
 
 describe('giftdesk import / export', () => {
+  it('import --help says that a re-run without externalId adds every row again', async () => {
+    const r = await giftdesk(['import', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/rows WITHOUT an externalId are added again: every such row becomes a duplicate/);
+    expect(r.stdout).toMatch(/externalId the account already has are skipped/);
+  });
+
   it('imports contacts and donations, prints {"imported", "rejected"} with row numbers, and a re-run adds nothing', async () => {
     const contacts = csvFile([
       ['externalId', 'firstName', 'lastName', 'primaryEmail'],

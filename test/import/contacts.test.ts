@@ -134,4 +134,17 @@ describe('import contacts', () => {
     expect(r.imported).toBe(1);
     expect(r.rejected).toEqual([{ row: 2, reason: expect.stringMatching(/^firstName holds bytes that are not UTF-8 text.*; lastName holds bytes/) }]);
   });
+
+  it('rejects a row with a NUL character in a cell, storing nothing of it', async () => {
+    const file = csvFile([
+      ['firstName', 'lastName'],
+      ['Robert', 'Brown\u0000'],
+      ['Robert', 'Brown'],
+    ]);
+    const r = await importFile(s, file, { kind: 'contacts' });
+    expect(r.imported).toBe(1);
+    expect(r.rejected).toEqual([{ row: 2, reason: expect.stringMatching(/^lastName holds a NUL character/) }]);
+    const stored = await s.store.db.selectFrom('contacts').select('lastName').where('lastName', 'like', 'Brown%').execute();
+    expect(stored.every((c) => !c.lastName.includes('\u0000'))).toBe(true);
+  });
 });

@@ -76,6 +76,21 @@ describe('import donations', () => {
     expect(detail.body).toMatchObject({ paymentMethod: 'credit_card', isAnonymous: true, notes: '  ref #123  ', donationDate: '2025-03-02T18:30:00.000Z', status: 'completed' });
   });
 
+  it('rejects a gift dated outside 1900-2200 (HQ would refuse it) with its row number, and takes the edges', async () => {
+    const c = org.campaignId;
+    const file = csvFile([
+      HEADER,
+      ['y1', 'L-1', '', '19.99', '9026-03-01', 'cash', c, '', '', '', '', '', '', ''], // row 2: a typo for 2026
+      ['y2', 'L-1', '', '19.99', '0026-03-01', 'cash', c, '', '', '', '', '', '', ''], // row 3
+      ['y3', 'L-1', '', '19.99', '1900-01-01', 'cash', c, '', '', '', '', '', '', ''], // row 4: the first day taken
+      ['y4', 'L-2', '', '19.99', '2200-12-31T23:30:00-01:00', 'cash', c, '', '', '', '', '', '', ''], // row 5: 2201 in UTC
+    ]);
+    const r = await importFile(s, file, { kind: 'donations' });
+    expect(r.imported).toBe(1);
+    expect(r.rejected.map((x) => x.row)).toEqual([2, 3, 5]);
+    for (const x of r.rejected) expect(x.reason).toMatch(/^donationDate must be a date from 1900 to 2200/);
+  });
+
   it('keeps donor totals, last gift dates and the account counts right', async () => {
     const file = csvFile([
       HEADER,

@@ -39,6 +39,11 @@ describe('server logs', () => {
     expect(bad.status).toBe(401);
     const created = await rawRequest(`${url}/api/v1/api-keys`, 'POST', { accountId, label: 'second' }, auth);
     expect(created.status).toBe(201);
+    // Searches for donors: their names and emails must not reach the log.
+    for (const search of ['Robert Brown', 'rb.brown@example.org', 'Zoë Núñez']) {
+      const found = await rawRequest(`${url}/api/v1/contacts?accountId=${accountId}&search=${encodeURIComponent(search)}&limit=5`, 'GET', undefined, auth);
+      expect(found.status).toBe(200);
+    }
 
     child.kill('SIGTERM');
     await once(child, 'exit');
@@ -49,5 +54,14 @@ describe('server logs', () => {
     expect(stderr).not.toContain(secret);
     expect(stderr).not.toContain(created.body.secret);
     expect(stderr.toLowerCase()).not.toContain('bearer');
+    for (const personal of ['Robert', 'Brown', 'rb.brown', 'example.org', 'Zo%C3%AB', 'N%C3%BA', 'Zoë']) expect(stderr).not.toContain(personal);
+    // The request is still there: its route, and the URL with the search redacted.
+    const searchLines = records.filter((r) => (r as { req?: { route?: string; url?: string } }).req?.url?.includes('search='));
+    expect(searchLines.length).toBeGreaterThanOrEqual(3);
+    for (const r of searchLines) {
+      const req = (r as { req: { route: string; url: string } }).req;
+      expect(req.route).toBe('/api/v1/contacts');
+      expect(req.url).toBe(`/api/v1/contacts?accountId=${accountId}&search=[redacted]&limit=5`);
+    }
   });
 });

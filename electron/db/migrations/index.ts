@@ -10,6 +10,7 @@ import * as syncPull from './2026-11-24T1800-sync-pull.ts';
 import * as searchAccountToken from './2026-11-24T1900-search-account-token.ts';
 import * as syncHqContact from './2026-11-25T1300-sync-hq-contact.ts';
 import * as syncDirectory from './2026-11-25T1310-sync-directory.ts';
+import * as apiKeySessions from './2026-11-25T1510-api-key-sessions.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, syncDirectory];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, syncDirectory, apiKeySessions];

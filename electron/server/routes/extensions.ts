@@ -49,7 +49,7 @@ import {
 } from '../../domain/custom-fields.ts';
 import { getDonation, listBatchDonations } from '../../domain/donations.ts';
 import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
-import { invalidField, notFound } from '../../domain/errors.ts';
+import { DomainError, invalidField, notFound } from '../../domain/errors.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
 import {
   createCampaign,
@@ -258,8 +258,23 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
     handler: async (req) => ({ data: await listApiKeys(ctx, scopedAccount(req, req.query.accountId)) }),
   });
   r.post('/api-keys', {
-    schema: { tags, summary: 'Create an API key; the secret is shown this once', body: ApiKeyCreate, response: { 201: ApiKeyCreated, ...errors(400, 403) } },
-    handler: async (req, reply) => reply.code(201).send(await createApiKey(ctx, scopedAccount(req, req.body.accountId), req.body.label ?? null)),
+    schema: {
+      tags,
+      summary: 'Create an API key; the secret is shown this once. A browser-session key (from a one-time link) cannot create keys: 403.',
+      body: ApiKeyCreate,
+      response: { 201: ApiKeyCreated, ...errors(400, 403) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      if (req.auth?.session === 'browser') {
+        // A browser tab's key lives in the page; a permanent key minted through it would
+        // outlive the session. Keys are made in the desktop app or with `giftdesk key create`.
+        throw new DomainError('forbidden', 'session_cannot_create_keys', 'A browser session cannot create API keys. Create keys in the desktop app or with: giftdesk key create --account <id>', [
+          { field: 'X-API-Key', issue: 'is a browser-session key' },
+        ]);
+      }
+      return reply.code(201).send(await createApiKey(ctx, accountId, req.body.label ?? null));
+    },
   });
   r.delete('/api-keys/:id', {
     schema: { tags, summary: 'Revoke an API key', params: IdParams, querystring: accountQuery, response: { 200: ApiKeyRevoked, ...errors(400, 403, 404) } },

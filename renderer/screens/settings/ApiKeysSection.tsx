@@ -117,6 +117,9 @@ export function ApiKeysSection() {
   const all = keys.data?.data ?? [];
   const active = all.filter((k) => k.revokedAt === null);
   const revoked = all.filter((k) => k.revokedAt !== null);
+  // A browser window's key (one-time link) cannot create keys (the server answers 403): say where keys are made.
+  // Only the desktop window has the preload bridge, so this is known before the list loads.
+  const browserWindow = window.giftdesk === undefined;
   const origin = window.location.origin;
   const template = curlExample({
     origin,
@@ -131,32 +134,45 @@ export function ApiKeysSection() {
         Keys let scripts on this computer read and write through GiftDesk’s API at{' '}
         <code>{origin}/api/v1</code>, as they would at HQ. A key’s secret is shown once, when it is made.
       </SectionHeader>
-      <NewItemForm
-        titleId="new-key-title"
-        title="New API key"
-        onSubmit={f.form.handleSubmit((b) => create.mutate(b))}
-        formError={f.formError}
-      >
-        <div className="settings-form-row">
-          <TextField
-            label="What it is for"
-            hint="e.g. “nightly reconcile” — helps you recognise it later"
-            autoComplete="off"
-            data-autofocus
-            error={f.form.formState.errors.label?.message}
-            {...f.form.register('label')}
-          />
-          <Button type="submit" tone="primary" busy={create.isPending}>
-            Create key
-          </Button>
-        </div>
-      </NewItemForm>
+      {browserWindow ? (
+        <p className="notice" id="api-keys-browser-notice">
+          A browser window cannot create API keys: its own key ends when GiftDesk stops, and a key made
+          through it would outlive that. Create keys in the GiftDesk desktop app, or on the computer where
+          GiftDesk runs:{' '}
+          <code>giftdesk key create --account {api.accountId} --label &quot;what it is for&quot;</code>
+        </p>
+      ) : (
+        <NewItemForm
+          titleId="new-key-title"
+          title="New API key"
+          onSubmit={f.form.handleSubmit((b) => create.mutate(b))}
+          formError={f.formError}
+        >
+          <div className="settings-form-row">
+            <TextField
+              label="What it is for"
+              hint="e.g. “nightly reconcile” — helps you recognise it later"
+              autoComplete="off"
+              data-autofocus
+              error={f.form.formState.errors.label?.message}
+              {...f.form.register('label')}
+            />
+            <Button type="submit" tone="primary" busy={create.isPending}>
+              Create key
+            </Button>
+          </div>
+        </NewItemForm>
+      )}
 
       <Loaded
         query={keys}
         noun="keys"
         isEmpty={active.length === 0}
-        empty={<EmptyState title="No API keys.">Create one above for a script.</EmptyState>}
+        empty={
+          <EmptyState title="No API keys.">
+            {browserWindow ? 'Create one as said above for a script.' : 'Create one above for a script.'}
+          </EmptyState>
+        }
       >
         <SettingsTable
           caption="Active API keys"
