@@ -114,6 +114,8 @@ describe('twin gifts with an unknown outcome', () => {
       expect(atHq).toHaveLength(2);
       expect(atHq.filter((d) => d.notes?.includes(`gd:${second.id}`))).toHaveLength(1);
       expect(await remoteIdFor(rig.local.store.db, 'donation', second.id)).not.toBe(hqFirst);
+      // the oracle knows the first twin at HQ by its link, and staff's notes stay
+      expect(await checkHqMatchesLocal(rig, { hqNotes: new Map([[hqFirst, 'thank-you card sent']]) })).toEqual({ contacts: 1, donations: 2 });
     } finally {
       await engine.stop();
     }
