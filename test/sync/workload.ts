@@ -340,12 +340,12 @@ export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState):
  * every case.
  */
 export async function completeCases(local: LocalSide, rng: Rng, w: WorkloadState): Promise<void> {
+  if (w.contacts.size === 0) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: freshEmail(rng, w) });
   if (w.seen.twins === 0) {
     const donor = rng.pick([...w.contacts.keys()]);
     await withBusy(w, [donor], () => twinGifts(local, rng, w, donor));
   }
   if (w.seen.namesakes === 0 || w.seen.giftToNewContact === 0) {
-    // the writes always start with a create, so there is someone to be a namesake of
     const [otherId, other] = rng.pick([...w.people.entries()]);
     const id = await newContact(local, rng, w, { firstName: other.firstName, lastName: other.lastName, email: freshEmail(rng, w) });
     tag(w, id, 'namesakes');
