@@ -35,14 +35,14 @@ import { createContext, type DomainContext } from '../domain/context.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
-import { sentContactOf } from './identity.ts';
+import { referenceOwners, sentContactOf } from './identity.ts';
 import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { type Read, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { ensureItem, getItem, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+import { ensureItem, getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
 import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
 import { createPacer } from './pacer.ts';
 
@@ -450,10 +450,44 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           return 'failed';
         }
         if (found) {
+          const taken = await db.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
+          if (taken) continue; // that HQ contact is linked to another local one already: create ours
+          // HQ's list does not show tags: read the one contact matched (a read instead of the create).
+          result.requests++;
+          const read = await timed(client, 'GET', `/contacts/${encodeURIComponent(found)}`, undefined, { accountId: cfg.remoteAccountId });
+          if (read.status === 401 || read.status === 403) {
+            cfg.lastError = `HQ refused the API key (${read.status})`;
+            return 'auth';
+          }
+          if (read.status === 404) continue; // gone at HQ since: create ours
+          if (read.outcome !== 'applied') {
+            await failItem(e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`, false);
+            return 'failed';
+          }
+          const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
           await store.write(async (trx) => {
-            const taken = await trx.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
-            if (taken) return; // that HQ contact is linked to another local one already: create ours
-            await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at: nowIso() });
+            const at = nowIso();
+            if (await localIdFor(trx, cfg.accountId, 'contact', found)) return; // linked meanwhile by another lane: create ours
+            if (owners.some((o) => o.toLowerCase() === e.entityId.toLowerCase())) {
+              // This contact's own earlier create, landed after it was looked for: it is ours.
+              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'found', at });
+              return;
+            }
+            // GiftDesk created it for ANOTHER contact of this device: never this one's. HQ holds
+            // that contact, so it is linked to it (its create is then not sent twice); ours is created.
+            const mine = owners.length === 0 ? [] : await trx.selectFrom('syncItems').select('entityId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('entityId', 'in', owners).execute();
+            const contacts = owners.length === 0 ? [] : await trx.selectFrom('contacts').select('id').where('accountId', '=', cfg.accountId).where('id', 'in', owners).execute();
+            const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id)]);
+            if (local.size === 0) {
+              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at });
+              return;
+            }
+            for (const owner of local) {
+              const item = await getItem(trx, 'contact', owner);
+              if (item && (item.state === 'unknown' || item.state === 'in_flight')) continue; // its reconcile will find it
+              if ((await remoteIdFor(trx, 'contact', owner)) === null) await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: owner, remoteId: found, source: 'found', at });
+              break;
+            }
           });
         }
         continue;

@@ -46,6 +46,12 @@ export function hasDonationReference(notes: string | null | undefined, localId: 
   }
 }
 
+/** The local ids a contact's `gd:` tags name (the records GiftDesk created it for). */
+export function referenceOwners(tags: unknown): string[] {
+  if (!Array.isArray(tags)) return [];
+  return tags.flatMap((t) => (typeof t === 'string' && t.trim().toLowerCase().startsWith(REFERENCE_PREFIX) ? [t.trim().slice(REFERENCE_PREFIX.length)] : []));
+}
+
 /** Whether a contact's tags carry its reference tag. */
 export function hasContactReference(tags: readonly string[] | null | undefined, localId: string): boolean {
   const ref = contactReferenceTag(localId).toLowerCase();

@@ -1,25 +1,38 @@
 /**
  * Exactly once under random faults, over the fixed seeds (GIFTDESK_SEEDS; 200 in CI): for each
- * seed, hundreds of local writes — contacts created, edited and deleted, gifts entered —
+ * seed, hundreds of local writes — contacts created, edited and deleted, gifts entered, and in
+ * every seed each event case of workload.ts (twin gifts, namesakes, gifts to a donor created a
+ * moment ago, notes staff rewrote at HQ, deletes and edits racing a create on the wire) —
  * interleaved with sync passes in flight, against HQ behind a proxy that drops answers after
- * the commit, resets, answers 429/500/503 and forward-then-503 at random. Then sync to the end
- * and HQ must equal the local intent (rig.ts: checkHqMatchesLocal): no duplicate, no loss, the
- * last local value of every field, every delete done, nothing in flight.
+ * the commit, resets, hangs, answers 429/500/503 and forward-then-500/503 at random, more often
+ * for the requests of records in an event case. Then sync to the end and HQ must equal the
+ * local intent (rig.ts: checkHqMatchesLocal): no duplicate, no loss, the last local value of
+ * every field, every delete done, nothing in flight.
  * A failure names its seed: `GIFTDESK_SEED=n npx vitest run test/sync/exactly-once`.
+ *
+ * Coverage: each faulted request is counted by its fault kind and the event cases of the
+ * records it concerns; a file that runs at least COVERAGE_SEEDS seeds asserts every kind of
+ * COVERED_KINDS hit every case at least once (and prints the matrix; fewer seeds only print it).
  *
  * The seeds are split over two test files (exactly-once-{1,2}.test.ts, odd and even seeds) so
  * that vitest runs them on both cores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Clock, systemClock } from '../../electron/sync/clock.ts';
+import { findRemoteContactByEmail } from '../../electron/sync/email-match.ts';
+import type { ContactMatcher } from '../../electron/sync/engine.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { seededFaults, type FaultMix } from './fault-proxy.ts';
+import { seededFaultDraws, type FaultKind, type FaultMix } from './fault-proxy.ts';
 import { testSeeds, withSeed } from './random.ts';
 import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys, type HqSide } from './rig.ts';
-import { newWorkload, randomWrite } from './workload.ts';
+import { CASES, completeCases, completeStaffEdit, eventRule, newWorkload, randomWrite, type EventCase } from './workload.ts';
 
 const FILE = 'test/sync/exactly-once';
-/** Writes per seed: "hundreds", but small enough that 200 seeds fit in a few minutes. */
-const WRITES = Number(process.env.GIFTDESK_SYNC_WRITES ?? 100);
+/**
+ * Writes per seed: "hundreds", but small enough that 200 seeds fit in a few minutes (90 since
+ * every seed holds every event case of workload.ts, whose reconciles cost more requests).
+ */
+const WRITES = Number(process.env.GIFTDESK_SYNC_WRITES ?? 90);
 /** Passes with faults after the writes; then HQ is reachable again so every run ends. */
 const FAULTY_PASSES = Number(process.env.GIFTDESK_SYNC_FAULTY_PASSES ?? 4);
 
@@ -34,6 +47,50 @@ const MIX: FaultMix = {
   status429: 4,
   status429NoHint: 2,
 };
+
+/** For the requests of records in an event case: every kind (500 after HQ applied it too), at about MIX's rate (hangs: see hangCaseOf). */
+const CASE_MIX: FaultMix = {
+  forward: 64,
+  slow: 3,
+  dropAfterCommit: 5,
+  resetBeforeForward: 5,
+  status500: 1,
+  status500AfterCommit: 5,
+  status503: 5,
+  forwardThen503: 2,
+  status429: 4,
+  status429NoHint: 3,
+};
+
+/** The client's deadline here: a hang lasts this long (the rig's default is 1500 ms). */
+const DEADLINE_MS = 600;
+/**
+ * One seed in four hangs one request (the first of a record in its case; the cases take
+ * turns over the seeds, odd and even alike): enough that each case meets a hang in a file's
+ * 100 seeds, few enough that the suite's time stays about what it was.
+ */
+function hangCaseOf(seed: number): EventCase | undefined {
+  const k = Math.floor(seed / 2);
+  return k % 4 === 0 ? CASES[Math.floor(k / 4) % CASES.length] : undefined;
+}
+/**
+ * The app matches a new contact to HQ's by email (serve.ts); every other seed does, odd and
+ * even alike (each match is a search at HQ more per contact with an email).
+ */
+const emailMatchOn = (seed: number) => Math.floor(seed / 2) % 2 === 1;
+
+/** The app's email match (email-match.ts: matchContactByEmail), its retry pauses shortened as the rig's pacer's are. */
+const fastClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 20), signal) };
+const matchContact: ContactMatcher = async ({ client, remoteAccountId, email }) => {
+  const r = await findRemoteContactByEmail(client, remoteAccountId, email, { attempts: 2, clock: fastClock });
+  if (r.kind === 'failed') throw new Error(r.message);
+  return r.kind === 'found' ? r.remoteId : null;
+};
+
+/** The fault kinds that must each hit every event case over a file's seeds. */
+const COVERED_KINDS: readonly FaultKind[] = ['dropAfterCommit', 'resetBeforeForward', 'status503', 'status500AfterCommit', 'hang', 'status429', 'status429NoHint'];
+/** A file running at least this many seeds (its share of CI's 200) asserts the coverage. */
+const COVERAGE_SEEDS = 100;
 
 export function exactlyOnceSuite(part: number, parts: number): void {
   const all = testSeeds();
@@ -50,17 +107,20 @@ export function exactlyOnceSuite(part: number, parts: number): void {
 
   describe(`exactly once under random faults (${seeds.length} of ${all.length} seeds, ${WRITES} writes each)`, () => {
     if (seeds.length === 0) it.skip('no seed of this part (a replayed seed runs in part 1)', () => undefined);
+    const matrix = new Map<FaultKind, Record<EventCase, number>>();
+    const count = (kind: FaultKind, cases: ReadonlySet<EventCase>) => {
+      const row = matrix.get(kind) ?? (Object.fromEntries(CASES.map((c) => [c, 0])) as Record<EventCase, number>);
+      for (const c of cases) row[c]++;
+      matrix.set(kind, row);
+    };
     it.each(seeds)('seed %i', async (seed) => {
       await withSeed(seed, FILE, async (rng) => {
-        const rig = await startRig({
-          hqSide: hq,
-          synchronous: 'NORMAL',
-          rule: seededFaults(seed, MIX, { maxLatencyMs: 15, retryAfterSeconds: 0.03 }),
-        });
+        const rig = await startRig({ hqSide: hq, synchronous: 'NORMAL', timeoutMs: DEADLINE_MS });
         const engine = createSyncEngine({
           store: rig.local.store,
           keys: testKeys,
           makeClient: rig.makeClient,
+          ...(emailMatchOn(seed) ? { matchContact } : {}),
           random: () => rng.next() * 0.002,
           leaseMs: 10_000,
         });
@@ -68,21 +128,38 @@ export function exactlyOnceSuite(part: number, parts: number): void {
           const started = Date.now();
           const firstRecord = rig.proxy.records.length;
           const w = newWorkload();
+          const faults = { maxLatencyMs: 15, retryAfterSeconds: 0.03 };
+          rig.proxy.setRule(eventRule(rig, w, seed, { draw: seededFaultDraws(seed, MIX, faults), caseDraw: seededFaultDraws(seed ^ 0xca5e5, CASE_MIX, faults), hangCase: hangCaseOf(seed), onFault: count }));
           let pass: Promise<unknown> | null = null;
+          const kick = () => {
+            if (pass) return;
+            pass = engine.runPass({ accountId: rig.local.accountId }).finally(() => {
+              pass = null;
+            });
+          };
+          w.kick = kick;
+          // staff in HQ's web application (the API has no donation update)
+          w.staffEditNotes = async (hqId, notes) => {
+            await rig.remote.store.db.updateTable('donations').set({ notes }).where('id', '=', hqId).execute();
+          };
           while (w.writes < WRITES) {
-            if (!pass && rng.chance(0.25)) {
-              pass = engine.runPass({ accountId: rig.local.accountId }).finally(() => {
-                pass = null;
-              });
-            }
+            if (rng.chance(0.25)) kick();
             await randomWrite(rig.local, rng, w);
             if (rng.chance(0.3)) await new Promise((r) => setTimeout(r, rng.int(0, 4)));
           }
+          await completeCases(rig.local, rng, w);
           const writesDone = Date.now();
           if (pass) await pass;
-          const drained = await syncToCompletion(engine, rig, { faultyPasses: FAULTY_PASSES });
-          const report = await checkHqMatchesLocal(rig);
+          await completeStaffEdit(rig.local, rng, w);
+          let drained = await syncToCompletion(engine, rig, { faultyPasses: FAULTY_PASSES });
+          if (w.seen.hqEditedNotes === 0) {
+            // no gift had reached HQ before the drain: staff edit one now
+            await completeStaffEdit(rig.local, rng, w);
+            drained = await syncToCompletion(engine, rig, { faultyPasses: 0 });
+          }
+          const report = await checkHqMatchesLocal(rig, { hqNotes: w.hqNotes });
           expect(report.contacts).toBe(w.contacts.size);
+          expect(Object.entries(w.seen).filter(([, n]) => n === 0).map(([c]) => c), 'event cases this seed never produced').toEqual([]);
           if (process.env.GIFTDESK_SYNC_STATS) {
             const byKind: Record<string, number> = {};
             for (const r of rig.proxy.records.slice(firstRecord)) {
@@ -96,6 +173,7 @@ export function exactlyOnceSuite(part: number, parts: number): void {
                 drainMs: Date.now() - writesDone,
                 passes: drained.passes,
                 ...report,
+                cases: w.seen,
                 requests: byKind,
               }),
             );
@@ -105,6 +183,14 @@ export function exactlyOnceSuite(part: number, parts: number): void {
           await rig.close();
         }
       });
+    });
+
+    it(`fault kinds × event cases over this file's seeds (asserted from ${COVERAGE_SEEDS} seeds)`, () => {
+      const rows = [...matrix.keys()].sort().map((k) => `${k.padEnd(22)} ${CASES.map((c) => String(matrix.get(k)![c]).padStart(c.length)).join(' ')}`);
+      console.log(`faulted requests by kind and event case, ${seeds.length} seeds:\n${' '.repeat(22)} ${CASES.join(' ')}\n${rows.join('\n')}`);
+      if (seeds.length < COVERAGE_SEEDS) return;
+      const missing = COVERED_KINDS.flatMap((k) => CASES.filter((c) => (matrix.get(k)?.[c] ?? 0) === 0).map((c) => `${k} × ${c}`));
+      expect(missing, 'fault kind × event case never hit').toEqual([]);
     });
   });
 }

@@ -249,14 +249,25 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
 export interface FaultMix {
   forward?: number;
   slow?: number;
+  /** Forwarded, HQ commits, the client's socket is destroyed: applied, outcome unknown. */
   dropAfterCommit?: number;
+  /** Reset before forwarding: not applied, outcome unknown. */
   resetBeforeForward?: number;
+  /** 500 from the proxy, not forwarded. */
   status500?: number;
+  /** 500 after forwarding: HQ applied it, the client sees a server error. */
+  status500AfterCommit?: number;
+  /** 503 from the proxy, not forwarded. */
   status503?: number;
+  /** 503 after forwarding: HQ applied it. */
   forwardThen503?: number;
   status429?: number;
   status429NoHint?: number;
+  /** No answer until the client's deadline: half forwarded (applied), half not. Costs a whole deadline; keep rare. */
+  hang?: number;
 }
+
+export type FaultKind = keyof FaultMix;
 
 export const DEFAULT_FAULT_MIX: Required<FaultMix> = {
   forward: 70,
@@ -264,23 +275,29 @@ export const DEFAULT_FAULT_MIX: Required<FaultMix> = {
   dropAfterCommit: 6,
   resetBeforeForward: 5,
   status500: 3,
+  status500AfterCommit: 0,
   status503: 3,
   forwardThen503: 4,
   status429: 3,
   status429NoHint: 2,
+  hang: 0,
 };
 
+export interface SeededFaultOptions {
+  maxLatencyMs?: number;
+  retryAfterSeconds?: number;
+}
+
 /**
- * A rule that draws each request's fate from a seeded generator: the same seed gives the
- * same sequence of faults for the same sequence of requests.
+ * Seeded draws of a fault kind and its action: the same seed gives the same sequence of
+ * draws. For rules that need to know what they drew (coverage counts, steering).
  */
-export function seededFaults(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, opts: { maxLatencyMs?: number; retryAfterSeconds?: number } = {}): FaultRule {
+export function seededFaultDraws(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, opts: SeededFaultOptions = {}): () => { kind: FaultKind; action: FaultAction } {
   const rng = createRng(seed ^ 0x5eed);
   const weights = { ...Object.fromEntries(Object.keys(DEFAULT_FAULT_MIX).map((k) => [k, 0])), ...mix } as Required<FaultMix>;
   const maxLatency = opts.maxLatencyMs ?? 30;
   const retryAfter = opts.retryAfterSeconds ?? 1;
-  return () => {
-    const k = rng.weighted(weights);
+  const actionOf = (k: FaultKind): FaultAction => {
     switch (k) {
       case 'forward':
         return { kind: 'forward' };
@@ -292,6 +309,8 @@ export function seededFaults(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, op
         return { kind: 'resetBeforeForward' };
       case 'status500':
         return { kind: 'respond', status: 500 };
+      case 'status500AfterCommit':
+        return { kind: 'respond', status: 500, forward: true };
       case 'status503':
         return { kind: 'respond', status: 503 };
       case 'forwardThen503':
@@ -300,8 +319,23 @@ export function seededFaults(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, op
         return rng.chance(0.5) ? { kind: 'respond', status: 429, retryAfter: String(retryAfter) } : { kind: 'respond', status: 429, bodyRetryAfter: retryAfter };
       case 'status429NoHint':
         return { kind: 'respond', status: 429 };
+      case 'hang':
+        return rng.chance(0.5) ? { kind: 'hang' } : { kind: 'hangAfterCommit' };
     }
   };
+  return () => {
+    const kind = rng.weighted(weights);
+    return { kind, action: actionOf(kind) };
+  };
+}
+
+/**
+ * A rule that draws each request's fate from a seeded generator: the same seed gives the
+ * same sequence of faults for the same sequence of requests.
+ */
+export function seededFaults(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, opts: SeededFaultOptions = {}): FaultRule {
+  const draw = seededFaultDraws(seed, mix, opts);
+  return () => draw().action;
 }
 
 /** Counts requests in every sliding window of `windowMs` and returns the largest count. */

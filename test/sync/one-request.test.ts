@@ -81,7 +81,7 @@ describe('the email match from the directory', () => {
       const other = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ann', lastName: 'Other', primaryEmail: 'ann@example.org' });
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
-      expect(requestsSince(rig, from).sort()).toEqual(['GET /api/v1/contacts', 'POST /api/v1/contacts']);
+      expect(requestsSince(rig, from).sort()).toEqual(['GET /api/v1/contacts', 'GET /api/v1/contacts/:id', 'POST /api/v1/contacts']); // the delta, the matched contact's tags, Ann's create
       expect(await remoteIdFor(local.store.db, 'contact', zoe.id)).toBe(staff.id);
       expect(await remoteIdFor(local.store.db, 'contact', other.id)).toMatch(/^cnt_/);
       const link = await local.store.db.selectFrom('syncLinks').select('source').where('localId', '=', zoe.id).executeTakeFirstOrThrow();
@@ -91,7 +91,7 @@ describe('the email match from the directory', () => {
     }
   });
 
-  it('a donor entered here before the pull, whom HQ already has, is linked without a read: the pull left her for the push, and the directory lists her', async () => {
+  it('a donor entered here before the pull, whom HQ already has, is linked without a search or a create (one read of her tags): the pull left her for the push, and the directory lists her', async () => {
     rig = await startRig();
     const { local } = rig;
     const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Renée', lastName: 'Dubois', primaryEmail: 'renee@example.org' });
@@ -101,7 +101,7 @@ describe('the email match from the directory', () => {
     try {
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
-      expect(requestsSince(rig, from).filter((x) => x.startsWith('GET') || x.startsWith('POST'))).toEqual([]);
+      expect(requestsSince(rig, from).filter((x) => x.startsWith('GET') || x.startsWith('POST'))).toEqual(['GET /api/v1/contacts/:id']); // her tags: no other contact of this laptop's
       expect(await remoteIdFor(local.store.db, 'contact', here.id)).toBe(staff.id);
       const renees = await rig.remote.store.db.selectFrom('contacts').select('id').where('accountId', '=', rig.hq.accountId).where('lastName', '=', 'Dubois').execute();
       expect(renees).toHaveLength(1);
@@ -110,7 +110,7 @@ describe('the email match from the directory', () => {
     }
   });
 
-  it('never pulled: the email is searched at HQ, one read, and linked', async () => {
+  it('never pulled: the email is searched at HQ, the match read for its tags, and linked', async () => {
     rig = await startRig();
     const { local } = rig;
     const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'grace@navy.example' });
@@ -119,7 +119,7 @@ describe('the email match from the directory', () => {
       const grace = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'Grace@Navy.example' });
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
-      expect(requestsSince(rig, from)).toEqual(['GET /api/v1/contacts']);
+      expect(requestsSince(rig, from)).toEqual(['GET /api/v1/contacts', 'GET /api/v1/contacts/:id']);
       expect(await remoteIdFor(local.store.db, 'contact', grace.id)).toBe(staff.id);
     } finally {
       await engine.stop();

@@ -6,9 +6,10 @@
  *
  * `checkHqMatchesLocal` is the oracle of every sync suite: HQ's state equals the local intent —
  * every local contact exactly once at HQ (found by its `gd:` identity) with every field's last
- * local value, every delete done, every local gift exactly once (its `gd:` reference in notes)
- * with its amount, date, method, campaign and donor, nothing at HQ that is not local, nothing
- * left in flight.
+ * local value, every delete done, every local gift exactly once (its `gd:` reference in notes —
+ * or, for a gift whose notes staff rewrote at HQ (`hqNotes`), its local link, and staff's notes
+ * kept) with its amount, date, method, campaign and donor, nothing at HQ that is not local,
+ * nothing left in flight.
  */
 import fs from 'node:fs';
 import { openStore } from '../../electron/db/open.ts';
@@ -182,7 +183,7 @@ export interface OracleReport {
 }
 
 /** Throws with every difference found (not just the first). */
-export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: ReadonlySet<string> } = {}): Promise<OracleReport> {
+export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: ReadonlySet<string>; hqNotes?: ReadonlyMap<string, string> } = {}): Promise<OracleReport> {
   const { local, remote } = rig;
   const hqAccount = rig.hq.accountId;
   const problems: string[] = [];
@@ -227,11 +228,22 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
   // Donations by reference
   const localDonations = await donationsOf(local.store, local.accountId);
   const hqDonations = await donationsOf(remote.store, hqAccount);
+  // HQ's gifts this laptop pushed (or found), by HQ id: a gift whose notes staff rewrote at HQ
+  // has lost its reference, and is identified by the link instead.
+  const linkedD = new Map(
+    (await local.store.db.selectFrom('syncLinks').select(['localId', 'remoteId']).where('accountId', '=', local.accountId).where('entityType', '=', 'donation').execute()).map((l) => [l.remoteId, l.localId]),
+  );
   const hqByRefD = new Map<string, DonationFacts[]>();
   for (const d of hqDonations) {
-    const refs = (d.notes ?? '').match(/gd:don_[0-9A-Za-z]+/g) ?? [];
-    if (refs.length !== 1) problems.push(`HQ donation ${d.id} carries ${refs.length} gd: references (notes ${JSON.stringify(d.notes)})`);
-    for (const r of refs) hqByRefD.set(r.slice(3), [...(hqByRefD.get(r.slice(3)) ?? []), d]);
+    const refs = (d.notes ?? '').match(/gd:don_[0-9A-Za-z]+/g)?.map((r) => r.slice(3)) ?? [];
+    const staff = opts.hqNotes?.get(d.id);
+    if (staff !== undefined) {
+      if (d.notes !== staff) problems.push(`HQ donation ${d.id}: the notes staff wrote at HQ (${JSON.stringify(staff)}) became ${JSON.stringify(d.notes)}`);
+      const linked = linkedD.get(d.id);
+      if (linked) refs.splice(0, refs.length, linked);
+      else problems.push(`HQ donation ${d.id}, whose notes staff rewrote, is linked to no local gift`);
+    } else if (refs.length !== 1) problems.push(`HQ donation ${d.id} carries ${refs.length} gd: references (notes ${JSON.stringify(d.notes)})`);
+    for (const r of refs) hqByRefD.set(r, [...(hqByRefD.get(r) ?? []), d]);
   }
   let expectedDonations = 0;
   const localDonationIds = new Set<string>();
@@ -257,7 +269,7 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
     if (h.paymentMethod !== d.paymentMethod) mismatch.push(`method ${h.paymentMethod} ≠ ${d.paymentMethod}`);
     if (h.campaignId !== rig.hq.campaignId) mismatch.push(`campaign ${h.campaignId} ≠ ${rig.hq.campaignId}`);
     if (h.contactId !== hqContact) mismatch.push(`donor ${h.contactId} ≠ ${hqContact}`);
-    if (d.notes && !(h.notes ?? '').includes(d.notes)) mismatch.push(`notes ${JSON.stringify(h.notes)} lack ${JSON.stringify(d.notes)}`);
+    if (d.notes && !opts.hqNotes?.has(h.id) && !(h.notes ?? '').includes(d.notes)) mismatch.push(`notes ${JSON.stringify(h.notes)} lack ${JSON.stringify(d.notes)}`);
     if (mismatch.length > 0) problems.push(`donation ${d.id} differs at HQ: ${mismatch.join('; ')}`);
   }
   for (const ref of hqByRefD.keys()) if (!localDonationIds.has(ref)) problems.push(`HQ has donation gd:${ref}, which is not here`);

@@ -117,6 +117,8 @@ describe('twin gifts with an unknown outcome', () => {
       expect(atHq).toHaveLength(2);
       expect(atHq.filter((d) => d.notes?.includes(`gd:${second.id}`))).toHaveLength(1);
       expect(await remoteIdFor(rig.local.store.db, 'donation', second.id)).not.toBe(hqFirst);
+      // the oracle knows the first twin at HQ by its link, and staff's notes stay
+      expect(await checkHqMatchesLocal(rig, { hqNotes: new Map([[hqFirst, 'thank-you card sent']]) })).toEqual({ contacts: 1, donations: 2 });
     } finally {
       await engine.stop();
     }
@@ -216,6 +218,29 @@ describe('a pull while a create is unconfirmed', () => {
       expect(await localContacts(rig)).toEqual([]);
       await syncToCompletion(engine, rig);
       expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 0, donations: 0 });
+    } finally {
+      await engine.stop();
+    }
+  });
+});
+
+describe('an email match never takes what HQ holds for another local contact (found by the enriched exactly-once seeds 103 and 142)', () => {
+  // A's create reached HQ late (after its reconcile had looked and found nothing: a client
+  // deadline on a slow HQ), so HQ holds A's contact, tagged gd:<A>, that nothing here links to
+  // yet. Its namesake B (same household email) is matched to it by email before A's next
+  // attempt: B takes A's record. In the random runs A's reconcile then finds its own tag on the
+  // contact B holds and the pass died on UNIQUE(sync_links.remote_id).
+  it('a household namesake is never linked to the HQ contact GiftDesk created for another local contact', async () => {
+    rig = await startRig();
+    const { ctx, accountId } = rig.local;
+    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    try {
+      await createContact(ctx, { accountId, firstName: 'Roberta', lastName: 'Brown', primaryEmail: 'browns@example.org' });
+      const a = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'browns@example.org' });
+      // A's earlier attempt, committed at HQ after the laptop had given up on it
+      await rig.remote.request('POST', '/api/v1/contacts', { accountId: rig.hq.accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'browns@example.org', tags: [`gd:${a.id}`] }, { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` });
+      await syncToCompletion(engine, rig, { faultyPasses: 0 });
+      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 2, donations: 0 });
     } finally {
       await engine.stop();
     }

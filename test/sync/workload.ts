@@ -1,20 +1,47 @@
 /**
- * Random local writes, as a volunteer and the local API make them: contacts created, edited
- * (scalar fields, tags, a phone collection, a custom field) and deleted; gifts entered for
- * existing donors. All through the domain, on the local SQLite file, so every write lands in
- * the outbox exactly as in the app. Deterministic for a seed.
+ * Random local writes, as a volunteer and the local API make them at a real event: contacts
+ * created, edited (scalar fields, tags, a phone collection, a custom field) and deleted; gifts
+ * entered for existing donors. All through the domain, on the local SQLite file, so every
+ * write lands in the outbox exactly as in the app. Deterministic for a seed (up to timing).
+ *
+ * The data is messy on purpose, and every seed holds each of these event cases (`CASES`):
+ * - `twins`: identical twin gifts and triplets (same donor, $19.99 cash, same minute, same
+ *   campaign, no notes), entered back to back, some while a pass is running;
+ * - `namesakes`: same first and last name with another email (accents typed or not: José
+ *   Núñez / Jose Nunez), and the same (household) email with another name;
+ * - `giftToNewContact`: gifts to a contact created a moment ago, its create not confirmed;
+ * - `hqEditedNotes`: staff rewrite a pushed gift's notes in HQ's web application (its `gd:`
+ *   reference gone), some while a twin of it is on the wire;
+ * - `deleteUnknown`: contacts deleted while their create is on the wire or its outcome unknown;
+ * - `racingEdit`: contacts edited while their create is on the wire.
+ * The last three and some staff edits happen inside the fault proxy's rule (`eventRule`), at
+ * the moment the engine's request is between the laptop and HQ.
  */
 import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
+import { isDomainError } from '../../electron/domain/errors.ts';
+import { donationSearchWindow } from '../../electron/sync/identity.ts';
 import type { ContactUpdateBody } from '../../shared/schemas/contacts.ts';
-import { CUSTOM_FIELD, type LocalSide } from './rig.ts';
-import type { Rng } from './random.ts';
+import type { FaultAction, FaultKind, FaultRule, ProxiedRequest } from './fault-proxy.ts';
+import { CUSTOM_FIELD, type LocalSide, type SyncRig } from './rig.ts';
+import { createRng, type Rng } from './random.ts';
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Frances', 'Tony', 'Radia', 'Niklaus', 'Zoë', 'José'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 'Allen', 'Hoare', 'Perlman', 'Wirth', 'Ørsted', 'Núñez'];
+const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Frances', 'Tony', 'Radia', 'Niklaus', 'Zoë', 'José', 'Jose', 'Robert', 'Roberta'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 'Allen', 'Hoare', 'Perlman', 'Wirth', 'Ørsted', 'Núñez', 'Nunez', 'Brown'];
 const ORGS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', null];
 const TAGS = ['donor', 'volunteer', 'board', 'major', 'lapsed', 'vip'];
 const METHODS = ['cash', 'check', 'credit_card', 'ach', 'venmo', 'in_kind'] as const;
+/** What staff type over a gift's notes in HQ's web application. */
+const STAFF_NOTES = ['thank-you card sent', 'receipt mailed', 'matched by employer', 'Called to thank'];
+
+export const CASES = ['twins', 'namesakes', 'giftToNewContact', 'hqEditedNotes', 'deleteUnknown', 'racingEdit'] as const;
+export type EventCase = (typeof CASES)[number];
+
+interface Person {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+}
 
 export interface WorkloadState {
   /** Live local contacts and how many gifts each has. */
@@ -22,10 +49,57 @@ export interface WorkloadState {
   donations: string[];
   writes: number;
   counter: number;
+  /** Names and primary emails of the live contacts (for namesakes). */
+  people: Map<string, Person>;
+  /** Local record → the event cases it belongs to. */
+  cases: Map<string, Set<EventCase>>;
+  /** How many times each case happened in this run. */
+  seen: Record<EventCase, number>;
+  /** Gift → its twin group (all gifts of the group, itself included). */
+  twins: Map<string, string[]>;
+  /** HQ donation id → the notes staff wrote over it at HQ. */
+  hqNotes: Map<string, string>;
+  /** Contacts a write of the workload is using right now (never deleted under it by the proxy's rule). */
+  busy: Set<string>;
+  /** The next contact create on the wire gets an edit racing it / is deleted under it. */
+  forceRace: boolean;
+  forceDelete: boolean;
+  /** Starts a sync pass if none is running (set by the suite). */
+  kick?: () => void;
+  /** Staff rewrite an HQ gift's notes in HQ's web application (set by the suite). */
+  staffEditNotes?: (hqDonationId: string, notes: string) => Promise<void>;
 }
 
 export function newWorkload(): WorkloadState {
-  return { contacts: new Map(), donations: [], writes: 0, counter: 0 };
+  return {
+    contacts: new Map(),
+    donations: [],
+    writes: 0,
+    counter: 0,
+    people: new Map(),
+    cases: new Map(),
+    seen: Object.fromEntries(CASES.map((c) => [c, 0])) as Record<EventCase, number>,
+    twins: new Map(),
+    hqNotes: new Map(),
+    busy: new Set(),
+    forceRace: false,
+    forceDelete: false,
+  };
+}
+
+function tag(w: WorkloadState, id: string, c: EventCase): void {
+  const s = w.cases.get(id) ?? new Set<EventCase>();
+  s.add(c);
+  w.cases.set(id, s);
+}
+
+/** The name as typed by someone who does not reach for accents. */
+function plain(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/Ø/g, 'O')
+    .replace(/ø/g, 'o');
 }
 
 function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
@@ -62,50 +136,367 @@ function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
   return body;
 }
 
-/** One random write; returns what it did (for a failing seed's story). */
-export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState): Promise<string> {
-  const ids = [...w.contacts.keys()];
-  const kind = ids.length === 0 ? 'create' : rng.weighted({ create: 3, edit: 4, delete: 1, donate: 4 });
+async function editContact(local: LocalSide, w: WorkloadState, id: string, body: ContactUpdateBody): Promise<void> {
+  await updateContact(local.ctx, local.accountId, id, body);
   w.writes++;
-  if (kind === 'create') {
-    const c = await createContact(local.ctx, {
-      accountId: local.accountId,
-      firstName: rng.pick(FIRST),
-      lastName: rng.pick(LAST),
-      ...(rng.chance(0.6) ? { primaryEmail: `c${++w.counter}.${rng.int(0, 1e6)}@example.org` } : {}),
-      ...(rng.chance(0.4) ? { tags: [rng.pick(TAGS)] } : {}),
-      ...(rng.chance(0.3) ? { customFields: { [CUSTOM_FIELD]: rng.pick(['S', 'M', 'L']) } } : {}),
-    });
-    w.contacts.set(c.id, 0);
-    return `create ${c.id}`;
+  const p = w.people.get(id);
+  if (p) {
+    if (body.firstName !== undefined) p.firstName = body.firstName;
+    if (body.lastName !== undefined) p.lastName = body.lastName;
+    if (body.primaryEmail !== undefined) p.email = body.primaryEmail;
   }
-  const id = rng.pick(ids);
-  if (kind === 'edit') {
-    await updateContact(local.ctx, local.accountId, id, contactEdit(rng, w));
-    return `edit ${id}`;
+}
+
+/** Deletes a contact the caller already took out of `w.contacts`. */
+async function removeContact(local: LocalSide, w: WorkloadState, id: string): Promise<void> {
+  await deleteContact(local.ctx, local.accountId, id);
+  w.writes++;
+}
+
+async function newContact(local: LocalSide, rng: Rng, w: WorkloadState, person: Person): Promise<string> {
+  const c = await createContact(local.ctx, {
+    accountId: local.accountId,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    ...(person.email ? { primaryEmail: person.email } : {}),
+    ...(rng.chance(0.4) ? { tags: [rng.pick(TAGS)] } : {}),
+    ...(rng.chance(0.3) ? { customFields: { [CUSTOM_FIELD]: rng.pick(['S', 'M', 'L']) } } : {}),
+  });
+  w.writes++;
+  w.contacts.set(c.id, 0);
+  w.people.set(c.id, { ...person });
+  return c.id;
+}
+
+async function withBusy<T>(w: WorkloadState, ids: string[], fn: () => Promise<T>): Promise<T> {
+  const mine = ids.filter((id) => !w.busy.has(id));
+  for (const id of mine) w.busy.add(id);
+  try {
+    return await fn();
+  } finally {
+    for (const id of mine) w.busy.delete(id);
   }
-  if (kind === 'delete') {
-    // A contact with gifts is not deleted here: deleting it at HQ would delete its gifts there,
-    // which the engine rightly asks a person about first.
-    if ((w.contacts.get(id) ?? 0) > 0) {
-      await updateContact(local.ctx, local.accountId, id, contactEdit(rng, w));
-      return `edit ${id}`;
-    }
-    await deleteContact(local.ctx, local.accountId, id);
-    w.contacts.delete(id);
-    return `delete ${id}`;
-  }
-  const day = new Date(Date.UTC(2026, 10, 24) - rng.int(0, 30) * 86_400_000).toISOString().slice(0, 10);
+}
+
+function freshEmail(rng: Rng, w: WorkloadState): string {
+  return `c${++w.counter}.${rng.int(0, 1e6)}@example.org`;
+}
+
+function eventDay(rng: Rng): string {
+  return new Date(Date.UTC(2026, 10, 24) - rng.int(0, 30) * 86_400_000).toISOString().slice(0, 10);
+}
+
+function eventMinute(rng: Rng): string {
+  return `${eventDay(rng)}T${String(rng.int(0, 23)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00Z`;
+}
+
+async function gift(local: LocalSide, rng: Rng, w: WorkloadState, donor: string, twin?: { amount: number; date: string; method: (typeof METHODS)[number] }): Promise<string> {
+  const day = eventDay(rng);
   const d = await createDonation(local.ctx, {
     accountId: local.accountId,
-    contactId: id,
-    donationAmount: rng.int(100, 500_000) / 100,
-    donationDate: rng.chance(0.5) ? day : `${day}T${String(rng.int(0, 23)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00Z`,
-    paymentMethod: rng.pick(METHODS),
+    contactId: donor,
+    donationAmount: twin ? twin.amount : rng.int(100, 500_000) / 100,
+    donationDate: twin ? twin.date : rng.chance(0.5) ? day : eventMinute(rng),
+    paymentMethod: twin ? twin.method : rng.pick(METHODS),
     campaignId: local.campaignId,
-    ...(rng.chance(0.4) ? { notes: `table ${rng.int(1, 40)}` } : {}),
+    ...(!twin && rng.chance(0.4) ? { notes: `table ${rng.int(1, 40)}` } : {}),
   });
-  w.contacts.set(id, (w.contacts.get(id) ?? 0) + 1);
+  w.writes++;
+  w.contacts.set(donor, (w.contacts.get(donor) ?? 0) + 1);
   w.donations.push(d.id);
-  return `donate ${d.id} for ${id}`;
+  return d.id;
+}
+
+/** Twins (or triplets): identical gifts, back to back; a pass may start between them. */
+async function twinGifts(local: LocalSide, rng: Rng, w: WorkloadState, donor: string): Promise<string[]> {
+  const n = rng.chance(0.3) ? 3 : 2;
+  const facts = { amount: rng.pick([19.99, 19.99, 20, 50, 100]), date: eventMinute(rng), method: rng.pick(['cash', 'cash', 'check', 'credit_card'] as const) };
+  const group: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && rng.chance(0.3)) w.kick?.();
+    group.push(await gift(local, rng, w, donor, facts));
+  }
+  for (const g of group) {
+    w.twins.set(g, group);
+    tag(w, g, 'twins');
+  }
+  w.seen.twins++;
+  return group;
+}
+
+async function hasLink(local: LocalSide, type: 'contact' | 'donation', localId: string): Promise<string | null> {
+  const r = await local.store.db.selectFrom('syncLinks').select('remoteId').where('accountId', '=', local.accountId).where('entityType', '=', type).where('localId', '=', localId).executeTakeFirst();
+  return r?.remoteId ?? null;
+}
+
+/** Staff rewrite the notes of pushed gift `localId` at HQ (its reference gone); false when it is not at HQ yet. */
+async function staffEdit(local: LocalSide, rng: Rng, w: WorkloadState, localId: string): Promise<boolean> {
+  if (!w.staffEditNotes) return false;
+  const hqId = await hasLink(local, 'donation', localId);
+  if (!hqId || w.hqNotes.has(hqId)) return false;
+  const notes = rng.pick(STAFF_NOTES);
+  w.hqNotes.set(hqId, notes);
+  await w.staffEditNotes(hqId, notes);
+  for (const g of w.twins.get(localId) ?? [localId]) tag(w, g, 'hqEditedNotes');
+  w.seen.hqEditedNotes++;
+  return true;
+}
+
+/** The contacts whose create has an unknown outcome (in flight, or not answered) and no gifts. */
+async function unknownCreates(local: LocalSide, w: WorkloadState): Promise<string[]> {
+  const rows = await local.store.db
+    .selectFrom('syncItems')
+    .select('entityId')
+    .where('accountId', '=', local.accountId)
+    .where('entityType', '=', 'contact')
+    .where('state', 'in', ['in_flight', 'unknown'])
+    .where('op', '=', 'create')
+    .execute();
+  return rows.map((r) => r.entityId).filter((id) => w.contacts.get(id) === 0 && !w.busy.has(id));
+}
+
+/** One random write (or a few: twins, a donor and their gift; each counts in `w.writes`); returns what it did (for a failing seed's story). */
+export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState): Promise<string> {
+  const ids = [...w.contacts.keys()];
+  const kind =
+    ids.length === 0
+      ? 'create'
+      : rng.weighted({ create: 3, edit: 4, delete: 1, donate: 4, twins: 1.2, namesake: 0.8, household: 0.8, freshDonor: 0.8, deleteUnknown: 0.6, staffEdit: 0.6 });
+  if (kind === 'create') {
+    const id = await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: rng.chance(0.6) ? freshEmail(rng, w) : null });
+    return `create ${id}`;
+  }
+  if (kind === 'namesake' || kind === 'household') {
+    const [otherId, other] = rng.pick([...w.people.entries()]);
+    const person: Person =
+      kind === 'namesake'
+        ? rng.chance(0.3)
+          ? { firstName: plain(other.firstName), lastName: plain(other.lastName), email: freshEmail(rng, w) }
+          : { firstName: other.firstName, lastName: other.lastName, email: rng.chance(0.8) ? freshEmail(rng, w) : null }
+        : { firstName: rng.pick(FIRST.filter((f) => f !== other.firstName)), lastName: rng.chance(0.5) ? other.lastName : rng.pick(LAST), email: other.email ?? freshEmail(rng, w) };
+    const id = await withBusy(w, [otherId], async () => {
+      // give the household its shared email first
+      if (kind === 'household' && !other.email) await editContact(local, w, otherId, { primaryEmail: person.email });
+      return newContact(local, rng, w, person);
+    });
+    tag(w, id, 'namesakes');
+    tag(w, otherId, 'namesakes');
+    w.seen.namesakes++;
+    return `${kind} ${id} of ${otherId}`;
+  }
+  if (kind === 'freshDonor') {
+    const donor = await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: rng.chance(0.5) ? freshEmail(rng, w) : null });
+    w.busy.add(donor);
+    try {
+      if (rng.chance(0.6)) w.kick?.(); // the donor's create goes out while the gift is typed
+      const gifts = rng.chance(0.3) ? await twinGifts(local, rng, w, donor) : [await gift(local, rng, w, donor)];
+      tag(w, donor, 'giftToNewContact');
+      for (const g of gifts) tag(w, g, 'giftToNewContact');
+      w.seen.giftToNewContact++;
+      return `freshDonor ${donor} gifts ${gifts.join(',')}`;
+    } finally {
+      w.busy.delete(donor);
+    }
+  }
+  if (kind === 'deleteUnknown') {
+    const unknown = await unknownCreates(local, w);
+    if (unknown.length > 0) {
+      const id = rng.pick(unknown);
+      w.contacts.delete(id);
+      w.people.delete(id);
+      tag(w, id, 'deleteUnknown');
+      w.seen.deleteUnknown++;
+      await removeContact(local, w, id);
+      return `deleteUnknown ${id}`;
+    }
+  }
+  if (kind === 'staffEdit' && w.donations.length > 0) {
+    const g = rng.pick(w.donations);
+    if (await staffEdit(local, rng, w, g)) return `staffEdit ${g}`;
+  }
+  const id = rng.pick([...w.contacts.keys()]);
+  w.busy.add(id);
+  try {
+    if (kind === 'twins') return `twins ${(await twinGifts(local, rng, w, id)).join(',')} for ${id}`;
+    if (kind === 'delete' && (w.contacts.get(id) ?? 0) === 0) {
+      // A contact with gifts is not deleted here: deleting it at HQ would delete its gifts there,
+      // which the engine rightly asks a person about first.
+      w.contacts.delete(id);
+      w.people.delete(id);
+      await removeContact(local, w, id);
+      return `delete ${id}`;
+    }
+    if (kind === 'donate') return `donate ${await gift(local, rng, w, id)} for ${id}`;
+    await editContact(local, w, id, contactEdit(rng, w));
+    return `edit ${id}`;
+  } finally {
+    w.busy.delete(id);
+  }
+}
+
+/**
+ * After the random writes: whatever case this seed has not produced yet is produced now (the
+ * rule's hooks are forced for the next contact create on the wire), so that every seed holds
+ * every case.
+ */
+export async function completeCases(local: LocalSide, rng: Rng, w: WorkloadState): Promise<void> {
+  if (w.contacts.size === 0) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: freshEmail(rng, w) });
+  if (w.seen.twins === 0) {
+    const donor = rng.pick([...w.contacts.keys()]);
+    await withBusy(w, [donor], () => twinGifts(local, rng, w, donor));
+  }
+  if (w.seen.namesakes === 0 || w.seen.giftToNewContact === 0) {
+    const [otherId, other] = rng.pick([...w.people.entries()]);
+    const id = await newContact(local, rng, w, { firstName: other.firstName, lastName: other.lastName, email: freshEmail(rng, w) });
+    tag(w, id, 'namesakes');
+    tag(w, otherId, 'namesakes');
+    w.seen.namesakes++;
+    const g = await withBusy(w, [id], () => gift(local, rng, w, id));
+    tag(w, id, 'giftToNewContact');
+    tag(w, g, 'giftToNewContact');
+    w.seen.giftToNewContact++;
+  }
+  if (w.seen.racingEdit === 0 || w.seen.deleteUnknown === 0) {
+    w.forceRace = w.seen.racingEdit === 0;
+    w.forceDelete = w.seen.deleteUnknown === 0;
+    if (w.forceRace) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: freshEmail(rng, w) });
+    if (w.forceDelete) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: null });
+  }
+}
+
+/** Staff edit a pushed gift's notes at HQ, if this seed has not had one yet (call once gifts have reached HQ). */
+export async function completeStaffEdit(local: LocalSide, rng: Rng, w: WorkloadState): Promise<void> {
+  if (w.seen.hqEditedNotes > 0) return;
+  for (const g of rng.shuffle([...w.donations])) if (await staffEdit(local, rng, w, g)) return;
+}
+
+/* ------------------------------------------------------------------ at the proxy */
+
+const REF = /gd:((?:cnt|don)_[0-9A-Za-z]+)/g;
+
+/**
+ * The local records a request concerns: the `gd:` references in its body, the HQ contact in
+ * its path (by the local link, else by its tag at HQ), and for a reconcile's reads the records
+ * whose create is unknown and whose attempt they look for.
+ */
+export async function recordsOf(rig: SyncRig, w: WorkloadState, req: ProxiedRequest): Promise<string[]> {
+  const { local } = rig;
+  const out = new Set<string>();
+  for (const m of req.body.matchAll(REF)) out.add(m[1]!);
+  const url = new URL(req.path, 'http://hq');
+  const byId = /^\/api\/v1\/contacts\/([^/]+)$/.exec(url.pathname);
+  if (byId) {
+    const hqId = decodeURIComponent(byId[1]!);
+    const link = await local.store.db.selectFrom('syncLinks').select('localId').where('accountId', '=', local.accountId).where('entityType', '=', 'contact').where('remoteId', '=', hqId).execute();
+    for (const l of link) out.add(l.localId);
+    if (link.length === 0) {
+      const row = await rig.remote.store.db.selectFrom('contacts').select('tags').where('id', '=', hqId).executeTakeFirst();
+      for (const t of row ? (JSON.parse(row.tags) as string[]) : []) if (t.startsWith('gd:')) out.add(t.slice(3));
+    }
+  }
+  if (req.method === 'GET' && (url.pathname === '/api/v1/contacts' || url.pathname === '/api/v1/donations')) {
+    const type = url.pathname.endsWith('contacts') ? 'contact' : 'donation';
+    const open = await local.store.db
+      .selectFrom('syncItems')
+      .select(['entityId', 'attemptBody'])
+      .where('accountId', '=', local.accountId)
+      .where('entityType', '=', type)
+      .where('state', 'in', ['unknown', 'in_flight'])
+      .where('op', '=', 'create')
+      .execute();
+    for (const o of open) {
+      if (!o.attemptBody) continue;
+      const sent = JSON.parse(o.attemptBody) as { firstName?: string; lastName?: string; primaryEmail?: string; body?: { donationDate?: string } };
+      if (type === 'contact') {
+        const search = url.searchParams.get('search');
+        if (search === null || search === (sent.primaryEmail ? sent.primaryEmail : `${sent.firstName ?? ''} ${sent.lastName ?? ''}`).slice(0, 200)) out.add(o.entityId);
+      } else if (sent.body?.donationDate) {
+        const win = donationSearchWindow(sent.body.donationDate);
+        if (url.searchParams.get('startDate') === win.startDate && url.searchParams.get('endDate') === win.endDate) out.add(o.entityId);
+      }
+    }
+    // an email match's search, before the create
+    const search = url.searchParams.get('search');
+    if (type === 'contact' && search?.includes('@')) for (const [id, p] of w.people) if (p.email === search) out.add(id);
+  }
+  return [...out];
+}
+
+export interface EventRuleOptions {
+  /** Draws for requests that concern no event case. */
+  draw: () => { kind: FaultKind; action: FaultAction };
+  /** Draws for requests of records in an event case (a higher fault rate, every kind). */
+  caseDraw: () => { kind: FaultKind; action: FaultAction };
+  /**
+   * The first request of a record in this case hangs (no answer until the client's deadline;
+   * forwarded or not, half each): one per run at most, since each costs a whole deadline.
+   */
+  hangCase?: EventCase;
+  /** Each faulted request: its kind and the cases of the records it concerns. */
+  onFault?: (kind: FaultKind, cases: ReadonlySet<EventCase>) => void;
+}
+
+const HEALTHY: ReadonlySet<FaultKind> = new Set(['forward', 'slow']);
+
+/**
+ * The proxy's rule for a workload run: the seeded faults, with requests of records in an event
+ * case drawn from `caseDraw`, and the events that happen while a request is on the wire — an
+ * edit or a delete of the contact being created, staff editing a twin's notes at HQ.
+ */
+export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: EventRuleOptions): FaultRule {
+  const rng = createRng(seed ^ 0xca5e);
+  const { local } = rig;
+  let hung = false;
+  return async (req: ProxiedRequest): Promise<FaultAction> => {
+    const records = await recordsOf(rig, w, req);
+    let beforeAnswer: (() => Promise<void>) | undefined;
+    const url = new URL(req.path, 'http://hq');
+    if (req.method === 'POST' && url.pathname === '/api/v1/contacts' && records.length === 1) {
+      const id = records[0]!;
+      if (w.contacts.get(id) === 0 && !w.busy.has(id) && (w.forceDelete || rng.chance(0.08))) {
+        // deleted here while its create is on the wire
+        w.forceDelete = false;
+        w.contacts.delete(id);
+        w.people.delete(id);
+        tag(w, id, 'deleteUnknown');
+        w.seen.deleteUnknown++;
+        await removeContact(local, w, id);
+      } else if (w.contacts.has(id) && (w.forceRace || rng.chance(0.12))) {
+        // edited here while its create is on the wire: before HQ has it, or between HQ's commit and its answer
+        w.forceRace = false;
+        tag(w, id, 'racingEdit');
+        w.seen.racingEdit++;
+        const body = contactEdit(rng, w);
+        const edit = async () => {
+          if (!w.contacts.has(id)) return;
+          await editContact(local, w, id, body).catch((e: unknown) => {
+            if (!isDomainError(e) || e.status !== 404) throw e;
+          });
+        };
+        if (rng.chance(0.5)) await edit();
+        else beforeAnswer = edit;
+      }
+    }
+    if (req.method === 'POST' && url.pathname === '/api/v1/donations' && records.length === 1) {
+      // staff open a twin of this gift at HQ while this one is on the wire
+      const siblings = (w.twins.get(records[0]!) ?? []).filter((g) => g !== records[0]);
+      if (siblings.length > 0 && rng.chance(0.35)) for (const s of siblings) if (await staffEdit(local, rng, w, s)) break;
+    }
+    const cases = new Set<EventCase>();
+    for (const r of records) for (const c of w.cases.get(r) ?? []) cases.add(c);
+    let hangNow = false;
+    if (opts.hangCase && !hung && cases.has(opts.hangCase)) {
+      hung = true;
+      hangNow = true;
+    }
+    const { kind, action }: { kind: FaultKind; action: FaultAction } = hangNow
+      ? { kind: 'hang', action: rng.chance(0.5) ? { kind: 'hang' } : { kind: 'hangAfterCommit' } }
+      : cases.size > 0
+        ? opts.caseDraw()
+        : opts.draw();
+    if (!HEALTHY.has(kind)) opts.onFault?.(kind, cases);
+    if (beforeAnswer && action.kind === 'forward') return { ...action, beforeAnswer };
+    if (beforeAnswer) await beforeAnswer();
+    return action;
+  };
 }
