@@ -16,7 +16,7 @@ import {
 import pg from 'pg';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, type TimeUnit, searchWords } from './store.ts';
+import { type Db, type SearchTier, type Store, type TimeUnit, exactKey, searchWords } from './store.ts';
 
 const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114 } as const;
 
@@ -93,9 +93,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         }
       }
     },
-    contactSearchCondition: searchCondition,
-    async countContactSearch(text: string, accountId: string): Promise<number | null> {
-      const cond = searchCondition(text, accountId);
+    contactSearchCondition: (text, accountId, _drive, tier) => searchCondition(text, accountId, tier),
+    async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
+      const cond = searchCondition(text, accountId, tier);
       if (cond === null) return null;
       const r = await db.selectFrom('contacts').where(cond).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       return Number(r.n);
@@ -116,9 +116,17 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   };
 }
 
-function searchCondition(text: string, accountId: string): Expression<SqlBool> | null {
+/**
+ * A search tier (see SearchTier) within one account: the exact key through the GIN index on
+ * `search_keys` (each key carries its account, migration search-relevance), the words through
+ * the tsvector's GIN index, whole words or prefixes.
+ */
+function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix'): Expression<SqlBool> | null {
   const words = searchWords(text);
-  if (words.length === 0) return null;
-  const query = words.map((w) => `${w}:*`).join(' & ');
-  return sql<SqlBool>`contacts.account_id = ${accountId} and contacts.search_vector @@ to_tsquery('simple', ${query})`;
+  const key = exactKey(text);
+  if (words.length === 0 || key === null) return null;
+  const exact = sql<SqlBool>`contacts.search_keys @> array[${`${accountId} ${key}`}::text]`;
+  if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and ${exact})`;
+  const query = words.map((w) => (tier === 'prefix' ? `${w}:*` : w)).join(' & ');
+  return sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.search_vector @@ to_tsquery('simple', ${query}) or ${exact}))`;
 }

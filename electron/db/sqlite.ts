@@ -18,7 +18,7 @@ import {
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, type TimeUnit, type WriteMode, searchWords } from './store.ts';
+import { type Db, type SearchTier, type Store, type TimeUnit, type WriteMode, exactKey, searchWords } from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -191,24 +191,24 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         schedule();
       });
     },
-    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
-      const q = ftsQueries(text, accountId);
+    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match', tier: SearchTier = 'prefix'): Expression<SqlBool> | null {
+      const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
       if (drive === 'order') {
         // The walk of the account's order index keeps the account: the probed set may hold
         // every account's matches (cheaper to build than their intersection with the account).
-        return sql<SqlBool>`contacts.account_id = ${accountId}
-          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words})`;
+        return sql<SqlBool>`(contacts.account_id = ${accountId}
+          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words}))`;
       }
       // The match drives the plan: one rowid lookup per matching contact of the account. The
       // unary plus keeps the planner off the (account_id, …) indexes, which it otherwise
       // prefers without statistics and walks entry by entry (the whole account, 1,000,000
       // entries: bench/RESULTS.md). The account test is kept as a guard.
-      return sql<SqlBool>`+contacts.account_id = ${accountId}
-        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)})`;
+      return sql<SqlBool>`(+contacts.account_id = ${accountId}
+        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)}))`;
     },
-    async countContactSearch(text: string, accountId: string): Promise<number | null> {
-      const q = ftsQueries(text, accountId);
+    async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
+      const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
       // Counted in the full-text index alone, no contact row read: the words' lists
       // intersected with the account's token (or the words alone when no other account has a
@@ -240,22 +240,28 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
 }
 
 interface FtsQueries {
-  /** Every word as a prefix within name, email or organisation, in any account. */
+  /** The tier's match (see SearchTier) in any account. */
   words: string;
   /** The same, within one account (its token in the account column). */
   inAccount: string;
 }
 
 /**
- * The FTS5 queries for a search (migration search-account-token). The words stay in a column
- * filter over name, email and organisation: a word of digits and a-f could otherwise match an
- * account's hex token. Null without words.
+ * The FTS5 queries for a search tier (migrations search-account-token, search-relevance). The
+ * words stay in a column filter over name, email and organisation: a word of digits and a-f
+ * could otherwise match an account's hex token. The exact key is one term of the `exact`
+ * column, no prefix. Null without words.
  */
-export function ftsQueries(text: string, accountId: string): FtsQueries | null {
+export function ftsQueries(text: string, accountId: string, tier: SearchTier = 'prefix'): FtsQueries | null {
   const found = searchWords(text);
-  if (found.length === 0) return null;
-  const words = `{name email organization} : (${found.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ')})`;
-  return { words, inAccount: `account : "${Buffer.from(accountId, 'utf8').toString('hex')}" AND ${words}` };
+  const key = exactKey(text);
+  if (found.length === 0 || key === null) return null;
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  const exact = `exact : ${quote(key)}`;
+  const star = tier === 'prefix' ? '*' : '';
+  const words =
+    tier === 'exact' ? exact : `({name email organization} : (${found.map((w) => `${quote(w)}${star}`).join(' AND ')})) OR (${exact})`;
+  return { words, inAccount: `account : "${Buffer.from(accountId, 'utf8').toString('hex')}" AND (${words})` };
 }
 
 /**
