@@ -4,14 +4,15 @@
  * engines, and SQLite's full-text index gets a prefix index (a prefix search reads one
  * list instead of merging every word that starts with it).
  *
- * SQLite: `contacts_fts` gains an `exact` column holding each key with its separators taken
- * out ("José Núñez" → one token `josénúñez`, folded by the tokenizer to `josenunez`; the
+ * SQLite: a second contentless FTS5 table, `contacts_exact`, holds each contact's keys with
+ * their separators taken out ("José Núñez" → one token `josénúñez`, folded by the tokenizer to `josenunez`; the
  * email `bob.brown@example.org` → `bobbrownexampleorg`; the phone `(555) 010-2233` →
  * `5550102233`). A full name is the whole stored name, middle name
  * included (first middle last, or last first middle). The search side joins its words the same way (store.ts `exactKey`), so an
  * exact match is one term of the index, without a prefix. Separators outside the list below
  * split the key into several tokens: such a contact is still found by its words, only not in
- * the exact tier. The table is contentless, so it is recreated and refilled from `contacts`.
+ * the exact tier. `contacts_fts` is recreated (contentless: refilled from `contacts`) with a
+ * prefix index for prefixes of 2 to 6 characters.
  *
  * PostgreSQL: `contacts.search_keys text[]` holds the same keys, each prefixed with the
  * contact's account id (so one GIN lookup is both exact and account-scoped), kept by the
@@ -55,31 +56,41 @@ export function migration(engine: Engine): Migration {
         await sql`drop trigger if exists contacts_fts_update`.execute(db);
         await sql`drop table if exists contacts_fts`.execute(db);
         await sql`create virtual table contacts_fts using fts5(
-            name, email, organization, account, exact,
-            content='', contentless_delete=1, prefix='2 3 4',
+            name, email, organization, account,
+            content='', contentless_delete=1, prefix='2 3 4 5 6',
             tokenize="unicode61 remove_diacritics 2")`.execute(db);
+        // A table of its own: a key such as `jane` (an organisation) is then one term with a
+        // short list, not the list of every Jane's name filtered by column.
+        await sql`create virtual table contacts_exact using fts5(
+            exact, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 2")`.execute(db);
         const row = (r: 'new' | 'contacts') =>
           sql.raw(`${r}.seq,
             ${r}.first_name || ' ' || coalesce(${r}.middle_name, '') || ' ' || ${r}.last_name,
             coalesce(${r}.email, '') || ' ' || coalesce(${r}.primary_email, ''),
             coalesce(${r}.organization, ''),
-            hex(${r}.account_id),
-            ${sqliteKeys(r)}`);
-        await sql`insert into contacts_fts(rowid, name, email, organization, account, exact)
+            hex(${r}.account_id)`);
+        const keys = (r: 'new' | 'contacts') => sql.raw(`${r}.seq, ${sqliteKeys(r)}`);
+        await sql`insert into contacts_fts(rowid, name, email, organization, account)
             select ${row('contacts')} from contacts order by seq`.execute(db);
+        await sql`insert into contacts_exact(rowid, exact) select ${keys('contacts')} from contacts order by seq`.execute(db);
         await sql`create trigger contacts_fts_insert after insert on contacts begin
-            insert into contacts_fts(rowid, name, email, organization, account, exact) values (${row('new')});
+            insert into contacts_fts(rowid, name, email, organization, account) values (${row('new')});
+            insert into contacts_exact(rowid, exact) values (${keys('new')});
           end`.execute(db);
         await sql`create trigger contacts_fts_delete after delete on contacts begin
             delete from contacts_fts where rowid = old.seq;
+            delete from contacts_exact where rowid = old.seq;
           end`.execute(db);
         await sql`create trigger contacts_fts_update
             after update of first_name, middle_name, last_name, email, primary_email, organization, phone, primary_phone, account_id
             on contacts begin
             delete from contacts_fts where rowid = old.seq;
-            insert into contacts_fts(rowid, name, email, organization, account, exact) values (${row('new')});
+            delete from contacts_exact where rowid = old.seq;
+            insert into contacts_fts(rowid, name, email, organization, account) values (${row('new')});
+            insert into contacts_exact(rowid, exact) values (${keys('new')});
           end`.execute(db);
         await sql`insert into contacts_fts(contacts_fts) values ('optimize')`.execute(db);
+        await sql`insert into contacts_exact(contacts_exact) values ('optimize')`.execute(db);
         return;
       }
       // PostgreSQL: the keys beside the tsvector, one trigger for both.
