@@ -40,7 +40,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
   const [text, setText] = useState(selected ? donorName(selected) : '');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const search = useDebounced(text.trim(), 90);
+  const search = useDebounced(text.trim(), 30);
   const enabled = open && search.length > 0 && !selected;
 
   useEffect(() => {
