@@ -93,13 +93,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         }
       }
     },
-    contactSearchCondition: (text, accountId, _drive, tier) => searchCondition(text, accountId, tier),
-    async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
-      const cond = searchCondition(text, accountId, tier);
-      if (cond === null) return null;
-      const r = await db.selectFrom('contacts').where(cond).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      return Number(r.n);
-    },
+    contactSearchCondition: (text, accountId, drive, tier) => searchCondition(text, accountId, tier, drive),
+    countContactSearch: (text: string, accountId: string, tier: SearchTier = 'prefix') => countSearch(db, text, accountId, tier),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
       return unit === 'hour'
@@ -117,16 +112,70 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
 }
 
 /**
+ * The account's contacts having every typed word as a word (whole, or as its start): one
+ * range of `contact_search_terms` per word (migration search-terms: an index-only scan), the
+ * ranges intersected. The typed words are folded as the stored ones are (unaccent, lower).
+ */
+function termSet(accountId: string, words: readonly string[], whole: boolean) {
+  // One word: a contact with two words starting with it ("Jan Janssen") is one match.
+  if (words.length === 1 && !whole) {
+    return sql`select distinct contact_seq from contact_search_terms where account_id = ${accountId}
+      and term >= lower(public.unaccent(${words[0]!})) and term < lower(public.unaccent(${words[0]!})) || chr(1114111)`;
+  }
+  return sql.join(
+    words.map((w) =>
+      whole
+        ? sql`select contact_seq from contact_search_terms where account_id = ${accountId} and term = lower(public.unaccent(${w}))`
+        : sql`select contact_seq from contact_search_terms where account_id = ${accountId}
+            and term >= lower(public.unaccent(${w})) and term < lower(public.unaccent(${w})) || chr(1114111)`,
+    ),
+    sql` intersect `,
+  );
+}
+
+/** Whether the contact `seq` has every word (the same test as termSet, for one contact). */
+function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boolean) {
+  return sql.join(
+    words.map((w) =>
+      whole
+        ? sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq} and t.term = lower(public.unaccent(${w})))`
+        : sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq}
+            and t.term >= lower(public.unaccent(${w})) and t.term < lower(public.unaccent(${w})) || chr(1114111))`,
+    ),
+    sql` and `,
+  );
+}
+
+/**
  * A search tier (see SearchTier) within one account: the exact key through the GIN index on
  * `search_keys` (each key carries its account, migration search-relevance), the words through
- * the tsvector's GIN index, whole words or prefixes.
+ * `contact_search_terms`. `drive: 'order'` hides the set from the planner's row lookup (the
+ * `+ 0`), so a page of a broad match walks the order's index, testing each row against the
+ * set (hashed once); 'match' lets the set drive: a lookup per match, then the sort.
  */
-function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix'): Expression<SqlBool> | null {
+function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
   const words = searchWords(text);
   const key = exactKey(text);
   if (words.length === 0 || key === null) return null;
   const exact = sql<SqlBool>`contacts.search_keys @> array[${`${accountId} ${key}`}::text]`;
   if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and ${exact})`;
-  const query = words.map((w) => (tier === 'prefix' ? `${w}:*` : w)).join(' & ');
-  return sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.search_vector @@ to_tsquery('simple', ${query}) or ${exact}))`;
+  const set = sql`${termSet(accountId, words, tier === 'words')}
+    union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
+  if (drive === 'order') return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq + 0 = any(array(${set})))`;
+  return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq in (${set}))`;
+}
+
+async function countSearch(db: Db, text: string, accountId: string, tier: SearchTier): Promise<number | null> {
+  const words = searchWords(text);
+  const key = exactKey(text);
+  if (words.length === 0 || key === null) return null;
+  const exact = sql`contacts c where c.account_id = ${accountId} and c.search_keys @> array[${`${accountId} ${key}`}::text]`;
+  const r =
+    tier === 'exact'
+      ? await sql<{ n: string }>`select count(*) as n from ${exact}`.execute(db)
+      : // The words' matches from the terms' index alone, plus the exact matches the words miss
+        // (a phone typed as digits), in one statement.
+        await sql<{ n: string }>`select (select count(*) from (${termSet(accountId, words, tier === 'words')}) m)
+            + (select count(*) from ${exact} and not (${hasEvery(sql`c.seq`, words, tier === 'words')})) as n`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
 }

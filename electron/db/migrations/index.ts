@@ -9,6 +9,7 @@ import * as contactBrowseIndexes from './2026-11-24T1750-contact-browse-indexes.
 import * as syncPull from './2026-11-24T1800-sync-pull.ts';
 import * as searchAccountToken from './2026-11-24T1900-search-account-token.ts';
 import * as searchRelevance from './2026-11-25T1000-search-relevance.ts';
+import * as searchTerms from './2026-11-25T1100-search-terms.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, searchRelevance];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, searchRelevance, searchTerms];
