@@ -149,9 +149,9 @@ function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boo
 /**
  * A search tier (see SearchTier) within one account: the exact key through the GIN index on
  * `search_keys` (each key carries its account, migration search-relevance), the words through
- * `contact_search_terms`. `drive: 'order'` hides the set from the planner's row lookup (the
- * `+ 0`), so a page of a broad match walks the order's index, testing each row against the
- * set (hashed once); 'match' lets the set drive: a lookup per match, then the sort.
+ * `contact_search_terms`. `drive: 'order'` hides the set from the planner's join (`is true`),
+ * so a page of a broad match walks the order's index, testing each entry against the set
+ * (hashed once); 'match' lets the set drive: a lookup per match, then the sort.
  */
 function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
   const words = searchWords(text);
@@ -161,7 +161,8 @@ function searchCondition(text: string, accountId: string, tier: SearchTier = 'pr
   if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and ${exact})`;
   const set = sql`${termSet(accountId, words, tier === 'words')}
     union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
-  if (drive === 'order') return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq + 0 = any(array(${set})))`;
+  // `is true` keeps the set a hashed subplan (built once, a hash probe per row), not a join.
+  if (drive === 'order') return sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.seq in (${set})) is true)`;
   return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq in (${set}))`;
 }
 

@@ -384,16 +384,10 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   const limit = q.limit ?? 20;
   const offset = q.offset ?? 0;
   const search = q.search;
-  const columns = ['id', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'] as const;
 
   if (q.sortBy === 'relevance') {
     const { ids, total } = await relevancePage(ctx, q.accountId, search, offset, limit);
-    // By id alone (the ids are the account's): an account condition here lets the planner walk
-    // the account's index instead of looking up the page's ids (1,000,000 entries).
-    const rows = ids.length === 0 ? [] : await db.selectFrom('contacts').select([...columns, 'accountId']).where('id', 'in', ids).execute();
-    const byId = new Map(rows.filter((r) => r.accountId === q.accountId).map(({ accountId: _, ...r }) => [r.id, r]));
-    const data = ids.flatMap((id) => byId.get(id) ?? []); // a contact deleted between the two reads is left out
-    return { data: data satisfies ContactListItem[], total, limit, offset };
+    return { data: await contactItems(db, q.accountId, ids), total, limit, offset };
   }
 
   const direction = q.sortOrder ?? 'desc';
@@ -411,10 +405,11 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   } else {
     total = (await readCounters(db, q.accountId)).contacts;
   }
-  const rows = await db
+  // The page's ids first (read off the order's index where it can), then their rows.
+  const page = await db
     .selectFrom('contacts')
     .where((eb) => pageCond ?? eb('accountId', '=', q.accountId))
-    .select([...columns])
+    .select('id')
     // A missing email sorts before every other ascending and after every other descending,
     // on both engines (SQLite's own order; PostgreSQL is told so).
     .orderBy(column, (ob) => (direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
@@ -422,7 +417,21 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     .limit(limit)
     .offset(offset)
     .execute();
-  return { data: rows satisfies ContactListItem[], total, limit, offset };
+  return { data: await contactItems(db, q.accountId, page.map((r) => r.id)), total, limit, offset };
+}
+
+/** The list rows of `ids`, in that order; a contact deleted since the ids were read is left out. */
+async function contactItems(db: Db, accountId: string, ids: readonly string[]): Promise<ContactListItem[]> {
+  if (ids.length === 0) return [];
+  // By id alone (the ids are the account's): with an account condition too, the planner walked
+  // the account's index instead of looking the page's ids up (1,000,000 entries).
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['id', 'accountId', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.filter((r) => r.accountId === accountId).map(({ accountId: _, ...r }) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**

@@ -5,7 +5,9 @@
  * contact's distinct search words (the tsvector's words: name, email, organisation,
  * accents folded, lower case) under its account, keyed (account_id, term, contact_seq) in the
  * C collation: a word prefix is a range of that key, read by an index-only scan, and several
- * words are the intersection of their ranges. Kept by a trigger on `contacts`.
+ * words are the intersection of their ranges. Kept by a trigger on `contacts`. The account's
+ * last-gift and creation orders' indexes carry `seq`, so a broad search's page is read off them
+ * without the table.
  *
  * SQLite: nothing (its full-text index counts without reading rows). Frozen once shipped.
  */
@@ -45,6 +47,16 @@ export function migration(engine: Engine): Migration {
       await sql`create trigger contacts_search_terms after insert or update of
           first_name, middle_name, last_name, email, primary_email, organization, account_id
           on contacts for each row execute function contacts_search_terms_sync()`.execute(db);
+      // A broad search's page walks an order's index and tests each entry's seq against the
+      // match set: with seq in the index, the walk reads no table row (an index-only scan).
+      for (const [index, columns] of [
+        ['contacts_account_last_gift', sql`account_id, last_donation_date nulls first, id`],
+        ['contacts_account_created_at', sql`account_id, created_at, id`],
+      ] as const) {
+        await sql`create index ${sql.id(`${index}_seq`)} on contacts (${columns}) include (seq)`.execute(db);
+        await sql`drop index ${sql.id(index)}`.execute(db);
+        await sql`alter index ${sql.id(`${index}_seq`)} rename to ${sql.id(index)}`.execute(db);
+      }
       await sql`analyze contact_search_terms`.execute(db);
     },
   };
