@@ -117,20 +117,21 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
  * ranges intersected. The typed words are folded as the stored ones are (unaccent, lower).
  */
 function termSet(accountId: string, words: readonly string[], whole: boolean) {
-  // One word: a contact with two words starting with it ("Jan Janssen") is one match.
-  if (words.length === 1 && !whole) {
-    return sql`select distinct contact_seq from contact_search_terms where account_id = ${accountId}
-      and term >= lower(public.unaccent(${words[0]!})) and term < lower(public.unaccent(${words[0]!})) || chr(1114111)`;
-  }
-  return sql.join(
-    words.map((w) =>
-      whole
-        ? sql`select contact_seq from contact_search_terms where account_id = ${accountId} and term = lower(public.unaccent(${w}))`
-        : sql`select contact_seq from contact_search_terms where account_id = ${accountId}
-            and term >= lower(public.unaccent(${w})) and term < lower(public.unaccent(${w})) || chr(1114111)`,
-    ),
-    sql` intersect `,
-  );
+  const match = (t: string, w: string) =>
+    whole
+      ? sql`${sql.ref(`${t}.term`)} = lower(public.unaccent(${w}))`
+      : sql`${sql.ref(`${t}.term`)} >= lower(public.unaccent(${w})) and ${sql.ref(`${t}.term`)} < lower(public.unaccent(${w})) || chr(1114111)`;
+  // One range per word, joined on the contact: the planner starts from the narrowest range
+  // (by its statistics) and probes the others by contact, rather than reading every range
+  // whole ("org 12": 200,000 entries for "org", a few thousand for "12"). Distinct: a contact
+  // with two words starting the same ("Jan Janssen") is one match.
+  const joins = words.slice(1).map((w, i) => {
+    const t = `t${i + 1}`;
+    return sql`join contact_search_terms ${sql.id(t)} on ${sql.ref(`${t}.contact_seq`)} = t0.contact_seq
+      and ${sql.ref(`${t}.account_id`)} = ${accountId} and ${match(t, w)}`;
+  });
+  return sql`select distinct t0.contact_seq from contact_search_terms t0 ${sql.join(joins, sql` `)}
+    where t0.account_id = ${accountId} and ${match('t0', words[0]!)}`;
 }
 
 /** Whether the contact `seq` has every word (the same test as termSet, for one contact). */

@@ -411,8 +411,9 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     .where((eb) => pageCond ?? eb('accountId', '=', q.accountId))
     .select('id')
     // A missing email sorts before every other ascending and after every other descending,
-    // on both engines (SQLite's own order; PostgreSQL is told so).
-    .orderBy(column, (ob) => (direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+    // on both engines (SQLite's own order; PostgreSQL is told so). The other columns are never
+    // empty: no null order, so PostgreSQL reads them off their indexes as they are.
+    .orderBy(column, (ob) => (column !== 'email' ? (direction === 'asc' ? ob.asc() : ob.desc()) : direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
     .orderBy('id', direction)
     .limit(limit)
     .offset(offset)
