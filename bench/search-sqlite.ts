@@ -66,7 +66,7 @@ async function build(): Promise<Setup> {
   raw.pragma('journal_mode = WAL');
   const insert = raw.prepare(
     `insert into contacts (id, account_id, contact_type, status, first_name, last_name, primary_email, organization, email, external_id, created_at, updated_at)
-     values (?, ?, 'individual', 'active', ?, ?, ?, ?, ?, ?, ?, ?)`,
+     values (?, ?, 'INDIVIDUAL', 'ACTIVE', ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const r = rng(1);
   const t0 = Date.parse('2025-01-01T00:00:00.000Z');

@@ -471,9 +471,10 @@ export async function relevancePage(ctx: DomainContext, accountId: string, searc
   if (nExact === null) {
     return { ids: await pageOf(null, offset, limit), total: await accountContacts() };
   }
-  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (Store's SearchTier).
-  const nWords = (await store.countContactSearch(text, accountId, 'words')) ?? 0;
-  const nPrefix = (await store.countContactSearch(text, accountId, 'prefix')) ?? 0;
+  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (Store's SearchTier). Counted one
+  // after another: a contact saved in between cannot make a tier's size negative.
+  const nWords = Math.max(nExact, (await store.countContactSearch(text, accountId, 'words')) ?? 0);
+  const nPrefix = Math.max(nWords, (await store.countContactSearch(text, accountId, 'prefix')) ?? 0);
   const cond = (tier: SearchTier, drive: 'match' | 'order') => store.contactSearchCondition(text, accountId, drive, tier)!;
   const tiers: Array<{ size: number; tier: SearchTier; without: SearchTier | null }> = [
     { size: nExact, tier: 'exact', without: null },
