@@ -152,7 +152,7 @@ function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boo
  * `search_keys` (each key carries its account, migration search-relevance), the words through
  * `contact_search_terms`. `drive: 'order'` hides the set from the planner's join (`is true`),
  * so a page of a broad match walks the order's index, testing each entry against the set
- * (hashed once); 'match' lets the set drive: a lookup per match, then the sort.
+ * (hashed once); 'match' lets the set drive: a primary-key lookup per match, then the sort.
  */
 function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
   const words = searchWords(text);
@@ -164,7 +164,9 @@ function searchCondition(text: string, accountId: string, tier: SearchTier = 'pr
     union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
   // `is true` keeps the set a hashed subplan (built once, a hash probe per row), not a join.
   if (drive === 'order') return sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.seq in (${set})) is true)`;
-  return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq in (${set}))`;
+  // 'match': the set's seqs as one array looked up in the primary key (an IN here was planned
+  // as a join driven by a walk of the whole order index: 324 ms for 24 matches).
+  return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq = any(array(${set})))`;
 }
 
 async function countSearch(db: Db, text: string, accountId: string, tier: SearchTier): Promise<number | null> {
