@@ -25,9 +25,9 @@ import { launchChromium, openApp, startAppServer, type AppServer } from '../test
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const CONTACTS = Math.max(1000, Math.round(100_000 * SCALE));
-const ENTRIES = Math.max(20, Math.round(200 * SCALE));
+const ENTRIES = Number(process.env.BENCH_UI_ENTRIES ?? Math.max(20, Math.round(200 * SCALE)));
 const WARMUP_ENTRIES = 5;
-const ROUNDS = Math.max(3, Math.round(20 * SCALE));
+const ROUNDS = Number(process.env.BENCH_UI_ROUNDS ?? Math.max(3, Math.round(20 * SCALE)));
 const SEARCHES = ['quenn', 'ada', 'winterb', 'sage th', 'fairw', 'mercer', 'ha', 'zoe y', 'acme', 'bluebird', 'greenl', 'iris ho'];
 
 const log = (s: string) => process.stderr.write(`[bench ui ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
@@ -77,6 +77,11 @@ function installProbe(): void {
     newGiftRow: (before) => {
       const known = new Set(before.split(','));
       return [...document.querySelectorAll('table.gift-table tr[data-donation-id]')].some((tr) => !known.has(tr.getAttribute('data-donation-id') ?? ''));
+    },
+    // The donor box's highlighted option (the one Enter takes) names `arg`.
+    donorTop: (name) => {
+      const id = document.querySelector('[role="combobox"][aria-activedescendant]')?.getAttribute('aria-activedescendant');
+      return id ? (document.getElementById(id)?.textContent ?? '').includes(name) : false;
     },
     // The contact list's first row has its data (a link), the list is not waiting, and the status names `arg`.
     contactRows: (statusText) =>
@@ -235,6 +240,8 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
 
   const ours: number[] = [];
   const base: number[] = [];
+  const keystroke: number[] = [];
+  const keystrokeBase: number[] = [];
   const postEnd: number[] = [];
   const requestCount: number[] = [];
   const headers = { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', accept: 'application/json' };
@@ -243,11 +250,25 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
     const d = donors[i % donors.length]!;
     const amount = `${10 + (i % 90)}.${String(i % 100).padStart(2, '0')}`;
     await waitForFocus(page, /^Donor$/);
-    await page.keyboard.type(d.type);
-    await page.waitForFunction((name) => {
-      const id = document.querySelector('[role="combobox"][aria-activedescendant]')?.getAttribute('aria-activedescendant');
-      return id ? (document.getElementById(id)?.textContent ?? '').includes(name) : false;
-    }, d.name);
+    // The donor's name as typed, all but its last key; then the last key → the donor on top.
+    await page.keyboard.type(d.type.slice(0, -1));
+    await arm(page, 'input', `donorTop:${d.name}`);
+    await page.keyboard.type(d.type.slice(-1));
+    const k = await measured(page);
+    if (i >= WARMUP_ENTRIES) {
+      keystroke.push(k.frame);
+      keystrokeBase.push(
+        await page.evaluate(
+          async ({ q, headers, accountId }) => {
+            const t0 = performance.now();
+            const res = await fetch(`/api/v1/contact-summaries?accountId=${accountId}&search=${encodeURIComponent(q)}&limit=8&sortBy=relevance`, { headers, cache: 'no-store' });
+            await res.json();
+            return performance.now() - t0;
+          },
+          { q: d.type, headers: { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, accept: 'application/json' }, accountId: server.accountId },
+        ),
+      );
+    }
     await page.keyboard.press('Enter');
     await waitForFocus(page, /^Amount/);
     await page.keyboard.type(amount);
@@ -308,8 +329,16 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
         goal: 'p95 under 50 ms',
         met: o.p95 < 50 ? 'yes' : 'no',
       },
+      {
+        name: `Gift entry, ${fmt(CONTACTS, 0)} contacts: donor box keystroke → the donor on top of the options on screen, ${ENTRIES} donors typed`,
+        figure: `p50 ${fmt(percentiles(keystroke).p50)} ms, p95 ${fmt(percentiles(keystroke).p95)} ms, max ${fmt(percentiles(keystroke).max)} ms`,
+        baseline: `bare GET /contact-summaries?search=&limit=8&sortBy=relevance of the typed text, same page: p50 ${fmt(percentiles(keystrokeBase).p50)} ms, p95 ${fmt(percentiles(keystrokeBase).p95)} ms`,
+        ratio: `${(percentiles(keystroke).p95 / percentiles(keystrokeBase).p95).toFixed(2)}× the baseline p95`,
+        goal: 'p95 under 100 ms',
+        met: percentiles(keystroke).p95 < 100 ? 'yes' : 'no',
+      },
     ],
-    note: `Gift entry: the app's gift-entry screen with a batch open (campaign and method from the batch), in the server holding the ${fmt(CONTACTS, 0)} contacts below; each gift is typed as a user does it (donor's name, Enter on the top match, amount) and Enter saves. The time runs from the Enter key event's timestamp to the first animation frame after a MutationObserver sees a saved-gift row with a new id in the batch's table (the POST, the batch list's refetch and React's render between). ${WARMUP_ENTRIES} warm-up gifts first, not counted. The baseline, right after each gift in the same page: fetch POST /api/v1/donations of the same gift (into a second batch with the same defaults) and one <tr> prepended to a plain table, to the next frame. Where the time goes (the page's resource timing): the app's POST answered at p50 ${fmt(percentiles(postEnd).p50)} ms after Enter, the row on screen at p50 ${fmt(o.p50)} ms; median ${percentiles(requestCount).p50} request(s) in between (the POST, then GET /donations/:id whose answer goes into the batch's list; the other refreshes start after it).`,
+    note: `Gift entry: the app's gift-entry screen with a batch open (campaign and method from the batch), in the server holding the ${fmt(CONTACTS, 0)} contacts below; each gift is typed as a user does it (donor's name, Enter on the top match, amount) and Enter saves. The time runs from the Enter key event's timestamp to the first animation frame after a MutationObserver sees a saved-gift row with a new id in the batch's table (the POST, the batch list's refetch and React's render between). ${WARMUP_ENTRIES} warm-up gifts first, not counted. The baseline, right after each gift in the same page: fetch POST /api/v1/donations of the same gift (into a second batch with the same defaults) and one <tr> prepended to a plain table, to the next frame. Where the time goes (the page's resource timing): the app's POST answered at p50 ${fmt(percentiles(postEnd).p50)} ms after Enter, the row on screen at p50 ${fmt(o.p50)} ms; median ${percentiles(requestCount).p50} request(s) in between (the POST, then GET /donations/:id whose answer goes into the batch's list; the other refreshes start after it). Donor box: each donor's name is typed key by key, all but the last key first; the time runs from the last key's input event to the first frame after the highlighted option (the one Enter takes) names the donor (the box's 30 ms debounce and the GET /contact-summaries?search=&limit=8&sortBy=relevance included); its baseline is that request alone with fetch from the same page.`,
   };
 }
 
@@ -363,7 +392,7 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
         searchReqStart.push(q.start);
         searchReqEnd.push(q.end);
       }
-      searchBase.push((await bare(`search=${encodeURIComponent(term)}&sortBy=name&sortOrder=asc&limit=100&offset=0`)).dt);
+      searchBase.push((await bare(`search=${encodeURIComponent(term)}&sortBy=relevance&limit=100&offset=0`)).dt);
     }
   }
   await context.close();
@@ -379,19 +408,19 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
         figure: `p50 ${fmt(f.p50)} ms, p95 ${fmt(f.p95)} ms, max ${fmt(f.max)} ms`,
         baseline: `bare GET /contact-summaries, first page of 100, same page: p50 ${fmt(fb.p50)} ms, p95 ${fmt(fb.p95)} ms`,
         ratio: `${(f.p95 / fb.p95).toFixed(2)}× the baseline p95`,
-        goal: 'p95 under 150 ms',
-        met: f.p95 < 150 ? 'yes' : 'no',
+        goal: 'p95 under 100 ms',
+        met: f.p95 < 100 ? 'yes' : 'no',
       },
       {
         name: `Contacts screen, ${fmt(CONTACTS, 0)} contacts: search → results on screen, ${search.length} searches`,
         figure: `p50 ${fmt(s.p50)} ms, p95 ${fmt(s.p95)} ms, max ${fmt(s.max)} ms`,
         baseline: `bare GET /contact-summaries?search=, same term, same page: p50 ${fmt(sb.p50)} ms, p95 ${fmt(sb.p95)} ms`,
         ratio: `${(s.p95 / sb.p95).toFixed(2)}× the baseline p95`,
-        goal: 'p95 under 150 ms',
-        met: s.p95 < 150 ? 'yes' : 'no',
+        goal: 'p95 under 100 ms',
+        met: s.p95 < 100 ? 'yes' : 'no',
       },
     ],
-    note: `Contacts screen: ${fmt(CONTACTS, 0)} contacts seeded through the domain's bulk path (test/helpers/seed-contacts.ts). Each round reloads the page on the gift-entry screen (empty query cache) and waits for the network to settle; first render runs from the Alt+2 key event's timestamp to the first animation frame after the list's first row holds its data, the list is not busy and the status says “${totalText}”. Then ${SEARCHES.length} searches (${SEARCHES.map((t) => `“${t}”`).join(', ')}), each put into the search box in one input event (as a paste does, or the last key of a word): from that event to the first frame after the first row holds the new results and the status names the term (the screen's 60 ms debounce included). Each baseline is the same request with fetch from the same page right after, timed to its parsed JSON. Where the search time goes (resource timing, p50): the request leaves ${fmt(percentiles(searchReqStart).p50)} ms after the input event (the debounce), is answered at ${fmt(percentiles(searchReqEnd).p50)} ms, the results are on screen at ${fmt(s.p50)} ms.`,
+    note: `Contacts screen: ${fmt(CONTACTS, 0)} contacts seeded through the domain's bulk path (test/helpers/seed-contacts.ts). Each round reloads the page on the gift-entry screen (empty query cache) and waits for the network to settle; first render runs from the Alt+2 key event's timestamp to the first animation frame after the list's first row holds its data, the list is not busy and the status says “${totalText}”. Then ${SEARCHES.length} searches (${SEARCHES.map((t) => `“${t}”`).join(', ')}), each put into the search box in one input event (as a paste does, or the last key of a word): from that event to the first frame after the first row holds the new results and the status names the term (the screen's 10 ms debounce included). Each baseline is the same request with fetch from the same page right after, timed to its parsed JSON. Where the search time goes (resource timing, p50): the request leaves ${fmt(percentiles(searchReqStart).p50)} ms after the input event (the debounce), is answered at ${fmt(percentiles(searchReqEnd).p50)} ms, the results are on screen at ${fmt(s.p50)} ms.`,
   };
 }
 

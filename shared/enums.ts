@@ -48,5 +48,5 @@ export type LimitKind = (typeof LIMIT_KINDS)[number];
 export const FLAG_STATES = ['open', 'reviewed', 'refunded', 'redesignated'] as const;
 export type FlagState = (typeof FLAG_STATES)[number];
 
-export const CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;
+export const CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt', 'relevance'] as const;
 export type ContactSortField = (typeof CONTACT_SORT_FIELDS)[number];

@@ -18,7 +18,7 @@ import {
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type Store, type TimeUnit, type WriteMode, searchWords } from './store.ts';
+import { type Db, type SearchTier, type Store, type TimeUnit, type WriteMode, exactKey, searchWords } from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -236,6 +236,27 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       });
   }
 
+  /**
+   * How the account's matches of the words are counted (an SQL expression): the words alone
+   * when no other account has a contact; when the other accounts are few and small beside
+   * this one, every account's matches less theirs (each a short intersection with a small
+   * account's token list, where intersecting with this account's own long list costs a seek
+   * per match); else the words within the account's token.
+   */
+  async function accountWordCount(q: FtsQueries, accountId: string) {
+    const count = (m: unknown) => sql`(select count(*) from contacts_fts where contacts_fts match ${m})`;
+    const sizes = await sql<{ acct: string; n: number }>`select a.id as acct,
+        coalesce((select sum(s.contacts) from account_counter_slots s where s.account_id = a.id), 0) as n
+      from accounts a`.execute(db);
+    const mine = Number(sizes.rows.find((r) => r.acct === accountId)?.n ?? 0);
+    const others = sizes.rows.filter((r) => r.acct !== accountId);
+    const othersSize = others.reduce((t, r) => t + Math.max(0, Number(r.n)), 0);
+    if (others.length > 0 && others.length <= 4 && othersSize * 4 <= mine) {
+      return sql.join([count(q.words), ...others.map((o) => count(inAccount(q, o.acct)))], sql` - `);
+    }
+    return count(scopedMatch(q, accountId));
+  }
+
   return {
     engine: 'sqlite',
     db,
@@ -247,30 +268,43 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         schedule();
       });
     },
-    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
-      const q = ftsQueries(text, accountId);
+    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match', tier: SearchTier = 'prefix'): Expression<SqlBool> | null {
+      const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
-      if (drive === 'order') {
-        // The walk of the account's order index keeps the account: the probed set may hold
-        // every account's matches (cheaper to build than their intersection with the account).
-        return sql<SqlBool>`contacts.account_id = ${accountId}
-          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words})`;
-      }
+      const exactRows = sql`select rowid from contacts_exact where contacts_exact match ${q.key}`;
+      const exact = sql`contacts.seq in (${exactRows})`;
       // The match drives the plan: one rowid lookup per matching contact of the account. The
       // unary plus keeps the planner off the (account_id, …) indexes, which it otherwise
       // prefers without statistics and walks entry by entry (the whole account, 1,000,000
-      // entries: bench/RESULTS.md). The account test is kept as a guard.
-      return sql<SqlBool>`+contacts.account_id = ${accountId}
-        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)})`;
+      // entries: bench/RESULTS.md). The account test is kept as a guard. The exact matches join
+      // the words' in one list (a union, not an OR, which the planner would answer by reading
+      // every contact).
+      if (tier === 'exact') return sql<SqlBool>`(+contacts.account_id = ${accountId} and ${exact})`;
+      if (drive === 'order') {
+        // The walk of the account's order index keeps the account: the probed set may hold
+        // every account's matches (cheaper to build than their intersection with the account).
+        return sql<SqlBool>`(contacts.account_id = ${accountId}
+          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words} union ${exactRows}))`;
+      }
+      return sql<SqlBool>`(+contacts.account_id = ${accountId}
+        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)} union ${exactRows}))`;
     },
-    async countContactSearch(text: string, accountId: string): Promise<number | null> {
-      const q = ftsQueries(text, accountId);
+    async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
+      const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
-      // Counted in the full-text index alone, no contact row read: the words' lists
-      // intersected with the account's token (or the words alone when no other account has a
-      // contact: the usual desktop file), in one statement, so one snapshot.
-      const r = await sql<{ n: number }>`select count(*) as n from contacts_fts
-        where contacts_fts match ${scopedMatch(q, accountId)}`.execute(db);
+      // The exact matches of the account: one term's short list, a row lookup each.
+      const exact = sql`contacts c where +c.account_id = ${accountId}
+        and c.seq in (select rowid from contacts_exact where contacts_exact match ${q.key})`;
+      if (tier === 'exact') {
+        const r = await sql<{ n: number }>`select count(*) as n from ${exact}`.execute(db);
+        return Number(r.rows[0]?.n ?? 0);
+      }
+      // The words' matches counted in the full-text index alone, no contact row read; plus the
+      // exact matches the words miss (a phone number, an email typed without its dots), each
+      // probed in the index by rowid. One statement, so one snapshot.
+      const words = await accountWordCount(q, accountId);
+      const r = await sql<{ n: number }>`select ${words} + (select count(*) from ${exact}
+          and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq)) as n`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
@@ -296,22 +330,33 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
 }
 
 interface FtsQueries {
-  /** Every word as a prefix within name, email or organisation, in any account. */
+  /** The tier's words (whole, or prefixes) in any account; for `exact`, the exact key's term. */
   words: string;
   /** The same, within one account (its token in the account column). */
   inAccount: string;
+  /** The match of the exact key in `contacts_exact`. */
+  key: string;
 }
 
 /**
- * The FTS5 queries for a search (migration search-account-token). The words stay in a column
- * filter over name, email and organisation: a word of digits and a-f could otherwise match an
- * account's hex token. Null without words.
+ * The FTS5 queries for a search tier (migrations search-account-token, search-relevance). The
+ * words stay in a column filter over name, email and organisation: a word of digits and a-f
+ * could otherwise match an account's hex token. The exact key is one term of `contacts_exact`,
+ * no prefix. Null without words.
  */
-export function ftsQueries(text: string, accountId: string): FtsQueries | null {
+export function ftsQueries(text: string, accountId: string, tier: SearchTier = 'prefix'): FtsQueries | null {
   const found = searchWords(text);
-  if (found.length === 0) return null;
-  const words = `{name email organization} : (${found.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ')})`;
-  return { words, inAccount: `account : "${Buffer.from(accountId, 'utf8').toString('hex')}" AND ${words}` };
+  const exact = exactKey(text);
+  if (found.length === 0 || exact === null) return null;
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  const key = quote(exact);
+  const star = tier === 'prefix' ? '*' : '';
+  const words = tier === 'exact' ? key : `{name email organization} : (${found.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
+  return { words, inAccount: inAccount({ words }, accountId), key };
+}
+
+function inAccount(q: { words: string }, accountId: string): string {
+  return `account : "${Buffer.from(accountId, 'utf8').toString('hex')}" AND ${q.words}`;
 }
 
 /**

@@ -10,6 +10,15 @@ export type Db = Kysely<Database>;
 
 export type TimeUnit = 'hour' | 'day';
 
+/**
+ * The nested match sets of a contact search, narrowest first (each holds the ones before it):
+ * - `exact`: the whole typed text is a contact's full name (either order), email, phone
+ *   digits or organisation, accents, case and separators ignored — one index lookup;
+ * - `words`: every typed word is a whole word of the name, email or organisation (or exact);
+ * - `prefix`: every typed word starts a word there (or exact): the search's whole match set.
+ */
+export type SearchTier = 'exact' | 'words' | 'prefix';
+
 export interface WriteMode {
   /**
    * A large write (an import chunk): it gets a transaction of its own instead of sharing a
@@ -37,13 +46,13 @@ export interface Store {
    * lets the engine walk the account's order index instead, probing the match set: cheaper
    * for one page of a broad match (the page's rows come early in the index).
    */
-  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order'): Expression<SqlBool> | null;
+  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order', tier?: SearchTier): Expression<SqlBool> | null;
   /**
    * How many contacts of the account match the search text (exact, the same set as
-   * `contactSearchCondition`), counted from the full-text index without reading each
-   * match's row where the engine can. Null when the text has no words.
+   * `contactSearchCondition` for the same tier), counted from the full-text index without
+   * reading each match's row where the engine can. Null when the text has no words.
    */
-  countContactSearch(text: string, accountId: string): Promise<number | null>;
+  countContactSearch(text: string, accountId: string, tier?: SearchTier): Promise<number | null>;
   /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely
@@ -67,4 +76,14 @@ export function searchWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0)
     .slice(0, 16);
+}
+
+/**
+ * The exact-match key of a search text: its words joined without separators, as the engines
+ * store each contact's keys (migration search-relevance): "Núñez, José" → `nunezjose`,
+ * "(555) 010-2233" → `5550102233`. Null when the text has no words.
+ */
+export function exactKey(text: string): string | null {
+  const words = searchWords(text);
+  return words.length === 0 ? null : words.join('');
 }

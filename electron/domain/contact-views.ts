@@ -17,7 +17,7 @@ import type {
   GivingTotals,
 } from '../../shared/schemas/contact-views.ts';
 import { readCounters } from './change-log.ts';
-import { contactNotFound, getContactRow, pageFromOrderIndex } from './contacts.ts';
+import { contactNotFound, getContactRow, pageFromOrderIndex, relevancePage } from './contacts.ts';
 import type { DomainContext } from './context.ts';
 
 type Direction = 'asc' | 'desc';
@@ -28,13 +28,14 @@ const DEFAULT_ORDER: Record<ContactSummarySortField, Direction> = {
   lastDonationDate: 'desc',
   totalDonations: 'desc',
   createdAt: 'desc',
+  relevance: 'desc',
 };
 
 /**
  * The ids of one page of summaries, in order, read off the order's index alone (migration
  * contact-browse-indexes): skipping 99,900 contacts touches no table row and sorts nothing.
  */
-export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery, drive: 'match' | 'order' = 'match') {
+export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery & { sortBy?: Exclude<ContactSummarySortField, 'relevance'> }, drive: 'match' | 'order' = 'match') {
   const sortBy = q.sortBy ?? 'name';
   const dir = q.sortOrder ?? DEFAULT_ORDER[sortBy];
   const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId, drive) : null;
@@ -62,12 +63,20 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
   const offset = q.offset ?? 0;
-  // The total first (from the full-text index alone where the engine can), then the page:
-  // driven by the match, or read off the order's index for a broad match (as listContacts).
-  const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
-  const total = counted ?? (await readCounters(db, q.accountId)).contacts;
-  const drive = counted !== null && pageFromOrderIndex(counted, offset + limit, (await readCounters(db, q.accountId)).contacts) ? 'order' : 'match';
-  const ids = counted === 0 ? [] : (await contactSummaryPageQuery(ctx, q, drive).execute()).map((r) => r.id);
+  // A search is ranked by relevance unless another order is asked for (relevancePage).
+  const sortBy = q.sortBy ?? (q.search !== undefined && q.search.trim() !== '' ? 'relevance' : 'name');
+  let ids: string[];
+  let total: number;
+  if (sortBy === 'relevance') {
+    ({ ids, total } = await relevancePage(ctx, q.accountId, q.search, offset, limit));
+  } else {
+    // The total first (from the full-text index alone where the engine can), then the page:
+    // driven by the match, or read off the order's index for a broad match (as listContacts).
+    const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
+    total = counted ?? (await readCounters(db, q.accountId)).contacts;
+    const drive = counted !== null && pageFromOrderIndex(counted, offset + limit, (await readCounters(db, q.accountId)).contacts) ? 'order' : 'match';
+    ids = counted === 0 ? [] : (await contactSummaryPageQuery(ctx, { ...q, sortBy }, drive).execute()).map((r) => r.id);
+  }
   const rows =
     ids.length === 0
       ? []

@@ -174,6 +174,29 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
     ]);
   }
 
+  // The namesake mess of a real event, over generated donors (so the totals stay the same):
+  // a William Williams among Williamsons who give more often (low numbers get more gifts),
+  // three Robert Browns (one without an email), a José Núñez beside a Josefina
+  // Núñez-Ortiz and a José Nunes (volunteers type "jose nunez"), a couple sharing an email.
+  const mess: Array<[number, string, string, string]> = [
+    [0, 'William', 'Williamson', 'bill.williamson@example.org'],
+    [1, 'Williams', 'Williamson', 'w.williamson@example.net'],
+    [2, 'William', 'Williamsen', 'will.williamsen@example.com'],
+    [3, 'Willa', 'Williamson', 'willa.w@example.org'],
+    [4, 'William', 'Williamson', 'william.williamson2@example.com'],
+    [2_950, 'William', 'Williams', 'bill.williams@example.org'],
+    [5, 'Robert', 'Brown', 'robert.brown@example.org'],
+    [1_500, 'Robert', 'Brown', 'rbrown@example.net'],
+    [2_900, 'Robert', 'Brown', ''],
+    [6, 'Roberta', 'Browning', 'roberta.browning@example.com'],
+    [2_850, 'José', 'Núñez', 'jose.nunez@example.org'],
+    [7, 'Josefina', 'Núñez-Ortiz', 'josefina.nunez@example.net'],
+    [8, 'José', 'Nunes', 'jnunes@example.com'],
+    [9, 'Pat', 'Kim', 'kim.family@example.org'],
+    [10, 'Patricia', 'Kim', 'kim.family@example.org'],
+  ];
+  for (const [i, first, last, email] of mess) Object.assign(contacts[i]!, { 1: first, 2: last, 3: 'INDIVIDUAL', 4: '', 5: email });
+
   /* gifts */
   const donationHeader = [
     'externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId', 'committeeId', 'donationAccountId',

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asNewAccount, expectStatus, makeContact } from '../helpers/api-fixtures.ts';
+import { seedContacts } from '../helpers/seed-contacts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface Page {
@@ -99,5 +100,37 @@ describe('search scope', () => {
     await makeContact(t, { firstName: 'Gone', lastName: 'Oldworth' });
     expect(await found(t, 'gone oldworth')).toEqual({ total: 1, names: ['Gone'] });
     expect((await found(t, 'kept')).total).toBe(1);
+  });
+
+  it("counts a large account's matches exactly beside small accounts with the same words (SQLite: every match less theirs)", async () => {
+    const big = await startTestServer();
+    try {
+      const seeded = await seedContacts(big.store, big.accountId, 600, { seed: 7 });
+      const small = await asNewAccount(big);
+      for (const first of ['Ada', 'Ben', 'Cora']) await makeContact(small, { firstName: first, lastName: 'Quenneville', organization: 'Acme Logistics' });
+      // An exact match the words miss (a phone typed as digits), in both accounts.
+      await makeContact(big, { firstName: 'Phoebe', lastName: 'Dialtone', phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }] });
+      await makeContact(small, { firstName: 'Phil', lastName: 'Dialtone', phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }] });
+      const expectCount = (pred: (c: (typeof seeded)[number]) => boolean) => seeded.filter(pred).length;
+      const cases: Array<[string, number]> = [
+        ['quenn', expectCount((c) => c.lastName.toLowerCase().startsWith('quenn'))],
+        ['ada quenneville', expectCount((c) => c.firstName === 'Ada' && c.lastName === 'Quenneville')],
+        ['acme', expectCount((c) => (c.organization ?? '').startsWith('Acme'))],
+        ['5550109999', 1],
+        ['555 010 9999', 1],
+      ];
+      for (const route of ROUTES) {
+        for (const [text, n] of cases) {
+          for (const t of [big, small]) {
+            const page = await find(t, route, text, '&limit=100&sortBy=relevance');
+            const want = t === big ? n : text.startsWith('555') ? 1 : text === 'ada quenneville' ? 1 : 3;
+            expect(page.total, `${route} ${t === big ? 'big' : 'small'} “${text}”`).toBe(want);
+            expect(page.data.length, `${route} “${text}”`).toBe(Math.min(want, 100));
+          }
+        }
+      }
+    } finally {
+      await big.close();
+    }
   });
 });

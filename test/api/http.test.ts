@@ -571,12 +571,15 @@ describe('GET /api/v1/openapi.json', () => {
       'sortBy',
       'sortOrder',
     ]);
+    // The spec's four orders, plus GiftDesk's relevance (documented in the route's description).
     expect(deref(contactParams.find((p) => p.name === 'sortBy')?.schema).enum).toEqual([
       'firstName',
       'lastName',
       'email',
       'createdAt',
+      'relevance',
     ]);
+    expect((doc.paths['/api/v1/contacts'].get as Operation & { description?: string }).description).toMatch(/createdAt \(default\).*relevance: exact matches/);
 
     const create = deref(
       (doc.paths['/api/v1/donations'].post as Operation).requestBody?.content['application/json']?.schema,

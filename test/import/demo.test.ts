@@ -46,6 +46,17 @@ describe('the demo organisation', () => {
     expect(DEMO_CONTACTS).toBe(3000);
     expect(DEMO_DONATIONS).toBe(6000);
 
+    // The namesake mess is there, and the donor box's search finds the one typed.
+    const top = async (text: string) => (await get(`/contact-summaries?search=${encodeURIComponent(text)}&limit=8`)).data as Array<{ firstName: string; lastName: string; email: string | null }>;
+    const williams = await top('william williams');
+    expect(williams.length).toBeGreaterThan(3);
+    expect(`${williams[0]!.firstName} ${williams[0]!.lastName}`).toBe('William Williams');
+    expect((await top('jose nunez'))[0]).toMatchObject({ firstName: 'José', lastName: 'Núñez' });
+    const browns = (await top('robert brown')).slice(0, 3);
+    expect(browns.map((c) => `${c.firstName} ${c.lastName}`)).toEqual(['Robert Brown', 'Robert Brown', 'Robert Brown']);
+    expect(new Set(browns.map((c) => c.email)).size).toBe(3);
+    expect((await top('kim.family@example.org')).map((c) => c.firstName).sort()).toEqual(['Pat', 'Patricia']);
+
     const campaigns = (await get('/campaigns')).data;
     expect(campaigns.length).toBeGreaterThanOrEqual(3);
     expect(campaigns.every((c: { donationCount: number; totalRaised: number }) => c.donationCount > 0 && c.totalRaised > 0)).toBe(true);

@@ -28,8 +28,11 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
       tags,
       summary: 'Contacts with their giving totals: search, sort by name, last gift, total given or creation, page',
       description:
-        'search: words and word prefixes over name, email and organization, case- and accent-insensitive. ' +
-        'sortBy: name (last, then first; default), lastDonationDate, totalDonations, createdAt. ' +
+        'search: words and word prefixes over name, email and organization, case- and accent-insensitive; the whole text also ' +
+        'matches a full name (either order), email, phone digits or organization exactly. ' +
+        'sortBy: relevance (the default with search: exact matches of the whole text first, then contacts with every word as a ' +
+        'whole word, then word-prefix matches; the most recent last gift first within each, never gave last; sortOrder does not ' +
+        'apply), name (last, then first; the default without search), lastDonationDate, totalDonations, createdAt. ' +
         'sortOrder defaults to asc for name and desc for the others; contacts who never gave sort first ascending and last descending by lastDonationDate.',
       querystring: ContactSummaryQuery,
       response: { 200: ContactSummaryList, ...errors(400, 403) },

@@ -26,7 +26,19 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/contacts', {
-    schema: { tags, summary: 'List and search contacts', querystring: ContactListQuery, response: { 200: ContactList, ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: 'List and search contacts',
+      description:
+        'search: words and word prefixes over name, email and organization, case- and accent-insensitive; the whole text also ' +
+        'matches a full name (either order), email, phone digits or organization exactly. ' +
+        'sortBy: createdAt (default), firstName, lastName, email, or relevance: exact matches of the whole text first, then ' +
+        'contacts with every word as a whole word, then word-prefix matches; the most recent last gift first within each of ' +
+        'these (contacts who never gave last). sortOrder (default desc) does not apply to relevance; without search, ' +
+        'relevance is last-gift order.',
+      querystring: ContactListQuery,
+      response: { 200: ContactList, ...errors(400, 403) },
+    },
     handler: async (req) => listContacts(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 

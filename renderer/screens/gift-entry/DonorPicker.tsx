@@ -1,22 +1,20 @@
 /**
  * The donor box: type part of a name, email or organisation (accents and case ignored, by
- * the server's search); the top match is highlighted, so Enter takes it. Each match shows
- * email, city, last gift and total, to tell two Jane Smiths apart. The last choice is
- * "New donor", which opens the inline new-donor fields with the typed name.
+ * the server's search), best match first (the server's relevance order: the whole typed
+ * name, email, phone or organisation exactly, then every word whole, then prefixes); the
+ * top match is highlighted, so Enter takes it. Each match shows email, city, last gift and
+ * total; namesakes among the matches also show organisation and phone, and never the same
+ * line (donorLines), so two Robert Browns can be told apart. The last choice is "New donor",
+ * which opens the inline new-donor fields with the typed name.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
-import { formatCents } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
+import { donorLine, donorLines, donorName } from './donor-lines.ts';
 
-export function donorLine(c: ContactSummary): string {
-  const parts = [c.email, c.city, c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet', c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null];
-  return parts.filter(Boolean).join(' · ');
-}
-
-export const donorName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+export { donorLine, donorLines, donorName } from './donor-lines.ts';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -42,7 +40,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
   const [text, setText] = useState(selected ? donorName(selected) : '');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const search = useDebounced(text.trim(), 90);
+  const search = useDebounced(text.trim(), 30);
   const enabled = open && search.length > 0 && !selected;
 
   useEffect(() => {
@@ -52,14 +50,18 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
 
   const matches = useQuery({
     queryKey: qk.contactList({ picker: search }),
-    queryFn: ({ signal }) => api.contacts.summaries({ search, limit: 8, sortBy: 'lastDonationDate' }, signal),
+    queryFn: ({ signal }) => api.contacts.summaries({ search, limit: 8, sortBy: 'relevance' }, signal),
     enabled,
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });
   // Matches for what is typed now (not a previous search still on screen).
   const current = enabled && search === text.trim() && !matches.isPlaceholderData ? (matches.data?.data ?? []) : [];
-  const options: Array<{ kind: 'contact'; c: ContactSummary } | { kind: 'new' }> = [...current.map((c) => ({ kind: 'contact' as const, c })), ...(text.trim() ? [{ kind: 'new' as const }] : [])];
+  const lines = donorLines(current);
+  const options: Array<{ kind: 'contact'; c: ContactSummary; line: string } | { kind: 'new' }> = [
+    ...current.map((c, i) => ({ kind: 'contact' as const, c, line: lines[i]! })),
+    ...(text.trim() ? [{ kind: 'new' as const }] : []),
+  ];
   const showList = open && !selected && text.trim().length > 0;
   const activeIndex = Math.min(active, Math.max(0, options.length - 1));
   const waiting = showList && (search !== text.trim() || matches.isFetching) && current.length === 0;
@@ -163,7 +165,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
                     {donorName(o.c)}
                     {o.c.organization ? <span className="muted"> — {o.c.organization}</span> : null}
                   </span>
-                  <span className="donor-option-line">{donorLine(o.c)}</span>
+                  <span className="donor-option-line">{o.line}</span>
                 </>
               ) : (
                 <span className="donor-option-name">+ New donor “{text.trim()}”</span>

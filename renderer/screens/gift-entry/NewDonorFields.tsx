@@ -10,7 +10,7 @@ import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, TextField } from '../../ui/index.ts';
-import { donorLine, donorName } from './DonorPicker.tsx';
+import { donorLines, donorName } from './DonorPicker.tsx';
 
 export interface NewDonorValues {
   firstName: string;
@@ -56,18 +56,19 @@ export function NewDonorFields(props: {
 
   const byName = useQuery({
     queryKey: qk.contactList({ dupName: probe.name }),
-    queryFn: () => api.contacts.summaries({ search: probe.name, limit: 5 }),
+    queryFn: () => api.contacts.summaries({ search: probe.name, limit: 5, sortBy: 'relevance' }),
     enabled: values.firstName.trim().length > 0 && values.lastName.trim().length > 0 && probe.name.length > 2,
   });
   const byEmail = useQuery({
     queryKey: qk.contactList({ dupEmail: probe.email }),
-    queryFn: () => api.contacts.summaries({ search: probe.email, limit: 5 }),
+    queryFn: () => api.contacts.summaries({ search: probe.email, limit: 5, sortBy: 'relevance' }),
     enabled: /.+@.+\..+/.test(probe.email),
   });
   const same = new Map<string, ContactSummary>();
   for (const c of byName.data?.data ?? []) if (fold(c.firstName) === fold(values.firstName) && fold(c.lastName) === fold(values.lastName)) same.set(c.id, c);
   for (const c of byEmail.data?.data ?? []) if (email && fold(c.email) === fold(email)) same.set(c.id, c);
   const existing = [...same.values()];
+  const lines = donorLines(existing);
 
   const r = props.register;
   return (
@@ -79,10 +80,10 @@ export function NewDonorFields(props: {
             <strong>Already on file?</strong> {existing.length === 1 ? 'A donor with this name or email exists:' : 'Donors with this name or email exist:'}
           </p>
           <ul>
-            {existing.map((c) => (
+            {existing.map((c, i) => (
               <li key={c.id}>
                 <span>
-                  <strong>{donorName(c)}</strong> <span className="muted">{donorLine(c)}</span>
+                  <strong>{donorName(c)}</strong> <span className="muted">{lines[i]}</span>
                 </span>
                 <Button tone="secondary" onClick={() => props.onUseExisting(c)}>
                   Use this donor

@@ -1,0 +1,144 @@
+/**
+ * Contact search on PostgreSQL at 1,000,000 contacts (HQ mode), over HTTP with the total:
+ * GET /api/v1/contacts?search= in the spec's default order and by relevance, and
+ * GET /contact-summaries as the donor box asks, p50/p95; against the raw tsquery (GIN)
+ * page of 50 plus its count, same database, same run. A second account of 10,000 contacts
+ * shares every word: each total must be the first account's alone (checked).
+ *
+ *   BENCH_DATABASE_URL=postgres://… node --import tsx bench/search-postgres.ts
+ *
+ * The database (giftdesk_bench_search) is built once (about 3 minutes) and reused.
+ */
+import os from 'node:os';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openStore } from '../electron/db/open.ts';
+import type { Store } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/store.ts';
+import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
+import { createContext } from '../electron/domain/context.ts';
+import { startServer } from '../electron/server/serve.ts';
+
+const BASE = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL ?? '';
+const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
+const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
+const NAME = 'giftdesk_bench_search';
+const SEARCHES = ['jane', 'zoe', 'jose smi', 'garc', 'siob', 'user12345', 'example7', 'org 12', 'müller', 'amelie dub', 'kwame', 'tanaka5', 'chloe', 'walker10', 'li', 'wei ng', 'jane smith3', 'user777@example27.org'];
+const log = (s: string) => process.stderr.write(`[pg-search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+
+/** Contacts straight into PostgreSQL in SQL (the search trigger fills tsvector and keys); names as bench/hq-postgres.ts. */
+async function fill(store: Store, accountId: string, idPrefix: string, n: number): Promise<void> {
+  const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
+  const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
+  for (let start = 0; start < n; start += 100_000) {
+    const size = Math.min(100_000, n - start);
+    await sql`
+      insert into contacts (id, account_id, contact_type, status, first_name, last_name, email, organization, primary_email, tags, total_cents, last_donation_date, created_at, updated_at)
+      select ${idPrefix} || lpad(g::text, 8, '0'), ${accountId}, 'INDIVIDUAL', 'ACTIVE',
+        (${first}::text[])[1 + g % ${first.length}] || case when g % 7 = 0 then '' else (g % 97)::text end,
+        (${last}::text[])[1 + (g / 16) % ${last.length}] || (g % 1013)::text,
+        'user' || g || '@example' || (g % 50) || '.org',
+        case when g % 5 = 0 then 'Org ' || (g % 3001) else null end,
+        'user' || g || '@example' || (g % 50) || '.org', '[]', 0,
+        case when g % 3 = 0 then null else timestamptz '2024-01-01' + (g % 700) * interval '1 day' end, now(), now()
+      from generate_series(${start}::bigint, ${start + size - 1}::bigint) g`.execute(store.db);
+    log(`${start + size} of ${n}`);
+  }
+  await sql`insert into account_counter_slots (account_id, slot, contacts, donations) values (${accountId}, 0, ${n}, 0)
+      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(store.db);
+}
+
+function pct(samples: number[]): { p50: number; p95: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+  return { p50: at(50), p95: at(95) };
+}
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  if (!BASE) throw new Error('set BENCH_DATABASE_URL');
+  const admin = new pg.Client({ connectionString: BASE });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [NAME])).rowCount === 1;
+  if (!exists) await admin.query(`create database ${NAME}`);
+  await admin.end();
+  const u = new URL(BASE);
+  u.pathname = `/${NAME}`;
+  const store = await openStore({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
+  const ctx = createContext(store);
+  const setup = await sql<{ id: string }>`select id from accounts where name = 'Bench search' limit 1`.execute(store.db);
+  let accountId: string;
+  if (setup.rows.length === 0 || process.env.SEARCH_REBUILD === '1') {
+    accountId = (await createAccount(ctx, 'Bench search')).id;
+    const other = (await createAccount(ctx, 'Bench other')).id;
+    log(`filling ${N} contacts, and 10,000 in a second account with the same words`);
+    await fill(store, accountId, 'cnt_bs', N);
+    await fill(store, other, 'cnt_bo', 10_000);
+    await sql`vacuum analyze contacts`.execute(store.db);
+  } else {
+    accountId = setup.rows[0]!.id;
+  }
+  // What autovacuum does after a bulk load (here now, not in a while): the visibility map that
+  // lets the search terms' index answer without the heap.
+  await sql`vacuum analyze contacts`.execute(store.db);
+  if ((await sql`select to_regclass('contact_search_terms') as t`.execute(store.db)).rows.length > 0) {
+    await sql`vacuum analyze contact_search_terms`.execute(store.db).catch(() => undefined);
+  }
+  const { keyId, secret } = await createApiKey(ctx, accountId, `bench ${Date.now()}`);
+  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+
+  // Baseline: the raw tsquery through the GIN index, 50 ids plus the count, account-scoped.
+  const raw = new pg.Client({ connectionString: u.toString() });
+  await raw.connect();
+  const base: number[] = [];
+  const expected = new Map<string, number>();
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const s of SEARCHES) {
+      const q = searchWords(s).map((w) => `${w}:*`).join(' & ');
+      const t = performance.now();
+      await raw.query('select id from contacts where account_id = $1 and search_vector @@ to_tsquery($2, $3) limit 50', [accountId, 'simple', q]);
+      const n = await raw.query<{ n: string }>('select count(*) as n from contacts where account_id = $1 and search_vector @@ to_tsquery($2, $3)', [accountId, 'simple', q]);
+      expected.set(s, Number(n.rows[0]?.n));
+      if (round > 0) base.push(performance.now() - t);
+    }
+  }
+  await raw.end();
+  const pb = pct(base);
+  console.log(`raw tsquery (50 ids + count, account-scoped): p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
+
+  const server = await startServer({ store, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+  const headers = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
+  try {
+    const variants = [
+      ['GET /contacts?search=&limit=20 (createdAt desc, the spec default)', '/api/v1/contacts?limit=20&', ''],
+      ['GET /contacts?search=&limit=20&sortBy=relevance', '/api/v1/contacts?limit=20&', '&sortBy=relevance'],
+      ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?limit=8&', ''],
+    ] as const;
+    for (const [label, route, extra] of variants) {
+      const all: number[] = [];
+      const per = new Map<string, number[]>();
+      for (let round = 0; round <= ROUNDS; round++) {
+        for (const s of SEARCHES) {
+          const t = performance.now();
+          const res = await fetch(`${server.url}${route}accountId=${accountId}&search=${encodeURIComponent(s)}${extra}`, { headers });
+          const body = (await res.json()) as { total: number };
+          if (res.status !== 200) throw new Error(`${s}: ${res.status}`);
+          // The account's own matches, as the GIN index counts them (the exact tier can only add
+          // a contact whose whole text matches without its words: none in these data).
+          if (body.total !== expected.get(s)) throw new Error(`${s}: total ${body.total}, the account has ${expected.get(s)}`);
+          if (round > 0) {
+            all.push(performance.now() - t);
+            per.set(s, [...(per.get(s) ?? []), performance.now() - t]);
+          }
+        }
+      }
+      const p = pct(all);
+      console.log(`http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`);
+    }
+  } finally {
+    await server.close(); // closes the store too
+  }
+  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+}
+
+await main();
