@@ -22,7 +22,7 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     // One chunk for the whole app (it runs from this machine, not over a network); the budget
-    // that matters is the gzip size of the first screen (issue 3: under 400 KB), not 500 kB raw.
+    // that matters is the gzip size of the first screen (goal: under 400 KB), not 500 kB raw.
     chunkSizeWarningLimit: 1500,
   },
 });

@@ -1,5 +1,5 @@
 /**
- * The renderer's figures (issue 3), part `ui` of `npm run bench`: run by bench/run.ts as a
+ * The renderer's figures, part `ui` of `npm run bench`: run by bench/run.ts as a
  * child process (`node --import tsx bench/renderer.ts`), it prints progress on stderr and one
  * JSON line `{ rows, notes }` on stdout.
  *

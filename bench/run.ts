@@ -5,8 +5,8 @@
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
  * BENCH_PARTS (default all: post,import,reads,lag,hq,ui,sync) runs only some parts, while developing.
- * Part `ui` (the desktop app's renderer in Chromium, issue 3) runs bench/renderer.ts in a child process.
- * Part `sync` (issue 4) runs bench/sync.ts: a real HQ behind test/sync's fault proxy.
+ * Part `ui` (the desktop app's renderer in Chromium) runs bench/renderer.ts in a child process.
+ * Part `sync` runs bench/sync.ts: a real HQ behind test/sync's fault proxy.
  * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
  * Datasets are built in bench/.work/ (git-ignored) and removed afterwards (BENCH_KEEP=1 keeps
  * them, to profile a part on the same data).
@@ -457,7 +457,7 @@ async function main(): Promise<void> {
     if (process.env.BENCH_KEEP === '1') log(`kept ${WORK}`);
     else fs.rmSync(WORK, { recursive: true, force: true });
   }
-  let ui = '## Desktop app (issue 3)\n\nNot run (BENCH_PARTS).\n';
+  let ui = '## Desktop app\n\nNot run (BENCH_PARTS).\n';
   if (part('ui')) {
     log('desktop app: the renderer in Chromium (bench/renderer.ts)');
     const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -465,7 +465,7 @@ async function main(): Promise<void> {
     const r = await benchUi();
     const minutes = (performance.now() - t0) / 60_000;
     ui = [
-      '## Desktop app (issue 3)',
+      '## Desktop app',
       '',
       `The renderer in Debian's Chromium (headless, playwright-core) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
       '',

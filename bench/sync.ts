@@ -1,5 +1,5 @@
 /**
- * Sync benchmarks (issue 4), part `sync` of `npm run bench`. Every figure comes from real
+ * Sync benchmarks, part `sync` of `npm run bench`. Every figure comes from real
  * parts: HQ is a GiftDesk server on 127.0.0.1 (its own SQLite file), reached only through the
  * fault proxy of test/sync (latency, unknown outcomes, request log with arrival times); the
  * desktop side is a real SQLite file written through the domain, pushed by the real engine
@@ -413,9 +413,9 @@ export async function benchSync(opts: { scale: number; log: Log }): Promise<Sync
 }
 
 export function syncMarkdown(r: SyncBenchResult | null, why?: string): string {
-  if (!r) return `## Sync (issue 4)\n\n${why ?? 'Not run.'}\n`;
+  if (!r) return `## Sync\n\n${why ?? 'Not run.'}\n`;
   return [
-    '## Sync (issue 4)',
+    '## Sync',
     '',
     '| benchmark | figure | baseline / same-run reference | ratio | goal | met |',
     '|---|---|---|---|---|---|',

@@ -1,5 +1,5 @@
 /**
- * Contacts (issue 3): the list (#/contacts), a contact (#/contacts/<id>), the create form
+ * Contacts: the list (#/contacts), a contact (#/contacts/<id>), the create form
  * (#/contacts/new) and the edit form (#/contacts/<id>/edit). Moving between them puts the
  * focus where the work is: the search box, the first field of a form, the contact's name.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 4's end-to-end promise, in real Chromium: gifts entered while HQ cannot be reached
+ * Sync's end-to-end promise, in real Chromium: gifts entered while HQ cannot be reached
  * wait as "not yet sent" (one is voided before it ever leaves); when HQ answers again, sync
  * lands each remaining gift at HQ exactly once, and the gift-entry rows say "sent to HQ".
  * Two real GiftDesk servers: the app's own (running the sync scheduler) and HQ, reached at an

@@ -1,5 +1,5 @@
 /**
- * Many devices posting at once (issue: HQ mode). Runs on whichever engine the suite runs on;
+ * Many devices posting at once (HQ mode). Runs on whichever engine the suite runs on;
  * on PostgreSQL the requests really do run in parallel transactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
