@@ -15,6 +15,7 @@ import {
 import { newId } from '../../shared/ids.ts';
 import { verifyApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
+import { isAppSessionKey } from '../shell/session.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
 import { contactViewRoutes } from './routes/contact-views.ts';
@@ -126,7 +127,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const keyHeader = request.headers['x-api-key'];
     const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
     // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
-    if (isApi) {
+    // The app's own session (its window's key, minted by this process) is not a script: no
+    // limit (see README, Rate limits). A wrong secret with its key id still pays below.
+    if (isApi && !(keyId && isAppSessionKey(ctx, keyId))) {
       const limit = buckets.take(keyId ? `key:${keyId}` : `ip:${request.ip}`);
       void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
       if (!limit.allowed) {

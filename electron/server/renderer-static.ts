@@ -16,7 +16,7 @@ import { AppSession, BrowserSessionRequest } from '../../shared/schemas/session.
 import { revokeApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { contentSecurityPolicy } from '../shell/security.ts';
-import { openDesktopSession } from '../shell/session.ts';
+import { forgetAppSession, openDesktopSession } from '../shell/session.ts';
 import type { ServerPlugin } from './app.ts';
 import { errorBody } from './errors.ts';
 import type { OneTimeTokens } from './one-time-tokens.ts';
@@ -110,7 +110,10 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
     const issuedKeys: Array<{ keyId: string; accountId: string }> = [];
     app.addHook('onClose', async () => {
       // A browser tab's key lives as long as this server: a restart asks for a fresh link.
-      for (const k of issuedKeys) await revokeApiKey(ctx, k.keyId, k.accountId).catch(() => undefined);
+      for (const k of issuedKeys) {
+        forgetAppSession(ctx, k.keyId);
+        await revokeApiKey(ctx, k.keyId, k.accountId).catch(() => undefined);
+      }
     });
     app.withTypeProvider<ZodTypeProvider>().post('/api/v1/browser-session', {
       schema: {
