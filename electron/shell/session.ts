@@ -18,25 +18,26 @@ export interface DesktopSession {
   secret: string;
 }
 
-const appSessions = new WeakMap<DomainContext, Set<string>>();
+/** Per database (every context over the same store sees the same sessions). */
+const appSessions = new WeakMap<DomainContext['store'], Set<string>>();
 
 /** Whether `keyId` is a session this process opened for its own window (not a script's key). */
 export function isAppSessionKey(ctx: DomainContext, keyId: string): boolean {
-  return appSessions.get(ctx)?.has(keyId) ?? false;
+  return appSessions.get(ctx.store)?.has(keyId) ?? false;
 }
 
 /** The key is revoked or about to be: it is no longer the app's session. */
 export function forgetAppSession(ctx: DomainContext, keyId: string): void {
-  appSessions.get(ctx)?.delete(keyId);
+  appSessions.get(ctx.store)?.delete(keyId);
 }
 
 export async function openDesktopSession(ctx: DomainContext, apiBase: string, label = 'desktop app (this launch)'): Promise<DesktopSession> {
   const accounts = await listAccounts(ctx);
   const accountId = accounts[0]?.id ?? (await createAccount(ctx, 'My Organisation')).id;
   const key = await createApiKey(ctx, accountId, label);
-  const mine = appSessions.get(ctx) ?? new Set<string>();
+  const mine = appSessions.get(ctx.store) ?? new Set<string>();
   mine.add(key.keyId);
-  appSessions.set(ctx, mine);
+  appSessions.set(ctx.store, mine);
   return { apiBase, accountId, keyId: key.keyId, secret: key.secret };
 }
 
