@@ -1,5 +1,6 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { memo } from 'react';
 import { formatCents } from '../../../shared/money.ts';
 import type { Batch, BatchGiftSaved } from '../../../shared/schemas/batches.ts';
 import type { DonationDetail } from '../../../shared/schemas/donations.ts';
@@ -76,27 +77,37 @@ export function GiftRows({ batchId }: { batchId: string }) {
         </thead>
         <tbody>
           {list.map((d, i) => (
-            <tr key={d.id} data-donation-id={d.id}>
-              <td className="num muted">{total - i}</td>
-              <td>{d.contactName}</td>
-              <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
-              <td>{d.donationDate.slice(0, 10)}</td>
-              <td>{METHOD_LABEL[d.paymentMethod]}</td>
-              <td>{[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'}</td>
-              <td>
-                <span className="row-badges">
-                  {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
-                  {d.isAnonymous ? <span className="badge">anonymous</span> : null}
-                  {d.isRecurring ? <span className="badge">recurring</span> : null}
-                  {d.thankYouSent ? <span className="badge">thanked</span> : null}
-                  {d.notes ? <span className="row-notes">{d.notes}</span> : null}
-                  <SyncStateSlot gift={d} />
-                </span>
-              </td>
-            </tr>
+            <GiftRowLine key={d.id} d={d} n={total - i} credited={[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'} />
           ))}
         </tbody>
       </table>
     </section>
   );
 }
+
+/**
+ * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
+ * were (the same gift objects, the same numbers), so only the new row renders.
+ */
+const GiftRowLine = memo(function GiftRowLine({ d, n, credited }: { d: DonationDetail; n: number; credited: string }) {
+  return (
+    <tr data-donation-id={d.id}>
+      <td className="num muted">{n}</td>
+      <td>{d.contactName}</td>
+      <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
+      <td>{d.donationDate.slice(0, 10)}</td>
+      <td>{METHOD_LABEL[d.paymentMethod]}</td>
+      <td>{credited}</td>
+      <td>
+        <span className="row-badges">
+          {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
+          {d.isAnonymous ? <span className="badge">anonymous</span> : null}
+          {d.isRecurring ? <span className="badge">recurring</span> : null}
+          {d.thankYouSent ? <span className="badge">thanked</span> : null}
+          {d.notes ? <span className="row-notes">{d.notes}</span> : null}
+          <SyncStateSlot gift={d} />
+        </span>
+      </td>
+    </tr>
+  );
+});
