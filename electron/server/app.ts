@@ -173,7 +173,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // not enough to lock its holder out.
     const verified = isApi && keyId && secret ? await authenticateApiKey(ctx, keyId, secret) : null;
     // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
-    if (isApi) {
+    // The app's own session (its window's key, minted by this process and working only in it:
+    // api_keys.session_kind) is not a script: no limit (see README, Rate limits). It is exempt
+    // only once its secret checked out; a wrong secret with its key id pays as above.
+    if (isApi && !verified?.session) {
       const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
       void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
       if (!limit.allowed) {

@@ -110,7 +110,9 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
     const issuedKeys: Array<{ keyId: string; accountId: string }> = [];
     app.addHook('onClose', async () => {
       // A browser tab's key lives as long as this server: a restart asks for a fresh link.
-      for (const k of issuedKeys) await revokeApiKey(ctx, k.keyId, k.accountId).catch(() => undefined);
+      for (const k of issuedKeys) {
+        await revokeApiKey(ctx, k.keyId, k.accountId).catch(() => undefined);
+      }
     });
     app.withTypeProvider<ZodTypeProvider>().post('/api/v1/browser-session', {
       schema: {

@@ -1,7 +1,12 @@
 /**
  * The desktop window's credentials: a fresh API key per launch, handed to the renderer
  * through the preload bridge and revoked at quit, for the organisation this install serves
- * (the first account; one is made on first start).
+ * (the first account; one is made on first start). `serve --ui` opens one per browser window
+ * the same way, for its one-time link.
+ *
+ * These keys are the app's own sessions (api_keys.session_kind): the server does not hold them
+ * to the per-key script rate limit (a scanner's pace is not a script's). A session key works
+ * only in the process that made it, and a key made through the API is never one.
  */
 import { createAccount, createApiKey, listAccounts, revokeApiKey, type SessionKind } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { Contact, ContactCreateBody, ContactDeleted, ContactList, ContactListQuery, ContactUpdateBody } from '../../shared/schemas/contacts.ts';
-import { Batch, BatchCreate, BatchDonationList, BatchList, BatchUpdate } from '../../shared/schemas/batches.ts';
+import { Batch, BatchCreate, BatchDonationList, BatchGiftSaved, BatchList, BatchUpdate } from '../../shared/schemas/batches.ts';
 import { ContactDeletePreview, ContactDonationList, ContactDonationsQuery, ContactSummaryList, ContactSummaryQuery } from '../../shared/schemas/contact-views.ts';
-import { DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery, DonationPatchBody, DonationVoidBody } from '../../shared/schemas/donations.ts';
+import { DonationCreateBody, DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery, DonationPatchBody, DonationVoidBody } from '../../shared/schemas/donations.ts';
 import { GiftCheck, GiftCheckQuery } from '../../shared/schemas/gift-checks.ts';
 import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
 import {
@@ -86,6 +86,8 @@ export function endpoints(c: ApiClient) {
       get: (id: string) => c.request('GET', `/batches/${encodeURIComponent(id)}`, { schema: Batch }),
       donations: (id: string, q: { limit?: number; offset?: number } = {}) => c.request('GET', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchDonationList, query: q }),
       create: (body: Body<typeof BatchCreate>) => c.request('POST', '/batches', { schema: Batch, body }),
+      /** Save a gift typed in this batch: the answer is the gift in full and the batch's new figures. */
+      addGift: (id: string, body: Body<typeof DonationCreateBody>) => c.request('POST', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchGiftSaved, body }),
       update: (id: string, body: Body<typeof BatchUpdate>) => c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
     },
     stats: {

@@ -1,7 +1,8 @@
 /**
  * Query keys shared by every screen. Invalidate by prefix: after a gift is saved,
  * `invalidateAfterGift` refreshes donations, contacts (totals), campaigns (totals), flags
- * and the account counts.
+ * and the account counts; gift entry, which saves gifts in bursts, asks for it through
+ * `refreshAfterGift`, once per burst.
  */
 import type { QueryClient } from '@tanstack/react-query';
 
@@ -30,4 +31,40 @@ export const qk = {
 
 export async function invalidateAfterGift(client: QueryClient): Promise<void> {
   await Promise.all([qk.donations, qk.contacts, qk.campaigns, qk.flags, qk.account, qk.sync, qk.batches, qk.stats, ['gift-check']].map((queryKey) => client.invalidateQueries({ queryKey })));
+}
+
+/** A burst of saves is over when none came for this long. */
+const BURST_QUIET_MS = 1_000;
+/** During a long burst (a scanner at 200 gifts a minute), totals are refreshed this often. */
+const BURST_MAX_WAIT_MS = 10_000;
+/** A refresh due while a gift is being saved looks again this much later. */
+const SAVE_POLL_MS = 50;
+const pendingRefresh = new WeakMap<QueryClient, { timer: ReturnType<typeof setTimeout>; since: number }>();
+
+/**
+ * After a gift saved in gift entry (whose row and batch figures came with the save's answer):
+ * what else it changes — totals, stats, badges, other lists — is refreshed once per burst of
+ * saves, BURST_QUIET_MS after the last one (at the latest BURST_MAX_WAIT_MS after the first),
+ * not once per gift. Donor checks are only marked stale at once (no request): the next donor
+ * picked is checked afresh, a twin gift's check included. A refresh falling due while a
+ * save is on its way waits for it.
+ */
+export function refreshAfterGift(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: ['gift-check'], refetchType: 'none' });
+  const now = Date.now();
+  const pending = pendingRefresh.get(client);
+  if (pending) clearTimeout(pending.timer);
+  const since = pending?.since ?? now;
+  const wait = Math.max(0, Math.min(BURST_QUIET_MS, since + BURST_MAX_WAIT_MS - now));
+  arm(client, since, wait);
+}
+
+function arm(client: QueryClient, since: number, wait: number): void {
+  const timer = setTimeout(() => {
+    // Never beside a save: its row would wait behind the refresh's requests on the server.
+    if (client.isMutating() > 0) return arm(client, since, SAVE_POLL_MS);
+    pendingRefresh.delete(client);
+    void invalidateAfterGift(client);
+  }, wait);
+  pendingRefresh.set(client, { timer, since });
 }

@@ -63,3 +63,11 @@ export const BatchListQuery = z.object({ accountId: accountIdField, ...pagingQue
 export const BatchList = z.object({ data: z.array(Batch), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 export const BatchDonationList = z.object({ data: z.array(DonationDetail), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+
+/**
+ * The answer to POST /v1/batches/:id/donations: the gift in full, as the batch's list shows it,
+ * and the batch with its new count and total. Gift entry puts both on screen from this one
+ * answer, with no read after the save.
+ */
+export const BatchGiftSaved = z.object({ donation: DonationDetail, batch: Batch }).meta({ id: 'BatchGiftSaved' });
+export type BatchGiftSaved = z.infer<typeof BatchGiftSaved>;

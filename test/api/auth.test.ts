@@ -206,6 +206,7 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/api-keys': { label: 'cross' },
       'POST /api/v1/batches': { name: 'Cross' },
       'PUT /api/v1/batches/{id}': { name: 'Renamed', closed: true },
+      'POST /api/v1/batches/{id}/donations': giftBody(s, contactId, { campaignId }),
       'PATCH /api/v1/donations/{id}': { donationAmount: 12 },
       'POST /api/v1/donations/{id}/void': { reason: 'cross' },
       'PUT /api/v1/sync/settings': { baseUrl: 'http://127.0.0.1:9', keyId: 'gdk_x', secret: 'gds_x', remoteAccountId: 'acct_hq' },

@@ -23,11 +23,15 @@ export interface AppServer extends TestServer {
   appLink(): string;
 }
 
-/** A real server on a temp data dir serving the built renderer, with an account and key (server.request). */
-export async function startAppServer(opts: { sync?: ServeOptions['sync'] } = {}): Promise<AppServer> {
+/**
+ * A real server on a temp data dir serving the built renderer, with an account and key
+ * (server.request). `rateLimit`: the per-key script limit (the test default is out of reach;
+ * pass the spec's 20/s to see what a user would meet).
+ */
+export async function startAppServer(opts: { sync?: ServeOptions['sync']; rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<AppServer> {
   if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
   const tokens = createOneTimeTokens();
-  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })], ...(opts.sync ? { sync: opts.sync } : {}) });
+  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })], ...(opts.sync ? { sync: opts.sync } : {}), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}) });
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }
 

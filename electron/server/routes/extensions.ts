@@ -33,7 +33,8 @@ import {
   FlagList,
   FlagListQuery,
 } from '../../../shared/schemas/extensions.ts';
-import { Batch, BatchCreate, BatchDonationList, BatchList, BatchListQuery, BatchUpdate } from '../../../shared/schemas/batches.ts';
+import { Batch, BatchCreate, BatchDonationList, BatchGiftSaved, BatchList, BatchListQuery, BatchUpdate } from '../../../shared/schemas/batches.ts';
+import { DonationCreateBody } from '../../../shared/schemas/donations.ts';
 import { DonationStats, DonationStatsQuery } from '../../../shared/schemas/stats.ts';
 import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
 import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
@@ -47,7 +48,7 @@ import {
   listCustomFields,
   retireCustomFieldOption,
 } from '../../domain/custom-fields.ts';
-import { getDonation, listBatchDonations } from '../../domain/donations.ts';
+import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
 import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
 import { DomainError, invalidField, notFound } from '../../domain/errors.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
@@ -235,6 +236,22 @@ export async function extensionRoutes(app: FastifyInstance, ctx: DomainContext):
       const limit = req.query.limit ?? 20;
       const offset = req.query.offset ?? 0;
       return { ...(await listBatchDonations(ctx, accountId, req.params.id, { limit, offset })), limit, offset };
+    },
+  });
+  r.post('/batches/:id/donations', {
+    schema: {
+      tags,
+      summary: 'Record a gift typed in this batch; answers the gift in full and the batch with its new count and total',
+      description: 'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows, so the app reads nothing after a save. A closed batch: 409.',
+      params: IdParams,
+      body: DonationCreateBody,
+      response: { 201: BatchGiftSaved, ...errors(400, 403, 404, 409, 413) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const created = await createDonation(ctx, { ...req.body, accountId }, { batchId: req.params.id });
+      const [donation, batch] = await Promise.all([getDonation(ctx, accountId, created.id), requireBatch(ctx, accountId, req.params.id)]);
+      return reply.code(201).send({ donation, batch });
     },
   });
   r.post('/batches', {

@@ -1,6 +1,8 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { memo } from 'react';
 import { formatCents } from '../../../shared/money.ts';
+import type { Batch, BatchGiftSaved } from '../../../shared/schemas/batches.ts';
 import type { DonationDetail } from '../../../shared/schemas/donations.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
@@ -16,29 +18,38 @@ interface ShownRows {
 }
 
 /**
- * Puts a just-saved gift (as the server answers GET /donations/:id) into the batch's list at
- * once, so its row is on screen without waiting for the list's own refetch, which queues on
- * the server behind every other refresh a save triggers. Idempotent: a row already there is
- * left as it is (the refetch that follows brings the same data).
+ * Puts a just-saved gift (the save's answer) into the batch's list, and the batch's new count
+ * and total into its figures, at once: no read after the save. A read of either still on its
+ * way (the 5-second sync poll, a burst's refresh) may have been answered before this gift was
+ * written, so it is cancelled first and cannot put the list back without the gift. Idempotent:
+ * a row already there is left as it is.
  */
-export function showSavedGift(client: QueryClient, batchId: string, gift: DonationDetail): void {
+export async function showSavedGift(client: QueryClient, saved: BatchGiftSaved): Promise<void> {
+  const batchId = saved.batch.id;
+  await Promise.all([client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true }), client.cancelQueries({ queryKey: qk.batch(batchId), exact: true })]);
   client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
-    if (!old || old.rows.some((r) => r.id === gift.id)) return old;
-    return { rows: [...old.rows, gift].slice(-SHOWN), total: old.total + 1 };
+    if (!old || old.rows.some((r) => r.id === saved.donation.id)) return old;
+    return { rows: [...old.rows, saved.donation].slice(-SHOWN), total: old.total + 1 };
   });
+  client.setQueryData<Batch>(qk.batch(batchId), saved.batch);
 }
 
 export function GiftRows({ batchId }: { batchId: string }) {
   const api = useApi();
+  const client = useQueryClient();
   const ref = useReferenceData();
   const rows = useQuery({
     queryKey: qk.batchDonations(batchId),
     // While any gift is on its way to HQ, its state is read again every few seconds.
     refetchInterval: (q) => (q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false),
     queryFn: async (): Promise<ShownRows> => {
-      const first = await api.batches.donations(batchId, { limit: SHOWN, offset: 0 });
-      if (first.total <= SHOWN) return { rows: first.data, total: first.total };
-      const last = await api.batches.donations(batchId, { limit: SHOWN, offset: first.total - SHOWN });
+      // The last SHOWN gifts: where they start is known from the batch's count when it is at
+      // hand (one request); a second one only when the count moved meanwhile.
+      const known = client.getQueryData<Batch>(qk.batch(batchId))?.count ?? 0;
+      const first = await api.batches.donations(batchId, { limit: SHOWN, offset: Math.max(0, known - SHOWN) });
+      const offset = Math.max(0, first.total - SHOWN);
+      if (offset === first.offset) return { rows: first.data, total: first.total };
+      const last = await api.batches.donations(batchId, { limit: SHOWN, offset });
       return { rows: last.data, total: last.total };
     },
   });
@@ -66,27 +77,37 @@ export function GiftRows({ batchId }: { batchId: string }) {
         </thead>
         <tbody>
           {list.map((d, i) => (
-            <tr key={d.id} data-donation-id={d.id}>
-              <td className="num muted">{total - i}</td>
-              <td>{d.contactName}</td>
-              <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
-              <td>{d.donationDate.slice(0, 10)}</td>
-              <td>{METHOD_LABEL[d.paymentMethod]}</td>
-              <td>{[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'}</td>
-              <td>
-                <span className="row-badges">
-                  {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
-                  {d.isAnonymous ? <span className="badge">anonymous</span> : null}
-                  {d.isRecurring ? <span className="badge">recurring</span> : null}
-                  {d.thankYouSent ? <span className="badge">thanked</span> : null}
-                  {d.notes ? <span className="row-notes">{d.notes}</span> : null}
-                  <SyncStateSlot gift={d} />
-                </span>
-              </td>
-            </tr>
+            <GiftRowLine key={d.id} d={d} n={total - i} credited={[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'} />
           ))}
         </tbody>
       </table>
     </section>
   );
 }
+
+/**
+ * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
+ * were (the same gift objects, the same numbers), so only the new row renders.
+ */
+const GiftRowLine = memo(function GiftRowLine({ d, n, credited }: { d: DonationDetail; n: number; credited: string }) {
+  return (
+    <tr data-donation-id={d.id}>
+      <td className="num muted">{n}</td>
+      <td>{d.contactName}</td>
+      <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
+      <td>{d.donationDate.slice(0, 10)}</td>
+      <td>{METHOD_LABEL[d.paymentMethod]}</td>
+      <td>{credited}</td>
+      <td>
+        <span className="row-badges">
+          {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
+          {d.isAnonymous ? <span className="badge">anonymous</span> : null}
+          {d.isRecurring ? <span className="badge">recurring</span> : null}
+          {d.thankYouSent ? <span className="badge">thanked</span> : null}
+          {d.notes ? <span className="row-notes">{d.notes}</span> : null}
+          <SyncStateSlot gift={d} />
+        </span>
+      </td>
+    </tr>
+  );
+});
