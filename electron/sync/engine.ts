@@ -35,14 +35,14 @@ import { createContext, type DomainContext } from '../domain/context.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
-import { referenceOwners, sentContactOf } from './identity.ts';
+import { referenceOwners } from './identity.ts';
 import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { type Read, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { ensureItem, getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+import { ensureItem, getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unconfirmedContactCreates, unlinkRemote, updateItem } from './state.ts';
 import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
 import { createPacer } from './pacer.ts';
 
@@ -662,17 +662,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
    */
   async function unconfirmedCreateWithEmail(trx: Db, accountId: string, contactId: string, email: string): Promise<string | null> {
     const key = email.trim().toLowerCase();
-    const open = await trx
-      .selectFrom('syncItems')
-      .select(['entityId', 'attemptBody'])
-      .where('accountId', '=', accountId)
-      .where('entityType', '=', 'contact')
-      .where('op', '=', 'create')
-      .where('state', 'in', ['unknown', 'in_flight'])
-      .where('entityId', '!=', contactId)
-      .execute();
-    const hit = open.find((o) => sentContactOf(o.attemptBody)?.email?.trim().toLowerCase() === key);
-    return hit?.entityId ?? null;
+    const hit = (await unconfirmedContactCreates(trx, accountId)).find((c) => c.id !== contactId && c.email?.trim().toLowerCase() === key);
+    return hit?.id ?? null;
   }
 
   /** Gifts of a (deleted) contact that HQ has. */

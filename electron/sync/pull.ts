@@ -40,8 +40,7 @@ import type { Clock } from './clock.ts';
 import { loadDirectory, noteHqContacts, saveDirectory, watermarkAfter } from './email-match.ts';
 import { pullReferenceData } from './reference.ts';
 import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
-import { sentContactOf } from './identity.ts';
-import { linkRemote } from './state.ts';
+import { linkRemote, unconfirmedContactCreates } from './state.ts';
 
 export const PULL_PAGE_SIZE = 100;
 /** A running pull without a heartbeat for this long is taken to have died. */
@@ -313,18 +312,7 @@ async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id
   // Creates sent whose outcome is not known: HQ may hold what the attempt SENT, whatever the
   // contact became here since (renamed, given another email, deleted). That record is the
   // engine's to find by its tag; pulled as a new local contact it would be a ghost donor.
-  const sent = await db
-    .selectFrom('syncItems')
-    .select(['entityId', 'attemptBody'])
-    .where('accountId', '=', accountId)
-    .where('entityType', '=', 'contact')
-    .where('op', '=', 'create')
-    .where('state', 'in', ['unknown', 'in_flight'])
-    .execute();
-  return [...unsent, ...sent.flatMap((s) => {
-    const c = sentContactOf(s.attemptBody);
-    return c ? [{ id: s.entityId, ...c }] : [];
-  })];
+  return [...unsent, ...(await unconfirmedContactCreates(db, accountId))];
 }
 
 /** Unlinked local contacts whose displayed email is one of `emails` (case-insensitive). */

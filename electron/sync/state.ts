@@ -12,6 +12,7 @@ import type { Selectable } from 'kysely';
 import type { SyncItemsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import type { EntityType } from '../domain/change-log.ts';
+import { type SentContact, sentContactOf } from './identity.ts';
 
 /* ------------------------------------------------------------------ id map */
 
@@ -143,4 +144,25 @@ export async function updateItem(trx: Db, entityType: PushEntity, entityId: stri
 export function isDonationLocked(item: Pick<ItemRow, 'state'> | undefined, hasLink: boolean): boolean {
   if (hasLink) return true;
   return item !== undefined && (item.state === 'in_flight' || item.state === 'unknown');
+}
+
+/**
+ * Contacts whose create was sent and whose outcome is not known (in flight, or unknown), with
+ * what each attempt SENT — what HQ may hold, whatever the contact became here since (renamed,
+ * given another email, deleted). The email match waits for one that sent the same email; a
+ * pull leaves HQ's copy of one to the engine.
+ */
+export async function unconfirmedContactCreates(db: Db, accountId: string): Promise<Array<SentContact & { id: string }>> {
+  const open = await db
+    .selectFrom('syncItems')
+    .select(['entityId', 'attemptBody'])
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('op', '=', 'create')
+    .where('state', 'in', ['unknown', 'in_flight'])
+    .execute();
+  return open.flatMap((o) => {
+    const c = sentContactOf(o.attemptBody);
+    return c ? [{ id: o.entityId, ...c }] : [];
+  });
 }
