@@ -11,6 +11,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from './api/provider.tsx';
 import { hrefFor } from './router.ts';
+import { ConnectionText } from './screens/settings/ConnectionText.tsx';
 import { clockTime, connectionWords, syncKeys } from './screens/settings/sync-keys.ts';
 
 export function SyncBadge() {
@@ -38,13 +39,7 @@ export function SyncBadge() {
       <a href={href} title={title}>
         <span className={`sync-dot ${online ? 'sync-dot-on' : 'sync-dot-off'}`} aria-hidden="true" />
         <span data-testid="sync-badge-connection" data-state={c.state}>
-          {said.text}
-          {said.at ? (
-            <>
-              {' '}
-              <time dateTime={said.at}>{clockTime(said.at)}</time>
-            </>
-          ) : null}
+          <ConnectionText said={said} />
         </span>
         {' · '}
         <span data-testid="sync-badge-waiting">{waiting}</span>

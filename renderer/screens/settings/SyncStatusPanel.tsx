@@ -10,7 +10,8 @@ import { useState } from 'react';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, ProgressBar } from '../../ui/index.ts';
-import { ago, clockTime, connectionWords, syncKeys, until } from './sync-keys.ts';
+import { ConnectionText } from './ConnectionText.tsx';
+import { ago, connectionWords, syncKeys, until } from './sync-keys.ts';
 
 export function SyncStatusPanel() {
   const api = useApi();
@@ -93,13 +94,7 @@ export function SyncStatusPanel() {
             <li>
               HQ:{' '}
               <strong data-testid="sync-connection" data-state={s.connection.state}>
-                {said.text}
-                {said.at ? (
-                  <>
-                    {' '}
-                    <time dateTime={said.at}>{clockTime(said.at)}</time>
-                  </>
-                ) : null}
+                <ConnectionText said={said} />
               </strong>
               {s.connection.state === 'online' ? ` (it answered in the last ${s.connection.onlineWindowSeconds / 60} minutes)` : ''}
               {s.connection.lastFailure && ['offline', 'never', 'refused'].includes(s.connection.state) ? <span className="muted"> — {s.connection.lastFailure}</span> : null}
