@@ -8,11 +8,11 @@ import * as batches from './2026-11-24T1740-batches.ts';
 import * as contactBrowseIndexes from './2026-11-24T1750-contact-browse-indexes.ts';
 import * as syncPull from './2026-11-24T1800-sync-pull.ts';
 import * as searchAccountToken from './2026-11-24T1900-search-account-token.ts';
-import * as searchRelevance from './2026-11-25T1000-search-relevance.ts';
-import * as searchTerms from './2026-11-25T1100-search-terms.ts';
 import * as syncHqContact from './2026-11-25T1300-sync-hq-contact.ts';
-import * as syncDirectory from './2026-11-25T1310-sync-directory.ts';
 import * as apiKeySessions from './2026-11-25T1510-api-key-sessions.ts';
+import * as searchRelevance from './2026-11-25T1520-search-relevance.ts';
+import * as searchTerms from './2026-11-25T1530-search-terms.ts';
+import * as syncDirectory from './2026-11-25T1540-sync-directory.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, searchRelevance, searchTerms, syncHqContact, syncDirectory, apiKeySessions];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, apiKeySessions, searchRelevance, searchTerms, syncDirectory];

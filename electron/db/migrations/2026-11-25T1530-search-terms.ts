@@ -14,7 +14,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-25T1100-search-terms';
+export const name = '2026-11-25T1530-search-terms';
 
 export function migration(engine: Engine): Migration {
   return {

@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-25T1310-sync-directory';
+export const name = '2026-11-25T1540-sync-directory';
 
 export function migration(_engine: Engine): Migration {
   return {

@@ -21,7 +21,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-25T1000-search-relevance';
+export const name = '2026-11-25T1520-search-relevance';
 
 /** Characters a key drops in SQLite (everything else unicode61 would split on stays a split). */
 const SEPARATORS = [' ', '-', '.', '@', '_', '+', '(', ')', "'", '\u2019', ',', '&', '/', '#', ':', ';', '"'];
