@@ -364,7 +364,7 @@ export async function updateContact(ctx: DomainContext, accountId: string, id: s
   return getContact(ctx, accountId, id);
 }
 
-/** Deletes the contact and everything attached, donations included (DESIGN.md). */
+/** Deletes the contact and everything attached, donations included (docs/design.md). */
 export async function deleteContact(ctx: DomainContext, accountId: string, id: string, opts: WriteOptions = {}): Promise<{ message: string }> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
