@@ -5,6 +5,7 @@
  * violations, and screenshots written to test-artifacts/screenshots/<name>.png.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
@@ -85,4 +86,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * A loopback port nothing listens on right now: the place for an HQ that is not there yet (a
+ * proxy may start on it later). Another socket could take it in between (a small chance).
+ */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const p = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return p;
 }

@@ -5,7 +5,6 @@
  * Two real GiftDesk servers: the app's own (running the sync scheduler) and HQ, reached at an
  * address where nothing listens at first and, later, a plain forwarding proxy to HQ.
  */
-import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
@@ -14,7 +13,7 @@ import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import { expectNoSeriousA11yViolations, freePort, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -29,14 +28,6 @@ const DONORS = [
 ];
 
 /** A loopback port nothing listens on (HQ is "offline" there until the proxy starts on it). */
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return p;
-}
-
 /** HQ's gifts in the synced account, with the local reference (gd:<id>) each carries. */
 async function hqGifts(): Promise<Array<{ id: string; notes: string | null }>> {
   return hq.store.db.selectFrom('donations').select(['id', 'notes']).where('accountId', '=', hqKey.accountId).execute();

@@ -4,7 +4,6 @@
  * own status. HQ is unreachable at first (nothing listens at its address), then a plain
  * forwarding proxy to a real HQ server starts there.
  */
-import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
@@ -13,7 +12,7 @@ import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
-import { launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
+import { freePort, launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -21,14 +20,6 @@ let browser: Browser;
 let proxy: FaultProxy | null = null;
 let port: number;
 const poll = { timeout: 60_000, interval: 100 };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return p;
-}
 
 beforeAll(async () => {
   hq = await startTestServer();

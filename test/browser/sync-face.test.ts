@@ -5,7 +5,6 @@
  * first with HQ at a 127.0.0.1 port nothing listens on (a new user's first minutes), then
  * with a real GiftDesk HQ answering there (through a plain forwarding proxy).
  */
-import net from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
@@ -15,7 +14,7 @@ import { expectStatus, makeContact, makeCustomField, makeDonation } from '../hel
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
+import { expectNoSeriousA11yViolations, freePort, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -26,14 +25,6 @@ let page: Page;
 let proxy: FaultProxy | null = null;
 let port: number;
 const poll = { timeout: 60_000, interval: 200 };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return p;
-}
 
 beforeAll(async () => {
   hq = await startTestServer();
