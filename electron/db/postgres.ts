@@ -102,7 +102,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         : sql<string>`date_trunc('day', ${sql.ref(column)}, 'UTC')`;
     },
     async backupTo(): Promise<void> {
-      throw new Error('Back up a PostgreSQL database with pg_dump (see README, "Running HQ")');
+      throw new Error('Back up a PostgreSQL database with pg_dump (see docs/hq.md, "Running HQ")');
     },
     async close(): Promise<void> {
       closed = true;

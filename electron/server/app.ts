@@ -174,7 +174,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const verified = isApi && keyId && secret ? await authenticateApiKey(ctx, keyId, secret) : null;
     // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
     // The app's own session (its window's key, minted by this process and working only in it:
-    // api_keys.session_kind) is not a script: no limit (see README, Rate limits). It is exempt
+    // api_keys.session_kind) is not a script: no limit (see docs/scripts.md, "The API in one minute"). It is exempt
     // only once its secret checked out; a wrong secret with its key id pays as above.
     if (isApi && !verified?.session) {
       const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);

@@ -40,7 +40,7 @@ export interface ServeOptions {
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
 export function plainHttpWarning(host: string): string {
-  return `Serving plain HTTP on ${host}, beyond this machine: API keys and donor data cross the network unencrypted. Give --tls-cert and --tls-key, or bind 127.0.0.1 behind a reverse proxy that terminates TLS (README: "TLS").`;
+  return `Serving plain HTTP on ${host}, beyond this machine: API keys and donor data cross the network unencrypted. Give --tls-cert and --tls-key, or bind 127.0.0.1 behind a reverse proxy that terminates TLS (docs/hq.md: "TLS").`;
 }
 
 export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'secret', '*.secret'];

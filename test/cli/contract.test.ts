@@ -1,5 +1,5 @@
 /**
- * The giftdesk command line, as scripts rely on it: every command in the README's table
+ * The giftdesk command line, as scripts rely on it: every command in the table of docs/scripts.md
  * works as listed; with --json it prints exactly one JSON object on stdout; failures go to
  * stderr with a non-zero exit and a clear message; every command honours --data-dir and
  * GIFTDESK_DATA_DIR; and commands are safe to run while `serve` has the same file open.
