@@ -36,7 +36,10 @@ export const CONTACT_STATUSES = ['ACTIVE', 'INACTIVE', 'DO_NOT_CONTACT', 'BOUNCE
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 export const GENDERS = ['MALE', 'FEMALE', 'OTHER', 'PREFER_NOT_TO_SAY'] as const;
+export type Gender = (typeof GENDERS)[number];
+
 export const CONTACT_METHODS = ['EMAIL', 'PHONE', 'TEXT', 'MAIL'] as const;
+export type ContactMethod = (typeof CONTACT_METHODS)[number];
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'picklist'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];

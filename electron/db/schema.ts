@@ -5,13 +5,26 @@
  * integers so both engines store them alike.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  ContactMethod,
+  ContactStatus,
+  ContactType,
+  CustomFieldType,
+  DonationStatus,
+  ElectionType,
+  FlagState,
+  Gender,
+  LimitKind,
+  PaymentMethod,
+} from '../../shared/enums.ts';
+import type { ImportKind, ImportStatus } from '../../shared/schemas/imports.ts';
 
 type Flag01 = 0 | 1;
 
 export interface AccountsTable {
   id: string;
   name: string;
-  defaultElectionType: string | null;
+  defaultElectionType: ElectionType | null;
   defaultElectionYear: number | null;
   createdAt: string;
 }
@@ -33,8 +46,8 @@ export interface ApiKeysTable {
 export interface ContactsTable {
   id: string;
   accountId: string;
-  contactType: string;
-  status: string;
+  contactType: ContactType;
+  status: ContactStatus;
   firstName: string;
   lastName: string;
   prefix: string | null;
@@ -51,12 +64,12 @@ export interface ContactsTable {
   industry: string | null;
   spouse: string | null;
   birthDate: string | null;
-  gender: string | null;
+  gender: Gender | null;
   politicalParty: string | null;
   capacity: string | null;
   quickNotes: string | null;
   source: string | null;
-  preferredContactMethod: string | null;
+  preferredContactMethod: ContactMethod | null;
   /** JSON array of strings. */
   tags: string;
   /** The email shown in lists and searched: primaryEmail, else the primary email sub-record. */
@@ -123,7 +136,7 @@ export interface CustomFieldsTable {
   name: string;
   /** lower-case name: field names are unique per account, case-insensitively. */
   nameKey: string;
-  fieldType: string;
+  fieldType: CustomFieldType;
   position: number;
   archivedAt: string | null;
   createdAt: string;
@@ -172,7 +185,7 @@ export interface DonationAccountsTable {
 export interface ElectionsTable {
   id: string;
   accountId: string;
-  electionType: string;
+  electionType: ElectionType;
   electionYear: number;
   /** YYYY-MM-DD */
   electionDate: string;
@@ -185,12 +198,12 @@ export interface DonationsTable {
   contactId: string;
   amountCents: number;
   donationDate: string;
-  paymentMethod: string;
-  status: string;
+  paymentMethod: PaymentMethod;
+  status: DonationStatus;
   campaignId: string | null;
   committeeId: string | null;
   donationAccountId: string | null;
-  electionType: string;
+  electionType: ElectionType;
   electionYear: number;
   onBehalfOfContactId: string | null;
   facilitatedByContactId: string | null;
@@ -214,7 +227,7 @@ export interface BatchesTable {
   campaignId: string | null;
   committeeId: string | null;
   donationAccountId: string | null;
-  paymentMethod: string | null;
+  paymentMethod: PaymentMethod | null;
   /** YYYY-MM-DD: the default gift date. */
   batchDate: string | null;
   expectedCount: number | null;
@@ -227,11 +240,11 @@ export interface LimitFlagsTable {
   id: string;
   accountId: string;
   donationId: string;
-  limitKind: string;
+  limitKind: LimitKind;
   windowKey: string;
   limitCents: number;
   donorTotalCents: number;
-  state: string;
+  state: FlagState;
   createdAt: string;
   resolvedAt: string | null;
   resolutionNote: string | null;
@@ -359,8 +372,8 @@ export interface AccountCounterSlotsTable {
 export interface ImportsTable {
   id: string;
   accountId: string;
-  kind: string;
-  status: string;
+  kind: ImportKind;
+  status: ImportStatus;
   totalRows: number;
   processedRows: number;
   importedRows: number;

@@ -108,7 +108,7 @@ async function batchViews(db: Db, rows: BatchesTable[]): Promise<Batch[]> {
       campaignId: r.campaignId,
       committeeId: r.committeeId,
       donationAccountId: r.donationAccountId,
-      paymentMethod: r.paymentMethod as Batch['paymentMethod'],
+      paymentMethod: r.paymentMethod,
       batchDate: r.batchDate,
       expectedCount: r.expectedCount === null ? null : Number(r.expectedCount),
       expectedTotal: r.expectedCents === null ? null : centsToDollars(Number(r.expectedCents)),

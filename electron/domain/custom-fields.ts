@@ -43,7 +43,7 @@ export async function listCustomFields(db: Db, accountId: string): Promise<Custo
   return fields.map((f) => ({
     id: f.id,
     name: f.name,
-    type: f.fieldType as CustomFieldType,
+    type: f.fieldType,
     archived: f.archivedAt !== null,
     createdAt: f.createdAt,
     options: options.filter((o) => o.fieldId === f.id).map((o) => ({ id: o.id, name: o.name, retired: o.retiredAt !== null })),
@@ -57,6 +57,8 @@ async function fieldByName(db: Db, accountId: string, name: string): Promise<Cus
   return f;
 }
 
+const isFieldType = (t: string): t is CustomFieldType => (CUSTOM_FIELD_TYPES as readonly string[]).includes(t);
+
 export async function createCustomField(
   ctx: DomainContext,
   input: { accountId: string; name: string; type: string; options?: string[] },
@@ -64,7 +66,8 @@ export async function createCustomField(
   const name = input.name.trim();
   if (!name) throw badField('must not be empty');
   if (name.length > 100) throw badField('must be at most 100 characters');
-  if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(input.type)) throw badField(`must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`, 'type');
+  const type = input.type;
+  if (!isFieldType(type)) throw badField(`must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`, 'type');
   const options = (input.options ?? []).map((o) => o.trim()).filter(Boolean);
   if (input.type === 'picklist' && options.length === 0) throw badField('a pick list needs at least one option', 'options');
   if (input.type !== 'picklist' && options.length > 0) throw badField('only pick lists have options', 'options');
@@ -75,7 +78,7 @@ export async function createCustomField(
     const clash = await trx.selectFrom('customFields').select('id').where('accountId', '=', input.accountId).where('nameKey', '=', name.toLowerCase()).executeTakeFirst();
     if (clash) throw new DomainError('conflict', 'custom_field_exists', `A custom field named "${name}" already exists`, [{ field: 'name', issue: 'is already used by another field' }]);
     const pos = await trx.selectFrom('customFields').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', input.accountId).executeTakeFirstOrThrow();
-    await trx.insertInto('customFields').values({ id, accountId: input.accountId, name, nameKey: name.toLowerCase(), fieldType: input.type, position: Number(pos.n), archivedAt: null, createdAt: at }).execute();
+    await trx.insertInto('customFields').values({ id, accountId: input.accountId, name, nameKey: name.toLowerCase(), fieldType: type, position: Number(pos.n), archivedAt: null, createdAt: at }).execute();
     for (const [i, o] of options.entries()) {
       await trx.insertInto('customFieldOptions').values({ id: newId('customFieldOption'), fieldId: id, name: o, position: i, retiredAt: null }).execute();
     }

@@ -67,8 +67,8 @@ export function toCreated(row: DonationRow): DonationCreated {
     campaignId: row.campaignId,
     donationAmount: centsToDollars(Number(row.amountCents)),
     donationDate: row.donationDate,
-    paymentMethod: row.paymentMethod as DonationCreated['paymentMethod'],
-    status: row.status as DonationCreated['status'],
+    paymentMethod: row.paymentMethod,
+    status: row.status,
     notes: row.notes,
     createdAt: row.createdAt,
   };
@@ -218,7 +218,7 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
       contactName: `${r.firstName} ${r.lastName}`.trim(),
       donationAmount: centsToDollars(Number(r.amountCents)),
       donationDate: r.donationDate,
-      paymentMethod: r.paymentMethod as DonationDetail['paymentMethod'],
+      paymentMethod: r.paymentMethod,
       campaignId: r.campaignId,
       campaignName: r.campaignName,
       notes: r.notes,
@@ -268,13 +268,13 @@ function toDetail(r: DetailRow): DonationDetail {
     contactName: `${r.firstName} ${r.lastName}`.trim(),
     donationAmount: centsToDollars(Number(r.amountCents)),
     donationDate: r.donationDate,
-    paymentMethod: r.paymentMethod as DonationDetail['paymentMethod'],
-    status: r.status as DonationDetail['status'],
+    paymentMethod: r.paymentMethod,
+    status: r.status,
     campaignId: r.campaignId,
     campaignName: r.campaignName,
     committeeId: r.committeeId,
     donationAccountId: r.donationAccountId,
-    electionType: r.electionType as DonationDetail['electionType'],
+    electionType: r.electionType,
     electionYear: r.electionYear,
     onBehalfOfContactId: r.onBehalfOfContactId,
     facilitatedByContactId: r.facilitatedByContactId,
@@ -350,7 +350,7 @@ export async function correctDonation(ctx: DomainContext, accountId: string, id:
       contactId: row.contactId,
       donationAmount: centsToDollars(Number(row.amountCents)),
       donationDate: row.donationDate,
-      paymentMethod: row.paymentMethod as DonationCreateBody['paymentMethod'],
+      paymentMethod: row.paymentMethod,
       campaignId: row.campaignId,
       committeeId: row.committeeId,
       donationAccountId: row.donationAccountId,
@@ -374,7 +374,7 @@ export async function correctDonation(ctx: DomainContext, accountId: string, id:
       ? await resolveElection(trx, accountId, checked.donationDate, { electionType: next.electionType ?? null, electionYear: next.electionYear ?? null })
       : checked.donationDate !== row.donationDate
         ? await resolveElection(trx, accountId, checked.donationDate, {})
-        : { electionType: row.electionType as Election['electionType'], electionYear: row.electionYear };
+        : { electionType: row.electionType, electionYear: row.electionYear };
     const updated = { ...donationRow(next, checked, election, id, row.createdAt, row.externalId), batchId: row.batchId, updatedAt: at };
     await trx.updateTable('donations').set(updated).where('id', '=', id).execute();
     for (const c of new Set([row.contactId, next.contactId])) await recomputeContactTotals(trx, c);

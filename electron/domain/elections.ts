@@ -94,7 +94,7 @@ export async function resolveElection(
     ])
     .where('a.id', '=', accountId)
     .executeTakeFirst();
-  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType as ElectionType, electionYear: r.defaultElectionYear } : null;
+  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear } : null;
   const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
   return chooseElection(day, account, type ? { electionType: type as ElectionType, electionYear: Number(year) } : null);
 }
@@ -129,8 +129,8 @@ export async function loadElectionCalendar(db: Db, accountId: string): Promise<E
   const a = await db.selectFrom('accounts').select(['defaultElectionType', 'defaultElectionYear']).where('id', '=', accountId).executeTakeFirst();
   const rows = await db.selectFrom('elections').select(['electionType', 'electionYear', 'electionDate']).where('accountId', '=', accountId).orderBy('electionDate').orderBy('electionType').execute();
   return {
-    accountDefault: a?.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType as ElectionType, electionYear: a.defaultElectionYear } : null,
-    elections: rows.map((e) => ({ electionType: e.electionType as ElectionType, electionYear: e.electionYear, electionDate: e.electionDate })),
+    accountDefault: a?.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType, electionYear: a.defaultElectionYear } : null,
+    elections: rows.map((e) => ({ electionType: e.electionType, electionYear: e.electionYear, electionDate: e.electionDate })),
   };
 }
 
@@ -159,7 +159,7 @@ export async function listElections(ctx: DomainContext, accountId: string) {
   const rows = await ctx.store.db.selectFrom('elections').selectAll().where('accountId', '=', accountId).orderBy('electionDate').execute();
   return rows.map((r) => ({
     id: r.id,
-    electionType: r.electionType as ElectionType,
+    electionType: r.electionType,
     electionYear: r.electionYear,
     electionDate: r.electionDate,
     isDefault: account?.defaultElectionType === r.electionType && account.defaultElectionYear === r.electionYear,

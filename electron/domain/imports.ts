@@ -491,7 +491,7 @@ export async function getImportJob(ctx: DomainContext, accountId: string, id: st
   return {
     id: r.id,
     kind: r.kind as ImportKind,
-    status: r.status as ImportJob['status'],
+    status: r.status,
     push: r.push === 1,
     totalRows: Number(r.totalRows),
     processedRows: Number(r.processedRows),

@@ -57,7 +57,7 @@ export async function checkLimits(trx: Db, donation: DonationRow, at: string, on
   if (!donation.donationAccountId || donation.status !== 'completed') return 0;
   const account = await trx.selectFrom('donationAccounts').selectAll().where('id', '=', donation.donationAccountId).executeTakeFirst();
   if (!account) return 0;
-  const election: Election = { electionType: donation.electionType as ElectionType, electionYear: donation.electionYear };
+  const election: Election = { electionType: donation.electionType, electionYear: donation.electionYear };
   let made = 0;
   for (const [kind, limit] of accountLimits(account, only)) {
     const total = await donorTotalInWindow(trx, { donationAccountId: account.id, contactId: donation.contactId, kind, donationDate: donation.donationDate, election });
@@ -82,7 +82,7 @@ export function accountLimits(account: DonationAccountRow, only?: readonly Limit
 
 /** The flag and its history entry for a gift that put its donor over a limit (total > limit). */
 export function flagRows(donation: DonationRow, kind: LimitKind, limit: number, total: number, at: string): { flag: Selectable<LimitFlagsTable>; history: Selectable<DonationHistoryTable> } {
-  const election: Election = { electionType: donation.electionType as ElectionType, electionYear: donation.electionYear };
+  const election: Election = { electionType: donation.electionType, electionYear: donation.electionYear };
   const w = limitWindow(kind, donation.donationDate, election);
   const id = newId('flag');
   return {

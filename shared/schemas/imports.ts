@@ -10,6 +10,7 @@ export const IMPORT_KINDS = ['contacts', 'donations'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export const IMPORT_STATUSES = ['running', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 export const ImportQuery = z.object({
   accountId: accountIdField,
