@@ -1,6 +1,7 @@
 /**
- * The HTTP face: maps /api/v1 to domain calls. Auth, host check, rate limit, errors and the
- * OpenAPI document live here; no business rule does.
+ * The HTTP face: maps /api/v1 to domain calls. The gates every request passes (key check,
+ * rate limit, Host check, authentication) are plugins in gates.ts; errors, text checks at
+ * entry and the OpenAPI document are set up here; no business rule is.
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -16,16 +17,21 @@ import { isUtf8 } from 'node:buffer';
 import type http from 'node:http';
 import https from 'node:https';
 import { newId } from '../../shared/ids.ts';
-import { authenticateApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { DomainError, type FieldIssue } from '../domain/errors.ts';
 import { errorBody, errorHandler } from './errors.ts';
-import { isLoopbackHost } from './hosts.ts';
+import { hostCheck, keyCheck, rateLimit, requireAuth } from './gates.ts';
 import { contactViewRoutes } from './routes/contact-views.ts';
 import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { donationRoutes } from './routes/donations.ts';
-import { extensionRoutes } from './routes/extensions.ts';
+import { accountRoutes } from './routes/account.ts';
+import { batchRoutes } from './routes/batches.ts';
+import { customFieldRoutes } from './routes/custom-fields.ts';
+import { electionRoutes } from './routes/elections.ts';
+import { flagRoutes } from './routes/flags.ts';
+import { referenceRoutes } from './routes/reference.ts';
+import { statsRoutes } from './routes/stats.ts';
 import { importRoutes } from './routes/imports.ts';
 import { type SyncServices, syncRoutes } from './routes/sync.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
@@ -33,13 +39,6 @@ import { requestLogSerializer } from './log-redact.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
-import type { Auth } from './scope.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: Auth | null;
-  }
-}
 
 export interface ServerOptions {
   ctx: DomainContext;
@@ -59,9 +58,6 @@ export interface ServerOptions {
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
 export type ServerPlugin = (app: FastifyInstance, opts: { ctx: DomainContext }) => Promise<void>;
-
-// browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
-const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
 
 /**
  * The generator leaves `$id: "#/components/schemas/X"` and `$schema` on each component schema.
@@ -131,7 +127,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
-  app.decorateRequest('auth', null);
   // A DELETE carries no body, but many clients send Content-Type: application/json on every
   // request; Fastify would refuse that empty body (400). Read it as no body, as HQ does.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -156,47 +151,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (issues.length > 0) throw invalidText(issues);
   });
 
-  const buckets = createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 });
   const ctx = opts.ctx;
 
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
-    const path = request.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/api/');
-    const keyHeader = request.headers['x-api-key'];
-    const keyId = typeof keyHeader === 'string' && /^gdk_[0-9A-Za-z]{10,40}$/.test(keyHeader) ? keyHeader : null;
-    const authz = request.headers.authorization;
-    const secret = typeof authz === 'string' && /^Bearer [^\s]+$/i.test(authz) ? authz.slice(7) : null;
-    // The secret is checked before any bucket is charged: a key's own bucket is charged only
-    // for requests that proved they hold it. Everything else (no key, a made-up key id, a real
-    // key id with a wrong secret) is charged to the caller's address, so knowing a key's id is
-    // not enough to lock its holder out.
-    const verified = isApi && keyId && secret ? await authenticateApiKey(ctx, keyId, secret) : null;
-    // Counted before the Host check, so every API response (a refusal too) carries the rate headers.
-    // The app's own session (its window's key, minted by this process and working only in it:
-    // api_keys.session_kind) is not a script: no limit (see docs/scripts.md, "The API in one minute"). It is exempt
-    // only once its secret checked out; a wrong secret with its key id pays as above.
-    if (isApi && !verified?.session) {
-      const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
-      void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
-      if (!limit.allowed) {
-        void reply.header('Retry-After', limit.retryAfter);
-        const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
-        return reply.code(429).send({ ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
-      }
-    }
-    if (!opts.allowAnyHost && !isLoopbackHost(request.headers.host)) {
-      return reply.code(403).send(errorBody(403, 'host_not_allowed', 'This server answers only requests addressed to this machine (a loopback Host header)'));
-    }
-    if (!isApi) return; // the app's own static files
-    if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
-    if (!verified || !keyId) {
-      void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
-      const why = !keyHeader ? 'X-API-Key header is missing' : !authz ? 'Authorization header is missing' : 'the API key or secret is not valid';
-      return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
-    }
-    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
-  });
+  // The gates every request passes, in this order (gates.ts): the key checked, a script's
+  // rate limit, the Host check, then authentication for the API's routes.
+  await app.register(keyCheck, { ctx });
+  await app.register(rateLimit, { buckets: createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 }) });
+  await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
+  await app.register(requireAuth);
 
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
@@ -231,7 +193,13 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
-      await extensionRoutes(api, ctx);
+      await accountRoutes(api, ctx);
+      await referenceRoutes(api, ctx);
+      await customFieldRoutes(api, ctx);
+      await electionRoutes(api, ctx);
+      await flagRoutes(api, ctx);
+      await batchRoutes(api, ctx);
+      await statsRoutes(api, ctx);
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);

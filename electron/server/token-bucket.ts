@@ -54,3 +54,5 @@ export function createBuckets(opts: BucketOptions) {
     },
   };
 }
+
+export type Buckets = ReturnType<typeof createBuckets>;

@@ -9,3 +9,9 @@ export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
 }
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** The OpenAPI tag of GiftDesk's routes beyond the spec. */
+export const tags = ['Extensions'];
+
+/** A list answer: `{ data: [item…] }`. */
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });

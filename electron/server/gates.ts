@@ -1,0 +1,112 @@
+/**
+ * What every request passes before its route, as four plugins registered in this order on
+ * the root instance (their onRequest hooks run in that order):
+ *
+ * 1. `keyCheck` — reads X-API-Key and the bearer secret of an /api/ request and checks them
+ *    (one indexed read and a constant-time compare). Nothing is refused here; the result is
+ *    kept on the request for the two gates after it.
+ * 2. `rateLimit` — a script's token bucket. A key's own bucket is charged only for requests
+ *    that proved they hold it; everything else (no key, a made-up key id, a real key id with a
+ *    wrong secret) is charged to the caller's address, so knowing a key's id is not enough to
+ *    lock its holder out. The app's own session key (minted by this process for its window and
+ *    working only in it) is not a script: no limit, once its secret checked out
+ *    (docs/scripts.md, "The API in one minute"). Counted before the Host check, so every API
+ *    answer (a refusal too) carries the rate headers.
+ * 3. `hostCheck` — a request addressed to a non-loopback Host is refused (a web page in the
+ *    user's browser cannot reach the server), unless the server was bound beyond loopback.
+ * 4. `requireAuth` — an /api/ route outside the public ones needs a key that checked out: 401
+ *    otherwise; the request's `auth` is set for the routes (scope.ts).
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { authenticateApiKey } from '../domain/accounts.ts';
+import type { DomainContext } from '../domain/context.ts';
+import { errorBody } from './errors.ts';
+import { isLoopbackHost } from './hosts.ts';
+import type { Auth } from './scope.ts';
+import type { Buckets } from './token-bucket.ts';
+
+/** What keyCheck found: the key id sent (when well-formed) and, when its secret checked out, whose it is. */
+export interface KeyCheck {
+  isApi: boolean;
+  path: string;
+  keyId: string | null;
+  verified: Awaited<ReturnType<typeof authenticateApiKey>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth | null;
+    keyCheck: KeyCheck | null;
+  }
+}
+
+// browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
+export const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
+
+/** A plugin whose hooks apply to the whole server (Fastify's skip-override, what fastify-plugin sets). */
+function global<O>(fn: (app: FastifyInstance, opts: O) => Promise<void>): FastifyPluginAsync<O & Record<never, never>> {
+  const plugin = fn as FastifyPluginAsync<O & Record<never, never>>;
+  (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  return plugin;
+}
+
+const KEY_ID = /^gdk_[0-9A-Za-z]{10,40}$/;
+const BEARER = /^Bearer [^\s]+$/i;
+
+function checked(request: FastifyRequest): KeyCheck {
+  // Set by keyCheck for every request; registered first, so always present after it.
+  return request.keyCheck!;
+}
+
+export const keyCheck = global(async (app, opts: { ctx: DomainContext }) => {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('keyCheck', null);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+    const path = request.url.split('?')[0] ?? '';
+    const isApi = path.startsWith('/api/');
+    const keyHeader = request.headers['x-api-key'];
+    const keyId = typeof keyHeader === 'string' && KEY_ID.test(keyHeader) ? keyHeader : null;
+    const authz = request.headers.authorization;
+    const secret = typeof authz === 'string' && BEARER.test(authz) ? authz.slice(7) : null;
+    const verified = isApi && keyId && secret ? await authenticateApiKey(opts.ctx, keyId, secret) : null;
+    request.keyCheck = { isApi, path, keyId, verified };
+  });
+});
+
+export const rateLimit = global(async (app, opts: { buckets: Buckets }) => {
+  app.addHook('onRequest', async (request, reply) => {
+    const { isApi, keyId, verified } = checked(request);
+    if (!isApi || verified?.session) return;
+    const limit = opts.buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
+    void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
+    if (!limit.allowed) {
+      void reply.header('Retry-After', limit.retryAfter);
+      const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
+      return reply.code(429).send({ ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+    }
+  });
+});
+
+export const hostCheck = global(async (app, opts: { allowAnyHost: boolean }) => {
+  if (opts.allowAnyHost) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLoopbackHost(request.headers.host)) {
+      return reply.code(403).send(errorBody(403, 'host_not_allowed', 'This server answers only requests addressed to this machine (a loopback Host header)'));
+    }
+  });
+});
+
+export const requireAuth = global(async (app) => {
+  app.addHook('onRequest', async (request, reply) => {
+    const { isApi, path, keyId, verified } = checked(request);
+    if (!isApi) return; // the app's own static files
+    if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
+    if (!verified || !keyId) {
+      void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
+      const why = !request.headers['x-api-key'] ? 'X-API-Key header is missing' : !request.headers.authorization ? 'Authorization header is missing' : 'the API key or secret is not valid';
+      return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
+    }
+    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
+  });
+});

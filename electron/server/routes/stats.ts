@@ -1,0 +1,21 @@
+/**
+ * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
+ * behaviour): statistics for the dashboard.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DonationStats, DonationStatsQuery } from '../../../shared/schemas/stats.ts';
+import { donationStats } from '../../domain/stats.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { scopedAccount } from '../scope.ts';
+import { errors, tags } from './common.ts';
+
+export async function statsRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /* statistics for the dashboard */
+  r.get('/stats/donations', {
+    schema: { tags, summary: 'Totals of completed gifts in a date range and/or batch: overall, by campaign, over time (UTC hours or days)', querystring: DonationStatsQuery, response: { 200: DonationStats, ...errors(400, 403, 404) } },
+    handler: async (req) => donationStats(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+  });
+}
