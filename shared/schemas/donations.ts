@@ -15,7 +15,7 @@ import {
  * refusal once, as DESIGNATION_FORM_ISSUE, at the first of them.
  */
 export const DESIGNATION_ISSUE = 'one of campaignId, committeeId or donationAccountId is required';
-export const DESIGNATION_FORM_ISSUE = 'needs a campaign, a committee or a donation account (one is enough)';
+export const DESIGNATION_FORM_ISSUE = 'needs a campaign, committee or donation account';
 
 const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
 const bool = z.boolean({ error: 'must be true or false' });

@@ -96,11 +96,11 @@ describe('refusals say what is wrong, once, in words a volunteer reads', () => {
     // A real amount, but the batch credits the gift to nothing: the server refuses (D2).
     await amount.fill('19.99');
     await page.keyboard.press('Enter');
-    await expect.poll(() => errorOf(page, 'Campaign')).toBe('needs a campaign, a committee or a donation account (one is enough)');
+    await expect.poll(() => errorOf(page, 'Campaign')).toBe('needs a campaign, committee or donation account');
     expect(await errorOf(page, 'Committee')).toBe('');
     expect(await errorOf(page, 'Donation account')).toBe('');
     const shownErrors = await giftForm(page).locator('.field-error').allTextContents();
-    expect(shownErrors).toEqual(['needs a campaign, a committee or a donation account (one is enough)']);
+    expect(shownErrors).toEqual(['needs a campaign, committee or donation account']);
     expect(await page.getByText(/campaignId|committeeId|donationAccountId/).count()).toBe(0);
     await screenshot(page, 'messages-designation-once');
     await expectNoSeriousA11yViolations(page, 'Gift entry: a gift credited to nothing');
