@@ -6,6 +6,7 @@ import { type CommonOptions, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { CliError, print } from './output.ts';
+import { openServeLog, serveLogFile } from './serve-log.ts';
 import { defaultKeySource } from '../sync/secret-box.ts';
 
 interface ServeCliOptions extends CommonOptions {
@@ -16,6 +17,7 @@ interface ServeCliOptions extends CommonOptions {
   rate?: string;
   burst?: string;
   logLevel: string;
+  logRequests?: boolean;
   sync?: boolean;
   tlsCert?: string;
   tlsKey?: string;
@@ -34,7 +36,8 @@ export function registerServe(program: Command): void {
       .option('--ui', 'also serve the app in a browser: builds it when stale, prints a link with a one-time token')
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
-      .option('--log-level <level>', 'fatal | error | warn | info | debug', 'info')
+      .option('--log-level <level>', 'fatal | error | warn | info | debug (of the log file; the terminal shows warnings and errors)', 'info')
+      .option('--log-requests', 'also print a line per request on the terminal (every request is in the log file either way)')
       .option('--no-sync', 'do not push to HQ from this process (accounts with HQ settings otherwise sync on their schedule)'),
   ).action(async (o: ServeCliOptions) => {
     const port = Number(o.port);
@@ -84,39 +87,55 @@ export function registerServe(program: Command): void {
       }).catch((err: Error & { code?: string }) => {
         throw err.code === 'database_damaged' ? new CliError(err.message, 65, 'database_damaged') : err;
       });
-      if (checked?.status === 'unfinished') process.stderr.write(`${JSON.stringify({ level: 40, msg: `The integrity check of ${file} did not finish within its time; serving meanwhile, its result goes to this log` })}\n`);
+      if (checked?.status === 'unfinished') {
+        const msg = `The integrity check of ${file} did not finish within its time; serving meanwhile, its result goes to the log (${serveLogFile(dataDir)})`;
+        process.stderr.write(o.json ? `${JSON.stringify({ level: 40, msg })}\n` : `warning: ${msg}\n`);
+      }
     }
     const store = await openStore({ dataDir, databaseUrl });
+    // Every log entry (requests included, redacted) goes to the data folder's log file; the
+    // terminal shows warnings and errors (and the JSON lines with --json, requests with --log-requests).
+    const log = openServeLog({ dataDir, json: Boolean(o.json), requests: Boolean(o.logRequests), terminal: process.stderr });
     try {
-      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: process.stderr }, ...(tls ? { https: tls } : {}) });
+      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream }, ...(tls ? { https: tls } : {}) });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
+      await log.close();
       throw err;
     }
     // From here on a SIGTERM or Ctrl-C finishes the requests in flight, closes the database, exits 0.
     const stop = (signal: string) => {
       running.app.log.info({ signal }, 'shutting down');
       running.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
+        () => log.close().then(() => process.exit(0)),
+        () => log.close().then(() => process.exit(1)),
       );
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    let demoAccount: string | null = null;
     try {
       if (o.demo) {
         const { seedDemoIfEmpty } = await import('../domain/demo.ts');
         const demo = await seedDemoIfEmpty(running.ctx);
-        if (demo) process.stderr.write(`Demo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}\n`);
+        // A script reading the JSON log gets the demo key there; people get no secret on the
+        // terminal (it would stay in its scrollback): the command that makes a key instead.
+        if (demo && o.json) process.stderr.write(`Demo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}\n`);
+        demoAccount = demo?.accountId ?? null;
       }
     } catch (err) {
       await running.close(); // a server that failed to start fully must not keep the port
+      await log.close();
       throw err;
     }
     const link = appLink(running.url);
     print(o, link ? { url: running.url, appUrl: link } : { url: running.url }, () =>
       [
         `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`,
+        `Data folder: ${databaseUrl ? `${dataDir} (database: PostgreSQL)` : dataDir}`,
+        `Log (warnings, errors and every request): ${log.file}${o.logRequests ? '' : ' (--log-requests prints requests here too)'}`,
+        ...(demoAccount ? [`Demo organisation ${demoAccount}; a key for scripts: npx giftdesk key create --account ${demoAccount}`] : []),
+        'Stop with Ctrl+C (requests in flight finish first).',
         ...(link ? ['', 'Open GiftDesk in your browser (the link works once; a fresh one is printed when it is used):', `    ${link}`, ''] : []),
       ].join('\n'),
     );

@@ -89,6 +89,17 @@ export async function revokeOrphanedSessionKeys(ctx: DomainContext): Promise<num
   return gone.length;
 }
 
+/**
+ * Deletes the session keys that have ended (revoked: their process stopped, crashed and was
+ * cleaned up above, or a person ended them). They are dead everywhere already and were never
+ * keys a person made; kept, every browser window of every past run would pile up in the list.
+ * Run at start, after revokeOrphanedSessionKeys; returns how many went.
+ */
+export async function forgetEndedSessionKeys(ctx: DomainContext): Promise<number> {
+  const r = await ctx.store.write((trx) => trx.deleteFrom('apiKeys').where('sessionKind', 'is not', null).where('revokedAt', 'is not', null).executeTakeFirst());
+  return Number(r.numDeletedRows);
+}
+
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
   const at = ctx.now();
   const n = await ctx.store.write(async (trx) => {
@@ -105,7 +116,14 @@ export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?
 }
 
 export async function listApiKeys(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.store.db.selectFrom('apiKeys').select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').execute();
+  // Permanent keys, live or revoked; session keys only while their window's session lives.
+  const rows = await ctx.store.db
+    .selectFrom('apiKeys')
+    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind'])
+    .where('accountId', '=', accountId)
+    .where((eb) => eb.or([eb('sessionKind', 'is', null), eb('revokedAt', 'is', null)]))
+    .orderBy('createdAt', 'desc')
+    .execute();
   return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt, session: r.sessionKind }));
 }
 

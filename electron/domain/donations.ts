@@ -13,6 +13,7 @@ import type {
   DonationList,
   DonationListQuery,
 } from '../../shared/schemas/donations.ts';
+import { DESIGNATION_ISSUE } from '../../shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
@@ -28,7 +29,7 @@ const present = (v: string | null | undefined): v is string => typeof v === 'str
 /** D2: at least one of campaignId, committeeId, donationAccountId. */
 export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' | 'committeeId' | 'donationAccountId'>): void {
   if (present(input.campaignId) || present(input.committeeId) || present(input.donationAccountId)) return;
-  const issue = 'one of campaignId, committeeId or donationAccountId is required';
+  const issue = DESIGNATION_ISSUE;
   throw new DomainError('bad_request', 'designation_required', `A donation must be credited to a campaign, committee or donation account: ${issue}`, [
     { field: 'campaignId', issue },
     { field: 'committeeId', issue },

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
-import { revokeOrphanedSessionKeys } from '../domain/accounts.ts';
+import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
@@ -51,6 +51,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // Session keys of processes that died without shutting down (kill -9, a crash) are revoked
   // before anything is served.
   await revokeOrphanedSessionKeys(ctx);
+  // Ended sessions (of earlier runs, or ended by a person) are not kept as keys.
+  await forgetEndedSessionKeys(ctx);
   let scheduler: SyncScheduler | null = null;
   if (opts.sync?.run) {
     scheduler = createSyncScheduler({

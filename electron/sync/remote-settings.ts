@@ -5,6 +5,7 @@
  */
 import type { Db, Store } from '../db/store.ts';
 import { invalidField } from '../domain/errors.ts';
+import { hqUrlIssue } from '../../shared/schemas/sync.ts';
 import { type KeySource, openSecret, sealSecret } from './secret-box.ts';
 
 export const DEFAULT_RATE = 5;
@@ -54,14 +55,9 @@ export interface RemoteConfig extends RemoteSettings {
 
 /** `https://hq.example.org/` or `…/api/v1` → `https://hq.example.org`. */
 export function normaliseBaseUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    throw invalidField('baseUrl', 'must be an http:// or https:// URL');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalidField('baseUrl', 'must be an http:// or https:// URL');
-  if (u.username || u.password) throw invalidField('baseUrl', 'must not carry a user name or password (the key goes in keyId and secret)');
+  const issue = hqUrlIssue(raw);
+  if (issue) throw invalidField('baseUrl', issue);
+  const u = new URL(raw.trim());
   u.search = '';
   u.hash = '';
   const p = u.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');

@@ -60,17 +60,23 @@ export const anyIsoDateOrTime = z
  */
 export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoInstant(s) ?? ''), { error: YEAR_RANGE_ISSUE });
 
+/** A whole-dollar bound as people read it: 1000000000 → "$1,000,000,000". */
+export const wholeDollarsText = (dollars: number): string => `$${dollars.toLocaleString('en-US')}`;
+
+/** What an amount field says when the text typed is not an amount at all ("fifty", "1.2.3"). */
+export const AMOUNT_TEXT_ISSUE = 'must be an amount in dollars, like 50 or 49.99';
+
 /** Decimal dollars on the wire: > 0, whole cents, at most MAX_DOLLARS. */
 export const positiveDollars = z
   .number({ error: typeError('must be a number') })
   .refine((n) => n > 0, { error: 'must be greater than zero' })
-  .refine((n) => n <= MAX_DOLLARS, { error: `must be at most ${MAX_DOLLARS}` })
+  .refine((n) => n <= MAX_DOLLARS, { error: `must be at most ${wholeDollarsText(MAX_DOLLARS)}` })
   .refine((n) => dollarsToCents(n) !== null, { error: 'must be a whole number of cents' });
 
 /** A limit on a donation account: decimal dollars ≥ 0, or null for none. */
 export const limitDollars = z
   .number({ error: typeError('must be a number') })
-  .refine((n) => n >= 0 && n <= MAX_DOLLARS, { error: `must be between 0 and ${MAX_DOLLARS}` })
+  .refine((n) => n >= 0 && n <= MAX_DOLLARS, { error: `must be between $0 and ${wholeDollarsText(MAX_DOLLARS)}` })
   .refine((n) => dollarsToCents(n) !== null, { error: 'must be a whole number of cents' })
   .nullish();
 

@@ -9,6 +9,14 @@ import {
   positiveDollars,
 } from './common.ts';
 
+/**
+ * D2: a gift is credited to a campaign, a committee or a donation account. The API names each
+ * of the three fields with DESIGNATION_ISSUE (code designation_required); a form shows the
+ * refusal once, as DESIGNATION_FORM_ISSUE, at the first of them.
+ */
+export const DESIGNATION_ISSUE = 'one of campaignId, committeeId or donationAccountId is required';
+export const DESIGNATION_FORM_ISSUE = 'needs a campaign, committee or donation account';
+
 const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
 const bool = z.boolean({ error: 'must be true or false' });
 

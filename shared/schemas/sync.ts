@@ -4,10 +4,35 @@ import { accountIdField } from './common.ts';
 
 export const SyncEntityType = z.enum(['contact', 'donation'], { error: 'must be contact or donation' });
 
+/** Said of an HQ address that is not an http(s) URL ("not a url", "hq.example.org", "ftp://…"). */
+export const HQ_URL_ISSUE = 'must be a web address starting with http:// or https://, like https://hq.example.org';
+export const HQ_URL_CREDENTIALS_ISSUE = 'must not carry a user name or password (the key goes in keyId and secret)';
+
+/** What is wrong with an HQ address as typed, or null when it will do. */
+export function hqUrlIssue(raw: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    return HQ_URL_ISSUE;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return HQ_URL_ISSUE;
+  if (u.username || u.password) return HQ_URL_CREDENTIALS_ISSUE;
+  return null;
+}
+
 export const SyncSettingsBody = z
   .object({
     accountId: accountIdField.optional(),
-    baseUrl: z.string().trim().min(1, { error: 'is required' }).max(500),
+    baseUrl: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, { error: 'is required', abort: true })
+      .max(500, { error: 'must be at most 500 characters', abort: true })
+      .superRefine((v, c) => {
+        const issue = hqUrlIssue(v);
+        if (issue) c.addIssue({ code: 'custom', message: issue });
+      }),
     keyId: z.string().trim().min(1, { error: 'is required' }).max(200),
     /** Required the first time; leave out to keep the stored one. Never returned. */
     secret: z.string().min(1, { error: 'must not be empty' }).max(500).optional(),

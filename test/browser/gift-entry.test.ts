@@ -205,7 +205,7 @@ describe('gift entry', () => {
         const describedBy = await campaign.getAttribute('aria-describedby');
         return describedBy ? page.locator(`[id="${describedBy}"]`).textContent() : null;
       })
-      .toBe('one of campaign, committee or donation account is required');
+      .toBe('needs a campaign, committee or donation account');
     // Nothing typed is lost, nothing was saved.
     expect(await page.getByLabel('Amount ($)').inputValue()).toBe('75.50');
     expect(await page.getByLabel('Notes').inputValue()).toBe('table 4, pledge card');

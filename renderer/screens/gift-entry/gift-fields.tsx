@@ -9,13 +9,15 @@ import type { KeyboardEvent } from 'react';
 import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
 import type { PaymentMethod } from '../../../shared/enums.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
+import { AMOUNT_TEXT_ISSUE, positiveDollars } from '../../../shared/schemas/common.ts';
 import type { Contact } from '../../../shared/schemas/contacts.ts';
+import { DESIGNATION_FORM_ISSUE, DESIGNATION_ISSUE } from '../../../shared/schemas/donations.ts';
 import type { FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { mapIssues, orNull } from '../../forms.ts';
+import { humanIssue, mapIssues, orNull } from '../../forms.ts';
 import { Checkbox, Select, TextField, type SelectOption } from '../../ui/index.ts';
-import type { Warning } from './warnings.ts';
+import { parseAmountCents, type Warning } from './warnings.ts';
 
 /** The gift's fields in the form (text as typed; the designation's ids, '' for none). */
 export interface GiftFieldValues {
@@ -49,8 +51,18 @@ export const DONATION_FIELDS: Record<string, GiftField> = {
   thankYouSent: 'thankYouSent',
 };
 
-/** What the amount field says when what was typed is not a positive amount. */
-export const amountError = (typed: string) => (typed.trim() ? 'must be an amount in dollars, like 50 or 49.99' : 'is required');
+/**
+ * What the amount field says when what was typed is not a positive amount: nothing typed,
+ * not an amount at all, or an amount the API refuses (0, over the most it takes) in the
+ * shared schema's words.
+ */
+export function amountError(typed: string): string {
+  if (!typed.trim()) return 'is required';
+  const cents = parseAmountCents(typed);
+  if (cents === null) return AMOUNT_TEXT_ISSUE;
+  const checked = positiveDollars.safeParse(cents / 100);
+  return checked.success ? AMOUNT_TEXT_ISSUE : (checked.error.issues[0]?.message ?? AMOUNT_TEXT_ISSUE);
+}
 
 /** The gift's fields as the API takes them (create and correction alike), the amount in cents. */
 export function donationFields(v: GiftFieldValues, cents: number) {
@@ -147,11 +159,16 @@ export function DesignationFields<T extends GiftFieldValues>({
   options: { campaigns: SelectOption[]; committees: SelectOption[]; donationAccounts: SelectOption[] };
   notesClassName?: string;
 }) {
+  // "Credit it to one of the three" is one refusal, though the API names each field: said once, at the first.
+  const designation = [errors.campaignId?.message, errors.committeeId?.message, errors.donationAccountId?.message];
+  const issue = humanIssue(DESIGNATION_ISSUE); // as showFieldIssues put it at each field
+  const once = designation.includes(issue);
+  const shown = (m: string | undefined) => (once && m === issue ? undefined : m);
   return (
     <>
-      <Select label="Campaign" options={options.campaigns} placeholder="— none —" {...register(gift<T>('campaignId'))} error={errors.campaignId?.message} />
-      <Select label="Committee" options={options.committees} placeholder="— none —" {...register(gift<T>('committeeId'))} error={errors.committeeId?.message} />
-      <Select label="Donation account" options={options.donationAccounts} placeholder="— none —" {...register(gift<T>('donationAccountId'))} error={errors.donationAccountId?.message} />
+      <Select label="Campaign" options={options.campaigns} placeholder="— none —" {...register(gift<T>('campaignId'))} error={once ? DESIGNATION_FORM_ISSUE : errors.campaignId?.message} />
+      <Select label="Committee" options={options.committees} placeholder="— none —" {...register(gift<T>('committeeId'))} error={shown(errors.committeeId?.message)} />
+      <Select label="Donation account" options={options.donationAccounts} placeholder="— none —" {...register(gift<T>('donationAccountId'))} error={shown(errors.donationAccountId?.message)} />
       <TextField label="Notes" autoComplete="off" {...register(gift<T>('notes'))} error={errors.notes?.message} fieldClassName={notesClassName} />
     </>
   );

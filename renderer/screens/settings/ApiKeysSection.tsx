@@ -1,7 +1,9 @@
 /**
  * API keys for local scripts: create one (its secret is shown this once, with a curl line
  * ready to paste against this machine's address), copy it, revoke keys with a confirmation.
- * The key this window itself uses is marked and cannot be revoked from here.
+ * The app's own windows (session keys: a browser tab opened from the printed link, the
+ * desktop window) are not keys a person made: they are listed once, apart, as open windows,
+ * and the others can be ended together. Ended sessions are not listed (the server drops them).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
@@ -115,8 +117,21 @@ export function ApiKeysSection() {
   });
 
   const all = keys.data?.data ?? [];
-  const active = all.filter((k) => k.revokedAt === null);
-  const revoked = all.filter((k) => k.revokedAt !== null);
+  const sessions = all.filter((k) => k.session !== null && k.revokedAt === null);
+  const active = all.filter((k) => k.session === null && k.revokedAt === null);
+  const revoked = all.filter((k) => k.session === null && k.revokedAt !== null);
+  const otherWindows = sessions.filter((k) => k.keyId !== api.keyId);
+  const [endingOthers, setEndingOthers] = useState(false);
+  const endOthers = useAction({
+    mutationFn: async (ks: Key[]) => {
+      for (const k of ks) await api.apiKeys.revoke(k.keyId);
+      return ks.length;
+    },
+    invalidate: [qk.apiKeys],
+    done: (n) => `Ended ${n === 1 ? 'the other window’s session' : `the other ${n} windows’ sessions`}. A window still open asks for a fresh link.`,
+    onSaved: () => setEndingOthers(false),
+    onFailed: () => setEndingOthers(false),
+  });
   // A browser window's key (one-time link) cannot create keys (the server answers 403): say where keys are made.
   // Only the desktop window has the preload bridge, so this is known before the list loads.
   const browserWindow = window.giftdesk === undefined;
@@ -219,6 +234,41 @@ export function ApiKeysSection() {
         </details>
       ) : null}
 
+      {keys.data ? (
+        <div className="panel" role="region" aria-labelledby="app-windows-title">
+          <h3 id="app-windows-title" className="panel-title">
+            Open app windows
+          </h3>
+          <p id="app-windows-summary">
+            {otherWindows.length === 0
+              ? 'This window only.'
+              : `This window and ${otherWindows.length} other ${otherWindows.length === 1 ? 'window' : 'windows'} opened since GiftDesk started.`}{' '}
+            <span className="muted">
+              Each window has a session of its own, not an API key: it ends when GiftDesk stops. A browser
+              tab that was closed keeps its session until then, unless you end it here.
+            </span>
+          </p>
+          {otherWindows.length > 0 ? (
+            <details className="settings-archived">
+              <summary>The other windows ({otherWindows.length})</summary>
+              <ul className="settings-plain-list">
+                {otherWindows.map((k) => (
+                  <li key={k.keyId}>
+                    {k.session === 'desktop' ? 'Desktop app' : 'Browser window'}, opened {when(k.createdAt)}
+                    {k.lastUsedAt ? `, last active ${when(k.lastUsedAt)}` : ''}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          {otherWindows.length > 0 ? (
+            <Button className="btn-quiet-danger" tone="quiet" onClick={() => setEndingOthers(true)}>
+              End the other windows’ sessions
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+
       <div className="panel">
         <h3 className="panel-title">Using a key from a script</h3>
         <p>Send the key id and its secret with every request. For example, the first five contacts:</p>
@@ -272,6 +322,20 @@ export function ApiKeysSection() {
           />
         </Dialog>
       ) : null}
+
+      <ConfirmDialog
+        open={endingOthers}
+        title={`End ${otherWindows.length === 1 ? 'the other window’s session' : `the other ${otherWindows.length} windows’ sessions`}?`}
+        confirmLabel="End sessions"
+        busy={endOthers.isPending}
+        onConfirm={() => endOthers.mutate(otherWindows)}
+        onCancel={() => setEndingOthers(false)}
+      >
+        <p>
+          This window stays open. A window whose session ends shows GiftDesk no more until it is opened
+          again from the newest link printed where GiftDesk runs.
+        </p>
+      </ConfirmDialog>
 
       <ConfirmDialog
         open={revoking !== null}
