@@ -73,8 +73,14 @@ export function App() {
       <header className="app-header">
         <div className="brand">
           <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span className="brand-name">GiftDesk</span>
-          {account.data ? <span className="brand-org">{account.data.name}</span> : null}
+          <span className="brand-text">
+            <span className="brand-name">GiftDesk</span>
+            {account.data ? (
+              <span className="brand-org" title={account.data.name}>
+                {account.data.name}
+              </span>
+            ) : null}
+          </span>
         </div>
         <nav aria-label="Screens" className="nav">
           <ul>

@@ -1,11 +1,13 @@
 /**
  * Gift entry, built for speed at the event table: pick or start a batch, then one row per
  * gift — donor (type-ahead, or new inline), amount, Enter. The batch's defaults fill the
- * rest and stay until changed. Warnings show while typing and never block. A refused save
- * shows the server's message at the field it names and keeps everything typed.
+ * rest and stay until changed, said under the amount (StickyValues); "Saved" offers an Undo
+ * (a void, the app's correction for a gift HQ does not have yet). Warnings show while
+ * typing and never block. A refused save shows the server's message at the field it names
+ * and keeps everything typed.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { formatCents } from '../../shared/money.ts';
 import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
@@ -14,11 +16,11 @@ import { DonationCreateRequest } from '../../shared/schemas/donations.ts';
 import type { Batch } from '../../shared/schemas/batches.ts';
 import { isApiError, type FieldIssue } from '../api/errors.ts';
 import { useApi } from '../api/provider.tsx';
-import { qk, refreshAfterGift } from '../api/query-keys.ts';
+import { invalidateAfterGift, qk, refreshAfterGift } from '../api/query-keys.ts';
 import type { ScreenProps } from '../App.tsx';
 import { localToday, orNull, schemaIssues } from '../forms.ts';
 import { Button, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
-import { BatchSummary, NewBatchDialog } from './gift-entry/BatchPanel.tsx';
+import { BatchSummary, NewBatchDialog, OpenBatchList } from './gift-entry/BatchPanel.tsx';
 import { DonorPicker, donorName } from './gift-entry/DonorPicker.tsx';
 import {
   amountError,
@@ -36,7 +38,8 @@ import {
 } from './gift-entry/gift-fields.tsx';
 import { GiftRows, showSavedGift } from './gift-entry/GiftRows.tsx';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './gift-entry/NewDonorFields.tsx';
-import { METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
+import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
+import { StickyValues, type StickyField } from './gift-entry/StickyValues.tsx';
 import { giftWarnings, parseAmountCents } from './gift-entry/warnings.ts';
 
 /** The row: the gift's fields (shared with the correction dialog) and the inline new donor. */
@@ -93,6 +96,7 @@ export function GiftEntryScreen(_props: ScreenProps) {
     if (batch.isError && isApiError(batch.error) && batch.error.status === 404) choose(null);
   });
 
+  const openBatches = (batches.data?.data ?? []).filter((b) => !b.closedAt);
   const current = batchId && batch.data && batch.data.id === batchId ? batch.data : null;
   return (
     <Screen title="Gift entry">
@@ -124,15 +128,7 @@ export function GiftEntryScreen(_props: ScreenProps) {
               <Button tone="primary" data-autofocus onClick={() => setNewBatchOpen(true)}>
                 Start a batch
               </Button>
-              {(batches.data?.data ?? []).filter((b) => !b.closedAt).length > 0 ? (
-                <Select
-                  label="or continue an open batch"
-                  placeholder="— choose —"
-                  value=""
-                  onChange={(e) => e.target.value && choose(e.target.value)}
-                  options={(batches.data?.data ?? []).filter((b) => !b.closedAt).map((b) => ({ value: b.id, label: `${b.name} (${b.count} gifts)` }))}
-                />
-              ) : null}
+              {openBatches.length > 0 ? <OpenBatchList batches={openBatches} onChoose={choose} /> : null}
             </div>
           }
         >
@@ -162,6 +158,13 @@ function GiftRow({ batch }: { batch: Batch }) {
   const amountReg = register('amount');
 
   const watched = useWatch({ control: form.control });
+  const stickyId = useId();
+  const batchValues = defaultsFrom(batch);
+  const stickyOf = (v: Partial<Record<StickyField, string>>): Record<StickyField, string> => ({ date: v.date ?? '', method: v.method ?? '', campaignId: v.campaignId ?? '', committeeId: v.committeeId ?? '', donationAccountId: v.donationAccountId ?? '' });
+  const revertSticky = (f: StickyField) => {
+    form.setValue(f, batchValues[f], { shouldDirty: true });
+    form.setFocus(f);
+  };
   const amountCents = parseAmountCents(watched.amount ?? '');
   const check = useGiftCheck(donor?.id, watched.date ?? '', watched.donationAccountId ?? '');
   const warnings = giftWarnings({
@@ -256,7 +259,24 @@ function GiftRow({ batch }: { batch: Batch }) {
     try {
       const { batchId: _inPath, ...body } = gift;
       const saved = await saveGift.mutateAsync({ ...body, contactId: chosen!.id });
-      toast.show({ tone: 'success', message: `Saved ${formatCents(cents)} from ${donorName(chosen!)}.` });
+      const what = `${formatCents(cents)} (${METHOD_LABEL[body.paymentMethod]}) from ${donorName(chosen!)}`;
+      // Undo is the app's own correction for a gift not yet sent: voiding it (it stays on record,
+      // leaves the totals, is never sent). Once HQ has it the server refuses, and says so.
+      toast.show({
+        tone: 'success',
+        message: `Saved ${what}.`,
+        undo: async () => {
+          try {
+            await api.donations.void(saved.donation.id, { reason: 'Undone right after entry' });
+            toast.show({ message: `Undone: the gift of ${what} is voided and will not be sent to HQ.` });
+          } catch (err) {
+            toast.show({ tone: 'error', message: `Not undone: ${err instanceof Error ? err.message : String(err)}` });
+          }
+          await invalidateAfterGift(client);
+          // The Undo button went with its toast: the focus goes back to where gifts are typed.
+          if (document.activeElement === document.body) donorRef.current?.focus();
+        },
+      });
       // The row and the batch's figures come with the save's answer: on screen with no other
       // request. What else a gift changes (totals, stats, badges) is refreshed once per burst.
       void showSavedGift(client, saved).finally(() => refreshAfterGift(client));
@@ -330,6 +350,7 @@ function GiftRow({ batch }: { batch: Batch }) {
           }}
           error={errors.amount?.message}
           fieldClassName="amount-field"
+          aria-describedby={stickyId}
         />
         <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
         <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
@@ -337,6 +358,7 @@ function GiftRow({ batch }: { batch: Batch }) {
           Save gift <kbd>Enter</kbd>
         </Button>
       </div>
+      <StickyValues id={stickyId} values={stickyOf(watched)} batch={stickyOf(batchValues)} nameOf={(f, id) => ref.nameOf(f === 'campaignId' ? 'campaign' : f === 'committeeId' ? 'committee' : 'donationAccount', id)} onRevert={revertSticky} />
       <div className="gift-row-more">
         <DesignationFields register={register} errors={errors} options={ref} notesClassName="notes-field" />
         <GiftFlags register={register} />

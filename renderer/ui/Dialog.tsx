@@ -1,6 +1,6 @@
 /**
  * A modal dialog on the native <dialog> element (focus is trapped and Escape closes it, by
- * the browser), and ConfirmDialog for actions that cannot be undone cheaply.
+ * the browser; on closing, the focus goes back to what opened it), and ConfirmDialog for actions that cannot be undone cheaply.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
@@ -15,15 +15,39 @@ export interface DialogProps {
   wide?: boolean;
 }
 
+/**
+ * Gives the focus back to what had it before the dialog opened (the button that opened it),
+ * when closing left it nowhere: on the page's body, or inside the dialog that is going.
+ */
+function giveFocusBack(dialog: HTMLDialogElement, opener: HTMLElement | null): void {
+  const active = document.activeElement;
+  if (opener?.isConnected && (active === null || active === document.body || dialog.contains(active))) opener.focus();
+}
+
 export function Dialog({ open, title, onClose, children, actions, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
+    if (open && !d.open) {
+      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+      d.showModal();
+    }
+    if (!open && d.open) {
+      d.close();
+      giveFocusBack(d, opener.current);
+    }
   }, [open]);
+  // A dialog its owner removes while open (Escape or Save unmount it) closes with it, and the
+  // browser then leaves the focus on the body: it goes back to the opener here instead.
+  useEffect(() => {
+    const d = ref.current;
+    return () => {
+      if (d) giveFocusBack(d, opener.current);
+    };
+  }, []);
   return (
     <dialog
       ref={ref}

@@ -2,7 +2,7 @@
  * The browser-test harness: a real GiftDesk server (temp SQLite file) serving the built
  * renderer, Debian's Chromium driven by playwright-core, the app opened through a one-time
  * link exactly as a user opens it, an axe-core scan that fails on serious or critical
- * violations, and screenshots written to test-artifacts/screenshots/<name>.png.
+ * violations (on any, with expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -63,8 +63,10 @@ export async function openApp(browser: Browser, server: AppServer, opts: { viewp
 
 let axeSource: string | null = null;
 
-/** Runs axe-core on the page; fails listing every serious or critical violation. */
-export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
+type AxeImpact = 'minor' | 'moderate' | 'serious' | 'critical';
+
+/** Runs axe-core on the page; fails listing every violation of one of `impacts`. */
+async function expectNoA11yViolationsOf(page: Page, what: string, impacts: readonly AxeImpact[]): Promise<void> {
   axeSource ??= fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol, not a <script> tag: the app's CSP (rightly) refuses inline scripts.
   await page.evaluate(axeSource);
@@ -73,11 +75,22 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`) }));
   });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (serious.length > 0) {
-    const text = serious.map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`).join('\n');
-    throw new Error(`axe-core found ${serious.length} serious/critical violation(s) on ${what}:\n${text}`);
+  // A violation axe gives no impact is counted as serious: it is never let through unseen.
+  const found = violations.filter((v) => (impacts as readonly string[]).includes(v.impact ?? 'serious'));
+  if (found.length > 0) {
+    const text = found.map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`).join('\n');
+    throw new Error(`axe-core found ${found.length} ${impacts.join('/')} violation(s) on ${what}:\n${text}`);
   }
+}
+
+/** Runs axe-core on the page; fails listing every serious or critical violation. */
+export function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
+  return expectNoA11yViolationsOf(page, what, ['serious', 'critical']);
+}
+
+/** Runs axe-core on the page; fails listing every violation, of any impact (minor included). */
+export function expectNoA11yViolations(page: Page, what: string): Promise<void> {
+  return expectNoA11yViolationsOf(page, what, ['minor', 'moderate', 'serious', 'critical']);
 }
 
 /** Writes test-artifacts/screenshots/<name>.png (the whole page) and returns its path. */

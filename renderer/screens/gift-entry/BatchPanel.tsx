@@ -4,7 +4,7 @@
  * closed lid or a crash loses none; the one in use is remembered per window.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.ts';
 import { BatchCreate, type Batch } from '../../../shared/schemas/batches.ts';
@@ -14,7 +14,7 @@ import { qk } from '../../api/query-keys.ts';
 import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
 import { parseAmountCents } from './warnings.ts';
-import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
+import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
 const cents = (dollars: number) => Math.round(dollars * 100);
 
@@ -149,7 +149,11 @@ export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch
         <dl className="batch-defaults">
           <div>
             <dt>Date</dt>
-            <dd>{batch.batchDate ?? '—'}</dd>
+            <dd>{batch.batchDate ?? 'the day typed'}</dd>
+          </div>
+          <div>
+            <dt>Method</dt>
+            <dd>{METHOD_LABEL[batch.paymentMethod ?? 'check']}</dd>
           </div>
           <div>
             <dt>Campaign</dt>
@@ -175,5 +179,42 @@ export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch
         {mismatch ? <p className={`notice ${mismatch.matches ? 'notice-ok' : 'notice-warn'} batch-mismatch`}>{mismatch.text}</p> : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * The open batches to continue, one button each: Enter or a click chooses. The arrow keys
+ * only move between them; nothing is chosen before the person chooses (a native select
+ * switched batch on the first ArrowDown).
+ */
+export function OpenBatchList({ batches, onChoose }: { batches: Batch[]; onChoose: (id: string) => void }) {
+  const labelId = useId();
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const buttons = [...e.currentTarget.querySelectorAll('button')];
+    const at = buttons.findIndex((b) => b === document.activeElement);
+    if (at < 0) return;
+    e.preventDefault();
+    buttons[(at + (e.key === 'ArrowDown' ? 1 : buttons.length - 1)) % buttons.length]?.focus();
+  };
+  return (
+    <div className="open-batches">
+      <p className="field-label" id={labelId}>
+        or continue an open batch
+      </p>
+      <ul aria-labelledby={labelId} onKeyDown={onKeyDown}>
+        {batches.map((b) => (
+          <li key={b.id}>
+            <Button onClick={() => onChoose(b.id)}>
+              {b.name}
+              <span className="open-batch-count">
+                {b.count} gift{b.count === 1 ? '' : 's'}
+                {b.batchDate ? ` · ${b.batchDate}` : ''}
+              </span>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

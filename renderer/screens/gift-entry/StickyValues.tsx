@@ -1,0 +1,66 @@
+/**
+ * What stays from one gift to the next (date, payment method, designation), said in the entry
+ * row right under the amount, where the eye is while typing. A value that is not the batch's
+ * own is marked, with a button that puts the batch's back: one cash gift in a batch of checks
+ * is plain to see, and one press from undone for the gifts after it.
+ */
+import { Button } from '../../ui/index.ts';
+import { METHOD_LABEL } from './reference.ts';
+
+export type StickyField = 'date' | 'method' | 'campaignId' | 'committeeId' | 'donationAccountId';
+export type StickyValuesOf = Record<StickyField, string>;
+
+const LABEL: Record<StickyField, string> = { date: 'Date', method: 'Method', campaignId: 'Campaign', committeeId: 'Committee', donationAccountId: 'Donation account' };
+const ORDER: StickyField[] = ['method', 'date', 'campaignId', 'committeeId', 'donationAccountId'];
+
+/** "Wed, Nov 25, 2026" for a yyyy-mm-dd date (what was typed, while it is not one yet). */
+export function dayName(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date || '—';
+  const d = new Date(`${date}T00:00:00`);
+  return Number.isNaN(d.getTime()) ? date : d.toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+}
+
+export function StickyValues({
+  id,
+  values,
+  batch,
+  nameOf,
+  onRevert,
+}: {
+  id: string;
+  values: StickyValuesOf;
+  /** The batch's own values: what every gift starts with. */
+  batch: StickyValuesOf;
+  nameOf: (field: 'campaignId' | 'committeeId' | 'donationAccountId', id: string) => string | null;
+  onRevert: (field: StickyField) => void;
+}) {
+  const shown = (f: StickyField, v: string): string => {
+    if (f === 'method') return METHOD_LABEL[v as keyof typeof METHOD_LABEL] ?? (v || '—');
+    if (f === 'date') return dayName(v);
+    return v ? (nameOf(f, v) ?? '…') : 'none';
+  };
+  // The method and the date always; a designation when there is one, or when it was changed.
+  const items = ORDER.filter((f) => f === 'method' || f === 'date' || values[f] !== '' || batch[f] !== '');
+  return (
+    <div className="gift-sticky" data-testid="gift-sticky">
+      <span className="gift-sticky-title" id={id}>
+        Each gift until changed:{' '}
+        {items.map((f, i) => (
+          <span key={f} className={values[f] !== batch[f] ? 'sticky-value sticky-changed' : 'sticky-value'} data-sticky={f}>
+            {i > 0 ? ' · ' : null}
+            {f === 'method' || f === 'date' ? null : `${LABEL[f]} `}
+            <b>{shown(f, values[f])}</b>
+            {values[f] !== batch[f] ? <span className="sticky-was"> (this batch: {shown(f, batch[f])})</span> : null}
+          </span>
+        ))}
+      </span>
+      {items
+        .filter((f) => values[f] !== batch[f])
+        .map((f) => (
+          <Button key={f} tone="quiet" className="sticky-revert" onClick={() => onRevert(f)} aria-label={`Back to ${shown(f, batch[f])}, this batch’s ${LABEL[f].toLowerCase()}`}>
+            Back to {shown(f, batch[f])}
+          </Button>
+        ))}
+    </div>
+  );
+}
