@@ -289,3 +289,44 @@ describe('the open-batch picker', () => {
     }
   });
 });
+
+describe("the batch panel's Batch field", () => {
+  it('arrow keys only mark another batch; Enter switches, Escape keeps the one being typed into', async () => {
+    const close = async (id: string) => expectStatus(await server.request('PUT', `/api/v1/batches/${id}`, { accountId: server.accountId, closed: true }), 200);
+    for (const b of (await get('/api/v1/batches?limit=100')).data as Array<{ id: string }>) await close(b.id);
+    await batchWith('Monday — mail checks', 1);
+    await batchWith('Tuesday — gala door', 1);
+    const { page, context, problems } = await openApp(browser, server);
+    try {
+      // Two open batches; continue Monday by click.
+      await page.getByRole('button', { name: /^Monday — mail checks/ }).click();
+      await donorBox(page).waitFor();
+      const batchField = page.getByRole('combobox', { name: 'Batch', exact: true });
+      const shown = () => batchField.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent);
+      const remembered = () => page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`);
+      const monday = await remembered();
+      expect(await shown()).toBe('Monday — mail checks');
+
+      // The next batch in the list, whichever way it lies (the list is newest first).
+      const key = await batchField.evaluate((s: HTMLSelectElement) => (s.selectedIndex < s.options.length - 1 ? 'ArrowDown' : 'ArrowUp'));
+      await batchField.focus();
+      await page.keyboard.press(key);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      // Marked, said under the field, not switched: the same batch is still the one remembered.
+      await page.getByText(/Enter switches to Tuesday — gala door; Escape keeps Monday — mail checks/).waitFor();
+      expect(await remembered()).toBe(monday);
+      await expectNoA11yViolations(page, 'gift entry with another batch marked in the Batch field');
+      await page.keyboard.press('Escape');
+      await expect.poll(shown).toBe('Monday — mail checks');
+      expect(await remembered()).toBe(monday);
+
+      await page.keyboard.press(key);
+      await page.keyboard.press('Enter');
+      await expect.poll(remembered).not.toBe(monday);
+      await expect.poll(shown).toBe('Tuesday — gala door');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

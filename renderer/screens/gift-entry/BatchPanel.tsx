@@ -4,7 +4,7 @@
  * closed lid or a crash loses none; the one in use is remembered per window.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.ts';
 import { BatchCreate, type Batch } from '../../../shared/schemas/batches.ts';
@@ -131,6 +131,51 @@ export function NewBatchDialog({ open, onClose, onCreated }: { open: boolean; on
   );
 }
 
+/** Keys that move a closed native select's choice at once (and fire its change event). */
+const MOVING_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/**
+ * The batch being typed into, switchable. A closed native select takes the next batch on the
+ * first ArrowDown (or a typed letter) and fires its change: here that only marks a batch to
+ * switch to, said under the field; Enter switches, Escape or leaving the field keeps the
+ * batch. A choice made in the opened list (a click, or Enter in it) switches at once.
+ */
+function BatchSwitch({ batch, options, onChoose }: { batch: Batch; options: Array<{ value: string; label: string }>; onChoose: (id: string) => void }) {
+  const [pending, setPending] = useState<string | null>(null);
+  const keyed = useRef(false);
+  const marked = pending !== null && pending !== batch.id ? pending : null;
+  return (
+    <Select
+      label="Batch"
+      value={marked ?? batch.id}
+      onKeyDown={(e) => {
+        keyed.current = !e.altKey && !e.ctrlKey && !e.metaKey && (MOVING_KEYS.has(e.key) || e.key.length === 1);
+        if (e.key === 'Enter' && marked) {
+          e.preventDefault();
+          setPending(null);
+          onChoose(marked);
+        } else if (e.key === 'Escape' && marked) {
+          e.preventDefault();
+          setPending(null);
+        }
+      }}
+      onChange={(e) => {
+        const id = e.target.value;
+        if (keyed.current) setPending(id);
+        else {
+          setPending(null);
+          onChoose(id);
+        }
+        keyed.current = false;
+      }}
+      onBlur={() => setPending(null)}
+      hint={marked ? `Enter switches to ${options.find((o) => o.value === marked)?.label ?? 'this batch'}; Escape keeps ${batch.name}` : undefined}
+      options={options}
+      fieldClassName="batch-select"
+    />
+  );
+}
+
 export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch; batches: Batch[]; onChoose: (id: string) => void; onNew: () => void }) {
   const ref = useReferenceData();
   const mismatch = batchMismatch(batch);
@@ -138,13 +183,7 @@ export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch
   return (
     <section className="panel batch-panel" aria-label="Batch">
       <div className="batch-head">
-        <Select
-          label="Batch"
-          value={batch.id}
-          onChange={(e) => onChoose(e.target.value)}
-          options={(open.some((b) => b.id === batch.id) ? open : [batch, ...open]).map((b) => ({ value: b.id, label: b.name }))}
-          fieldClassName="batch-select"
-        />
+        <BatchSwitch batch={batch} options={(open.some((b) => b.id === batch.id) ? open : [batch, ...open]).map((b) => ({ value: b.id, label: b.name }))} onChoose={onChoose} />
         <Button onClick={onNew}>New batch…</Button>
         <dl className="batch-defaults">
           <div>
