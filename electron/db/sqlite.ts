@@ -18,7 +18,7 @@ import {
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type SearchTier, type Store, type TimeUnit, type WriteMode, exactKey, searchWords } from './store.ts';
+import { type Db, type SearchTier, type SeqRange, type Store, type TimeUnit, type WriteMode, exactKey, searchWords } from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -268,10 +268,14 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         schedule();
       });
     },
-    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match', tier: SearchTier = 'prefix'): Expression<SqlBool> | null {
+    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match', tier: SearchTier = 'prefix', range?: SeqRange): Expression<SqlBool> | null {
       const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
-      const exactRows = sql`select rowid from contacts_exact where contacts_exact match ${q.key}`;
+      // A seq range is a rowid range for FTS5: it seeks to the start and stops at the end. The
+      // bounds must reach it as integers (better-sqlite3 binds a JS number as a REAL, which
+      // FTS5 ignores as a rowid bound and reads every match: 2.5 ms instead of 0.1 for `jan`).
+      const within = range ? sql` and rowid between cast(${range.from} as integer) and cast(${range.to} as integer)` : sql``;
+      const exactRows = sql`select rowid from contacts_exact where contacts_exact match ${q.key}${within}`;
       const exact = sql`contacts.seq in (${exactRows})`;
       // The match drives the plan: one rowid lookup per matching contact of the account. The
       // unary plus keeps the planner off the (account_id, …) indexes, which it otherwise
@@ -284,10 +288,10 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         // The walk of the account's order index keeps the account: the probed set may hold
         // every account's matches (cheaper to build than their intersection with the account).
         return sql<SqlBool>`(contacts.account_id = ${accountId}
-          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words} union ${exactRows}))`;
+          and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words}${within} union ${exactRows}))`;
       }
       return sql<SqlBool>`(+contacts.account_id = ${accountId}
-        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)} union ${exactRows}))`;
+        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)}${within} union ${exactRows}))`;
     },
     async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
       const q = ftsQueries(text, accountId, tier);

@@ -19,6 +19,16 @@ export type TimeUnit = 'hour' | 'day';
  */
 export type SearchTier = 'exact' | 'words' | 'prefix';
 
+/**
+ * Bounds on the contacts' `seq` a search condition may return (both included): a hint for an
+ * engine that can read its full-text index by row range, used where the caller restricts the
+ * rows to that span anyway (contact-search.ts searchPageIds).
+ */
+export interface SeqRange {
+  from: number;
+  to: number;
+}
+
 export interface WriteMode {
   /**
    * A large write (an import chunk): it gets a transaction of its own instead of sharing a
@@ -44,9 +54,10 @@ export interface Store {
    * the account scope (callers add no `account_id = ?` of their own), so the engine can make
    * the full-text match drive the plan. Null when the text has no words. `drive: 'order'`
    * lets the engine walk the account's order index instead, probing the match set: cheaper
-   * for one page of a broad match (the page's rows come early in the index).
+   * for one page of a broad match (the page's rows come early in the index). With `range`,
+   * the engine may leave out matches whose seq is outside it.
    */
-  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order', tier?: SearchTier): Expression<SqlBool> | null;
+  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order', tier?: SearchTier, range?: SeqRange): Expression<SqlBool> | null;
   /**
    * How many contacts of the account match the search text (exact, the same set as
    * `contactSearchCondition` for the same tier), counted from the full-text index without

@@ -17,7 +17,8 @@ import type {
   GivingTotals,
 } from '../../shared/schemas/contact-views.ts';
 import { readCounters } from './change-log.ts';
-import { contactNotFound, getContactRow, pageFromOrderIndex, relevancePage } from './contacts.ts';
+import { type ContactOrderColumn, type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
+import { contactNotFound, getContactRow } from './contacts.ts';
 import type { DomainContext } from './context.ts';
 
 type Direction = 'asc' | 'desc';
@@ -59,6 +60,18 @@ export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQue
   return page.orderBy('contacts.id', dir).limit(q.limit ?? 20).offset(q.offset ?? 0);
 }
 
+/** A summary order's columns, as contactSummaryPageQuery orders them. */
+function summaryOrder(sortBy: Exclude<ContactSummarySortField, 'relevance'>, dir: 'asc' | 'desc'): OrderTerm[] {
+  const columns: Record<typeof sortBy, ContactOrderColumn[]> = {
+    name: ['lastName', 'firstName'],
+    lastDonationDate: ['lastDonationDate'],
+    totalDonations: ['totalCents'],
+    createdAt: ['createdAt'],
+  };
+  const nulls = sortBy === 'lastDonationDate' ? { nulls: dir === 'asc' ? ('first' as const) : ('last' as const) } : {};
+  return [...columns[sortBy].map((column) => ({ column, dir, ...nulls })), { column: 'id', dir }];
+}
+
 export async function listContactSummaries(ctx: DomainContext, q: ContactSummaryQuery): Promise<ContactSummaryList> {
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
@@ -73,9 +86,13 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
     // The total first (from the full-text index alone where the engine can), then the page:
     // driven by the match, or read off the order's index for a broad match (as listContacts).
     const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
-    total = counted ?? (await readCounters(db, q.accountId)).contacts;
-    const drive = counted !== null && pageFromOrderIndex(counted, offset + limit, (await readCounters(db, q.accountId)).contacts) ? 'order' : 'match';
-    ids = counted === 0 ? [] : (await contactSummaryPageQuery(ctx, { ...q, sortBy }, drive).execute()).map((r) => r.id);
+    if (counted !== null && q.search !== undefined) {
+      total = counted;
+      ids = await searchPageIds(ctx, { accountId: q.accountId, text: q.search, size: counted, order: summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]), skip: offset, take: limit });
+    } else {
+      total = (await readCounters(db, q.accountId)).contacts;
+      ids = (await contactSummaryPageQuery(ctx, { ...q, search: undefined, sortBy }).execute()).map((r) => r.id);
+    }
   }
   const rows =
     ids.length === 0

@@ -1,7 +1,6 @@
 /**
  * Contacts: create, read, update (C1–C5), delete with everything attached, list and search.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { centsToDollars } from '../../shared/money.ts';
 import { newId } from '../../shared/ids.ts';
 import {
@@ -26,10 +25,10 @@ import type {
   ContactPhonesTable,
   ContactRow,
   ContactsTable,
-  Database,
 } from '../db/schema.ts';
-import type { Db, SearchTier } from '../db/store.ts';
+import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
+import { type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type CustomFieldDefinition, applyCustomValues, checkCustomValues, listCustomFields, readCustomValues, resolveCustomValues } from './custom-fields.ts';
 import { DomainError, type FieldIssue } from './errors.ts';
@@ -392,27 +391,27 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
 
   const direction = q.sortOrder ?? 'desc';
   const column = SORT_COLUMN[q.sortBy ?? 'createdAt'];
-  const cond = search !== undefined ? ctx.store.contactSearchCondition(search, q.accountId) : null;
-
-  // The total first, driven by the full-text match. The search condition carries the account
-  // scope itself (see Store.contactSearchCondition).
-  let total: number;
-  let pageCond = cond;
-  if (cond && search !== undefined) {
-    total = (await ctx.store.countContactSearch(search, q.accountId)) ?? 0;
-    const accountContacts = (await readCounters(db, q.accountId)).contacts;
-    if (pageFromOrderIndex(total, offset + limit, accountContacts)) pageCond = ctx.store.contactSearchCondition(search, q.accountId, 'order');
-  } else {
-    total = (await readCounters(db, q.accountId)).contacts;
+  // The total first, driven by the full-text match (account-scoped: Store.countContactSearch),
+  // then the page (contact-search.ts).
+  const counted = search !== undefined ? await ctx.store.countContactSearch(search, q.accountId) : null;
+  if (counted !== null && search !== undefined) {
+    // A missing email sorts before every other ascending and after every other descending,
+    // on both engines; the other columns are never empty.
+    const order: OrderTerm[] = [
+      { column, dir: direction, ...(column === 'email' ? { nulls: direction === 'asc' ? ('first' as const) : ('last' as const) } : {}) },
+      { column: 'id', dir: direction },
+    ];
+    const ids = await searchPageIds(ctx, { accountId: q.accountId, text: search, size: counted, order, skip: offset, take: limit });
+    return { data: await contactItems(db, q.accountId, ids), total: counted, limit, offset };
   }
-  // The page's ids first (read off the order's index where it can), then their rows.
+  const total = (await readCounters(db, q.accountId)).contacts;
+  // The page's ids first (read off the order's index), then their rows.
   const page = await db
     .selectFrom('contacts')
-    .where((eb) => pageCond ?? eb('accountId', '=', q.accountId))
+    .where('accountId', '=', q.accountId)
     .select('id')
-    // A missing email sorts before every other ascending and after every other descending,
-    // on both engines (SQLite's own order; PostgreSQL is told so). The other columns are never
-    // empty: no null order, so PostgreSQL reads them off their indexes as they are.
+    // PostgreSQL is told SQLite's own null order for email; the other columns are never empty:
+    // no null order, so PostgreSQL reads them off their indexes as they are.
     .orderBy(column, (ob) => (column !== 'email' ? (direction === 'asc' ? ob.asc() : ob.desc()) : direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
     .orderBy('id', direction)
     .limit(limit)
@@ -433,82 +432,4 @@ async function contactItems(db: Db, accountId: string, ids: readonly string[]): 
     .execute();
   const byId = new Map(rows.filter((r) => r.accountId === accountId).map(({ accountId: _, ...r }) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/**
- * One page of contact ids in relevance order, with the total of the whole match set:
- *  1. the whole typed text is the contact's full name (either order), email, phone digits or
- *     organisation (accents, case and separators ignored);
- *  2. every typed word is a whole word of the name, email or organisation;
- *  3. every typed word starts one (the rest of the match set);
- * and within a tier the most recent last gift first (never gave: last), then the newest id.
- * Without search words every contact of the account is in one tier: last gift order.
- *
- * Each tier is counted from the full-text index (the exact tier is one index lookup), so the
- * page only reads the tiers it overlaps: a page of the first tier never touches the others,
- * and a broad tier's page is read off the account's last-gift index, probing the match set,
- * as a broad search's page is (pageFromOrderIndex).
- */
-export async function relevancePage(ctx: DomainContext, accountId: string, search: string | undefined, offset: number, limit: number): Promise<{ ids: string[]; total: number }> {
-  const { store } = ctx;
-  const db = store.db;
-  const accountContacts = async () => (await readCounters(db, accountId)).contacts;
-  const pageOf = async (cond: ((eb: ExpressionBuilder<Database, 'contacts'>) => Expression<SqlBool>) | null, skip: number, take: number): Promise<string[]> => {
-    const rows = await db
-      .selectFrom('contacts')
-      .select('contacts.id')
-      .where((eb) => (cond ? cond(eb) : eb('contacts.accountId', '=', accountId)))
-      .orderBy('contacts.lastDonationDate', (ob) => ob.desc().nullsLast())
-      .orderBy('contacts.id', 'desc')
-      .limit(take)
-      .offset(skip)
-      .execute();
-    return rows.map((r) => r.id);
-  };
-
-  const text = search ?? '';
-  const nExact = await store.countContactSearch(text, accountId, 'exact');
-  if (nExact === null) {
-    return { ids: await pageOf(null, offset, limit), total: await accountContacts() };
-  }
-  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (Store's SearchTier). Counted one
-  // after another: a contact saved in between cannot make a tier's size negative.
-  const nWords = Math.max(nExact, (await store.countContactSearch(text, accountId, 'words')) ?? 0);
-  const nPrefix = Math.max(nWords, (await store.countContactSearch(text, accountId, 'prefix')) ?? 0);
-  const cond = (tier: SearchTier, drive: 'match' | 'order') => store.contactSearchCondition(text, accountId, drive, tier)!;
-  const tiers: Array<{ size: number; tier: SearchTier; without: SearchTier | null }> = [
-    { size: nExact, tier: 'exact', without: null },
-    { size: nWords - nExact, tier: 'words', without: 'exact' },
-    { size: nPrefix - nWords, tier: 'prefix', without: 'words' },
-  ];
-  const ids: string[] = [];
-  let start = 0;
-  let inAccount: number | null = null;
-  for (const t of tiers) {
-    const end = start + t.size;
-    const from = Math.max(offset + ids.length, start);
-    const want = offset + limit - from;
-    if (t.size > 0 && want > 0 && from < end) {
-      const skip = from - start;
-      inAccount ??= await accountContacts();
-      const drive = pageFromOrderIndex(t.size, skip + want, inAccount) ? 'order' : 'match';
-      const inTier = cond(t.tier, drive);
-      // Membership only (the row is the account's already): the set of every account, which
-      // costs no intersection with the account's own long token list.
-      const outside = t.without === null ? null : cond(t.without, 'order');
-      ids.push(...(await pageOf((eb) => (outside === null ? inTier : eb.and([inTier, eb.not(outside)])), skip, want)));
-    }
-    start = end;
-  }
-  return { ids, total: nPrefix };
-}
-
-/**
- * Whether one page of `matches` search results is cheaper read off the account's order index
- * (probing the match set; about `upTo` × `accountContacts` / `matches` entries walked) than by
- * looking up and sorting every match. An index entry walked costs about a twentieth of a
- * match looked up (measured on 1,000,000 contacts, bench/search-sqlite.ts).
- */
-export function pageFromOrderIndex(matches: number, upTo: number, accountContacts: number): boolean {
-  return matches > 0 && 20 * matches * matches > upTo * accountContacts;
 }

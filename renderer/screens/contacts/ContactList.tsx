@@ -3,7 +3,7 @@
  * first — the server's relevance order — unless an order was picked), sort
  * by name, last gift, total given or when added, and scroll through 100,000 contacts without
  * a stutter. Only the rows on screen exist in the DOM (@tanstack/react-virtual); the rows
- * come in pages of 100 fetched for the part of the list in view, each read by the server
+ * come in pages of 50 fetched for the part of the list in view, each read by the server
  * off an index, so the last page costs what the first does.
  *
  * Keyboard: ↓ from the search box enters the list; ↑ ↓ PageUp PageDown Home End move

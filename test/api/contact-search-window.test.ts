@@ -1,0 +1,179 @@
+/**
+ * A broad search's page read through a window of the order's index (SQLite: the first entries
+ * of the order bound the full-text read by seq; contact-search.ts searchPageIds) returns exactly
+ * the page the whole match set gives, whatever the seqs look like: contacts imported late with
+ * old dates (high seq, old creation), a second account's namesakes interleaved seq by seq, a
+ * word found only among the oldest contacts (the window comes up short and the page is read
+ * another way), pages deep into the results, every order of both routes, and relevance in an
+ * account where nobody gave yet (its tie-break, newest id first, follows the seqs). Expected
+ * pages are computed here from what was stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bumpCounters } from '../../electron/domain/change-log.ts';
+import { insertContactRecords, prepareContact, type NewContactRecord } from '../../electron/domain/contacts.ts';
+import { newId } from '../../shared/ids.ts';
+import { expectStatus } from '../helpers/api-fixtures.ts';
+import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface Stored {
+  id: string;
+  accountId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  organization: string | null;
+  createdAt: string;
+  lastDonationDate: string | null;
+  totalCents: number;
+}
+
+const FIRST = ['Ada', 'Adaline', 'Ben', 'Bea', 'Cora', 'José', 'Jo', 'Zoë', 'Zoe', 'Robert'];
+const LAST = ['Brown', 'Browning', 'Abbott', 'Núñez', 'Nunez', 'Walker', 'Walkerson', 'Hale'];
+
+let s: TestServer;
+let other: string;
+let quiet: string;
+const auth = new Map<string, Record<string, string>>();
+const stored: Stored[] = [];
+
+async function add(accountId: string, rows: Array<Omit<Stored, 'id' | 'accountId'>>): Promise<void> {
+  const records: NewContactRecord[] = [];
+  for (const r of rows) {
+    const id = newId('contact');
+    const rec = prepareContact({ accountId, firstName: r.firstName, lastName: r.lastName, organization: r.organization, primaryEmail: r.email }, [], id, r.createdAt);
+    rec.row.totalCents = r.totalCents;
+    rec.row.lastDonationDate = r.lastDonationDate;
+    records.push(rec);
+    stored.push({ id, accountId, ...r });
+  }
+  await s.store.write(async (trx) => {
+    await insertContactRecords(trx, records);
+    await bumpCounters(trx, accountId, { contacts: records.length });
+  });
+}
+
+/** A contact of the usual kind, number `i`; about half have given, on a day unrelated to `i`. */
+function person(i: number, createdAt: string, gave = true): Omit<Stored, 'id' | 'accountId'> {
+  const firstName = FIRST[(i * 7) % FIRST.length]!;
+  const lastName = LAST[(i * 3) % LAST.length]!;
+  const given = gave && i % 2 === 0;
+  return {
+    firstName,
+    lastName,
+    email: `${firstName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()}.${lastName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()}${i}@mail.example`,
+    organization: i % 5 === 0 ? 'Harbor Legal' : null,
+    createdAt: new Date(Date.parse(createdAt) + i * 60_000).toISOString(),
+    lastDonationDate: given ? new Date(Date.parse('2025-01-01T00:00:00Z') + ((i * 7919) % 600) * 86_400_000).toISOString() : null,
+    totalCents: given ? 1999 : 0,
+  };
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  auth.set(s.accountId, { 'x-api-key': s.keyId, authorization: `Bearer ${s.secret}` });
+  for (const _ of [0, 1]) {
+    const a = await s.otherAccount();
+    auth.set(a.accountId, { 'x-api-key': a.keyId, authorization: `Bearer ${a.secret}` });
+    if (other === undefined) other = a.accountId;
+    else quiet = a.accountId;
+  }
+  // The oldest: a word no one else has.
+  await add(s.accountId, Array.from({ length: 120 }, (_, i) => ({ ...person(i, '2019-01-01T00:00:00Z'), lastName: 'Oldfield' })));
+  // The bulk, created in seq order, with a second account's namesakes interleaved seq by seq.
+  for (let chunk = 0; chunk < 6; chunk++) {
+    for (let i = chunk * 500; i < (chunk + 1) * 500; i += 50) {
+      await add(s.accountId, Array.from({ length: 50 }, (_, j) => person(i + j, '2024-01-01T00:00:00Z')));
+      await add(other, Array.from({ length: 10 }, (_, j) => person(i + j, '2024-06-01T00:00:00Z')));
+    }
+  }
+  // Imported late with old dates: high seqs, early in no order by creation.
+  await add(s.accountId, Array.from({ length: 300 }, (_, i) => person(5000 + i, '2023-01-01T00:00:00Z')));
+  // An account where nobody gave yet.
+  await add(quiet, Array.from({ length: 2500 }, (_, i) => person(i, '2024-01-01T00:00:00Z', false)));
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+const words = (t: string) => fold(t).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const tokens = (c: Stored) => words([c.firstName, c.lastName, c.email, c.organization ?? ''].join(' '));
+const matches = (c: Stored, text: string) => words(text).every((w) => tokens(c).some((t) => t.startsWith(w)));
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Relevance's tier: 0 exact (name either order, email, organisation), 1 every word whole, 2 prefix. */
+function tier(c: Stored, text: string): number {
+  const key = words(text).join('');
+  const keys = [c.firstName + c.lastName, c.lastName + c.firstName, c.email, c.organization ?? ''].map((k) => words(k).join(''));
+  if (keys.includes(key)) return 0;
+  return words(text).every((w) => tokens(c).includes(w)) ? 1 : 2;
+}
+
+type Order = (a: Stored, b: Stored) => number;
+const desc = (f: (c: Stored) => string | number | null, nullsLast = true): Order => (a, b) => {
+  const x = f(a);
+  const y = f(b);
+  if (x === y) return byText(b.id, a.id);
+  if (x === null) return nullsLast ? 1 : -1;
+  if (y === null) return nullsLast ? -1 : 1;
+  return x < y ? 1 : -1;
+};
+const asc = (f: (c: Stored) => string | number | null): Order => {
+  const d = desc(f, false);
+  return (a, b) => d(b, a);
+};
+
+async function page(accountId: string, route: string, text: string, query: string): Promise<{ ids: string[]; total: number }> {
+  const res = await rawRequest(`${s.url}${route}?accountId=${accountId}&search=${encodeURIComponent(text)}&${query}`, 'GET', undefined, auth.get(accountId));
+  const body = expectStatus(res, 200) as { data: Array<{ id: string }>; total: number };
+  return { ids: body.data.map((d) => d.id), total: body.total };
+}
+
+function expected(accountId: string, text: string, order: Order, offset: number, limit: number): { ids: string[]; total: number } {
+  const found = stored.filter((c) => c.accountId === accountId && matches(c, text)).sort(order);
+  return { ids: found.slice(offset, offset + limit).map((c) => c.id), total: found.length };
+}
+
+describe('a broad search read through a window of the order', () => {
+  const SEARCHES = ['b', 'brown', 'ada', 'mail', 'jo', 'zoe', 'oldf', 'harbor', 'walker', 'nunez'];
+  // Orders by creation only here: a text order's collation differs between the engines.
+  it('GET /contacts in the spec orders: every page exact, this account only', async () => {
+    const orders: Array<[string, Order]> = [
+      ['', desc((c) => c.createdAt)],
+      ['&sortBy=createdAt&sortOrder=asc', asc((c) => c.createdAt)],
+    ];
+    for (const text of SEARCHES) {
+      for (const [query, order] of orders) {
+        for (const [offset, limit] of [[0, 20], [0, 100], [40, 20], [900, 50]] as const) {
+          expect(await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`), `${text} ${query} ${offset}`).toEqual(expected(s.accountId, text, order, offset, limit));
+        }
+      }
+    }
+  });
+
+  it('GET /contact-summaries in every order of the list: every page exact', async () => {
+    const orders: Array<[string, Order]> = [
+      ['sortBy=createdAt&sortOrder=desc', desc((c) => c.createdAt)],
+      ['sortBy=lastDonationDate&sortOrder=desc', desc((c) => c.lastDonationDate)],
+      ['sortBy=totalDonations&sortOrder=asc', asc((c) => c.totalCents)],
+    ];
+    for (const text of SEARCHES) {
+      for (const [query, order] of orders) {
+        for (const [offset, limit] of [[0, 8], [0, 100], [300, 100]] as const) {
+          expect(await page(s.accountId, '/api/v1/contact-summaries', text, `limit=${limit}&offset=${offset}&${query}`), `${text} ${query} ${offset}`).toEqual(expected(s.accountId, text, order, offset, limit));
+        }
+      }
+    }
+  });
+
+  it('relevance where nobody gave: tiers first, then the newest id, every page exact', async () => {
+    for (const text of ['b', 'brown', 'ada', 'jo', 'zoe', 'nunez', 'mail example', 'walker']) {
+      const order: Order = (a, b) => tier(a, text) - tier(b, text) || byText(b.id, a.id);
+      for (const [offset, limit] of [[0, 8], [0, 100], [500, 100]] as const) {
+        for (const route of ['/api/v1/contact-summaries', '/api/v1/contacts']) {
+          expect(await page(quiet, route, text, `limit=${limit}&offset=${offset}&sortBy=relevance`), `${text} ${route} ${offset}`).toEqual(expected(quiet, text, order, offset, limit));
+        }
+      }
+    }
+  });
+});
