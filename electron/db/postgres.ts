@@ -111,38 +111,44 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   };
 }
 
+/** A typed word folded as the stored terms are (unaccent, lower). */
+const folded = (w: string) => sql`lower(public.unaccent(${w}))`;
+
+/** The account's integer key in `contact_search_terms` (migration search-terms-compact). */
+const accountKey = (accountId: string) => sql`(select a.key from contact_search_accounts a where a.account_id = ${accountId})`;
+
 /**
- * The account's contacts having every typed word as a word (whole, or as its start): one
- * range of `contact_search_terms` per word (migration search-terms: an index-only scan), the
- * ranges intersected. The typed words are folded as the stored ones are (unaccent, lower).
+ * Entry `t` of `contact_search_terms` is the word `w`, or starts with it. `once` keeps, of a
+ * contact's terms starting with `w`, only the first (`shared`, migration search-terms-compact):
+ * one entry per contact, so a set of matches needs no de-duplication.
+ */
+function wordMatch(t: string, w: string, whole: boolean, once: boolean) {
+  const term = sql.ref(`${t}.term`);
+  if (whole) return sql`${term} = ${folded(w)}`;
+  const range = sql`${term} >= ${folded(w)} and ${term} < ${folded(w)} || chr(1114111)`;
+  return once ? sql`${range} and ${sql.ref(`${t}.shared`)} < length(${folded(w)})` : range;
+}
+
+/**
+ * The account's contacts having every typed word as a word (whole, or as its start), each
+ * once: one range of `contact_search_terms` per word (an index-only scan), the ranges joined
+ * on the contact. The planner starts from the narrowest range (by its statistics) and probes
+ * the others by contact ("org 12": 200,000 entries for "org", a few thousand for "12").
  */
 function termSet(accountId: string, words: readonly string[], whole: boolean) {
-  const match = (t: string, w: string) =>
-    whole
-      ? sql`${sql.ref(`${t}.term`)} = lower(public.unaccent(${w}))`
-      : sql`${sql.ref(`${t}.term`)} >= lower(public.unaccent(${w})) and ${sql.ref(`${t}.term`)} < lower(public.unaccent(${w})) || chr(1114111)`;
-  // One range per word, joined on the contact: the planner starts from the narrowest range
-  // (by its statistics) and probes the others by contact, rather than reading every range
-  // whole ("org 12": 200,000 entries for "org", a few thousand for "12"). Distinct: a contact
-  // with two words starting the same ("Jan Janssen") is one match.
   const joins = words.slice(1).map((w, i) => {
     const t = `t${i + 1}`;
     return sql`join contact_search_terms ${sql.id(t)} on ${sql.ref(`${t}.contact_seq`)} = t0.contact_seq
-      and ${sql.ref(`${t}.account_id`)} = ${accountId} and ${match(t, w)}`;
+      and ${sql.ref(`${t}.account_key`)} = ${accountKey(accountId)} and ${wordMatch(t, w, whole, true)}`;
   });
-  return sql`select distinct t0.contact_seq from contact_search_terms t0 ${sql.join(joins, sql` `)}
-    where t0.account_id = ${accountId} and ${match('t0', words[0]!)}`;
+  return sql`select t0.contact_seq from contact_search_terms t0 ${sql.join(joins, sql` `)}
+    where t0.account_key = ${accountKey(accountId)} and ${wordMatch('t0', words[0]!, whole, true)}`;
 }
 
 /** Whether the contact `seq` has every word (the same test as termSet, for one contact). */
 function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boolean) {
   return sql.join(
-    words.map((w) =>
-      whole
-        ? sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq} and t.term = lower(public.unaccent(${w})))`
-        : sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq}
-            and t.term >= lower(public.unaccent(${w})) and t.term < lower(public.unaccent(${w})) || chr(1114111))`,
-    ),
+    words.map((w) => sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq} and ${wordMatch('t', w, whole, false)})`),
     sql` and `,
   );
 }
