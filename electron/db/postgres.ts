@@ -154,25 +154,43 @@ function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boo
 }
 
 /**
+ * Past how many entries a word's range is dense enough that a page walked off an order's
+ * index is cheaper probing each entry's words (an index lookup by contact) than hashing the
+ * whole set first: a page of 20 from 1,000,000 contacts walks 20 × 1,000,000 / matches
+ * entries, each probe costing about as much as hashing five matches (bench/search-postgres.ts).
+ */
+const DENSE = 10_000;
+
+/**
  * A search tier (see SearchTier) within one account: the exact key through the GIN index on
  * `search_keys` (each key carries its account, migration search-relevance), the words through
- * `contact_search_terms`. `drive: 'order'` hides the set from the planner's join (`is true`),
- * so a page of a broad match walks the order's index, testing each entry against the set
- * (hashed once); 'match' lets the set drive: a primary-key lookup per match, then the sort.
+ * `contact_search_terms`. 'match' lets the set drive: a primary-key lookup per match, then
+ * the sort. `drive: 'order'` walks the order's index and tests each entry: against the set,
+ * hashed once, or — when the first word's range is dense (one word typed, DENSE entries or
+ * more) — by probing that entry's words, so a page of a broad match never reads the whole
+ * range. The exact matches the words miss are a hashed set of their own (a few at most).
  */
 function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
   const words = searchWords(text);
   const key = exactKey(text);
   if (words.length === 0 || key === null) return null;
-  const exact = sql<SqlBool>`contacts.search_keys @> array[${`${accountId} ${key}`}::text]`;
-  if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and ${exact})`;
-  const set = sql`${termSet(accountId, words, tier === 'words')}
-    union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
-  // `is true` keeps the set a hashed subplan (built once, a hash probe per row), not a join.
-  if (drive === 'order') return sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.seq in (${set})) is true)`;
-  // 'match': the set's seqs as one array looked up in the primary key (an IN here was planned
-  // as a join driven by a walk of the whole order index: 324 ms for 24 matches).
-  return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq = any(array(${set})))`;
+  const whole = tier === 'words';
+  const exactSet = sql`select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
+  if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.search_keys @> array[${`${accountId} ${key}`}::text])`;
+  if (drive === 'match') {
+    // The set's seqs as one array looked up in the primary key (an IN here was planned as a
+    // join driven by a walk of the whole order index: 324 ms for 24 matches).
+    return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.seq = any(array(${termSet(accountId, words, whole)} union ${exactSet})))`;
+  }
+  // `is true` keeps each set a hashed subplan (built once, when first tested), not a join.
+  const hashed = sql`(contacts.seq in (${termSet(accountId, words, whole)})) is true`;
+  const exact = sql`(contacts.seq in (${exactSet})) is true`;
+  if (words.length > 1) return sql<SqlBool>`(contacts.account_id = ${accountId} and (${hashed} or ${exact}))`;
+  const dense = sql`(select count(*) from (select from contact_search_terms d
+      where d.account_key = ${accountKey(accountId)} and ${wordMatch('d', words[0]!, whole, true)} limit ${DENSE}) d) >= ${DENSE}`;
+  // A scalar subquery per entry (never turned into a hash of the whole range).
+  const probe = sql`coalesce((select true from contact_search_terms t where t.contact_seq = contacts.seq and ${wordMatch('t', words[0]!, whole, false)} limit 1), false)`;
+  return sql<SqlBool>`(contacts.account_id = ${accountId} and (case when ${dense} then ${probe} else ${hashed} end or ${exact}))`;
 }
 
 async function countSearch(db: Db, text: string, accountId: string, tier: SearchTier): Promise<number | null> {

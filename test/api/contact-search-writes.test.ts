@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvLine } from '../../electron/domain/csv-reader.ts';
 import { asNewAccount, expectStatus, makeContact } from '../helpers/api-fixtures.ts';
+import { expectedOrder, seedContacts } from '../helpers/seed-contacts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface Page {
@@ -125,5 +126,40 @@ describe('search after writes', () => {
     expect(await found(t, 'nun')).toEqual({ total: 2, names: ['Zoe Nunez', 'Zoë Núñez'] });
     expect(await found(t, 'odeg')).toEqual({ total: 2, names: ['José Müller-Ödegaard', 'Sören Ödegård'] });
     expect(await found(t, 'sons')).toEqual({ total: 0, names: [] });
+  });
+
+  it("pages a word thousands of contacts share (the page read off an order's index) in order, with the right total, this account only", async () => {
+    // More than 10,000 contacts with the words "mail" and "example" (their emails): on
+    // PostgreSQL a page of so broad a match probes each walked entry's words instead of
+    // hashing the whole match set first; a second account has the same words.
+    const big = await startTestServer();
+    try {
+      const seeded = await seedContacts(big.store, big.accountId, 12_500, { seed: 11 });
+      const other = await asNewAccount(big);
+      for (let i = 0; i < 3; i++) await makeContact(other, { firstName: `Other${i}`, primaryEmail: `other${i}@mail.example` });
+      const withEmail = seeded.filter((c) => c.email !== null);
+      expect(withEmail.length).toBeGreaterThan(10_000);
+      const get = async (route: string, text: string, extra: string) =>
+        expectStatus(await big.request('GET', `${route}?accountId=${big.accountId}&search=${text}${extra}`), 200) as Page;
+      for (const text of ['mail', 'mai', 'examp']) {
+        const newest = expectedOrder(withEmail, 'createdAt', 'desc').slice(0, 20).map((c) => c.id);
+        const spec = await get('/api/v1/contacts', text, '&limit=20');
+        expect(spec.total, text).toBe(withEmail.length);
+        expect(spec.data.map((d) => d.id), text).toEqual(newest);
+        // By relevance: "mail" is a whole word of every match (one tier), "mai" and "examp" start
+        // one (one tier too); the most recent last gift first, never gave last.
+        const recent = expectedOrder(withEmail, 'lastDonationDate', 'desc');
+        for (const [route, limit] of [['/api/v1/contacts', 20], ['/api/v1/contact-summaries', 8]] as const) {
+          const first = await get(route, text, `&limit=${limit}&sortBy=relevance`);
+          expect(first.total, `${route} ${text}`).toBe(withEmail.length);
+          expect(first.data.map((d) => d.id), `${route} ${text}`).toEqual(recent.slice(0, limit).map((c) => c.id));
+          const later = await get(route, text, `&limit=${limit}&offset=5000&sortBy=relevance`);
+          expect(later.data.map((d) => d.id), `${route} ${text} offset 5000`).toEqual(recent.slice(5000, 5000 + limit).map((c) => c.id));
+        }
+      }
+      expect((await found(other, 'mail')).total).toBe(3);
+    } finally {
+      await big.close();
+    }
   });
 });
