@@ -154,21 +154,25 @@ function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boo
 }
 
 /**
- * Past how many entries a word's range is dense enough that a page walked off an order's
- * index is cheaper probing each entry's words (an index lookup by contact) than hashing the
- * whole set first: a page of 20 from 1,000,000 contacts walks 20 × 1,000,000 / matches
- * entries, each probe costing about as much as hashing five matches (bench/search-postgres.ts).
+ * A word's range is dense when it holds a twentieth of the account's contacts or more: a page
+ * walked off an order's index then meets a match every 20 entries or so, and probing each
+ * entry's words (an index lookup by contact) costs less than hashing the whole set first.
+ * Less dense, the walk grows and a probe costs several hashed matches: on 1,000,000 contacts,
+ * `example7` by relevance (20,000 matches, none among the most recent last gifts) walks
+ * 40,000 entries: 1.2 s probing, 0.3 s hashed, under load 20 (bench/search-postgres.ts).
  */
-const DENSE = 10_000;
+const denseShare = (accountId: string) =>
+  sql`(select greatest(1, coalesce(sum(s.contacts), 0)::bigint / 20) from account_counter_slots s where s.account_id = ${accountId})`;
 
 /**
  * A search tier (see SearchTier) within one account: the exact key through the GIN index on
  * `search_keys` (each key carries its account, migration search-relevance), the words through
  * `contact_search_terms`. 'match' lets the set drive: a primary-key lookup per match, then
  * the sort. `drive: 'order'` walks the order's index and tests each entry: against the set,
- * hashed once, or — when the first word's range is dense (one word typed, DENSE entries or
- * more) — by probing that entry's words, so a page of a broad match never reads the whole
- * range. The exact matches the words miss are a hashed set of their own (a few at most).
+ * hashed once, or — when every word's range is dense (denseShare) — by probing
+ * that entry's words, so a page of a broad match never reads (nor joins) the whole ranges:
+ * the caller asks for 'order' only when the match set is large (pageFromOrderIndex), so the
+ * walk stays short. The exact matches the words miss are a hashed set of their own (a few at most).
  */
 function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
   const words = searchWords(text);
@@ -176,7 +180,13 @@ function searchCondition(text: string, accountId: string, tier: SearchTier = 'pr
   if (words.length === 0 || key === null) return null;
   const whole = tier === 'words';
   const exactSet = sql`select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
-  if (tier === 'exact') return sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.search_keys @> array[${`${accountId} ${key}`}::text])`;
+  if (tier === 'exact') {
+    // Read off an order's index, by seq (a hashed set): testing `search_keys` would read every
+    // walked entry's row (40,000 of them for "example7" by relevance).
+    return drive === 'order'
+      ? sql<SqlBool>`(contacts.account_id = ${accountId} and (contacts.seq in (${exactSet})) is true)`
+      : sql<SqlBool>`(contacts.account_id = ${accountId} and contacts.search_keys @> array[${`${accountId} ${key}`}::text])`;
+  }
   if (drive === 'match') {
     // The set's seqs as one array looked up in the primary key (an IN here was planned as a
     // join driven by a walk of the whole order index: 324 ms for 24 matches).
@@ -185,11 +195,18 @@ function searchCondition(text: string, accountId: string, tier: SearchTier = 'pr
   // `is true` keeps each set a hashed subplan (built once, when first tested), not a join.
   const hashed = sql`(contacts.seq in (${termSet(accountId, words, whole)})) is true`;
   const exact = sql`(contacts.seq in (${exactSet})) is true`;
-  if (words.length > 1) return sql<SqlBool>`(contacts.account_id = ${accountId} and (${hashed} or ${exact}))`;
-  const dense = sql`(select count(*) from (select from contact_search_terms d
-      where d.account_key = ${accountKey(accountId)} and ${wordMatch('d', words[0]!, whole, true)} limit ${DENSE}) d) >= ${DENSE}`;
-  // A scalar subquery per entry (never turned into a hash of the whole range).
-  const probe = sql`coalesce((select true from contact_search_terms t where t.contact_seq = contacts.seq and ${wordMatch('t', words[0]!, whole, false)} limit 1), false)`;
+  const dense = sql.join(
+    words.map(
+      (w) => sql`(select count(*) from (select from contact_search_terms d
+        where d.account_key = ${accountKey(accountId)} and ${wordMatch('d', w, whole, true)} limit ${denseShare(accountId)}) d) >= ${denseShare(accountId)}`,
+    ),
+    sql` and `,
+  );
+  // A scalar subquery per entry and word (never turned into a hash of the whole range).
+  const probe = sql.join(
+    words.map((w) => sql`coalesce((select true from contact_search_terms t where t.contact_seq = contacts.seq and ${wordMatch('t', w, whole, false)} limit 1), false)`),
+    sql` and `,
+  );
   return sql<SqlBool>`(contacts.account_id = ${accountId} and (case when ${dense} then ${probe} else ${hashed} end or ${exact}))`;
 }
 
