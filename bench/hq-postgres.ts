@@ -77,7 +77,7 @@ async function postThroughput(server: { url: string; app: { close(): Promise<unk
   return { rps: r.rps, audit: await auditPosts(store, tag, r) };
 }
 
-/** A million contacts straight into PostgreSQL (the search trigger fills their tsvectors). */
+/** A million contacts straight into PostgreSQL (the search triggers fill their keys and terms). */
 export async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
   const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
   const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
