@@ -226,8 +226,25 @@ interface BigDb {
   secret: string;
 }
 
-async function benchImport(): Promise<BigDb> {
-  const dir = path.join(WORK, 'big');
+/**
+ * BENCH_BIG_DIR keeps the 1,000,000-row database of parts import/reads/lag outside the run's
+ * work directory: built there (by the import part) on the first run, reused as it is by later
+ * runs (its bench.json names the account and key), so `BENCH_PARTS=reads` can run alone.
+ */
+const BIG_DIR = process.env.BENCH_BIG_DIR ? path.resolve(process.env.BENCH_BIG_DIR) : null;
+
+async function bigDb(): Promise<BigDb> {
+  const saved = BIG_DIR ? path.join(BIG_DIR, 'bench.json') : null;
+  if (saved && fs.existsSync(saved)) {
+    log(`reusing the database in ${BIG_DIR} (BENCH_BIG_DIR); no import figures this run`);
+    return JSON.parse(fs.readFileSync(saved, 'utf8')) as BigDb;
+  }
+  const big = await benchImport(BIG_DIR ?? path.join(WORK, 'big'));
+  if (saved) fs.writeFileSync(saved, JSON.stringify(big));
+  return big;
+}
+
+async function benchImport(dir: string): Promise<BigDb> {
   fs.mkdirSync(dir, { recursive: true });
   const { id: accountId } = (await cli(dir, 'account', 'create', '--name', 'Bench')) as { id: string };
   const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as { keyId: string; secret: string };
@@ -449,7 +466,7 @@ async function main(): Promise<void> {
   try {
     if (part('post')) await benchPostThroughput();
     if (part('import') || part('reads') || part('lag')) {
-      const big = await benchImport();
+      const big = await bigDb();
       if (part('reads')) await benchReads(big);
       if (part('lag')) await benchImportLag(big);
     }
