@@ -418,7 +418,9 @@ async function benchImportLag(big: BigDb): Promise<void> {
   const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
   const h = monitorEventLoopDelay({ resolution: 5 });
   try {
-    const body = fs.readFileSync(path.join(WORK, 'donations.csv'));
+    const csvFile = path.join(WORK, 'donations.csv');
+    if (!fs.existsSync(csvFile)) throw new Error('part lag needs the donations CSV of this run: run it without a reused BENCH_BIG_DIR');
+    const body = fs.readFileSync(csvFile);
     log(`import of ${fmt(N, 0)} donations through POST /api/v1/imports, measuring event-loop lag`);
     h.enable();
     const t0 = performance.now();
