@@ -26,6 +26,33 @@ export function prepare(db: Db, build: (p: <T>(i: number) => T) => Compilable<un
   return (values) => db.executeQuery({ ...compiled, parameters: slots.map((i) => values[i]) });
 }
 
+/** A statement compiled once per dialect, run on any handle of that dialect (a transaction's too). */
+export type Reusable = (db: Db, values: readonly unknown[]) => Promise<QueryResult<unknown>>;
+
+/**
+ * Like `prepare`, for the request path: `build` runs once per dialect (the first time a handle
+ * of that dialect runs it), and each run substitutes its values into the compiled SQL and
+ * executes it on the handle it is given, so a write's transaction can run it. Values that are
+ * not placeholders stay as they were built (constants of the statement). Saves Kysely's
+ * building, plugin pass and compiling on every request (bench/RESULTS.md, POST profile).
+ */
+export function reusable(build: (db: Db, p: <T>(i: number) => T) => Compilable<unknown>): Reusable {
+  const p = <T>(i: number): T => `${SENTINEL}${i}` as unknown as T;
+  const byAdapter = new WeakMap<object, { compiled: CompiledQuery<unknown>; slots: Array<{ at: number } | { value: unknown }> }>();
+  return (db, values) => {
+    const adapter = db.getExecutor().adapter;
+    let entry = byAdapter.get(adapter);
+    if (!entry) {
+      const compiled = build(db, p).compile();
+      const slots = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? { at: Number(v.slice(SENTINEL.length)) } : { value: v }));
+      entry = { compiled, slots };
+      byAdapter.set(adapter, entry);
+    }
+    const { compiled, slots } = entry;
+    return db.executeQuery({ ...compiled, parameters: slots.map((s) => ('at' in s ? values[s.at] : s.value)) });
+  };
+}
+
 /** At most this many values in one statement (SQLite allows 32766, PostgreSQL 65535). */
 const MAX_PARAMS = 4000;
 const MAX_ROWS = 128;

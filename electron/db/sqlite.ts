@@ -8,6 +8,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CamelCasePlugin,
+  CompiledQuery,
   type Expression,
   Kysely,
   SqliteDialect,
@@ -152,6 +153,15 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     reject: (e: unknown) => void;
     bulk: boolean;
   }
+  // The group commit's own statements, compiled once (each is run for every write).
+  const stmt = {
+    begin: CompiledQuery.raw('begin immediate'),
+    commit: CompiledQuery.raw('commit'),
+    rollback: CompiledQuery.raw('rollback'),
+    savepoint: CompiledQuery.raw('savepoint gd_write'),
+    release: CompiledQuery.raw('release gd_write'),
+    rollbackTo: CompiledQuery.raw('rollback to gd_write'),
+  };
   let queue: Pending[] = [];
   let flushing: Promise<void> | null = null;
   let closed = false;
@@ -190,26 +200,26 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
       try {
         await db.connection().execute(async (conn) => {
-          await sql`begin immediate`.execute(conn);
+          await conn.executeQuery(stmt.begin);
           try {
             for (const item of batch) {
-              await sql`savepoint gd_write`.execute(conn);
+              await conn.executeQuery(stmt.savepoint);
               try {
                 const value = await item.fn(conn);
-                await sql`release gd_write`.execute(conn);
+                await conn.executeQuery(stmt.release);
                 outcomes.push({ ok: true, value });
               } catch (error) {
                 // Disk full or an I/O error can make SQLite roll the whole transaction back
                 // by itself: then nothing in this batch was saved, and every item is told so.
                 if (!raw.inTransaction) throw error;
-                await sql`rollback to gd_write`.execute(conn);
-                await sql`release gd_write`.execute(conn);
+                await conn.executeQuery(stmt.rollbackTo);
+                await conn.executeQuery(stmt.release);
                 outcomes.push({ ok: false, error });
               }
             }
-            await sql`commit`.execute(conn);
+            await conn.executeQuery(stmt.commit);
           } catch (err) {
-            if (raw.inTransaction) await sql`rollback`.execute(conn);
+            if (raw.inTransaction) await conn.executeQuery(stmt.rollback);
             throw err;
           }
         });

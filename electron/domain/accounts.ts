@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import os from 'node:os';
 import { newId } from '../../shared/ids.ts';
+import { reusable } from '../db/bulk.ts';
 import type { DomainContext } from './context.ts';
 import { DomainError } from './errors.ts';
 
@@ -138,13 +139,16 @@ export async function verifyApiKey(ctx: DomainContext, keyId: string, secret: st
   return (await authenticateApiKey(ctx, keyId, secret))?.accountId ?? null;
 }
 
+/** The key's row, compiled once: every request reads it. */
+const keyById = reusable((db, p) => db.selectFrom('apiKeys').select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner']).where('id', '=', p<string>(0)));
+
 /**
  * verifyApiKey with what the key is: a permanent key (session null) or a session key, which
  * is valid only inside the process that made it (a key of a crashed process is dead at once,
  * before the next start revokes it).
  */
 export async function authenticateApiKey(ctx: DomainContext, keyId: string, secret: string): Promise<{ accountId: string; session: SessionKind | null } | null> {
-  const row = await ctx.store.db.selectFrom('apiKeys').select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner']).where('id', '=', keyId).executeTakeFirst();
+  const row = (await keyById(ctx.store.db, [keyId])).rows[0] as { accountId: string; secretHash: string; revokedAt: string | null; sessionKind: SessionKind | null; sessionOwner: string | null } | undefined;
   const presented = hashSecret(secret);
   const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { reusable } from '../db/bulk.ts';
 import type { ChangeLogTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 
@@ -10,8 +11,13 @@ export type ChangeOp = 'create' | 'update' | 'delete';
  * `fields` lists the wire names a change touched (null: the whole record).
  */
 export async function logChange(trx: Db, entry: ChangeEntry): Promise<void> {
-  await trx.insertInto('changeLog').values(changeLogRow(entry)).execute();
+  const r = changeLogRow(entry);
+  await insertChange(trx, [r.accountId, r.entityType, r.entityId, r.op, r.fields, r.push, r.createdAt]);
 }
+
+const insertChange = reusable((db, p) =>
+  db.insertInto('changeLog').values({ accountId: p(0), entityType: p(1), entityId: p(2), op: p(3), fields: p(4), push: p(5), createdAt: p(6) }),
+);
 
 export interface ChangeEntry {
   accountId: string;
@@ -48,24 +54,30 @@ export async function bumpCounters(
   const contacts = delta.contacts ?? 0;
   const donations = delta.donations ?? 0;
   if (contacts === 0 && donations === 0) return;
-  await trx
+  await addToCounters(trx, [accountId, Math.floor(Math.random() * COUNTER_SLOTS), contacts, donations]);
+}
+
+const addToCounters = reusable((db, p) =>
+  db
     .insertInto('accountCounterSlots')
-    .values({ accountId, slot: Math.floor(Math.random() * COUNTER_SLOTS), contacts, donations })
+    .values({ accountId: p(0), slot: p(1), contacts: p(2), donations: p(3) })
     .onConflict((oc) =>
       oc.columns(['accountId', 'slot']).doUpdateSet((eb) => ({
-        contacts: eb('accountCounterSlots.contacts', '+', contacts),
-        donations: eb('accountCounterSlots.donations', '+', donations),
+        contacts: eb('accountCounterSlots.contacts', '+', p<number>(2)),
+        donations: eb('accountCounterSlots.donations', '+', p<number>(3)),
       })),
-    )
-    .execute();
-}
+    ),
+);
 
 /** An account's running counts. */
 export async function readCounters(db: Db, accountId: string): Promise<{ contacts: number; donations: number }> {
-  const r = await db
-    .selectFrom('accountCounterSlots')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('contacts'), eb.lit(0)).as('contacts'), eb.fn.coalesce(eb.fn.sum<number>('donations'), eb.lit(0)).as('donations')])
-    .where('accountId', '=', accountId)
-    .executeTakeFirst();
+  const r = (await sumCounters(db, [accountId])).rows[0] as { contacts: number | string; donations: number | string } | undefined;
   return { contacts: Number(r?.contacts ?? 0), donations: Number(r?.donations ?? 0) };
 }
+
+const sumCounters = reusable((db, p) =>
+  db
+    .selectFrom('accountCounterSlots')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('contacts'), eb.lit(0)).as('contacts'), eb.fn.coalesce(eb.fn.sum<number>('donations'), eb.lit(0)).as('donations')])
+    .where('accountId', '=', p<string>(0)),
+);

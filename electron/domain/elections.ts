@@ -4,6 +4,7 @@
  */
 import { ELECTION_TYPES, type ElectionType, type LimitKind } from '../../shared/enums.ts';
 import { newId } from '../../shared/ids.ts';
+import { reusable } from '../db/bulk.ts';
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from './context.ts';
 import { DomainError, invalidField } from './errors.ts';
@@ -75,8 +76,15 @@ export async function resolveElection(
   const sent = explicitElection(explicit);
   if (sent) return sent;
   const day = donationDate.slice(0, 10);
-  // One query: the account's default election, and the next one on its calendar.
-  const r = await db
+  const r = (await accountElections(db, [accountId, day])).rows[0] as { defaultElectionType: ElectionType | null; defaultElectionYear: number | null; nextElection: string | null } | undefined;
+  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear } : null;
+  const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
+  return chooseElection(day, account, type ? { electionType: type as ElectionType, electionYear: Number(year) } : null);
+}
+
+/** One query (compiled once: the request path): the account's default election, and the next one on its calendar. */
+const accountElections = reusable((db, p) =>
+  db
     .selectFrom('accounts as a')
     .select((eb) => [
       'a.defaultElectionType',
@@ -86,18 +94,14 @@ export async function resolveElection(
         // the ':' is cast: PostgreSQL cannot type a bare parameter passed to concat(variadic "any")
         .select((inner) => inner.fn<string>('concat', ['e.electionType', inner.cast(inner.val(':'), 'text'), 'e.electionYear']).as('x'))
         .whereRef('e.accountId', '=', 'a.id')
-        .where('e.electionDate', '>=', day)
+        .where('e.electionDate', '>=', p<string>(1))
         .orderBy('e.electionDate')
         .orderBy('e.electionType')
         .limit(1)
         .as('nextElection'),
     ])
-    .where('a.id', '=', accountId)
-    .executeTakeFirst();
-  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear } : null;
-  const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
-  return chooseElection(day, account, type ? { electionType: type as ElectionType, electionYear: Number(year) } : null);
-}
+    .where('a.id', '=', p<string>(0)),
+);
 
 export interface ExplicitElection {
   electionType?: ElectionType | null;

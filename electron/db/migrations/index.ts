@@ -14,6 +14,7 @@ import * as searchRelevance from './2026-11-25T1520-search-relevance.ts';
 import * as searchTerms from './2026-11-25T1530-search-terms.ts';
 import * as syncDirectory from './2026-11-25T1540-sync-directory.ts';
 import * as searchTermsCompact from './2026-11-25T1710-search-terms-compact.ts';
+import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, apiKeySessions, searchRelevance, searchTerms, syncDirectory, searchTermsCompact];
+export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, apiKeySessions, searchRelevance, searchTerms, syncDirectory, searchTermsCompact, donationsListIndex];

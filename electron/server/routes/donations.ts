@@ -13,7 +13,7 @@ import {
 import type { DomainContext } from '../../domain/context.ts';
 import { correctDonation, createDonation, getDonation, listDonations, voidDonation } from '../../domain/donations.ts';
 import { scopedAccount } from '../scope.ts';
-import { IdParams, errors } from './common.ts';
+import { IdParams, domainTypedSerializer, errors } from './common.ts';
 
 const tags = ['Donations'];
 
@@ -22,11 +22,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
 
   r.get('/donations', {
     schema: { tags, summary: 'List donations, newest first', querystring: DonationListQuery, response: { 200: DonationList, ...errors(400, 403) } },
+    serializerCompiler: domainTypedSerializer,
     handler: async (req) => listDonations(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 
   r.post('/donations', {
     schema: { tags, summary: 'Record a donation (GiftDesk also takes `batchId`, the gift-entry batch it is typed in)', body: DonationCreateRequest, response: { 201: DonationCreated, ...errors(400, 403, 404, 409, 413) } },
+    serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const { batchId, ...body } = req.body;
