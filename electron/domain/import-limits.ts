@@ -13,6 +13,11 @@ export async function inSlices<T, R>(values: readonly T[], fn: (slice: T[]) => P
   return out;
 }
 
+/**
+ * D6 for a chunk, in file order: each gift is checked against its donor's completed total in
+ * each limit window — everything already saved plus the gifts before it in the file — exactly
+ * as if the rows had been posted one by one.
+ */
 export async function checkChunkLimits(trx: Db, rows: DonationRow[], donationAccounts: ReadonlyMap<string, DonationAccountRow>, at: string): Promise<Array<ReturnType<typeof flagRows>>> {
   const limited = rows.filter((r) => r.donationAccountId !== null && accountLimits(donationAccounts.get(r.donationAccountId)!).length > 0);
   if (limited.length === 0) return [];

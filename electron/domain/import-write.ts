@@ -4,10 +4,12 @@
  * earlier run are skipped by externalId, and the rows go in with multi-row INSERTs compiled
  * once; donor totals and the account's counts move once per chunk and donor.
  */
+import { CompiledQuery } from 'kysely';
 import { ID_PREFIX, newId } from '../../shared/ids.ts';
 import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import { insertMany, insertObjects, prepare } from '../db/bulk.ts';
 import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
+import type { Engine } from '../db/migration-types.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, changeLogRow } from './change-log.ts';
 import { insertContactRecords, type NewContactRecord } from './contacts.ts';
@@ -46,7 +48,7 @@ export async function writeChunk(ctx: DomainContext, opts: ChunkSpec, checked: C
         const outcome =
           opts.kind === 'contacts'
             ? await writeContacts(trx, opts, checked.candidates as ContactCandidate[], at)
-            : await writeDonations(trx, opts, checked.candidates as DonationCandidate[], at, cache);
+            : await writeDonations(trx, ctx.store.engine, opts, checked.candidates as DonationCandidate[], at, cache);
         const rejections = mergeByRow(checked.rejections, outcome.rejections);
         if (opts.jobId) await recordProgress(trx, opts.jobId, outcome.imported, outcome.skipped, rejections);
         return { imported: outcome.imported, skipped: outcome.skipped, rejections };
@@ -202,7 +204,7 @@ function resolveDonation(c: DonationCandidate, refs: ReferenceSets): { input: Do
   return { input };
 }
 
-async function writeDonations(trx: Db, opts: ChunkSpec, candidates: DonationCandidate[], at: string, cache: ContactCache): Promise<ChunkOutcome> {
+async function writeDonations(trx: Db, engine: Engine, opts: ChunkSpec, candidates: DonationCandidate[], at: string, cache: ContactCache): Promise<ChunkOutcome> {
   if (candidates.length === 0) return { imported: 0, skipped: 0, rejections: [] };
   const accountId = opts.accountId;
   const refs = await loadReferences(trx, accountId, candidates, cache);
@@ -241,13 +243,9 @@ async function writeDonations(trx: Db, opts: ChunkSpec, candidates: DonationCand
   }
   if (rows.length === 0) return { imported: 0, skipped, rejections };
 
-  // Donor totals first: each UPDATE is also the donor's row lock (PostgreSQL), as in the API.
-  const addTotals = prepare(trx, (p) => addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }));
-  // In id order: neighbouring rows, and on PostgreSQL one lock order for every writer.
-  for (const [contactId, d] of [...donors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const r = await addTotals([accountId, contactId, d.cents, d.latest]);
-    if (Number(r.numAffectedRows ?? 0) === 0) throw new ChunkRetry(`contact ${contactId} vanished during the import`);
-  }
+  // Donor totals first: on PostgreSQL each UPDATE is also the donor's row lock, as in the API.
+  const moved = await addChunkTotals(trx, engine, accountId, donors);
+  if (moved !== donors.size) throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
 
   const flags = await checkChunkLimits(trx, rows, refs.donationAccounts, at);
   await insertObjects(trx, 'donations', rows);
@@ -258,8 +256,50 @@ async function writeDonations(trx: Db, opts: ChunkSpec, candidates: DonationCand
   return { imported: rows.length, skipped, rejections };
 }
 
+/** Donors in a chunk's UPDATE of totals (3 values each). */
+const TOTALS_SLICE = 256;
+
 /**
- * D6 for a chunk, in file order: each gift is checked against its donor's completed total in
- * each limit window — everything already saved plus the gifts before it in the file — exactly
- * as if the rows had been posted one by one.
+ * Adds a chunk's gifts to their donors' totals and last gift dates, the same arithmetic as
+ * addToDonorTotals; returns how many donors it found. In contact id order. On SQLite (one
+ * writer at a time) one UPDATE … FROM VALUES per slice of donors, its shapes (full slices,
+ * power-of-two remainders) few enough to stay in the statement cache. On PostgreSQL one
+ * prepared UPDATE per donor: the row locks are taken in id order, as every writer takes them.
  */
+async function addChunkTotals(trx: Db, engine: Engine, accountId: string, donors: ReadonlyMap<string, { cents: number; latest: string }>): Promise<number> {
+  const sorted = [...donors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  let found = 0;
+  if (engine === 'postgres') {
+    const addTotals = prepare(trx, (p) => addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }));
+    for (const [contactId, d] of sorted) found += Number((await addTotals([accountId, contactId, d.cents, d.latest])).numAffectedRows ?? 0);
+    return found;
+  }
+  let i = 0;
+  while (i < sorted.length) {
+    const left = sorted.length - i;
+    const n = left >= TOTALS_SLICE ? TOTALS_SLICE : 2 ** Math.floor(Math.log2(left));
+    const values: unknown[] = [];
+    for (let k = i; k < i + n; k++) {
+      const [contactId, d] = sorted[k]!;
+      values.push(contactId, d.cents, d.latest);
+    }
+    values.push(accountId);
+    const r = await trx.executeQuery(CompiledQuery.raw(totalsSql(n), values));
+    found += Number(r.numAffectedRows ?? 0);
+    i += n;
+  }
+  return found;
+}
+
+const totalsSqlCache = new Map<number, string>();
+function totalsSql(n: number): string {
+  let text = totalsSqlCache.get(n);
+  if (text === undefined) {
+    text = `with v(id, cents, latest) as (values ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')})
+      update contacts set total_cents = total_cents + v.cents,
+        last_donation_date = case when last_donation_date is null or last_donation_date < v.latest then v.latest else last_donation_date end
+      from v where contacts.id = v.id and contacts.account_id = ?`;
+    totalsSqlCache.set(n, text);
+  }
+  return text;
+}

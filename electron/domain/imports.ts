@@ -50,7 +50,7 @@ export interface ImportResult {
 
 export interface ImportOptions extends ChunkSpec {
   onProgress?: (p: ImportProgress) => void;
-  /** Rows per transaction (the first chunk's, when targetChunkMs adapts it). */
+  /** Rows per transaction (the first chunk's, when targetChunkMs adapts it); at least 1, as given. */
   chunkRows?: number;
   /** Size chunks so each takes about this long (the server keeps its event loop free). */
   targetChunkMs?: number;
@@ -76,6 +76,7 @@ export function importCsvFile(ctx: DomainContext, opts: ImportOptions, file: str
 }
 
 const DEFAULT_CHUNK = 2000;
+/** The fewest rows an adapted chunk holds (a chunkRows given is taken as it is). */
 const MIN_CHUNK = 50;
 const MAX_CHUNK = 100000;
 
@@ -94,7 +95,7 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
     const totals = { processed: 0, imported: 0, rejected: 0, skipped: 0 };
     const rejected: Rejection[] = [];
     const cache: ContactCache = { ids: new Set(), refs: new Map() };
-    let chunkRows = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, opts.chunkRows ?? DEFAULT_CHUNK));
+    let chunkRows = Math.min(MAX_CHUNK, Math.max(1, Math.floor(opts.chunkRows ?? DEFAULT_CHUNK)));
     for (;;) {
       if (opts.signal?.aborted) throw new DomainError('conflict', 'import_stopped', 'The import was stopped before the end of the file');
       const started = performance.now();
