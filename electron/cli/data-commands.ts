@@ -71,6 +71,8 @@ const CLI_IMPORT_CACHE_MIB = 512;
  * The import's WAL grows to about this before it is copied into the database: each chunk
  * rewrites pages spread over the donors and the indexes, and copying them after every commit
  * (SQLite's default, at 4 MiB) wrote them twice per chunk. Closing the store copies the rest.
+ * The cost: a server with the same file open that commits during the import may do that copy
+ * itself (up to this much) on its own thread; on a quiet file the CLI does it on close.
  */
 const CLI_IMPORT_WAL_MIB = 1024;
 
