@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { type Command, InvalidArgumentError } from 'commander';
-import { openStore } from '../db/open.ts';
+import { type OpenOptions, openStore } from '../db/open.ts';
 import { requireAccount } from '../domain/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { defaultDataDir } from '../paths.ts';
@@ -24,7 +24,7 @@ export function resolveDataDir(opts: CommonOptions): string {
 }
 
 /** Opens the store for one command and closes it afterwards, whatever happens. */
-export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContext) => Promise<T>, open: { cacheMiB?: number } = {}): Promise<T> {
+export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContext) => Promise<T>, open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {}): Promise<T> {
   const store = await openStore({ dataDir: resolveDataDir(opts), databaseUrl: opts.databaseUrl ?? process.env.DATABASE_URL, ...open });
   try {
     return await fn(createContext(store));
@@ -37,7 +37,7 @@ export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContex
  * withContext for a command that acts for one account: an unknown account is a clear
  * "Account … was not found", not a foreign-key failure (or an empty answer).
  */
-export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>, open: { cacheMiB?: number } = {}): Promise<T> {
+export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>, open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {}): Promise<T> {
   return withContext(
     opts,
     async (ctx) => {

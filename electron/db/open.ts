@@ -9,6 +9,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** SQLite's page cache for this connection, MiB (a bulk import keeps the pages it updates). */
   cacheMiB?: number;
+  /** SQLite's WAL size before it is copied into the database (see SqliteOptions). */
+  walCheckpointMiB?: number;
   /** SQLite only; FULL (the default) syncs every commit. Tests whose subject is not durability may use NORMAL. */
   synchronous?: 'FULL' | 'NORMAL';
 }
@@ -21,5 +23,5 @@ export async function openStore(opts: OpenOptions): Promise<Store> {
     }
     return openPostgres({ url: opts.databaseUrl });
   }
-  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
+  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB, walCheckpointMiB: opts.walCheckpointMiB, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
 }

@@ -113,6 +113,52 @@ describe('import donations', () => {
     expect(campaign.body).toMatchObject({ totalRaised: 366.25, donationCount: 5 });
   });
 
+  it('twin gifts on either side of a chunk boundary are both imported; a bad row mid-chunk is reported on its own line; totals count exactly the saved gifts', async () => {
+    // Three namesakes, told apart only by their references.
+    const browns = csvFile([
+      ['externalId', 'firstName', 'lastName', 'primaryEmail'],
+      ['R-1', 'Robert', 'Brown', 'rbrown@example.org'],
+      ['R-2', 'Robert', 'Brown', 'rbrown@example.org'],
+      ['R-3', 'Robert', 'Brown', ''],
+    ]);
+    expect(await importFile(s, browns, { kind: 'contacts' })).toMatchObject({ imported: 3, rejectedCount: 0 });
+    const c = org.campaignId;
+    const at = '2025-11-20T18:05:00Z';
+    const row = (ref: string, amount: string, method = 'cash') => ['', ref, '', amount, at, method, c, '', '', '', '', '', '', ''];
+    const file = csvFile([
+      HEADER,
+      row('L-1', '5'), // row 2: chunk 1
+      row('R-9', '19.99'), // row 3: chunk 1, middle: no such donor
+      row('L-1', '19.99'), // row 4: chunk 1, last: a twin ...
+      row('L-1', '19.99'), // row 5: chunk 2, first: ... and its twin
+      row('R-2', '19.99'), // row 6: chunk 2: twins within one chunk
+      row('R-2', '19.99'), // row 7
+      row('R-1', '100', 'check'), // row 8: chunk 3
+      row('R-3', '-19.99'), // row 9: chunk 3, middle: D1
+      row('R-3', '7.5'), // row 10
+      row('L-2', '19.99'), // row 11: chunk 4, alone
+    ]);
+    const r = await importFile(s, file, { kind: 'donations', chunkRows: 3 });
+    expect(r.imported).toBe(8);
+    expect(r.rejected).toEqual([
+      { row: 3, reason: 'contactExternalId R-9 matches no contact in this account' },
+      { row: 9, reason: expect.stringMatching(/^donationAmount must be greater than zero/) },
+    ]);
+    const total = async (ref: string) => (await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, ref)}?accountId=${s.accountId}`)).body.totalDonations as number;
+    expect(await total('L-1')).toBe(44.98);
+    expect(await total('L-2')).toBe(19.99);
+    expect(await total('R-1')).toBe(100);
+    expect(await total('R-2')).toBe(39.98);
+    expect(await total('R-3')).toBe(7.5);
+    const list = await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`);
+    expect(list.body.total).toBe(8);
+    expect(list.body.donations.filter((d: { donationAmount: number }) => d.donationAmount === 19.99)).toHaveLength(5);
+    const account = await s.request('GET', `/api/v1/account?accountId=${s.accountId}`);
+    expect(account.body).toMatchObject({ contacts: 6, donations: 8 });
+    const campaign = await s.request('GET', `/api/v1/campaigns/${c}?accountId=${s.accountId}`);
+    expect(campaign.body).toMatchObject({ totalRaised: 212.45, donationCount: 8 });
+  });
+
   it('a second run of the same file adds nothing: rows with an externalId already imported are skipped', async () => {
     const file = csvFile([
       HEADER,
