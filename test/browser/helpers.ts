@@ -13,6 +13,7 @@ import { createOneTimeTokens, type OneTimeTokens } from '../../electron/server/o
 import { rendererStatic } from '../../electron/server/renderer-static.ts';
 import type { ServeOptions } from '../../electron/server/serve.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { DOC_IMAGES } from './doc-images.ts';
 
 export const CHROMIUM = process.env.GIFTDESK_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -98,6 +99,10 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  if (process.env.GIFTDESK_DOCS_IMAGES === '1' && (DOC_IMAGES as readonly string[]).includes(name)) {
+    fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
+    fs.copyFileSync(file, path.join(REPO_ROOT, 'docs', 'images', `${name}.png`));
+  }
   return file;
 }
 

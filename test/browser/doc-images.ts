@@ -1,0 +1,15 @@
+/**
+ * The screenshots the guides in docs/ show (docs/images/<name>.png). The browser tests write
+ * every screenshot to test-artifacts/; with GIFTDESK_DOCS_IMAGES=1 these are also written to
+ * docs/images/, so the guides show the app as the tests last saw it (test/unit/docs-images.test.ts
+ * checks each is in the repository and shown by a guide).
+ */
+export const DOC_IMAGES = [
+  'layout-gift-entry-1280x800',
+  'gift-entry-method-changed',
+  'layout-correct-gift-1280x800',
+  'layout-contacts-1280x800',
+  'layout-review-1280x800',
+  'layout-dashboard-1280x800',
+  'layout-settings-1280x800',
+] as const;
