@@ -36,15 +36,16 @@ import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
 import { referenceOwners } from './identity.ts';
-import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
+import { LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
 import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { type Read, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
 import { ensureItem, getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unconfirmedContactCreates, unlinkRemote, updateItem } from './state.ts';
-import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
+import { createRemoteClient, type RemoteClient, type RemoteResult } from './http-client.ts';
 import { createPacer } from './pacer.ts';
+import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
 
 /**
  * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
@@ -118,8 +119,6 @@ type Query = Record<string, string | number>;
 
 type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
 
-class LostLease extends Error {}
-
 /** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for). */
 const RECHECKED = new Set(['reference_not_linked']);
 
@@ -139,9 +138,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   const holder = opts.holderId ?? processHolderId(requestTimeoutMs);
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const ctx: DomainContext = createContext(store, () => new Date(clock()).toISOString());
-  const clients = new Map<string, RemoteClient>();
   const makeClient = opts.makeClient ?? ((cfg: RemoteConfig) => defaultClient(cfg, requestTimeoutMs));
-  let latencyMs = 200;
   let running: Promise<PassResult> | null = null;
   let stopped = false;
   const abort = new AbortController();
@@ -149,37 +146,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   setMaxListeners(256, abort.signal);
 
   const nowIso = () => new Date(clock()).toISOString();
-
-  function clientFor(cfg: RemoteConfig) {
-    const key = `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.secret}\n${cfg.ratePerSecond}`;
-    let c = clients.get(key);
-    if (!c) {
-      c = makeClient(cfg);
-      // The holder id promised that no request outlives requestTimeoutMs (lease.ts).
-      if (c.timeoutMs > requestTimeoutMs) throw new Error(`sync: the remote client's deadline (${c.timeoutMs} ms) exceeds the engine's requestTimeoutMs (${requestTimeoutMs} ms)`);
-      clients.set(key, c);
-    }
-    return c;
-  }
-
-  /**
-   * Every request: right before it leaves (after the pacer's wait), the lease is renewed in
-   * the database; if another process took over meanwhile, nothing is sent (LostLease).
-   */
-  async function timed(client: RemoteClient, method: string, path: string, body?: unknown, query?: RequestOptions['query']): Promise<RemoteResult> {
-    const t0 = clock();
-    const r = await client.request(method, path, body, {
-      ...(query ? { query } : {}),
-      signal: abort.signal,
-      beforeSend: async () => {
-        const ok = await store.write((trx) => renewLeaseIn(trx, holder, clock(), leaseMs));
-        if (!ok) throw new LostLease();
-      },
-    });
-    const dt = clock() - t0;
-    if (r.status !== undefined) latencyMs = latencyMs * 0.8 + dt * 0.2;
-    return r;
-  }
+  const remote = createLeasedRemote({ store, holder, leaseMs, clock, requestTimeoutMs, makeClient, signal: abort.signal });
+  const clientFor = remote.clientFor;
+  const timed = remote.request;
 
   /** Runs one pass (or joins the one running). */
   function runPass(p: PassOptions = {}): Promise<PassResult> {
@@ -191,27 +160,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function pass(p: PassOptions): Promise<PassResult> {
     if (stopped) return { ran: false, accounts: [] };
-    const grant = await acquireLease(store, holder, clock(), leaseMs);
-    if (!grant) return { ran: false, accounts: [] };
-    if (grant.fresh) {
-      // Whatever was in flight under a previous holder (or before a crash) is unknown now.
-      // Taken early from a dead process (lease.ts): a request of its may still be running at
-      // HQ, so those records are looked for only once it must have finished (their nextTryAt;
-      // a later backoff already set stays). Everything else goes at once.
-      const settled = grant.inFlightSettledAt;
-      await store.write(async (trx) => {
-        if (settled !== null) {
-          const at = new Date(settled).toISOString();
-          await trx
-            .updateTable('syncItems')
-            .set({ nextTryAt: at })
-            .where('state', '=', 'in_flight')
-            .where((eb) => eb.or([eb('nextTryAt', 'is', null), eb('nextTryAt', '<', at)]))
-            .execute();
-        }
-        await trx.updateTable('syncItems').set({ state: 'unknown' }).where('state', '=', 'in_flight').execute();
-      });
-    }
+    if (!(await takeLeaseForPass(store, { holder, nowMs: clock(), leaseMs }))) return { ran: false, accounts: [] };
     const accounts = p.accountId ? [p.accountId] : await configuredAccounts(db);
     const out: AccountPassResult[] = [];
     for (const accountId of accounts) {
@@ -267,7 +216,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         }
       } catch (err) {
         if (!(err instanceof LostLease)) throw err;
-        stopReason = 'another process took over sync (lease lost)';
+        stopReason = LEASE_LOST;
         break;
       }
       const work = await gather(accountId);
@@ -279,7 +228,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       // Lanes in flight: enough to keep the rate busy over HQ's latency (rate × latency + 1, at
       // most 16). The latency is measured as the pass goes, so the pool grows when HQ turns
       // out slower than the first guess (a fixed count would leave a slow HQ's rate half used).
-      const wanted = () => Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * latencyMs) / 1000) + 1, laneList.length));
+      const wanted = () => Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * remote.latencyMs()) / 1000) + 1, laneList.length));
       const workers: Promise<void>[] = [];
       let crashed: { err: unknown } | null = null;
       const grow = () => {
@@ -302,7 +251,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
               r = await processEntity(cfg, client, e, result, progress, passToken);
             } catch (err) {
               if (err instanceof LostLease) {
-                stopReason = 'another process took over sync (lease lost)';
+                stopReason = LEASE_LOST;
                 break;
               }
               throw err;
@@ -321,7 +270,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             } else if (r === 'auth') {
               stopReason = cfg.lastError ?? 'HQ refused the API key';
             } else if (r === 'lease') {
-              stopReason = 'another process took over sync (lease lost)';
+              stopReason = LEASE_LOST;
             }
             grow();
           }
