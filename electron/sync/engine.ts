@@ -35,9 +35,10 @@ import { createContext, type DomainContext } from '../domain/context.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { backoffDelay } from './backoff.ts';
 import { coalesce, type Plan } from './coalesce.ts';
+import { buildLanes, gatherWork, laneIdFor, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
 import { referenceOwners } from './identity.ts';
 import { LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
-import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
+import { markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
 import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { type Read, reconcileUnknown } from './reconcile.ts';
@@ -219,66 +220,44 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         stopReason = LEASE_LOST;
         break;
       }
-      const work = await gather(accountId);
+      const work = await gatherWork(db, accountId);
       if (work.length === 0) break;
-      const lanes = await laneOf(work);
+      const lanes = [...(await buildLanes(db, work)).values()];
       let progressed = false;
-      let nextLane = 0;
-      const laneList = [...lanes.values()];
-      // Lanes in flight: enough to keep the rate busy over HQ's latency (rate × latency + 1, at
-      // most 16). The latency is measured as the pass goes, so the pool grows when HQ turns
-      // out slower than the first guess (a fixed count would leave a slow HQ's rate half used).
-      const wanted = () => Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * remote.latencyMs()) / 1000) + 1, laneList.length));
-      const workers: Promise<void>[] = [];
-      let crashed: { err: unknown } | null = null;
-      const grow = () => {
-        while (workers.length < wanted() && nextLane < laneList.length && !stopReason && !stopped && !crashed) {
-          workers.push(
-            worker().catch((err: unknown) => {
-              crashed ??= { err };
-              stopReason ??= 'sync stopped on an unexpected error';
-            }),
-          );
-        }
-      };
-      const worker = async (): Promise<void> => {
-        while (!stopReason && !stopped && nextLane < laneList.length) {
-          const lane = laneList[nextLane++]!;
-          for (const e of lane) {
-            if (stopReason || stopped) break;
-            let r: Result;
-            try {
-              r = await processEntity(cfg, client, e, result, progress, passToken);
-            } catch (err) {
-              if (err instanceof LostLease) {
-                stopReason = LEASE_LOST;
-                break;
-              }
-              throw err;
-            }
-            if (r === 'ok') {
-              progressed = true;
-              consecutiveFailures = 0;
-            } else if (r === 'parked') {
-              progressed = true;
-              result.parked++;
-            } else if (r === 'failed') {
-              result.failed++;
-              transportFailure = true;
-              if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
-              break; // the rest of this lane waits for the backoff
-            } else if (r === 'auth') {
-              stopReason = cfg.lastError ?? 'HQ refused the API key';
-            } else if (r === 'lease') {
+      await runLanes({
+        lanes,
+        width: () => laneWidth(cfg.ratePerSecond, remote.latencyMs(), lanes.length),
+        stopped: () => stopReason !== null || stopped,
+        step: async (e): Promise<LaneVerdict> => {
+          let r: Result;
+          try {
+            r = await processEntity(cfg, client, e, result, progress, passToken);
+          } catch (err) {
+            if (err instanceof LostLease) {
               stopReason = LEASE_LOST;
+              return 'endLane';
             }
-            grow();
+            throw err;
           }
-        }
-      };
-      grow();
-      for (let i = 0; i < workers.length; i++) await workers[i];
-      if (crashed) throw (crashed as { err: unknown }).err;
+          if (r === 'ok') {
+            progressed = true;
+            consecutiveFailures = 0;
+          } else if (r === 'parked') {
+            progressed = true;
+            result.parked++;
+          } else if (r === 'failed') {
+            result.failed++;
+            transportFailure = true;
+            if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
+            return 'endLane'; // the rest of this lane waits for the backoff
+          } else if (r === 'auth') {
+            stopReason = cfg.lastError ?? 'HQ refused the API key';
+          } else if (r === 'lease') {
+            stopReason = LEASE_LOST;
+          }
+          return 'next';
+        },
+      });
       if (!progressed) break;
     }
     if (stopReason) result.stopped = stopReason;
@@ -293,59 +272,6 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       }),
     );
     return result;
-  }
-
-  /** Unknown/in-flight records first (they must be reconciled), then pending ones, oldest first. */
-  async function gather(accountId: string): Promise<PendingEntity[]> {
-    const unknown = await db
-      .selectFrom('syncItems')
-      .select(['entityType', 'entityId'])
-      .where('accountId', '=', accountId)
-      .where('state', 'in', ['unknown', 'in_flight'])
-      .execute();
-    const pending = await listPendingEntities(db, accountId, 5000);
-    const seen = new Set<string>();
-    const out: PendingEntity[] = [];
-    for (const u of unknown) {
-      const k = `${u.entityType}:${u.entityId}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push({ entityType: u.entityType as PushEntity, entityId: u.entityId, firstSeq: 0 });
-    }
-    for (const e of pending) {
-      const k = `${e.entityType}:${e.entityId}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push(e);
-    }
-    return out;
-  }
-
-  /** Lanes: a contact with its donations, in order (contacts before their gifts at equal age). */
-  async function laneOf(work: PendingEntity[]): Promise<Map<string, PendingEntity[]>> {
-    const donationIds = work.filter((e) => e.entityType === 'donation').map((e) => e.entityId);
-    const donor = new Map<string, string>();
-    for (let i = 0; i < donationIds.length; i += 500) {
-      const chunk = donationIds.slice(i, i + 500);
-      for (const r of await db.selectFrom('donations').select(['id', 'contactId']).where('id', 'in', chunk).execute()) donor.set(r.id, r.contactId);
-      for (const r of await db.selectFrom('syncItems').select(['entityId', 'laneId']).where('entityType', '=', 'donation').where('entityId', 'in', chunk).execute()) {
-        if (!donor.has(r.entityId)) donor.set(r.entityId, r.laneId);
-      }
-    }
-    const lanes = new Map<string, PendingEntity[]>();
-    for (const e of work) {
-      const lane = e.entityType === 'contact' ? e.entityId : (donor.get(e.entityId) ?? e.entityId);
-      let list = lanes.get(lane);
-      if (!list) lanes.set(lane, (list = []));
-      list.push(e);
-    }
-    return lanes;
-  }
-
-  async function laneIdFor(trx: Db, e: PendingEntity): Promise<string> {
-    if (e.entityType === 'contact') return e.entityId;
-    const d = await trx.selectFrom('donations').select('contactId').where('id', '=', e.entityId).executeTakeFirst();
-    return d?.contactId ?? e.entityId;
   }
 
   /**
