@@ -32,14 +32,15 @@ import { backoffDelay } from './backoff.ts';
 import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
 import { referenceOwners } from './identity.ts';
 import { LEASE_MS, processHolderId, releaseLease } from './lease.ts';
-import { type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleUnpushedTypes } from './outbox.ts';
+import { type PendingEntity, queueCounts, settleUnpushedTypes } from './outbox.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { type Read, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
-import { createRemoteClient, type RemoteClient, type RemoteResult } from './http-client.ts';
+import { getItem, linkRemote, localIdFor, remoteIdFor, updateItem } from './state.ts';
+import { createRemoteClient, type RemoteClient } from './http-client.ts';
 import { createPacer } from './pacer.ts';
-import { prepare, type Query, RECHECKED, type SendStep } from './prepare.ts';
+import { prepare, type Query, RECHECKED } from './prepare.ts';
+import { backOff, isApplied, recordAnswer } from './record.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
 
 /**
@@ -131,6 +132,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   const remote = createLeasedRemote({ store, holder, leaseMs, clock, requestTimeoutMs, makeClient, signal: abort.signal });
   const clientFor = remote.clientFor;
   const timed = remote.request;
+  const recordDeps = { store, clock, random };
 
   /** Runs one pass (or joins the one running). */
   function runPass(p: PassOptions = {}): Promise<PassResult> {
@@ -182,7 +184,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           accountId,
           now: clock,
           get: (path, query) => read(cfg, client, result, path, query),
-          fail: (e, why) => failItem(e, why, false),
+          fail: (e, why) => backOff(recordDeps, e, why),
           deadlineMs: client.timeoutMs,
           graceMs: client.timeoutMs,
           progress,
@@ -281,7 +283,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     let emailChecked = false;
     let outcome: Result = 'ok';
     for (let round = 0; round < 8; round++) {
-      let item = await getItem(db, e.entityType, e.entityId);
+      const item = await getItem(db, e.entityType, e.entityId);
       if (item?.state === 'attention') {
         if (!item.attentionCode || !RECHECKED.has(item.attentionCode)) return round === 0 ? 'waiting' : outcome;
       }
@@ -302,7 +304,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         try {
           found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email, store, now: clock, pass: passToken });
         } catch (err) {
-          await failItem(e, err instanceof Error ? err.message : String(err), false);
+          await backOff(recordDeps, e, err instanceof Error ? err.message : String(err));
           return 'failed';
         }
         if (found) {
@@ -317,7 +319,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           }
           if (read.status === 404) continue; // gone at HQ since: create ours
           if (read.outcome !== 'applied') {
-            await failItem(e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`, false);
+            await backOff(recordDeps, e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`);
             return 'failed';
           }
           const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
@@ -350,108 +352,15 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       }
       result.requests++;
       const res = await timed(client, step.method, step.path, step.body, step.query);
-      item = await getItem(db, e.entityType, e.entityId);
-      const r = await record(cfg, e, step, res, progress, client.timeoutMs);
+      const r = await recordAnswer(recordDeps, { cfg, record: e, step, res, deadlineMs: client.timeoutMs, progress });
       if (r === 'again') {
-        result.applied += res.outcome === 'applied' || (step.op === 'delete' && res.status === 404) ? 1 : 0;
+        result.applied += isApplied(step, res) ? 1 : 0;
         outcome = 'ok';
         continue;
       }
       return r;
     }
     return outcome;
-  }
-
-  /** Records a request's answer (one transaction). 'again': look at the record once more. */
-  async function record(cfg: RemoteConfig, e: PendingEntity, step: SendStep, res: RemoteResult, progress: (n: number) => void, deadlineMs: number): Promise<Result | 'again'> {
-    const at = nowIso();
-    const applied = res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
-    if (applied) {
-      const remoteId = step.op === 'create' ? remoteIdOf(res.body) : null;
-      if (step.op === 'create' && !remoteId) {
-        await markUnknown(e, 'HQ answered the create without an id');
-        return 'failed';
-      }
-      const n = await store.write(async (trx) => {
-        if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
-        if (step.op === 'delete') {
-          // Gone from HQ: never an email match again (email-match.ts's directory).
-          const gone = await remoteIdFor(trx, e.entityType, e.entityId);
-          if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
-          await unlinkRemote(trx, e.entityType, e.entityId);
-          // HQ deleted the contact's gifts with it.
-          const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
-          for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
-        }
-        const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
-        await updateItem(trx, e.entityType, e.entityId, {
-          state: 'idle',
-          attemptId: null,
-          attemptBody: null,
-          failures: 0,
-          nextTryAt: null,
-          lastError: null,
-          ...(step.op === 'delete' ? {} : { pushedState: JSON.stringify(step.body ?? null) }),
-          updatedAt: at,
-        });
-        return settled;
-      });
-      progress(n);
-      return 'again';
-    }
-    if (res.outcome === 'notApplied') {
-      const status = res.status;
-      await store.write(async (trx) => {
-        await releaseAttempt(trx, step.attemptId);
-        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
-      });
-      if (status === 429) return 'again';
-      if (status === undefined || status === 408) {
-        await failItem(e, res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached', false);
-        return 'failed';
-      }
-      if (status === 401 || status === 403) {
-        cfg.lastError = `HQ refused the API key (${status}): ${res.error?.message ?? ''}`.trim();
-        return 'auth';
-      }
-      const message = remoteMessage(res);
-      await store.write((trx) =>
-        updateItem(trx, e.entityType, e.entityId, {
-          state: 'attention',
-          attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
-          attentionReason: step.op === 'update' && status === 404 ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}` : `HQ refused the ${step.op} (${status}): ${message}`,
-          attentionStatus: status,
-          attentionAt: at,
-          failures: 0,
-          nextTryAt: null,
-          updatedAt: at,
-        }),
-      );
-      return 'parked';
-    }
-    // A create may still land until its request's deadline has passed: not looked for before.
-    await markUnknown(e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`, step.op === 'create' ? res.sentAt + deadlineMs : 0);
-    return 'failed';
-  }
-
-  async function markUnknown(e: PendingEntity, why: string, notBefore = 0): Promise<void> {
-    await failItem(e, why, true, notBefore);
-  }
-
-  /** A transport failure: back off (full jitter, capped), shown after three in a row. */
-  async function failItem(e: { entityType: PushEntity; entityId: string }, why: string, unknown: boolean, notBefore = 0): Promise<void> {
-    const at = nowIso();
-    await store.write(async (trx) => {
-      const item = await getItem(trx, e.entityType, e.entityId);
-      const failures = (item?.failures ?? 0) + 1;
-      await updateItem(trx, e.entityType, e.entityId, {
-        ...(unknown ? { state: 'unknown' } : {}),
-        failures,
-        nextTryAt: new Date(Math.max(notBefore, clock() + backoffDelay(failures - 1, { random }))).toISOString(),
-        lastError: why,
-        updatedAt: at,
-      });
-    });
   }
 
   return {
@@ -485,20 +394,4 @@ export type SyncEngine = ReturnType<typeof createSyncEngine>;
 /** sync-net's client and pacer for a remote, at its configured rate. */
 export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
   return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs });
-}
-
-function remoteIdOf(body: unknown): string | null {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' && id.length > 0 ? id : null;
-}
-
-/** HQ's message in either error shape: `{statusCode, error, message, details}` or `{error: {…}}`. */
-export function remoteMessage(res: RemoteResult): string {
-  const base = res.error?.message ?? `HTTP ${res.status ?? '?'}`;
-  const details = res.error?.details;
-  if (Array.isArray(details) && details.length > 0) {
-    const parts = details.map((d) => (d && typeof d === 'object' && 'field' in d ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim() : JSON.stringify(d)));
-    return `${base} (${parts.join('; ')})`;
-  }
-  return base;
 }
