@@ -28,18 +28,17 @@
 import { setMaxListeners } from 'node:events';
 import type { Store } from '../db/store.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
-import { backoffDelay } from './backoff.ts';
 import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
 import { referenceOwners } from './identity.ts';
 import { LEASE_MS, processHolderId, releaseLease } from './lease.ts';
 import { type PendingEntity, queueCounts, settleUnpushedTypes } from './outbox.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
-import { type Read, reconcileUnknown } from './reconcile.ts';
+import { readForReconcile, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
 import { getItem, linkRemote, localIdFor, remoteIdFor, updateItem } from './state.ts';
 import { createRemoteClient, type RemoteClient } from './http-client.ts';
 import { createPacer } from './pacer.ts';
-import { prepare, type Query, RECHECKED } from './prepare.ts';
+import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './record.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
 
@@ -183,7 +182,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           store,
           accountId,
           now: clock,
-          get: (path, query) => read(cfg, client, result, path, query),
+          get: (path, query) =>
+            readForReconcile({ get: (path, query) => timed(client, 'GET', path, undefined, query), cfg, clock, random, stopped: () => stopped, counted: () => result.requests++ }, path, query),
           fail: (e, why) => backOff(recordDeps, e, why),
           deadlineMs: client.timeoutMs,
           graceMs: client.timeoutMs,
@@ -255,28 +255,6 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       }),
     );
     return result;
-  }
-
-  /**
-   * One GET for reconciliation (reconcile.ts), through the pacer and the lease; a passing
-   * failure (no answer, 429, 5xx) is tried again twice after a short backoff: reads change
-   * nothing at HQ, and one failed page would otherwise cost the whole sweep.
-   */
-  async function read(cfg: RemoteConfig, client: RemoteClient, result: AccountPassResult, path: string, query: Query): Promise<Read> {
-    for (let attempt = 0; ; attempt++) {
-      result.requests++;
-      const r = await timed(client, 'GET', path, undefined, { accountId: cfg.remoteAccountId, ...query });
-      if (r.outcome === 'applied') return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: clock() };
-      const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
-      if (r.status === 401 || r.status === 403) {
-        cfg.lastError = `HQ refused the API key (${r.status})`;
-        return { ok: false, result: 'auth', message, status: r.status };
-      }
-      const passing = r.status === undefined || r.status === 429 || r.status >= 500;
-      if (!passing || attempt >= 2 || stopped) return { ok: false, result: 'failed', message, ...(r.status !== undefined ? { status: r.status } : {}) };
-      const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random });
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
   }
 
   async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void, passToken: object): Promise<Result> {
