@@ -29,24 +29,20 @@ import { setMaxListeners } from 'node:events';
 import type { Store } from '../db/store.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
-import { referenceOwners } from './identity.ts';
 import { LEASE_MS, processHolderId, releaseLease } from './lease.ts';
 import { type PendingEntity, queueCounts, settleUnpushedTypes } from './outbox.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
 import { readForReconcile, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { getItem, linkRemote, localIdFor, remoteIdFor, updateItem } from './state.ts';
+import { getItem, updateItem } from './state.ts';
 import { createRemoteClient, type RemoteClient } from './http-client.ts';
 import { createPacer } from './pacer.ts';
+import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './record.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
 
-/**
- * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
- * `pass` is the same object for every call of one account pass (one directory read per pass).
- */
-export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string; store: Store; now: () => number; pass: object }) => Promise<string | null>;
+export type { ContactMatcher } from './email-link.ts';
 
 export interface SyncLogger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -278,54 +274,18 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (step.kind === 'emailCheck') {
         emailChecked = true;
         if (!opts.matchContact) continue;
-        let found: string | null;
-        try {
-          found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email, store, now: clock, pass: passToken });
-        } catch (err) {
-          await backOff(recordDeps, e, err instanceof Error ? err.message : String(err));
-          return 'failed';
-        }
-        if (found) {
-          const taken = await db.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
-          if (taken) continue; // that HQ contact is linked to another local one already: create ours
-          // HQ's list does not show tags: read the one contact matched (a read instead of the create).
-          result.requests++;
-          const read = await timed(client, 'GET', `/contacts/${encodeURIComponent(found)}`, undefined, { accountId: cfg.remoteAccountId });
-          if (read.status === 401 || read.status === 403) {
-            cfg.lastError = `HQ refused the API key (${read.status})`;
-            return 'auth';
-          }
-          if (read.status === 404) continue; // gone at HQ since: create ours
-          if (read.outcome !== 'applied') {
-            await backOff(recordDeps, e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`);
-            return 'failed';
-          }
-          const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
-          await store.write(async (trx) => {
-            const at = nowIso();
-            if (await localIdFor(trx, cfg.accountId, 'contact', found)) return; // linked meanwhile by another lane: create ours
-            if (owners.some((o) => o.toLowerCase() === e.entityId.toLowerCase())) {
-              // This contact's own earlier create, landed after it was looked for: it is ours.
-              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'found', at });
-              return;
-            }
-            // GiftDesk created it for ANOTHER contact of this device: never this one's. HQ holds
-            // that contact, so it is linked to it (its create is then not sent twice); ours is created.
-            const mine = owners.length === 0 ? [] : await trx.selectFrom('syncItems').select('entityId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('entityId', 'in', owners).execute();
-            const contacts = owners.length === 0 ? [] : await trx.selectFrom('contacts').select('id').where('accountId', '=', cfg.accountId).where('id', 'in', owners).execute();
-            const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id)]);
-            if (local.size === 0) {
-              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at });
-              return;
-            }
-            for (const owner of local) {
-              const item = await getItem(trx, 'contact', owner);
-              if (item && (item.state === 'unknown' || item.state === 'in_flight')) continue; // its reconcile will find it
-              if ((await remoteIdFor(trx, 'contact', owner)) === null) await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: owner, remoteId: found, source: 'found', at });
-              break;
-            }
-          });
-        }
+        const linked = await linkByEmail({
+          deps: recordDeps,
+          matcher: opts.matchContact,
+          client,
+          get: (path, query) => timed(client, 'GET', path, undefined, query),
+          counted: () => result.requests++,
+          cfg,
+          contactId: e.entityId,
+          email: step.email,
+          pass: passToken,
+        });
+        if (linked !== 'checked') return linked;
         continue;
       }
       result.requests++;
