@@ -1,29 +1,21 @@
 /**
  * The push engine: drains the outbox (change_log) to HQ, exactly once, in dependency order,
- * through one pacer per remote.
+ * through one pacer per remote. This file wires the modules and runs the pass
+ * (docs/design.md, "The push engine's modules").
  *
  * A pass, per account with remote settings:
- * 1. take (or renew) the database's lease (lease.ts); without it, do nothing;
+ * 1. take (or renew) the database's lease (push-lease.ts); without it, do nothing;
  * 2. settle changes nothing is pushed for (reference data);
  * 3. each round: reconcile the unknown outcomes of the account all at once (reconcile.ts), then
- *    gather the records to work on: every record with changes still to go, oldest change first
- *    (a record still unknown waits, and its lane's later records behind it);
- * 4. group them into lanes — a contact and its donations — and run lanes side by side (as many
- *    as rate × HQ's latency needs), each lane in order, every request through the one pacer.
+ *    gather the records to work on (lanes.ts): every record with changes still to go, oldest
+ *    change first (a record still unknown waits, and its lane's later records behind it);
+ * 4. run the lanes — a contact and its donations — side by side (as many as rate × HQ's
+ *    latency needs), each lane in order, every request through the one pacer.
  *
- * For one record: coalesce its pending changes into one request (coalesce.ts), build the
- * body from the record as it is now (payloads.ts), then, in ONE transaction: renew the lease,
- * mark the changes with the attempt's id, set the item `in_flight` with the body. Only then
- * does the request leave. The answer is recorded in one transaction too (remote id linked,
- * the attempt's changes done). Outcomes (classified by sync-net's outcome.ts):
- * - applied → done; a DELETE answered 404 is done too;
- * - not applied: 429 → again after the pacer's pause; refused connection → backoff;
- *   401/403 → the pass stops (the key is wrong); any other 4xx → the record is parked
- *   ("needs attention") with HQ's message, its changes stay pending, only its dependents wait;
- * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff (a create: at least until
- *   its request's deadline has passed); before anything else is sent for it, the engine looks
- *   for it at HQ by its identity (identity.ts), in one sweep with every other unknown create
- *   (reconcile.ts), and posts again only when it is truly absent.
+ * For one record, up to 8 steps: prepare its next request and mark it in flight (prepare.ts),
+ * or match its email at HQ first (email-link.ts); send it under the lease (push-lease.ts);
+ * write the answer down (record.ts: applied → done; not applied → again, backoff, parked, or
+ * the pass stops on a refused key; unknown → looked for at HQ before anything else is sent).
  */
 import { setMaxListeners } from 'node:events';
 import type { Store } from '../db/store.ts';
