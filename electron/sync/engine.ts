@@ -1,56 +1,40 @@
 /**
  * The push engine: drains the outbox (change_log) to HQ, exactly once, in dependency order,
- * through one pacer per remote.
+ * through one pacer per remote. This file wires the modules and runs the pass
+ * (docs/design.md, "The push engine's modules").
  *
  * A pass, per account with remote settings:
- * 1. take (or renew) the database's lease (lease.ts); without it, do nothing;
+ * 1. take (or renew) the database's lease (push-lease.ts); without it, do nothing;
  * 2. settle changes nothing is pushed for (reference data);
  * 3. each round: reconcile the unknown outcomes of the account all at once (reconcile.ts), then
- *    gather the records to work on: every record with changes still to go, oldest change first
- *    (a record still unknown waits, and its lane's later records behind it);
- * 4. group them into lanes — a contact and its donations — and run lanes side by side (as many
- *    as rate × HQ's latency needs), each lane in order, every request through the one pacer.
+ *    gather the records to work on (lanes.ts): every record with changes still to go, oldest
+ *    change first (a record still unknown waits, and its lane's later records behind it);
+ * 4. run the lanes — a contact and its donations — side by side (as many as rate × HQ's
+ *    latency needs), each lane in order, every request through the one pacer.
  *
- * For one record: coalesce its pending changes into one request (coalesce.ts), build the
- * body from the record as it is now (payloads.ts), then, in ONE transaction: renew the lease,
- * mark the changes with the attempt's id, set the item `in_flight` with the body. Only then
- * does the request leave. The answer is recorded in one transaction too (remote id linked,
- * the attempt's changes done). Outcomes (classified by sync-net's outcome.ts):
- * - applied → done; a DELETE answered 404 is done too;
- * - not applied: 429 → again after the pacer's pause; refused connection → backoff;
- *   401/403 → the pass stops (the key is wrong); any other 4xx → the record is parked
- *   ("needs attention") with HQ's message, its changes stay pending, only its dependents wait;
- * - unknown (timeout, reset after sending, 5xx) → `unknown` + backoff (a create: at least until
- *   its request's deadline has passed); before anything else is sent for it, the engine looks
- *   for it at HQ by its identity (identity.ts), in one sweep with every other unknown create
- *   (reconcile.ts), and posts again only when it is truly absent.
+ * For one record, up to 8 steps: prepare its next request and mark it in flight (prepare.ts),
+ * or match its email at HQ first (email-link.ts); send it under the lease (push-lease.ts);
+ * write the answer down (record.ts: applied → done; not applied → again, backoff, parked, or
+ * the pass stops on a refused key; unknown → looked for at HQ before anything else is sent).
  */
 import { setMaxListeners } from 'node:events';
-import { newId } from '../../shared/ids.ts';
-import type { Contact } from '../../shared/schemas/contacts.ts';
-import type { DonationRow } from '../db/schema.ts';
-import type { Db, Store } from '../db/store.ts';
-import { getContact } from '../domain/contacts.ts';
+import type { Store } from '../db/store.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
-import { isDomainError } from '../domain/errors.ts';
-import { backoffDelay } from './backoff.ts';
-import { coalesce, type Plan } from './coalesce.ts';
-import { referenceOwners } from './identity.ts';
-import { acquireLease, LEASE_MS, processHolderId, releaseLease, renewLeaseIn } from './lease.ts';
-import { listPendingEntities, markAttempt, pendingChanges, type PendingEntity, queueCounts, releaseAttempt, settleAttempt, settleSeqs, settleUnpushedTypes } from './outbox.ts';
-import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
+import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
+import { LEASE_MS, processHolderId, releaseLease } from './lease.ts';
+import { type PendingEntity, queueCounts, settleUnpushedTypes } from './outbox.ts';
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
-import { type Read, reconcileUnknown } from './reconcile.ts';
+import { readForReconcile, reconcileUnknown } from './reconcile.ts';
 import type { KeySource } from './secret-box.ts';
-import { ensureItem, getItem, linkRemote, localIdFor, type PushEntity, remoteIdFor, unconfirmedContactCreates, unlinkRemote, updateItem } from './state.ts';
-import { createRemoteClient, type RemoteClient, type RemoteResult, type RequestOptions } from './http-client.ts';
+import { getItem, updateItem } from './state.ts';
+import { createRemoteClient, type RemoteClient } from './http-client.ts';
 import { createPacer } from './pacer.ts';
+import { type ContactMatcher, linkByEmail } from './email-link.ts';
+import { prepare, RECHECKED } from './prepare.ts';
+import { backOff, isApplied, recordAnswer } from './record.ts';
+import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
 
-/**
- * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
- * `pass` is the same object for every call of one account pass (one directory read per pass).
- */
-export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string; store: Store; now: () => number; pass: object }) => Promise<string | null>;
+export type { ContactMatcher } from './email-link.ts';
 
 export interface SyncLogger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -106,22 +90,7 @@ export interface PassResult {
   accounts: AccountPassResult[];
 }
 
-type Step =
-  | { kind: 'done' }
-  | { kind: 'blocked'; reason: string }
-  /** `again`: it was parked for the same reason already (a re-check that found nothing new). */
-  | { kind: 'parked'; again: boolean }
-  | { kind: 'emailCheck'; email: string }
-  | { kind: 'send'; attemptId: string; op: 'create' | 'update' | 'delete'; method: 'POST' | 'PUT' | 'DELETE'; path: string; query?: Query; body?: unknown };
-
-type Query = Record<string, string | number>;
-
 type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
-
-class LostLease extends Error {}
-
-/** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for). */
-const RECHECKED = new Set(['reference_not_linked']);
 
 const FAILURES_SHOWN = 3;
 /**
@@ -139,9 +108,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   const holder = opts.holderId ?? processHolderId(requestTimeoutMs);
   const leaseMs = opts.leaseMs ?? LEASE_MS;
   const ctx: DomainContext = createContext(store, () => new Date(clock()).toISOString());
-  const clients = new Map<string, RemoteClient>();
   const makeClient = opts.makeClient ?? ((cfg: RemoteConfig) => defaultClient(cfg, requestTimeoutMs));
-  let latencyMs = 200;
   let running: Promise<PassResult> | null = null;
   let stopped = false;
   const abort = new AbortController();
@@ -149,37 +116,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   setMaxListeners(256, abort.signal);
 
   const nowIso = () => new Date(clock()).toISOString();
-
-  function clientFor(cfg: RemoteConfig) {
-    const key = `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.secret}\n${cfg.ratePerSecond}`;
-    let c = clients.get(key);
-    if (!c) {
-      c = makeClient(cfg);
-      // The holder id promised that no request outlives requestTimeoutMs (lease.ts).
-      if (c.timeoutMs > requestTimeoutMs) throw new Error(`sync: the remote client's deadline (${c.timeoutMs} ms) exceeds the engine's requestTimeoutMs (${requestTimeoutMs} ms)`);
-      clients.set(key, c);
-    }
-    return c;
-  }
-
-  /**
-   * Every request: right before it leaves (after the pacer's wait), the lease is renewed in
-   * the database; if another process took over meanwhile, nothing is sent (LostLease).
-   */
-  async function timed(client: RemoteClient, method: string, path: string, body?: unknown, query?: RequestOptions['query']): Promise<RemoteResult> {
-    const t0 = clock();
-    const r = await client.request(method, path, body, {
-      ...(query ? { query } : {}),
-      signal: abort.signal,
-      beforeSend: async () => {
-        const ok = await store.write((trx) => renewLeaseIn(trx, holder, clock(), leaseMs));
-        if (!ok) throw new LostLease();
-      },
-    });
-    const dt = clock() - t0;
-    if (r.status !== undefined) latencyMs = latencyMs * 0.8 + dt * 0.2;
-    return r;
-  }
+  const remote = createLeasedRemote({ store, holder, leaseMs, clock, requestTimeoutMs, makeClient, signal: abort.signal });
+  const clientFor = remote.clientFor;
+  const timed = remote.request;
+  const recordDeps = { store, clock, random };
 
   /** Runs one pass (or joins the one running). */
   function runPass(p: PassOptions = {}): Promise<PassResult> {
@@ -191,27 +131,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function pass(p: PassOptions): Promise<PassResult> {
     if (stopped) return { ran: false, accounts: [] };
-    const grant = await acquireLease(store, holder, clock(), leaseMs);
-    if (!grant) return { ran: false, accounts: [] };
-    if (grant.fresh) {
-      // Whatever was in flight under a previous holder (or before a crash) is unknown now.
-      // Taken early from a dead process (lease.ts): a request of its may still be running at
-      // HQ, so those records are looked for only once it must have finished (their nextTryAt;
-      // a later backoff already set stays). Everything else goes at once.
-      const settled = grant.inFlightSettledAt;
-      await store.write(async (trx) => {
-        if (settled !== null) {
-          const at = new Date(settled).toISOString();
-          await trx
-            .updateTable('syncItems')
-            .set({ nextTryAt: at })
-            .where('state', '=', 'in_flight')
-            .where((eb) => eb.or([eb('nextTryAt', 'is', null), eb('nextTryAt', '<', at)]))
-            .execute();
-        }
-        await trx.updateTable('syncItems').set({ state: 'unknown' }).where('state', '=', 'in_flight').execute();
-      });
-    }
+    if (!(await takeLeaseForPass(store, { holder, nowMs: clock(), leaseMs }))) return { ran: false, accounts: [] };
     const accounts = p.accountId ? [p.accountId] : await configuredAccounts(db);
     const out: AccountPassResult[] = [];
     for (const accountId of accounts) {
@@ -250,8 +170,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           store,
           accountId,
           now: clock,
-          get: (path, query) => read(cfg, client, result, path, query),
-          fail: (e, why) => failItem(e, why, false),
+          get: (path, query) =>
+            readForReconcile({ get: (path, query) => timed(client, 'GET', path, undefined, query), cfg, clock, random, stopped: () => stopped, counted: () => result.requests++ }, path, query),
+          fail: (e, why) => backOff(recordDeps, e, why),
           deadlineMs: client.timeoutMs,
           graceMs: client.timeoutMs,
           progress,
@@ -267,69 +188,47 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         }
       } catch (err) {
         if (!(err instanceof LostLease)) throw err;
-        stopReason = 'another process took over sync (lease lost)';
+        stopReason = LEASE_LOST;
         break;
       }
-      const work = await gather(accountId);
+      const work = await gatherWork(db, accountId);
       if (work.length === 0) break;
-      const lanes = await laneOf(work);
+      const lanes = [...(await buildLanes(db, work)).values()];
       let progressed = false;
-      let nextLane = 0;
-      const laneList = [...lanes.values()];
-      // Lanes in flight: enough to keep the rate busy over HQ's latency (rate × latency + 1, at
-      // most 16). The latency is measured as the pass goes, so the pool grows when HQ turns
-      // out slower than the first guess (a fixed count would leave a slow HQ's rate half used).
-      const wanted = () => Math.max(1, Math.min(16, Math.ceil((cfg.ratePerSecond * latencyMs) / 1000) + 1, laneList.length));
-      const workers: Promise<void>[] = [];
-      let crashed: { err: unknown } | null = null;
-      const grow = () => {
-        while (workers.length < wanted() && nextLane < laneList.length && !stopReason && !stopped && !crashed) {
-          workers.push(
-            worker().catch((err: unknown) => {
-              crashed ??= { err };
-              stopReason ??= 'sync stopped on an unexpected error';
-            }),
-          );
-        }
-      };
-      const worker = async (): Promise<void> => {
-        while (!stopReason && !stopped && nextLane < laneList.length) {
-          const lane = laneList[nextLane++]!;
-          for (const e of lane) {
-            if (stopReason || stopped) break;
-            let r: Result;
-            try {
-              r = await processEntity(cfg, client, e, result, progress, passToken);
-            } catch (err) {
-              if (err instanceof LostLease) {
-                stopReason = 'another process took over sync (lease lost)';
-                break;
-              }
-              throw err;
+      await runLanes({
+        lanes,
+        width: () => laneWidth(cfg.ratePerSecond, remote.latencyMs(), lanes.length),
+        stopped: () => stopReason !== null || stopped,
+        step: async (e): Promise<LaneVerdict> => {
+          let r: Result;
+          try {
+            r = await processEntity(cfg, client, e, result, progress, passToken);
+          } catch (err) {
+            if (err instanceof LostLease) {
+              stopReason = LEASE_LOST;
+              return 'endLane';
             }
-            if (r === 'ok') {
-              progressed = true;
-              consecutiveFailures = 0;
-            } else if (r === 'parked') {
-              progressed = true;
-              result.parked++;
-            } else if (r === 'failed') {
-              result.failed++;
-              transportFailure = true;
-              if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
-              break; // the rest of this lane waits for the backoff
-            } else if (r === 'auth') {
-              stopReason = cfg.lastError ?? 'HQ refused the API key';
-            } else if (r === 'lease') {
-              stopReason = 'another process took over sync (lease lost)';
-            }
-            grow();
+            throw err;
           }
-        }
-      };
-      grow();
-      for (let i = 0; i < workers.length; i++) await workers[i];
-      if (crashed) throw (crashed as { err: unknown }).err;
+          if (r === 'ok') {
+            progressed = true;
+            consecutiveFailures = 0;
+          } else if (r === 'parked') {
+            progressed = true;
+            result.parked++;
+          } else if (r === 'failed') {
+            result.failed++;
+            transportFailure = true;
+            if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
+            return 'endLane'; // the rest of this lane waits for the backoff
+          } else if (r === 'auth') {
+            stopReason = cfg.lastError ?? 'HQ refused the API key';
+          } else if (r === 'lease') {
+            stopReason = LEASE_LOST;
+          }
+          return 'next';
+        },
+      });
       if (!progressed) break;
     }
     if (stopReason) result.stopped = stopReason;
@@ -346,93 +245,18 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     return result;
   }
 
-  /** Unknown/in-flight records first (they must be reconciled), then pending ones, oldest first. */
-  async function gather(accountId: string): Promise<PendingEntity[]> {
-    const unknown = await db
-      .selectFrom('syncItems')
-      .select(['entityType', 'entityId'])
-      .where('accountId', '=', accountId)
-      .where('state', 'in', ['unknown', 'in_flight'])
-      .execute();
-    const pending = await listPendingEntities(db, accountId, 5000);
-    const seen = new Set<string>();
-    const out: PendingEntity[] = [];
-    for (const u of unknown) {
-      const k = `${u.entityType}:${u.entityId}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push({ entityType: u.entityType as PushEntity, entityId: u.entityId, firstSeq: 0 });
-    }
-    for (const e of pending) {
-      const k = `${e.entityType}:${e.entityId}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push(e);
-    }
-    return out;
-  }
-
-  /** Lanes: a contact with its donations, in order (contacts before their gifts at equal age). */
-  async function laneOf(work: PendingEntity[]): Promise<Map<string, PendingEntity[]>> {
-    const donationIds = work.filter((e) => e.entityType === 'donation').map((e) => e.entityId);
-    const donor = new Map<string, string>();
-    for (let i = 0; i < donationIds.length; i += 500) {
-      const chunk = donationIds.slice(i, i + 500);
-      for (const r of await db.selectFrom('donations').select(['id', 'contactId']).where('id', 'in', chunk).execute()) donor.set(r.id, r.contactId);
-      for (const r of await db.selectFrom('syncItems').select(['entityId', 'laneId']).where('entityType', '=', 'donation').where('entityId', 'in', chunk).execute()) {
-        if (!donor.has(r.entityId)) donor.set(r.entityId, r.laneId);
-      }
-    }
-    const lanes = new Map<string, PendingEntity[]>();
-    for (const e of work) {
-      const lane = e.entityType === 'contact' ? e.entityId : (donor.get(e.entityId) ?? e.entityId);
-      let list = lanes.get(lane);
-      if (!list) lanes.set(lane, (list = []));
-      list.push(e);
-    }
-    return lanes;
-  }
-
-  async function laneIdFor(trx: Db, e: PendingEntity): Promise<string> {
-    if (e.entityType === 'contact') return e.entityId;
-    const d = await trx.selectFrom('donations').select('contactId').where('id', '=', e.entityId).executeTakeFirst();
-    return d?.contactId ?? e.entityId;
-  }
-
-  /**
-   * One GET for reconciliation (reconcile.ts), through the pacer and the lease; a passing
-   * failure (no answer, 429, 5xx) is tried again twice after a short backoff: reads change
-   * nothing at HQ, and one failed page would otherwise cost the whole sweep.
-   */
-  async function read(cfg: RemoteConfig, client: RemoteClient, result: AccountPassResult, path: string, query: Query): Promise<Read> {
-    for (let attempt = 0; ; attempt++) {
-      result.requests++;
-      const r = await timed(client, 'GET', path, undefined, { accountId: cfg.remoteAccountId, ...query });
-      if (r.outcome === 'applied') return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: clock() };
-      const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
-      if (r.status === 401 || r.status === 403) {
-        cfg.lastError = `HQ refused the API key (${r.status})`;
-        return { ok: false, result: 'auth', message, status: r.status };
-      }
-      const passing = r.status === undefined || r.status === 429 || r.status >= 500;
-      if (!passing || attempt >= 2 || stopped) return { ok: false, result: 'failed', message, ...(r.status !== undefined ? { status: r.status } : {}) };
-      const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random });
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-
   async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void, passToken: object): Promise<Result> {
     let emailChecked = false;
     let outcome: Result = 'ok';
     for (let round = 0; round < 8; round++) {
-      let item = await getItem(db, e.entityType, e.entityId);
+      const item = await getItem(db, e.entityType, e.entityId);
       if (item?.state === 'attention') {
         if (!item.attentionCode || !RECHECKED.has(item.attentionCode)) return round === 0 ? 'waiting' : outcome;
       }
       if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock()) return round === 0 ? 'waiting' : outcome;
       // Unknown outcome: reconciled with the others at the start of a round (reconcile.ts).
       if (item && (item.state === 'unknown' || item.state === 'in_flight')) return round === 0 ? 'waiting' : outcome;
-      const step = await prepare(cfg, e, emailChecked, progress);
+      const step = await prepare({ store, ctx, holder, leaseMs, clock, cfg, record: e, emailMatch: !emailChecked && opts.matchContact !== undefined, progress });
       if (step.kind === 'done') return outcome;
       if (step.kind === 'blocked') {
         if (item) await store.write((trx) => updateItem(trx, e.entityType, e.entityId, { lastError: step.reason, updatedAt: nowIso() }));
@@ -442,336 +266,31 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (step.kind === 'emailCheck') {
         emailChecked = true;
         if (!opts.matchContact) continue;
-        let found: string | null;
-        try {
-          found = await opts.matchContact({ client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: step.email, store, now: clock, pass: passToken });
-        } catch (err) {
-          await failItem(e, err instanceof Error ? err.message : String(err), false);
-          return 'failed';
-        }
-        if (found) {
-          const taken = await db.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
-          if (taken) continue; // that HQ contact is linked to another local one already: create ours
-          // HQ's list does not show tags: read the one contact matched (a read instead of the create).
-          result.requests++;
-          const read = await timed(client, 'GET', `/contacts/${encodeURIComponent(found)}`, undefined, { accountId: cfg.remoteAccountId });
-          if (read.status === 401 || read.status === 403) {
-            cfg.lastError = `HQ refused the API key (${read.status})`;
-            return 'auth';
-          }
-          if (read.status === 404) continue; // gone at HQ since: create ours
-          if (read.outcome !== 'applied') {
-            await failItem(e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`, false);
-            return 'failed';
-          }
-          const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
-          await store.write(async (trx) => {
-            const at = nowIso();
-            if (await localIdFor(trx, cfg.accountId, 'contact', found)) return; // linked meanwhile by another lane: create ours
-            if (owners.some((o) => o.toLowerCase() === e.entityId.toLowerCase())) {
-              // This contact's own earlier create, landed after it was looked for: it is ours.
-              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'found', at });
-              return;
-            }
-            // GiftDesk created it for ANOTHER contact of this device: never this one's. HQ holds
-            // that contact, so it is linked to it (its create is then not sent twice); ours is created.
-            const mine = owners.length === 0 ? [] : await trx.selectFrom('syncItems').select('entityId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('entityId', 'in', owners).execute();
-            const contacts = owners.length === 0 ? [] : await trx.selectFrom('contacts').select('id').where('accountId', '=', cfg.accountId).where('id', 'in', owners).execute();
-            const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id)]);
-            if (local.size === 0) {
-              await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at });
-              return;
-            }
-            for (const owner of local) {
-              const item = await getItem(trx, 'contact', owner);
-              if (item && (item.state === 'unknown' || item.state === 'in_flight')) continue; // its reconcile will find it
-              if ((await remoteIdFor(trx, 'contact', owner)) === null) await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: owner, remoteId: found, source: 'found', at });
-              break;
-            }
-          });
-        }
+        const linked = await linkByEmail({
+          deps: recordDeps,
+          matcher: opts.matchContact,
+          client,
+          get: (path, query) => timed(client, 'GET', path, undefined, query),
+          counted: () => result.requests++,
+          cfg,
+          contactId: e.entityId,
+          email: step.email,
+          pass: passToken,
+        });
+        if (linked !== 'checked') return linked;
         continue;
       }
       result.requests++;
       const res = await timed(client, step.method, step.path, step.body, step.query);
-      item = await getItem(db, e.entityType, e.entityId);
-      const r = await record(cfg, e, step, res, progress, client.timeoutMs);
+      const r = await recordAnswer(recordDeps, { cfg, record: e, step, res, deadlineMs: client.timeoutMs, progress });
       if (r === 'again') {
-        result.applied += res.outcome === 'applied' || (step.op === 'delete' && res.status === 404) ? 1 : 0;
+        result.applied += isApplied(step, res) ? 1 : 0;
         outcome = 'ok';
         continue;
       }
       return r;
     }
     return outcome;
-  }
-
-  /** Plans the record's next request and, if there is one, marks it in flight (one transaction). */
-  async function prepare(cfg: RemoteConfig, e: PendingEntity, emailChecked: boolean, progress: (n: number) => void): Promise<Step> {
-    const at = nowIso();
-    let settled = 0;
-    const step = await store.write(async (trx): Promise<Step> => {
-      if (!(await renewLeaseIn(trx, holder, clock(), leaseMs))) throw new LostLease();
-      const item = await ensureItem(trx, { entityType: e.entityType, entityId: e.entityId, accountId: cfg.accountId, laneId: await laneIdFor(trx, e), at });
-      const changes = await pendingChanges(trx, e.entityType, e.entityId);
-      if (changes.length === 0) {
-        if (item.state === 'attention' && item.attentionCode && RECHECKED.has(item.attentionCode)) await clearAttention(trx, e);
-        return { kind: 'done' };
-      }
-      const remoteId = await remoteIdFor(trx, e.entityType, e.entityId);
-      const park = async (code: string, reason: string): Promise<Step> => {
-        const again = item.state === 'attention' && item.attentionCode === code;
-        await updateItem(trx, e.entityType, e.entityId, { state: 'attention', attentionCode: code, attentionReason: reason, attentionStatus: null, attentionAt: again ? item.attentionAt : at, updatedAt: at });
-        return { kind: 'parked', again };
-      };
-      const nothing = async (seqs: number[]): Promise<Step> => {
-        settled += await settleSeqs(trx, cfg.accountId, seqs, at);
-        if (item.state === 'attention') await clearAttention(trx, e);
-        return { kind: 'done' };
-      };
-      const send = async (plan: Plan, op: 'create' | 'update' | 'delete', method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, attemptBody: unknown, query?: Query): Promise<Step> => {
-        const attemptId = newId('request').replace(/^req_/, 'att_');
-        await markAttempt(trx, plan.seqs, attemptId);
-        await updateItem(trx, e.entityType, e.entityId, {
-          state: 'in_flight',
-          op,
-          attemptId,
-          attemptAt: at,
-          nextTryAt: null, // a backoff that led here is spent; a failure of this attempt sets a new one
-          attemptBody: JSON.stringify(attemptBody),
-          firstAttemptAt: item.firstAttemptAt ?? at,
-          attentionCode: null,
-          attentionReason: null,
-          attentionStatus: null,
-          attentionAt: null,
-          updatedAt: at,
-        });
-        return { kind: 'send', attemptId, op, method, path, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) };
-      };
-      const q = { accountId: cfg.remoteAccountId };
-
-      if (e.entityType === 'contact') {
-        let contact: Contact | null = null;
-        try {
-          contact = await getContact(ctx, cfg.accountId, e.entityId, trx);
-        } catch (err) {
-          if (!isDomainError(err)) throw err;
-        }
-        let plan = coalesce(changes, { exists: contact !== null, hasRemote: remoteId !== null });
-        if (!plan) return { kind: 'done' };
-        if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') plan = { kind: 'create', seqs: plan.seqs };
-        switch (plan.kind) {
-          case 'nothing':
-            return nothing(plan.seqs);
-          case 'unlinked':
-            return park('not_linked', `Contact ${e.entityId} changed here but is not linked to a contact at HQ (it came in as history HQ already has, without its HQ id). Pull from HQ to link it, or retry to create it at HQ.`);
-          case 'create': {
-            const email = contact!.primaryEmail ?? contact!.email;
-            if (!emailChecked && cfg.emailMatch && email && opts.matchContact) {
-              // HQ's contact with this email may be one GiftDesk created for ANOTHER local contact
-              // whose create is still unconfirmed (same email, another name): it is that record's,
-              // never this one's. Wait until that create is settled, then match.
-              const racing = await unconfirmedCreateWithEmail(trx, cfg.accountId, e.entityId, email);
-              if (racing) return { kind: 'blocked', reason: `waiting for contact ${racing} (same email) to be confirmed at HQ` };
-              return { kind: 'emailCheck', email };
-            }
-            const body = contactCreateBody(contact!, e.entityId, cfg.remoteAccountId);
-            return send(plan, 'create', 'POST', '/contacts', body, body);
-          }
-          case 'update': {
-            const body = contactUpdateBody(contact!, e.entityId, plan.fields);
-            if (Object.keys(body).length === 0) return nothing(plan.seqs);
-            return send(plan, 'update', 'PUT', `/contacts/${encodeURIComponent(remoteId!)}`, { ...body }, { fields: plan.fields });
-          }
-          case 'delete': {
-            if (item.attentionCode !== 'delete_confirmed') {
-              const gifts = await pushedGiftsOf(trx, e.entityId);
-              if (gifts > 0) {
-                return park('confirm_delete', `Contact ${e.entityId} was deleted here. Deleting it at HQ also deletes the ${gifts} gift${gifts === 1 ? '' : 's'} of it already at HQ. Retry to confirm the delete at HQ, or discard to keep the contact and its gifts there.`);
-              }
-            }
-            return send(plan, 'delete', 'DELETE', `/contacts/${encodeURIComponent(remoteId!)}`, undefined, { remoteId }, q);
-          }
-        }
-      }
-
-      // donations
-      const d = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
-      const plan = coalesce(changes, { exists: d !== undefined && d.status !== 'voided', hasRemote: remoteId !== null });
-      if (!plan) return { kind: 'done' };
-      switch (plan.kind) {
-        case 'nothing':
-        case 'delete': // a gift leaves HQ only with its donor (the contact's DELETE): nothing to send for it
-          return nothing(plan.seqs);
-        case 'unlinked':
-        case 'update': {
-          if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') break;
-          if (plan.kind === 'unlinked') return park('not_linked', `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`);
-          const fields = plan.fields === null ? 'the whole gift' : plan.fields.join(', ');
-          return park('hq_has_no_donation_update', `Gift ${e.entityId} changed here (${fields}) after it reached HQ. HQ's API cannot change a gift: make the same change in HQ's web application, then discard this item.`);
-        }
-        case 'create':
-          break;
-      }
-      const gift = d as DonationRow;
-      if (gift.status !== 'completed') {
-        return park('not_completed', `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`);
-      }
-      const remote: DonationRemoteIds = {};
-      const donorRemote = await remoteIdFor(trx, 'contact', gift.contactId);
-      if (!donorRemote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
-      remote.contactId = donorRemote;
-      for (const [field, type, local] of [
-        ['onBehalfOfContactId', 'contact', gift.onBehalfOfContactId],
-        ['facilitatedByContactId', 'contact', gift.facilitatedByContactId],
-        ['campaignId', 'campaign', gift.campaignId],
-        ['committeeId', 'committee', gift.committeeId],
-        ['donationAccountId', 'donationAccount', gift.donationAccountId],
-      ] as const) {
-        if (!local) continue;
-        const r = await remoteIdFor(trx, type, local);
-        if (r) remote[field] = r;
-      }
-      const built = donationCreateBody(gift, remote, cfg.remoteAccountId);
-      if (!built.ok) {
-        const contacts = built.missing.filter((m) => m.field === 'onBehalfOfContactId' || m.field === 'facilitatedByContactId');
-        if (contacts.length > 0) return { kind: 'blocked', reason: `waiting for contact ${contacts.map((m) => m.localId).join(', ')} to reach HQ` };
-        const names = await referenceNames(trx, built.missing);
-        return park('reference_not_linked', `Gift ${gift.id} is credited to ${names.join(', ')}, not linked to HQ yet. Link ${built.missing.length === 1 ? 'it' : 'them'} to HQ's (Sync settings → reference data); the gift goes by itself once linked.`);
-      }
-      return send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
-    });
-    if (settled > 0) progress(settled);
-    return step;
-  }
-
-  async function referenceNames(trx: Db, missing: Array<{ field: string; localId: string }>): Promise<string[]> {
-    const out: string[] = [];
-    for (const m of missing) {
-      const table = m.field === 'campaignId' ? 'campaigns' : m.field === 'committeeId' ? 'committees' : 'donationAccounts';
-      const noun = m.field === 'campaignId' ? 'campaign' : m.field === 'committeeId' ? 'committee' : 'donation account';
-      const r = await trx.selectFrom(table).select('name').where('id', '=', m.localId).executeTakeFirst();
-      out.push(`${noun} "${r?.name ?? m.localId}" (${m.localId})`);
-    }
-    return out;
-  }
-
-  /**
-   * Another local contact whose create at HQ is in flight or of unknown outcome and sent this
-   * email, if any (deleted here since or not: what HQ may hold is what the attempt sent).
-   */
-  async function unconfirmedCreateWithEmail(trx: Db, accountId: string, contactId: string, email: string): Promise<string | null> {
-    const key = email.trim().toLowerCase();
-    const hit = (await unconfirmedContactCreates(trx, accountId)).find((c) => c.id !== contactId && c.email?.trim().toLowerCase() === key);
-    return hit?.id ?? null;
-  }
-
-  /** Gifts of a (deleted) contact that HQ has. */
-  async function pushedGiftsOf(trx: Db, contactId: string): Promise<number> {
-    const r = await trx
-      .selectFrom('syncItems as i')
-      .innerJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'i.entityId').on('l.entityType', '=', 'donation'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('i.entityType', '=', 'donation')
-      .where('i.laneId', '=', contactId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-
-  async function clearAttention(trx: Db, e: { entityType: PushEntity; entityId: string }): Promise<void> {
-    await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, updatedAt: nowIso() });
-  }
-
-  /** Records a request's answer (one transaction). 'again': look at the record once more. */
-  async function record(cfg: RemoteConfig, e: PendingEntity, step: Extract<Step, { kind: 'send' }>, res: RemoteResult, progress: (n: number) => void, deadlineMs: number): Promise<Result | 'again'> {
-    const at = nowIso();
-    const applied = res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
-    if (applied) {
-      const remoteId = step.op === 'create' ? remoteIdOf(res.body) : null;
-      if (step.op === 'create' && !remoteId) {
-        await markUnknown(e, 'HQ answered the create without an id');
-        return 'failed';
-      }
-      const n = await store.write(async (trx) => {
-        if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
-        if (step.op === 'delete') {
-          // Gone from HQ: never an email match again (email-match.ts's directory).
-          const gone = await remoteIdFor(trx, e.entityType, e.entityId);
-          if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
-          await unlinkRemote(trx, e.entityType, e.entityId);
-          // HQ deleted the contact's gifts with it.
-          const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
-          for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
-        }
-        const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
-        await updateItem(trx, e.entityType, e.entityId, {
-          state: 'idle',
-          attemptId: null,
-          attemptBody: null,
-          failures: 0,
-          nextTryAt: null,
-          lastError: null,
-          ...(step.op === 'delete' ? {} : { pushedState: JSON.stringify(step.body ?? null) }),
-          updatedAt: at,
-        });
-        return settled;
-      });
-      progress(n);
-      return 'again';
-    }
-    if (res.outcome === 'notApplied') {
-      const status = res.status;
-      await store.write(async (trx) => {
-        await releaseAttempt(trx, step.attemptId);
-        await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
-      });
-      if (status === 429) return 'again';
-      if (status === undefined || status === 408) {
-        await failItem(e, res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached', false);
-        return 'failed';
-      }
-      if (status === 401 || status === 403) {
-        cfg.lastError = `HQ refused the API key (${status}): ${res.error?.message ?? ''}`.trim();
-        return 'auth';
-      }
-      const message = remoteMessage(res);
-      await store.write((trx) =>
-        updateItem(trx, e.entityType, e.entityId, {
-          state: 'attention',
-          attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
-          attentionReason: step.op === 'update' && status === 404 ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}` : `HQ refused the ${step.op} (${status}): ${message}`,
-          attentionStatus: status,
-          attentionAt: at,
-          failures: 0,
-          nextTryAt: null,
-          updatedAt: at,
-        }),
-      );
-      return 'parked';
-    }
-    // A create may still land until its request's deadline has passed: not looked for before.
-    await markUnknown(e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`, step.op === 'create' ? res.sentAt + deadlineMs : 0);
-    return 'failed';
-  }
-
-  async function markUnknown(e: PendingEntity, why: string, notBefore = 0): Promise<void> {
-    await failItem(e, why, true, notBefore);
-  }
-
-  /** A transport failure: back off (full jitter, capped), shown after three in a row. */
-  async function failItem(e: { entityType: PushEntity; entityId: string }, why: string, unknown: boolean, notBefore = 0): Promise<void> {
-    const at = nowIso();
-    await store.write(async (trx) => {
-      const item = await getItem(trx, e.entityType, e.entityId);
-      const failures = (item?.failures ?? 0) + 1;
-      await updateItem(trx, e.entityType, e.entityId, {
-        ...(unknown ? { state: 'unknown' } : {}),
-        failures,
-        nextTryAt: new Date(Math.max(notBefore, clock() + backoffDelay(failures - 1, { random }))).toISOString(),
-        lastError: why,
-        updatedAt: at,
-      });
-    });
   }
 
   return {
@@ -805,20 +324,4 @@ export type SyncEngine = ReturnType<typeof createSyncEngine>;
 /** sync-net's client and pacer for a remote, at its configured rate. */
 export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
   return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs });
-}
-
-function remoteIdOf(body: unknown): string | null {
-  const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' && id.length > 0 ? id : null;
-}
-
-/** HQ's message in either error shape: `{statusCode, error, message, details}` or `{error: {…}}`. */
-export function remoteMessage(res: RemoteResult): string {
-  const base = res.error?.message ?? `HTTP ${res.status ?? '?'}`;
-  const details = res.error?.details;
-  if (Array.isArray(details) && details.length > 0) {
-    const parts = details.map((d) => (d && typeof d === 'object' && 'field' in d ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim() : JSON.stringify(d)));
-    return `${base} (${parts.join('; ')})`;
-  }
-  return base;
 }

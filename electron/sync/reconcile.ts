@@ -27,8 +27,11 @@
 import type { ContactListItem } from '../../shared/schemas/contacts.ts';
 import type { DonationListItem } from '../../shared/schemas/donations.ts';
 import type { Db, Store } from '../db/store.ts';
+import { backoffDelay } from './backoff.ts';
+import type { RemoteResult } from './http-client.ts';
 import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from './identity.ts';
 import { releaseAttempt, settleAttempt } from './outbox.ts';
+import type { RemoteConfig } from './remote-settings.ts';
 import { type ItemRow, linkRemote, type PushEntity, updateItem } from './state.ts';
 
 const PAGE = 100;
@@ -43,6 +46,43 @@ export const SKEW_MARGIN_MS = 30_000;
 const NO_DATE_LOOKBACK_MS = 86_400_000;
 
 export type Read = { ok: true; body: unknown; headers?: Headers; receivedAt: number } | { ok: false; result: 'failed' | 'auth'; message: string; status?: number };
+
+export interface ReadForReconcileDeps {
+  /** One GET through the engine's client (its pacer, under the lease). */
+  get: (path: string, query: Record<string, string | number>) => Promise<RemoteResult>;
+  /** The remote: reads are in its HQ account; `lastError` is set when HQ refuses the key. */
+  cfg: Pick<RemoteConfig, 'remoteAccountId' | 'lastError'>;
+  clock: () => number;
+  /** The retry's jitter. */
+  random: () => number;
+  /** True once the engine is stopping: no retry then. */
+  stopped: () => boolean;
+  /** Called for every request sent (the pass counts them). */
+  counted: () => void;
+}
+
+/**
+ * One GET for reconciliation, in the remote's HQ account. A passing failure (no answer, 429,
+ * 5xx) is tried again twice after a short backoff (HQ's Retry-After when it gives one): reads
+ * change nothing at HQ, and one failed page would otherwise cost the whole sweep. 401/403
+ * end it as `auth`; any other answer as `failed`.
+ */
+export async function readForReconcile(d: ReadForReconcileDeps, path: string, query: Record<string, string | number>): Promise<Read> {
+  for (let attempt = 0; ; attempt++) {
+    d.counted();
+    const r = await d.get(path, { accountId: d.cfg.remoteAccountId, ...query });
+    if (r.outcome === 'applied') return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: d.clock() };
+    const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
+    if (r.status === 401 || r.status === 403) {
+      d.cfg.lastError = `HQ refused the API key (${r.status})`;
+      return { ok: false, result: 'auth', message, status: r.status };
+    }
+    const passing = r.status === undefined || r.status === 429 || r.status >= 500;
+    if (!passing || attempt >= 2 || d.stopped()) return { ok: false, result: 'failed', message, ...(r.status !== undefined ? { status: r.status } : {}) };
+    const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random: d.random });
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
 
 export interface ReconcileDeps {
   store: Store;

@@ -1,0 +1,162 @@
+/**
+ * Record: a request's answer written down, in one transaction per outcome (outcome.ts
+ * classifies it):
+ * - applied → the remote id linked (a create), the links dropped (a delete: HQ deleted the
+ *   contact's gifts with it), the attempt's changes done, the item idle with what HQ now
+ *   holds; a DELETE answered 404 is done too;
+ * - not applied → the attempt's changes pending again; then 429 → again after the pacer's
+ *   pause; no answer or 408 → backoff; 401/403 → the pass stops; any other 4xx → parked with
+ *   HQ's message (an update answered 404: deleted at HQ);
+ * - unknown (timeout, reset after sending, 5xx, a create answered without an id) → `unknown`
+ *   + backoff, a create at least until its request's deadline has passed: it is looked for at
+ *   HQ (reconcile.ts) before anything else is sent for it.
+ */
+import type { Store } from '../db/store.ts';
+import { backoffDelay } from './backoff.ts';
+import type { RemoteResult } from './http-client.ts';
+import { type PendingEntity, releaseAttempt, settleAttempt } from './outbox.ts';
+import type { SendStep } from './prepare.ts';
+import type { RemoteConfig } from './remote-settings.ts';
+import { getItem, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+
+export interface RecordDeps {
+  store: Store;
+  clock: () => number;
+  /** The backoff's jitter. */
+  random: () => number;
+}
+
+export interface AnswerInput {
+  /** The remote's settings; `lastError` is set when HQ refused the key. */
+  cfg: Pick<RemoteConfig, 'accountId' | 'lastError'>;
+  record: PendingEntity;
+  /** The request as prepare.ts marked it in flight. */
+  step: SendStep;
+  res: RemoteResult;
+  /** The request's deadline: a create of unknown outcome is not looked for before it has passed. */
+  deadlineMs: number;
+  /** Changes done. */
+  progress: (n: number) => void;
+}
+
+export type RecordResult = 'again' | 'failed' | 'parked' | 'auth';
+
+/** Whether HQ holds what the request asked for: applied, or a DELETE of what HQ no longer has. */
+export function isApplied(step: Pick<SendStep, 'op'>, res: Pick<RemoteResult, 'outcome' | 'status'>): boolean {
+  return res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
+}
+
+/**
+ * Records a request's answer, each outcome in one transaction. `again`: applied (or a 429),
+ * look at the record once more; `failed`: backed off; `parked`: needs a person; `auth`: HQ
+ * refused the key (`cfg.lastError` says so; the pass stops).
+ */
+export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<RecordResult> {
+  const { store } = d;
+  const { cfg, record: e, step, res } = a;
+  const at = new Date(d.clock()).toISOString();
+  if (isApplied(step, res)) {
+    const remoteId = step.op === 'create' ? remoteIdOf(res.body) : null;
+    if (step.op === 'create' && !remoteId) {
+      await backOff(d, e, 'HQ answered the create without an id', { unknown: true });
+      return 'failed';
+    }
+    const n = await store.write(async (trx) => {
+      if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
+      if (step.op === 'delete') {
+        // Gone from HQ: never an email match again (email-match.ts's directory).
+        const gone = await remoteIdFor(trx, e.entityType, e.entityId);
+        if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
+        await unlinkRemote(trx, e.entityType, e.entityId);
+        // HQ deleted the contact's gifts with it.
+        const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
+        for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
+      }
+      const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+      await updateItem(trx, e.entityType, e.entityId, {
+        state: 'idle',
+        attemptId: null,
+        attemptBody: null,
+        failures: 0,
+        nextTryAt: null,
+        lastError: null,
+        ...(step.op === 'delete' ? {} : { pushedState: JSON.stringify(step.body ?? null) }),
+        updatedAt: at,
+      });
+      return settled;
+    });
+    a.progress(n);
+    return 'again';
+  }
+  if (res.outcome === 'notApplied') {
+    const status = res.status;
+    await store.write(async (trx) => {
+      await releaseAttempt(trx, step.attemptId);
+      await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
+    });
+    if (status === 429) return 'again';
+    if (status === undefined || status === 408) {
+      await backOff(d, e, res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached');
+      return 'failed';
+    }
+    if (status === 401 || status === 403) {
+      cfg.lastError = `HQ refused the API key (${status}): ${res.error?.message ?? ''}`.trim();
+      return 'auth';
+    }
+    const message = remoteMessage(res);
+    await store.write((trx) =>
+      updateItem(trx, e.entityType, e.entityId, {
+        state: 'attention',
+        attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
+        attentionReason: step.op === 'update' && status === 404 ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}` : `HQ refused the ${step.op} (${status}): ${message}`,
+        attentionStatus: status,
+        attentionAt: at,
+        failures: 0,
+        nextTryAt: null,
+        updatedAt: at,
+      }),
+    );
+    return 'parked';
+  }
+  // A create may still land until its request's deadline has passed: not looked for before.
+  await backOff(d, e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`, { unknown: true, notBefore: step.op === 'create' ? res.sentAt + a.deadlineMs : 0 });
+  return 'failed';
+}
+
+/**
+ * A transport failure: the record backs off (full jitter, capped; shown after three in a row),
+ * not before `notBefore`; `unknown` when the request may have been applied (it is then looked
+ * for at HQ before anything else is sent for it).
+ */
+export async function backOff(d: RecordDeps, e: { entityType: PushEntity; entityId: string }, why: string, o: { unknown?: boolean; notBefore?: number } = {}): Promise<void> {
+  const at = new Date(d.clock()).toISOString();
+  const unknown = o.unknown ?? false;
+  const notBefore = o.notBefore ?? 0;
+  await d.store.write(async (trx) => {
+    const item = await getItem(trx, e.entityType, e.entityId);
+    const failures = (item?.failures ?? 0) + 1;
+    await updateItem(trx, e.entityType, e.entityId, {
+      ...(unknown ? { state: 'unknown' } : {}),
+      failures,
+      nextTryAt: new Date(Math.max(notBefore, d.clock() + backoffDelay(failures - 1, { random: d.random }))).toISOString(),
+      lastError: why,
+      updatedAt: at,
+    });
+  });
+}
+
+export function remoteIdOf(body: unknown): string | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/** HQ's message in either error shape: `{statusCode, error, message, details}` or `{error: {…}}`. */
+export function remoteMessage(res: RemoteResult): string {
+  const base = res.error?.message ?? `HTTP ${res.status ?? '?'}`;
+  const details = res.error?.details;
+  if (Array.isArray(details) && details.length > 0) {
+    const parts = details.map((d) => (d && typeof d === 'object' && 'field' in d ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim() : JSON.stringify(d)));
+    return `${base} (${parts.join('; ')})`;
+  }
+  return base;
+}
