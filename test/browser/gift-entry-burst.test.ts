@@ -213,5 +213,5 @@ describe('gift entry at a scanner’s pace', () => {
     expect(saved.filter((d) => Math.round(d.donationAmount * 100) === 1999)).toHaveLength(gifts.filter((g) => g.amount === '19.99').length);
     expect(saved.every((d) => d.paymentMethod === 'cash')).toBe(true);
     await context.close();
-  }, 180_000);
+  }, 420_000); // 300 gifts key by key: about 2 minutes on a busy 2-core machine; the budget leaves room for a loaded CI run (speed is the bench's, not this test's)
 });
