@@ -14,10 +14,13 @@ const LABEL: Record<StickyField, string> = { date: 'Date', method: 'Method', cam
 const ORDER: StickyField[] = ['method', 'date', 'campaignId', 'committeeId', 'donationAccountId'];
 
 /** "Wed, Nov 25, 2026" for a yyyy-mm-dd date (what was typed, while it is not one yet). */
+const DAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+
 export function dayName(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date || '—';
   const d = new Date(`${date}T00:00:00`);
-  return Number.isNaN(d.getTime()) ? date : d.toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+  // One formatter for every render (toLocaleDateString builds one per call).
+  return Number.isNaN(d.getTime()) ? date : DAY.format(d);
 }
 
 export function StickyValues({
