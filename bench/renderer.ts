@@ -4,7 +4,8 @@
  * JSON line `{ rows, notes }` on stdout.
  *
  * Real parts only: the real server on a temp SQLite file serving the built renderer
- * (test/browser/helpers.ts), Debian's Chromium through playwright-core with the project's
+ * (test/browser/helpers.ts), Chromium (test/browser/chromium.ts picks the build, as for the
+ * browser tests; the notes name it) through playwright-core with the project's
  * flags, contacts seeded through the domain's bulk path (test/helpers/seed-contacts.ts).
  * Every time is taken inside the page with performance.now() (the key event's own timestamp
  * for the start, a MutationObserver for the row appearing, the next animation frame for it
@@ -21,6 +22,7 @@ import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuilt, RENDERER_DIST } from '../electron/cli/renderer-build.ts';
 import { seedContacts } from '../test/helpers/seed-contacts.ts';
+import { resolveChromium } from '../test/browser/chromium.ts';
 import { launchChromium, openApp, startAppServer, type AppServer } from '../test/browser/helpers.ts';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -440,12 +442,13 @@ export async function benchRenderer(): Promise<{ rows: UiRow[]; notes: string[] 
     await seedContacts(server.store, server.accountId, CONTACTS);
     log(`seeded in ${fmt((performance.now() - t0) / 1000)} s`);
     browser = await launchChromium();
+    log(`Chromium ${browser.version()}, ${resolveChromium().describe}`);
     // BENCH_UI_ONLY=gift or =contacts: one part alone (while developing; the full part runs both).
     const only = process.env.BENCH_UI_ONLY;
     const g = only === 'contacts' ? { rows: [], note: 'Gift entry: not run (BENCH_UI_ONLY=contacts).' } : await giftEntry(browser, server);
     const c = only === 'gift' ? { rows: [], note: 'Contacts screen: not run (BENCH_UI_ONLY=gift).' } : await contactsScreen(browser, server);
     rows.push(...g.rows, ...c.rows, bundle.row);
-    notes.push(g.note, c.note, bundle.note, `Chromium ${browser.version()} headless (${os.cpus().length} cores shared with the rest of the run), viewport 1366×900; the server and Chromium run on the same machine as everything else.`);
+    notes.push(g.note, c.note, bundle.note, `Chromium ${browser.version()} headless, ${resolveChromium().describe} (${os.cpus().length} cores shared with the rest of the run), viewport 1366×900; the server and Chromium run on the same machine as everything else.`);
   } finally {
     await browser?.close();
     await server.close();

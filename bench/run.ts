@@ -516,7 +516,7 @@ async function main(): Promise<void> {
     ui = [
       '## Desktop app',
       '',
-      `The renderer in Debian's Chromium (headless, playwright-core) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
+      `The renderer in headless Chromium (playwright-core; the build is named below) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
       '',
       '| benchmark | figure | baseline (same run) | ratio | goal | met |',
       '|---|---|---|---|---|---|',

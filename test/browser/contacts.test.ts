@@ -210,7 +210,7 @@ describe('a contact from creation to deletion, by keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focusedLabel(page), poll).toBe('Add phone number');
     await page.keyboard.press('Control+Enter');
-    await page.getByRole('heading', { name: 'Zoë Ångström' }).waitFor();
+    await page.getByRole('heading', { name: 'Zoë Ångström', exact: true }).waitFor();
     const edited = expectStatus(await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`), 200);
     expect(edited).toMatchObject({ lastName: 'Ångström', phoneNumbers: [], customFields: { 'Wealth Score': 9, 'Membership Level': 'Gold' }, tags: ['board', 'volunteer'] });
     expect(edited.notes).toHaveLength(1);

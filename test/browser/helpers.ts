@@ -1,6 +1,6 @@
 /**
  * The browser-test harness: a real GiftDesk server (temp SQLite file) serving the built
- * renderer, Debian's Chromium driven by playwright-core, the app opened through a one-time
+ * renderer, Chromium (test/browser/chromium.ts says which) driven by playwright-core, the app opened through a one-time
  * link exactly as a user opens it, an axe-core scan that fails on serious or critical
  * violations (on any, with expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
  */
@@ -14,9 +14,10 @@ import { rendererStatic } from '../../electron/server/renderer-static.ts';
 import type { ServeOptions } from '../../electron/server/serve.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { DOC_IMAGES } from './doc-images.ts';
+import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
 
-export const CHROMIUM = process.env.GIFTDESK_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export { CHROMIUM_ARGS };
+
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-artifacts', 'screenshots');
 
 export interface AppServer extends TestServer {
@@ -37,8 +38,10 @@ export async function startAppServer(opts: { sync?: ServeOptions['sync']; rateLi
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }
 
+/** Launches the Chromium that resolveChromium() chose, with the project's flags. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const c = resolveChromium();
+  return chromium.launch({ executablePath: c.executablePath, args: CHROMIUM_ARGS, headless: true, ...(c.env ? { env: c.env } : {}) });
 }
 
 export interface OpenedApp {
