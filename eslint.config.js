@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 const layer = (files, patterns, why) => ({
   files,
   rules: {
-    'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message: `Bad layering: ${why}` })) }],
+    'no-restricted-imports': [
+      'error',
+      { patterns: patterns.map((group) => ({ group: [group], message: `Bad layering: ${why}` })) },
+    ],
   },
 });
 
@@ -19,9 +22,39 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  layer(['shared/**'], ['node:*', '**/electron/**', '**/renderer/**', 'electron', 'fastify', 'better-sqlite3', 'kysely', 'react', 'react-dom'], 'shared/ imports nothing of Node, the DOM, Electron or the storage engines.'),
-  layer(['renderer/**'], ['node:*', '**/electron/**', 'electron', 'better-sqlite3', 'kysely', 'fastify'], 'renderer/ talks to the server over HTTP only; it may import shared/.'),
-  layer(['electron/domain/**'], ['**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify', 'better-sqlite3', 'pg'], 'domain/ knows nothing of HTTP, sync, the CLI, Electron or an engine.'),
-  layer(['electron/db/**'], ['**/domain/**', '**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify'], 'db/ is the bottom layer.'),
-  layer(['electron/server/**', 'electron/cli/**', 'electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
+  layer(
+    ['shared/**'],
+    [
+      'node:*',
+      '**/electron/**',
+      '**/renderer/**',
+      'electron',
+      'fastify',
+      'better-sqlite3',
+      'kysely',
+      'react',
+      'react-dom',
+    ],
+    'shared/ imports nothing of Node, the DOM, Electron or the storage engines.',
+  ),
+  layer(
+    ['renderer/**'],
+    ['node:*', '**/electron/**', 'electron', 'better-sqlite3', 'kysely', 'fastify'],
+    'renderer/ talks to the server over HTTP only; it may import shared/.',
+  ),
+  layer(
+    ['electron/domain/**'],
+    ['**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify', 'better-sqlite3', 'pg'],
+    'domain/ knows nothing of HTTP, sync, the CLI, Electron or an engine.',
+  ),
+  layer(
+    ['electron/db/**'],
+    ['**/domain/**', '**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify'],
+    'db/ is the bottom layer.',
+  ),
+  layer(
+    ['electron/server/**', 'electron/cli/**', 'electron/sync/**'],
+    ['electron'],
+    'only electron/main.ts and preload.ts import Electron.',
+  ),
 );

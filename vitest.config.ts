@@ -12,10 +12,23 @@ export default defineConfig({
     // loaded CI machine (the SQLite half alone took 16 min there) can need for one save and its
     // refetch. A wrong state still fails, after this long.
     expect: { poll: { timeout: 30_000, interval: 100 } },
-    reporters: process.env.CI ? ['default', ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }]] : ['default'],
+    reporters: process.env.CI
+      ? [
+          'default',
+          ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }],
+        ]
+      : ['default'],
     projects: [
       { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/global-setup.ts'], testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 120_000,
+        },
+      },
     ],
   },
 });

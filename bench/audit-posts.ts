@@ -29,7 +29,11 @@ export interface Audit {
 const count = (n: number) => n.toLocaleString('en-US');
 
 export async function auditPosts(store: Store, tag: string, load: LoadResult): Promise<Audit> {
-  const rows = await store.db.selectFrom('donations').select(['id', 'notes']).where('notes', 'like', `${tag} %`).execute();
+  const rows = await store.db
+    .selectFrom('donations')
+    .select(['id', 'notes'])
+    .where('notes', 'like', `${tag} %`)
+    .execute();
   const notesById = new Map<string, string>();
   const timesByNotes = new Map<string, number>();
   for (const r of rows) {
@@ -69,7 +73,10 @@ export async function auditPosts(store: Store, tag: string, load: LoadResult): P
   if (idAnsweredTwice > 0) defects.push(`${count(idAnsweredTwice)} IDS ANSWERED TO TWO REQUESTS`);
   if (storedTwice > 0) defects.push(`${count(storedTwice)} GIFTS STORED TWICE`);
   if (unknown > 0) defects.push(`${count(unknown)} STORED GIFTS MATCHING NO REQUEST SENT`);
-  if (extra > unanswered) defects.push(`${count(extra)} UNANSWERED GIFTS STORED, MORE THAN THE ${count(unanswered)} SENT UNANSWERED`);
+  if (extra > unanswered)
+    defects.push(
+      `${count(extra)} UNANSWERED GIFTS STORED, MORE THAN THE ${count(unanswered)} SENT UNANSWERED`,
+    );
   const ok = defects.length === 0;
   const text = ok
     ? `${count(load.sent)} sent, ${count(load.acknowledged.length)} answered 201, each stored once under the id answered with its own request's notes; ${count(extra)} more stored of the ${count(unanswered)} sent whose answers the load generator stopped waiting for`

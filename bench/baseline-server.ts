@@ -7,7 +7,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import { DonationCreateBody } from '../shared/schemas/donations.ts';
 
-export async function startBaselineServer(file: string): Promise<{ url: string; count(): number; close(): Promise<void> }> {
+export async function startBaselineServer(
+  file: string,
+): Promise<{ url: string; count(): number; close(): Promise<void> }> {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -22,7 +24,16 @@ export async function startBaselineServer(file: string): Promise<{ url: string; 
     const parsed = DonationCreateBody.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send({ error: parsed.error.issues[0]?.message });
     const b = parsed.data;
-    const r = insert.run(b.accountId, b.contactId, Math.round(b.donationAmount * 100), b.donationDate, b.paymentMethod, b.campaignId ?? null, b.notes ?? null, new Date().toISOString());
+    const r = insert.run(
+      b.accountId,
+      b.contactId,
+      Math.round(b.donationAmount * 100),
+      b.donationDate,
+      b.paymentMethod,
+      b.campaignId ?? null,
+      b.notes ?? null,
+      new Date().toISOString(),
+    );
     return reply.code(201).send({ id: Number(r.lastInsertRowid) });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -61,9 +61,17 @@ export async function fillDonations(store: Store, org: Org, n: number): Promise<
   const ctx = createContext(store);
   const { id: otherAccount } = await createAccount(ctx, 'Bench HQ other');
   const { createContact } = await import('../electron/domain/contacts.ts');
-  const otherDonor = (await createContact(ctx, { accountId: otherAccount, firstName: 'Other', lastName: 'Donor' })).id;
+  const otherDonor = (
+    await createContact(ctx, { accountId: otherAccount, firstName: 'Other', lastName: 'Donor' })
+  ).id;
   const batch = 100_000;
-  const fill = async (accountId: string, donors: string[], campaignId: string | null, count: number, tag: string) => {
+  const fill = async (
+    accountId: string,
+    donors: string[],
+    campaignId: string | null,
+    count: number,
+    tag: string,
+  ) => {
     for (let start = 0; start < count; start += batch) {
       const size = Math.min(batch, count - start);
       await sql`
@@ -81,11 +89,17 @@ export async function fillDonations(store: Store, org: Org, n: number): Promise<
   await fill(otherAccount, [otherDonor], null, Math.max(1, Math.round(n / 100)), 'b');
   const listed = n - Math.floor((n + 1) / 1000);
   await sql`insert into account_counter_slots (account_id, slot, contacts, donations) values (${org.accountId}, 0, 0, ${listed})
-      on conflict (account_id, slot) do update set donations = account_counter_slots.donations + ${listed}`.execute(store.db);
+      on conflict (account_id, slot) do update set donations = account_counter_slots.donations + ${listed}`.execute(
+    store.db,
+  );
   await sql`vacuum analyze donations`.execute(store.db);
 }
 
-async function timeGets(url: string, headers: Record<string, string>, rounds: number): Promise<{ p50: number; p95: number; total: number }> {
+async function timeGets(
+  url: string,
+  headers: Record<string, string>,
+  rounds: number,
+): Promise<{ p50: number; p95: number; total: number }> {
   const times: number[] = [];
   let total = 0;
   for (let round = 0; round <= rounds; round++) {
@@ -116,7 +130,13 @@ async function listLatency(url: string, store: Store, org: Org, n: number): Prom
     if (r.rows.length !== 100) throw new Error(`raw OFFSET page holds ${r.rows.length} rows`);
   }
   times.sort((a, b) => a - b);
-  return { donations: n, farOffset, first, far, raw: { p50: percentile(times, 50), p95: percentile(times, 95) } };
+  return {
+    donations: n,
+    farOffset,
+    first,
+    far,
+    raw: { p50: percentile(times, 50), p95: percentile(times, 95) },
+  };
 }
 
 interface Org {
@@ -146,19 +166,64 @@ export async function seedOrg(store: Store, donors: number): Promise<Org> {
  * then the server's HTTP side is closed (no request in flight) and every answer is checked
  * against the store, which stays open.
  */
-async function postThroughput(server: { url: string; app: { close(): Promise<unknown> } }, store: Store, org: Org, seconds: number, tag: string): Promise<{ rps: number; audit: Audit }> {
+async function postThroughput(
+  server: { url: string; app: { close(): Promise<unknown> } },
+  store: Store,
+  org: Org,
+  seconds: number,
+  tag: string,
+): Promise<{ rps: number; audit: Audit }> {
   const job = { url: server.url, connections: 50, seconds, tag, ...org };
-  const { stdout } = await run('node', ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await run(
+    'node',
+    ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)],
+    { maxBuffer: 256 * 1024 * 1024 },
+  );
   const r = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
   await server.app.close();
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`throughput run had ${r.non2xx} non-2xx and ${r.errors} errors`);
+  if (r.non2xx > 0 || r.errors > 0)
+    throw new Error(`throughput run had ${r.non2xx} non-2xx and ${r.errors} errors`);
   return { rps: r.rps, audit: await auditPosts(store, tag, r) };
 }
 
 /** A million contacts straight into PostgreSQL (the search triggers fill their keys and terms). */
 export async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
-  const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
-  const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
+  const first = [
+    'Jane',
+    'John',
+    'Zoë',
+    'José',
+    'Siobhán',
+    'Amélie',
+    'Mohammed',
+    'Wei',
+    'Olga',
+    'Kwame',
+    'Priya',
+    'Lars',
+    'Aoife',
+    'Björn',
+    'Chloé',
+    'Dmitri',
+  ];
+  const last = [
+    'Smith',
+    'García',
+    'Nguyen',
+    'Müller',
+    'O’Brien',
+    'Kowalski',
+    'Okafor',
+    'Rossi',
+    'Dubois',
+    'Svensson',
+    'Tanaka',
+    'Novák',
+    'Haddad',
+    'Johansson',
+    'Fernández',
+    'Walker',
+  ];
   const batch = 100_000;
   for (let start = 0; start < n; start += batch) {
     const size = Math.min(batch, n - start);
@@ -173,7 +238,9 @@ export async function fillContacts(store: Store, accountId: string, n: number): 
       from generate_series(${start}::bigint, ${start + size - 1}::bigint) g`.execute(store.db);
   }
   await sql`insert into account_counter_slots (account_id, slot, contacts, donations) values (${accountId}, 0, ${n}, 0)
-      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(store.db);
+      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(
+    store.db,
+  );
   await sql`analyze contacts`.execute(store.db);
 }
 
@@ -182,13 +249,33 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function searchLatency(url: string, org: Org): Promise<{ p50: number; p95: number; p99: number }> {
-  const queries = ['jane', 'zoe', 'jose smi', 'garc', 'siob', 'user12345', 'example7', 'org 12', 'müller', 'amelie dub', 'kwame', 'tanaka5', 'chloe', 'walker10', 'li', 'wei ng'];
+  const queries = [
+    'jane',
+    'zoe',
+    'jose smi',
+    'garc',
+    'siob',
+    'user12345',
+    'example7',
+    'org 12',
+    'müller',
+    'amelie dub',
+    'kwame',
+    'tanaka5',
+    'chloe',
+    'walker10',
+    'li',
+    'wei ng',
+  ];
   const headers = { 'x-api-key': org.keyId, authorization: `Bearer ${org.secret}` };
   const times: number[] = [];
   for (let round = 0; round < 20; round++) {
     for (const q of queries) {
       const t0 = performance.now();
-      const res = await fetch(`${url}/api/v1/contacts?accountId=${org.accountId}&search=${encodeURIComponent(q)}&limit=20`, { headers });
+      const res = await fetch(
+        `${url}/api/v1/contacts?accountId=${org.accountId}&search=${encodeURIComponent(q)}&limit=20`,
+        { headers },
+      );
       await res.json();
       if (res.status !== 200) throw new Error(`search ${q}: ${res.status}`);
       if (round > 0) times.push(performance.now() - t0);
@@ -221,7 +308,12 @@ async function freshPgDatabase(base: string): Promise<{ url: string; drop(): Pro
 /** BENCH_HQ (default all: post,search,list) runs only some of the HQ figures. */
 const HQ_PARTS = new Set((process.env.BENCH_HQ ?? 'post,search,list').split(',').map((x) => x.trim()));
 
-export async function benchHq(opts: { databaseUrl: string; scale: number; seconds?: number; log?: (s: string) => void }): Promise<HqResults> {
+export async function benchHq(opts: {
+  databaseUrl: string;
+  scale: number;
+  seconds?: number;
+  log?: (s: string) => void;
+}): Promise<HqResults> {
   const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
   const seconds = opts.seconds ?? 10;
   const contacts = Math.round(1_000_000 * opts.scale);
@@ -232,7 +324,11 @@ export async function benchHq(opts: { databaseUrl: string; scale: number; second
   if (HQ_PARTS.has('post')) {
     const sqliteStore = await openStore({ dataDir: dir });
     const sqliteOrg = await seedOrg(sqliteStore, 50);
-    const sqliteServer = await startServer({ store: sqliteStore, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+    const sqliteServer = await startServer({
+      store: sqliteStore,
+      port: 0,
+      rateLimit: { ratePerSecond: 1e9, burst: 1e9 },
+    });
     log(`hq: SQLite POST /donations, 50 connections, ${seconds} s`);
     sqlitePost = await postThroughput(sqliteServer, sqliteStore, sqliteOrg, seconds, 'hq-sqlite');
     await sqliteStore.close();
@@ -246,11 +342,19 @@ export async function benchHq(opts: { databaseUrl: string; scale: number; second
     const pgOrg = await seedOrg(pgStore, 50);
     let pgPost: { rps: number; audit: Audit | null } = { rps: NaN, audit: null };
     if (HQ_PARTS.has('post')) {
-      const postServer = await startServer({ store: pgStore, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+      const postServer = await startServer({
+        store: pgStore,
+        port: 0,
+        rateLimit: { ratePerSecond: 1e9, burst: 1e9 },
+      });
       log(`hq: PostgreSQL POST /donations, 50 connections, ${seconds} s`);
       pgPost = await postThroughput(postServer, pgStore, pgOrg, seconds, 'hq-postgres');
     }
-    const pgServer = await startServer({ store: pgStore, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
+    const pgServer = await startServer({
+      store: pgStore,
+      port: 0,
+      rateLimit: { ratePerSecond: 1e9, burst: 1e9 },
+    });
     try {
       let s = { p50: NaN, p95: NaN, p99: NaN };
       if (HQ_PARTS.has('search')) {
@@ -302,10 +406,14 @@ export function hqMarkdown(r: HqResults): string {
   const audited = r.sqliteAudit !== null && r.postgresAudit !== null;
   if (audited) {
     const ok = r.sqliteAudit!.ok && r.postgresAudit!.ok;
-    lines.push(`| POST /api/v1/donations, 50 connections, PostgreSQL vs SQLite | ${f(r.postgresRps)} req/s | SQLite ${f(r.sqliteRps)} req/s | ${r.ratio.toFixed(2)} | report the ratio | ${ok ? '—' : 'no — GIFTS LOST OR DOUBLED, see below'} |`);
+    lines.push(
+      `| POST /api/v1/donations, 50 connections, PostgreSQL vs SQLite | ${f(r.postgresRps)} req/s | SQLite ${f(r.sqliteRps)} req/s | ${r.ratio.toFixed(2)} | report the ratio | ${ok ? '—' : 'no — GIFTS LOST OR DOUBLED, see below'} |`,
+    );
   }
   if (!Number.isNaN(r.searchP95)) {
-    lines.push(`| GET /api/v1/contacts?search= on ${n(r.contacts)} contacts, total included | p50 ${f(r.searchP50)} ms, p95 ${f(r.searchP95)} ms, p99 ${f(r.searchP99)} ms | — | — | p95 under 50 ms (20 ms stretch) | ${r.searchP95 < 50 ? 'yes' : 'no'} |`);
+    lines.push(
+      `| GET /api/v1/contacts?search= on ${n(r.contacts)} contacts, total included | p50 ${f(r.searchP50)} ms, p95 ${f(r.searchP95)} ms, p99 ${f(r.searchP99)} ms | — | — | p95 under 50 ms (20 ms stretch) | ${r.searchP95 < 50 ? 'yes' : 'no'} |`,
+    );
   }
   const l = r.list;
   if (l) {
@@ -315,8 +423,14 @@ export function hqMarkdown(r: HqResults): string {
     );
   }
   lines.push('');
-  if (audited) lines.push(`- POST: one run of ${r.seconds} s per engine, 50 donors, unique notes per request. Check after each run (server closed first, so nothing in flight): SQLite: ${r.sqliteAudit!.text}; PostgreSQL: ${r.postgresAudit!.text}.`);
-  if (l) lines.push(`- Donations list: ${n(l.donations)} gifts of one account filled in SQL over 50 donors (whole minutes from 2023 to 2026, so many share an instant; every 1000th voided) and 1% as many of a second account on the same dates, then VACUUM ANALYZE; 100 rounds at offset 0, 20 at offset ${n(l.farOffset)}, each after one warm-up.`);
+  if (audited)
+    lines.push(
+      `- POST: one run of ${r.seconds} s per engine, 50 donors, unique notes per request. Check after each run (server closed first, so nothing in flight): SQLite: ${r.sqliteAudit!.text}; PostgreSQL: ${r.postgresAudit!.text}.`,
+    );
+  if (l)
+    lines.push(
+      `- Donations list: ${n(l.donations)} gifts of one account filled in SQL over 50 donors (whole minutes from 2023 to 2026, so many share an instant; every 1000th voided) and 1% as many of a second account on the same dates, then VACUUM ANALYZE; 100 rounds at offset 0, 20 at offset ${n(l.farOffset)}, each after one warm-up.`,
+    );
   lines.push('');
   return lines.join('\n');
 }

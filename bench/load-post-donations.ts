@@ -39,7 +39,11 @@ const result = await autocannon({
   // connection's next request is built, so `context.notes` is the answered request's notes
   pipelining: 1,
   duration: job.seconds,
-  headers: { 'content-type': 'application/json', 'x-api-key': job.keyId, authorization: `Bearer ${job.secret}` },
+  headers: {
+    'content-type': 'application/json',
+    'x-api-key': job.keyId,
+    authorization: `Bearer ${job.secret}`,
+  },
   requests: [
     {
       setupRequest: (req, context) => {
@@ -60,10 +64,13 @@ const result = await autocannon({
         };
       },
       onResponse: (status, body, context) => {
-        if (status === 201) acknowledged.push([(JSON.parse(body) as { id: string }).id, (context as Ctx).notes ?? '']);
+        if (status === 201)
+          acknowledged.push([(JSON.parse(body) as { id: string }).id, (context as Ctx).notes ?? '']);
         else otherAnswers += 1;
       },
     },
   ],
 });
-process.stdout.write(`${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, ok: result['2xx'], p99: result.latency.p99, sent: n, otherAnswers, acknowledged })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, ok: result['2xx'], p99: result.latency.p99, sent: n, otherAnswers, acknowledged })}\n`,
+);

@@ -32,10 +32,25 @@ const WARMUP_ENTRIES = 5;
 const ROUNDS = Number(process.env.BENCH_UI_ROUNDS ?? Math.max(3, Math.round(20 * SCALE)));
 /** The Contacts screen's page (renderer/screens/contacts/queries.ts PAGE_SIZE): each baseline asks for the same. */
 const PAGE = 50;
-const SEARCHES = ['quenn', 'ada', 'winterb', 'sage th', 'fairw', 'mercer', 'ha', 'zoe y', 'acme', 'bluebird', 'greenl', 'iris ho'];
+const SEARCHES = [
+  'quenn',
+  'ada',
+  'winterb',
+  'sage th',
+  'fairw',
+  'mercer',
+  'ha',
+  'zoe y',
+  'acme',
+  'bluebird',
+  'greenl',
+  'iris ho',
+];
 
-const log = (s: string) => process.stderr.write(`[bench ui ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const log = (s: string) =>
+  process.stderr.write(`[bench ui ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+const fmt = (n: number, d = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 export interface UiRow {
   name: string;
@@ -80,11 +95,15 @@ function installProbe(): void {
     // A saved-gift row whose id was not on screen when the measurement was armed.
     newGiftRow: (before) => {
       const known = new Set(before.split(','));
-      return [...document.querySelectorAll('table.gift-table tr[data-donation-id]')].some((tr) => !known.has(tr.getAttribute('data-donation-id') ?? ''));
+      return [...document.querySelectorAll('table.gift-table tr[data-donation-id]')].some(
+        (tr) => !known.has(tr.getAttribute('data-donation-id') ?? ''),
+      );
     },
     // The donor box's highlighted option (the one Enter takes) names `arg`.
     donorTop: (name) => {
-      const id = document.querySelector('[role="combobox"][aria-activedescendant]')?.getAttribute('aria-activedescendant');
+      const id = document
+        .querySelector('[role="combobox"][aria-activedescendant]')
+        ?.getAttribute('aria-activedescendant');
       return id ? (document.getElementById(id)?.textContent ?? '').includes(name) : false;
     },
     // The contact list's first row has its data (a link), the list is not waiting, and the status names `arg`.
@@ -93,7 +112,12 @@ function installProbe(): void {
       document.querySelector('[role="table"][aria-label="Contacts"][aria-busy]') === null &&
       (document.querySelector('.contacts-status')?.textContent ?? '').includes(statusText),
   };
-  let armed: { kind: string; cond: () => boolean; start: number | null; observer: MutationObserver | null } | null = null;
+  let armed: {
+    kind: string;
+    cond: () => boolean;
+    start: number | null;
+    observer: MutationObserver | null;
+  } | null = null;
   const probe: Probe = {
     result: null,
     arm(kind, done) {
@@ -125,11 +149,22 @@ function installProbe(): void {
         const frame = performance.now();
         const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
           .filter((e) => e.startTime >= start - 1 && e.startTime <= frame)
-          .map((e) => ({ path: new URL(e.name).pathname.replace(/\/(cnt|don|bat)_[\w-]+/g, '/:id') + (e.name.includes('offset=') ? ' (page)' : ''), start: e.startTime - start, end: e.responseEnd - start }));
+          .map((e) => ({
+            path:
+              new URL(e.name).pathname.replace(/\/(cnt|don|bat)_[\w-]+/g, '/:id') +
+              (e.name.includes('offset=') ? ' (page)' : ''),
+            start: e.startTime - start,
+            end: e.responseEnd - start,
+          }));
         probe.result = { start, dom: dom - start, frame: frame - start, requests };
       });
     });
-    a.observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+    a.observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+    });
   };
   window.addEventListener(
     'keydown',
@@ -160,9 +195,14 @@ async function arm(page: Page, kind: 'enter' | 'alt2' | 'input', done: string): 
 
 /** Waits for the armed measurement; `frame` is start → the next frame, in ms. */
 async function measured(page: Page): Promise<ProbeResult> {
-  const handle = await page.waitForFunction(() => (window as BenchWindow).__bench?.result ?? null, null, { timeout: 60_000 });
+  const handle = await page.waitForFunction(() => (window as BenchWindow).__bench?.result ?? null, null, {
+    timeout: 60_000,
+  });
   const r = (await handle.jsonValue()) as ProbeResult;
-  if (process.env.BENCH_UI_TRACE === '1') log(`${fmt(r.frame)} ms (DOM at ${fmt(r.dom)}): ${r.requests.map((q) => `${q.path} ${fmt(q.start)}→${fmt(q.end)}`).join(', ')}`);
+  if (process.env.BENCH_UI_TRACE === '1')
+    log(
+      `${fmt(r.frame)} ms (DOM at ${fmt(r.dom)}): ${r.requests.map((q) => `${q.path} ${fmt(q.start)}→${fmt(q.end)}`).join(', ')}`,
+    );
   return r;
 }
 
@@ -185,7 +225,9 @@ async function waitForFocus(page: Page, name: RegExp): Promise<void> {
 function bundleSize(): { row: UiRow; note: string } {
   const html = fs.readFileSync(path.join(RENDERER_DIST, 'index.html'), 'utf8');
   // What index.html loads before the first screen: its scripts, module preloads and style sheets.
-  const refs = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const refs = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.(?:js|css))"/g)].map(
+    (m) => m[1]!,
+  );
   const gz = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
   let first = 0;
   let firstRaw = 0;
@@ -223,21 +265,65 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.text}`);
     return res.body as { id: string };
   };
-  const { id: campaignId } = await req('POST', '/api/v1/campaigns', { accountId: server.accountId, name: 'Spring Gala' });
-  const batch = await req('POST', '/api/v1/batches', { accountId: server.accountId, name: 'Gala door', campaignId, paymentMethod: 'check' });
+  const { id: campaignId } = await req('POST', '/api/v1/campaigns', {
+    accountId: server.accountId,
+    name: 'Spring Gala',
+  });
+  const batch = await req('POST', '/api/v1/batches', {
+    accountId: server.accountId,
+    name: 'Gala door',
+    campaignId,
+    paymentMethod: 'check',
+  });
   // The baseline's gifts go to a second batch with the same defaults: same server work, not in the app's list.
-  const baseBatch = await req('POST', '/api/v1/batches', { accountId: server.accountId, name: 'Baseline', campaignId, paymentMethod: 'check' });
-  const words = ['alder', 'birch', 'cedar', 'dogwood', 'elm', 'fir', 'ginkgo', 'hazel', 'juniper', 'larch', 'maple', 'nutmeg', 'olive', 'poplar', 'rowan', 'spruce', 'tamarack', 'umbra', 'willow', 'yew'];
+  const baseBatch = await req('POST', '/api/v1/batches', {
+    accountId: server.accountId,
+    name: 'Baseline',
+    campaignId,
+    paymentMethod: 'check',
+  });
+  const words = [
+    'alder',
+    'birch',
+    'cedar',
+    'dogwood',
+    'elm',
+    'fir',
+    'ginkgo',
+    'hazel',
+    'juniper',
+    'larch',
+    'maple',
+    'nutmeg',
+    'olive',
+    'poplar',
+    'rowan',
+    'spruce',
+    'tamarack',
+    'umbra',
+    'willow',
+    'yew',
+  ];
   const donors: Donor[] = [];
   for (const w of words) {
     const lastName = `Zed${w}`;
-    const c = await req('POST', '/api/v1/contacts', { accountId: server.accountId, firstName: 'Bench', lastName, primaryEmail: `${w}@bench.example`, employer: 'Acme', occupation: 'Engineer' });
+    const c = await req('POST', '/api/v1/contacts', {
+      accountId: server.accountId,
+      firstName: 'Bench',
+      lastName,
+      primaryEmail: `${w}@bench.example`,
+      employer: 'Acme',
+      occupation: 'Engineer',
+    });
     donors.push({ id: c.id, name: `Bench ${lastName}`, type: lastName.toLowerCase() });
   }
 
   const { page, context, problems } = await openApp(browser, server);
   await prepare(page);
-  await page.evaluate(([k, id]) => localStorage.setItem(k!, id!), [`giftdesk.batch.${server.accountId}`, batch.id]);
+  await page.evaluate(
+    ([k, id]) => localStorage.setItem(k!, id!),
+    [`giftdesk.batch.${server.accountId}`, batch.id],
+  );
   await page.reload();
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   await waitForFocus(page, /^Donor$/);
@@ -248,7 +334,12 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
   const keystrokeBase: number[] = [];
   const postEnd: number[] = [];
   const requestCount: number[] = [];
-  const headers = { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', accept: 'application/json' };
+  const headers = {
+    'x-api-key': server.keyId,
+    authorization: `Bearer ${server.secret}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
   for (let i = 0; i < WARMUP_ENTRIES + ENTRIES; i++) {
     if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + ENTRIES} (${WARMUP_ENTRIES} warm-up)`);
     const d = donors[i % donors.length]!;
@@ -265,25 +356,42 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
         await page.evaluate(
           async ({ q, headers, accountId }) => {
             const t0 = performance.now();
-            const res = await fetch(`/api/v1/contact-summaries?accountId=${accountId}&search=${encodeURIComponent(q)}&limit=8&sortBy=relevance`, { headers, cache: 'no-store' });
+            const res = await fetch(
+              `/api/v1/contact-summaries?accountId=${accountId}&search=${encodeURIComponent(q)}&limit=8&sortBy=relevance`,
+              { headers, cache: 'no-store' },
+            );
             await res.json();
             return performance.now() - t0;
           },
-          { q: d.type, headers: { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, accept: 'application/json' }, accountId: server.accountId },
+          {
+            q: d.type,
+            headers: {
+              'x-api-key': server.keyId,
+              authorization: `Bearer ${server.secret}`,
+              accept: 'application/json',
+            },
+            accountId: server.accountId,
+          },
         ),
       );
     }
     await page.keyboard.press('Enter');
     await waitForFocus(page, /^Amount/);
     await page.keyboard.type(amount);
-    const before = await page.evaluate(() => [...document.querySelectorAll('table.gift-table tr[data-donation-id]')].map((tr) => tr.getAttribute('data-donation-id')).join(','));
+    const before = await page.evaluate(() =>
+      [...document.querySelectorAll('table.gift-table tr[data-donation-id]')]
+        .map((tr) => tr.getAttribute('data-donation-id'))
+        .join(','),
+    );
     await arm(page, 'enter', `newGiftRow:${before}`);
     await page.keyboard.press('Enter');
     const r = await measured(page);
     const t = r.frame;
     if (i >= WARMUP_ENTRIES) {
       // The app saves through POST /batches/:id/donations (older builds: POST /donations).
-      postEnd.push(r.requests.find((q) => /^\/api\/v1\/(batches\/[^/]+\/)?donations$/.test(q.path))?.end ?? NaN);
+      postEnd.push(
+        r.requests.find((q) => /^\/api\/v1\/(batches\/[^/]+\/)?donations$/.test(q.path))?.end ?? NaN,
+      );
       requestCount.push(r.requests.length);
     }
     // Baseline, same page, right after: a bare fetch POST of the same gift + one row appended, to the next frame.
@@ -296,11 +404,22 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
           document.body.append(table);
         }
         const t0 = performance.now();
-        const res = await fetch('/api/v1/donations', { method: 'POST', headers, body: JSON.stringify(body), cache: 'no-store' });
+        const res = await fetch('/api/v1/donations', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          cache: 'no-store',
+        });
         const saved = (await res.json()) as { id: string; donationAmount: number };
         if (res.status !== 201) throw new Error(`baseline POST answered ${res.status}`);
         const tr = document.createElement('tr');
-        for (const text of [saved.id, body.contactName, `$${saved.donationAmount.toFixed(2)}`, body.donationDate, body.paymentMethod]) {
+        for (const text of [
+          saved.id,
+          body.contactName,
+          `$${saved.donationAmount.toFixed(2)}`,
+          body.donationDate,
+          body.paymentMethod,
+        ]) {
           const td = document.createElement('td');
           td.textContent = text;
           tr.append(td);
@@ -309,7 +428,16 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
         return new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now() - t0)));
       },
       {
-        body: { accountId: server.accountId, batchId: baseBatch.id, contactId: d.id, contactName: d.name, donationAmount: Number(amount), donationDate: new Date().toISOString().slice(0, 10), paymentMethod: 'check', campaignId },
+        body: {
+          accountId: server.accountId,
+          batchId: baseBatch.id,
+          contactId: d.id,
+          contactName: d.name,
+          donationAmount: Number(amount),
+          donationDate: new Date().toISOString().slice(0, 10),
+          paymentMethod: 'check',
+          campaignId,
+        },
         headers,
       },
     );
@@ -318,9 +446,12 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
       base.push(b);
     }
   }
-  const count = await page.evaluate(() => document.querySelector('[data-testid="batch-count"]')?.textContent ?? '');
+  const count = await page.evaluate(
+    () => document.querySelector('[data-testid="batch-count"]')?.textContent ?? '',
+  );
   await context.close();
-  if (!count.startsWith(String(WARMUP_ENTRIES + ENTRIES))) throw new Error(`the batch says “${count}” after ${WARMUP_ENTRIES + ENTRIES} gifts`);
+  if (!count.startsWith(String(WARMUP_ENTRIES + ENTRIES)))
+    throw new Error(`the batch says “${count}” after ${WARMUP_ENTRIES + ENTRIES} gifts`);
   if (problems.length) throw new Error(`the page reported problems: ${problems.join('; ')}`);
   const o = percentiles(ours);
   const b = percentiles(base);
@@ -350,12 +481,19 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
 async function contactsScreen(browser: Browser, server: AppServer): Promise<{ rows: UiRow[]; note: string }> {
   const { page, context, problems } = await openApp(browser, server);
   await prepare(page);
-  const headers = { 'x-api-key': server.keyId, authorization: `Bearer ${server.secret}`, accept: 'application/json' };
+  const headers = {
+    'x-api-key': server.keyId,
+    authorization: `Bearer ${server.secret}`,
+    accept: 'application/json',
+  };
   const bare = (query: string) =>
     page.evaluate(
       async ({ query, headers, accountId }) => {
         const t0 = performance.now();
-        const res = await fetch(`/api/v1/contact-summaries?accountId=${accountId}&${query}`, { headers, cache: 'no-store' });
+        const res = await fetch(`/api/v1/contact-summaries?accountId=${accountId}&${query}`, {
+          headers,
+          cache: 'no-store',
+        });
         const body = (await res.json()) as { total: number };
         if (res.status !== 200) throw new Error(`contact-summaries answered ${res.status}`);
         const dt = performance.now() - t0;
@@ -370,7 +508,11 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
   const searchReqStart: number[] = [];
   const searchReqEnd: number[] = [];
   // The seeded contacts plus gift entry's donors (and the donors it made: none, all picked).
-  const total = ((await server.request('GET', `/api/v1/contact-summaries?accountId=${server.accountId}&limit=1`)).body as { total: number }).total;
+  const total = (
+    (await server.request('GET', `/api/v1/contact-summaries?accountId=${server.accountId}&limit=1`)).body as {
+      total: number;
+    }
+  ).total;
   const totalText = `${total.toLocaleString('en-US')} contacts`;
   for (let round = 0; round < ROUNDS; round++) {
     log(`contacts screen round ${round + 1}/${ROUNDS}`);
@@ -397,7 +539,9 @@ async function contactsScreen(browser: Browser, server: AppServer): Promise<{ ro
         searchReqStart.push(q.start);
         searchReqEnd.push(q.end);
       }
-      searchBase.push((await bare(`search=${encodeURIComponent(term)}&sortBy=relevance&limit=${PAGE}&offset=0`)).dt);
+      searchBase.push(
+        (await bare(`search=${encodeURIComponent(term)}&sortBy=relevance&limit=${PAGE}&offset=0`)).dt,
+      );
     }
   }
   await context.close();
@@ -445,10 +589,21 @@ export async function benchRenderer(): Promise<{ rows: UiRow[]; notes: string[] 
     log(`Chromium ${browser.version()}, ${resolveChromium().describe}`);
     // BENCH_UI_ONLY=gift or =contacts: one part alone (while developing; the full part runs both).
     const only = process.env.BENCH_UI_ONLY;
-    const g = only === 'contacts' ? { rows: [], note: 'Gift entry: not run (BENCH_UI_ONLY=contacts).' } : await giftEntry(browser, server);
-    const c = only === 'gift' ? { rows: [], note: 'Contacts screen: not run (BENCH_UI_ONLY=gift).' } : await contactsScreen(browser, server);
+    const g =
+      only === 'contacts'
+        ? { rows: [], note: 'Gift entry: not run (BENCH_UI_ONLY=contacts).' }
+        : await giftEntry(browser, server);
+    const c =
+      only === 'gift'
+        ? { rows: [], note: 'Contacts screen: not run (BENCH_UI_ONLY=gift).' }
+        : await contactsScreen(browser, server);
     rows.push(...g.rows, ...c.rows, bundle.row);
-    notes.push(g.note, c.note, bundle.note, `Chromium ${browser.version()} headless, ${resolveChromium().describe} (${os.cpus().length} cores shared with the rest of the run), viewport 1366×900; the server and Chromium run on the same machine as everything else.`);
+    notes.push(
+      g.note,
+      c.note,
+      bundle.note,
+      `Chromium ${browser.version()} headless, ${resolveChromium().describe} (${os.cpus().length} cores shared with the rest of the run), viewport 1366×900; the server and Chromium run on the same machine as everything else.`,
+    );
   } finally {
     await browser?.close();
     await server.close();

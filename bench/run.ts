@@ -38,7 +38,8 @@ const ALL_PARTS = 'post,import,reads,lag,hq,ui,sync';
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS).split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const fmt = (n: number, d = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 /* ---------------- helpers ---------------- */
 
@@ -56,7 +57,9 @@ function childCpuSeconds(): number {
 }
 
 async function cli(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await exec('node', ['bin/giftdesk.mjs', ...args, '--data-dir', dataDir, '--json'], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await exec('node', ['bin/giftdesk.mjs', ...args, '--data-dir', dataDir, '--json'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
@@ -71,8 +74,50 @@ function rng(seed: number): () => number {
   };
 }
 
-const FIRST = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri', 'Fatima', 'Hiroshi', 'Ines', 'Mateo'];
-const LAST = ['Smith', 'García', 'Nguyen', 'Müller', 'OBrien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker', 'Patel', 'Kim', 'Lopez', 'Cohen'];
+const FIRST = [
+  'Jane',
+  'John',
+  'Zoë',
+  'José',
+  'Siobhán',
+  'Amélie',
+  'Mohammed',
+  'Wei',
+  'Olga',
+  'Kwame',
+  'Priya',
+  'Lars',
+  'Aoife',
+  'Björn',
+  'Chloé',
+  'Dmitri',
+  'Fatima',
+  'Hiroshi',
+  'Ines',
+  'Mateo',
+];
+const LAST = [
+  'Smith',
+  'García',
+  'Nguyen',
+  'Müller',
+  'OBrien',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Dubois',
+  'Svensson',
+  'Tanaka',
+  'Novák',
+  'Haddad',
+  'Johansson',
+  'Fernández',
+  'Walker',
+  'Patel',
+  'Kim',
+  'Lopez',
+  'Cohen',
+];
 
 function contactsCsv(file: string, n: number): void {
   const r = rng(1);
@@ -82,7 +127,10 @@ function contactsCsv(file: string, n: number): void {
     const f = FIRST[Math.floor(r() * FIRST.length)]!;
     const l = LAST[Math.floor(r() * LAST.length)]!;
     const suffix = Math.floor(r() * 5000);
-    const local = `${f}.${l}${i}`.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+    const local = `${f}.${l}${i}`
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase();
     buf += `c${i},${f},${l}${suffix},${local}@example${i % 97}.org,${i % 4 === 0 ? `Org ${i % 3001}` : ''}\n`;
     if (buf.length > 1 << 20) {
       fs.writeSync(out, buf);
@@ -136,7 +184,11 @@ function percentiles(samples: number[]): { p50: number; p95: number; p99: number
   return { p50: at(50), p95: at(95), p99: at(99) };
 }
 
-async function timeRequests(urls: string[], headers: Record<string, string>, rounds: number): Promise<{ p50: number; p95: number; p99: number; total: number }> {
+async function timeRequests(
+  urls: string[],
+  headers: Record<string, string>,
+  rounds: number,
+): Promise<{ p50: number; p95: number; p99: number; total: number }> {
   const times: number[] = [];
   let total = 0;
   for (let round = 0; round <= rounds; round++) {
@@ -154,7 +206,11 @@ async function timeRequests(urls: string[], headers: Record<string, string>, rou
 }
 
 async function postLoad(job: Record<string, unknown>): Promise<LoadResult> {
-  const { stdout } = await exec('node', ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await exec(
+    'node',
+    ['--import', 'tsx', 'bench/load-post-donations.ts', JSON.stringify(job)],
+    { maxBuffer: 256 * 1024 * 1024 },
+  );
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
 }
 
@@ -162,7 +218,10 @@ async function benchUi(): Promise<{ rows: Row[]; notes: string[] }> {
   // A child process: Chromium and the renderer's harness stay out of this process, and the
   // file type-checks with the DOM library (tsconfig.browser-tests.json) that the rest of bench/ does not have.
   // Its progress goes straight to our stderr; its result is the last line of its stdout.
-  const child = spawn('node', ['--import', 'tsx', 'bench/renderer.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SCALE: String(SCALE) } });
+  const child = spawn('node', ['--import', 'tsx', 'bench/renderer.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_SCALE: String(SCALE) },
+  });
   let stdout = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -187,15 +246,36 @@ async function benchPostThroughput(): Promise<void> {
   const dir = path.join(WORK, 'post');
   fs.mkdirSync(dir, { recursive: true });
   const { id: accountId } = (await cli(dir, 'account', 'create', '--name', 'Bench')) as { id: string };
-  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as { keyId: string; secret: string };
-  const { id: campaignId } = (await cli(dir, 'campaign', 'create', '--account', accountId, '--name', 'Gala')) as { id: string };
+  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as {
+    keyId: string;
+    secret: string;
+  };
+  const { id: campaignId } = (await cli(
+    dir,
+    'campaign',
+    'create',
+    '--account',
+    accountId,
+    '--name',
+    'Gala',
+  )) as { id: string };
   const csv = path.join(dir, 'donors.csv');
   contactsCsv(csv, 200);
   await cli(dir, 'import', 'contacts', csv, '--account', accountId, '--no-push');
   const store = await openStore({ dataDir: dir });
   const contactIds = (await store.db.selectFrom('contacts').select('id').execute()).map((r) => r.id);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const job = (url: string, tag: string) => ({ url, connections: 10, seconds, accountId, keyId, secret, contactIds, campaignId, tag });
+  const job = (url: string, tag: string) => ({
+    url,
+    connections: 10,
+    seconds,
+    accountId,
+    keyId,
+    secret,
+    contactIds,
+    campaignId,
+    tag,
+  });
 
   const results: { base: number[]; ours: number[] } = { base: [], ours: [] };
   const audits: Audit[] = [];
@@ -210,7 +290,8 @@ async function benchPostThroughput(): Promise<void> {
     log(`POST throughput: GiftDesk round ${round + 1}`);
     const tag = `round-${round}`;
     const o = await postLoad(job(ours.url, tag));
-    if (o.non2xx > 0 || o.errors > 0) throw new Error(`GiftDesk answered ${o.non2xx} non-2xx, ${o.errors} errors`);
+    if (o.non2xx > 0 || o.errors > 0)
+      throw new Error(`GiftDesk answered ${o.non2xx} non-2xx, ${o.errors} errors`);
     results.ours.push(o.rps);
     await ours.app.close(); // waits for requests in flight
     audits.push(await auditPosts(store, tag, o));
@@ -225,11 +306,17 @@ async function benchPostThroughput(): Promise<void> {
     baseline: `bare Fastify + zod + one prepared INSERT: ${fmt(base)} req/s`,
     ratio: ratio.toFixed(2),
     goal: '≥ 0.6 (beating 1.0 welcome)',
-    met: audits.every((a) => a.ok) ? (ratio >= 0.6 ? 'yes' : 'no') : 'no — GIFTS LOST OR DOUBLED, see the note',
+    met: audits.every((a) => a.ok)
+      ? ratio >= 0.6
+        ? 'yes'
+        : 'no'
+      : 'no — GIFTS LOST OR DOUBLED, see the note',
   });
   const audit = audits.every((a) => a.ok) ? 'every gift accounted for' : 'DEFECT';
   if (!audits.every((a) => a.ok)) process.exitCode = 1;
-  notes.push(`POST throughput: mean of 2 alternating rounds of ${seconds} s each; load from autocannon in a child process, each request for the next of 200 donors, with unique notes. Check after each GiftDesk round (server closed first, so nothing in flight), ${audit}: ${audits.map((a, i) => `round ${i + 1}: ${a.text}`).join('; ')}.`);
+  notes.push(
+    `POST throughput: mean of 2 alternating rounds of ${seconds} s each; load from autocannon in a child process, each request for the next of 200 donors, with unique notes. Check after each GiftDesk round (server closed first, so nothing in flight), ${audit}: ${audits.map((a, i) => `round ${i + 1}: ${a.text}`).join('; ')}.`,
+  );
 }
 
 interface BigDb {
@@ -260,8 +347,19 @@ async function bigDb(): Promise<BigDb> {
 async function benchImport(dir: string): Promise<BigDb> {
   fs.mkdirSync(dir, { recursive: true });
   const { id: accountId } = (await cli(dir, 'account', 'create', '--name', 'Bench')) as { id: string };
-  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as { keyId: string; secret: string };
-  const { id: campaignId } = (await cli(dir, 'campaign', 'create', '--account', accountId, '--name', 'Legacy')) as { id: string };
+  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as {
+    keyId: string;
+    secret: string;
+  };
+  const { id: campaignId } = (await cli(
+    dir,
+    'campaign',
+    'create',
+    '--account',
+    accountId,
+    '--name',
+    'Legacy',
+  )) as { id: string };
   const contactsFile = path.join(WORK, 'contacts.csv');
   const donationsFile = path.join(WORK, 'donations.csv');
   log(`generating ${fmt(CONTACTS, 0)} contacts and ${fmt(N, 0)} donations as CSV`);
@@ -270,9 +368,15 @@ async function benchImport(dir: string): Promise<BigDb> {
 
   log('import contacts (CLI)');
   let t0 = performance.now();
-  const c = (await cli(dir, 'import', 'contacts', contactsFile, '--account', accountId, '--no-push')) as { imported: number; rejected: unknown[] };
+  const c = (await cli(dir, 'import', 'contacts', contactsFile, '--account', accountId, '--no-push')) as {
+    imported: number;
+    rejected: unknown[];
+  };
   const contactSeconds = (performance.now() - t0) / 1000;
-  if (c.imported !== CONTACTS) throw new Error(`imported ${c.imported} contacts of ${CONTACTS} (${JSON.stringify(c.rejected.slice(0, 3))})`);
+  if (c.imported !== CONTACTS)
+    throw new Error(
+      `imported ${c.imported} contacts of ${CONTACTS} (${JSON.stringify(c.rejected.slice(0, 3))})`,
+    );
 
   // The baseline gets the same database as it is now (contacts in, no donations) ...
   const baseFile = path.join(WORK, 'baseline-import.sqlite');
@@ -284,10 +388,14 @@ async function benchImport(dir: string): Promise<BigDb> {
   log('import donations (CLI)');
   const cpu0 = childCpuSeconds();
   t0 = performance.now();
-  const d = (await cli(dir, 'import', 'donations', donationsFile, '--account', accountId, '--no-push')) as { imported: number; rejected: unknown[] };
+  const d = (await cli(dir, 'import', 'donations', donationsFile, '--account', accountId, '--no-push')) as {
+    imported: number;
+    rejected: unknown[];
+  };
   const oursSeconds = (performance.now() - t0) / 1000;
   const oursCpu = childCpuSeconds() - cpu0;
-  if (d.imported !== N) throw new Error(`imported ${d.imported} donations of ${N} (${JSON.stringify(d.rejected.slice(0, 3))})`);
+  if (d.imported !== N)
+    throw new Error(`imported ${d.imported} donations of ${N} (${JSON.stringify(d.rejected.slice(0, 3))})`);
 
   // ... and inserts the same rows with one raw prepared statement in one transaction.
   log('baseline: raw prepared insert of the same donations');
@@ -295,8 +403,14 @@ async function benchImport(dir: string): Promise<BigDb> {
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
-  const contactIds = raw.prepare('select id from contacts order by external_id').all() as Array<{ id: string }>;
-  const byExternal = new Map((raw.prepare('select external_id as e, id from contacts').all() as Array<{ e: string; id: string }>).map((r) => [r.e, r.id]));
+  const contactIds = raw.prepare('select id from contacts order by external_id').all() as Array<{
+    id: string;
+  }>;
+  const byExternal = new Map(
+    (raw.prepare('select external_id as e, id from contacts').all() as Array<{ e: string; id: string }>).map(
+      (r) => [r.e, r.id],
+    ),
+  );
   void contactIds;
   const insert = raw.prepare(
     `insert into donations (id, account_id, contact_id, amount_cents, donation_date, payment_method, status, campaign_id,
@@ -308,7 +422,18 @@ async function benchImport(dir: string): Promise<BigDb> {
   const now = new Date().toISOString();
   raw.transaction(() => {
     for (const r of donationRows(N, CONTACTS)) {
-      insert.run(`don_raw${r.externalId}`, accountId, byExternal.get(`c${r.contact}`), r.cents, r.date, r.method, campaignId, r.externalId, now, now);
+      insert.run(
+        `don_raw${r.externalId}`,
+        accountId,
+        byExternal.get(`c${r.contact}`),
+        r.cents,
+        r.date,
+        r.method,
+        campaignId,
+        r.externalId,
+        now,
+        now,
+      );
     }
   })();
   const baseSeconds = (performance.now() - t0) / 1000;
@@ -327,20 +452,61 @@ async function benchImport(dir: string): Promise<BigDb> {
     goal: '≥ 0.5',
     met: ours / base >= 0.5 ? 'yes' : 'no',
   });
-  notes.push(`Import: the CLI's wall-clock time, process start and CSV parsing included; every row passes the API's validation and rules (references, D5, D6 windows, totals, counters). Contacts first (${fmt(CONTACTS, 0)} rows in ${fmt(contactSeconds)} s, ${fmt(CONTACTS / contactSeconds, 0)} rows/s, for information). The baseline inserts the same donation rows into a copy of the same database (contacts present, foreign keys on) with no validation. CPU: user + system seconds of the CLI process and of the baseline's insert loop (the ratio is of wall-clock rates; CPU time moves less with the machine's load).`);
+  notes.push(
+    `Import: the CLI's wall-clock time, process start and CSV parsing included; every row passes the API's validation and rules (references, D5, D6 windows, totals, counters). Contacts first (${fmt(CONTACTS, 0)} rows in ${fmt(contactSeconds)} s, ${fmt(CONTACTS / contactSeconds, 0)} rows/s, for information). The baseline inserts the same donation rows into a copy of the same database (contacts present, foreign keys on) with no validation. CPU: user + system seconds of the CLI process and of the baseline's insert loop (the ratio is of wall-clock rates; CPU time moves less with the machine's load).`,
+  );
   return { dir, accountId, keyId, secret };
 }
 
 async function benchReads(big: BigDb): Promise<void> {
-  const child = spawn('node', ['bin/giftdesk.mjs', 'serve', '--port', '0', '--json', '--data-dir', big.dir, '--log-level', 'warn', '--rate', '1000000', '--burst', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'node',
+    [
+      'bin/giftdesk.mjs',
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--data-dir',
+      big.dir,
+      '--log-level',
+      'warn',
+      '--rate',
+      '1000000',
+      '--burst',
+      '1000000',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   const { url } = JSON.parse(line.toString()) as { url: string };
   const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
   const q = `accountId=${big.accountId}`;
   try {
-    const searches = ['jane', 'zoe', 'jose gar', 'siob', 'amelie dub', 'kwame', 'müller', 'tanaka12', 'example42', 'org 17', 'chloe', 'walker4', 'wei ng', 'priya pat', 'mateo lo', 'fatima h'];
+    const searches = [
+      'jane',
+      'zoe',
+      'jose gar',
+      'siob',
+      'amelie dub',
+      'kwame',
+      'müller',
+      'tanaka12',
+      'example42',
+      'org 17',
+      'chloe',
+      'walker4',
+      'wei ng',
+      'priya pat',
+      'mateo lo',
+      'fatima h',
+    ];
     log('search latency over HTTP');
-    const s = await timeRequests(searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`), headers, 10);
+    const s = await timeRequests(
+      searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`),
+      headers,
+      10,
+    );
 
     // baseline: the raw FTS5 query and its count on the same file, in process
     const raw = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
@@ -349,7 +515,9 @@ async function benchReads(big: BigDb): Promise<void> {
     const rawTimes: number[] = [];
     for (let round = 0; round <= 10; round++) {
       for (const t of searches) {
-        const m = searchWords(t).map((w) => `"${w}"*`).join(' AND ');
+        const m = searchWords(t)
+          .map((w) => `"${w}"*`)
+          .join(' AND ');
         const t0 = performance.now();
         page.all(m);
         count.get(m);
@@ -369,11 +537,21 @@ async function benchReads(big: BigDb): Promise<void> {
 
     log('donation list latency over HTTP');
     const d0 = await timeRequests([`${url}/api/v1/donations?${q}&limit=100`], headers, 200);
-    const dFar = await timeRequests([`${url}/api/v1/donations?${q}&limit=100&offset=${FAR_OFFSET}`], headers, 30);
-    const dDate = await timeRequests([`${url}/api/v1/donations?${q}&limit=100&startDate=2025-03-01&endDate=2025-03-31`], headers, 50);
+    const dFar = await timeRequests(
+      [`${url}/api/v1/donations?${q}&limit=100&offset=${FAR_OFFSET}`],
+      headers,
+      30,
+    );
+    const dDate = await timeRequests(
+      [`${url}/api/v1/donations?${q}&limit=100&startDate=2025-03-01&endDate=2025-03-31`],
+      headers,
+      50,
+    );
     // baseline: the same far page's 100 ids by raw OFFSET over the account's date index, prepared, in process
     const rawDb = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
-    const farIds = rawDb.prepare('select id from donations where account_id = ? order by donation_date desc, id desc limit 100 offset ?');
+    const farIds = rawDb.prepare(
+      'select id from donations where account_id = ? order by donation_date desc, id desc limit 100 offset ?',
+    );
     const farTimes: number[] = [];
     for (let round = 0; round <= 30; round++) {
       const t0 = performance.now();
@@ -437,16 +615,20 @@ async function benchImportLag(big: BigDb): Promise<void> {
   const h = monitorEventLoopDelay({ resolution: 5 });
   try {
     const csvFile = path.join(WORK, 'donations.csv');
-    if (!fs.existsSync(csvFile)) throw new Error('part lag needs the donations CSV of this run: run it without a reused BENCH_BIG_DIR');
+    if (!fs.existsSync(csvFile))
+      throw new Error('part lag needs the donations CSV of this run: run it without a reused BENCH_BIG_DIR');
     const body = fs.readFileSync(csvFile);
     log(`import of ${fmt(N, 0)} donations through POST /api/v1/imports, measuring event-loop lag`);
     h.enable();
     const t0 = performance.now();
-    const res = await fetch(`${running.url}/api/v1/imports?accountId=${big.accountId}&kind=donations&push=false`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'text/csv' },
-      body,
-    });
+    const res = await fetch(
+      `${running.url}/api/v1/imports?accountId=${big.accountId}&kind=donations&push=false`,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'text/csv' },
+        body,
+      },
+    );
     const job = (await res.json()) as { id: string; status: string };
     if (res.status !== 202) throw new Error(`import route answered ${res.status}: ${JSON.stringify(job)}`);
     let state = job;
@@ -454,7 +636,9 @@ async function benchImportLag(big: BigDb): Promise<void> {
     while (state.status !== 'done' && state.status !== 'failed') {
       await new Promise((r) => setTimeout(r, 200));
       const p0 = performance.now();
-      const r = await fetch(`${running.url}/api/v1/imports/${job.id}?accountId=${big.accountId}`, { headers });
+      const r = await fetch(`${running.url}/api/v1/imports/${job.id}?accountId=${big.accountId}`, {
+        headers,
+      });
       state = (await r.json()) as typeof job;
       probe.push(performance.now() - p0);
     }
@@ -487,7 +671,10 @@ function machine(): string[] {
   return [
     `- Machine: ${cpu}, ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GiB RAM, ${os.platform()} ${os.release()}`,
     `- Node ${process.version}, SQLite ${sqlite} (better-sqlite3), durability WAL + synchronous=FULL everywhere`,
-    `- Date: ${new Date().toISOString()}; scale ${SCALE} (${fmt(N, 0)} rows); load average (1, 5, 15 min) at start: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`,
+    `- Date: ${new Date().toISOString()}; scale ${SCALE} (${fmt(N, 0)} rows); load average (1, 5, 15 min) at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
     '- Command: `npm run bench` (BENCH_SCALE, BENCH_SECONDS, BENCH_DATABASE_URL to change)',
   ];
 }
@@ -509,14 +696,20 @@ async function main(): Promise<void> {
   let ui = '## Desktop app\n\nNot run (BENCH_PARTS).\n';
   if (part('ui')) {
     log('desktop app: the renderer in Chromium (bench/renderer.ts)');
-    const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+    const loadBefore = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ');
     const t0 = performance.now();
     const r = await benchUi();
     const minutes = (performance.now() - t0) / 60_000;
     ui = [
       '## Desktop app',
       '',
-      `The renderer in headless Chromium (playwright-core; the build is named below) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
+      `The renderer in headless Chromium (playwright-core; the build is named below) against the real server on a temp SQLite file; ${fmt(minutes)} min for this part, load average (1, 5, 15 min) at its start ${loadBefore}, at its end ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')}.`,
       '',
       '| benchmark | figure | baseline (same run) | ratio | goal | met |',
       '|---|---|---|---|---|---|',
@@ -531,11 +724,17 @@ async function main(): Promise<void> {
   if (!part('hq')) {
     hq = '## HQ mode (PostgreSQL)\n\nNot run (BENCH_PARTS).\n';
   } else if (pgUrl) {
-    const r = await benchHq({ databaseUrl: pgUrl, scale: SCALE, seconds: Number(process.env.BENCH_SECONDS ?? 10), log });
+    const r = await benchHq({
+      databaseUrl: pgUrl,
+      scale: SCALE,
+      seconds: Number(process.env.BENCH_SECONDS ?? 10),
+      log,
+    });
     if (r.sqliteAudit?.ok === false || r.postgresAudit?.ok === false) process.exitCode = 1;
     hq = hqMarkdown(r);
   } else {
-    hq = '## HQ mode (PostgreSQL)\n\nNot run: set BENCH_DATABASE_URL to a PostgreSQL role that may create databases.\n';
+    hq =
+      '## HQ mode (PostgreSQL)\n\nNot run: set BENCH_DATABASE_URL to a PostgreSQL role that may create databases.\n';
   }
   let syncMd = syncMarkdown(null, 'Not run (BENCH_PARTS).');
   if (part('sync')) {
@@ -548,12 +747,36 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.name} | ${r.figure} | ${r.baseline} | ${r.ratio} | ${r.goal} | ${r.met} |`),
   ];
-  header.push(`- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
+  header.push(
+    `- Finished: ${new Date().toISOString()}; load average (1, 5, 15 min) at the end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`,
+  );
   if (process.env.BENCH_CONTEXT) header.push(`- ${process.env.BENCH_CONTEXT}`);
-  const md = ['# GiftDesk benchmarks', '', ...header, '', '## Core (SQLite)', '', ...table, '', ...notes.map((n) => `- ${n}`), '', hq, '', ui, '', syncMd].join('\n');
+  const md = [
+    '# GiftDesk benchmarks',
+    '',
+    ...header,
+    '',
+    '## Core (SQLite)',
+    '',
+    ...table,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+    hq,
+    '',
+    ui,
+    '',
+    syncMd,
+  ].join('\n');
   // A partial run (BENCH_PARTS) never replaces the full results.
   fs.mkdirSync('bench/.work', { recursive: true });
-  fs.writeFileSync(ALL_PARTS.split(',').every(part) ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md', md);
+  fs.writeFileSync(
+    ALL_PARTS.split(',').every(part) ? 'bench/RESULTS.md' : 'bench/.work/RESULTS.partial.md',
+    md,
+  );
   process.stdout.write(md);
 }
 

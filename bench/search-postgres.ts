@@ -24,13 +24,67 @@ const BASE = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABAS
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
 const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
 const NAME = 'giftdesk_bench_search';
-const SEARCHES = ['jane', 'zoe', 'jose smi', 'garc', 'siob', 'user12345', 'example7', 'org 12', 'müller', 'amelie dub', 'kwame', 'tanaka5', 'chloe', 'walker10', 'li', 'wei ng', 'jane smith3', 'user777@example27.org'];
-const log = (s: string) => process.stderr.write(`[pg-search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+const SEARCHES = [
+  'jane',
+  'zoe',
+  'jose smi',
+  'garc',
+  'siob',
+  'user12345',
+  'example7',
+  'org 12',
+  'müller',
+  'amelie dub',
+  'kwame',
+  'tanaka5',
+  'chloe',
+  'walker10',
+  'li',
+  'wei ng',
+  'jane smith3',
+  'user777@example27.org',
+];
+const log = (s: string) =>
+  process.stderr.write(`[pg-search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
 /** Contacts straight into PostgreSQL in SQL (the search triggers fill the keys and terms); names as bench/hq-postgres.ts. */
 async function fill(store: Store, accountId: string, idPrefix: string, n: number): Promise<void> {
-  const first = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri'];
-  const last = ['Smith', 'García', 'Nguyen', 'Müller', 'O’Brien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker'];
+  const first = [
+    'Jane',
+    'John',
+    'Zoë',
+    'José',
+    'Siobhán',
+    'Amélie',
+    'Mohammed',
+    'Wei',
+    'Olga',
+    'Kwame',
+    'Priya',
+    'Lars',
+    'Aoife',
+    'Björn',
+    'Chloé',
+    'Dmitri',
+  ];
+  const last = [
+    'Smith',
+    'García',
+    'Nguyen',
+    'Müller',
+    'O’Brien',
+    'Kowalski',
+    'Okafor',
+    'Rossi',
+    'Dubois',
+    'Svensson',
+    'Tanaka',
+    'Novák',
+    'Haddad',
+    'Johansson',
+    'Fernández',
+    'Walker',
+  ];
   for (let start = 0; start < n; start += 100_000) {
     const size = Math.min(100_000, n - start);
     await sql`
@@ -46,7 +100,9 @@ async function fill(store: Store, accountId: string, idPrefix: string, n: number
     log(`${start + size} of ${n}`);
   }
   await sql`insert into account_counter_slots (account_id, slot, contacts, donations) values (${accountId}, 0, ${n}, 0)
-      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(store.db);
+      on conflict (account_id, slot) do update set contacts = account_counter_slots.contacts + ${n}`.execute(
+    store.db,
+  );
 }
 
 function pct(samples: number[]): { p50: number; p95: number } {
@@ -67,7 +123,9 @@ async function main(): Promise<void> {
   u.pathname = `/${NAME}`;
   const store = await openStore({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
   const ctx = createContext(store);
-  const setup = await sql<{ id: string }>`select id from accounts where name = 'Bench search' limit 1`.execute(store.db);
+  const setup = await sql<{
+    id: string;
+  }>`select id from accounts where name = 'Bench search' limit 1`.execute(store.db);
   let accountId: string;
   if (setup.rows.length === 0 || process.env.SEARCH_REBUILD === '1') {
     accountId = (await createAccount(ctx, 'Bench search')).id;
@@ -86,7 +144,12 @@ async function main(): Promise<void> {
     await sql`vacuum analyze contact_search_terms`.execute(store.db).catch(() => undefined);
   }
   const { keyId, secret } = await createApiKey(ctx, accountId, `bench ${Date.now()}`);
-  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
 
   // What each total must be: the account's contacts with every typed word starting one of
   // their words, counted from a plain copy of their folded text (not the search table).
@@ -110,10 +173,20 @@ async function main(): Promise<void> {
   // Baseline: the best raw query found for the same work, the 50 ids and the account-scoped
   // count straight from contact_search_terms (one index range per word, each contact once by
   // its first term in the range; the account's key looked up once, outside the timing).
-  const key = (await raw.query<{ key: number }>('select key from contact_search_accounts where account_id = $1', [accountId])).rows[0]!.key;
+  const key = (
+    await raw.query<{ key: number }>('select key from contact_search_accounts where account_id = $1', [
+      accountId,
+    ])
+  ).rows[0]!.key;
   const rawSet = (words: string[]) => {
-    const match = (t: string, i: number) => `${t}.term >= $${i + 2} and ${t}.term < $${i + 2} || chr(1114111) and ${t}.shared < length($${i + 2})`;
-    const joins = words.slice(1).map((_, i) => `join contact_search_terms t${i + 1} on t${i + 1}.contact_seq = t0.contact_seq and t${i + 1}.account_key = $1 and ${match(`t${i + 1}`, i + 1)}`);
+    const match = (t: string, i: number) =>
+      `${t}.term >= $${i + 2} and ${t}.term < $${i + 2} || chr(1114111) and ${t}.shared < length($${i + 2})`;
+    const joins = words
+      .slice(1)
+      .map(
+        (_, i) =>
+          `join contact_search_terms t${i + 1} on t${i + 1}.contact_seq = t0.contact_seq and t${i + 1}.account_key = $1 and ${match(`t${i + 1}`, i + 1)}`,
+      );
     return `select t0.contact_seq from contact_search_terms t0 ${joins.join(' ')} where t0.account_key = $1 and ${match('t0', 0)}`;
   };
   const base: number[] = [];
@@ -122,14 +195,20 @@ async function main(): Promise<void> {
       const words = searchWords(s);
       const t = performance.now();
       await raw.query(`select id from contacts where seq in (${rawSet(words)} limit 50)`, [key, ...words]);
-      const n = await raw.query<{ n: string }>(`select count(*) as n from (${rawSet(words)}) m`, [key, ...words]);
+      const n = await raw.query<{ n: string }>(`select count(*) as n from (${rawSet(words)}) m`, [
+        key,
+        ...words,
+      ]);
       if (round > 0) base.push(performance.now() - t);
-      if (Number(n.rows[0]?.n) !== expected.get(s)) throw new Error(`${s}: raw count ${n.rows[0]?.n}, the account has ${expected.get(s)}`);
+      if (Number(n.rows[0]?.n) !== expected.get(s))
+        throw new Error(`${s}: raw count ${n.rows[0]?.n}, the account has ${expected.get(s)}`);
     }
   }
   await raw.end();
   const pb = pct(base);
-  console.log(`raw contact_search_terms (50 ids + count, account-scoped): p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
+  console.log(
+    `raw contact_search_terms (50 ids + count, account-scoped): p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`,
+  );
 
   const server = await startServer({ store, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
   const headers = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
@@ -145,12 +224,16 @@ async function main(): Promise<void> {
       for (let round = 0; round <= ROUNDS; round++) {
         for (const s of SEARCHES) {
           const t = performance.now();
-          const res = await fetch(`${server.url}${route}accountId=${accountId}&search=${encodeURIComponent(s)}${extra}`, { headers });
+          const res = await fetch(
+            `${server.url}${route}accountId=${accountId}&search=${encodeURIComponent(s)}${extra}`,
+            { headers },
+          );
           const body = (await res.json()) as { total: number };
           if (res.status !== 200) throw new Error(`${s}: ${res.status}`);
           // The account's own matches, counted from their text (the exact tier can only add a
           // contact whose whole text matches without its words: none in these data).
-          if (body.total !== expected.get(s)) throw new Error(`${s}: total ${body.total}, the account has ${expected.get(s)}`);
+          if (body.total !== expected.get(s))
+            throw new Error(`${s}: total ${body.total}, the account has ${expected.get(s)}`);
           if (round > 0) {
             all.push(performance.now() - t);
             per.set(s, [...(per.get(s) ?? []), performance.now() - t]);
@@ -158,12 +241,19 @@ async function main(): Promise<void> {
         }
       }
       const p = pct(all);
-      console.log(`http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`);
+      console.log(
+        `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
+      );
     }
   } finally {
     await server.close(); // closes the store too
   }
-  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 await main();

@@ -25,7 +25,18 @@ const exec = promisify(execFile);
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
 const dir = path.resolve(process.argv[2] ?? 'bench/.work/search-sqlite');
 const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
-const SEARCHES = ['jan', 'jane', 'tanaka1234', 'jane smith', 'jose gar', 'zoe', 'example42', 'walker4', 'jane smith1234', 'zoe tanaka'];
+const SEARCHES = [
+  'jan',
+  'jane',
+  'tanaka1234',
+  'jane smith',
+  'jose gar',
+  'zoe',
+  'example42',
+  'walker4',
+  'jane smith1234',
+  'zoe tanaka',
+];
 const log = (s: string) => process.stderr.write(`[search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
@@ -44,8 +55,50 @@ function rng(seed: number): () => number {
   };
 }
 // The same names as bench/run.ts.
-const FIRST = ['Jane', 'John', 'Zoë', 'José', 'Siobhán', 'Amélie', 'Mohammed', 'Wei', 'Olga', 'Kwame', 'Priya', 'Lars', 'Aoife', 'Björn', 'Chloé', 'Dmitri', 'Fatima', 'Hiroshi', 'Ines', 'Mateo'];
-const LAST = ['Smith', 'García', 'Nguyen', 'Müller', 'OBrien', 'Kowalski', 'Okafor', 'Rossi', 'Dubois', 'Svensson', 'Tanaka', 'Novák', 'Haddad', 'Johansson', 'Fernández', 'Walker', 'Patel', 'Kim', 'Lopez', 'Cohen'];
+const FIRST = [
+  'Jane',
+  'John',
+  'Zoë',
+  'José',
+  'Siobhán',
+  'Amélie',
+  'Mohammed',
+  'Wei',
+  'Olga',
+  'Kwame',
+  'Priya',
+  'Lars',
+  'Aoife',
+  'Björn',
+  'Chloé',
+  'Dmitri',
+  'Fatima',
+  'Hiroshi',
+  'Ines',
+  'Mateo',
+];
+const LAST = [
+  'Smith',
+  'García',
+  'Nguyen',
+  'Müller',
+  'OBrien',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Dubois',
+  'Svensson',
+  'Tanaka',
+  'Novák',
+  'Haddad',
+  'Johansson',
+  'Fernández',
+  'Walker',
+  'Patel',
+  'Kim',
+  'Lopez',
+  'Cohen',
+];
 
 interface Setup {
   accountId: string;
@@ -58,7 +111,10 @@ async function build(): Promise<Setup> {
   if (fs.existsSync(meta)) return JSON.parse(fs.readFileSync(meta, 'utf8')) as Setup;
   fs.mkdirSync(dir, { recursive: true });
   const { id: accountId } = (await cli('account', 'create', '--name', 'Bench')) as { id: string };
-  const { keyId, secret } = (await cli('key', 'create', '--account', accountId)) as { keyId: string; secret: string };
+  const { keyId, secret } = (await cli('key', 'create', '--account', accountId)) as {
+    keyId: string;
+    secret: string;
+  };
   // A second account's contacts share every word: the search must stay account-scoped.
   const { id: otherId } = (await cli('account', 'create', '--name', 'Other')) as { id: string };
   log(`inserting ${N} contacts`);
@@ -75,15 +131,33 @@ async function build(): Promise<Setup> {
       const f = FIRST[Math.floor(r() * FIRST.length)]!;
       const l = LAST[Math.floor(r() * LAST.length)]!;
       const suffix = Math.floor(r() * 5000);
-      const local = `${f}.${l}${i}`.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+      const local = `${f}.${l}${i}`
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
       const at = new Date(t0 + i * 1000).toISOString();
       const acc = i % 100 === 99 ? otherId : accountId;
-      insert.run(`con_s${i}`, acc, f, `${l}${suffix}`, `${local}@example${i % 97}.org`, i % 4 === 0 ? `Org ${i % 3001}` : null, null, `c${i}`, at, at);
+      insert.run(
+        `con_s${i}`,
+        acc,
+        f,
+        `${l}${suffix}`,
+        `${local}@example${i % 97}.org`,
+        i % 4 === 0 ? `Org ${i % 3001}` : null,
+        null,
+        `c${i}`,
+        at,
+        at,
+      );
     }
   })();
   // The account counters the app keeps (the no-search total and the search's page choice read them).
-  raw.prepare(`insert into account_counter_slots (account_id, slot, contacts, donations)
-    select account_id, 0, count(*), 0 from contacts group by account_id`).run();
+  raw
+    .prepare(
+      `insert into account_counter_slots (account_id, slot, contacts, donations)
+    select account_id, 0, count(*), 0 from contacts group by account_id`,
+    )
+    .run();
   raw.pragma('wal_checkpoint(TRUNCATE)');
   raw.close();
   const setup = { accountId, keyId, secret };
@@ -100,7 +174,12 @@ const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
   const setup = await build();
-  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   // The issue's reference, same run: raw FTS5 prefix search, 50 rowids plus the count of every
   // match (all accounts, no contact row read), prepared statements on the same file.
   {
@@ -109,7 +188,9 @@ async function main(): Promise<void> {
     const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
     const base: number[] = [];
     for (const search of SEARCHES) {
-      const match = `{name email organization} : (${searchWords(search).map((w) => `"${w}"*`).join(' AND ')})`;
+      const match = `{name email organization} : (${searchWords(search)
+        .map((w) => `"${w}"*`)
+        .join(' AND ')})`;
       for (let round = 0; round <= ROUNDS; round++) {
         const t = performance.now();
         page.all(match);
@@ -135,13 +216,33 @@ async function main(): Promise<void> {
     }
     all.push(...times);
     const p = pct(times);
-    console.log(`domain (relevance) ${JSON.stringify(search).padEnd(14)} total ${String(total).padStart(7)}  p50 ${f1(p.p50)} ms  p95 ${f1(p.p95)} ms`);
+    console.log(
+      `domain (relevance) ${JSON.stringify(search).padEnd(14)} total ${String(total).padStart(7)}  p50 ${f1(p.p50)} ms  p95 ${f1(p.p95)} ms`,
+    );
   }
   const pd = pct(all);
   console.log(`domain (relevance) all searches: p50 ${f1(pd.p50)} ms, p95 ${f1(pd.p95)} ms`);
   await store.close();
 
-  const child = spawn('node', ['bin/giftdesk.mjs', 'serve', '--port', '0', '--json', '--data-dir', dir, '--log-level', 'warn', '--rate', '1000000', '--burst', '1000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'node',
+    [
+      'bin/giftdesk.mjs',
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--data-dir',
+      dir,
+      '--log-level',
+      'warn',
+      '--rate',
+      '1000000',
+      '--burst',
+      '1000000',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
     const { url } = JSON.parse(line.toString()) as { url: string };
@@ -157,7 +258,10 @@ async function main(): Promise<void> {
       for (let round = 0; round <= ROUNDS; round++) {
         for (const search of SEARCHES) {
           const t = performance.now();
-          const res = await fetch(`${url}${route}accountId=${setup.accountId}&search=${encodeURIComponent(search)}${extra}`, { headers });
+          const res = await fetch(
+            `${url}${route}accountId=${setup.accountId}&search=${encodeURIComponent(search)}${extra}`,
+            { headers },
+          );
           await res.json();
           if (res.status !== 200) throw new Error(`${search}: ${res.status}`);
           if (round > 0) {
@@ -167,12 +271,19 @@ async function main(): Promise<void> {
         }
       }
       const ph = pct(http);
-      console.log(`http    ${label}: p50 ${f1(ph.p50)} ms, p95 ${f1(ph.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`);
+      console.log(
+        `http    ${label}: p50 ${f1(ph.p50)} ms, p95 ${f1(ph.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
+      );
     }
   } finally {
     child.kill();
   }
-  log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
 
 await main();

@@ -30,9 +30,22 @@ import { pullFromHq, PULL_PAGE_SIZE } from '../electron/sync/pull.ts';
 import { loadRemoteConfig } from '../electron/sync/remote-settings.ts';
 import { startTestServer } from '../test/helpers/server.ts';
 import { seedContacts } from '../test/helpers/seed-contacts.ts';
-import { type FaultAction, type FaultRule, maxInAnyWindow, type ProxyRecord, startFaultProxy } from '../test/sync/fault-proxy.ts';
+import {
+  type FaultAction,
+  type FaultRule,
+  maxInAnyWindow,
+  type ProxyRecord,
+  startFaultProxy,
+} from '../test/sync/fault-proxy.ts';
 import { createRng } from '../test/sync/random.ts';
-import { checkHqMatchesLocal, type HqSide, type SyncRig, startRig, syncToCompletion, testKeys } from '../test/sync/rig.ts';
+import {
+  checkHqMatchesLocal,
+  type HqSide,
+  type SyncRig,
+  startRig,
+  syncToCompletion,
+  testKeys,
+} from '../test/sync/rig.ts';
 
 export interface SyncRow {
   name: string;
@@ -51,7 +64,8 @@ export interface SyncBenchResult {
 }
 
 type Log = (s: string) => void;
-const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const fmt = (n: number, d = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const RATE = 5;
 const CHILD = path.resolve('test/sync/engine-child.ts');
 
@@ -70,13 +84,24 @@ async function hqSide(rateLimit?: { ratePerSecond: number; burst: number }): Pro
 
 /** The production engine for a rig's local file: the settings' rate, burst 1, the production deadline, the email match. */
 function productionEngine(rig: SyncRig) {
-  return createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: defaultClient, matchContact: matchContactByEmail });
+  return createSyncEngine({
+    store: rig.local.store,
+    keys: testKeys,
+    makeClient: defaultClient,
+    matchContact: matchContactByEmail,
+  });
 }
 
 /** What the app does before an event: a pull from HQ (reference data and contacts), which also makes the email match's directory fresh. */
 async function pullFirst(rig: SyncRig): Promise<void> {
   const cfg = (await loadRemoteConfig(rig.local.store.db, testKeys, rig.local.accountId))!;
-  const run = await pullFromHq({ ctx: rig.local.ctx, remote: defaultClient(cfg), accountId: rig.local.accountId, remoteAccountId: rig.hq.accountId, emailMatch: cfg.emailMatch });
+  const run = await pullFromHq({
+    ctx: rig.local.ctx,
+    remote: defaultClient(cfg),
+    accountId: rig.local.accountId,
+    remoteAccountId: rig.hq.accountId,
+    emailMatch: cfg.emailMatch,
+  });
   if (run.status !== 'done') throw new Error(`the pull before the event ${run.status}: ${run.error}`);
 }
 
@@ -98,20 +123,38 @@ async function syncedChanges(rig: SyncRig): Promise<number> {
  * created, half with an email, each with one gift; then every donor edited once; then a
  * quarter of them created anew and deleted after they reached HQ.
  */
-async function roundsWorkload(rig: SyncRig, engine: ReturnType<typeof productionEngine>, n: number, sync: () => Promise<unknown>): Promise<void> {
+async function roundsWorkload(
+  rig: SyncRig,
+  engine: ReturnType<typeof productionEngine>,
+  n: number,
+  sync: () => Promise<unknown>,
+): Promise<void> {
   const { ctx, accountId, campaignId } = rig.local;
   void engine;
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const c = await createContact(ctx, { accountId, firstName: 'Bench', lastName: `Donor${i}`, ...(i % 2 === 0 ? { primaryEmail: `bench.donor${i}@example.org` } : {}) });
+    const c = await createContact(ctx, {
+      accountId,
+      firstName: 'Bench',
+      lastName: `Donor${i}`,
+      ...(i % 2 === 0 ? { primaryEmail: `bench.donor${i}@example.org` } : {}),
+    });
     ids.push(c.id);
-    await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 10 + (i % 90), donationDate: '2026-11-24', paymentMethod: 'cash', campaignId });
+    await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 10 + (i % 90),
+      donationDate: '2026-11-24',
+      paymentMethod: 'cash',
+      campaignId,
+    });
   }
   await sync();
   for (let i = 0; i < n; i++) await updateContact(ctx, accountId, ids[i]!, { organization: `Org ${i}` });
   await sync();
   const gone: string[] = [];
-  for (let i = 0; i < Math.ceil(n / 4); i++) gone.push((await createContact(ctx, { accountId, firstName: 'Passing', lastName: `Guest${i}` })).id);
+  for (let i = 0; i < Math.ceil(n / 4); i++)
+    gone.push((await createContact(ctx, { accountId, firstName: 'Passing', lastName: `Guest${i}` })).id);
   await sync();
   for (const id of gone) await deleteContact(ctx, accountId, id);
   await sync();
@@ -128,7 +171,9 @@ async function benchRequestsPerChange(scale: number, log: Log, out: SyncBenchRes
   try {
     await pullFirst(rig);
     const from = hq.proxy.records.length;
-    await roundsWorkload(rig, engine, n, () => syncToCompletion(engine, rig, { faultyPasses: 1000, maxPasses: 1000 }));
+    await roundsWorkload(rig, engine, n, () =>
+      syncToCompletion(engine, rig, { faultyPasses: 1000, maxPasses: 1000 }),
+    );
     await checkHqMatchesLocal(rig);
     const recs = hq.proxy.records.slice(from);
     const changes = await syncedChanges(rig);
@@ -168,7 +213,9 @@ async function benchThroughput(scale: number, log: Log, out: SyncBenchResult): P
     { latency: 1000, enforce: false },
   ];
   for (const { latency, enforce } of runs) {
-    log(`sync: throughput at ${latency} ms latency, ${donors * 2} requests at ${RATE}/s, HQ ${enforce ? 'enforcing' : 'not enforcing'} the rate`);
+    log(
+      `sync: throughput at ${latency} ms latency, ${donors * 2} requests at ${RATE}/s, HQ ${enforce ? 'enforcing' : 'not enforcing'} the rate`,
+    );
     const hq = await hqSide(enforce ? { ratePerSecond: RATE, burst } : undefined);
     const half = Math.round(latency / 2);
     const rule: FaultRule = () => ({ kind: 'forward', delayMs: half, latencyMs: latency - half });
@@ -178,7 +225,14 @@ async function benchThroughput(scale: number, log: Log, out: SyncBenchResult): P
       const { ctx, accountId, campaignId } = rig.local;
       for (let i = 0; i < donors; i++) {
         const c = await createContact(ctx, { accountId, firstName: 'Pace', lastName: `Donor${i}` });
-        await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 20 + i, donationDate: '2026-11-24', paymentMethod: 'check', campaignId });
+        await createDonation(ctx, {
+          accountId,
+          contactId: c.id,
+          donationAmount: 20 + i,
+          donationDate: '2026-11-24',
+          paymentMethod: 'check',
+          campaignId,
+        });
       }
       const from = hq.proxy.records.length;
       const t0 = Date.now();
@@ -195,7 +249,9 @@ async function benchThroughput(scale: number, log: Log, out: SyncBenchResult): P
       const peak = maxInAnyWindow(times, 1000);
       const met = fraction >= 0.9 && limited === 0 && peak <= RATE + 1;
       out.rows.push({
-        name: enforce ? `Push throughput at ${RATE}/s, HQ latency ${latency} ms, HQ enforcing ${RATE}/s (burst ${burst})` : `… diagnostic: HQ latency ${latency} ms, HQ's own limiter off`,
+        name: enforce
+          ? `Push throughput at ${RATE}/s, HQ latency ${latency} ms, HQ enforcing ${RATE}/s (burst ${burst})`
+          : `… diagnostic: HQ latency ${latency} ms, HQ's own limiter off`,
         figure: `${fmt(steady, 2)} req/s over ${recs.length} requests; ${limited} × 429; at most ${peak} in any 1-s window (whole pass ${fmt(wall)} s, ${fmt(recs.length / wall, 2)} req/s)`,
         reference: `configured rate ${RATE} req/s`,
         ratio: fraction.toFixed(2),
@@ -276,10 +332,24 @@ interface Child {
 }
 
 function spawnEngine(rig: SyncRig, holder: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, rig.local.dataDir, rig.local.accountId, holder, String(LEASE_MS), String(REQUEST_TIMEOUT_MS), '100000'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CHILD,
+      rig.local.dataDir,
+      rig.local.accountId,
+      holder,
+      String(LEASE_MS),
+      String(REQUEST_TIMEOUT_MS),
+      '100000',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   const startedAt = new Promise<number>((resolve) => {
     readline.createInterface({ input: proc.stdout! }).on('line', (l) => {
       if (l.includes('"started"')) resolve(Date.now());
@@ -298,7 +368,14 @@ async function benchKillResume(scale: number, log: Log, out: SyncBenchResult): P
     const { ctx, accountId, campaignId } = rig.local;
     for (let i = 0; i < donors; i++) {
       const c = await createContact(ctx, { accountId, firstName: 'Crash', lastName: `Donor${i}` });
-      await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 30 + i, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId });
+      await createDonation(ctx, {
+        accountId,
+        contactId: c.id,
+        donationAmount: 30 + i,
+        donationDate: '2026-11-24',
+        paymentMethod: 'cash',
+        campaignId,
+      });
     }
     const first = spawnEngine(rig, 'auto');
     // Killed while requests flow: as the 8th request reaches HQ (it is applied after the death).
@@ -355,7 +432,13 @@ async function benchPull(scale: number, log: Log, out: SyncBenchResult): Promise
     const cfg = (await loadRemoteConfig(rig.local.store.db, testKeys, rig.local.accountId))!;
     const from = hq.proxy.records.length;
     const t0 = Date.now();
-    const run = await pullFromHq({ ctx: rig.local.ctx, remote: defaultClient(cfg), accountId: rig.local.accountId, remoteAccountId: rig.hq.accountId, emailMatch: cfg.emailMatch });
+    const run = await pullFromHq({
+      ctx: rig.local.ctx,
+      remote: defaultClient(cfg),
+      accountId: rig.local.accountId,
+      remoteAccountId: rig.hq.accountId,
+      emailMatch: cfg.emailMatch,
+    });
     const seconds = (Date.now() - t0) / 1000;
     if (run.status !== 'done') throw new Error(`pull ${run.status}: ${run.error}`);
     const local = await rig.local.store.db
@@ -387,12 +470,14 @@ async function benchPull(scale: number, log: Log, out: SyncBenchResult): Promise
 export async function benchSync(opts: { scale: number; log: Log }): Promise<SyncBenchResult> {
   const out: SyncBenchResult = { rows: [], notes: [], ok: true };
   const t0 = Date.now();
-  const only = new Set((process.env.BENCH_SYNC ?? 'requests,throughput,unknown,kill,pull').split(',').map((x) => x.trim()));
+  const only = new Set(
+    (process.env.BENCH_SYNC ?? 'requests,throughput,unknown,kill,pull').split(',').map((x) => x.trim()),
+  );
   // One benchmark that fails (e.g. HQ not matching the local intent afterwards) is a row that
   // says so, not an abort that loses every other figure of the run (the exit code still says it).
   const parts: Array<[string, string, typeof benchPull]> = [
     ['requests', 'Requests per synced change', benchRequestsPerChange],
-    ['throughput', 'Throughput against HQ\'s rate limit', benchThroughput],
+    ['throughput', "Throughput against HQ's rate limit", benchThroughput],
     ['unknown', 'Requests per synced change, 10% of outcomes unknown', benchUnknownOutcomes],
     ['kill', 'Resume after kill -9', benchKillResume],
     ['pull', 'Pull', benchPull],
@@ -405,7 +490,14 @@ export async function benchSync(opts: { scale: number; log: Log }): Promise<Sync
       out.ok = false;
       const why = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').replace(/\|/g, '/');
       opts.log(`sync: ${name} failed: ${why}`);
-      out.rows.push({ name, figure: `failed: ${why}`, reference: '—', ratio: '—', goal: 'see the issue', met: 'no (failed)' });
+      out.rows.push({
+        name,
+        figure: `failed: ${why}`,
+        reference: '—',
+        ratio: '—',
+        goal: 'see the issue',
+        met: 'no (failed)',
+      });
     }
   }
   out.notes.push(`The sync part took ${fmt((Date.now() - t0) / 1000)} s at scale ${opts.scale}.`);

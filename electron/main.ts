@@ -29,22 +29,35 @@ async function start(): Promise<void> {
   if (!process.env.DATABASE_URL) {
     // A damaged file is refused (the error box says how to restore); a late finding is shown too.
     const file = databaseFile(dataDir);
-    await assertIntact(file, { onLate: (r) => r.status === 'damaged' && dialog.showErrorBox('GiftDesk: the database is damaged', damagedMessage(file, r.problems)) });
+    await assertIntact(file, {
+      onLate: (r) =>
+        r.status === 'damaged' &&
+        dialog.showErrorBox('GiftDesk: the database is damaged', damagedMessage(file, r.problems)),
+    });
   }
   const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
   // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
   const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });
-  server = await startServer({ store, port: desktopPort(process.env), host: '127.0.0.1', plugins: [ui], sync: { keys: safeStorageKeys(dataDir), run: true } });
+  server = await startServer({
+    store,
+    port: desktopPort(process.env),
+    host: '127.0.0.1',
+    plugins: [ui],
+    sync: { keys: safeStorageKeys(dataDir), run: true },
+  });
   desktop = await openDesktopSession(server.ctx, server.url);
   const appOrigin = server.url;
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] },
+    });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 
   ipcMain.handle('giftdesk:session', (event) => {
-    if (!event.senderFrame || !isAppUrl(event.senderFrame.url, appOrigin)) throw new Error('refused: not the app window');
+    if (!event.senderFrame || !isAppUrl(event.senderFrame.url, appOrigin))
+      throw new Error('refused: not the app window');
     return desktop;
   });
 
@@ -77,15 +90,20 @@ async function start(): Promise<void> {
           {
             label: 'Back up database…',
             click: async () => {
-              const r = await dialog.showSaveDialog(win, { defaultPath: `giftdesk-backup-${new Date().toISOString().slice(0, 10)}.sqlite` });
+              const r = await dialog.showSaveDialog(win, {
+                defaultPath: `giftdesk-backup-${new Date().toISOString().slice(0, 10)}.sqlite`,
+              });
               if (!r.canceled && r.filePath) await store.backupTo(r.filePath);
             },
           },
           ...(['contacts', 'donations'] as const).map((kind) => ({
             label: `Export ${kind} CSV…`,
             click: async () => {
-              const r = await dialog.showSaveDialog(win, { defaultPath: `${kind}-${new Date().toISOString().slice(0, 10)}.csv` });
-              if (!r.canceled && r.filePath && server && desktop) await exportCsvToFile(server.ctx, kind, desktop.accountId, r.filePath);
+              const r = await dialog.showSaveDialog(win, {
+                defaultPath: `${kind}-${new Date().toISOString().slice(0, 10)}.csv`,
+              });
+              if (!r.canceled && r.filePath && server && desktop)
+                await exportCsvToFile(server.ctx, kind, desktop.accountId, r.filePath);
             },
           })),
           { label: 'Open data folder', click: () => void shell.openPath(dataDir) },
@@ -109,8 +127,13 @@ function safeStorageKeys(dataDir: string): KeySource {
   return {
     describe: "the desktop app's key (sealed by the system keychain)",
     async key() {
-      if (!safeStorage.isEncryptionAvailable()) throw new Error('The system keychain is not available: the HQ secret cannot be stored');
-      if (!fs.existsSync(file)) fs.writeFileSync(file, safeStorage.encryptString(crypto.randomBytes(32).toString('hex')), { mode: 0o600, flag: 'wx' });
+      if (!safeStorage.isEncryptionAvailable())
+        throw new Error('The system keychain is not available: the HQ secret cannot be stored');
+      if (!fs.existsSync(file))
+        fs.writeFileSync(file, safeStorage.encryptString(crypto.randomBytes(32).toString('hex')), {
+          mode: 0o600,
+          flag: 'wx',
+        });
       return Buffer.from(safeStorage.decryptString(fs.readFileSync(file)), 'hex');
     },
   };

@@ -16,7 +16,8 @@ export interface PathEnv {
 
 export function defaultDataDir({ platform, env, home }: PathEnv): string {
   if (env.GIFTDESK_DATA_DIR) return path.resolve(env.GIFTDESK_DATA_DIR);
-  if (platform === 'win32') return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), APP_NAME);
+  if (platform === 'win32')
+    return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), APP_NAME);
   if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', APP_NAME);
   return path.posix.join(env.XDG_CONFIG_HOME || path.posix.join(home, '.config'), APP_NAME);
 }

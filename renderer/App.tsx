@@ -64,10 +64,14 @@ export function App() {
   const Current = SCREEN_COMPONENTS[route.screen];
   return (
     <div className="app">
-      <a className="skip-link" href="#main" onClick={(e) => {
-        e.preventDefault();
-        mainRef.current?.focus();
-      }}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
         Skip to the screen
       </a>
       <header className="app-header">
@@ -86,7 +90,12 @@ export function App() {
           <ul>
             {SCREENS.map((s) => (
               <li key={s.id}>
-                <a href={hrefFor(s.id)} aria-current={route.screen === s.id ? 'page' : undefined} aria-keyshortcuts={`Alt+${s.key}`} title={`${s.label} (Alt+${s.key})`}>
+                <a
+                  href={hrefFor(s.id)}
+                  aria-current={route.screen === s.id ? 'page' : undefined}
+                  aria-keyshortcuts={`Alt+${s.key}`}
+                  title={`${s.label} (Alt+${s.key})`}
+                >
                   {s.label}
                 </a>
               </li>

@@ -16,7 +16,13 @@ import { clockTime, connectionWords, syncKeys } from './screens/settings/sync-ke
 
 export function SyncBadge() {
   const api = useApi();
-  const status = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), refetchInterval: (q) => (q.state.data && q.state.data.configured && q.state.data.waiting > 0 ? 3_000 : 15_000), refetchIntervalInBackground: false });
+  const status = useQuery({
+    queryKey: syncKeys.status,
+    queryFn: () => api.sync.status(),
+    refetchInterval: (q) =>
+      q.state.data && q.state.data.configured && q.state.data.waiting > 0 ? 3_000 : 15_000,
+    refetchIntervalInBackground: false,
+  });
   const s = status.data;
   if (!s) return null;
   const href = hrefFor('settings', 'sync');
@@ -30,12 +36,30 @@ export function SyncBadge() {
   const online = c.state === 'online';
   const said = connectionWords(c, s.pausedUntil);
   const backingOff = s.failing.length > 0 && c.state !== 'paused';
-  const tone = s.needsAttention > 0 || backingOff || c.state === 'refused' ? 'warn' : !online ? 'muted' : s.waiting > 0 ? 'busy' : 'ok';
+  const tone =
+    s.needsAttention > 0 || backingOff || c.state === 'refused'
+      ? 'warn'
+      : !online
+        ? 'muted'
+        : s.waiting > 0
+          ? 'busy'
+          : 'ok';
   const waiting = s.waiting > 0 ? `${s.waiting} waiting` : 'all sent';
-  const spoken = [said.at ? `${said.text} ${clockTime(said.at)}` : said.text, waiting, backingOff ? 'backing off' : null].filter(Boolean);
-  const title = c.lastAnsweredAt ? `HQ last answered ${new Date(c.lastAnsweredAt).toLocaleString()}` : 'HQ has never answered';
+  const spoken = [
+    said.at ? `${said.text} ${clockTime(said.at)}` : said.text,
+    waiting,
+    backingOff ? 'backing off' : null,
+  ].filter(Boolean);
+  const title = c.lastAnsweredAt
+    ? `HQ last answered ${new Date(c.lastAnsweredAt).toLocaleString()}`
+    : 'HQ has never answered';
   return (
-    <div className={`sync-badge sync-badge-${tone}`} data-testid="sync-badge" role="status" aria-label={`Sync: ${spoken.join(', ')}${s.needsAttention > 0 ? `, ${s.needsAttention} need attention` : ''}`}>
+    <div
+      className={`sync-badge sync-badge-${tone}`}
+      data-testid="sync-badge"
+      role="status"
+      aria-label={`Sync: ${spoken.join(', ')}${s.needsAttention > 0 ? `, ${s.needsAttention} need attention` : ''}`}
+    >
       <a href={href} title={title}>
         <span className={`sync-dot ${online ? 'sync-dot-on' : 'sync-dot-off'}`} aria-hidden="true" />
         <span data-testid="sync-badge-connection" data-state={c.state}>
@@ -46,7 +70,14 @@ export function SyncBadge() {
         {backingOff ? ' · backing off' : null}
       </a>
       {s.needsAttention > 0 ? (
-        <a className="sync-badge-attention" href={href} data-testid="sync-badge-attention" onClick={() => requestAnimationFrame(() => document.getElementById('sync-attention')?.scrollIntoView())}>
+        <a
+          className="sync-badge-attention"
+          href={href}
+          data-testid="sync-badge-attention"
+          onClick={() =>
+            requestAnimationFrame(() => document.getElementById('sync-attention')?.scrollIntoView())
+          }
+        >
           {s.needsAttention} need{s.needsAttention === 1 ? 's' : ''} attention
         </a>
       ) : null}

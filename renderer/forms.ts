@@ -31,7 +31,10 @@ export function schemaIssues(schema: z.ZodType, value: unknown): FieldIssue[] {
  * Wire field → form field. Unmapped issues come back as `rest` (for a message at the top of
  * the form, so none is lost).
  */
-export function mapIssues<F extends string>(issues: FieldIssue[], map: Record<string, F>): { fields: Array<{ name: F; message: string }>; rest: FieldIssue[] } {
+export function mapIssues<F extends string>(
+  issues: FieldIssue[],
+  map: Record<string, F>,
+): { fields: Array<{ name: F; message: string }>; rest: FieldIssue[] } {
   const fields: Array<{ name: F; message: string }> = [];
   const rest: FieldIssue[] = [];
   for (const i of issues) {

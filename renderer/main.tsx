@@ -45,7 +45,19 @@ function Root({ session }: { session: AppSession }) {
 const root = createRoot(document.getElementById('root')!);
 obtainSession().then(
   (result) => {
-    root.render(<StrictMode>{result.kind === 'ready' ? <Root session={result.session} /> : <NoSession result={result} />}</StrictMode>);
+    root.render(
+      <StrictMode>
+        {result.kind === 'ready' ? <Root session={result.session} /> : <NoSession result={result} />}
+      </StrictMode>,
+    );
   },
-  () => root.render(<NoSession result={{ kind: 'unreachable', message: 'GiftDesk could not start this window. Reload the page to try again.' }} />),
+  () =>
+    root.render(
+      <NoSession
+        result={{
+          kind: 'unreachable',
+          message: 'GiftDesk could not start this window. Reload the page to try again.',
+        }}
+      />,
+    ),
 );

@@ -16,7 +16,14 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron')) {
-  const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', absWorkingDir: ROOT };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    absWorkingDir: ROOT,
+  };
   const esm = { ...common, format: 'esm', packages: 'external' };
   const out = {
     main: path.join(outDir, 'main.js'),
@@ -24,12 +31,26 @@ export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron'
     preload: path.join(outDir, 'preload.cjs'),
   };
   await build({ ...esm, entryPoints: [path.join(ROOT, 'electron', 'main.ts')], outfile: out.main });
-  await build({ ...esm, entryPoints: [path.join(ROOT, 'electron', 'server', 'imports', 'job-worker.ts')], outfile: out.importWorker });
-  await build({ ...common, entryPoints: [path.join(ROOT, 'electron', 'preload.ts')], outfile: out.preload, format: 'cjs', external: ['electron'] });
+  await build({
+    ...esm,
+    entryPoints: [path.join(ROOT, 'electron', 'server', 'imports', 'job-worker.ts')],
+    outfile: out.importWorker,
+  });
+  await build({
+    ...common,
+    entryPoints: [path.join(ROOT, 'electron', 'preload.ts')],
+    outfile: out.preload,
+    format: 'cjs',
+    external: ['electron'],
+  });
   return out;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = await bundleElectron(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
-  console.log(`bundled ${Object.values(out).map((f) => path.relative(ROOT, f)).join(', ')}`);
+  console.log(
+    `bundled ${Object.values(out)
+      .map((f) => path.relative(ROOT, f))
+      .join(', ')}`,
+  );
 }

@@ -55,7 +55,9 @@ export async function packageApp(opts) {
   const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'giftdesk-native-')), 'better_sqlite3.node');
   if (opts.rebuild) {
     fs.copyFileSync(NATIVE, saved);
-    const electronVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+    const electronVersion = JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8'),
+    ).version;
     run('electron-rebuild', ['--force', '--only', 'better-sqlite3', '--version', electronVersion]);
   }
   try {

@@ -34,7 +34,9 @@ export function toIsoInstant(s: string): string | null {
     const h = Number(cm[4]);
     const mi = Number(cm[5]);
     const sec = Number(cm[6]);
-    return isRealDate(Number(cm[1]), Number(cm[2]), Number(cm[3])) && h <= 23 && mi <= 59 && sec <= 59 ? s : null;
+    return isRealDate(Number(cm[1]), Number(cm[2]), Number(cm[3])) && h <= 23 && mi <= 59 && sec <= 59
+      ? s
+      : null;
   }
   const dm = DATE_ONLY.exec(s);
   if (dm) {
@@ -44,7 +46,12 @@ export function toIsoInstant(s: string): string | null {
   const m = DATE_TIME.exec(s);
   if (!m) return null;
   const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   if (!isRealDate(y, mo, d) || h > 23 || mi > 59 || sec > 59) return null;
   const t = Date.parse(s.replace(' ', 'T'));

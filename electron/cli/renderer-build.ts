@@ -13,7 +13,14 @@ import path from 'node:path';
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const RENDERER_DIST = path.join(REPO_ROOT, 'dist', 'renderer');
 const STAMP = '.build-hash';
-const INPUTS = ['renderer', 'shared', 'vite.config.ts', 'tsconfig.renderer.json', 'tsconfig.json', 'package.json'];
+const INPUTS = [
+  'renderer',
+  'shared',
+  'vite.config.ts',
+  'tsconfig.renderer.json',
+  'tsconfig.json',
+  'package.json',
+];
 
 function listFiles(p: string, out: string[]): void {
   if (!fs.existsSync(p)) return;
@@ -22,7 +29,8 @@ function listFiles(p: string, out: string[]): void {
     out.push(p);
     return;
   }
-  for (const e of fs.readdirSync(p).sort()) if (e !== 'node_modules' && !e.startsWith('.')) listFiles(path.join(p, e), out);
+  for (const e of fs.readdirSync(p).sort())
+    if (e !== 'node_modules' && !e.startsWith('.')) listFiles(path.join(p, e), out);
 }
 
 /** The hash of everything the renderer build reads from this repository. */
@@ -38,7 +46,10 @@ export function rendererSourceHash(root = REPO_ROOT): string {
 
 export function isRendererBuildCurrent(dist = RENDERER_DIST, root = REPO_ROOT): boolean {
   try {
-    return fs.existsSync(path.join(dist, 'index.html')) && fs.readFileSync(path.join(dist, STAMP), 'utf8') === rendererSourceHash(root);
+    return (
+      fs.existsSync(path.join(dist, 'index.html')) &&
+      fs.readFileSync(path.join(dist, STAMP), 'utf8') === rendererSourceHash(root)
+    );
   } catch {
     return false;
   }
@@ -55,7 +66,8 @@ async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true }); // a build that died
+      if (age > 5 * 60_000)
+        fs.rmSync(lock, { recursive: true, force: true }); // a build that died
       else await sleep(200);
     }
   }
@@ -81,7 +93,12 @@ export async function ensureRendererBuilt(opts: { log?: (line: string) => void }
     const nodeEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     try {
-      await build({ configFile: path.join(REPO_ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
+      await build({
+        configFile: path.join(REPO_ROOT, 'vite.config.ts'),
+        mode: 'production',
+        logLevel: 'warn',
+        build: { outDir: tmp, emptyOutDir: true },
+      });
     } finally {
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;

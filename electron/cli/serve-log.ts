@@ -58,7 +58,9 @@ export function openServeLog(opts: ServeLogOptions): ServeLog {
   const fd = fs.openSync(file, 'a', 0o600);
   fs.fchmodSync(fd, 0o600); // an older, wider file is tightened as the database's are
   const out = fs.createWriteStream(file, { fd });
-  out.on('error', (err) => opts.terminal.write(`warning: cannot write the log file ${file}: ${err.message}\n`));
+  out.on('error', (err) =>
+    opts.terminal.write(`warning: cannot write the log file ${file}: ${err.message}\n`),
+  );
   const started = new Map<string, string>(); // reqId → "GET /api/v1/…", until the request completes
 
   const human = (line: string): string | null => {

@@ -29,29 +29,56 @@ export function registerServe(program: Command): void {
       .command('serve')
       .description('serve /api/v1 on this machine')
       .option('--port <n>', 'port (0 = any free port)', '4870')
-      .option('--host <h>', 'address to bind; anything but loopback opens the API to the network (use TLS then)', '127.0.0.1')
-      .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; the full chain), together with --tls-key')
+      .option(
+        '--host <h>',
+        'address to bind; anything but loopback opens the API to the network (use TLS then)',
+        '127.0.0.1',
+      )
+      .option(
+        '--tls-cert <file>',
+        'serve HTTPS with this certificate (PEM; the full chain), together with --tls-key',
+      )
       .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
       .option('--demo', 'seed a demo organisation when the data folder is empty')
-      .option('--ui', 'also serve the app in a browser: builds it when stale, prints a link with a one-time token')
+      .option(
+        '--ui',
+        'also serve the app in a browser: builds it when stale, prints a link with a one-time token',
+      )
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
-      .option('--log-level <level>', 'fatal | error | warn | info | debug (of the log file; the terminal shows warnings and errors)', 'info')
-      .option('--log-requests', 'also print a line per request on the terminal (every request is in the log file either way)')
-      .option('--no-sync', 'do not push to HQ from this process (accounts with HQ settings otherwise sync on their schedule)'),
+      .option(
+        '--log-level <level>',
+        'fatal | error | warn | info | debug (of the log file; the terminal shows warnings and errors)',
+        'info',
+      )
+      .option(
+        '--log-requests',
+        'also print a line per request on the terminal (every request is in the log file either way)',
+      )
+      .option(
+        '--no-sync',
+        'do not push to HQ from this process (accounts with HQ settings otherwise sync on their schedule)',
+      ),
   ).action(async (o: ServeCliOptions) => {
     const port = Number(o.port);
-    if (!/^\d+$/.test(o.port) || port > 65535) throw new CliError(`--port must be a whole number from 0 to 65535, not "${o.port}"`, 64, 'usage');
+    if (!/^\d+$/.test(o.port) || port > 65535)
+      throw new CliError(`--port must be a whole number from 0 to 65535, not "${o.port}"`, 64, 'usage');
     const rate = Number(o.rate ?? 20);
     const burst = Number(o.burst ?? 40);
-    if (!(rate > 0) || !(burst >= 1)) throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
-    if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together: give both, or neither', 64, 'usage');
+    if (!(rate > 0) || !(burst >= 1))
+      throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
+    if (Boolean(o.tlsCert) !== Boolean(o.tlsKey))
+      throw new CliError('--tls-cert and --tls-key go together: give both, or neither', 64, 'usage');
     let tls: { cert: Buffer; key: Buffer } | undefined;
     if (o.tlsCert && o.tlsKey) {
       try {
         tls = { cert: fs.readFileSync(o.tlsCert), key: fs.readFileSync(o.tlsKey) };
       } catch (err) {
-        throw new CliError(`cannot read the TLS certificate or key: ${(err as Error).message}`, 66, 'no_input');
+        throw new CliError(
+          `cannot read the TLS certificate or key: ${(err as Error).message}`,
+          66,
+          'no_input',
+        );
       }
     }
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
@@ -71,7 +98,10 @@ export function registerServe(program: Command): void {
         const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
         (o.json ? process.stderr : process.stdout).write(line);
       };
-      ui = { tokens, plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }) };
+      ui = {
+        tokens,
+        plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }),
+      };
     }
     const databaseUrl = o.databaseUrl ?? process.env.DATABASE_URL;
     let running: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -81,8 +111,10 @@ export function registerServe(program: Command): void {
       const file = databaseFile(dataDir);
       const checked = await assertIntact(file, {
         onLate: (r) => {
-          if (r.status === 'damaged') running?.app.log.error({ integrity: r }, damagedMessage(file, r.problems));
-          else running?.app.log.info({ integrity: { status: r.status, ms: r.ms } }, 'integrity check finished');
+          if (r.status === 'damaged')
+            running?.app.log.error({ integrity: r }, damagedMessage(file, r.problems));
+          else
+            running?.app.log.info({ integrity: { status: r.status, ms: r.ms } }, 'integrity check finished');
         },
       }).catch((err: Error & { code?: string }) => {
         throw err.code === 'database_damaged' ? new CliError(err.message, 65, 'database_damaged') : err;
@@ -95,9 +127,23 @@ export function registerServe(program: Command): void {
     const store = await openStore({ dataDir, databaseUrl });
     // Every log entry (requests included, redacted) goes to the data folder's log file; the
     // terminal shows warnings and errors (and the JSON lines with --json, requests with --log-requests).
-    const log = openServeLog({ dataDir, json: Boolean(o.json), requests: Boolean(o.logRequests), terminal: process.stderr });
+    const log = openServeLog({
+      dataDir,
+      json: Boolean(o.json),
+      requests: Boolean(o.logRequests),
+      terminal: process.stderr,
+    });
     try {
-      running = await startServer({ store, port, host: o.host, rateLimit: { ratePerSecond: rate, burst }, plugins: ui ? [ui.plugin] : [], sync: { keys: defaultKeySource(dataDir), run: o.sync !== false }, logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream }, ...(tls ? { https: tls } : {}) });
+      running = await startServer({
+        store,
+        port,
+        host: o.host,
+        rateLimit: { ratePerSecond: rate, burst },
+        plugins: ui ? [ui.plugin] : [],
+        sync: { keys: defaultKeySource(dataDir), run: o.sync !== false },
+        logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },
+        ...(tls ? { https: tls } : {}),
+      });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
       await log.close();
@@ -120,7 +166,10 @@ export function registerServe(program: Command): void {
         const demo = await seedDemoIfEmpty(running.ctx);
         // A script reading the JSON log gets the demo key there; people get no secret on the
         // terminal (it would stay in its scrollback): the command that makes a key instead.
-        if (demo && o.json) process.stderr.write(`Demo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}\n`);
+        if (demo && o.json)
+          process.stderr.write(
+            `Demo organisation ${demo.accountId}\n  X-API-Key: ${demo.keyId}\n  Authorization: Bearer ${demo.secret}\n`,
+          );
         demoAccount = demo?.accountId ?? null;
       }
     } catch (err) {
@@ -134,9 +183,20 @@ export function registerServe(program: Command): void {
         `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`,
         `Data folder: ${databaseUrl ? `${dataDir} (database: PostgreSQL)` : dataDir}`,
         `Log (warnings, errors and every request): ${log.file}${o.logRequests ? '' : ' (--log-requests prints requests here too)'}`,
-        ...(demoAccount ? [`Demo organisation ${demoAccount}; a key for scripts: npx giftdesk key create --account ${demoAccount}`] : []),
+        ...(demoAccount
+          ? [
+              `Demo organisation ${demoAccount}; a key for scripts: npx giftdesk key create --account ${demoAccount}`,
+            ]
+          : []),
         'Stop with Ctrl+C (requests in flight finish first).',
-        ...(link ? ['', 'Open GiftDesk in your browser (the link works once; a fresh one is printed when it is used):', `    ${link}`, ''] : []),
+        ...(link
+          ? [
+              '',
+              'Open GiftDesk in your browser (the link works once; a fresh one is printed when it is used):',
+              `    ${link}`,
+              '',
+            ]
+          : []),
       ].join('\n'),
     );
   });

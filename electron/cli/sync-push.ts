@@ -31,16 +31,30 @@ interface RunOptions extends CommonOptions {
   account?: string;
 }
 
-function number(flag: string, v: string | undefined, ok: (n: number) => boolean, what: string): number | undefined {
+function number(
+  flag: string,
+  v: string | undefined,
+  ok: (n: number) => boolean,
+  what: string,
+): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !ok(n)) throw new CliError(`${flag} must be ${what}, not "${v}"`, 64, 'usage');
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !ok(n))
+    throw new CliError(`${flag} must be ${what}, not "${v}"`, 64, 'usage');
   return n;
 }
 
 function bar(o: CommonOptions): { update(p: PassProgress): void; stop(): void } {
   if (o.json || !process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  const b = new cliProgress.SingleBar({ format: 'pushing to HQ [{bar}] {value}/{total} changes | ETA {eta_formatted}', stream: process.stderr, hideCursor: true, etaBuffer: 50 }, cliProgress.Presets.shades_classic);
+  const b = new cliProgress.SingleBar(
+    {
+      format: 'pushing to HQ [{bar}] {value}/{total} changes | ETA {eta_formatted}',
+      stream: process.stderr,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return {
     update(p) {
@@ -64,37 +78,74 @@ export function registerSyncPushCommands(sync: Command): void {
   common(
     sync
       .command('configure')
-      .description(`where an account pushes to (the secret is stored encrypted: key from ${KEY_ENV} or the data folder's sync.key)`)
+      .description(
+        `where an account pushes to (the secret is stored encrypted: key from ${KEY_ENV} or the data folder's sync.key)`,
+      )
       .requiredOption('--account <id>', 'the local account')
       .requiredOption('--url <url>', "HQ's base URL (requests go to URL/api/v1/…)")
       .requiredOption('--key-id <keyId>', "HQ's API key id")
-      .option('--secret <secret>', "HQ's API secret (required the first time; env GIFTDESK_HQ_SECRET also works)")
-      .requiredOption('--remote-account <id>', "the account id at HQ")
+      .option(
+        '--secret <secret>',
+        "HQ's API secret (required the first time; env GIFTDESK_HQ_SECRET also works)",
+      )
+      .requiredOption('--remote-account <id>', 'the account id at HQ')
       .option('--rate <n>', 'requests per second to HQ (default 5)')
       .option('--every <seconds>', 'seconds between scheduled passes (default 60)')
-      .option('--no-email-match', 'create contacts at HQ without first linking to an HQ contact with the same email'),
+      .option(
+        '--no-email-match',
+        'create contacts at HQ without first linking to an HQ contact with the same email',
+      ),
   ).action(async (o: ConfigureOptions) => {
     const rate = number('--rate', o.rate, (n) => n > 0 && n <= 1000, 'a number above 0 and at most 1000');
-    const every = number('--every', o.every, (n) => Number.isInteger(n) && n >= 5 && n <= 86_400, 'a whole number of seconds from 5 to 86400');
+    const every = number(
+      '--every',
+      o.every,
+      (n) => Number.isInteger(n) && n >= 5 && n <= 86_400,
+      'a whole number of seconds from 5 to 86400',
+    );
     const secret = o.secret ?? process.env.GIFTDESK_HQ_SECRET;
     const dataDir = resolveDataDir(o);
     const s = await withAccount(o, (ctx) =>
-      saveRemoteSettings(ctx.store, defaultKeySource(dataDir), {
-        accountId: o.account,
-        baseUrl: o.url,
-        keyId: o.keyId,
-        ...(secret !== undefined ? { secret } : {}),
-        remoteAccountId: o.remoteAccount,
-        ...(rate !== undefined ? { ratePerSecond: rate } : {}),
-        ...(every !== undefined ? { scheduleSeconds: every } : {}),
-        emailMatch: o.emailMatch !== false,
-      }, ctx.now()),
+      saveRemoteSettings(
+        ctx.store,
+        defaultKeySource(dataDir),
+        {
+          accountId: o.account,
+          baseUrl: o.url,
+          keyId: o.keyId,
+          ...(secret !== undefined ? { secret } : {}),
+          remoteAccountId: o.remoteAccount,
+          ...(rate !== undefined ? { ratePerSecond: rate } : {}),
+          ...(every !== undefined ? { scheduleSeconds: every } : {}),
+          emailMatch: o.emailMatch !== false,
+        },
+        ctx.now(),
+      ),
     );
-    const shown = { accountId: s.accountId, baseUrl: s.baseUrl, keyId: s.keyId, remoteAccountId: s.remoteAccountId, ratePerSecond: s.ratePerSecond, scheduleSeconds: s.scheduleSeconds, emailMatch: s.emailMatch, hasSecret: s.hasSecret };
-    print(o, shown, () => `Account ${s.accountId} pushes to ${s.baseUrl} (HQ account ${s.remoteAccountId}, key ${s.keyId}) at ${s.ratePerSecond} requests/s, every ${s.scheduleSeconds} s. The secret is stored encrypted.`);
+    const shown = {
+      accountId: s.accountId,
+      baseUrl: s.baseUrl,
+      keyId: s.keyId,
+      remoteAccountId: s.remoteAccountId,
+      ratePerSecond: s.ratePerSecond,
+      scheduleSeconds: s.scheduleSeconds,
+      emailMatch: s.emailMatch,
+      hasSecret: s.hasSecret,
+    };
+    print(
+      o,
+      shown,
+      () =>
+        `Account ${s.accountId} pushes to ${s.baseUrl} (HQ account ${s.remoteAccountId}, key ${s.keyId}) at ${s.ratePerSecond} requests/s, every ${s.scheduleSeconds} s. The secret is stored encrypted.`,
+    );
   });
 
-  common(sync.command('status').description('what is queued, in flight, needing attention and done').option('--account <id>', 'the local account (default: the one that syncs)')).action(async (o: RunOptions) => {
+  common(
+    sync
+      .command('status')
+      .description('what is queued, in flight, needing attention and done')
+      .option('--account <id>', 'the local account (default: the one that syncs)'),
+  ).action(async (o: RunOptions) => {
     const r = await withContext(o, async (ctx) => {
       const accountId = await resolveSyncAccount(ctx, o.account);
       return { accountId, ...(await syncStatus(ctx.store.db, accountId)) };
@@ -116,8 +167,18 @@ export function registerSyncPushCommands(sync: Command): void {
     const progress = bar(o);
     const out = await withContext(o, async (ctx) => {
       const accountId = await resolveSyncAccount(ctx, o.account);
-      if (!(await syncStatus(ctx.store.db, accountId)).configured) throw new CliError(`Account ${accountId} does not sync to HQ: run giftdesk sync configure --account ${accountId} --url URL --key-id K --secret S --remote-account R first`, 1, 'sync_not_configured');
-      const engine = createSyncEngine({ store: ctx.store, keys: defaultKeySource(dataDir), matchContact: matchContactByEmail, makeClient: (cfg) => recordingAnswers(ctx.store, cfg.accountId, defaultClient(cfg)) });
+      if (!(await syncStatus(ctx.store.db, accountId)).configured)
+        throw new CliError(
+          `Account ${accountId} does not sync to HQ: run giftdesk sync configure --account ${accountId} --url URL --key-id K --secret S --remote-account R first`,
+          1,
+          'sync_not_configured',
+        );
+      const engine = createSyncEngine({
+        store: ctx.store,
+        keys: defaultKeySource(dataDir),
+        matchContact: matchContactByEmail,
+        makeClient: (cfg) => recordingAnswers(ctx.store, cfg.accountId, defaultClient(cfg)),
+      });
       const stop = () => void engine.stop();
       process.once('SIGINT', stop);
       try {
@@ -158,6 +219,11 @@ export function registerSyncPushCommands(sync: Command): void {
     process.exitCode = exit;
   };
 
-  common(sync.command('run').description('push now: one pass with a progress bar (exit 0 done, 2 needs attention, 1 failed)').option('--account <id>', 'the local account (default: the one that syncs)')).action(run);
+  common(
+    sync
+      .command('run')
+      .description('push now: one pass with a progress bar (exit 0 done, 2 needs attention, 1 failed)')
+      .option('--account <id>', 'the local account (default: the one that syncs)'),
+  ).action(run);
   common(sync.option('--account <id>', 'the local account (default: the one that syncs)')).action(run);
 }

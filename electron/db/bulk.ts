@@ -20,7 +20,8 @@ export function prepare(db: Db, build: (p: <T>(i: number) => T) => Compilable<un
   const p = <T>(i: number): T => `${SENTINEL}${i}` as unknown as T; // a marker, replaced at each run
   const compiled: CompiledQuery<unknown> = build(p).compile();
   const slots = compiled.parameters.map((v) => {
-    if (typeof v !== 'string' || !v.startsWith(SENTINEL)) throw new Error(`prepare: every value must be a placeholder (got ${String(v)})`);
+    if (typeof v !== 'string' || !v.startsWith(SENTINEL))
+      throw new Error(`prepare: every value must be a placeholder (got ${String(v)})`);
     return Number(v.slice(SENTINEL.length));
   });
   return (values) => db.executeQuery({ ...compiled, parameters: slots.map((i) => values[i]) });
@@ -38,18 +39,28 @@ export type Reusable = (db: Db, values: readonly unknown[]) => Promise<QueryResu
  */
 export function reusable(build: (db: Db, p: <T>(i: number) => T) => Compilable<unknown>): Reusable {
   const p = <T>(i: number): T => `${SENTINEL}${i}` as unknown as T;
-  const byAdapter = new WeakMap<object, { compiled: CompiledQuery<unknown>; slots: Array<{ at: number } | { value: unknown }> }>();
+  const byAdapter = new WeakMap<
+    object,
+    { compiled: CompiledQuery<unknown>; slots: Array<{ at: number } | { value: unknown }> }
+  >();
   return (db, values) => {
     const adapter = db.getExecutor().adapter;
     let entry = byAdapter.get(adapter);
     if (!entry) {
       const compiled = build(db, p).compile();
-      const slots = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(SENTINEL) ? { at: Number(v.slice(SENTINEL.length)) } : { value: v }));
+      const slots = compiled.parameters.map((v) =>
+        typeof v === 'string' && v.startsWith(SENTINEL)
+          ? { at: Number(v.slice(SENTINEL.length)) }
+          : { value: v },
+      );
       entry = { compiled, slots };
       byAdapter.set(adapter, entry);
     }
     const { compiled, slots } = entry;
-    return db.executeQuery({ ...compiled, parameters: slots.map((s) => ('at' in s ? values[s.at] : s.value)) });
+    return db.executeQuery({
+      ...compiled,
+      parameters: slots.map((s) => ('at' in s ? values[s.at] : s.value)),
+    });
   };
 }
 
@@ -84,8 +95,12 @@ export async function insertMany<T extends keyof Database & string>(
     if (!compiled) {
       const values = Array.from({ length: n }, () => Object.fromEntries(columns.map((c) => [c, null])));
       // The row objects are built from the table's own column names, so they are its Insertable.
-      compiled = db.insertInto(table).values(values as unknown as Insertable<Database[T]>[]).compile();
-      if (compiled.parameters.length !== n * columns.length) throw new Error(`insertMany(${table}): unexpected statement shape`);
+      compiled = db
+        .insertInto(table)
+        .values(values as unknown as Insertable<Database[T]>[])
+        .compile();
+      if (compiled.parameters.length !== n * columns.length)
+        throw new Error(`insertMany(${table}): unexpected statement shape`);
       insertCache.set(key, compiled);
     }
     return compiled;
@@ -98,7 +113,8 @@ export async function insertMany<T extends keyof Database & string>(
     let k = 0;
     for (let r = i; r < i + n; r++) {
       const row = rows[r]!;
-      if (row.length !== columns.length) throw new Error(`insertMany(${table}): a row has ${row.length} values for ${columns.length} columns`);
+      if (row.length !== columns.length)
+        throw new Error(`insertMany(${table}): a row has ${row.length} values for ${columns.length} columns`);
       for (const v of row) flat[k++] = v;
     }
     await db.executeQuery({ ...compiledFor(n), parameters: flat });
@@ -110,7 +126,11 @@ export async function insertMany<T extends keyof Database & string>(
  * insertMany for row objects that all carry the same columns (as rows built by one
  * function do): the columns are the first row's keys.
  */
-export async function insertObjects<T extends keyof Database & string>(db: Db, table: T, rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
+export async function insertObjects<T extends keyof Database & string>(
+  db: Db,
+  table: T,
+  rows: ReadonlyArray<Insertable<Database[T]>>,
+): Promise<void> {
   const first = rows[0];
   if (first === undefined) return;
   const columns = Object.keys(first) as Array<keyof Insertable<Database[T]> & string>;

@@ -46,15 +46,24 @@ export function checkIntegrity(file: string, opts: { budgetMs?: number } = {}): 
     const worker = new Worker(WORKER, { eval: true, workerData: { file, driver } });
     worker.once('message', (m: { problems?: string[]; error?: string; code?: string }) => {
       void worker.terminate();
-      if (m.problems) resolve({ status: m.problems.length > 0 ? 'damaged' : 'ok', problems: m.problems, ms: Date.now() - started });
-      else reject(Object.assign(new Error(`The check of ${file} could not run: ${m.error}`), { code: m.code }));
+      if (m.problems)
+        resolve({
+          status: m.problems.length > 0 ? 'damaged' : 'ok',
+          problems: m.problems,
+          ms: Date.now() - started,
+        });
+      else
+        reject(Object.assign(new Error(`The check of ${file} could not run: ${m.error}`), { code: m.code }));
     });
     worker.once('error', reject);
   });
   const budget = opts.budgetMs ?? 15_000;
   let timer: NodeJS.Timeout | undefined;
   const out = new Promise<IntegrityResult>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 'unfinished', problems: [], ms: Date.now() - started, later: done }), budget);
+    timer = setTimeout(
+      () => resolve({ status: 'unfinished', problems: [], ms: Date.now() - started, later: done }),
+      budget,
+    );
     timer.unref();
   });
   return Promise.race([done, out]).finally(() => clearTimeout(timer));
@@ -87,22 +96,31 @@ export function damagedMessage(file: string, problems: string[]): string {
     `  1. Stop GiftDesk and keep the damaged file: move ${file} (and its -wal and -shm files) aside, e.g. to ${file}.damaged.`,
   ];
   if (backups.length > 0) {
-    lines.push(`  2. Copy the newest backup in its place: cp "${backups[0]}" "${file}"`, ...(backups.length > 1 ? [`     (older backups: ${backups.slice(1, 4).join(', ')})`] : []));
+    lines.push(
+      `  2. Copy the newest backup in its place: cp "${backups[0]}" "${file}"`,
+      ...(backups.length > 1 ? [`     (older backups: ${backups.slice(1, 4).join(', ')})`] : []),
+    );
   } else {
     lines.push(
       `  2. There is no backup in ${path.dirname(file)}: copy one saved with File → Back up database… in its place,`,
       `     or recover what can be read: sqlite3 "${file}.damaged" ".recover" | sqlite3 "${file}"`,
     );
   }
-  lines.push('  3. Start GiftDesk again. Gifts already sent to HQ since that backup can be read back with: giftdesk sync pull');
+  lines.push(
+    '  3. Start GiftDesk again. Gifts already sent to HQ since that backup can be read back with: giftdesk sync pull',
+  );
   return lines.join('\n');
 }
 
 /** Refuses a damaged SQLite file (throws with damagedMessage); a missing file is new, and fine. */
-export async function assertIntact(file: string, opts: { budgetMs?: number; onLate?: (r: IntegrityResult) => void } = {}): Promise<IntegrityResult | null> {
+export async function assertIntact(
+  file: string,
+  opts: { budgetMs?: number; onLate?: (r: IntegrityResult) => void } = {},
+): Promise<IntegrityResult | null> {
   if (!fs.existsSync(file) || fs.statSync(file).size === 0) return null;
   const r = await checkIntegrity(file, opts);
-  if (r.status === 'damaged') throw Object.assign(new Error(damagedMessage(file, r.problems)), { code: 'database_damaged' });
+  if (r.status === 'damaged')
+    throw Object.assign(new Error(damagedMessage(file, r.problems)), { code: 'database_damaged' });
   if (r.status === 'unfinished' && r.later && opts.onLate) r.later.then(opts.onLate, () => undefined);
   return r;
 }

@@ -17,7 +17,10 @@ export interface MigrateOptions {
   migrations?: readonly NamedMigration[];
 }
 
-export async function pendingMigrations(db: Kysely<unknown>, migrations: readonly NamedMigration[] = MIGRATIONS): Promise<string[]> {
+export async function pendingMigrations(
+  db: Kysely<unknown>,
+  migrations: readonly NamedMigration[] = MIGRATIONS,
+): Promise<string[]> {
   await sql`create table if not exists ${sql.table(TABLE)} (
       name text primary key, applied_at text not null)`.execute(db);
   const done = await sql<{ name: string }>`select name from ${sql.table(TABLE)}`.execute(db);

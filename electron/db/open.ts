@@ -23,5 +23,10 @@ export async function openStore(opts: OpenOptions): Promise<Store> {
     }
     return openPostgres({ url: opts.databaseUrl });
   }
-  return openSqlite({ file: databaseFile(opts.dataDir), cacheMiB: opts.cacheMiB, walCheckpointMiB: opts.walCheckpointMiB, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
+  return openSqlite({
+    file: databaseFile(opts.dataDir),
+    cacheMiB: opts.cacheMiB,
+    walCheckpointMiB: opts.walCheckpointMiB,
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+  });
 }

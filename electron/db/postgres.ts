@@ -70,7 +70,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   });
   try {
     await sql`select 1`.execute(db);
-    if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, { engine: 'postgres' });
+    if (opts.migrate !== false)
+      await migrateToLatest(db as unknown as Kysely<unknown>, { engine: 'postgres' });
   } catch (err) {
     await db.destroy();
     throw err;
@@ -94,7 +95,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
       }
     },
     contactSearchCondition: (text, accountId, drive, tier) => searchCondition(text, accountId, tier, drive),
-    countContactSearch: (text: string, accountId: string, tier: SearchTier = 'prefix') => countSearch(db, text, accountId, tier),
+    countContactSearch: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
+      countSearch(db, text, accountId, tier),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
       return unit === 'hour'
@@ -115,7 +117,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
 const folded = (w: string) => sql`lower(public.unaccent(${w}))`;
 
 /** The account's integer key in `contact_search_terms` (migration search-terms-compact). */
-const accountKey = (accountId: string) => sql`(select a.key from contact_search_accounts a where a.account_id = ${accountId})`;
+const accountKey = (accountId: string) =>
+  sql`(select a.key from contact_search_accounts a where a.account_id = ${accountId})`;
 
 /**
  * Entry `t` of `contact_search_terms` is the word `w`, or starts with it. `once` keeps, of a
@@ -148,7 +151,10 @@ function termSet(accountId: string, words: readonly string[], whole: boolean) {
 /** Whether the contact `seq` has every word (the same test as termSet, for one contact). */
 function hasEvery(seq: RawBuilder<unknown>, words: readonly string[], whole: boolean) {
   return sql.join(
-    words.map((w) => sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq} and ${wordMatch('t', w, whole, false)})`),
+    words.map(
+      (w) =>
+        sql`exists (select 1 from contact_search_terms t where t.contact_seq = ${seq} and ${wordMatch('t', w, whole, false)})`,
+    ),
     sql` and `,
   );
 }
@@ -174,7 +180,12 @@ const denseShare = (accountId: string) =>
  * the caller asks for 'order' only when the match set is large (pageFromOrderIndex), so the
  * walk stays short. The exact matches the words miss are a hashed set of their own (a few at most).
  */
-function searchCondition(text: string, accountId: string, tier: SearchTier = 'prefix', drive: 'match' | 'order' = 'match'): Expression<SqlBool> | null {
+function searchCondition(
+  text: string,
+  accountId: string,
+  tier: SearchTier = 'prefix',
+  drive: 'match' | 'order' = 'match',
+): Expression<SqlBool> | null {
   const words = searchWords(text);
   const key = exactKey(text);
   if (words.length === 0 || key === null) return null;
@@ -204,13 +215,21 @@ function searchCondition(text: string, accountId: string, tier: SearchTier = 'pr
   );
   // A scalar subquery per entry and word (never turned into a hash of the whole range).
   const probe = sql.join(
-    words.map((w) => sql`coalesce((select true from contact_search_terms t where t.contact_seq = contacts.seq and ${wordMatch('t', w, whole, false)} limit 1), false)`),
+    words.map(
+      (w) =>
+        sql`coalesce((select true from contact_search_terms t where t.contact_seq = contacts.seq and ${wordMatch('t', w, whole, false)} limit 1), false)`,
+    ),
     sql` and `,
   );
   return sql<SqlBool>`(contacts.account_id = ${accountId} and (case when ${dense} then ${probe} else ${hashed} end or ${exact}))`;
 }
 
-async function countSearch(db: Db, text: string, accountId: string, tier: SearchTier): Promise<number | null> {
+async function countSearch(
+  db: Db,
+  text: string,
+  accountId: string,
+  tier: SearchTier,
+): Promise<number | null> {
   const words = searchWords(text);
   const key = exactKey(text);
   if (words.length === 0 || key === null) return null;
@@ -220,7 +239,11 @@ async function countSearch(db: Db, text: string, accountId: string, tier: Search
       ? await sql<{ n: string }>`select count(*) as n from ${exact}`.execute(db)
       : // The words' matches from the terms' index alone, plus the exact matches the words miss
         // (a phone typed as digits), in one statement.
-        await sql<{ n: string }>`select (select count(*) from (${termSet(accountId, words, tier === 'words')}) m)
-            + (select count(*) from ${exact} and not (${hasEvery(sql`c.seq`, words, tier === 'words')})) as n`.execute(db);
+        await sql<{
+          n: string;
+        }>`select (select count(*) from (${termSet(accountId, words, tier === 'words')}) m)
+            + (select count(*) from ${exact} and not (${hasEvery(sql`c.seq`, words, tier === 'words')})) as n`.execute(
+          db,
+        );
   return Number(r.rows[0]?.n ?? 0);
 }

@@ -19,7 +19,16 @@ import {
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
-import { type Db, type SearchTier, type SeqRange, type Store, type TimeUnit, type WriteMode, exactKey, searchWords } from './store.ts';
+import {
+  type Db,
+  type SearchTier,
+  type SeqRange,
+  type Store,
+  type TimeUnit,
+  type WriteMode,
+  exactKey,
+  searchWords,
+} from './store.ts';
 
 export interface SqliteOptions {
   file: string;
@@ -95,7 +104,10 @@ const inMiB = (bytes: number): string => (bytes / MiB).toFixed(bytes < 10 * MiB 
  */
 function backupBeforeMigrating(raw: BetterSqlite3.Database, backup: string): void {
   const pageSize = Number(raw.pragma('page_size', { simple: true }));
-  const used = (Number(raw.pragma('page_count', { simple: true })) - Number(raw.pragma('freelist_count', { simple: true }))) * pageSize;
+  const used =
+    (Number(raw.pragma('page_count', { simple: true })) -
+      Number(raw.pragma('freelist_count', { simple: true }))) *
+    pageSize;
   const dir = path.dirname(backup);
   let free: number | null = null;
   try {
@@ -133,7 +145,9 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   raw.pragma('temp_store = MEMORY');
   if (opts.walCheckpointMiB !== undefined) {
     const pageSize = Number(raw.pragma('page_size', { simple: true }));
-    raw.pragma(`wal_autocheckpoint = ${Math.max(1000, Math.round((opts.walCheckpointMiB * 2 ** 20) / pageSize))}`);
+    raw.pragma(
+      `wal_autocheckpoint = ${Math.max(1000, Math.round((opts.walCheckpointMiB * 2 ** 20) / pageSize))}`,
+    );
   }
 
   const db: Db = new Kysely<Database>({
@@ -249,12 +263,10 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
 
   function schedule(): void {
     if (flushing) return;
-    flushing = new Promise<void>((done) => setImmediate(done))
-      .then(flush)
-      .finally(() => {
-        flushing = null;
-        if (queue.length > 0) schedule();
-      });
+    flushing = new Promise<void>((done) => setImmediate(done)).then(flush).finally(() => {
+      flushing = null;
+      if (queue.length > 0) schedule();
+    });
   }
 
   /**
@@ -289,13 +301,21 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         schedule();
       });
     },
-    contactSearchCondition(text: string, accountId: string, drive: 'match' | 'order' = 'match', tier: SearchTier = 'prefix', range?: SeqRange): Expression<SqlBool> | null {
+    contactSearchCondition(
+      text: string,
+      accountId: string,
+      drive: 'match' | 'order' = 'match',
+      tier: SearchTier = 'prefix',
+      range?: SeqRange,
+    ): Expression<SqlBool> | null {
       const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
       // A seq range is a rowid range for FTS5: it seeks to the start and stops at the end. The
       // bounds must reach it as integers (better-sqlite3 binds a JS number as a REAL, which
       // FTS5 ignores as a rowid bound and reads every match: 2.5 ms instead of 0.1 for `jan`).
-      const within = range ? sql` and rowid between cast(${range.from} as integer) and cast(${range.to} as integer)` : sql``;
+      const within = range
+        ? sql` and rowid between cast(${range.from} as integer) and cast(${range.to} as integer)`
+        : sql``;
       const exactRows = sql`select rowid from contacts_exact where contacts_exact match ${q.key}${within}`;
       const exact = sql`contacts.seq in (${exactRows})`;
       // The match drives the plan: one rowid lookup per matching contact of the account. The
@@ -314,7 +334,11 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       return sql<SqlBool>`(+contacts.account_id = ${accountId}
         and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)}${within} union ${exactRows}))`;
     },
-    async countContactSearch(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
+    async countContactSearch(
+      text: string,
+      accountId: string,
+      tier: SearchTier = 'prefix',
+    ): Promise<number | null> {
       const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
       // The exact matches of the account: one term's short list, a row lookup each.
@@ -329,7 +353,9 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       // probed in the index by rowid. One statement, so one snapshot.
       const words = await accountWordCount(q, accountId);
       const r = await sql<{ n: number }>`select ${words} + (select count(*) from ${exact}
-          and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq)) as n`.execute(db);
+          and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq)) as n`.execute(
+        db,
+      );
       return Number(r.rows[0]?.n ?? 0);
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
@@ -376,7 +402,10 @@ export function ftsQueries(text: string, accountId: string, tier: SearchTier = '
   const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
   const key = quote(exact);
   const star = tier === 'prefix' ? '*' : '';
-  const words = tier === 'exact' ? key : `{name email organization} : (${found.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
+  const words =
+    tier === 'exact'
+      ? key
+      : `{name email organization} : (${found.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
   return { words, inAccount: inAccount({ words }, accountId), key };
 }
 

@@ -57,7 +57,13 @@ export interface Store {
    * for one page of a broad match (the page's rows come early in the index). With `range`,
    * the engine may leave out matches whose seq is outside it.
    */
-  contactSearchCondition(text: string, accountId: string, drive?: 'match' | 'order', tier?: SearchTier, range?: SeqRange): Expression<SqlBool> | null;
+  contactSearchCondition(
+    text: string,
+    accountId: string,
+    drive?: 'match' | 'order',
+    tier?: SearchTier,
+    range?: SeqRange,
+  ): Expression<SqlBool> | null;
   /**
    * How many contacts of the account match the search text (exact, the same set as
    * `contactSearchCondition` for the same tier), counted from the full-text index without

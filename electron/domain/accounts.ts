@@ -7,11 +7,17 @@ import { DomainError } from './errors.ts';
 
 export async function createAccount(ctx: DomainContext, name: string): Promise<{ id: string }> {
   const trimmed = name.trim();
-  if (!trimmed) throw new DomainError('bad_request', 'validation_failed', 'name must not be empty', [{ field: 'name', issue: 'must not be empty' }]);
+  if (!trimmed)
+    throw new DomainError('bad_request', 'validation_failed', 'name must not be empty', [
+      { field: 'name', issue: 'must not be empty' },
+    ]);
   const id = newId('account');
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    await trx.insertInto('accounts').values({ id, name: trimmed, defaultElectionType: null, defaultElectionYear: null, createdAt: at }).execute();
+    await trx
+      .insertInto('accounts')
+      .values({ id, name: trimmed, defaultElectionType: null, defaultElectionYear: null, createdAt: at })
+      .execute();
   });
   return { id };
 }
@@ -26,7 +32,9 @@ export async function listAccounts(ctx: DomainContext) {
 
 export async function requireAccount(ctx: DomainContext, id: string): Promise<void> {
   if (!(await getAccount(ctx, id))) {
-    throw new DomainError('not_found', 'account_not_found', `Account ${id} was not found`, [{ field: 'accountId', issue: 'does not exist' }]);
+    throw new DomainError('not_found', 'account_not_found', `Account ${id} was not found`, [
+      { field: 'accountId', issue: 'does not exist' },
+    ]);
   }
 }
 
@@ -45,7 +53,12 @@ export type SessionKind = 'browser' | 'desktop';
  */
 export const THIS_PROCESS = `${os.hostname()}|${process.pid}|${randomBytes(9).toString('base64url')}`;
 
-export async function createApiKey(ctx: DomainContext, accountId: string, label?: string | null, session?: SessionKind) {
+export async function createApiKey(
+  ctx: DomainContext,
+  accountId: string,
+  label?: string | null,
+  session?: SessionKind,
+) {
   await requireAccount(ctx, accountId);
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
@@ -53,7 +66,17 @@ export async function createApiKey(ctx: DomainContext, accountId: string, label?
   await ctx.store.write((trx) =>
     trx
       .insertInto('apiKeys')
-      .values({ id: keyId, accountId, secretHash: hashSecret(secret).toString('hex'), label: label ?? null, createdAt: at, revokedAt: null, lastUsedAt: null, sessionKind: session ?? null, sessionOwner: session ? THIS_PROCESS : null })
+      .values({
+        id: keyId,
+        accountId,
+        secretHash: hashSecret(secret).toString('hex'),
+        label: label ?? null,
+        createdAt: at,
+        revokedAt: null,
+        lastUsedAt: null,
+        sessionKind: session ?? null,
+        sessionOwner: session ? THIS_PROCESS : null,
+      })
       .execute(),
   );
   return { keyId, secret, accountId };
@@ -82,11 +105,23 @@ function ownerMayBeAlive(owner: string): boolean {
  * the list of keys say so too.
  */
 export async function revokeOrphanedSessionKeys(ctx: DomainContext): Promise<number> {
-  const live = await ctx.store.db.selectFrom('apiKeys').select(['id', 'sessionOwner']).where('sessionOwner', 'is not', null).where('revokedAt', 'is', null).execute();
+  const live = await ctx.store.db
+    .selectFrom('apiKeys')
+    .select(['id', 'sessionOwner'])
+    .where('sessionOwner', 'is not', null)
+    .where('revokedAt', 'is', null)
+    .execute();
   const gone = live.filter((k) => !ownerMayBeAlive(k.sessionOwner ?? '')).map((k) => k.id);
   if (gone.length === 0) return 0;
   const at = ctx.now();
-  await ctx.store.write((trx) => trx.updateTable('apiKeys').set({ revokedAt: at }).where('id', 'in', gone).where('revokedAt', 'is', null).execute());
+  await ctx.store.write((trx) =>
+    trx
+      .updateTable('apiKeys')
+      .set({ revokedAt: at })
+      .where('id', 'in', gone)
+      .where('revokedAt', 'is', null)
+      .execute(),
+  );
   return gone.length;
 }
 
@@ -97,21 +132,39 @@ export async function revokeOrphanedSessionKeys(ctx: DomainContext): Promise<num
  * Run at start, after revokeOrphanedSessionKeys; returns how many went.
  */
 export async function forgetEndedSessionKeys(ctx: DomainContext): Promise<number> {
-  const r = await ctx.store.write((trx) => trx.deleteFrom('apiKeys').where('sessionKind', 'is not', null).where('revokedAt', 'is not', null).executeTakeFirst());
+  const r = await ctx.store.write((trx) =>
+    trx
+      .deleteFrom('apiKeys')
+      .where('sessionKind', 'is not', null)
+      .where('revokedAt', 'is not', null)
+      .executeTakeFirst(),
+  );
   return Number(r.numDeletedRows);
 }
 
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
   const at = ctx.now();
   const n = await ctx.store.write(async (trx) => {
-    let q = trx.updateTable('apiKeys').set({ revokedAt: at }).where('id', '=', keyId).where('revokedAt', 'is', null);
+    let q = trx
+      .updateTable('apiKeys')
+      .set({ revokedAt: at })
+      .where('id', '=', keyId)
+      .where('revokedAt', 'is', null);
     if (accountId) q = q.where('accountId', '=', accountId);
     const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows);
   });
   if (n === 0) {
-    const exists = await ctx.store.db.selectFrom('apiKeys').select('id').where('id', '=', keyId).$if(accountId !== undefined, (q) => q.where('accountId', '=', accountId ?? '')).executeTakeFirst();
-    if (!exists) throw new DomainError('not_found', 'api_key_not_found', `API key ${keyId} was not found`, [{ field: 'keyId', issue: 'does not exist' }]);
+    const exists = await ctx.store.db
+      .selectFrom('apiKeys')
+      .select('id')
+      .where('id', '=', keyId)
+      .$if(accountId !== undefined, (q) => q.where('accountId', '=', accountId ?? ''))
+      .executeTakeFirst();
+    if (!exists)
+      throw new DomainError('not_found', 'api_key_not_found', `API key ${keyId} was not found`, [
+        { field: 'keyId', issue: 'does not exist' },
+      ]);
   }
   return { keyId, revoked: true as const };
 }
@@ -125,7 +178,14 @@ export async function listApiKeys(ctx: DomainContext, accountId: string) {
     .where((eb) => eb.or([eb('sessionKind', 'is', null), eb('revokedAt', 'is', null)]))
     .orderBy('createdAt', 'desc')
     .execute();
-  return rows.map((r) => ({ keyId: r.id, label: r.label, createdAt: r.createdAt, revokedAt: r.revokedAt, lastUsedAt: r.lastUsedAt, session: r.sessionKind }));
+  return rows.map((r) => ({
+    keyId: r.id,
+    label: r.label,
+    createdAt: r.createdAt,
+    revokedAt: r.revokedAt,
+    lastUsedAt: r.lastUsedAt,
+    session: r.sessionKind,
+  }));
 }
 
 const DUMMY_HASH = hashSecret('no such key');
@@ -135,20 +195,41 @@ const lastUsedWritten = new Map<string, number>();
  * The account of a valid, unrevoked key, or null. The secret is compared in constant time,
  * and an unknown key id costs the same hash and compare as a known one.
  */
-export async function verifyApiKey(ctx: DomainContext, keyId: string, secret: string): Promise<string | null> {
+export async function verifyApiKey(
+  ctx: DomainContext,
+  keyId: string,
+  secret: string,
+): Promise<string | null> {
   return (await authenticateApiKey(ctx, keyId, secret))?.accountId ?? null;
 }
 
 /** The key's row, compiled once: every request reads it. */
-const keyById = reusable((db, p) => db.selectFrom('apiKeys').select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner']).where('id', '=', p<string>(0)));
+const keyById = reusable((db, p) =>
+  db
+    .selectFrom('apiKeys')
+    .select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner'])
+    .where('id', '=', p<string>(0)),
+);
 
 /**
  * verifyApiKey with what the key is: a permanent key (session null) or a session key, which
  * is valid only inside the process that made it (a key of a crashed process is dead at once,
  * before the next start revokes it).
  */
-export async function authenticateApiKey(ctx: DomainContext, keyId: string, secret: string): Promise<{ accountId: string; session: SessionKind | null } | null> {
-  const row = (await keyById(ctx.store.db, [keyId])).rows[0] as { accountId: string; secretHash: string; revokedAt: string | null; sessionKind: SessionKind | null; sessionOwner: string | null } | undefined;
+export async function authenticateApiKey(
+  ctx: DomainContext,
+  keyId: string,
+  secret: string,
+): Promise<{ accountId: string; session: SessionKind | null } | null> {
+  const row = (await keyById(ctx.store.db, [keyId])).rows[0] as
+    | {
+        accountId: string;
+        secretHash: string;
+        revokedAt: string | null;
+        sessionKind: SessionKind | null;
+        sessionOwner: string | null;
+      }
+    | undefined;
   const presented = hashSecret(secret);
   const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);
@@ -158,7 +239,9 @@ export async function authenticateApiKey(ctx: DomainContext, keyId: string, secr
   if (Date.now() - last > 60_000) {
     lastUsedWritten.set(keyId, Date.now());
     const at = ctx.now();
-    ctx.store.write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute()).catch(() => undefined);
+    ctx.store
+      .write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute())
+      .catch(() => undefined);
   }
   return { accountId: row.accountId, session: row.sessionKind };
 }

@@ -20,11 +20,20 @@ const REFERENCES = [
   ['donationAccountId', 'donationAccounts', 'donation account'],
 ] as const;
 
-async function checkReferences(trx: Db, accountId: string, input: Partial<Pick<BatchCreate, 'campaignId' | 'committeeId' | 'donationAccountId'>>): Promise<void> {
+async function checkReferences(
+  trx: Db,
+  accountId: string,
+  input: Partial<Pick<BatchCreate, 'campaignId' | 'committeeId' | 'donationAccountId'>>,
+): Promise<void> {
   for (const [field, table, noun] of REFERENCES) {
     const id = input[field];
     if (!present(id)) continue;
-    const row = await trx.selectFrom(table).select('id').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+    const row = await trx
+      .selectFrom(table)
+      .select('id')
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     if (!row) throw notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
   }
 }
@@ -32,15 +41,24 @@ async function checkReferences(trx: Db, accountId: string, input: Partial<Pick<B
 function expectedCents(v: number | null | undefined): number | null {
   if (v === null || v === undefined) return null;
   const c = dollarsToCents(v);
-  if (c === null || c < 0) throw invalidField('expectedTotal', 'must be a non-negative whole number of cents');
+  if (c === null || c < 0)
+    throw invalidField('expectedTotal', 'must be a non-negative whole number of cents');
   return c;
 }
 
 /** Refuses a gift for a batch that does not exist in the account (404) or is closed (409). */
 export async function requireOpenBatch(trx: Db, accountId: string, batchId: string): Promise<void> {
-  const b = await trx.selectFrom('batches').select(['id', 'closedAt']).where('id', '=', batchId).where('accountId', '=', accountId).executeTakeFirst();
+  const b = await trx
+    .selectFrom('batches')
+    .select(['id', 'closedAt'])
+    .where('id', '=', batchId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!b) throw notFound('batch', 'batchId', batchId);
-  if (b.closedAt !== null) throw new DomainError('conflict', 'batch_closed', `Batch ${batchId} is closed to new gifts`, [{ field: 'batchId', issue: 'is closed' }]);
+  if (b.closedAt !== null)
+    throw new DomainError('conflict', 'batch_closed', `Batch ${batchId} is closed to new gifts`, [
+      { field: 'batchId', issue: 'is closed' },
+    ]);
 }
 
 export async function createBatch(ctx: DomainContext, input: BatchCreate): Promise<Batch> {
@@ -67,7 +85,12 @@ export async function createBatch(ctx: DomainContext, input: BatchCreate): Promi
   return requireBatch(ctx, input.accountId, id);
 }
 
-export async function updateBatch(ctx: DomainContext, accountId: string, id: string, input: BatchUpdate): Promise<Batch> {
+export async function updateBatch(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: BatchUpdate,
+): Promise<Batch> {
   const patch: Partial<BatchesTable> = {};
   if (input.name !== undefined) patch.name = input.name;
   for (const [field] of REFERENCES) {
@@ -80,11 +103,17 @@ export async function updateBatch(ctx: DomainContext, accountId: string, id: str
   if (input.expectedTotal !== undefined) patch.expectedCents = expectedCents(input.expectedTotal);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    const b = await trx.selectFrom('batches').select(['id', 'closedAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+    const b = await trx
+      .selectFrom('batches')
+      .select(['id', 'closedAt'])
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     if (!b) throw notFound('batch', 'id', id);
     await checkReferences(trx, accountId, input);
     if (input.closed !== undefined) patch.closedAt = input.closed ? (b.closedAt ?? at) : null;
-    if (Object.keys(patch).length > 0) await trx.updateTable('batches').set(patch).where('id', '=', id).execute();
+    if (Object.keys(patch).length > 0)
+      await trx.updateTable('batches').set(patch).where('id', '=', id).execute();
   });
   return requireBatch(ctx, accountId, id);
 }
@@ -94,8 +123,16 @@ async function batchViews(db: Db, rows: BatchesTable[]): Promise<Batch[]> {
   if (rows.length === 0) return [];
   const sums = await db
     .selectFrom('donations')
-    .select((eb) => ['batchId', eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('amountCents'), eb.lit(0)).as('cents')])
-    .where('batchId', 'in', rows.map((r) => r.id))
+    .select((eb) => [
+      'batchId',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('amountCents'), eb.lit(0)).as('cents'),
+    ])
+    .where(
+      'batchId',
+      'in',
+      rows.map((r) => r.id),
+    )
     .where('status', '=', 'completed')
     .groupBy('batchId')
     .execute();
@@ -121,16 +158,37 @@ async function batchViews(db: Db, rows: BatchesTable[]): Promise<Batch[]> {
 }
 
 export async function requireBatch(ctx: DomainContext, accountId: string, id: string): Promise<Batch> {
-  const row = await ctx.store.db.selectFrom('batches').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  const row = await ctx.store.db
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw notFound('batch', 'id', id);
   const [view] = await batchViews(ctx.store.db, [row]);
   return view!;
 }
 
 /** Newest first. */
-export async function listBatches(ctx: DomainContext, accountId: string, page: { limit: number; offset: number }): Promise<{ data: Batch[]; total: number }> {
+export async function listBatches(
+  ctx: DomainContext,
+  accountId: string,
+  page: { limit: number; offset: number },
+): Promise<{ data: Batch[]; total: number }> {
   const db = ctx.store.db;
-  const rows = await db.selectFrom('batches').selectAll().where('accountId', '=', accountId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
-  const n = await db.selectFrom('batches').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', accountId).executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('batches')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const n = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', accountId)
+    .executeTakeFirstOrThrow();
   return { data: await batchViews(db, rows), total: Number(n.n) };
 }

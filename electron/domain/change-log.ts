@@ -16,7 +16,15 @@ export async function logChange(trx: Db, entry: ChangeEntry): Promise<void> {
 }
 
 const insertChange = reusable((db, p) =>
-  db.insertInto('changeLog').values({ accountId: p(0), entityType: p(1), entityId: p(2), op: p(3), fields: p(4), push: p(5), createdAt: p(6) }),
+  db.insertInto('changeLog').values({
+    accountId: p(0),
+    entityType: p(1),
+    entityId: p(2),
+    op: p(3),
+    fields: p(4),
+    push: p(5),
+    createdAt: p(6),
+  }),
 );
 
 export interface ChangeEntry {
@@ -70,14 +78,21 @@ const addToCounters = reusable((db, p) =>
 );
 
 /** An account's running counts. */
-export async function readCounters(db: Db, accountId: string): Promise<{ contacts: number; donations: number }> {
-  const r = (await sumCounters(db, [accountId])).rows[0] as { contacts: number | string; donations: number | string } | undefined;
+export async function readCounters(
+  db: Db,
+  accountId: string,
+): Promise<{ contacts: number; donations: number }> {
+  const r = (await sumCounters(db, [accountId])).rows[0] as
+    { contacts: number | string; donations: number | string } | undefined;
   return { contacts: Number(r?.contacts ?? 0), donations: Number(r?.donations ?? 0) };
 }
 
 const sumCounters = reusable((db, p) =>
   db
     .selectFrom('accountCounterSlots')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('contacts'), eb.lit(0)).as('contacts'), eb.fn.coalesce(eb.fn.sum<number>('donations'), eb.lit(0)).as('donations')])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('contacts'), eb.lit(0)).as('contacts'),
+      eb.fn.coalesce(eb.fn.sum<number>('donations'), eb.lit(0)).as('donations'),
+    ])
     .where('accountId', '=', p<string>(0)),
 );

@@ -9,7 +9,8 @@ import { readCounters } from './change-log.ts';
 import type { DomainContext } from './context.ts';
 
 /** A column a contact list is ordered by (each order ends with `id`, its own index's last column). */
-export type ContactOrderColumn = 'firstName' | 'lastName' | 'email' | 'createdAt' | 'lastDonationDate' | 'totalCents' | 'id';
+export type ContactOrderColumn =
+  'firstName' | 'lastName' | 'email' | 'createdAt' | 'lastDonationDate' | 'totalCents' | 'id';
 
 export interface OrderTerm {
   column: ContactOrderColumn;
@@ -34,7 +35,10 @@ export interface SearchPage {
 
 const ORDER_SQL = (order: readonly OrderTerm[]) =>
   sql.join(
-    order.map((t) => sql`${sql.ref(`contacts.${t.column}`)} ${sql.raw(t.dir)}${sql.raw(t.nulls ? ` nulls ${t.nulls}` : '')}`),
+    order.map(
+      (t) =>
+        sql`${sql.ref(`contacts.${t.column}`)} ${sql.raw(t.dir)}${sql.raw(t.nulls ? ` nulls ${t.nulls}` : '')}`,
+    ),
     sql`, `,
   );
 
@@ -73,7 +77,12 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
       const window = Math.min(accountContacts, Math.ceil(factor * expected) + 64);
       const walk = sql`select ${sql.join(['seq', 'accountId', ...new Set(p.order.map((t) => t.column)), 'id'].map((c) => sql.ref(`contacts.${c}`)))}
         from contacts where contacts.account_id = ${p.accountId} order by ${order} limit ${window}`;
-      const bounds = await sql<{ lo: number | null; hi: number | null; n: number; top: number | null }>`select min(seq) as lo, max(seq) as hi,
+      const bounds = await sql<{
+        lo: number | null;
+        hi: number | null;
+        n: number;
+        top: number | null;
+      }>`select min(seq) as lo, max(seq) as hi,
           count(*) as n, (select max(seq) from contacts) as top from (${walk})`.execute(store.db);
       const b = bounds.rows[0];
       // Worth it when the span is a small part of every contact's seqs (else the bounded read
@@ -81,7 +90,9 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
       if (!b || b.lo === null || b.hi === null || b.top === null || (b.hi - b.lo + 1) * 4 > b.top) break;
       const range: SeqRange = { from: Number(b.lo), to: Number(b.hi) };
       const rows = await sql<{ id: string }>`with walk as (${walk})
-        select contacts.id from walk as contacts where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}`.execute(store.db);
+        select contacts.id from walk as contacts where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}`.execute(
+        store.db,
+      );
       if (rows.rows.length === p.take || Number(b.n) < window) return rows.rows.map((r) => r.id);
       if (window === accountContacts) break;
     }
@@ -110,13 +121,21 @@ const BY_LAST_GIFT: readonly OrderTerm[] = [
  * page only reads the tiers it overlaps: a page of the first tier never touches the others,
  * and a broad tier's page is read off the account's last-gift index (searchPageIds).
  */
-export async function relevancePage(ctx: DomainContext, accountId: string, search: string | undefined, offset: number, limit: number): Promise<{ ids: string[]; total: number }> {
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
   const { store } = ctx;
   const db = store.db;
   const text = search ?? '';
   const nExact = await store.countContactSearch(text, accountId, 'exact');
   if (nExact === null) {
-    const rows = await sql<{ id: string }>`select contacts.id from contacts where contacts.account_id = ${accountId}
+    const rows = await sql<{
+      id: string;
+    }>`select contacts.id from contacts where contacts.account_id = ${accountId}
       order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
     return { ids: rows.rows.map((r) => r.id), total: (await readCounters(db, accountId)).contacts };
   }
@@ -136,7 +155,18 @@ export async function relevancePage(ctx: DomainContext, accountId: string, searc
     const from = Math.max(offset + ids.length, start);
     const want = offset + limit - from;
     if (t.size > 0 && want > 0 && from < end) {
-      ids.push(...(await searchPageIds(ctx, { accountId, text, tier: t.tier, without: t.without, size: t.size, order: BY_LAST_GIFT, skip: from - start, take: want })));
+      ids.push(
+        ...(await searchPageIds(ctx, {
+          accountId,
+          text,
+          tier: t.tier,
+          without: t.without,
+          size: t.size,
+          order: BY_LAST_GIFT,
+          skip: from - start,
+          take: want,
+        })),
+      );
     }
     start = end;
   }

@@ -36,19 +36,28 @@ const DEFAULT_ORDER: Record<ContactSummarySortField, Direction> = {
  * The ids of one page of summaries, in order, read off the order's index alone (migration
  * contact-browse-indexes): skipping 99,900 contacts touches no table row and sorts nothing.
  */
-export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQuery & { sortBy?: Exclude<ContactSummarySortField, 'relevance'> }, drive: 'match' | 'order' = 'match') {
+export function contactSummaryPageQuery(
+  ctx: DomainContext,
+  q: ContactSummaryQuery & { sortBy?: Exclude<ContactSummarySortField, 'relevance'> },
+  drive: 'match' | 'order' = 'match',
+) {
   const sortBy = q.sortBy ?? 'name';
   const dir = q.sortOrder ?? DEFAULT_ORDER[sortBy];
   const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId, drive) : null;
   // The search condition carries the account scope itself (see Store.contactSearchCondition).
-  let page = ctx.store.db.selectFrom('contacts').select('contacts.id').where((eb) => cond ?? eb('contacts.accountId', '=', q.accountId));
+  let page = ctx.store.db
+    .selectFrom('contacts')
+    .select('contacts.id')
+    .where((eb) => cond ?? eb('contacts.accountId', '=', q.accountId));
   switch (sortBy) {
     case 'name':
       page = page.orderBy('contacts.lastName', dir).orderBy('contacts.firstName', dir);
       break;
     case 'lastDonationDate':
       // Never gave: first ascending, last descending, on both engines.
-      page = page.orderBy('contacts.lastDonationDate', (ob) => (dir === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()));
+      page = page.orderBy('contacts.lastDonationDate', (ob) =>
+        dir === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
+      );
       break;
     case 'totalDonations':
       page = page.orderBy('contacts.totalCents', dir);
@@ -57,22 +66,32 @@ export function contactSummaryPageQuery(ctx: DomainContext, q: ContactSummaryQue
       page = page.orderBy('contacts.createdAt', dir);
       break;
   }
-  return page.orderBy('contacts.id', dir).limit(q.limit ?? 20).offset(q.offset ?? 0);
+  return page
+    .orderBy('contacts.id', dir)
+    .limit(q.limit ?? 20)
+    .offset(q.offset ?? 0);
 }
 
 /** A summary order's columns, as contactSummaryPageQuery orders them. */
-function summaryOrder(sortBy: Exclude<ContactSummarySortField, 'relevance'>, dir: 'asc' | 'desc'): OrderTerm[] {
+function summaryOrder(
+  sortBy: Exclude<ContactSummarySortField, 'relevance'>,
+  dir: 'asc' | 'desc',
+): OrderTerm[] {
   const columns: Record<typeof sortBy, ContactOrderColumn[]> = {
     name: ['lastName', 'firstName'],
     lastDonationDate: ['lastDonationDate'],
     totalDonations: ['totalCents'],
     createdAt: ['createdAt'],
   };
-  const nulls = sortBy === 'lastDonationDate' ? { nulls: dir === 'asc' ? ('first' as const) : ('last' as const) } : {};
+  const nulls =
+    sortBy === 'lastDonationDate' ? { nulls: dir === 'asc' ? ('first' as const) : ('last' as const) } : {};
   return [...columns[sortBy].map((column) => ({ column, dir, ...nulls })), { column: 'id', dir }];
 }
 
-export async function listContactSummaries(ctx: DomainContext, q: ContactSummaryQuery): Promise<ContactSummaryList> {
+export async function listContactSummaries(
+  ctx: DomainContext,
+  q: ContactSummaryQuery,
+): Promise<ContactSummaryList> {
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
   const offset = q.offset ?? 0;
@@ -88,10 +107,19 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
     const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
     if (counted !== null && q.search !== undefined) {
       total = counted;
-      ids = await searchPageIds(ctx, { accountId: q.accountId, text: q.search, size: counted, order: summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]), skip: offset, take: limit });
+      ids = await searchPageIds(ctx, {
+        accountId: q.accountId,
+        text: q.search,
+        size: counted,
+        order: summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]),
+        skip: offset,
+        take: limit,
+      });
     } else {
       total = (await readCounters(db, q.accountId)).contacts;
-      ids = (await contactSummaryPageQuery(ctx, { ...q, search: undefined, sortBy }).execute()).map((r) => r.id);
+      ids = (await contactSummaryPageQuery(ctx, { ...q, search: undefined, sortBy }).execute()).map(
+        (r) => r.id,
+      );
     }
   }
   const rows =
@@ -100,8 +128,19 @@ export async function listContactSummaries(ctx: DomainContext, q: ContactSummary
       : await db
           .selectFrom('contacts as c')
           .select([
-            'c.id', 'c.contactType', 'c.status', 'c.firstName', 'c.lastName', 'c.organization', 'c.email', 'c.phone',
-            'c.tags', 'c.totalCents', 'c.lastDonationDate', 'c.createdAt', 'c.updatedAt',
+            'c.id',
+            'c.contactType',
+            'c.status',
+            'c.firstName',
+            'c.lastName',
+            'c.organization',
+            'c.email',
+            'c.phone',
+            'c.tags',
+            'c.totalCents',
+            'c.lastDonationDate',
+            'c.createdAt',
+            'c.updatedAt',
           ])
           .select((eb) =>
             eb
@@ -148,7 +187,12 @@ async function requireContact(ctx: DomainContext, accountId: string, id: string)
 }
 
 /** A contact's gifts, newest first (ties by id), with the totals of their whole history. */
-export async function listContactDonations(ctx: DomainContext, accountId: string, contactId: string, q: ContactDonationsQuery): Promise<ContactDonationList> {
+export async function listContactDonations(
+  ctx: DomainContext,
+  accountId: string,
+  contactId: string,
+  q: ContactDonationsQuery,
+): Promise<ContactDonationList> {
   await requireContact(ctx, accountId, contactId);
   const db = ctx.store.db;
   const limit = q.limit ?? 20;
@@ -160,11 +204,36 @@ export async function listContactDonations(ctx: DomainContext, accountId: string
     .leftJoin('committees as k', 'k.id', 'd.committeeId')
     .leftJoin('donationAccounts as a', 'a.id', 'd.donationAccountId')
     .select([
-      'd.id', 'd.amountCents', 'd.donationDate', 'd.paymentMethod', 'd.status', 'd.campaignId', 'm.name as campaignName',
-      'd.committeeId', 'k.name as committeeName', 'd.donationAccountId', 'a.name as donationAccountName', 'd.electionType',
-      'd.electionYear', 'd.isAnonymous', 'd.isRecurring', 'd.thankYouSent', 'd.notes', 'd.createdAt',
+      'd.id',
+      'd.amountCents',
+      'd.donationDate',
+      'd.paymentMethod',
+      'd.status',
+      'd.campaignId',
+      'm.name as campaignName',
+      'd.committeeId',
+      'k.name as committeeName',
+      'd.donationAccountId',
+      'a.name as donationAccountName',
+      'd.electionType',
+      'd.electionYear',
+      'd.isAnonymous',
+      'd.isRecurring',
+      'd.thankYouSent',
+      'd.notes',
+      'd.createdAt',
     ])
-    .select((eb) => eb.exists(eb.selectFrom('limitFlags as f').select('f.id').whereRef('f.donationId', '=', 'd.id').where('f.state', '=', 'open')).as('flagged'))
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('limitFlags as f')
+            .select('f.id')
+            .whereRef('f.donationId', '=', 'd.id')
+            .where('f.state', '=', 'open'),
+        )
+        .as('flagged'),
+    )
     .where('d.contactId', '=', contactId)
     .where('d.accountId', '=', accountId)
     .orderBy('d.donationDate', 'desc')
@@ -206,7 +275,9 @@ export async function listContactDonations(ctx: DomainContext, accountId: string
 }
 
 /** Totals of a donor's gifts, in integer cents until the edge. */
-export function givingTotals(gifts: ReadonlyArray<{ amountCents: number; donationDate: string; status: string }>): GivingTotals {
+export function givingTotals(
+  gifts: ReadonlyArray<{ amountCents: number; donationDate: string; status: string }>,
+): GivingTotals {
   let completedCount = 0;
   let completedCents = 0;
   let refundedCents = 0;
@@ -241,17 +312,27 @@ export function givingTotals(gifts: ReadonlyArray<{ amountCents: number; donatio
     largestGift: largest === null ? null : centsToDollars(largest),
     firstDonationDate: first,
     lastDonationDate: last,
-    byYear: [...years.entries()].sort(([a], [b]) => a - b).map(([year, y]) => ({ year, total: centsToDollars(y.cents), count: y.count })),
+    byYear: [...years.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([year, y]) => ({ year, total: centsToDollars(y.cents), count: y.count })),
   };
 }
 
 /** What DELETE /contacts/:id would remove: the contact's gifts (every status) and the links other gifts lose. */
-export async function contactDeletePreview(ctx: DomainContext, accountId: string, contactId: string): Promise<ContactDeletePreview> {
+export async function contactDeletePreview(
+  ctx: DomainContext,
+  accountId: string,
+  contactId: string,
+): Promise<ContactDeletePreview> {
   const contact = await requireContact(ctx, accountId, contactId);
   const db = ctx.store.db;
   const byStatus = await db
     .selectFrom('donations')
-    .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amountCents').as('cents')])
+    .select((eb) => [
+      'status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('amountCents').as('cents'),
+    ])
     .where('contactId', '=', contactId)
     .groupBy('status')
     .execute();
@@ -260,7 +341,9 @@ export async function contactDeletePreview(ctx: DomainContext, accountId: string
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('accountId', '=', accountId)
     .where('contactId', '!=', contactId)
-    .where((eb) => eb.or([eb('onBehalfOfContactId', '=', contactId), eb('facilitatedByContactId', '=', contactId)]))
+    .where((eb) =>
+      eb.or([eb('onBehalfOfContactId', '=', contactId), eb('facilitatedByContactId', '=', contactId)]),
+    )
     .executeTakeFirstOrThrow();
   let donationCount = 0;
   let cents = 0;

@@ -30,7 +30,14 @@ import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import { type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
-import { type CustomFieldDefinition, applyCustomValues, checkCustomValues, listCustomFields, readCustomValues, resolveCustomValues } from './custom-fields.ts';
+import {
+  type CustomFieldDefinition,
+  applyCustomValues,
+  checkCustomValues,
+  listCustomFields,
+  readCustomValues,
+  resolveCustomValues,
+} from './custom-fields.ts';
 import { DomainError, type FieldIssue } from './errors.ts';
 
 type Collections = Pick<ContactUpdateBody, ContactCollection>;
@@ -60,7 +67,8 @@ export function contactNotFound(id: string): DomainError {
 }
 
 const b = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
-const blankToNull = (v: string | null | undefined): string | null => (v === undefined || v === null || v === '' ? null : v);
+const blankToNull = (v: string | null | undefined): string | null =>
+  v === undefined || v === null || v === '' ? null : v;
 
 /** Checks the rules zod cannot see: at most one primary per collection. */
 function checkCollections(input: Collections): void {
@@ -70,7 +78,10 @@ function checkCollections(input: Collections): void {
     if (!items) continue;
     const primaries = items.map((x, i) => (x.isPrimary ? i : -1)).filter((i) => i >= 0);
     if (primaries.length > 1) {
-      issues.push({ field: `${key}[${primaries[1]}].isPrimary`, issue: `only one ${COLLECTION_NOUN[key]} can be primary` });
+      issues.push({
+        field: `${key}[${primaries[1]}].isPrimary`,
+        issue: `only one ${COLLECTION_NOUN[key]} can be primary`,
+      });
     }
   }
   if (issues.length > 0) {
@@ -95,19 +106,64 @@ function normaliseTags(tags: string[]): string[] {
 const subBase = (contactId: string, i: number) => ({ id: newId('subRecord'), contactId, position: i });
 type Items<K extends ContactCollection> = NonNullable<Collections[K]>;
 const phoneRows = (contactId: string, items: Items<'phoneNumbers'>): ContactPhonesTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), phoneNumber: x.phoneNumber, phoneType: blankToNull(x.phoneType), isPrimary: b(x.isPrimary) }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    phoneNumber: x.phoneNumber,
+    phoneType: blankToNull(x.phoneType),
+    isPrimary: b(x.isPrimary),
+  }));
 const emailRows = (contactId: string, items: Items<'emailAddresses'>): ContactEmailsTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), emailAddress: x.emailAddress, emailType: blankToNull(x.emailType), isPrimary: b(x.isPrimary) }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    emailAddress: x.emailAddress,
+    emailType: blankToNull(x.emailType),
+    isPrimary: b(x.isPrimary),
+  }));
 const addressRows = (contactId: string, items: Items<'addresses'>): ContactAddressesTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), addressType: blankToNull(x.addressType), street1: blankToNull(x.street1), street2: blankToNull(x.street2), city: blankToNull(x.city), state: blankToNull(x.state), postalCode: blankToNull(x.postalCode), country: blankToNull(x.country), isPrimary: b(x.isPrimary) }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    addressType: blankToNull(x.addressType),
+    street1: blankToNull(x.street1),
+    street2: blankToNull(x.street2),
+    city: blankToNull(x.city),
+    state: blankToNull(x.state),
+    postalCode: blankToNull(x.postalCode),
+    country: blankToNull(x.country),
+    isPrimary: b(x.isPrimary),
+  }));
 const educationRows = (contactId: string, items: Items<'education'>): ContactEducationTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), institution: x.institution, degree: blankToNull(x.degree), fieldOfStudy: blankToNull(x.fieldOfStudy), graduationYear: x.graduationYear ?? null }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    institution: x.institution,
+    degree: blankToNull(x.degree),
+    fieldOfStudy: blankToNull(x.fieldOfStudy),
+    graduationYear: x.graduationYear ?? null,
+  }));
 const employmentRows = (contactId: string, items: Items<'employment'>): ContactEmploymentTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), employer: x.employer, title: blankToNull(x.title), occupation: blankToNull(x.occupation), startDate: blankToNull(x.startDate), endDate: blankToNull(x.endDate), isCurrent: b(x.isCurrent) }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    employer: x.employer,
+    title: blankToNull(x.title),
+    occupation: blankToNull(x.occupation),
+    startDate: blankToNull(x.startDate),
+    endDate: blankToNull(x.endDate),
+    isCurrent: b(x.isCurrent),
+  }));
 const noteRows = (contactId: string, items: Items<'notes'>, at: string): ContactNotesTable[] =>
-  items.map((x, i) => ({ ...subBase(contactId, i), content: x.content, noteType: blankToNull(x.noteType), createdAt: at }));
+  items.map((x, i) => ({
+    ...subBase(contactId, i),
+    content: x.content,
+    noteType: blankToNull(x.noteType),
+    createdAt: at,
+  }));
 
-async function replaceCollection(trx: Db, contactId: string, key: ContactCollection, input: Collections, at: string): Promise<void> {
+async function replaceCollection(
+  trx: Db,
+  contactId: string,
+  key: ContactCollection,
+  input: Collections,
+  at: string,
+): Promise<void> {
   const table = SUB_TABLE[key];
   await trx.deleteFrom(table).where('contactId', '=', contactId).execute();
   const items = input[key] ?? [];
@@ -126,24 +182,48 @@ async function replaceCollection(trx: Db, contactId: string, key: ContactCollect
       await trx.insertInto('contactEducation').values(educationRows(contactId, input.education!)).execute();
       break;
     case 'employment':
-      await trx.insertInto('contactEmployment').values(employmentRows(contactId, input.employment!)).execute();
+      await trx
+        .insertInto('contactEmployment')
+        .values(employmentRows(contactId, input.employment!))
+        .execute();
       break;
     case 'notes':
-      await trx.insertInto('contactNotes').values(noteRows(contactId, input.notes!, at)).execute();
+      await trx
+        .insertInto('contactNotes')
+        .values(noteRows(contactId, input.notes!, at))
+        .execute();
       break;
   }
 }
 
 /** The displayed email/phone: the primary field, else the primary sub-record, else the first. */
-async function deriveEmailPhone(trx: Db, contactId: string, row: Pick<ContactsTable, 'primaryEmail' | 'primaryPhone'>) {
+async function deriveEmailPhone(
+  trx: Db,
+  contactId: string,
+  row: Pick<ContactsTable, 'primaryEmail' | 'primaryPhone'>,
+) {
   let email = row.primaryEmail;
   if (!email) {
-    const e = await trx.selectFrom('contactEmails').select('emailAddress').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+    const e = await trx
+      .selectFrom('contactEmails')
+      .select('emailAddress')
+      .where('contactId', '=', contactId)
+      .orderBy('isPrimary', 'desc')
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
     email = e?.emailAddress ?? null;
   }
   let phone = row.primaryPhone;
   if (!phone) {
-    const p = await trx.selectFrom('contactPhones').select('phoneNumber').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+    const p = await trx
+      .selectFrom('contactPhones')
+      .select('phoneNumber')
+      .where('contactId', '=', contactId)
+      .orderBy('isPrimary', 'desc')
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
     phone = p?.phoneNumber ?? null;
   }
   return { email, phone };
@@ -164,7 +244,9 @@ function scalarPatch(input: ContactUpdateBody): Partial<ContactsTable> {
 
 /** The wire names a body sends (for the change log: C1, only sent fields). */
 function sentFields(input: ContactUpdateBody): string[] {
-  const fields = Object.keys(input).filter((k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined);
+  const fields = Object.keys(input).filter(
+    (k) => k !== 'accountId' && input[k as keyof ContactUpdateBody] !== undefined,
+  );
   // C4: custom fields change one by one, so the outbox names each one sent (`customFields.<name>`);
   // the sync engine sends exactly those, a cleared one as null.
   for (const name of Object.keys(input.customFields ?? {})) fields.push(`customFields.${name}`);
@@ -206,10 +288,26 @@ export function prepareContact(
     status: input.status ?? 'ACTIVE',
     firstName: input.firstName,
     lastName: input.lastName,
-    prefix: null, middleName: null, suffix: null, salutation: null, formalSalutation: null,
-    primaryEmail: null, primaryPhone: null, organization: null, title: null, employer: null,
-    occupation: null, industry: null, spouse: null, birthDate: null, gender: null,
-    politicalParty: null, capacity: null, quickNotes: null, source: null, preferredContactMethod: null,
+    prefix: null,
+    middleName: null,
+    suffix: null,
+    salutation: null,
+    formalSalutation: null,
+    primaryEmail: null,
+    primaryPhone: null,
+    organization: null,
+    title: null,
+    employer: null,
+    occupation: null,
+    industry: null,
+    spouse: null,
+    birthDate: null,
+    gender: null,
+    politicalParty: null,
+    capacity: null,
+    quickNotes: null,
+    source: null,
+    preferredContactMethod: null,
     tags: '[]',
     ...scalarPatch(input),
     email: null as string | null,
@@ -231,23 +329,61 @@ export function prepareContact(
     education: input.education ? educationRows(id, input.education) : [],
     employment: input.employment ? employmentRows(id, input.employment) : [],
     notes: input.notes ? noteRows(id, input.notes, at) : [],
-    customValues: custom.flatMap((w) => (w.value === null ? [] : [{ contactId: id, fieldId: w.fieldId, ...w.value }])),
+    customValues: custom.flatMap((w) =>
+      w.value === null ? [] : [{ contactId: id, fieldId: w.fieldId, ...w.value }],
+    ),
   };
 }
 
 /** Inserts prepared contacts with everything attached (no counters, no outbox: the caller's). */
 export async function insertContactRecords(trx: Db, records: readonly NewContactRecord[]): Promise<void> {
-  await insertObjects(trx, 'contacts', records.map((r) => r.row));
-  await insertObjects(trx, 'contactPhones', records.flatMap((r) => r.phones));
-  await insertObjects(trx, 'contactEmails', records.flatMap((r) => r.emails));
-  await insertObjects(trx, 'contactAddresses', records.flatMap((r) => r.addresses));
-  await insertObjects(trx, 'contactEducation', records.flatMap((r) => r.education));
-  await insertObjects(trx, 'contactEmployment', records.flatMap((r) => r.employment));
-  await insertObjects(trx, 'contactNotes', records.flatMap((r) => r.notes));
-  await insertObjects(trx, 'contactCustomValues', records.flatMap((r) => r.customValues));
+  await insertObjects(
+    trx,
+    'contacts',
+    records.map((r) => r.row),
+  );
+  await insertObjects(
+    trx,
+    'contactPhones',
+    records.flatMap((r) => r.phones),
+  );
+  await insertObjects(
+    trx,
+    'contactEmails',
+    records.flatMap((r) => r.emails),
+  );
+  await insertObjects(
+    trx,
+    'contactAddresses',
+    records.flatMap((r) => r.addresses),
+  );
+  await insertObjects(
+    trx,
+    'contactEducation',
+    records.flatMap((r) => r.education),
+  );
+  await insertObjects(
+    trx,
+    'contactEmployment',
+    records.flatMap((r) => r.employment),
+  );
+  await insertObjects(
+    trx,
+    'contactNotes',
+    records.flatMap((r) => r.notes),
+  );
+  await insertObjects(
+    trx,
+    'contactCustomValues',
+    records.flatMap((r) => r.customValues),
+  );
 }
 
-export async function createContact(ctx: DomainContext, input: ContactCreateBody, opts: WriteOptions & { externalId?: string | null } = {}): Promise<Contact> {
+export async function createContact(
+  ctx: DomainContext,
+  input: ContactCreateBody,
+  opts: WriteOptions & { externalId?: string | null } = {},
+): Promise<Contact> {
   checkCollections(input);
   const id = newId('contact');
   const at = ctx.now();
@@ -255,7 +391,15 @@ export async function createContact(ctx: DomainContext, input: ContactCreateBody
     const defs = input.customFields ? await listCustomFields(trx, input.accountId) : [];
     await insertContactRecords(trx, [prepareContact(input, defs, id, at, opts.externalId ?? null)]);
     await bumpCounters(trx, input.accountId, { contacts: 1 });
-    await logChange(trx, { accountId: input.accountId, entityType: 'contact', entityId: id, op: 'create', fields: null, push: opts.push, at });
+    await logChange(trx, {
+      accountId: input.accountId,
+      entityType: 'contact',
+      entityId: id,
+      op: 'create',
+      fields: null,
+      push: opts.push,
+      at,
+    });
   });
   const created = await getContact(ctx, input.accountId, id);
   return created;
@@ -278,10 +422,20 @@ export async function lockContact(trx: Db, accountId: string, id: string): Promi
 }
 
 export async function getContactRow(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
-  return db.selectFrom('contacts').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
 }
 
-export async function getContact(ctx: DomainContext, accountId: string, id: string, db: Db = ctx.store.db): Promise<Contact> {
+export async function getContact(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  db: Db = ctx.store.db,
+): Promise<Contact> {
   const row = await getContactRow(db, accountId, id);
   if (!row) throw contactNotFound(id);
   const [phones, emails, addresses, education, employment, notes, custom] = await Promise.all([
@@ -293,7 +447,17 @@ export async function getContact(ctx: DomainContext, accountId: string, id: stri
     db.selectFrom('contactNotes').selectAll().where('contactId', '=', id).orderBy('position').execute(),
     readCustomValues(db, [id]),
   ]);
-  const addressList = addresses.map((a) => ({ id: a.id, addressType: a.addressType, street1: a.street1, street2: a.street2, city: a.city, state: a.state, postalCode: a.postalCode, country: a.country, isPrimary: a.isPrimary === 1 }));
+  const addressList = addresses.map((a) => ({
+    id: a.id,
+    addressType: a.addressType,
+    street1: a.street1,
+    street2: a.street2,
+    city: a.city,
+    state: a.state,
+    postalCode: a.postalCode,
+    country: a.country,
+    isPrimary: a.isPrimary === 1,
+  }));
   const total = centsToDollars(Number(row.totalCents));
   return {
     id: row.id,
@@ -322,11 +486,35 @@ export async function getContact(ctx: DomainContext, accountId: string, id: stri
     source: row.source,
     preferredContactMethod: row.preferredContactMethod,
     tags: JSON.parse(row.tags) as string[],
-    phoneNumbers: phones.map((p) => ({ id: p.id, phoneNumber: p.phoneNumber, phoneType: p.phoneType, isPrimary: p.isPrimary === 1 })),
-    emailAddresses: emails.map((e) => ({ id: e.id, emailAddress: e.emailAddress, emailType: e.emailType, isPrimary: e.isPrimary === 1 })),
+    phoneNumbers: phones.map((p) => ({
+      id: p.id,
+      phoneNumber: p.phoneNumber,
+      phoneType: p.phoneType,
+      isPrimary: p.isPrimary === 1,
+    })),
+    emailAddresses: emails.map((e) => ({
+      id: e.id,
+      emailAddress: e.emailAddress,
+      emailType: e.emailType,
+      isPrimary: e.isPrimary === 1,
+    })),
     addresses: addressList,
-    education: education.map((e) => ({ id: e.id, institution: e.institution, degree: e.degree, fieldOfStudy: e.fieldOfStudy, graduationYear: e.graduationYear })),
-    employment: employment.map((e) => ({ id: e.id, employer: e.employer, title: e.title, occupation: e.occupation, startDate: e.startDate, endDate: e.endDate, isCurrent: e.isCurrent === 1 })),
+    education: education.map((e) => ({
+      id: e.id,
+      institution: e.institution,
+      degree: e.degree,
+      fieldOfStudy: e.fieldOfStudy,
+      graduationYear: e.graduationYear,
+    })),
+    employment: employment.map((e) => ({
+      id: e.id,
+      employer: e.employer,
+      title: e.title,
+      occupation: e.occupation,
+      startDate: e.startDate,
+      endDate: e.endDate,
+      isCurrent: e.isCurrent === 1,
+    })),
     notes: notes.map((n) => ({ id: n.id, content: n.content, noteType: n.noteType, createdAt: n.createdAt })),
     customFields: custom.get(id) ?? {},
     email: row.email,
@@ -340,7 +528,13 @@ export async function getContact(ctx: DomainContext, accountId: string, id: stri
   };
 }
 
-export async function updateContact(ctx: DomainContext, accountId: string, id: string, input: ContactUpdateBody, opts: WriteOptions = {}): Promise<Contact> {
+export async function updateContact(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: ContactUpdateBody,
+  opts: WriteOptions = {},
+): Promise<Contact> {
   checkCollections(input);
   const at = ctx.now();
   const fields = sentFields(input);
@@ -351,32 +545,70 @@ export async function updateContact(ctx: DomainContext, accountId: string, id: s
     const custom = input.customFields ? await resolveCustomValues(trx, accountId, input.customFields) : [];
     if (fields.length === 0) return;
     const patch = scalarPatch(input);
-    await trx.updateTable('contacts').set({ ...patch, updatedAt: at }).where('id', '=', id).execute();
-    for (const key of CONTACT_COLLECTIONS) if (input[key] !== undefined) await replaceCollection(trx, id, key, input, at);
+    await trx
+      .updateTable('contacts')
+      .set({ ...patch, updatedAt: at })
+      .where('id', '=', id)
+      .execute();
+    for (const key of CONTACT_COLLECTIONS)
+      if (input[key] !== undefined) await replaceCollection(trx, id, key, input, at);
     if (['primaryEmail', 'primaryPhone', 'emailAddresses', 'phoneNumbers'].some((f) => fields.includes(f))) {
-      const derived = await deriveEmailPhone(trx, id, { primaryEmail: patch.primaryEmail !== undefined ? patch.primaryEmail : current.primaryEmail, primaryPhone: patch.primaryPhone !== undefined ? patch.primaryPhone : current.primaryPhone });
+      const derived = await deriveEmailPhone(trx, id, {
+        primaryEmail: patch.primaryEmail !== undefined ? patch.primaryEmail : current.primaryEmail,
+        primaryPhone: patch.primaryPhone !== undefined ? patch.primaryPhone : current.primaryPhone,
+      });
       await trx.updateTable('contacts').set(derived).where('id', '=', id).execute();
     }
     await applyCustomValues(trx, id, custom);
-    await logChange(trx, { accountId, entityType: 'contact', entityId: id, op: 'update', fields, push: opts.push, at });
+    await logChange(trx, {
+      accountId,
+      entityType: 'contact',
+      entityId: id,
+      op: 'update',
+      fields,
+      push: opts.push,
+      at,
+    });
   });
   return getContact(ctx, accountId, id);
 }
 
 /** Deletes the contact and everything attached, donations included (docs/design.md). */
-export async function deleteContact(ctx: DomainContext, accountId: string, id: string, opts: WriteOptions = {}): Promise<{ message: string }> {
+export async function deleteContact(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  opts: WriteOptions = {},
+): Promise<{ message: string }> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     if (!(await lockContact(trx, accountId, id))) throw contactNotFound(id);
-    const gifts = await trx.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('contactId', '=', id).executeTakeFirstOrThrow();
+    const gifts = await trx
+      .selectFrom('donations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('contactId', '=', id)
+      .executeTakeFirstOrThrow();
     await trx.deleteFrom('contacts').where('id', '=', id).execute();
     await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });
-    await logChange(trx, { accountId, entityType: 'contact', entityId: id, op: 'delete', fields: null, push: opts.push, at });
+    await logChange(trx, {
+      accountId,
+      entityType: 'contact',
+      entityId: id,
+      op: 'delete',
+      fields: null,
+      push: opts.push,
+      at,
+    });
   });
   return { message: `Contact ${id} deleted` };
 }
 
-const SORT_COLUMN = { firstName: 'firstName', lastName: 'lastName', email: 'email', createdAt: 'createdAt' } as const;
+const SORT_COLUMN = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  email: 'email',
+  createdAt: 'createdAt',
+} as const;
 
 export async function listContacts(ctx: DomainContext, q: ContactListQuery): Promise<ContactList> {
   const db = ctx.store.db;
@@ -398,10 +630,23 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     // A missing email sorts before every other ascending and after every other descending,
     // on both engines; the other columns are never empty.
     const order: OrderTerm[] = [
-      { column, dir: direction, ...(column === 'email' ? { nulls: direction === 'asc' ? ('first' as const) : ('last' as const) } : {}) },
+      {
+        column,
+        dir: direction,
+        ...(column === 'email'
+          ? { nulls: direction === 'asc' ? ('first' as const) : ('last' as const) }
+          : {}),
+      },
       { column: 'id', dir: direction },
     ];
-    const ids = await searchPageIds(ctx, { accountId: q.accountId, text: search, size: counted, order, skip: offset, take: limit });
+    const ids = await searchPageIds(ctx, {
+      accountId: q.accountId,
+      text: search,
+      size: counted,
+      order,
+      skip: offset,
+      take: limit,
+    });
     return { data: await contactItems(db, q.accountId, ids), total: counted, limit, offset };
   }
   const total = (await readCounters(db, q.accountId)).contacts;
@@ -412,12 +657,29 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     .select('id')
     // PostgreSQL is told SQLite's own null order for email; the other columns are never empty:
     // no null order, so PostgreSQL reads them off their indexes as they are.
-    .orderBy(column, (ob) => (column !== 'email' ? (direction === 'asc' ? ob.asc() : ob.desc()) : direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+    .orderBy(column, (ob) =>
+      column !== 'email'
+        ? direction === 'asc'
+          ? ob.asc()
+          : ob.desc()
+        : direction === 'asc'
+          ? ob.asc().nullsFirst()
+          : ob.desc().nullsLast(),
+    )
     .orderBy('id', direction)
     .limit(limit)
     .offset(offset)
     .execute();
-  return { data: await contactItems(db, q.accountId, page.map((r) => r.id)), total, limit, offset };
+  return {
+    data: await contactItems(
+      db,
+      q.accountId,
+      page.map((r) => r.id),
+    ),
+    total,
+    limit,
+    offset,
+  };
 }
 
 /** The list rows of `ids`, in that order; a contact deleted since the ids were read is left out. */
@@ -427,9 +689,21 @@ async function contactItems(db: Db, accountId: string, ids: readonly string[]): 
   // the account's index instead of looking the page's ids up (1,000,000 entries).
   const rows = await db
     .selectFrom('contacts')
-    .select(['id', 'accountId', 'firstName', 'lastName', 'email', 'phone', 'organization', 'createdAt', 'updatedAt'])
+    .select([
+      'id',
+      'accountId',
+      'firstName',
+      'lastName',
+      'email',
+      'phone',
+      'organization',
+      'createdAt',
+      'updatedAt',
+    ])
     .where('id', 'in', ids)
     .execute();
-  const byId = new Map(rows.filter((r) => r.accountId === accountId).map(({ accountId: _, ...r }) => [r.id, r]));
+  const byId = new Map(
+    rows.filter((r) => r.accountId === accountId).map(({ accountId: _, ...r }) => [r.id, r]),
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -7,7 +7,10 @@ export interface DomainContext {
   now: () => string;
 }
 
-export function createContext(store: Store, now: () => string = () => new Date().toISOString()): DomainContext {
+export function createContext(
+  store: Store,
+  now: () => string = () => new Date().toISOString(),
+): DomainContext {
   return { store, now };
 }
 

@@ -31,10 +31,17 @@ export interface RowDraft {
 /** Puts one cell into the draft: `cell` is trimmed, `raw` is the cell exactly as written. */
 type Apply = (draft: RowDraft, cell: string, raw: string) => void;
 
-const CONTACT_REF_COLUMNS = ['contactExternalId', 'onBehalfOfContactExternalId', 'facilitatedByContactExternalId'] as const;
+const CONTACT_REF_COLUMNS = [
+  'contactExternalId',
+  'onBehalfOfContactExternalId',
+  'facilitatedByContactExternalId',
+] as const;
 export type ContactRefColumn = (typeof CONTACT_REF_COLUMNS)[number];
 /** The body field each contact-reference column resolves to. */
-export const CONTACT_REF_FIELD: Record<ContactRefColumn, 'contactId' | 'onBehalfOfContactId' | 'facilitatedByContactId'> = {
+export const CONTACT_REF_FIELD: Record<
+  ContactRefColumn,
+  'contactId' | 'onBehalfOfContactId' | 'facilitatedByContactId'
+> = {
   contactExternalId: 'contactId',
   onBehalfOfContactExternalId: 'onBehalfOfContactId',
   facilitatedByContactExternalId: 'facilitatedByContactId',
@@ -97,11 +104,33 @@ const collectionCell = (mainField: string | null) => (cell: string) => {
 /* ---------------- the columns of each kind ---------------- */
 
 const CONTACT_TEXT = [
-  'firstName', 'lastName', 'prefix', 'middleName', 'suffix', 'salutation', 'formalSalutation', 'primaryEmail',
-  'primaryPhone', 'organization', 'title', 'employer', 'occupation', 'industry', 'spouse', 'birthDate',
-  'politicalParty', 'capacity', 'quickNotes', 'source',
+  'firstName',
+  'lastName',
+  'prefix',
+  'middleName',
+  'suffix',
+  'salutation',
+  'formalSalutation',
+  'primaryEmail',
+  'primaryPhone',
+  'organization',
+  'title',
+  'employer',
+  'occupation',
+  'industry',
+  'spouse',
+  'birthDate',
+  'politicalParty',
+  'capacity',
+  'quickNotes',
+  'source',
 ] as const satisfies ReadonlyArray<keyof ContactCreateBody>;
-const CONTACT_UPPER = ['contactType', 'status', 'gender', 'preferredContactMethod'] as const satisfies ReadonlyArray<keyof ContactCreateBody>;
+const CONTACT_UPPER = [
+  'contactType',
+  'status',
+  'gender',
+  'preferredContactMethod',
+] as const satisfies ReadonlyArray<keyof ContactCreateBody>;
 const CONTACT_COLLECTION_MAIN = {
   phoneNumbers: 'phoneNumber',
   emailAddresses: 'emailAddress',
@@ -113,11 +142,21 @@ const CONTACT_COLLECTION_MAIN = {
 export const ADDRESS_PARTS = ['street1', 'street2', 'city', 'state', 'postalCode', 'country'] as const;
 
 const DONATION_TEXT = [
-  'contactId', 'donationDate', 'campaignId', 'committeeId', 'donationAccountId', 'onBehalfOfContactId',
-  'facilitatedByContactId', 'thankYouSentDate',
+  'contactId',
+  'donationDate',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'onBehalfOfContactId',
+  'facilitatedByContactId',
+  'thankYouSentDate',
 ] as const satisfies ReadonlyArray<keyof DonationCreateBody>;
-const DONATION_LOWER = ['paymentMethod', 'electionType'] as const satisfies ReadonlyArray<keyof DonationCreateBody>;
-const DONATION_BOOLEAN = ['isAnonymous', 'isRecurring', 'thankYouSent'] as const satisfies ReadonlyArray<keyof DonationCreateBody>;
+const DONATION_LOWER = ['paymentMethod', 'electionType'] as const satisfies ReadonlyArray<
+  keyof DonationCreateBody
+>;
+const DONATION_BOOLEAN = ['isAnonymous', 'isRecurring', 'thankYouSent'] as const satisfies ReadonlyArray<
+  keyof DonationCreateBody
+>;
 
 const externalIdColumn: Apply = (d, cell) => {
   if (cell.length > 200) d.problems.push('externalId must be at most 200 characters');
@@ -142,7 +181,9 @@ function contactColumns(): Map<string, Apply> {
 /** Only completed gifts can be created; refunds and disputes are recorded in the app. */
 const statusColumn: Apply = (d, cell) => {
   if (cell.toLowerCase() !== 'completed') {
-    d.problems.push(`status ${cell} cannot be imported: only completed gifts can (refunds and disputes are recorded in the app)`);
+    d.problems.push(
+      `status ${cell} cannot be imported: only completed gifts can (refunds and disputes are recorded in the app)`,
+    );
   }
 };
 
@@ -168,7 +209,10 @@ function donationColumns(): Map<string, Apply> {
   return m;
 }
 
-const COLUMNS: Record<ImportKind, Map<string, Apply>> = { contacts: contactColumns(), donations: donationColumns() };
+const COLUMNS: Record<ImportKind, Map<string, Apply>> = {
+  contacts: contactColumns(),
+  donations: donationColumns(),
+};
 
 /** The column names a kind reads, canonical spelling (custom fields as customFields.<Name>). */
 export function columnNames(kind: ImportKind): string[] {
@@ -176,7 +220,11 @@ export function columnNames(kind: ImportKind): string[] {
 }
 
 /** Header matching forgives case, spaces, underscores and hyphens: "First Name" is firstName. */
-const headerKey = (name: string) => name.trim().toLowerCase().replace(/[\s_-]+/g, '');
+const headerKey = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 const CUSTOM_PREFIX = 'customfields.';
 
 /** How each column of a file's header is read. */
@@ -192,7 +240,11 @@ export interface ColumnPlan {
  * Reads a header. A file with columns GiftDesk does not know, a column twice, or without the
  * columns every row needs is refused whole, before any row is read.
  */
-export function planColumns(kind: ImportKind, header: readonly string[], defs: readonly CustomFieldDefinition[]): ColumnPlan {
+export function planColumns(
+  kind: ImportKind,
+  header: readonly string[],
+  defs: readonly CustomFieldDefinition[],
+): ColumnPlan {
   const known = new Map<string, [string, Apply]>();
   for (const [name, apply] of COLUMNS[kind]) known.set(headerKey(name), [name, apply]);
   const byFieldKey = new Map(defs.map((d) => [d.name.trim().toLowerCase(), d]));
@@ -240,19 +292,39 @@ export function planColumns(kind: ImportKind, header: readonly string[], defs: r
   const missing =
     kind === 'contacts'
       ? ['firstName', 'lastName'].filter((c) => !has(c))
-      : [...['donationAmount', 'donationDate', 'paymentMethod'].filter((c) => !has(c)), ...(has('contactId') || has('contactExternalId') ? [] : ['contactId (or contactExternalId)'])];
+      : [
+          ...['donationAmount', 'donationDate', 'paymentMethod'].filter((c) => !has(c)),
+          ...(has('contactId') || has('contactExternalId') ? [] : ['contactId (or contactExternalId)']),
+        ];
   const details = [
-    ...unknown.map((c) => ({ field: c, issue: kind === 'contacts' && c.toLowerCase().startsWith(CUSTOM_PREFIX) ? 'is not a custom field of this account' : `is not a column of a ${kind} import` })),
+    ...unknown.map((c) => ({
+      field: c,
+      issue:
+        kind === 'contacts' && c.toLowerCase().startsWith(CUSTOM_PREFIX)
+          ? 'is not a custom field of this account'
+          : `is not a column of a ${kind} import`,
+    })),
     ...twice.map((c) => ({ field: c, issue: 'appears twice in the header' })),
     ...missing.map((c) => ({ field: c, issue: 'is a required column' })),
   ];
   if (details.length > 0) {
     const parts: string[] = [];
-    if (unknown.length > 0) parts.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}`);
-    if (twice.length > 0) parts.push(`column${twice.length > 1 ? 's' : ''} ${twice.map((c) => `"${c}"`).join(', ')} given twice`);
-    if (missing.length > 0) parts.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    const hint = unknown.length > 0 ? ` The columns of a ${kind} file are: ${columnNames(kind).join(', ')}${kind === 'contacts' ? ', customFields.<Field Name>' : ''}.` : '';
-    throw new DomainError('bad_request', 'invalid_columns', `The file was not imported: ${parts.join('; ')}.${hint}`, details);
+    if (unknown.length > 0)
+      parts.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}`);
+    if (twice.length > 0)
+      parts.push(`column${twice.length > 1 ? 's' : ''} ${twice.map((c) => `"${c}"`).join(', ')} given twice`);
+    if (missing.length > 0)
+      parts.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+    const hint =
+      unknown.length > 0
+        ? ` The columns of a ${kind} file are: ${columnNames(kind).join(', ')}${kind === 'contacts' ? ', customFields.<Field Name>' : ''}.`
+        : '';
+    throw new DomainError(
+      'bad_request',
+      'invalid_columns',
+      `The file was not imported: ${parts.join('; ')}.${hint}`,
+      details,
+    );
   }
   return { kind, apply, names };
 }
@@ -274,11 +346,15 @@ export function draftRow(plan: ColumnPlan, cells: readonly string[]): RowDraft {
     const cell = raw.trim();
     if (cell === '') continue;
     if (cell.includes('\uFFFD')) {
-      d.problems.push(`${plan.names[i] || `column ${i + 1}`} holds bytes that are not UTF-8 text (save the file as "CSV UTF-8")`);
+      d.problems.push(
+        `${plan.names[i] || `column ${i + 1}`} holds bytes that are not UTF-8 text (save the file as "CSV UTF-8")`,
+      );
       continue;
     }
     if (cell.includes('\u0000')) {
-      d.problems.push(`${plan.names[i] || `column ${i + 1}`} holds a NUL character (U+0000), which is not allowed in text`);
+      d.problems.push(
+        `${plan.names[i] || `column ${i + 1}`} holds a NUL character (U+0000), which is not allowed in text`,
+      );
       continue;
     }
     const fn = plan.apply[i];
@@ -286,7 +362,8 @@ export function draftRow(plan: ColumnPlan, cells: readonly string[]): RowDraft {
     else d.problems.push(`has a value in column ${i + 1}, which has no name in the header`);
   }
   if (d.address) {
-    if (d.body.addresses !== undefined) d.problems.push('addresses and the address.* columns cannot both be filled in on one row');
+    if (d.body.addresses !== undefined)
+      d.problems.push('addresses and the address.* columns cannot both be filled in on one row');
     else d.body.addresses = [{ ...d.address, isPrimary: true }];
   }
   return d;

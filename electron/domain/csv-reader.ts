@@ -30,7 +30,11 @@ interface ParseState {
  * Parses the complete records at the start of `text`. Returns them and how far it got: the
  * rest (an incomplete record) waits for more text, unless `atEnd`.
  */
-function parseRecords(text: string, state: ParseState, atEnd: boolean): { records: CsvRecord[]; consumed: number } {
+function parseRecords(
+  text: string,
+  state: ParseState,
+  atEnd: boolean,
+): { records: CsvRecord[]; consumed: number } {
   const records: CsvRecord[] = [];
   const n = text.length;
   let i = 0;
@@ -162,7 +166,10 @@ export interface CsvProgress {
  * Blank lines (and lines of empty cells) are skipped but counted. A UTF-8 byte-order mark is
  * dropped. Bytes that are not UTF-8 become U+FFFD; callers reject such records.
  */
-export async function* readCsv(source: AsyncIterable<Uint8Array | string>, progress: CsvProgress = { bytes: 0 }): AsyncGenerator<CsvRecord[]> {
+export async function* readCsv(
+  source: AsyncIterable<Uint8Array | string>,
+  progress: CsvProgress = { bytes: 0 },
+): AsyncGenerator<CsvRecord[]> {
   const decoder = new TextDecoder('utf-8');
   const state: ParseState = { line: 1 };
   let pending = '';
@@ -189,7 +196,11 @@ export async function* readCsv(source: AsyncIterable<Uint8Array | string>, progr
       if (pending.length <= MAX_RECORD_CHARS) break;
       // A record this long is a quote opened by mistake: report its first line, go on after it.
       const nl = pending.indexOf('\n');
-      kept.push({ cells: [], line: state.line, malformed: `line ${state.line}: a quoted cell is not closed within ${MAX_RECORD_CHARS / 2 ** 20} MiB` });
+      kept.push({
+        cells: [],
+        line: state.line,
+        malformed: `line ${state.line}: a quoted cell is not closed within ${MAX_RECORD_CHARS / 2 ** 20} MiB`,
+      });
       pending = pending.slice(nl + 1);
       state.line += 1;
     }
@@ -220,7 +231,8 @@ export function parseCsv(text: string): CsvRecord[] {
 export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   const s = String(value);
-  if (/[",\r\n]/.test(s) || (s.length > 0 && (s.charCodeAt(0) === 32 || s.charCodeAt(s.length - 1) === 32))) return `"${s.replace(/"/g, '""')}"`;
+  if (/[",\r\n]/.test(s) || (s.length > 0 && (s.charCodeAt(0) === 32 || s.charCodeAt(s.length - 1) === 32)))
+    return `"${s.replace(/"/g, '""')}"`;
   return s;
 }
 

@@ -53,31 +53,233 @@ function generator(seed: number) {
 }
 
 const FIRST = [
-  'Zoë', 'José', 'Siobhán', 'Renée', 'Chloé', 'Søren', 'Łukasz', 'Björn', 'Anaïs', 'Darío', 'Élodie', 'Ngọc', 'Maria', 'James',
-  'Aisha', 'Wei', 'Priya', 'Mohammed', 'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Lucas', 'Sofía', 'Mateo', 'Hannah', 'Ethan',
-  'Fatima', 'Kenji', 'Yuki', 'Amara', 'Chinedu', 'Ingrid', 'Henrik', 'Agnieszka', 'Tomás', 'Camila', 'Diego', 'Grace', 'Samuel',
-  'Leah', 'Daniel', 'Rachel', 'David', 'Naomi', 'Isaac', 'Miriam', 'Patrick', 'Bridget', 'Seán', 'Aoife', 'Raúl', 'Inés',
-  'François', 'Hélène', 'Jürgen', 'Müge', 'Ayşe', 'Oğuz', 'Thandiwe', 'Kwame', 'Abena', 'Rosa', 'Carmen', 'Luis', 'Ana',
-  'Robert', 'Linda', 'Michael', 'Susan', 'William', 'Karen', 'Joseph', 'Nancy', 'Thomas', 'Betty', 'Charles', 'Dorothy',
+  'Zoë',
+  'José',
+  'Siobhán',
+  'Renée',
+  'Chloé',
+  'Søren',
+  'Łukasz',
+  'Björn',
+  'Anaïs',
+  'Darío',
+  'Élodie',
+  'Ngọc',
+  'Maria',
+  'James',
+  'Aisha',
+  'Wei',
+  'Priya',
+  'Mohammed',
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Lucas',
+  'Sofía',
+  'Mateo',
+  'Hannah',
+  'Ethan',
+  'Fatima',
+  'Kenji',
+  'Yuki',
+  'Amara',
+  'Chinedu',
+  'Ingrid',
+  'Henrik',
+  'Agnieszka',
+  'Tomás',
+  'Camila',
+  'Diego',
+  'Grace',
+  'Samuel',
+  'Leah',
+  'Daniel',
+  'Rachel',
+  'David',
+  'Naomi',
+  'Isaac',
+  'Miriam',
+  'Patrick',
+  'Bridget',
+  'Seán',
+  'Aoife',
+  'Raúl',
+  'Inés',
+  'François',
+  'Hélène',
+  'Jürgen',
+  'Müge',
+  'Ayşe',
+  'Oğuz',
+  'Thandiwe',
+  'Kwame',
+  'Abena',
+  'Rosa',
+  'Carmen',
+  'Luis',
+  'Ana',
+  'Robert',
+  'Linda',
+  'Michael',
+  'Susan',
+  'William',
+  'Karen',
+  'Joseph',
+  'Nancy',
+  'Thomas',
+  'Betty',
+  'Charles',
+  'Dorothy',
 ] as const;
 const LAST = [
-  'García', 'Núñez', "O'Brien", 'Müller', 'Nguyễn', 'Kowalski', 'Ó Ceallaigh', "D'Angelo", 'Smith', 'Johnson', 'Williams',
-  'Brown', 'Jones', 'Miller', 'Davis', 'Rodríguez', 'Martínez', 'Hernández', 'López', 'González', 'Wilson', 'Anderson',
-  'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Pérez', 'Thompson', 'White', 'Harris', 'Sánchez', 'Clark',
-  'Ramírez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Hill', 'Flores',
-  'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera', 'Campbell', 'Mitchell', 'Carter', 'Roberts', 'Okafor', 'Mensah',
-  'Chen', 'Wang', 'Patel', 'Shah', 'Kim', 'Park', 'Tanaka', 'Sato', 'Johansson', 'Lindqvist', 'Øvergaard', 'Dubois',
-  'Lefèvre', 'Schröder', 'Yılmaz', 'Nowak', 'Wiśniewska', 'Murphy', 'Kelly', 'Byrne', 'Fitzgerald', 'Cohen', 'Levi',
+  'García',
+  'Núñez',
+  "O'Brien",
+  'Müller',
+  'Nguyễn',
+  'Kowalski',
+  'Ó Ceallaigh',
+  "D'Angelo",
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Miller',
+  'Davis',
+  'Rodríguez',
+  'Martínez',
+  'Hernández',
+  'López',
+  'González',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Pérez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sánchez',
+  'Clark',
+  'Ramírez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Hill',
+  'Flores',
+  'Green',
+  'Adams',
+  'Nelson',
+  'Baker',
+  'Hall',
+  'Rivera',
+  'Campbell',
+  'Mitchell',
+  'Carter',
+  'Roberts',
+  'Okafor',
+  'Mensah',
+  'Chen',
+  'Wang',
+  'Patel',
+  'Shah',
+  'Kim',
+  'Park',
+  'Tanaka',
+  'Sato',
+  'Johansson',
+  'Lindqvist',
+  'Øvergaard',
+  'Dubois',
+  'Lefèvre',
+  'Schröder',
+  'Yılmaz',
+  'Nowak',
+  'Wiśniewska',
+  'Murphy',
+  'Kelly',
+  'Byrne',
+  'Fitzgerald',
+  'Cohen',
+  'Levi',
 ] as const;
 const CITIES = [
-  ['Springfield', 'IL', '627'], ['Riverside', 'CA', '925'], ['Franklin', 'TN', '370'], ['Greenville', 'SC', '296'],
-  ['Madison', 'WI', '537'], ['Salem', 'OR', '973'], ['Fairview', 'NJ', '070'], ['Georgetown', 'TX', '786'],
-  ['Clinton', 'IA', '527'], ['Arlington', 'VA', '222'], ['Ashland', 'OH', '448'], ['Burlington', 'VT', '054'],
+  ['Springfield', 'IL', '627'],
+  ['Riverside', 'CA', '925'],
+  ['Franklin', 'TN', '370'],
+  ['Greenville', 'SC', '296'],
+  ['Madison', 'WI', '537'],
+  ['Salem', 'OR', '973'],
+  ['Fairview', 'NJ', '070'],
+  ['Georgetown', 'TX', '786'],
+  ['Clinton', 'IA', '527'],
+  ['Arlington', 'VA', '222'],
+  ['Ashland', 'OH', '448'],
+  ['Burlington', 'VT', '054'],
 ] as const;
-const STREETS = ['Main St', 'Oak Ave', 'Maple Dr', 'Cedar Ln', 'Elm St', 'Washington Ave', 'Lakeview Rd', 'Park Pl', 'River Rd', 'Hillcrest Dr', 'Church St', 'Mill Rd'] as const;
-const EMPLOYERS = ['Riverside Health', 'Acme Logistics', 'City of Springfield', 'Self-employed', 'Greenleaf Bank', 'State University', 'Northwind Traders', 'Retired', 'Bluebird Software', 'Harbor Legal LLP', 'Lakeside School District', 'Summit Engineering'] as const;
-const OCCUPATIONS = ['Nurse', 'Engineer', 'Teacher', 'Attorney', 'Retired', 'Accountant', 'Physician', 'Software developer', 'Small business owner', 'Professor', 'Electrician', 'Consultant'] as const;
-const INTERESTS = ['phone banking', 'canvassing', 'event setup', 'hosting a house party', 'data entry', 'driving voters'] as const;
+const STREETS = [
+  'Main St',
+  'Oak Ave',
+  'Maple Dr',
+  'Cedar Ln',
+  'Elm St',
+  'Washington Ave',
+  'Lakeview Rd',
+  'Park Pl',
+  'River Rd',
+  'Hillcrest Dr',
+  'Church St',
+  'Mill Rd',
+] as const;
+const EMPLOYERS = [
+  'Riverside Health',
+  'Acme Logistics',
+  'City of Springfield',
+  'Self-employed',
+  'Greenleaf Bank',
+  'State University',
+  'Northwind Traders',
+  'Retired',
+  'Bluebird Software',
+  'Harbor Legal LLP',
+  'Lakeside School District',
+  'Summit Engineering',
+] as const;
+const OCCUPATIONS = [
+  'Nurse',
+  'Engineer',
+  'Teacher',
+  'Attorney',
+  'Retired',
+  'Accountant',
+  'Physician',
+  'Software developer',
+  'Small business owner',
+  'Professor',
+  'Electrician',
+  'Consultant',
+] as const;
+const INTERESTS = [
+  'phone banking',
+  'canvassing',
+  'event setup',
+  'hosting a house party',
+  'data entry',
+  'driving voters',
+] as const;
 const LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Founding Member'] as const;
 const DOMAINS = ['example.org', 'example.com', 'example.net', 'mail.example', 'post.example'] as const;
 
@@ -104,15 +306,39 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
   const key = await createApiKey(ctx, accountId, 'demo');
 
   /* reference data */
-  const federal = await createDonationAccount(ctx, { accountId, name: 'Federal campaign account', perElection: 3300 });
-  const pac = await createDonationAccount(ctx, { accountId, name: 'Riverbend Leadership PAC', perYear: 5000 });
+  const federal = await createDonationAccount(ctx, {
+    accountId,
+    name: 'Federal campaign account',
+    perElection: 3300,
+  });
+  const pac = await createDonationAccount(ctx, {
+    accountId,
+    name: 'Riverbend Leadership PAC',
+    perYear: 5000,
+  });
   const community = await createDonationAccount(ctx, { accountId, name: 'Community organizing fund' });
   const campaigns = {
     annual: await createCampaign(ctx, { accountId, name: 'Annual Fund', donationAccountIds: [federal.id] }),
-    gala: await createCampaign(ctx, { accountId, name: 'Spring Gala', donationAccountIds: [federal.id, pac.id] }),
-    givingTuesday: await createCampaign(ctx, { accountId, name: 'Giving Tuesday', donationAccountIds: [community.id] }),
-    doors: await createCampaign(ctx, { accountId, name: 'Door-to-Door Drive', donationAccountIds: [federal.id] }),
-    tonight: await createCampaign(ctx, { accountId, name: 'Harvest Dinner (event day)', donationAccountIds: [federal.id] }),
+    gala: await createCampaign(ctx, {
+      accountId,
+      name: 'Spring Gala',
+      donationAccountIds: [federal.id, pac.id],
+    }),
+    givingTuesday: await createCampaign(ctx, {
+      accountId,
+      name: 'Giving Tuesday',
+      donationAccountIds: [community.id],
+    }),
+    doors: await createCampaign(ctx, {
+      accountId,
+      name: 'Door-to-Door Drive',
+      donationAccountIds: [federal.id],
+    }),
+    tonight: await createCampaign(ctx, {
+      accountId,
+      name: 'Harvest Dinner (event day)',
+      donationAccountIds: [federal.id],
+    }),
   };
   const committee = await createCommittee(ctx, { accountId, name: 'Okafor Victory Committee' });
 
@@ -121,11 +347,20 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
   const lastEven = thisYear % 2 === 0 ? thisYear : thisYear - 1;
   const elections: Array<{ type: 'primary' | 'general'; year: number; date: string }> = [];
   for (const year of [lastEven - 2, lastEven, lastEven + 2]) {
-    elections.push({ type: 'primary', year, date: `${year}-06-02` }, { type: 'general', year, date: federalGeneralElectionDay(year) });
+    elections.push(
+      { type: 'primary', year, date: `${year}-06-02` },
+      { type: 'general', year, date: federalGeneralElectionDay(year) },
+    );
   }
   const upcoming = elections.find((e) => e.date >= today)!;
   for (const e of elections) {
-    await createElection(ctx, { accountId, electionType: e.type, electionYear: e.year, electionDate: e.date, isDefault: e === upcoming });
+    await createElection(ctx, {
+      accountId,
+      electionType: e.type,
+      electionYear: e.year,
+      electionDate: e.date,
+      isDefault: e === upcoming,
+    });
   }
   const electionOf = (date: string) => elections.find((e) => e.date >= date)!;
 
@@ -133,14 +368,37 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
   await createCustomField(ctx, { accountId, name: 'Volunteer Interests', type: 'text' });
   await createCustomField(ctx, { accountId, name: 'Wealth Score', type: 'number' });
   await createCustomField(ctx, { accountId, name: 'Last Contacted', type: 'date' });
-  await createCustomField(ctx, { accountId, name: 'Membership Level', type: 'picklist', options: [...LEVELS] });
+  await createCustomField(ctx, {
+    accountId,
+    name: 'Membership Level',
+    type: 'picklist',
+    options: [...LEVELS],
+  });
   await createCustomField(ctx, { accountId, name: 'Legacy Donor ID', type: 'text' });
 
   /* donors */
   const contactHeader = [
-    'externalId', 'firstName', 'lastName', 'contactType', 'organization', 'primaryEmail', 'primaryPhone', 'employer', 'occupation',
-    'address.street1', 'address.city', 'address.state', 'address.postalCode', 'address.country', 'tags', 'source',
-    'customFields.Volunteer Interests', 'customFields.Wealth Score', 'customFields.Last Contacted', 'customFields.Membership Level', 'customFields.Legacy Donor ID',
+    'externalId',
+    'firstName',
+    'lastName',
+    'contactType',
+    'organization',
+    'primaryEmail',
+    'primaryPhone',
+    'employer',
+    'occupation',
+    'address.street1',
+    'address.city',
+    'address.state',
+    'address.postalCode',
+    'address.country',
+    'tags',
+    'source',
+    'customFields.Volunteer Interests',
+    'customFields.Wealth Score',
+    'customFields.Last Contacted',
+    'customFields.Membership Level',
+    'customFields.Legacy Donor ID',
   ];
   const contacts: string[][] = [];
   for (let i = 0; i < DEMO_CONTACTS; i++) {
@@ -148,7 +406,12 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
     const last = rnd.pick(LAST);
     const isOrg = rnd.chance(0.04);
     const [city, state, zip] = rnd.pick(CITIES);
-    const tags = [rnd.chance(0.3) ? 'volunteer' : '', rnd.chance(0.15) ? 'major donor' : '', rnd.chance(0.2) ? 'monthly' : '', rnd.chance(0.1) ? 'event host' : ''].filter(Boolean);
+    const tags = [
+      rnd.chance(0.3) ? 'volunteer' : '',
+      rnd.chance(0.15) ? 'major donor' : '',
+      rnd.chance(0.2) ? 'monthly' : '',
+      rnd.chance(0.1) ? 'event host' : '',
+    ].filter(Boolean);
     contacts.push([
       `demo-c${String(i + 1).padStart(4, '0')}`,
       first,
@@ -156,7 +419,9 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
       isOrg ? 'ORGANIZATION' : 'INDIVIDUAL',
       isOrg ? `${last} ${rnd.pick(['Family Foundation', 'Hardware', '& Sons', 'Dental Group'])}` : '',
       rnd.chance(0.9) ? `${ascii(first)}.${ascii(last)}${i + 1}@${rnd.pick(DOMAINS)}` : '',
-      rnd.chance(0.7) ? `(555) ${String(rnd.int(200, 999))}-${String(rnd.int(0, 9999)).padStart(4, '0')}` : '',
+      rnd.chance(0.7)
+        ? `(555) ${String(rnd.int(200, 999))}-${String(rnd.int(0, 9999)).padStart(4, '0')}`
+        : '',
       rnd.pick(EMPLOYERS),
       rnd.pick(OCCUPATIONS),
       `${rnd.int(1, 9999)} ${rnd.pick(STREETS)}`,
@@ -195,25 +460,46 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
     [9, 'Pat', 'Kim', 'kim.family@example.org'],
     [10, 'Patricia', 'Kim', 'kim.family@example.org'],
   ];
-  for (const [i, first, last, email] of mess) Object.assign(contacts[i]!, { 1: first, 2: last, 3: 'INDIVIDUAL', 4: '', 5: email });
+  for (const [i, first, last, email] of mess)
+    Object.assign(contacts[i]!, { 1: first, 2: last, 3: 'INDIVIDUAL', 4: '', 5: email });
 
   /* gifts */
   const donationHeader = [
-    'externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId', 'committeeId', 'donationAccountId',
-    'electionType', 'electionYear', 'notes', 'isAnonymous', 'isRecurring', 'thankYouSent',
+    'externalId',
+    'contactExternalId',
+    'donationAmount',
+    'donationDate',
+    'paymentMethod',
+    'campaignId',
+    'committeeId',
+    'donationAccountId',
+    'electionType',
+    'electionYear',
+    'notes',
+    'isAnonymous',
+    'isRecurring',
+    'thankYouSent',
   ];
   const donations: string[][] = [];
   const perElection = new Map<string, number>(); // federal: donor + election → cents
   const perYear = new Map<string, number>(); // PAC: donor + year → cents
   const donorRef = (i: number) => `demo-c${String(i + 1).padStart(4, '0')}`;
-  const addGift = (g: { contact: number; cents: number; at: number; campaign: string; dac: string | null; forceOver?: boolean }) => {
+  const addGift = (g: {
+    contact: number;
+    cents: number;
+    at: number;
+    campaign: string;
+    dac: string | null;
+    forceOver?: boolean;
+  }) => {
     const date = new Date(g.at).toISOString();
     const e = electionOf(date.slice(0, 10));
     let dac = g.dac;
     if (dac === federal.id) {
       const k = `${g.contact}|${e.type}${e.year}`;
       const total = (perElection.get(k) ?? 0) + g.cents;
-      if (total > 330_000 && !g.forceOver) dac = null; // stays within the limit: credited to the campaign only
+      if (total > 330_000 && !g.forceOver)
+        dac = null; // stays within the limit: credited to the campaign only
       else perElection.set(k, total);
     } else if (dac === pac.id) {
       const k = `${g.contact}|${date.slice(0, 4)}`;
@@ -221,7 +507,17 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
       if (total > 500_000 && !g.forceOver) dac = null;
       else perYear.set(k, total);
     }
-    const method = rnd.weighted([['credit_card', 45], ['check', 25], ['cash', 8], ['ach', 8], ['paypal', 6], ['venmo', 4], ['zelle', 2], ['wire', 1], ['in_kind', 1]] as const);
+    const method = rnd.weighted([
+      ['credit_card', 45],
+      ['check', 25],
+      ['cash', 8],
+      ['ach', 8],
+      ['paypal', 6],
+      ['venmo', 4],
+      ['zelle', 2],
+      ['wire', 1],
+      ['in_kind', 1],
+    ] as const);
     donations.push([
       `demo-d${String(donations.length + 1).padStart(5, '0')}`,
       donorRef(g.contact),
@@ -233,47 +529,108 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
       dac ?? '',
       e.type, // each gift counts toward the election after it (the account's default is for new gifts)
       String(e.year),
-      rnd.chance(0.08) ? rnd.pick(['In honor of her mother', 'Matching gift pending', 'Pledge payment', 'Met at the town hall', 'Check #' + rnd.int(1000, 9999)]) : '',
+      rnd.chance(0.08)
+        ? rnd.pick([
+            'In honor of her mother',
+            'Matching gift pending',
+            'Pledge payment',
+            'Met at the town hall',
+            'Check #' + rnd.int(1000, 9999),
+          ])
+        : '',
       rnd.chance(0.03) ? 'true' : 'false',
       rnd.chance(0.1) ? 'true' : 'false',
       rnd.chance(0.7) ? 'true' : 'false',
     ]);
   };
-  const amount = () => rnd.weighted([[2500, 20], [5000, 25], [10000, 22], [25000, 15], [50000, 9], [100000, 6], [250000, 3]] as const);
+  const amount = () =>
+    rnd.weighted([
+      [2500, 20],
+      [5000, 25],
+      [10000, 22],
+      [25000, 15],
+      [50000, 9],
+      [100000, 6],
+      [250000, 3],
+    ] as const);
   const twoYears = 730 * 86_400_000;
   const eventDay = Math.floor(DEMO_DONATIONS * 0.02);
   const overLimit = 6;
   for (let n = 0; n < DEMO_DONATIONS - eventDay - overLimit * 2; n++) {
     const at = now - Math.floor(rnd.next() * twoYears);
-    const which = rnd.weighted([['annual', 40], ['gala', 20], ['givingTuesday', 15], ['doors', 25]] as const);
+    const which = rnd.weighted([
+      ['annual', 40],
+      ['gala', 20],
+      ['givingTuesday', 15],
+      ['doors', 25],
+    ] as const);
     const campaign = campaigns[which];
-    const dac = which === 'givingTuesday' ? community.id : which === 'gala' && rnd.chance(0.3) ? pac.id : rnd.chance(0.8) ? federal.id : null;
-    addGift({ contact: Math.floor(rnd.next() ** 1.6 * DEMO_CONTACTS), cents: amount(), at, campaign: campaign.id, dac });
+    const dac =
+      which === 'givingTuesday'
+        ? community.id
+        : which === 'gala' && rnd.chance(0.3)
+          ? pac.id
+          : rnd.chance(0.8)
+            ? federal.id
+            : null;
+    addGift({
+      contact: Math.floor(rnd.next() ** 1.6 * DEMO_CONTACTS),
+      cents: amount(),
+      at,
+      campaign: campaign.id,
+      dac,
+    });
   }
   // Tonight's event: gifts entered during the last few hours.
   const midnight = Date.parse(`${today}T00:00:00.000Z`);
   for (let n = 0; n < eventDay; n++) {
     const at = Math.min(now, midnight + Math.floor(rnd.next() * Math.max(1, now - midnight)));
-    addGift({ contact: rnd.int(0, DEMO_CONTACTS - 1), cents: amount(), at, campaign: campaigns.tonight.id, dac: federal.id });
+    addGift({
+      contact: rnd.int(0, DEMO_CONTACTS - 1),
+      cents: amount(),
+      at,
+      campaign: campaigns.tonight.id,
+      dac: federal.id,
+    });
   }
   // A few donors over the federal per-election limit ($3,300): the treasurer's review queue.
   for (let n = 0; n < overLimit; n++) {
     const contact = DEMO_CONTACTS - 1 - n;
     const at = now - rnd.int(5, 60) * 86_400_000;
     addGift({ contact, cents: 200_000, at, campaign: campaigns.annual.id, dac: federal.id, forceOver: true });
-    addGift({ contact, cents: 250_000, at: at + 3_600_000, campaign: campaigns.gala.id, dac: federal.id, forceOver: true });
+    addGift({
+      contact,
+      cents: 250_000,
+      at: at + 3_600_000,
+      campaign: campaigns.gala.id,
+      dac: federal.id,
+      forceOver: true,
+    });
   }
   donations.sort((a, b) => (a[3]! < b[3]! ? -1 : a[3]! > b[3]! ? 1 : 0));
 
   const asRecords = (header: string[], rows: string[][]): AsyncIterable<CsvRecord[]> => ({
     async *[Symbol.asyncIterator]() {
       yield [{ cells: header, line: 1 }];
-      for (let i = 0; i < rows.length; i += 1000) yield rows.slice(i, i + 1000).map((cells, k) => ({ cells, line: i + k + 2 }));
+      for (let i = 0; i < rows.length; i += 1000)
+        yield rows.slice(i, i + 1000).map((cells, k) => ({ cells, line: i + k + 2 }));
     },
   });
-  for (const [kind, header, rows] of [['contacts', contactHeader, contacts], ['donations', donationHeader, donations]] as const) {
-    const r = await importRecords(ctx, { kind, accountId, push: false, chunkRows: 2000 }, asRecords(header, rows));
-    if (r.rejectedCount > 0) throw new DomainError('conflict', 'demo_failed', `The demo data has ${r.rejectedCount} rows GiftDesk refuses: row ${r.rejected[0]?.row}: ${r.rejected[0]?.reason}`);
+  for (const [kind, header, rows] of [
+    ['contacts', contactHeader, contacts],
+    ['donations', donationHeader, donations],
+  ] as const) {
+    const r = await importRecords(
+      ctx,
+      { kind, accountId, push: false, chunkRows: 2000 },
+      asRecords(header, rows),
+    );
+    if (r.rejectedCount > 0)
+      throw new DomainError(
+        'conflict',
+        'demo_failed',
+        `The demo data has ${r.rejectedCount} rows GiftDesk refuses: row ${r.rejected[0]?.row}: ${r.rejected[0]?.reason}`,
+      );
   }
 
   // Definitions change over time: an option retired, a field archived (their values stay).
@@ -282,7 +639,11 @@ export async function seedDemo(ctx: DomainContext): Promise<DemoCredentials> {
   await ctx.store.write(async (trx) => {
     // History is entered when it happened: the dashboard's "entered today" is tonight's event,
     // not the whole two years imported a moment ago.
-    await trx.updateTable('donations').set((eb) => ({ createdAt: eb.ref('donationDate'), updatedAt: eb.ref('donationDate') })).where('accountId', '=', accountId).execute();
+    await trx
+      .updateTable('donations')
+      .set((eb) => ({ createdAt: eb.ref('donationDate'), updatedAt: eb.ref('donationDate') }))
+      .where('accountId', '=', accountId)
+      .execute();
     // Demo data is local: nothing of it (reference data included) is queued for HQ.
     await trx.updateTable('changeLog').set({ push: 0 }).where('accountId', '=', accountId).execute();
   });

@@ -66,26 +66,51 @@ export function fastDonationBody(body: Record<string, unknown>): DonationCreateB
   const contactId = requiredId(body.contactId);
   if (accountId === undefined || contactId === undefined) return undefined;
   const amount = body.donationAmount;
-  if (typeof amount !== 'number' || !(amount > 0) || !(amount <= MAX_DOLLARS) || dollarsToCents(amount) === null) return undefined;
+  if (
+    typeof amount !== 'number' ||
+    !(amount > 0) ||
+    !(amount <= MAX_DOLLARS) ||
+    dollarsToCents(amount) === null
+  )
+    return undefined;
   const date = body.donationDate;
   if (typeof date !== 'string' || toStoredInstant(date) === null) return undefined;
   const method = body.paymentMethod;
   if (typeof method !== 'string' || !PAYMENT.has(method)) return undefined;
 
-  const out: Record<string, unknown> = { accountId, contactId, donationAmount: amount, donationDate: date, paymentMethod: method };
-  for (const k of ['campaignId', 'committeeId', 'donationAccountId', 'onBehalfOfContactId', 'facilitatedByContactId'] as const) {
+  const out: Record<string, unknown> = {
+    accountId,
+    contactId,
+    donationAmount: amount,
+    donationDate: date,
+    paymentMethod: method,
+  };
+  for (const k of [
+    'campaignId',
+    'committeeId',
+    'donationAccountId',
+    'onBehalfOfContactId',
+    'facilitatedByContactId',
+  ] as const) {
     const v = optionalRef(body[k]);
     if (v === FAIL) return undefined;
     if (v !== undefined) out[k] = v;
   }
   const type = body.electionType;
-  if (type !== undefined && type !== null && (typeof type !== 'string' || !ELECTION.has(type))) return undefined;
+  if (type !== undefined && type !== null && (typeof type !== 'string' || !ELECTION.has(type)))
+    return undefined;
   if (type !== undefined) out.electionType = type;
   const year = body.electionYear;
-  if (year !== undefined && year !== null && (typeof year !== 'number' || !Number.isInteger(year) || year < 1900 || year > 2200)) return undefined;
+  if (
+    year !== undefined &&
+    year !== null &&
+    (typeof year !== 'number' || !Number.isInteger(year) || year < 1900 || year > 2200)
+  )
+    return undefined;
   if (year !== undefined) out.electionYear = year;
   const notes = body.notes;
-  if (notes !== undefined && notes !== null && (typeof notes !== 'string' || notes.length > 10_000)) return undefined;
+  if (notes !== undefined && notes !== null && (typeof notes !== 'string' || notes.length > 10_000))
+    return undefined;
   if (notes !== undefined) out.notes = notes;
   for (const k of ['isAnonymous', 'isRecurring', 'thankYouSent'] as const) {
     const v = optionalBool(body[k]);

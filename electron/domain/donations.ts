@@ -28,14 +28,21 @@ const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
 
 /** D2: at least one of campaignId, committeeId, donationAccountId. */
-export function requireDesignation(input: Pick<DonationCreateBody, 'campaignId' | 'committeeId' | 'donationAccountId'>): void {
+export function requireDesignation(
+  input: Pick<DonationCreateBody, 'campaignId' | 'committeeId' | 'donationAccountId'>,
+): void {
   if (present(input.campaignId) || present(input.committeeId) || present(input.donationAccountId)) return;
   const issue = DESIGNATION_ISSUE;
-  throw new DomainError('bad_request', 'designation_required', `A donation must be credited to a campaign, committee or donation account: ${issue}`, [
-    { field: 'campaignId', issue },
-    { field: 'committeeId', issue },
-    { field: 'donationAccountId', issue },
-  ]);
+  throw new DomainError(
+    'bad_request',
+    'designation_required',
+    `A donation must be credited to a campaign, committee or donation account: ${issue}`,
+    [
+      { field: 'campaignId', issue },
+      { field: 'committeeId', issue },
+      { field: 'donationAccountId', issue },
+    ],
+  );
 }
 
 /** The records a donation may reference besides its donor, each of which must exist in the account. */
@@ -66,7 +73,9 @@ async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void
 const referenceInAccount = Object.fromEntries(
   (['campaigns', 'committees', 'donationAccounts', 'contacts'] as const).map((table) => [
     table,
-    reusable((db, p) => db.selectFrom(table).select('id').where('id', '=', p<string>(0)).where('accountId', '=', p<string>(1))),
+    reusable((db, p) =>
+      db.selectFrom(table).select('id').where('id', '=', p<string>(0)).where('accountId', '=', p<string>(1)),
+    ),
   ]),
 ) as Record<(typeof DONATION_REFERENCES)[number][1], ReturnType<typeof reusable>>;
 
@@ -106,7 +115,14 @@ export function checkDonation(input: DonationCreateBody): CheckedDonation {
 }
 
 /** The stored row of a checked donation (status completed). */
-export function donationRow(input: DonationCreateBody, checked: CheckedDonation, election: Election, id: string, at: string, externalId: string | null): DonationRow {
+export function donationRow(
+  input: DonationCreateBody,
+  checked: CheckedDonation,
+  election: Election,
+  id: string,
+  at: string,
+  externalId: string | null,
+): DonationRow {
   return {
     id,
     accountId: input.accountId,
@@ -138,7 +154,10 @@ export function donationRow(input: DonationCreateBody, checked: CheckedDonation,
  * Adds gifts to a donor's lifetime total and moves the last gift date forward: one UPDATE
  * that is also the donor's row lock (on PostgreSQL) and tells whether the donor exists.
  */
-export function addToDonorTotals(trx: Db, p: { accountId: string; contactId: string; cents: number; latestDate: string }) {
+export function addToDonorTotals(
+  trx: Db,
+  p: { accountId: string; contactId: string; cents: number; latestDate: string },
+) {
   return trx
     .updateTable('contacts')
     .set((eb) => ({
@@ -155,41 +174,91 @@ export function addToDonorTotals(trx: Db, p: { accountId: string; contactId: str
 }
 
 /** addToDonorTotals compiled once, for the request path: values accountId, contactId, cents, latestDate. */
-const addToDonorTotalsOnce = reusable((db, p) => addToDonorTotals(db, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }));
+const addToDonorTotalsOnce = reusable((db, p) =>
+  addToDonorTotals(db, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }),
+);
 
 /** Every column of a stored donation, in the order insertDonationRow takes their values. */
 const DONATION_COLUMNS = [
-  'id', 'accountId', 'contactId', 'amountCents', 'donationDate', 'paymentMethod', 'status', 'campaignId', 'committeeId', 'donationAccountId',
-  'electionType', 'electionYear', 'onBehalfOfContactId', 'facilitatedByContactId', 'isAnonymous', 'isRecurring', 'thankYouSent',
-  'thankYouSentDate', 'notes', 'externalId', 'batchId', 'createdAt', 'updatedAt',
+  'id',
+  'accountId',
+  'contactId',
+  'amountCents',
+  'donationDate',
+  'paymentMethod',
+  'status',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'electionType',
+  'electionYear',
+  'onBehalfOfContactId',
+  'facilitatedByContactId',
+  'isAnonymous',
+  'isRecurring',
+  'thankYouSent',
+  'thankYouSentDate',
+  'notes',
+  'externalId',
+  'batchId',
+  'createdAt',
+  'updatedAt',
 ] as const satisfies ReadonlyArray<keyof DonationRow>;
 /** Fails to compile when a column of DonationRow is missing from DONATION_COLUMNS. */
-const everyDonationColumn: Exclude<keyof DonationRow, (typeof DONATION_COLUMNS)[number]> extends never ? true : never = true;
+const everyDonationColumn: Exclude<keyof DonationRow, (typeof DONATION_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
 void everyDonationColumn;
 
 const insertDonationRow = reusable((db, p) =>
-  db.insertInto('donations').values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow),
+  db
+    .insertInto('donations')
+    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow),
 );
 
 /**
  * Inserts one donation inside an open write transaction: the rules, the contact's totals,
  * the account's count, the limit check (D6) and the outbox entry, all or nothing.
  */
-export async function insertDonation(trx: Db, input: DonationCreateBody, at: string, opts: DonationWriteOptions = {}): Promise<DonationRow> {
+export async function insertDonation(
+  trx: Db,
+  input: DonationCreateBody,
+  at: string,
+  opts: DonationWriteOptions = {},
+): Promise<DonationRow> {
   const checked = checkDonation(input);
   // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
   // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
   // Anything refused after it is rolled back with the rest of the request.
-  const donor = await addToDonorTotalsOnce(trx, [input.accountId, input.contactId, checked.cents, checked.donationDate]);
-  if (Number(donor.numAffectedRows ?? 0) === 0) throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  const donor = await addToDonorTotalsOnce(trx, [
+    input.accountId,
+    input.contactId,
+    checked.cents,
+    checked.donationDate,
+  ]);
+  if (Number(donor.numAffectedRows ?? 0) === 0)
+    throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
   await checkReferences(trx, input);
   const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
   if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
-  const row = { ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null), batchId: present(opts.batchId) ? opts.batchId : null };
-  await insertDonationRow(trx, DONATION_COLUMNS.map((c) => row[c]));
+  const row = {
+    ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
+    batchId: present(opts.batchId) ? opts.batchId : null,
+  };
+  await insertDonationRow(
+    trx,
+    DONATION_COLUMNS.map((c) => row[c]),
+  );
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
-  await logChange(trx, { accountId: input.accountId, entityType: 'donation', entityId: row.id, op: 'create', push: opts.push, at });
+  await logChange(trx, {
+    accountId: input.accountId,
+    entityType: 'donation',
+    entityId: row.id,
+    op: 'create',
+    push: opts.push,
+    at,
+  });
   return row;
 }
 
@@ -199,7 +268,11 @@ export interface DonationWriteOptions extends WriteOptions {
   batchId?: string | null;
 }
 
-export async function createDonation(ctx: DomainContext, input: DonationCreateBody, opts: DonationWriteOptions = {}): Promise<DonationCreated> {
+export async function createDonation(
+  ctx: DomainContext,
+  input: DonationCreateBody,
+  opts: DonationWriteOptions = {},
+): Promise<DonationCreated> {
   requireDesignation(input); // fail fast before queueing a write
   const at = ctx.now();
   const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
@@ -212,7 +285,10 @@ function listedDonations(db: Db, q: DonationListQuery) {
   const to = q.endDate !== undefined ? toRangeEnd(q.endDate) : null;
   if (from && to && from > to) throw invalidField('endDate', 'must not be before startDate');
   // A voided gift (cancelled before it reached HQ) is not a gift: not listed, not counted.
-  let filtered = db.selectFrom('donations').where('accountId', '=', q.accountId).where('status', '!=', 'voided');
+  let filtered = db
+    .selectFrom('donations')
+    .where('accountId', '=', q.accountId)
+    .where('status', '!=', 'voided');
   if (from) filtered = filtered.where('donationDate', '>=', from);
   if (to) filtered = filtered.where('donationDate', '<=', to);
   return { filtered, ranged: from !== null || to !== null };
@@ -245,7 +321,19 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
     .innerJoin('donations as d', 'd.id', 'p.id')
     .innerJoin('contacts as c', 'c.id', 'd.contactId')
     .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
-    .select(['d.id', 'd.contactId', 'c.firstName', 'c.lastName', 'd.amountCents', 'd.donationDate', 'd.paymentMethod', 'd.campaignId', 'm.name as campaignName', 'd.notes', 'd.createdAt'])
+    .select([
+      'd.id',
+      'd.contactId',
+      'c.firstName',
+      'c.lastName',
+      'd.amountCents',
+      'd.donationDate',
+      'd.paymentMethod',
+      'd.campaignId',
+      'm.name as campaignName',
+      'd.notes',
+      'd.createdAt',
+    ])
     .orderBy('d.donationDate', 'desc')
     .orderBy('d.id', 'desc')
     .execute();
@@ -278,31 +366,92 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
 
 /** The full records of donations, as the app shows them. */
 function detailQuery(db: Db, accountId: string) {
-  return db
-    .selectFrom('donations as d')
-    .innerJoin('contacts as c', 'c.id', 'd.contactId')
-    .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
-    .selectAll('d')
-    .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
-    .select((eb) => eb.exists(eb.selectFrom('limitFlags as f').select('f.id').whereRef('f.donationId', '=', 'd.id').where('f.state', '=', 'open')).as('flagged'))
-    // Its sync to HQ (the sync engine's tables): the HQ id once sent, the push state.
-    .leftJoin('syncLinks as sl', (j) => j.onRef('sl.localId', '=', 'd.id').on('sl.entityType', '=', 'donation'))
-    .leftJoin('syncItems as si', (j) => j.onRef('si.entityId', '=', 'd.id').on('si.entityType', '=', 'donation'))
-    .select(['sl.remoteId as syncRemoteId', 'si.state as syncState', 'si.attentionReason as syncReason', 'si.firstAttemptAt as syncFirstAttemptAt', 'si.lastError as syncLastError'])
-    .where('d.accountId', '=', accountId);
+  return (
+    db
+      .selectFrom('donations as d')
+      .innerJoin('contacts as c', 'c.id', 'd.contactId')
+      .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
+      .selectAll('d')
+      .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('limitFlags as f')
+              .select('f.id')
+              .whereRef('f.donationId', '=', 'd.id')
+              .where('f.state', '=', 'open'),
+          )
+          .as('flagged'),
+      )
+      // Its sync to HQ (the sync engine's tables): the HQ id once sent, the push state.
+      .leftJoin('syncLinks as sl', (j) =>
+        j.onRef('sl.localId', '=', 'd.id').on('sl.entityType', '=', 'donation'),
+      )
+      .leftJoin('syncItems as si', (j) =>
+        j.onRef('si.entityId', '=', 'd.id').on('si.entityType', '=', 'donation'),
+      )
+      .select([
+        'sl.remoteId as syncRemoteId',
+        'si.state as syncState',
+        'si.attentionReason as syncReason',
+        'si.firstAttemptAt as syncFirstAttemptAt',
+        'si.lastError as syncLastError',
+      ])
+      .where('d.accountId', '=', accountId)
+  );
 }
 
 /** Where a gift stands with HQ, and why it can or cannot be changed here. */
-function syncOf(r: { status: string; syncRemoteId: string | null; syncState: string | null; syncReason: string | null; syncFirstAttemptAt: string | null; syncLastError: string | null }): DonationDetail['sync'] {
+function syncOf(r: {
+  status: string;
+  syncRemoteId: string | null;
+  syncState: string | null;
+  syncReason: string | null;
+  syncFirstAttemptAt: string | null;
+  syncLastError: string | null;
+}): DonationDetail['sync'] {
   if (r.syncRemoteId !== null) {
-    return { state: 'sent', readOnly: true, reason: "Sent to HQ; HQ's API cannot change a gift, so it is read-only here.", remoteId: r.syncRemoteId, firstAttemptAt: r.syncFirstAttemptAt };
+    return {
+      state: 'sent',
+      readOnly: true,
+      reason: "Sent to HQ; HQ's API cannot change a gift, so it is read-only here.",
+      remoteId: r.syncRemoteId,
+      firstAttemptAt: r.syncFirstAttemptAt,
+    };
   }
   if (r.syncState === 'in_flight' || r.syncState === 'unknown') {
-    return { state: 'sending', readOnly: true, reason: 'Being sent to HQ (or its last attempt is being checked): read-only until that is settled.', remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
+    return {
+      state: 'sending',
+      readOnly: true,
+      reason: 'Being sent to HQ (or its last attempt is being checked): read-only until that is settled.',
+      remoteId: null,
+      firstAttemptAt: r.syncFirstAttemptAt,
+    };
   }
-  if (r.status === 'voided') return { state: 'not_sent', readOnly: true, reason: 'Voided: it will never be sent to HQ.', remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
-  if (r.syncState === 'attention') return { state: 'needs_attention', readOnly: false, reason: r.syncReason, remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
-  return { state: 'not_sent', readOnly: false, reason: r.syncLastError, remoteId: null, firstAttemptAt: r.syncFirstAttemptAt };
+  if (r.status === 'voided')
+    return {
+      state: 'not_sent',
+      readOnly: true,
+      reason: 'Voided: it will never be sent to HQ.',
+      remoteId: null,
+      firstAttemptAt: r.syncFirstAttemptAt,
+    };
+  if (r.syncState === 'attention')
+    return {
+      state: 'needs_attention',
+      readOnly: false,
+      reason: r.syncReason,
+      remoteId: null,
+      firstAttemptAt: r.syncFirstAttemptAt,
+    };
+  return {
+    state: 'not_sent',
+    readOnly: false,
+    reason: r.syncLastError,
+    remoteId: null,
+    firstAttemptAt: r.syncFirstAttemptAt,
+  };
 }
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
@@ -337,16 +486,36 @@ function toDetail(r: DetailRow): DonationDetail {
   };
 }
 
-export async function getDonation(ctx: DomainContext, accountId: string, id: string): Promise<DonationDetail> {
+export async function getDonation(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+): Promise<DonationDetail> {
   const r = await detailQuery(ctx.store.db, accountId).where('d.id', '=', id).executeTakeFirst();
   if (!r) throw notFound('donation', 'id', id);
   return toDetail(r);
 }
 
 /** A batch's gifts in full, in the order they were typed (the batch must exist: the caller checks). */
-export async function listBatchDonations(ctx: DomainContext, accountId: string, batchId: string, page: { limit: number; offset: number }): Promise<{ data: DonationDetail[]; total: number }> {
-  const rows = await detailQuery(ctx.store.db, accountId).where('d.batchId', '=', batchId).orderBy('d.createdAt').orderBy('d.id').limit(page.limit).offset(page.offset).execute();
-  const n = await ctx.store.db.selectFrom('donations').select((eb) => eb.fn.countAll<number>().as('n')).where('batchId', '=', batchId).where('accountId', '=', accountId).executeTakeFirstOrThrow();
+export async function listBatchDonations(
+  ctx: DomainContext,
+  accountId: string,
+  batchId: string,
+  page: { limit: number; offset: number },
+): Promise<{ data: DonationDetail[]; total: number }> {
+  const rows = await detailQuery(ctx.store.db, accountId)
+    .where('d.batchId', '=', batchId)
+    .orderBy('d.createdAt')
+    .orderBy('d.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const n = await ctx.store.db
+    .selectFrom('donations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('batchId', '=', batchId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirstOrThrow();
   return { data: rows.map(toDetail), total: Number(n.n) };
 }
 
@@ -358,15 +527,42 @@ export async function listBatchDonations(ctx: DomainContext, accountId: string, 
  * be out (its push state is in flight or unknown). The sync engine records both in the same
  * tables this reads. A gift HQ refused (needs attention) never reached HQ and can be fixed.
  */
-export async function donationSendState(db: Db, id: string): Promise<{ sent: boolean; sending: boolean; firstAttemptAt: string | null }> {
-  const link = await db.selectFrom('syncLinks').select('remoteId').where('entityType', '=', 'donation').where('localId', '=', id).executeTakeFirst();
-  const item = await db.selectFrom('syncItems').select(['state', 'firstAttemptAt']).where('entityType', '=', 'donation').where('entityId', '=', id).executeTakeFirst();
-  return { sent: link !== undefined, sending: item?.state === 'in_flight' || item?.state === 'unknown', firstAttemptAt: item?.firstAttemptAt ?? null };
+export async function donationSendState(
+  db: Db,
+  id: string,
+): Promise<{ sent: boolean; sending: boolean; firstAttemptAt: string | null }> {
+  const link = await db
+    .selectFrom('syncLinks')
+    .select('remoteId')
+    .where('entityType', '=', 'donation')
+    .where('localId', '=', id)
+    .executeTakeFirst();
+  const item = await db
+    .selectFrom('syncItems')
+    .select(['state', 'firstAttemptAt'])
+    .where('entityType', '=', 'donation')
+    .where('entityId', '=', id)
+    .executeTakeFirst();
+  return {
+    sent: link !== undefined,
+    sending: item?.state === 'in_flight' || item?.state === 'unknown',
+    firstAttemptAt: item?.firstAttemptAt ?? null,
+  };
 }
 
-async function lockUnsentDonation(trx: Db, accountId: string, id: string, doing: string): Promise<DonationRow> {
+async function lockUnsentDonation(
+  trx: Db,
+  accountId: string,
+  id: string,
+  doing: string,
+): Promise<DonationRow> {
   // The no-op UPDATE is the row lock on PostgreSQL: the engine's "in flight" mark takes it too.
-  const locked = await trx.updateTable('donations').set((eb) => ({ updatedAt: eb.ref('updatedAt') })).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  const locked = await trx
+    .updateTable('donations')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (Number(locked.numUpdatedRows) === 0) throw notFound('donation', 'id', id);
   const row = await trx.selectFrom('donations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const st = await donationSendState(trx, id);
@@ -375,9 +571,14 @@ async function lockUnsentDonation(trx: Db, accountId: string, id: string, doing:
     const why = st.sent
       ? `Gift ${id} was sent to HQ${when}, and HQ's API cannot change or remove a gift: ${doing} it in HQ's web application instead.`
       : `Gift ${id} is being sent to HQ right now (or its last attempt's outcome is still being checked${when}): it cannot be changed until that is settled. Try again after the next sync.`;
-    throw new DomainError('conflict', st.sent ? 'donation_sent' : 'donation_sending', why, [{ field: 'id', issue: st.sent ? 'was already sent to HQ' : 'is being sent to HQ' }]);
+    throw new DomainError('conflict', st.sent ? 'donation_sent' : 'donation_sending', why, [
+      { field: 'id', issue: st.sent ? 'was already sent to HQ' : 'is being sent to HQ' },
+    ]);
   }
-  if (row.status === 'voided') throw new DomainError('conflict', 'donation_voided', `Gift ${id} is voided: it cannot be changed`, [{ field: 'id', issue: 'is voided' }]);
+  if (row.status === 'voided')
+    throw new DomainError('conflict', 'donation_voided', `Gift ${id} is voided: it cannot be changed`, [
+      { field: 'id', issue: 'is voided' },
+    ]);
   return row;
 }
 
@@ -385,7 +586,12 @@ async function lockUnsentDonation(trx: Db, accountId: string, id: string, doing:
 export type DonationCorrection = Partial<Omit<DonationCreateBody, 'accountId'>>;
 
 /** Corrects a gift that has not been sent to HQ yet: every rule of a create applies again. */
-export async function correctDonation(ctx: DomainContext, accountId: string, id: string, patch: DonationCorrection): Promise<DonationDetail> {
+export async function correctDonation(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  patch: DonationCorrection,
+): Promise<DonationDetail> {
   const fields = Object.keys(patch).filter((k) => patch[k as keyof DonationCorrection] !== undefined);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
@@ -411,17 +617,29 @@ export async function correctDonation(ctx: DomainContext, accountId: string, id:
     const next: DonationCreateBody = { ...current, ...patch, accountId };
     const checked = checkDonation(next);
     if (next.contactId !== row.contactId) {
-      const donor = await trx.selectFrom('contacts').select('id').where('id', '=', next.contactId).where('accountId', '=', accountId).executeTakeFirst();
+      const donor = await trx
+        .selectFrom('contacts')
+        .select('id')
+        .where('id', '=', next.contactId)
+        .where('accountId', '=', accountId)
+        .executeTakeFirst();
       if (!donor) throw notFound('contact', 'contactId', next.contactId, 'contact_not_found');
     }
     await checkReferences(trx, next);
     const electionSent = patch.electionType !== undefined || patch.electionYear !== undefined;
     const election = electionSent
-      ? await resolveElection(trx, accountId, checked.donationDate, { electionType: next.electionType ?? null, electionYear: next.electionYear ?? null })
+      ? await resolveElection(trx, accountId, checked.donationDate, {
+          electionType: next.electionType ?? null,
+          electionYear: next.electionYear ?? null,
+        })
       : checked.donationDate !== row.donationDate
         ? await resolveElection(trx, accountId, checked.donationDate, {})
         : { electionType: row.electionType, electionYear: row.electionYear };
-    const updated = { ...donationRow(next, checked, election, id, row.createdAt, row.externalId), batchId: row.batchId, updatedAt: at };
+    const updated = {
+      ...donationRow(next, checked, election, id, row.createdAt, row.externalId),
+      batchId: row.batchId,
+      updatedAt: at,
+    };
     await trx.updateTable('donations').set(updated).where('id', '=', id).execute();
     for (const c of new Set([row.contactId, next.contactId])) await recomputeContactTotals(trx, c);
     // Limits are checked afresh for the corrected gift (its open flags no longer describe it).
@@ -434,16 +652,37 @@ export async function correctDonation(ctx: DomainContext, accountId: string, id:
 }
 
 /** Voids a gift that has not been sent to HQ yet: it stays on record as voided and is never sent. */
-export async function voidDonation(ctx: DomainContext, accountId: string, id: string, reason: string | null = null): Promise<DonationDetail> {
+export async function voidDonation(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  reason: string | null = null,
+): Promise<DonationDetail> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     const row = await lockUnsentDonation(trx, accountId, id, 'void');
-    await trx.updateTable('donations').set({ status: 'voided', updatedAt: at }).where('id', '=', id).execute();
+    await trx
+      .updateTable('donations')
+      .set({ status: 'voided', updatedAt: at })
+      .where('id', '=', id)
+      .execute();
     await recomputeContactTotals(trx, row.contactId);
     await bumpCounters(trx, accountId, { donations: -1 });
-    await trx.updateTable('limitFlags').set({ state: 'reviewed', resolvedAt: at, resolutionNote: 'gift voided' }).where('donationId', '=', id).where('state', '=', 'open').execute();
+    await trx
+      .updateTable('limitFlags')
+      .set({ state: 'reviewed', resolvedAt: at, resolutionNote: 'gift voided' })
+      .where('donationId', '=', id)
+      .where('state', '=', 'open')
+      .execute();
     await addHistory(trx, id, 'voided', reason, { from: row.status, to: 'voided' }, at);
-    await logChange(trx, { accountId, entityType: 'donation', entityId: id, op: 'update', fields: ['status'], at });
+    await logChange(trx, {
+      accountId,
+      entityType: 'donation',
+      entityId: id,
+      op: 'update',
+      fields: ['status'],
+      at,
+    });
   });
   return getDonation(ctx, accountId, id);
 }

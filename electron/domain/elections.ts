@@ -52,7 +52,12 @@ export function limitWindow(kind: LimitKind, donationDate: string, election: Ele
       return { kind, key: `${election.electionType}-${election.electionYear}`, election };
     case 'per_cycle': {
       const c = cycleOf(day);
-      return { kind, key: `${c.start}-${c.end}`, from: `${c.start}-01-01T00:00:00.000Z`, to: `${c.end}-12-31T23:59:59.999Z` };
+      return {
+        kind,
+        key: `${c.start}-${c.end}`,
+        from: `${c.start}-01-01T00:00:00.000Z`,
+        to: `${c.end}-12-31T23:59:59.999Z`,
+      };
     }
     case 'per_year': {
       const y = day.slice(0, 4);
@@ -76,10 +81,23 @@ export async function resolveElection(
   const sent = explicitElection(explicit);
   if (sent) return sent;
   const day = donationDate.slice(0, 10);
-  const r = (await accountElections(db, [accountId, day])).rows[0] as { defaultElectionType: ElectionType | null; defaultElectionYear: number | null; nextElection: string | null } | undefined;
-  const account = r?.defaultElectionType && r.defaultElectionYear ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear } : null;
+  const r = (await accountElections(db, [accountId, day])).rows[0] as
+    | {
+        defaultElectionType: ElectionType | null;
+        defaultElectionYear: number | null;
+        nextElection: string | null;
+      }
+    | undefined;
+  const account =
+    r?.defaultElectionType && r.defaultElectionYear
+      ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear }
+      : null;
   const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
-  return chooseElection(day, account, type ? { electionType: type as ElectionType, electionYear: Number(year) } : null);
+  return chooseElection(
+    day,
+    account,
+    type ? { electionType: type as ElectionType, electionYear: Number(year) } : null,
+  );
 }
 
 /** One query (compiled once: the request path): the account's default election, and the next one on its calendar. */
@@ -92,7 +110,11 @@ const accountElections = reusable((db, p) =>
       eb
         .selectFrom('elections as e')
         // the ':' is cast: PostgreSQL cannot type a bare parameter passed to concat(variadic "any")
-        .select((inner) => inner.fn<string>('concat', ['e.electionType', inner.cast(inner.val(':'), 'text'), 'e.electionYear']).as('x'))
+        .select((inner) =>
+          inner
+            .fn<string>('concat', ['e.electionType', inner.cast(inner.val(':'), 'text'), 'e.electionYear'])
+            .as('x'),
+        )
         .whereRef('e.accountId', '=', 'a.id')
         .where('e.electionDate', '>=', p<string>(1))
         .orderBy('e.electionDate')
@@ -112,14 +134,24 @@ export interface ExplicitElection {
 export function explicitElection(explicit: ExplicitElection): Election | null {
   const hasType = explicit.electionType !== undefined && explicit.electionType !== null;
   const hasYear = explicit.electionYear !== undefined && explicit.electionYear !== null;
-  if (hasType && hasYear) return { electionType: explicit.electionType as ElectionType, electionYear: explicit.electionYear as number };
-  if (hasType) throw invalidField('electionYear', 'is required when electionType is sent (D5: they are sent together)');
-  if (hasYear) throw invalidField('electionType', 'is required when electionYear is sent (D5: they are sent together)');
+  if (hasType && hasYear)
+    return {
+      electionType: explicit.electionType as ElectionType,
+      electionYear: explicit.electionYear as number,
+    };
+  if (hasType)
+    throw invalidField('electionYear', 'is required when electionType is sent (D5: they are sent together)');
+  if (hasYear)
+    throw invalidField('electionType', 'is required when electionYear is sent (D5: they are sent together)');
   return null;
 }
 
 /** D5 without an explicit election: the account's default, else the next on its calendar, else the next federal general. */
-export function chooseElection(day: string, accountDefault: Election | null, nextOnCalendar: Election | null): Election {
+export function chooseElection(
+  day: string,
+  accountDefault: Election | null,
+  nextOnCalendar: Election | null,
+): Election {
   return accountDefault ?? nextOnCalendar ?? nextFederalGeneral(day);
 }
 
@@ -130,16 +162,37 @@ export interface ElectionCalendar {
 }
 
 export async function loadElectionCalendar(db: Db, accountId: string): Promise<ElectionCalendar> {
-  const a = await db.selectFrom('accounts').select(['defaultElectionType', 'defaultElectionYear']).where('id', '=', accountId).executeTakeFirst();
-  const rows = await db.selectFrom('elections').select(['electionType', 'electionYear', 'electionDate']).where('accountId', '=', accountId).orderBy('electionDate').orderBy('electionType').execute();
+  const a = await db
+    .selectFrom('accounts')
+    .select(['defaultElectionType', 'defaultElectionYear'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  const rows = await db
+    .selectFrom('elections')
+    .select(['electionType', 'electionYear', 'electionDate'])
+    .where('accountId', '=', accountId)
+    .orderBy('electionDate')
+    .orderBy('electionType')
+    .execute();
   return {
-    accountDefault: a?.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType, electionYear: a.defaultElectionYear } : null,
-    elections: rows.map((e) => ({ electionType: e.electionType, electionYear: e.electionYear, electionDate: e.electionDate })),
+    accountDefault:
+      a?.defaultElectionType && a.defaultElectionYear
+        ? { electionType: a.defaultElectionType, electionYear: a.defaultElectionYear }
+        : null,
+    elections: rows.map((e) => ({
+      electionType: e.electionType,
+      electionYear: e.electionYear,
+      electionDate: e.electionDate,
+    })),
   };
 }
 
 /** resolveElection over a calendar already loaded: the same rule, no query. */
-export function electionFromCalendar(calendar: ElectionCalendar, donationDate: string, explicit: ExplicitElection): Election {
+export function electionFromCalendar(
+  calendar: ElectionCalendar,
+  donationDate: string,
+  explicit: ExplicitElection,
+): Election {
   const sent = explicitElection(explicit);
   if (sent) return sent;
   const day = donationDate.slice(0, 10);
@@ -153,33 +206,85 @@ export function electionFromCalendar(calendar: ElectionCalendar, donationDate: s
     else hi = mid;
   }
   const next = calendar.elections[lo];
-  return chooseElection(day, null, next ? { electionType: next.electionType, electionYear: next.electionYear } : null);
+  return chooseElection(
+    day,
+    null,
+    next ? { electionType: next.electionType, electionYear: next.electionYear } : null,
+  );
 }
 
 /* ---------------- the account's election calendar ---------------- */
 
 export async function listElections(ctx: DomainContext, accountId: string) {
-  const account = await ctx.store.db.selectFrom('accounts').select(['defaultElectionType', 'defaultElectionYear']).where('id', '=', accountId).executeTakeFirst();
-  const rows = await ctx.store.db.selectFrom('elections').selectAll().where('accountId', '=', accountId).orderBy('electionDate').execute();
+  const account = await ctx.store.db
+    .selectFrom('accounts')
+    .select(['defaultElectionType', 'defaultElectionYear'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  const rows = await ctx.store.db
+    .selectFrom('elections')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('electionDate')
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     electionType: r.electionType,
     electionYear: r.electionYear,
     electionDate: r.electionDate,
-    isDefault: account?.defaultElectionType === r.electionType && account.defaultElectionYear === r.electionYear,
+    isDefault:
+      account?.defaultElectionType === r.electionType && account.defaultElectionYear === r.electionYear,
   }));
 }
 
-export async function createElection(ctx: DomainContext, input: { accountId: string; electionType: ElectionType; electionYear: number; electionDate: string; isDefault?: boolean }) {
-  if (!(ELECTION_TYPES as readonly string[]).includes(input.electionType)) throw invalidField('electionType', `must be one of: ${ELECTION_TYPES.join(', ')}`);
-  if (input.electionDate.slice(0, 4) !== String(input.electionYear)) throw invalidField('electionDate', 'must fall in electionYear');
+export async function createElection(
+  ctx: DomainContext,
+  input: {
+    accountId: string;
+    electionType: ElectionType;
+    electionYear: number;
+    electionDate: string;
+    isDefault?: boolean;
+  },
+) {
+  if (!(ELECTION_TYPES as readonly string[]).includes(input.electionType))
+    throw invalidField('electionType', `must be one of: ${ELECTION_TYPES.join(', ')}`);
+  if (input.electionDate.slice(0, 4) !== String(input.electionYear))
+    throw invalidField('electionDate', 'must fall in electionYear');
   const id = newId('election');
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    const clash = await trx.selectFrom('elections').select('id').where('accountId', '=', input.accountId).where('electionType', '=', input.electionType).where('electionYear', '=', input.electionYear).executeTakeFirst();
-    if (clash) throw new DomainError('conflict', 'election_exists', `The ${input.electionType} election of ${input.electionYear} is already on the calendar`, [{ field: 'electionType', issue: 'already exists for that year' }]);
-    await trx.insertInto('elections').values({ id, accountId: input.accountId, electionType: input.electionType, electionYear: input.electionYear, electionDate: input.electionDate, createdAt: at }).execute();
-    if (input.isDefault) await trx.updateTable('accounts').set({ defaultElectionType: input.electionType, defaultElectionYear: input.electionYear }).where('id', '=', input.accountId).execute();
+    const clash = await trx
+      .selectFrom('elections')
+      .select('id')
+      .where('accountId', '=', input.accountId)
+      .where('electionType', '=', input.electionType)
+      .where('electionYear', '=', input.electionYear)
+      .executeTakeFirst();
+    if (clash)
+      throw new DomainError(
+        'conflict',
+        'election_exists',
+        `The ${input.electionType} election of ${input.electionYear} is already on the calendar`,
+        [{ field: 'electionType', issue: 'already exists for that year' }],
+      );
+    await trx
+      .insertInto('elections')
+      .values({
+        id,
+        accountId: input.accountId,
+        electionType: input.electionType,
+        electionYear: input.electionYear,
+        electionDate: input.electionDate,
+        createdAt: at,
+      })
+      .execute();
+    if (input.isDefault)
+      await trx
+        .updateTable('accounts')
+        .set({ defaultElectionType: input.electionType, defaultElectionYear: input.electionYear })
+        .where('id', '=', input.accountId)
+        .execute();
   });
   return (await listElections(ctx, input.accountId)).find((e) => e.id === id)!;
 }
@@ -187,7 +292,14 @@ export async function createElection(ctx: DomainContext, input: { accountId: str
 /** Sets (or with null, clears) the account's default election. */
 export async function setDefaultElection(ctx: DomainContext, accountId: string, election: Election | null) {
   await ctx.store.write((trx) =>
-    trx.updateTable('accounts').set({ defaultElectionType: election?.electionType ?? null, defaultElectionYear: election?.electionYear ?? null }).where('id', '=', accountId).execute(),
+    trx
+      .updateTable('accounts')
+      .set({
+        defaultElectionType: election?.electionType ?? null,
+        defaultElectionYear: election?.electionYear ?? null,
+      })
+      .where('id', '=', accountId)
+      .execute(),
   );
   return { accountId, defaultElection: election };
 }

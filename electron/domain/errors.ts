@@ -9,7 +9,8 @@ export interface FieldIssue {
 }
 
 /** bad_gateway: HQ (the sync remote) could not be read or answered wrongly — not the caller's fault, not a bug. */
-export type ErrorKind = 'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'bad_gateway';
+export type ErrorKind =
+  'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'bad_gateway';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,

@@ -20,8 +20,14 @@ export interface ExportPage {
 
 const PAGE = 500;
 
-export function exportCsv(ctx: DomainContext, kind: ImportKind, accountId: string): AsyncGenerator<ExportPage> {
-  return kind === 'contacts' ? exportContacts(ctx.store.db, accountId) : exportDonations(ctx.store.db, accountId);
+export function exportCsv(
+  ctx: DomainContext,
+  kind: ImportKind,
+  accountId: string,
+): AsyncGenerator<ExportPage> {
+  return kind === 'contacts'
+    ? exportContacts(ctx.store.db, accountId)
+    : exportDonations(ctx.store.db, accountId);
 }
 
 /** Cents as the decimal dollars a person (and the import) reads: 125000 → "1250.00". */
@@ -36,11 +42,42 @@ const bool = (v: number) => (v === 1 ? 'true' : 'false');
 const json = (items: object[]) => (items.length === 0 ? '' : JSON.stringify(items));
 
 const CONTACT_SCALARS = [
-  'prefix', 'middleName', 'suffix', 'salutation', 'formalSalutation', 'primaryEmail', 'primaryPhone', 'organization',
-  'title', 'employer', 'occupation', 'industry', 'spouse', 'birthDate', 'gender', 'politicalParty', 'capacity',
-  'quickNotes', 'source', 'preferredContactMethod',
+  'prefix',
+  'middleName',
+  'suffix',
+  'salutation',
+  'formalSalutation',
+  'primaryEmail',
+  'primaryPhone',
+  'organization',
+  'title',
+  'employer',
+  'occupation',
+  'industry',
+  'spouse',
+  'birthDate',
+  'gender',
+  'politicalParty',
+  'capacity',
+  'quickNotes',
+  'source',
+  'preferredContactMethod',
 ] as const;
-const CONTACT_COLUMNS = ['externalId', 'firstName', 'lastName', 'contactType', 'status', ...CONTACT_SCALARS, 'tags', 'phoneNumbers', 'emailAddresses', 'addresses', 'education', 'employment', 'notes'];
+const CONTACT_COLUMNS = [
+  'externalId',
+  'firstName',
+  'lastName',
+  'contactType',
+  'status',
+  ...CONTACT_SCALARS,
+  'tags',
+  'phoneNumbers',
+  'emailAddresses',
+  'addresses',
+  'education',
+  'employment',
+  'notes',
+];
 
 async function* exportContacts(db: Db, accountId: string): AsyncGenerator<ExportPage> {
   const fields = (await listCustomFields(db, accountId)).filter((f) => !f.archived);
@@ -56,12 +93,48 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
     if (page.length === 0) return;
     const ids = page.map((c) => c.id);
     const [phones, emails, addresses, education, employment, notes, custom] = [
-      await db.selectFrom('contactPhones').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
-      await db.selectFrom('contactEmails').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
-      await db.selectFrom('contactAddresses').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
-      await db.selectFrom('contactEducation').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
-      await db.selectFrom('contactEmployment').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
-      await db.selectFrom('contactNotes').selectAll().where('contactId', 'in', ids).orderBy('contactId').orderBy('position').execute(),
+      await db
+        .selectFrom('contactPhones')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
+      await db
+        .selectFrom('contactEmails')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
+      await db
+        .selectFrom('contactAddresses')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
+      await db
+        .selectFrom('contactEducation')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
+      await db
+        .selectFrom('contactEmployment')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
+      await db
+        .selectFrom('contactNotes')
+        .selectAll()
+        .where('contactId', 'in', ids)
+        .orderBy('contactId')
+        .orderBy('position')
+        .execute(),
       await readCustomValues(db, ids),
     ];
     const group = <T extends { contactId: string }>(rows: T[]) => {
@@ -73,7 +146,14 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
       }
       return m;
     };
-    const [ph, em, ad, ed, emp, no] = [group(phones), group(emails), group(addresses), group(education), group(employment), group(notes)];
+    const [ph, em, ad, ed, emp, no] = [
+      group(phones),
+      group(emails),
+      group(addresses),
+      group(education),
+      group(employment),
+      group(notes),
+    ];
     let text = '';
     for (const c of page) {
       const values = custom.get(c.id) ?? {};
@@ -85,11 +165,45 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
         c.status,
         ...CONTACT_SCALARS.map((f) => c[f]),
         (JSON.parse(c.tags) as string[]).join(';'),
-        json((ph.get(c.id) ?? []).map((p) => ({ phoneNumber: p.phoneNumber, phoneType: p.phoneType, isPrimary: p.isPrimary === 1 }))),
-        json((em.get(c.id) ?? []).map((e) => ({ emailAddress: e.emailAddress, emailType: e.emailType, isPrimary: e.isPrimary === 1 }))),
-        json((ad.get(c.id) ?? []).map((a) => ({ addressType: a.addressType, ...Object.fromEntries(ADDRESS_PARTS.map((p) => [p, a[p]])), isPrimary: a.isPrimary === 1 }))),
-        json((ed.get(c.id) ?? []).map((e) => ({ institution: e.institution, degree: e.degree, fieldOfStudy: e.fieldOfStudy, graduationYear: e.graduationYear }))),
-        json((emp.get(c.id) ?? []).map((e) => ({ employer: e.employer, title: e.title, occupation: e.occupation, startDate: e.startDate, endDate: e.endDate, isCurrent: e.isCurrent === 1 }))),
+        json(
+          (ph.get(c.id) ?? []).map((p) => ({
+            phoneNumber: p.phoneNumber,
+            phoneType: p.phoneType,
+            isPrimary: p.isPrimary === 1,
+          })),
+        ),
+        json(
+          (em.get(c.id) ?? []).map((e) => ({
+            emailAddress: e.emailAddress,
+            emailType: e.emailType,
+            isPrimary: e.isPrimary === 1,
+          })),
+        ),
+        json(
+          (ad.get(c.id) ?? []).map((a) => ({
+            addressType: a.addressType,
+            ...Object.fromEntries(ADDRESS_PARTS.map((p) => [p, a[p]])),
+            isPrimary: a.isPrimary === 1,
+          })),
+        ),
+        json(
+          (ed.get(c.id) ?? []).map((e) => ({
+            institution: e.institution,
+            degree: e.degree,
+            fieldOfStudy: e.fieldOfStudy,
+            graduationYear: e.graduationYear,
+          })),
+        ),
+        json(
+          (emp.get(c.id) ?? []).map((e) => ({
+            employer: e.employer,
+            title: e.title,
+            occupation: e.occupation,
+            startDate: e.startDate,
+            endDate: e.endDate,
+            isCurrent: e.isCurrent === 1,
+          })),
+        ),
         json((no.get(c.id) ?? []).map((n) => ({ content: n.content, noteType: n.noteType }))),
         ...fields.map((f) => values[f.name]),
       ]);
@@ -101,9 +215,24 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
 }
 
 const DONATION_COLUMNS = [
-  'externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId', 'committeeId',
-  'donationAccountId', 'electionType', 'electionYear', 'notes', 'onBehalfOfContactExternalId', 'facilitatedByContactExternalId',
-  'isAnonymous', 'isRecurring', 'thankYouSent', 'thankYouSentDate', 'status',
+  'externalId',
+  'contactExternalId',
+  'donationAmount',
+  'donationDate',
+  'paymentMethod',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'electionType',
+  'electionYear',
+  'notes',
+  'onBehalfOfContactExternalId',
+  'facilitatedByContactExternalId',
+  'isAnonymous',
+  'isRecurring',
+  'thankYouSent',
+  'thankYouSentDate',
+  'status',
 ];
 
 async function* exportDonations(db: Db, accountId: string): AsyncGenerator<ExportPage> {
@@ -116,7 +245,11 @@ async function* exportDonations(db: Db, accountId: string): AsyncGenerator<Expor
       .leftJoin('contacts as b', 'b.id', 'd.onBehalfOfContactId')
       .leftJoin('contacts as f', 'f.id', 'd.facilitatedByContactId')
       .selectAll('d')
-      .select(['c.externalId as contactRef', 'b.externalId as onBehalfOfRef', 'f.externalId as facilitatedByRef'])
+      .select([
+        'c.externalId as contactRef',
+        'b.externalId as onBehalfOfRef',
+        'f.externalId as facilitatedByRef',
+      ])
       .where('d.accountId', '=', accountId);
     if (after) {
       const a: { donationDate: string; id: string } = after;

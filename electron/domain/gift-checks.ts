@@ -25,7 +25,8 @@ export interface GiftCheckInput {
 export async function giftCheck(ctx: DomainContext, input: GiftCheckInput): Promise<GiftCheck> {
   const db = ctx.store.db;
   const donationDate = toIsoInstant(input.donationDate ?? ctx.now().slice(0, 10));
-  if (!donationDate) throw invalidField('donationDate', 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp with a time zone');
+  if (!donationDate)
+    throw invalidField('donationDate', 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp with a time zone');
   const contact = await db
     .selectFrom('contacts')
     .select(['id', 'employer', 'occupation'])
@@ -46,12 +47,26 @@ export async function giftCheck(ctx: DomainContext, input: GiftCheckInput): Prom
   let election: GiftCheck['election'] = null;
   const limits: GiftCheck['limits'] = [];
   if (input.donationAccountId) {
-    const account = await db.selectFrom('donationAccounts').selectAll().where('id', '=', input.donationAccountId).where('accountId', '=', input.accountId).executeTakeFirst();
+    const account = await db
+      .selectFrom('donationAccounts')
+      .selectAll()
+      .where('id', '=', input.donationAccountId)
+      .where('accountId', '=', input.accountId)
+      .executeTakeFirst();
     if (!account) throw notFound('donation account', 'donationAccountId', input.donationAccountId);
-    const e = await resolveElection(db, input.accountId, donationDate, { electionType: input.electionType ?? null, electionYear: input.electionYear ?? null });
+    const e = await resolveElection(db, input.accountId, donationDate, {
+      electionType: input.electionType ?? null,
+      electionYear: input.electionYear ?? null,
+    });
     election = { electionType: e.electionType, electionYear: e.electionYear };
     for (const [kind, limitCents] of accountLimits(account)) {
-      const total = await donorTotalInWindow(db, { donationAccountId: account.id, contactId: contact.id, kind, donationDate, election: e });
+      const total = await donorTotalInWindow(db, {
+        donationAccountId: account.id,
+        contactId: contact.id,
+        kind,
+        donationDate,
+        election: e,
+      });
       limits.push({
         limitKind: kind,
         label: LIMIT_LABEL[kind],

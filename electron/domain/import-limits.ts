@@ -18,8 +18,16 @@ export async function inSlices<T, R>(values: readonly T[], fn: (slice: T[]) => P
  * each limit window — everything already saved plus the gifts before it in the file — exactly
  * as if the rows had been posted one by one.
  */
-export async function checkChunkLimits(trx: Db, rows: DonationRow[], donationAccounts: ReadonlyMap<string, DonationAccountRow>, at: string): Promise<Array<ReturnType<typeof flagRows>>> {
-  const limited = rows.filter((r) => r.donationAccountId !== null && accountLimits(donationAccounts.get(r.donationAccountId)!).length > 0);
+export async function checkChunkLimits(
+  trx: Db,
+  rows: DonationRow[],
+  donationAccounts: ReadonlyMap<string, DonationAccountRow>,
+  at: string,
+): Promise<Array<ReturnType<typeof flagRows>>> {
+  const limited = rows.filter(
+    (r) =>
+      r.donationAccountId !== null && accountLimits(donationAccounts.get(r.donationAccountId)!).length > 0,
+  );
   if (limited.length === 0) return [];
   const years = new Set<string>();
   for (const r of limited) {
@@ -59,7 +67,12 @@ export async function checkChunkLimits(trx: Db, rows: DonationRow[], donationAcc
             .sum<number>(
               eb
                 .case()
-                .when(eb.and([eb('donationDate', '>=', `${y}-01-01T00:00:00.000Z`), eb('donationDate', '<=', `${y}-12-31T23:59:59.999Z`)]))
+                .when(
+                  eb.and([
+                    eb('donationDate', '>=', `${y}-01-01T00:00:00.000Z`),
+                    eb('donationDate', '<=', `${y}-12-31T23:59:59.999Z`),
+                  ]),
+                )
                 .then(eb.ref('amountCents'))
                 .else(eb.lit(0))
                 .end(),
@@ -97,7 +110,9 @@ export async function checkChunkLimits(trx: Db, rows: DonationRow[], donationAcc
       else {
         const y = Number(year);
         const end = y % 2 === 0 ? y : y + 1;
-        total = (w.byYear.get(String(end - 1).padStart(4, '0')) ?? 0) + (w.byYear.get(String(end).padStart(4, '0')) ?? 0);
+        total =
+          (w.byYear.get(String(end - 1).padStart(4, '0')) ?? 0) +
+          (w.byYear.get(String(end).padStart(4, '0')) ?? 0);
       }
       if (total > limit) flags.push(flagRows(r, kind, limit, total, at));
     }

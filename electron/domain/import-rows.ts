@@ -8,7 +8,15 @@ import { newId } from '../../shared/ids.ts';
 import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
 import { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import { type NewContactRecord, prepareContact } from './contacts.ts';
-import { CONTACT_REF_FIELD, type ColumnPlan, type ContactRefColumn, type ImportKind, type RowDraft, draftRow, planColumns } from './csv-columns.ts';
+import {
+  CONTACT_REF_FIELD,
+  type ColumnPlan,
+  type ContactRefColumn,
+  type ImportKind,
+  type RowDraft,
+  draftRow,
+  planColumns,
+} from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 import { fastDonationBody } from './donation-fast-check.ts';
@@ -87,7 +95,10 @@ function humanIssue(message: string): string {
   if (/received undefined/i.test(message)) return 'is required';
   return message
     .replace(/^Invalid input: expected (\w+), received (\w+)$/i, 'must be a $1')
-    .replace(/^Invalid option: expected one of (.*)$/i, (_m, list: string) => `must be one of: ${list.replace(/"/g, '').split('|').join(', ')}`)
+    .replace(
+      /^Invalid option: expected one of (.*)$/i,
+      (_m, list: string) => `must be one of: ${list.replace(/"/g, '').split('|').join(', ')}`,
+    )
     .replace(/^Too big: expected \w+ to have <=(\d+) (\w+)$/i, 'must be at most $1 $2')
     .replace(/^Too small: expected \w+ to have >=(\d+) (\w+)$/i, 'must be at least $1 $2')
     .replace(/^Invalid input: /i, '');
@@ -100,7 +111,10 @@ function schemaReason(error: z.ZodError, draft: RowDraft): string {
       const field = pathText(i.path);
       const issue = humanIssue(i.message);
       const cell = i.path.length === 1 ? draft.cells[String(i.path[0])] : undefined;
-      const got = cell !== undefined && issue !== 'is required' ? ` (got "${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}")` : '';
+      const got =
+        cell !== undefined && issue !== 'is required'
+          ? ` (got "${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}")`
+          : '';
       return `${field} ${issue}${got}`;
     })
     .join('; ');
@@ -108,7 +122,8 @@ function schemaReason(error: z.ZodError, draft: RowDraft): string {
 
 /** The reason a domain rule refuses a row: every field it names, else its message. */
 function domainReason(err: DomainError): string {
-  if (err.code === 'invalid_custom_field' && err.details && err.details.length > 1) return err.details.map((d) => `${d.field} ${d.issue}`).join('; ');
+  if (err.code === 'invalid_custom_field' && err.details && err.details.length > 1)
+    return err.details.map((d) => `${d.field} ${d.issue}`).join('; ');
   return err.message;
 }
 
@@ -117,7 +132,13 @@ function rejectionOf(row: number, err: unknown): Rejection {
   throw err;
 }
 
-export function checkContactRows(plan: ColumnPlan, records: CsvRecord[], accountId: string, defs: readonly CustomFieldDefinition[], at: string): Checked<ContactCandidate> {
+export function checkContactRows(
+  plan: ColumnPlan,
+  records: CsvRecord[],
+  accountId: string,
+  defs: readonly CustomFieldDefinition[],
+  at: string,
+): Checked<ContactCandidate> {
   const out: Checked<ContactCandidate> = { candidates: [], rejections: [] };
   for (const rec of records) {
     if (rec.malformed) {
@@ -135,7 +156,10 @@ export function checkContactRows(plan: ColumnPlan, records: CsvRecord[], account
       continue;
     }
     try {
-      out.candidates.push({ row: rec.line, record: prepareContact(parsed.data, defs, newId('contact'), at, draft.externalId) });
+      out.candidates.push({
+        row: rec.line,
+        record: prepareContact(parsed.data, defs, newId('contact'), at, draft.externalId),
+      });
     } catch (err) {
       out.rejections.push(rejectionOf(rec.line, err));
     }
@@ -143,7 +167,11 @@ export function checkContactRows(plan: ColumnPlan, records: CsvRecord[], account
   return out;
 }
 
-export function checkDonationRows(plan: ColumnPlan, records: CsvRecord[], accountId: string): Checked<DonationCandidate> {
+export function checkDonationRows(
+  plan: ColumnPlan,
+  records: CsvRecord[],
+  accountId: string,
+): Checked<DonationCandidate> {
   const out: Checked<DonationCandidate> = { candidates: [], rejections: [] };
   for (const rec of records) {
     if (rec.malformed) {
@@ -158,31 +186,46 @@ export function checkDonationRows(plan: ColumnPlan, records: CsvRecord[], accoun
     const body = draft.body;
     const contactViaRef = body.contactId === undefined && draft.contactRefs.contactExternalId !== undefined;
     if (contactViaRef) body.contactId = PENDING_CONTACT;
-    const both = (['onBehalfOfContactExternalId', 'facilitatedByContactExternalId'] as const).find((ref) => draft.contactRefs[ref] !== undefined && body[CONTACT_REF_FIELD[ref]] !== undefined);
+    const both = (['onBehalfOfContactExternalId', 'facilitatedByContactExternalId'] as const).find(
+      (ref) => draft.contactRefs[ref] !== undefined && body[CONTACT_REF_FIELD[ref]] !== undefined,
+    );
     if (both) {
-      out.rejections.push({ row: rec.line, reason: `${CONTACT_REF_FIELD[both]} and ${both} cannot both be filled in` });
+      out.rejections.push({
+        row: rec.line,
+        reason: `${CONTACT_REF_FIELD[both]} and ${both} cannot both be filled in`,
+      });
       continue;
     }
     const withAccount = { ...body, accountId };
     // The common case without zod; any doubt (and every bad row) goes to zod for its reason.
     const fast = fastDonationBody(withAccount);
-    const parsed = fast !== undefined ? { success: true as const, data: fast } : DonationCreateBody.safeParse(withAccount);
+    const parsed =
+      fast !== undefined ? { success: true as const, data: fast } : DonationCreateBody.safeParse(withAccount);
     if (!parsed.success) {
-      const reason = schemaReason(parsed.error, draft).replace(/^contactId is required/, 'contactId (or contactExternalId) is required');
+      const reason = schemaReason(parsed.error, draft).replace(
+        /^contactId is required/,
+        'contactId (or contactExternalId) is required',
+      );
       out.rejections.push({ row: rec.line, reason });
       continue;
     }
     try {
       const checked = checkDonation(parsed.data);
       explicitElection(parsed.data); // D5: type and year together
-      out.candidates.push({ row: rec.line, input: parsed.data, checked, externalId: draft.externalId, contactViaRef, refs: draft.contactRefs });
+      out.candidates.push({
+        row: rec.line,
+        input: parsed.data,
+        checked,
+        externalId: draft.externalId,
+        contactViaRef,
+        refs: draft.contactRefs,
+      });
     } catch (err) {
       out.rejections.push(rejectionOf(rec.line, err));
     }
   }
   return out;
 }
-
 
 /* ---------------- row sources: a file's checked rows, a chunk at a time ---------------- */
 
@@ -203,22 +246,39 @@ export interface RowSource {
 }
 
 /** Rows checked in this thread. */
-export function inProcessSource(kind: ImportKind, accountId: string, batches: AsyncIterable<CsvRecord[]>, progress: CsvProgress = { bytes: 0 }): RowSource {
+export function inProcessSource(
+  kind: ImportKind,
+  accountId: string,
+  batches: AsyncIterable<CsvRecord[]>,
+  progress: CsvProgress = { bytes: 0 },
+): RowSource {
   const reader = recordReader(batches);
   let plan: ColumnPlan | null = null;
   return {
     async start(defs) {
       const header = await reader.next(1);
-      if (header.length === 0) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(file)', issue: 'is empty' }]);
+      if (header.length === 0)
+        throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [
+          { field: '(file)', issue: 'is empty' },
+        ]);
       const first = header[0]!;
-      if (first.malformed) throw new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${first.malformed}`, [{ field: '(header)', issue: first.malformed }]);
+      if (first.malformed)
+        throw new DomainError(
+          'bad_request',
+          'invalid_header',
+          `The header row cannot be read: ${first.malformed}`,
+          [{ field: '(header)', issue: first.malformed }],
+        );
       plan = planColumns(kind, first.cells, defs);
     },
     async next(n, at, defs) {
       if (!plan) throw new Error('RowSource.next before start');
       const records = await reader.next(n);
       if (records.length === 0) return null;
-      const checked = kind === 'contacts' ? checkContactRows(plan, records, accountId, defs, at) : checkDonationRows(plan, records, accountId);
+      const checked =
+        kind === 'contacts'
+          ? checkContactRows(plan, records, accountId, defs, at)
+          : checkDonationRows(plan, records, accountId);
       return { checked, records: records.length, bytes: progress.bytes };
     },
     async close() {
@@ -230,5 +290,10 @@ export function inProcessSource(kind: ImportKind, accountId: string, batches: As
 /** A file's rows, checked in this thread. */
 export function fileSource(kind: ImportKind, accountId: string, file: string): RowSource {
   const progress: CsvProgress = { bytes: 0 };
-  return inProcessSource(kind, accountId, readCsv(fs.createReadStream(file, { highWaterMark: 1 << 20 }), progress), progress);
+  return inProcessSource(
+    kind,
+    accountId,
+    readCsv(fs.createReadStream(file, { highWaterMark: 1 << 20 }), progress),
+    progress,
+  );
 }

@@ -39,20 +39,37 @@ export interface ChunkOutcome {
 /** A chunk whose premises moved under it (a donor deleted concurrently, on PostgreSQL): run it again. */
 class ChunkRetry extends Error {}
 
-export async function writeChunk(ctx: DomainContext, opts: ChunkSpec, checked: Checked<ContactCandidate> | Checked<DonationCandidate>, at: string, cache: ContactCache): Promise<ChunkOutcome> {
+export async function writeChunk(
+  ctx: DomainContext,
+  opts: ChunkSpec,
+  checked: Checked<ContactCandidate> | Checked<DonationCandidate>,
+  at: string,
+  cache: ContactCache,
+): Promise<ChunkOutcome> {
   const hasWork = checked.candidates.length > 0 || opts.jobId !== undefined;
   if (!hasWork) return { imported: 0, skipped: 0, rejections: checked.rejections };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.store.write(async (trx) => {
-        const outcome =
-          opts.kind === 'contacts'
-            ? await writeContacts(trx, opts, checked.candidates as ContactCandidate[], at)
-            : await writeDonations(trx, ctx.store.engine, opts, checked.candidates as DonationCandidate[], at, cache);
-        const rejections = mergeByRow(checked.rejections, outcome.rejections);
-        if (opts.jobId) await recordProgress(trx, opts.jobId, outcome.imported, outcome.skipped, rejections);
-        return { imported: outcome.imported, skipped: outcome.skipped, rejections };
-      }, { bulk: true });
+      return await ctx.store.write(
+        async (trx) => {
+          const outcome =
+            opts.kind === 'contacts'
+              ? await writeContacts(trx, opts, checked.candidates as ContactCandidate[], at)
+              : await writeDonations(
+                  trx,
+                  ctx.store.engine,
+                  opts,
+                  checked.candidates as DonationCandidate[],
+                  at,
+                  cache,
+                );
+          const rejections = mergeByRow(checked.rejections, outcome.rejections);
+          if (opts.jobId)
+            await recordProgress(trx, opts.jobId, outcome.imported, outcome.skipped, rejections);
+          return { imported: outcome.imported, skipped: outcome.skipped, rejections };
+        },
+        { bulk: true },
+      );
     } catch (err) {
       if (err instanceof ChunkRetry && attempt < 3) {
         cache.ids.clear();
@@ -70,7 +87,13 @@ function mergeByRow(a: Rejection[], b: Rejection[]): Rejection[] {
   return [...a, ...b].sort((x, y) => x.row - y.row);
 }
 
-async function recordProgress(trx: Db, jobId: string, imported: number, skipped: number, rejections: Rejection[]): Promise<void> {
+async function recordProgress(
+  trx: Db,
+  jobId: string,
+  imported: number,
+  skipped: number,
+  rejections: Rejection[],
+): Promise<void> {
   const processed = imported + skipped + rejections.length;
   await trx
     .updateTable('imports')
@@ -82,28 +105,65 @@ async function recordProgress(trx: Db, jobId: string, imported: number, skipped:
     }))
     .where('id', '=', jobId)
     .execute();
-  await insertMany(trx, 'importRejections', ['importId', 'rowNo', 'reason'], rejections.map((r) => [jobId, r.row, r.reason]));
+  await insertMany(
+    trx,
+    'importRejections',
+    ['importId', 'rowNo', 'reason'],
+    rejections.map((r) => [jobId, r.row, r.reason]),
+  );
 }
 
 /** Which of `ids` are rows of the account: looked up by primary key, the account checked here. */
-async function idsInAccount(trx: Db, table: 'contacts' | 'donations', accountId: string, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await inSlices(ids, (s) => trx.selectFrom(table).select(['id', 'accountId']).where('id', 'in', s).execute());
+async function idsInAccount(
+  trx: Db,
+  table: 'contacts' | 'donations',
+  accountId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const rows = await inSlices(ids, (s) =>
+    trx.selectFrom(table).select(['id', 'accountId']).where('id', 'in', s).execute(),
+  );
   return new Set(rows.filter((r) => r.accountId === accountId).map((r) => r.id));
 }
 
 /** The externalIds among `refs` that the table already has, as an external id or as an id. */
-async function existingRefs(trx: Db, table: 'contacts' | 'donations', accountId: string, refs: readonly string[]): Promise<Set<string>> {
+async function existingRefs(
+  trx: Db,
+  table: 'contacts' | 'donations',
+  accountId: string,
+  refs: readonly string[],
+): Promise<Set<string>> {
   if (refs.length === 0) return new Set();
-  const byExternal = await inSlices(refs, (s) => trx.selectFrom(table).select('externalId').where('accountId', '=', accountId).where('externalId', 'in', s).execute());
+  const byExternal = await inSlices(refs, (s) =>
+    trx
+      .selectFrom(table)
+      .select('externalId')
+      .where('accountId', '=', accountId)
+      .where('externalId', 'in', s)
+      .execute(),
+  );
   const found = new Set(byExternal.map((r) => r.externalId as string));
   // An export of this very database names records without an external id by their own id.
   const prefix = table === 'contacts' ? `${ID_PREFIX.contact}_` : `${ID_PREFIX.donation}_`;
-  for (const id of await idsInAccount(trx, table, accountId, refs.filter((r) => !found.has(r) && r.startsWith(prefix)))) found.add(id);
+  for (const id of await idsInAccount(
+    trx,
+    table,
+    accountId,
+    refs.filter((r) => !found.has(r) && r.startsWith(prefix)),
+  ))
+    found.add(id);
   return found;
 }
 
-async function writeContacts(trx: Db, opts: ChunkSpec, candidates: ContactCandidate[], at: string): Promise<ChunkOutcome> {
-  const refs = [...new Set(candidates.map((c) => c.record.row.externalId).filter((x): x is string => x !== null))];
+async function writeContacts(
+  trx: Db,
+  opts: ChunkSpec,
+  candidates: ContactCandidate[],
+  at: string,
+): Promise<ChunkOutcome> {
+  const refs = [
+    ...new Set(candidates.map((c) => c.record.row.externalId).filter((x): x is string => x !== null)),
+  ];
   const existing = await existingRefs(trx, 'contacts', opts.accountId, refs);
   const records: NewContactRecord[] = [];
   let skipped = 0;
@@ -121,7 +181,21 @@ async function writeContacts(trx: Db, opts: ChunkSpec, candidates: ContactCandid
   await insertContactRecords(trx, records);
   if (records.length > 0) {
     await bumpCounters(trx, opts.accountId, { contacts: records.length });
-    await insertObjects(trx, 'changeLog', records.map((r) => changeLogRow({ accountId: opts.accountId, entityType: 'contact', entityId: r.row.id, op: 'create', fields: null, push: opts.push, at })));
+    await insertObjects(
+      trx,
+      'changeLog',
+      records.map((r) =>
+        changeLogRow({
+          accountId: opts.accountId,
+          entityType: 'contact',
+          entityId: r.row.id,
+          op: 'create',
+          fields: null,
+          push: opts.push,
+          at,
+        }),
+      ),
+    );
   }
   return { imported: records.length, skipped, rejections: [] };
 }
@@ -144,24 +218,49 @@ interface ReferenceSets {
 /** Contacts remembered across chunks, at most (a file of a million donors must not hold them all). */
 const CONTACT_CACHE_MAX = 100_000;
 
-async function loadReferences(trx: Db, accountId: string, candidates: DonationCandidate[], cache: ContactCache): Promise<ReferenceSets> {
+async function loadReferences(
+  trx: Db,
+  accountId: string,
+  candidates: DonationCandidate[],
+  cache: ContactCache,
+): Promise<ReferenceSets> {
   if (cache.ids.size + cache.refs.size > CONTACT_CACHE_MAX) {
     cache.ids.clear();
     cache.refs.clear();
   }
-  const campaigns = await trx.selectFrom('campaigns').select('id').where('accountId', '=', accountId).execute();
-  const committees = await trx.selectFrom('committees').select('id').where('accountId', '=', accountId).execute();
-  const dacs = await trx.selectFrom('donationAccounts').selectAll().where('accountId', '=', accountId).execute();
+  const campaigns = await trx
+    .selectFrom('campaigns')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .execute();
+  const committees = await trx
+    .selectFrom('committees')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .execute();
+  const dacs = await trx
+    .selectFrom('donationAccounts')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .execute();
   const ids = new Set<string>();
   const refs = new Set<string>();
   for (const c of candidates) {
     if (!c.contactViaRef && !cache.ids.has(c.input.contactId)) ids.add(c.input.contactId);
-    for (const id of [c.input.onBehalfOfContactId, c.input.facilitatedByContactId]) if (id && !cache.ids.has(id)) ids.add(id);
+    for (const id of [c.input.onBehalfOfContactId, c.input.facilitatedByContactId])
+      if (id && !cache.ids.has(id)) ids.add(id);
     for (const v of Object.values(c.refs)) if (v !== undefined && !cache.refs.has(v)) refs.add(v);
   }
   for (const id of await idsInAccount(trx, 'contacts', accountId, [...ids])) cache.ids.add(id);
   if (refs.size > 0) {
-    const byExternal = await inSlices([...refs], (s) => trx.selectFrom('contacts').select(['id', 'externalId']).where('accountId', '=', accountId).where('externalId', 'in', s).execute());
+    const byExternal = await inSlices([...refs], (s) =>
+      trx
+        .selectFrom('contacts')
+        .select(['id', 'externalId'])
+        .where('accountId', '=', accountId)
+        .where('externalId', 'in', s)
+        .execute(),
+    );
     for (const r of byExternal) cache.refs.set(r.externalId as string, r.id);
     const unmatched = [...refs].filter((r) => !cache.refs.has(r) && r.startsWith(`${ID_PREFIX.contact}_`));
     for (const id of await idsInAccount(trx, 'contacts', accountId, unmatched)) cache.refs.set(id, id);
@@ -175,13 +274,20 @@ async function loadReferences(trx: Db, accountId: string, candidates: DonationCa
 }
 
 /** Resolves a candidate's contacts and checks every reference, as the API does; a reason or null. */
-function resolveDonation(c: DonationCandidate, refs: ReferenceSets): { input: DonationCreateBody } | { reason: string } {
+function resolveDonation(
+  c: DonationCandidate,
+  refs: ReferenceSets,
+): { input: DonationCreateBody } | { reason: string } {
   const input = { ...c.input };
   // the donor (D3)
   if (c.refs.contactExternalId !== undefined) {
     const id = refs.contacts.refs.get(c.refs.contactExternalId);
-    if (id === undefined) return { reason: `contactExternalId ${c.refs.contactExternalId} matches no contact in this account` };
-    if (!c.contactViaRef && id !== c.input.contactId) return { reason: `contactId ${c.input.contactId} and contactExternalId ${c.refs.contactExternalId} name different contacts` };
+    if (id === undefined)
+      return { reason: `contactExternalId ${c.refs.contactExternalId} matches no contact in this account` };
+    if (!c.contactViaRef && id !== c.input.contactId)
+      return {
+        reason: `contactId ${c.input.contactId} and contactExternalId ${c.refs.contactExternalId} name different contacts`,
+      };
     input.contactId = id;
   } else if (!refs.contacts.ids.has(input.contactId)) {
     return { reason: referenceNotFound('contact', 'contactId', input.contactId).message };
@@ -198,18 +304,34 @@ function resolveDonation(c: DonationCandidate, refs: ReferenceSets): { input: Do
   for (const [field, table, noun] of DONATION_REFERENCES) {
     const id = input[field];
     if (typeof id !== 'string' || id.length === 0 || viaRef.has(field)) continue;
-    const exists = table === 'campaigns' ? refs.campaigns.has(id) : table === 'committees' ? refs.committees.has(id) : table === 'donationAccounts' ? refs.donationAccounts.has(id) : refs.contacts.ids.has(id);
+    const exists =
+      table === 'campaigns'
+        ? refs.campaigns.has(id)
+        : table === 'committees'
+          ? refs.committees.has(id)
+          : table === 'donationAccounts'
+            ? refs.donationAccounts.has(id)
+            : refs.contacts.ids.has(id);
     if (!exists) return { reason: referenceNotFound(noun, field, id).message };
   }
   return { input };
 }
 
-async function writeDonations(trx: Db, engine: Engine, opts: ChunkSpec, candidates: DonationCandidate[], at: string, cache: ContactCache): Promise<ChunkOutcome> {
+async function writeDonations(
+  trx: Db,
+  engine: Engine,
+  opts: ChunkSpec,
+  candidates: DonationCandidate[],
+  at: string,
+  cache: ContactCache,
+): Promise<ChunkOutcome> {
   if (candidates.length === 0) return { imported: 0, skipped: 0, rejections: [] };
   const accountId = opts.accountId;
   const refs = await loadReferences(trx, accountId, candidates, cache);
   const calendar = await loadElectionCalendar(trx, accountId);
-  const externalIds = [...new Set(candidates.map((c) => c.externalId).filter((x): x is string => x !== null))];
+  const externalIds = [
+    ...new Set(candidates.map((c) => c.externalId).filter((x): x is string => x !== null)),
+  ];
   const existing = await existingRefs(trx, 'donations', accountId, externalIds);
 
   const rows: DonationRow[] = [];
@@ -245,13 +367,28 @@ async function writeDonations(trx: Db, engine: Engine, opts: ChunkSpec, candidat
 
   // Donor totals first: on PostgreSQL each UPDATE is also the donor's row lock, as in the API.
   const moved = await addChunkTotals(trx, engine, accountId, donors);
-  if (moved !== donors.size) throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
+  if (moved !== donors.size)
+    throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
 
   const flags = await checkChunkLimits(trx, rows, refs.donationAccounts, at);
   await insertObjects(trx, 'donations', rows);
-  await insertObjects(trx, 'limitFlags', flags.map((f) => f.flag));
-  await insertObjects(trx, 'donationHistory', flags.map((f) => f.history));
-  await insertObjects(trx, 'changeLog', rows.map((r) => changeLogRow({ accountId, entityType: 'donation', entityId: r.id, op: 'create', push: opts.push, at })));
+  await insertObjects(
+    trx,
+    'limitFlags',
+    flags.map((f) => f.flag),
+  );
+  await insertObjects(
+    trx,
+    'donationHistory',
+    flags.map((f) => f.history),
+  );
+  await insertObjects(
+    trx,
+    'changeLog',
+    rows.map((r) =>
+      changeLogRow({ accountId, entityType: 'donation', entityId: r.id, op: 'create', push: opts.push, at }),
+    ),
+  );
   await bumpCounters(trx, accountId, { donations: rows.length });
   return { imported: rows.length, skipped, rejections };
 }
@@ -266,12 +403,20 @@ const TOTALS_SLICE = 256;
  * power-of-two remainders) few enough to stay in the statement cache. On PostgreSQL one
  * prepared UPDATE per donor: the row locks are taken in id order, as every writer takes them.
  */
-async function addChunkTotals(trx: Db, engine: Engine, accountId: string, donors: ReadonlyMap<string, { cents: number; latest: string }>): Promise<number> {
+async function addChunkTotals(
+  trx: Db,
+  engine: Engine,
+  accountId: string,
+  donors: ReadonlyMap<string, { cents: number; latest: string }>,
+): Promise<number> {
   const sorted = [...donors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let found = 0;
   if (engine === 'postgres') {
-    const addTotals = prepare(trx, (p) => addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }));
-    for (const [contactId, d] of sorted) found += Number((await addTotals([accountId, contactId, d.cents, d.latest])).numAffectedRows ?? 0);
+    const addTotals = prepare(trx, (p) =>
+      addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }),
+    );
+    for (const [contactId, d] of sorted)
+      found += Number((await addTotals([accountId, contactId, d.cents, d.latest])).numAffectedRows ?? 0);
     return found;
   }
   let i = 0;

@@ -60,13 +60,25 @@ export interface ImportOptions extends ChunkSpec {
 }
 
 /** Imports CSV bytes from a stream (its rows are checked in this thread). */
-export function importCsv(ctx: DomainContext, opts: ImportOptions, source: AsyncIterable<Uint8Array | string>): Promise<ImportResult> {
+export function importCsv(
+  ctx: DomainContext,
+  opts: ImportOptions,
+  source: AsyncIterable<Uint8Array | string>,
+): Promise<ImportResult> {
   const progress: CsvProgress = { bytes: 0 };
-  return runImport(ctx, opts, inProcessSource(opts.kind, opts.accountId, readCsv(source, progress), progress));
+  return runImport(
+    ctx,
+    opts,
+    inProcessSource(opts.kind, opts.accountId, readCsv(source, progress), progress),
+  );
 }
 
 /** Imports records already split into cells, the header first (demo data). */
-export function importRecords(ctx: DomainContext, opts: ImportOptions, batches: AsyncIterable<CsvRecord[]>): Promise<ImportResult> {
+export function importRecords(
+  ctx: DomainContext,
+  opts: ImportOptions,
+  batches: AsyncIterable<CsvRecord[]>,
+): Promise<ImportResult> {
   return runImport(ctx, opts, inProcessSource(opts.kind, opts.accountId, batches));
 }
 
@@ -97,7 +109,12 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
     const cache: ContactCache = { ids: new Set(), refs: new Map() };
     let chunkRows = Math.min(MAX_CHUNK, Math.max(1, Math.floor(opts.chunkRows ?? DEFAULT_CHUNK)));
     for (;;) {
-      if (opts.signal?.aborted) throw new DomainError('conflict', 'import_stopped', 'The import was stopped before the end of the file');
+      if (opts.signal?.aborted)
+        throw new DomainError(
+          'conflict',
+          'import_stopped',
+          'The import was stopped before the end of the file',
+        );
       const started = performance.now();
       const at = ctx.now();
       const chunk = await source.next(chunkRows, at, opts.kind === 'contacts' ? await defsNow() : []);
@@ -118,7 +135,13 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
       }
       await nextTurn();
     }
-    return { imported: totals.imported, rejected, rejectedCount: totals.rejected, skipped: totals.skipped, processed: totals.processed };
+    return {
+      imported: totals.imported,
+      rejected,
+      rejectedCount: totals.rejected,
+      skipped: totals.skipped,
+      processed: totals.processed,
+    };
   } finally {
     await source.close();
   }
@@ -128,21 +151,46 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
 
 export type { ImportJob };
 
-export async function createImportJob(ctx: DomainContext, p: { accountId: string; kind: ImportKind; push: boolean; totalRows: number }): Promise<ImportJob> {
+export async function createImportJob(
+  ctx: DomainContext,
+  p: { accountId: string; kind: ImportKind; push: boolean; totalRows: number },
+): Promise<ImportJob> {
   await requireAccount(ctx, p.accountId);
   const id = newId('importJob');
   const at = ctx.now();
   await ctx.store.write((trx) =>
     trx
       .insertInto('imports')
-      .values({ id, accountId: p.accountId, kind: p.kind, status: 'running', totalRows: p.totalRows, processedRows: 0, importedRows: 0, rejected: '[]', push: p.push ? 1 : 0, error: null, createdAt: at, finishedAt: null })
+      .values({
+        id,
+        accountId: p.accountId,
+        kind: p.kind,
+        status: 'running',
+        totalRows: p.totalRows,
+        processedRows: 0,
+        importedRows: 0,
+        rejected: '[]',
+        push: p.push ? 1 : 0,
+        error: null,
+        createdAt: at,
+        finishedAt: null,
+      })
       .execute(),
   );
   return (await getImportJob(ctx, p.accountId, id))!;
 }
 
-export async function getImportJob(ctx: DomainContext, accountId: string, id: string): Promise<ImportJob | undefined> {
-  const r = await ctx.store.db.selectFrom('imports').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+export async function getImportJob(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+): Promise<ImportJob | undefined> {
+  const r = await ctx.store.db
+    .selectFrom('imports')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!r) return undefined;
   return {
     id: r.id,
@@ -160,20 +208,39 @@ export async function getImportJob(ctx: DomainContext, accountId: string, id: st
   };
 }
 
-export async function requireImportJob(ctx: DomainContext, accountId: string, id: string): Promise<ImportJob> {
+export async function requireImportJob(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+): Promise<ImportJob> {
   const job = await getImportJob(ctx, accountId, id);
-  if (!job) throw new DomainError('not_found', 'import_not_found', `Import ${id} was not found`, [{ field: 'id', issue: 'does not exist in this account' }]);
+  if (!job)
+    throw new DomainError('not_found', 'import_not_found', `Import ${id} was not found`, [
+      { field: 'id', issue: 'does not exist in this account' },
+    ]);
   return job;
 }
 
 /** Marks a job finished: done (totalRows becomes the rows actually read), or failed with a reason. */
-export async function finishImportJob(ctx: DomainContext, id: string, outcome: { status: 'done' } | { status: 'failed'; error: string }): Promise<void> {
+export async function finishImportJob(
+  ctx: DomainContext,
+  id: string,
+  outcome: { status: 'done' } | { status: 'failed'; error: string },
+): Promise<void> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     if (outcome.status === 'done') {
-      await trx.updateTable('imports').set((eb) => ({ status: 'done', totalRows: eb.ref('processedRows'), finishedAt: at })).where('id', '=', id).execute();
+      await trx
+        .updateTable('imports')
+        .set((eb) => ({ status: 'done', totalRows: eb.ref('processedRows'), finishedAt: at }))
+        .where('id', '=', id)
+        .execute();
     } else {
-      await trx.updateTable('imports').set({ status: 'failed', error: outcome.error, finishedAt: at }).where('id', '=', id).execute();
+      await trx
+        .updateTable('imports')
+        .set({ status: 'failed', error: outcome.error, finishedAt: at })
+        .where('id', '=', id)
+        .execute();
     }
   });
 }
@@ -184,7 +251,12 @@ export async function failInterruptedImports(ctx: DomainContext): Promise<number
   return ctx.store.write(async (trx) => {
     const r = await trx
       .updateTable('imports')
-      .set({ status: 'failed', error: 'interrupted: GiftDesk stopped before the import finished; the rows counted as imported are saved (import the file again: rows with an externalId are not added twice)', finishedAt: at })
+      .set({
+        status: 'failed',
+        error:
+          'interrupted: GiftDesk stopped before the import finished; the rows counted as imported are saved (import the file again: rows with an externalId are not added twice)',
+        finishedAt: at,
+      })
       .where('status', '=', 'running')
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
@@ -195,7 +267,14 @@ export async function failInterruptedImports(ctx: DomainContext): Promise<number
 export async function* importRejections(ctx: DomainContext, id: string): AsyncGenerator<Rejection[]> {
   let after = 0;
   for (;;) {
-    const page = await ctx.store.db.selectFrom('importRejections').select(['rowNo', 'reason']).where('importId', '=', id).where('rowNo', '>', after).orderBy('rowNo').limit(1000).execute();
+    const page = await ctx.store.db
+      .selectFrom('importRejections')
+      .select(['rowNo', 'reason'])
+      .where('importId', '=', id)
+      .where('rowNo', '>', after)
+      .orderBy('rowNo')
+      .limit(1000)
+      .execute();
     if (page.length === 0) return;
     yield page.map((r) => ({ row: Number(r.rowNo), reason: r.reason }));
     after = Number(page[page.length - 1]!.rowNo);
@@ -203,7 +282,12 @@ export async function* importRejections(ctx: DomainContext, id: string): AsyncGe
 }
 
 /** A header check before a job starts (the route answers 400 at once for a file it would refuse). */
-export async function checkImportHeader(ctx: DomainContext, kind: ImportKind, accountId: string, header: readonly string[]): Promise<void> {
+export async function checkImportHeader(
+  ctx: DomainContext,
+  kind: ImportKind,
+  accountId: string,
+  header: readonly string[],
+): Promise<void> {
   await requireAccount(ctx, accountId);
   planColumns(kind, header, await listCustomFields(ctx.store.db, accountId));
 }

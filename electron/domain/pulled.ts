@@ -35,7 +35,13 @@ const clean = (v: string | null | undefined, max: number): string | null => {
  * A list item as local fields, or the reason it cannot be stored. HQ is not bound by our
  * rules (another implementation of the spec may allow an empty name), so a pull checks.
  */
-export function pulledContactFields(item: { firstName?: unknown; lastName?: unknown; email?: unknown; phone?: unknown; organization?: unknown }): PulledContactFields | { problem: string } {
+export function pulledContactFields(item: {
+  firstName?: unknown;
+  lastName?: unknown;
+  email?: unknown;
+  phone?: unknown;
+  organization?: unknown;
+}): PulledContactFields | { problem: string } {
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   const firstName = clean(text(item.firstName), 100);
   const lastName = clean(text(item.lastName), 100);
@@ -51,18 +57,38 @@ export function pulledContactFields(item: { firstName?: unknown; lastName?: unkn
 }
 
 /** Adds a contact that HQ has and this database does not. Returns its new local id. */
-export async function insertPulledContact(trx: Db, accountId: string, f: PulledContactFields, at: string): Promise<string> {
+export async function insertPulledContact(
+  trx: Db,
+  accountId: string,
+  f: PulledContactFields,
+  at: string,
+): Promise<string> {
   const id = newId('contact');
   const defs: CustomFieldDefinition[] = [];
   const record = prepareContact(
-    { accountId, firstName: f.firstName, lastName: f.lastName, primaryEmail: f.email, primaryPhone: f.phone, organization: f.organization },
+    {
+      accountId,
+      firstName: f.firstName,
+      lastName: f.lastName,
+      primaryEmail: f.email,
+      primaryPhone: f.phone,
+      organization: f.organization,
+    },
     defs,
     id,
     at,
   );
   await insertContactRecords(trx, [record]);
   await bumpCounters(trx, accountId, { contacts: 1 });
-  await logChange(trx, { accountId, entityType: 'contact', entityId: id, op: 'create', fields: null, push: false, at });
+  await logChange(trx, {
+    accountId,
+    entityType: 'contact',
+    entityId: id,
+    op: 'create',
+    fields: null,
+    push: false,
+    at,
+  });
   return id;
 }
 
@@ -87,7 +113,12 @@ export async function refreshPulledContact(
   keep: ReadonlySet<string> | 'all',
   at: string,
 ): Promise<RefreshResult> {
-  const row = await trx.selectFrom('contacts').selectAll().where('id', '=', localId).where('accountId', '=', accountId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', localId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!row) return { kind: 'missing' };
   const differs: PulledContactField[] = [];
   if (row.firstName !== f.firstName) differs.push('firstName');
@@ -124,21 +155,51 @@ export async function refreshPulledContact(
   }
   await lockContact(trx, accountId, localId);
   await trx.updateTable('contacts').set(patch).where('id', '=', localId).execute();
-  await logChange(trx, { accountId, entityType: 'contact', entityId: localId, op: 'update', fields: apply, push: false, at });
+  await logChange(trx, {
+    accountId,
+    entityType: 'contact',
+    entityId: localId,
+    op: 'update',
+    fields: apply,
+    push: false,
+    at,
+  });
   return { kind: 'updated', fields: apply };
 }
 
-async function firstSubValue(trx: Db, table: 'contactEmails' | 'contactPhones', contactId: string): Promise<string | null> {
+async function firstSubValue(
+  trx: Db,
+  table: 'contactEmails' | 'contactPhones',
+  contactId: string,
+): Promise<string | null> {
   if (table === 'contactEmails') {
-    const e = await trx.selectFrom('contactEmails').select('emailAddress').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+    const e = await trx
+      .selectFrom('contactEmails')
+      .select('emailAddress')
+      .where('contactId', '=', contactId)
+      .orderBy('isPrimary', 'desc')
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
     return e?.emailAddress ?? null;
   }
-  const p = await trx.selectFrom('contactPhones').select('phoneNumber').where('contactId', '=', contactId).orderBy('isPrimary', 'desc').orderBy('position').limit(1).executeTakeFirst();
+  const p = await trx
+    .selectFrom('contactPhones')
+    .select('phoneNumber')
+    .where('contactId', '=', contactId)
+    .orderBy('isPrimary', 'desc')
+    .orderBy('position')
+    .limit(1)
+    .executeTakeFirst();
   return p?.phoneNumber ?? null;
 }
 
 /** Local contacts whose displayed email is one of `emails` (lower-cased), for matching. */
-export async function contactsByEmail(db: Db, accountId: string, emails: readonly string[]): Promise<Array<{ id: string; firstName: string; lastName: string; email: string }>> {
+export async function contactsByEmail(
+  db: Db,
+  accountId: string,
+  emails: readonly string[],
+): Promise<Array<{ id: string; firstName: string; lastName: string; email: string }>> {
   const wanted = [...new Set(emails.map((e) => e.toLowerCase()))];
   if (wanted.length === 0) return [];
   const out: Array<{ id: string; firstName: string; lastName: string; email: string }> = [];
@@ -150,18 +211,29 @@ export async function contactsByEmail(db: Db, accountId: string, emails: readonl
       .where('accountId', '=', accountId)
       .where((eb) => eb(eb.fn('lower', ['email']), 'in', part))
       .execute();
-    for (const r of rows) if (r.email) out.push({ id: r.id, firstName: r.firstName, lastName: r.lastName, email: r.email });
+    for (const r of rows)
+      if (r.email) out.push({ id: r.id, firstName: r.firstName, lastName: r.lastName, email: r.email });
   }
   return out;
 }
 
 /** Local contacts with exactly these names (case-insensitive), for matching. */
-export async function contactsByName(db: Db, accountId: string, firstName: string, lastName: string): Promise<Array<{ id: string; email: string | null }>> {
+export async function contactsByName(
+  db: Db,
+  accountId: string,
+  firstName: string,
+  lastName: string,
+): Promise<Array<{ id: string; email: string | null }>> {
   return db
     .selectFrom('contacts')
     .select(['id', 'email'])
     .where('accountId', '=', accountId)
-    .where((eb) => eb.and([eb(eb.fn('lower', ['firstName']), '=', firstName.toLowerCase()), eb(eb.fn('lower', ['lastName']), '=', lastName.toLowerCase())]))
+    .where((eb) =>
+      eb.and([
+        eb(eb.fn('lower', ['firstName']), '=', firstName.toLowerCase()),
+        eb(eb.fn('lower', ['lastName']), '=', lastName.toLowerCase()),
+      ]),
+    )
     .limit(50)
     .execute();
 }
@@ -170,10 +242,19 @@ export async function contactsByName(db: Db, accountId: string, firstName: strin
 
 export type ReferenceKind = 'campaign' | 'committee' | 'donationAccount';
 
-const TABLE = { campaign: 'campaigns', committee: 'committees', donationAccount: 'donationAccounts' } as const;
+const TABLE = {
+  campaign: 'campaigns',
+  committee: 'committees',
+  donationAccount: 'donationAccounts',
+} as const;
 
 /** A local reference record by exact name (case-insensitive), for linking by name. */
-export async function referenceByName(db: Db, kind: ReferenceKind, accountId: string, name: string): Promise<Array<{ id: string; name: string }>> {
+export async function referenceByName(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  name: string,
+): Promise<Array<{ id: string; name: string }>> {
   return db
     .selectFrom(TABLE[kind])
     .select(['id', 'name'])
@@ -183,13 +264,33 @@ export async function referenceByName(db: Db, kind: ReferenceKind, accountId: st
 }
 
 /** An account's reference records of one kind, by name. */
-export async function listReferences(db: Db, kind: ReferenceKind, accountId: string): Promise<Array<{ id: string; name: string }>> {
-  return db.selectFrom(TABLE[kind]).select(['id', 'name']).where('accountId', '=', accountId).orderBy('name').orderBy('id').execute();
+export async function listReferences(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return db
+    .selectFrom(TABLE[kind])
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 /** Whether a local reference record exists in the account (and its name). */
-export async function getReference(db: Db, kind: ReferenceKind, accountId: string, id: string): Promise<{ id: string; name: string } | undefined> {
-  return db.selectFrom(TABLE[kind]).select(['id', 'name']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+export async function getReference(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  id: string,
+): Promise<{ id: string; name: string } | undefined> {
+  return db
+    .selectFrom(TABLE[kind])
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** HQ's limits of a donation account, decimal dollars (null: none). */
@@ -210,7 +311,14 @@ const cents = (v: number | null | undefined): number | null => {
  * Adds a campaign, committee or donation account that HQ has (push = 0). The name is HQ's,
  * trimmed and cut to the local limit.
  */
-export async function insertPulledReference(trx: Db, kind: ReferenceKind, accountId: string, name: string, at: string, limits: PulledLimits = {}): Promise<string> {
+export async function insertPulledReference(
+  trx: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  name: string,
+  at: string,
+  limits: PulledLimits = {},
+): Promise<string> {
   const n = name.trim().slice(0, 200) || '(unnamed at HQ)';
   let id: string;
   switch (kind) {
@@ -239,22 +347,53 @@ export async function insertPulledReference(trx: Db, kind: ReferenceKind, accoun
         .execute();
       break;
   }
-  await logChange(trx, { accountId, entityType: kind, entityId: id, op: 'create', fields: null, push: false, at });
+  await logChange(trx, {
+    accountId,
+    entityType: kind,
+    entityId: id,
+    op: 'create',
+    fields: null,
+    push: false,
+    at,
+  });
   return id;
 }
 
 /** Renames a linked reference record to HQ's name when it differs (push = 0). */
-export async function renamePulledReference(trx: Db, kind: ReferenceKind, accountId: string, id: string, name: string, at: string): Promise<boolean> {
+export async function renamePulledReference(
+  trx: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  id: string,
+  name: string,
+  at: string,
+): Promise<boolean> {
   const n = name.trim().slice(0, 200);
   if (!n) return false;
   const current = await getReference(trx, kind, accountId, id);
   if (!current || current.name === n) return false;
   await trx.updateTable(TABLE[kind]).set({ name: n }).where('id', '=', id).execute();
-  await logChange(trx, { accountId, entityType: kind, entityId: id, op: 'update', fields: ['name'], push: false, at });
+  await logChange(trx, {
+    accountId,
+    entityType: kind,
+    entityId: id,
+    op: 'update',
+    fields: ['name'],
+    push: false,
+    at,
+  });
   return true;
 }
 
 /** Links a local campaign to a local donation account (both pulled), once. */
-export async function linkCampaignDonationAccount(trx: Db, campaignId: string, donationAccountId: string): Promise<void> {
-  await trx.insertInto('campaignDonationAccounts').values({ campaignId, donationAccountId }).onConflict((oc) => oc.doNothing()).execute();
+export async function linkCampaignDonationAccount(
+  trx: Db,
+  campaignId: string,
+  donationAccountId: string,
+): Promise<void> {
+  await trx
+    .insertInto('campaignDonationAccounts')
+    .values({ campaignId, donationAccountId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }

@@ -33,7 +33,10 @@ const fromCents = (v: number | null): number | null => (v === null ? null : cent
 
 /* ---------------- donation accounts ---------------- */
 
-export async function createDonationAccount(ctx: DomainContext, input: { accountId: string; name: string } & Partial<Limits>) {
+export async function createDonationAccount(
+  ctx: DomainContext,
+  input: { accountId: string; name: string } & Partial<Limits>,
+) {
   const id = newId('donationAccount');
   const at = ctx.now();
   const row = {
@@ -48,90 +51,179 @@ export async function createDonationAccount(ctx: DomainContext, input: { account
   };
   await ctx.store.write(async (trx) => {
     await trx.insertInto('donationAccounts').values(row).execute();
-    await logChange(trx, { accountId: input.accountId, entityType: 'donationAccount', entityId: id, op: 'create', at });
+    await logChange(trx, {
+      accountId: input.accountId,
+      entityType: 'donationAccount',
+      entityId: id,
+      op: 'create',
+      at,
+    });
   });
   return (await getDonationAccount(ctx.store.db, input.accountId, id))!;
 }
 
-export async function updateDonationAccountLimits(ctx: DomainContext, accountId: string, id: string, input: Partial<Limits> & { name?: string }) {
+export async function updateDonationAccountLimits(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: Partial<Limits> & { name?: string },
+) {
   const patch: Record<string, string | number | null> = {};
   if (input.name !== undefined) patch.name = requireName(input.name);
-  if (input.perElection !== undefined) patch.limitPerElectionCents = toCents('perElection', input.perElection);
+  if (input.perElection !== undefined)
+    patch.limitPerElectionCents = toCents('perElection', input.perElection);
   if (input.perCycle !== undefined) patch.limitPerCycleCents = toCents('perCycle', input.perCycle);
   if (input.perYear !== undefined) patch.limitPerYearCents = toCents('perYear', input.perYear);
   if (input.perDonor !== undefined) patch.limitPerDonorCents = toCents('perDonor', input.perDonor);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     if (!(await getDonationAccount(trx, accountId, id))) throw notFound('donation account', 'id', id);
-    if (Object.keys(patch).length > 0) await trx.updateTable('donationAccounts').set(patch).where('id', '=', id).execute();
-    await logChange(trx, { accountId, entityType: 'donationAccount', entityId: id, op: 'update', fields: Object.keys(input), at });
+    if (Object.keys(patch).length > 0)
+      await trx.updateTable('donationAccounts').set(patch).where('id', '=', id).execute();
+    await logChange(trx, {
+      accountId,
+      entityType: 'donationAccount',
+      entityId: id,
+      op: 'update',
+      fields: Object.keys(input),
+      at,
+    });
   });
   return (await getDonationAccount(ctx.store.db, accountId, id))!;
 }
 
 export async function getDonationAccount(db: Db, accountId: string, id: string) {
-  const r = await db.selectFrom('donationAccounts').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  const r = await db
+    .selectFrom('donationAccounts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!r) return undefined;
   return {
     id: r.id,
     name: r.name,
-    limits: { perElection: fromCents(r.limitPerElectionCents), perCycle: fromCents(r.limitPerCycleCents), perYear: fromCents(r.limitPerYearCents), perDonor: fromCents(r.limitPerDonorCents) } satisfies Limits,
+    limits: {
+      perElection: fromCents(r.limitPerElectionCents),
+      perCycle: fromCents(r.limitPerCycleCents),
+      perYear: fromCents(r.limitPerYearCents),
+      perDonor: fromCents(r.limitPerDonorCents),
+    } satisfies Limits,
     createdAt: r.createdAt,
   };
 }
 
 export async function listDonationAccounts(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.store.db.selectFrom('donationAccounts').select('id').where('accountId', '=', accountId).orderBy('name').execute();
+  const rows = await ctx.store.db
+    .selectFrom('donationAccounts')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .orderBy('name')
+    .execute();
   return Promise.all(rows.map(async (r) => (await getDonationAccount(ctx.store.db, accountId, r.id))!));
 }
 
 /* ---------------- campaigns ---------------- */
 
-export async function createCampaign(ctx: DomainContext, input: { accountId: string; name: string; donationAccountIds?: string[] }) {
+export async function createCampaign(
+  ctx: DomainContext,
+  input: { accountId: string; name: string; donationAccountIds?: string[] },
+) {
   const id = newId('campaign');
   const at = ctx.now();
   const name = requireName(input.name);
   await ctx.store.write(async (trx) => {
     for (const [i, dac] of (input.donationAccountIds ?? []).entries()) {
-      if (!(await getDonationAccount(trx, input.accountId, dac))) throw notFound('donation account', `donationAccountIds[${i}]`, dac);
+      if (!(await getDonationAccount(trx, input.accountId, dac)))
+        throw notFound('donation account', `donationAccountIds[${i}]`, dac);
     }
-    await trx.insertInto('campaigns').values({ id, accountId: input.accountId, name, createdAt: at }).execute();
+    await trx
+      .insertInto('campaigns')
+      .values({ id, accountId: input.accountId, name, createdAt: at })
+      .execute();
     for (const dac of new Set(input.donationAccountIds ?? [])) {
-      await trx.insertInto('campaignDonationAccounts').values({ campaignId: id, donationAccountId: dac }).execute();
+      await trx
+        .insertInto('campaignDonationAccounts')
+        .values({ campaignId: id, donationAccountId: dac })
+        .execute();
     }
-    await logChange(trx, { accountId: input.accountId, entityType: 'campaign', entityId: id, op: 'create', at });
+    await logChange(trx, {
+      accountId: input.accountId,
+      entityType: 'campaign',
+      entityId: id,
+      op: 'create',
+      at,
+    });
   });
   return (await getCampaign(ctx.store.db, input.accountId, id))!;
 }
 
 /** Rename a campaign and/or replace the donation accounts it offers (the list is sent whole). */
-export async function updateCampaign(ctx: DomainContext, accountId: string, id: string, input: { name?: string; donationAccountIds?: string[] }) {
+export async function updateCampaign(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: { name?: string; donationAccountIds?: string[] },
+) {
   const name = input.name === undefined ? undefined : requireName(input.name);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    if (!(await trx.selectFrom('campaigns').select('id').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst())) throw notFound('campaign', 'id', id);
+    if (
+      !(await trx
+        .selectFrom('campaigns')
+        .select('id')
+        .where('id', '=', id)
+        .where('accountId', '=', accountId)
+        .executeTakeFirst())
+    )
+      throw notFound('campaign', 'id', id);
     for (const [i, dac] of (input.donationAccountIds ?? []).entries()) {
-      if (!(await getDonationAccount(trx, accountId, dac))) throw notFound('donation account', `donationAccountIds[${i}]`, dac);
+      if (!(await getDonationAccount(trx, accountId, dac)))
+        throw notFound('donation account', `donationAccountIds[${i}]`, dac);
     }
     if (name !== undefined) await trx.updateTable('campaigns').set({ name }).where('id', '=', id).execute();
     if (input.donationAccountIds !== undefined) {
       await trx.deleteFrom('campaignDonationAccounts').where('campaignId', '=', id).execute();
       for (const dac of new Set(input.donationAccountIds)) {
-        await trx.insertInto('campaignDonationAccounts').values({ campaignId: id, donationAccountId: dac }).execute();
+        await trx
+          .insertInto('campaignDonationAccounts')
+          .values({ campaignId: id, donationAccountId: dac })
+          .execute();
       }
     }
-    await logChange(trx, { accountId, entityType: 'campaign', entityId: id, op: 'update', fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined), at });
+    await logChange(trx, {
+      accountId,
+      entityType: 'campaign',
+      entityId: id,
+      op: 'update',
+      fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined),
+      at,
+    });
   });
   return (await getCampaign(ctx.store.db, accountId, id))!;
 }
 
 export async function getCampaign(db: Db, accountId: string, id: string) {
-  const c = await db.selectFrom('campaigns').selectAll().where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  const c = await db
+    .selectFrom('campaigns')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!c) return undefined;
-  const links = await db.selectFrom('campaignDonationAccounts as l').innerJoin('donationAccounts as a', 'a.id', 'l.donationAccountId').select(['a.id', 'a.name']).where('l.campaignId', '=', id).orderBy('a.name').execute();
+  const links = await db
+    .selectFrom('campaignDonationAccounts as l')
+    .innerJoin('donationAccounts as a', 'a.id', 'l.donationAccountId')
+    .select(['a.id', 'a.name'])
+    .where('l.campaignId', '=', id)
+    .orderBy('a.name')
+    .execute();
   const totals = await db
     .selectFrom('donations')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amountCents'), eb.lit(0)).as('cents'), eb.fn.countAll<number>().as('n')])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('amountCents'), eb.lit(0)).as('cents'),
+      eb.fn.countAll<number>().as('n'),
+    ])
     .where('campaignId', '=', id)
     .where('status', '=', 'completed')
     .executeTakeFirstOrThrow();
@@ -146,7 +238,12 @@ export async function getCampaign(db: Db, accountId: string, id: string) {
 }
 
 export async function listCampaigns(ctx: DomainContext, accountId: string) {
-  const rows = await ctx.store.db.selectFrom('campaigns').select('id').where('accountId', '=', accountId).orderBy('name').execute();
+  const rows = await ctx.store.db
+    .selectFrom('campaigns')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .orderBy('name')
+    .execute();
   return Promise.all(rows.map(async (r) => (await getCampaign(ctx.store.db, accountId, r.id))!));
 }
 
@@ -163,14 +260,28 @@ export async function createCommittee(ctx: DomainContext, input: { accountId: st
   const at = ctx.now();
   const name = requireName(input.name);
   await ctx.store.write(async (trx) => {
-    await trx.insertInto('committees').values({ id, accountId: input.accountId, name, createdAt: at }).execute();
-    await logChange(trx, { accountId: input.accountId, entityType: 'committee', entityId: id, op: 'create', at });
+    await trx
+      .insertInto('committees')
+      .values({ id, accountId: input.accountId, name, createdAt: at })
+      .execute();
+    await logChange(trx, {
+      accountId: input.accountId,
+      entityType: 'committee',
+      entityId: id,
+      op: 'create',
+      at,
+    });
   });
   return { id, name, createdAt: at };
 }
 
 export async function requireCommittee(ctx: DomainContext, accountId: string, id: string) {
-  const c = await ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  const c = await ctx.store.db
+    .selectFrom('committees')
+    .select(['id', 'name', 'createdAt'])
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   if (!c) throw notFound('committee', 'id', id);
   return c;
 }
@@ -182,20 +293,50 @@ export async function requireDonationAccount(ctx: DomainContext, accountId: stri
 }
 
 export async function listCommittees(ctx: DomainContext, accountId: string) {
-  return ctx.store.db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('accountId', '=', accountId).orderBy('name').execute();
+  return ctx.store.db
+    .selectFrom('committees')
+    .select(['id', 'name', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .orderBy('name')
+    .execute();
 }
 
-export async function updateCommittee(ctx: DomainContext, accountId: string, id: string, input: { name?: string }) {
+export async function updateCommittee(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: { name?: string },
+) {
   const name = input.name === undefined ? undefined : requireName(input.name);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
-    if (!(await trx.selectFrom('committees').select('id').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst())) throw notFound('committee', 'id', id);
+    if (
+      !(await trx
+        .selectFrom('committees')
+        .select('id')
+        .where('id', '=', id)
+        .where('accountId', '=', accountId)
+        .executeTakeFirst())
+    )
+      throw notFound('committee', 'id', id);
     if (name !== undefined) await trx.updateTable('committees').set({ name }).where('id', '=', id).execute();
-    await logChange(trx, { accountId, entityType: 'committee', entityId: id, op: 'update', fields: input.name === undefined ? [] : ['name'], at });
+    await logChange(trx, {
+      accountId,
+      entityType: 'committee',
+      entityId: id,
+      op: 'update',
+      fields: input.name === undefined ? [] : ['name'],
+      at,
+    });
   });
   return (await getCommittee(ctx.store.db, accountId, id))!;
 }
 
 async function getCommittee(db: Db, accountId: string, id: string) {
-  return db.selectFrom('committees').select(['id', 'name', 'createdAt']).where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('committees')
+    .select(['id', 'name', 'createdAt'])
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
 }

@@ -20,7 +20,12 @@ export function bucketStart(iso: string, unit: TimeUnit): string {
 }
 
 /** Every bucket start from `from`'s bucket to `to`'s, inclusive (null when more than `max`). */
-export function bucketStarts(from: string, to: string, unit: TimeUnit, max = MAX_TIME_POINTS): string[] | null {
+export function bucketStarts(
+  from: string,
+  to: string,
+  unit: TimeUnit,
+  max = MAX_TIME_POINTS,
+): string[] | null {
   const first = Date.parse(bucketStart(from, unit));
   const last = Date.parse(bucketStart(to, unit));
   const n = Math.floor((last - first) / STEP_MS[unit]) + 1;
@@ -37,13 +42,21 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
   if (from && to && from > to) throw invalidField('endDate', 'must not be before startDate');
   const batchId = q.batchId ?? null;
   if (batchId) {
-    const b = await db.selectFrom('batches').select('id').where('id', '=', batchId).where('accountId', '=', q.accountId).executeTakeFirst();
+    const b = await db
+      .selectFrom('batches')
+      .select('id')
+      .where('id', '=', batchId)
+      .where('accountId', '=', q.accountId)
+      .executeTakeFirst();
     if (!b) throw notFound('batch', 'batchId', batchId);
   }
 
   // The time a gift counts at: its date (the default), or when it was entered (the event room's "tonight").
   const time = q.basis === 'entered' ? 'd.createdAt' : 'd.donationDate';
-  let scope = db.selectFrom('donations as d').where('d.accountId', '=', q.accountId).where('d.status', '=', 'completed');
+  let scope = db
+    .selectFrom('donations as d')
+    .where('d.accountId', '=', q.accountId)
+    .where('d.status', '=', 'completed');
   if (from) scope = scope.where(time, '>=', from);
   if (to) scope = scope.where(time, '<=', to);
   if (batchId) scope = scope.where('d.batchId', '=', batchId);
@@ -56,7 +69,9 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     let span: number | null = null;
     if (from && to) span = Date.parse(to) - Date.parse(from);
     else if (batchId) {
-      const r = await scope.select((eb) => [eb.fn.min(time).as('first'), eb.fn.max(time).as('last')]).executeTakeFirst();
+      const r = await scope
+        .select((eb) => [eb.fn.min(time).as('first'), eb.fn.max(time).as('last')])
+        .executeTakeFirst();
       if (r?.first && r.last) span = Date.parse(String(r.last)) - Date.parse(String(r.first));
     }
     if (span !== null && span < 2 * STEP_MS.day) unit = 'hour';
@@ -64,14 +79,23 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
   let axis: string[] | null = null;
   if (from && to) {
     axis = bucketStarts(from, to, unit);
-    if (axis === null) throw invalidField('bucket', `covers at most ${MAX_TIME_POINTS} ${unit}s: ask for a shorter range${unit === 'hour' ? ' or bucket=day' : ''}`);
+    if (axis === null)
+      throw invalidField(
+        'bucket',
+        `covers at most ${MAX_TIME_POINTS} ${unit}s: ask for a shorter range${unit === 'hour' ? ' or bucket=day' : ''}`,
+      );
   }
 
   // One pass over the scope's rows, grouped by time bucket and campaign; the totals, the
   // campaigns and the time line are sums of these groups.
   const bucket = ctx.store.timeBucket(time, unit);
   const groups = await scope
-    .select((eb) => [bucket.as('start'), 'd.campaignId', eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents')])
+    .select((eb) => [
+      bucket.as('start'),
+      'd.campaignId',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents'),
+    ])
     .groupBy([bucket, 'd.campaignId'])
     .execute();
 
@@ -96,7 +120,11 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
   }
   const ids = [...byCampaign.keys()].filter((k): k is string => k !== null);
   const names = new Map(
-    ids.length === 0 ? [] : (await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute()).map((c) => [c.id, c.name] as const),
+    ids.length === 0
+      ? []
+      : (await db.selectFrom('campaigns').select(['id', 'name']).where('id', 'in', ids).execute()).map(
+          (c) => [c.id, c.name] as const,
+        ),
   );
   // Without a range the axis spans the gifts found (zeros between them), when that is not too long.
   if (!axis && byStart.size > 0) {
@@ -112,7 +140,13 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     count,
     total: centsToDollars(cents),
     byCampaign: [...byCampaign]
-      .map(([id, v]) => ({ campaignId: id, campaignName: id === null ? null : (names.get(id) ?? null), count: v.n, total: centsToDollars(v.cents), cents: v.cents }))
+      .map(([id, v]) => ({
+        campaignId: id,
+        campaignName: id === null ? null : (names.get(id) ?? null),
+        count: v.n,
+        total: centsToDollars(v.cents),
+        cents: v.cents,
+      }))
       .sort((a, b) => b.cents - a.cents || (a.campaignName ?? '').localeCompare(b.campaignName ?? ''))
       .map(({ cents: _cents, ...rest }) => rest),
     overTime: {

@@ -39,7 +39,6 @@ import { requestLogSerializer } from './log-redact.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
-
 export interface ServerOptions {
   ctx: DomainContext;
   /** pino options or false; secrets are redacted either way. */
@@ -65,7 +64,8 @@ export type ServerPlugin = (app: FastifyInstance, opts: { ctx: DomainContext }) 
  * belongs only on a resource root: drop both (the `$ref`s point into components anyway).
  */
 function withoutSchemaIds<T>(doc: T): T {
-  const schemas = (doc as { components?: { schemas?: Record<string, Record<string, unknown>> } }).components?.schemas;
+  const schemas = (doc as { components?: { schemas?: Record<string, Record<string, unknown>> } }).components
+    ?.schemas;
   for (const schema of Object.values(schemas ?? {})) {
     delete schema.$id;
     delete schema.$schema;
@@ -92,7 +92,12 @@ function invalidText(issues: FieldIssue[]): DomainError {
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const tls = opts.https;
   const app = Fastify({
-    ...(tls ? { serverFactory: (handler: http.RequestListener) => https.createServer({ cert: tls.cert, key: tls.key }, handler) as unknown as http.Server } : {}),
+    ...(tls
+      ? {
+          serverFactory: (handler: http.RequestListener) =>
+            https.createServer({ cert: tls.cert, key: tls.key }, handler) as unknown as http.Server,
+        }
+      : {}),
     logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
@@ -104,8 +109,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     frameworkErrors: (error, request, reply: FastifyReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const status = tooLong ? 414 : 400;
-      const issue = tooLong ? 'is longer than this server accepts' : 'is not a valid URL (bad percent-encoding)';
-      void reply.header('X-Request-Id', request.id).code(status).send(errorBody(status, tooLong ? 'path_too_long' : 'bad_url', `The request path ${issue}`, [{ field: '(path)', issue }]));
+      const issue = tooLong
+        ? 'is longer than this server accepts'
+        : 'is not a valid URL (bad percent-encoding)';
+      void reply
+        .header('X-Request-Id', request.id)
+        .code(status)
+        .send(
+          errorBody(status, tooLong ? 'path_too_long' : 'bad_url', `The request path ${issue}`, [
+            { field: '(path)', issue },
+          ]),
+        );
     },
     clientErrorHandler: (err, socket) => {
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
@@ -118,7 +132,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
             : [400, 'bad_request', 'The request is not valid HTTP'];
       const body = JSON.stringify(errorBody(status, errCode, message));
       if (socket.writable) {
-        socket.write(`HTTP/1.1 ${status} ${errorBody(status, '', '').error}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${newId('request')}\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${errorBody(status, '', '').error}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${newId('request')}\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy(err);
     },
@@ -156,12 +172,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // The gates every request passes, in this order (gates.ts): the key checked, a script's
   // rate limit, the Host check, then authentication for the API's routes.
   await app.register(keyCheck, { ctx });
-  await app.register(rateLimit, { buckets: createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 }) });
+  await app.register(rateLimit, {
+    buckets: createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 }),
+  });
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
   await app.register(requireAuth);
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+    void reply
+      .code(404)
+      .send(errorBody(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
   });
 
   await app.register(fastifySwagger, {

@@ -28,7 +28,12 @@ const REASON: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function errorBody(statusCode: number, code: string, message: string, details?: ErrorBody['details']): ErrorBody {
+export function errorBody(
+  statusCode: number,
+  code: string,
+  message: string,
+  details?: ErrorBody['details'],
+): ErrorBody {
   const body: ErrorBody = { statusCode, error: REASON[statusCode] ?? 'Error', code, message };
   if (details && details.length > 0) body.details = details;
   return body;
@@ -52,10 +57,18 @@ function humanIssue(message: string): string {
   }
   if (/^Unrecognized key/i.test(message)) return message;
   // zod's "Too small: expected number to be >=1900" / "Too big: expected array to have <=50 items"
-  const size = /^Too (big|small): expected \w+ to (be|have) (<=|>=|<|>|exactly )(\S+)(?: (\w+))?$/i.exec(message);
+  const size = /^Too (big|small): expected \w+ to (be|have) (<=|>=|<|>|exactly )(\S+)(?: (\w+))?$/i.exec(
+    message,
+  );
   if (size) {
     const [, , verb = 'be', adj = '', bound = '', unit] = size;
-    const words: Record<string, string> = { '<=': 'at most', '>=': 'at least', '<': 'less than', '>': 'more than', 'exactly ': 'exactly' };
+    const words: Record<string, string> = {
+      '<=': 'at most',
+      '>=': 'at least',
+      '<': 'less than',
+      '>': 'more than',
+      'exactly ': 'exactly',
+    };
     return `must ${verb === 'have' ? 'have' : 'be'} ${words[adj] ?? adj} ${bound}${unit ? ` ${unit}` : ''}`;
   }
   return message.replace(/^Invalid input: /i, '');
@@ -66,19 +79,46 @@ function humanIssue(message: string): string {
  * server unreachable) is the machine's trouble, not the caller's and not a bug: say so, and
  * say that nothing was saved.
  */
-export function storageFailure(err: unknown): { status: number; code: string; message: string; retryAfter?: number } | null {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+export function storageFailure(
+  err: unknown,
+): { status: number; code: string; message: string; retryAfter?: number } | null {
+  const code =
+    typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return { status: 503, code: 'database_damaged', message: 'The database file is damaged: nothing was saved. Stop GiftDesk and start it again: the check at start names the newest backup to restore from.' };
+    return {
+      status: 503,
+      code: 'database_damaged',
+      message:
+        'The database file is damaged: nothing was saved. Stop GiftDesk and start it again: the check at start names the newest backup to restore from.',
+    };
   }
   if (code === 'SQLITE_FULL' || code === '53100') {
-    return { status: 507, code: 'storage_full', message: 'The disk is full: nothing was saved. Free some space and try again.' };
+    return {
+      status: 507,
+      code: 'storage_full',
+      message: 'The disk is full: nothing was saved. Free some space and try again.',
+    };
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return { status: 503, code: 'database_busy', message: 'The database is busy with another program: nothing was saved. Try again.', retryAfter: 1 };
+    return {
+      status: 503,
+      code: 'database_busy',
+      message: 'The database is busy with another program: nothing was saved. Try again.',
+      retryAfter: 1,
+    };
   }
-  if (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)) {
-    return { status: 503, code: 'storage_unavailable', message: 'The database cannot be reached or written right now: nothing was saved. Try again.', retryAfter: 5 };
+  if (
+    code.startsWith('SQLITE_IOERR') ||
+    code === 'SQLITE_READONLY' ||
+    code === 'SQLITE_CANTOPEN' ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(code)
+  ) {
+    return {
+      status: 503,
+      code: 'storage_unavailable',
+      message: 'The database cannot be reached or written right now: nothing was saved. Try again.',
+      retryAfter: 5,
+    };
   }
   return null;
 }
@@ -90,29 +130,49 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = err.validationContext;
-    const details = err.validation.map((v) => ({ field: fieldPath(v.instancePath), issue: humanIssue(v.message ?? 'is invalid') }));
+    const details = err.validation.map((v) => ({
+      field: fieldPath(v.instancePath),
+      issue: humanIssue(v.message ?? 'is invalid'),
+    }));
     const first = details[0]!;
     const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-    const prefix = where === 'querystring' || where === 'params' ? `${where === 'params' ? 'path parameter' : 'query parameter'} ` : '';
-    void reply.code(400).send(errorBody(400, 'validation_failed', `${prefix}${first.field} ${first.issue}${more}`, details));
+    const prefix =
+      where === 'querystring' || where === 'params'
+        ? `${where === 'params' ? 'path parameter' : 'query parameter'} `
+        : '';
+    void reply
+      .code(400)
+      .send(errorBody(400, 'validation_failed', `${prefix}${first.field} ${first.issue}${more}`, details));
     return;
   }
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   if (status === 413) {
-    void reply.code(413).send(errorBody(413, 'body_too_large', 'The request body is larger than this server accepts'));
+    void reply
+      .code(413)
+      .send(errorBody(413, 'body_too_large', 'The request body is larger than this server accepts'));
     return;
   }
   if (status === 415) {
-    void reply.code(415).send(errorBody(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'));
+    void reply
+      .code(415)
+      .send(
+        errorBody(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'),
+      );
     return;
   }
   if (status >= 400 && status < 500) {
-    const code = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/.test(err.message)
-      ? 'invalid_json'
-      : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? 'empty_body'
-        : 'bad_request';
-    const message = code === 'invalid_json' ? 'The request body is not valid JSON' : code === 'empty_body' ? 'The request body is empty; send a JSON object' : 'The request could not be understood';
+    const code =
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/.test(err.message)
+        ? 'invalid_json'
+        : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'empty_body'
+          : 'bad_request';
+    const message =
+      code === 'invalid_json'
+        ? 'The request body is not valid JSON'
+        : code === 'empty_body'
+          ? 'The request body is empty; send a JSON object'
+          : 'The request could not be understood';
     void reply.code(status).send(errorBody(status, code, message, [{ field: '(body)', issue: message }]));
     return;
   }
@@ -124,5 +184,7 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
     return;
   }
   request.log.error({ err }, 'unhandled error');
-  void reply.code(500).send(errorBody(500, 'internal_error', `Something went wrong on our side. Request id: ${request.id}`));
+  void reply
+    .code(500)
+    .send(errorBody(500, 'internal_error', `Something went wrong on our side. Request id: ${request.id}`));
 }

@@ -44,7 +44,9 @@ declare module 'fastify' {
 export const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
 
 /** A plugin whose hooks apply to the whole server (Fastify's skip-override, what fastify-plugin sets). */
-function global<O>(fn: (app: FastifyInstance, opts: O) => Promise<void>): FastifyPluginAsync<O & Record<never, never>> {
+function global<O>(
+  fn: (app: FastifyInstance, opts: O) => Promise<void>,
+): FastifyPluginAsync<O & Record<never, never>> {
   const plugin = fn as FastifyPluginAsync<O & Record<never, never>>;
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
   return plugin;
@@ -79,11 +81,17 @@ export const rateLimit = global(async (app, opts: { buckets: Buckets }) => {
     const { isApi, keyId, verified } = checked(request);
     if (!isApi || verified?.session) return;
     const limit = opts.buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
-    void reply.header('X-RateLimit-Limit', limit.limit).header('X-RateLimit-Remaining', limit.remaining).header('X-RateLimit-Reset', limit.resetAt);
+    void reply
+      .header('X-RateLimit-Limit', limit.limit)
+      .header('X-RateLimit-Remaining', limit.remaining)
+      .header('X-RateLimit-Reset', limit.resetAt);
     if (!limit.allowed) {
       void reply.header('Retry-After', limit.retryAfter);
       const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
-      return reply.code(429).send({ ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`), retryAfter: limit.retryAfter });
+      return reply.code(429).send({
+        ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`),
+        retryAfter: limit.retryAfter,
+      });
     }
   });
 });
@@ -92,7 +100,15 @@ export const hostCheck = global(async (app, opts: { allowAnyHost: boolean }) => 
   if (opts.allowAnyHost) return;
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopbackHost(request.headers.host)) {
-      return reply.code(403).send(errorBody(403, 'host_not_allowed', 'This server answers only requests addressed to this machine (a loopback Host header)'));
+      return reply
+        .code(403)
+        .send(
+          errorBody(
+            403,
+            'host_not_allowed',
+            'This server answers only requests addressed to this machine (a loopback Host header)',
+          ),
+        );
     }
   });
 });
@@ -104,8 +120,20 @@ export const requireAuth = global(async (app) => {
     if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
     if (!verified || !keyId) {
       void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
-      const why = !request.headers['x-api-key'] ? 'X-API-Key header is missing' : !request.headers.authorization ? 'Authorization header is missing' : 'the API key or secret is not valid';
-      return reply.code(401).send(errorBody(401, 'unauthorized', `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`));
+      const why = !request.headers['x-api-key']
+        ? 'X-API-Key header is missing'
+        : !request.headers.authorization
+          ? 'Authorization header is missing'
+          : 'the API key or secret is not valid';
+      return reply
+        .code(401)
+        .send(
+          errorBody(
+            401,
+            'unauthorized',
+            `Authentication failed: ${why}. Send X-API-Key: <keyId> and Authorization: Bearer <secret>.`,
+          ),
+        );
     }
     request.auth = { accountId: verified.accountId, keyId, session: verified.session };
   });

@@ -51,7 +51,9 @@ export function redactUrl(url: string): string {
       }
       if (eq < 0) return rawKey.length <= 40 ? rawKey : REDACTED;
       const value = pair.slice(eq + 1);
-      return kept(key) && value.length <= 80 ? pair : `${kept(key) || /^[A-Za-z]{1,40}$/.test(key) ? rawKey : REDACTED}=${REDACTED}`;
+      return kept(key) && value.length <= 80
+        ? pair
+        : `${kept(key) || /^[A-Za-z]{1,40}$/.test(key) ? rawKey : REDACTED}=${REDACTED}`;
     });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }

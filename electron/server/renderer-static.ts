@@ -96,7 +96,9 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
         return pageHeaders(reply)
           .code(503)
           .type('text/plain; charset=utf-8')
-          .send(`The app's screens are not built (no ${path.join(opts.dir, 'index.html')}). Run: npm run build:renderer`);
+          .send(
+            `The app's screens are not built (no ${path.join(opts.dir, 'index.html')}). Run: npm run build:renderer`,
+          );
       }
       return send(reply, index);
     });
@@ -117,7 +119,8 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
     app.withTypeProvider<ZodTypeProvider>().post('/api/v1/browser-session', {
       schema: {
         tags: ['Extensions'],
-        summary: 'Trade the one-time token of the printed app URL for an API session (browser use of the app)',
+        summary:
+          'Trade the one-time token of the printed app URL for an API session (browser use of the app)',
         body: BrowserSessionRequest,
         response: { 201: AppSession, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
       },
@@ -125,12 +128,22 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
         if (!sessions.tokens.redeem(req.body.token)) {
           return reply
             .code(401)
-            .send(errorBody(401, 'token_not_valid', 'This link has been used already or has expired. Open the newest link printed where GiftDesk is running.', [{ field: 'token', issue: 'has been used or has expired' }]));
+            .send(
+              errorBody(
+                401,
+                'token_not_valid',
+                'This link has been used already or has expired. Open the newest link printed where GiftDesk is running.',
+                [{ field: 'token', issue: 'has been used or has expired' }],
+              ),
+            );
         }
         const s = await openDesktopSession(ctx, '', 'browser window (until the server stops)', 'browser');
         issuedKeys.push({ keyId: s.keyId, accountId: s.accountId });
         sessions.onRedeemed?.();
-        return reply.code(201).header('Cache-Control', 'no-store').send({ accountId: s.accountId, keyId: s.keyId, secret: s.secret });
+        return reply
+          .code(201)
+          .header('Cache-Control', 'no-store')
+          .send({ accountId: s.accountId, keyId: s.keyId, secret: s.secret });
       },
     });
   };

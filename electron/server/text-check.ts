@@ -12,19 +12,26 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** What is wrong with a string as text, or null when it is fine. */
 export function textIssue(s: string): string | null {
   if (s.includes('\u0000')) return 'contains a NUL character (U+0000), which is not allowed in text';
-  if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (an unpaired \\uD800–\\uDFFF escape), which is not valid Unicode text';
+  if (LONE_SURROGATE.test(s))
+    return 'contains a lone surrogate (an unpaired \\uD800–\\uDFFF escape), which is not valid Unicode text';
   return null;
 }
 
 /** A field path for the answer: a path 200,000 arrays deep is named by its start. */
 const shown = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}…` : path || '(body)');
-const join = (at: string, key: string | number): string => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key);
+const join = (at: string, key: string | number): string =>
+  typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key;
 
 /**
  * Every field of a parsed JSON value (or a query/params object) whose string, or whose key,
  * is not valid text; `test` says what is wrong with one string. At most `max` issues.
  */
-export function findTextIssues(value: unknown, test: (s: string) => string | null = textIssue, at = '', max = 10): FieldIssue[] {
+export function findTextIssues(
+  value: unknown,
+  test: (s: string) => string | null = textIssue,
+  at = '',
+  max = 10,
+): FieldIssue[] {
   const out: FieldIssue[] = [];
   // Iterative: a body of 200,000 nested arrays must not exhaust the stack.
   const stack: Array<[unknown, string]> = [[value, at]];

@@ -33,7 +33,8 @@ export function createBuckets(opts: BucketOptions) {
     b.at = t;
     if (!buckets.has(key)) {
       if (buckets.size >= maxKeys) {
-        const isFull = (v: { tokens: number; at: number }) => v.tokens + (Math.max(0, t - v.at) / 1000) * opts.ratePerSecond >= opts.burst;
+        const isFull = (v: { tokens: number; at: number }) =>
+          v.tokens + (Math.max(0, t - v.at) / 1000) * opts.ratePerSecond >= opts.burst;
         for (const [k, v] of buckets) if (isFull(v)) buckets.delete(k);
         if (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value as string);
       }

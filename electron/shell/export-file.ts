@@ -8,14 +8,21 @@ import type { ImportKind } from '../../shared/schemas/imports.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { exportCsv } from '../domain/exports.ts';
 
-export async function exportCsvToFile(ctx: DomainContext, kind: ImportKind, accountId: string, file: string): Promise<void> {
+export async function exportCsvToFile(
+  ctx: DomainContext,
+  kind: ImportKind,
+  accountId: string,
+  file: string,
+): Promise<void> {
   const tmp = `${file}.part`;
   const out = fs.createWriteStream(tmp, { mode: 0o600 });
   try {
     for await (const page of exportCsv(ctx, kind, accountId)) {
       if (!out.write(page.text)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    );
     await fs.promises.rename(tmp, file);
   } catch (err) {
     out.destroy();

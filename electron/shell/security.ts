@@ -33,7 +33,9 @@ export function isAppUrl(url: string, appOrigin: string): boolean {
 export function externalUrlToOpen(url: string): string | null {
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:' ? u.toString() : null;
+    return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:'
+      ? u.toString()
+      : null;
   } catch {
     return null;
   }

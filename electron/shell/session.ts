@@ -8,7 +8,13 @@
  * to the per-key script rate limit (a scanner's pace is not a script's). A session key works
  * only in the process that made it, and a key made through the API is never one.
  */
-import { createAccount, createApiKey, listAccounts, revokeApiKey, type SessionKind } from '../domain/accounts.ts';
+import {
+  createAccount,
+  createApiKey,
+  listAccounts,
+  revokeApiKey,
+  type SessionKind,
+} from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 
 export interface DesktopSession {
@@ -22,7 +28,12 @@ export interface DesktopSession {
  * The key is a session key of this process: it works only here, is revoked at quit, and if
  * the process dies without quitting (a crash, kill -9) it is revoked at the next start.
  */
-export async function openDesktopSession(ctx: DomainContext, apiBase: string, label = 'desktop app (this launch)', kind: SessionKind = 'desktop'): Promise<DesktopSession> {
+export async function openDesktopSession(
+  ctx: DomainContext,
+  apiBase: string,
+  label = 'desktop app (this launch)',
+  kind: SessionKind = 'desktop',
+): Promise<DesktopSession> {
   const accounts = await listAccounts(ctx);
   const accountId = accounts[0]?.id ?? (await createAccount(ctx, 'My Organisation')).id;
   const key = await createApiKey(ctx, accountId, label, kind);

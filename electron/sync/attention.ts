@@ -9,7 +9,8 @@ import { pendingChanges, settleSeqs } from './outbox.ts';
 import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from './state.ts';
 
 /** What a record's sync state means to a person. */
-export type SyncPhase = 'not_synced' | 'not_sent' | 'sending' | 'checking' | 'sent' | 'needs_attention' | 'retrying';
+export type SyncPhase =
+  'not_synced' | 'not_sent' | 'sending' | 'checking' | 'sent' | 'needs_attention' | 'retrying';
 
 export interface RecordSyncState {
   entityType: PushEntity;
@@ -29,8 +30,16 @@ export interface RecordSyncState {
   firstAttemptAt: string | null;
 }
 
-export async function recordSyncState(db: Db, entityType: PushEntity, entityId: string): Promise<RecordSyncState> {
-  const [item, remoteId, pending] = await Promise.all([getItem(db, entityType, entityId), remoteIdFor(db, entityType, entityId), pendingChanges(db, entityType, entityId)]);
+export async function recordSyncState(
+  db: Db,
+  entityType: PushEntity,
+  entityId: string,
+): Promise<RecordSyncState> {
+  const [item, remoteId, pending] = await Promise.all([
+    getItem(db, entityType, entityId),
+    remoteIdFor(db, entityType, entityId),
+    pendingChanges(db, entityType, entityId),
+  ]);
   const configured = await db.selectFrom('syncRemotes').select('accountId').limit(1).executeTakeFirst();
   let phase: SyncPhase;
   let reason: string | null = null;
@@ -51,7 +60,9 @@ export async function recordSyncState(db: Db, entityType: PushEntity, entityId: 
   } else {
     phase = remoteId ? 'sent' : configured ? 'not_sent' : 'not_synced';
   }
-  const readOnly = entityType === 'donation' && (remoteId !== null || item?.state === 'in_flight' || item?.state === 'unknown');
+  const readOnly =
+    entityType === 'donation' &&
+    (remoteId !== null || item?.state === 'in_flight' || item?.state === 'unknown');
   return {
     entityType,
     entityId,
@@ -81,16 +92,59 @@ export interface AttentionItem {
 
 /** The needs-attention list: every record of the account parked for a person (state `attention`). */
 export async function listAttention(db: Db, accountId: string): Promise<AttentionItem[]> {
-  const rows = await db.selectFrom('syncItems').selectAll().where('accountId', '=', accountId).where('state', '=', 'attention').orderBy('attentionAt').orderBy('entityId').execute();
+  const rows = await db
+    .selectFrom('syncItems')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('state', '=', 'attention')
+    .orderBy('attentionAt')
+    .orderBy('entityId')
+    .execute();
   const labels = await labelsOf(db, rows);
-  return rows.map((r) => ({ entityType: r.entityType as PushEntity, entityId: r.entityId, label: labels.get(`${r.entityType}:${r.entityId}`)!, code: r.attentionCode ?? 'unknown', reason: r.attentionReason ?? '', remoteStatus: r.attentionStatus, since: r.attentionAt }));
+  return rows.map((r) => ({
+    entityType: r.entityType as PushEntity,
+    entityId: r.entityId,
+    label: labels.get(`${r.entityType}:${r.entityId}`)!,
+    code: r.attentionCode ?? 'unknown',
+    reason: r.attentionReason ?? '',
+    remoteStatus: r.attentionStatus,
+    since: r.attentionAt,
+  }));
 }
 
 /** Records that keep failing (5xx, network): shown to the user after three failures in a row. */
-export async function listFailing(db: Db, accountId: string, atLeast = 3): Promise<Array<{ entityType: PushEntity; entityId: string; label: string; failures: number; lastError: string | null; nextTryAt: string | null }>> {
-  const rows = await db.selectFrom('syncItems').selectAll().where('accountId', '=', accountId).where('failures', '>=', atLeast).where('state', '!=', 'attention').orderBy('failures', 'desc').limit(100).execute();
+export async function listFailing(
+  db: Db,
+  accountId: string,
+  atLeast = 3,
+): Promise<
+  Array<{
+    entityType: PushEntity;
+    entityId: string;
+    label: string;
+    failures: number;
+    lastError: string | null;
+    nextTryAt: string | null;
+  }>
+> {
+  const rows = await db
+    .selectFrom('syncItems')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('failures', '>=', atLeast)
+    .where('state', '!=', 'attention')
+    .orderBy('failures', 'desc')
+    .limit(100)
+    .execute();
   const labels = await labelsOf(db, rows);
-  return rows.map((r) => ({ entityType: r.entityType as PushEntity, entityId: r.entityId, label: labels.get(`${r.entityType}:${r.entityId}`)!, failures: r.failures, lastError: r.lastError, nextTryAt: r.nextTryAt }));
+  return rows.map((r) => ({
+    entityType: r.entityType as PushEntity,
+    entityId: r.entityId,
+    label: labels.get(`${r.entityType}:${r.entityId}`)!,
+    failures: r.failures,
+    lastError: r.lastError,
+    nextTryAt: r.nextTryAt,
+  }));
 }
 
 /** A name a person recognises for each row (two queries per 500 rows, whatever their number). */
@@ -99,7 +153,11 @@ async function labelsOf(db: Db, rows: readonly ItemRow[]): Promise<Map<string, s
   const contactIds = rows.filter((r) => r.entityType === 'contact').map((r) => r.entityId);
   const donationIds = rows.filter((r) => r.entityType === 'donation').map((r) => r.entityId);
   for (let i = 0; i < contactIds.length; i += 500) {
-    const found = await db.selectFrom('contacts').select(['id', 'firstName', 'lastName']).where('id', 'in', contactIds.slice(i, i + 500)).execute();
+    const found = await db
+      .selectFrom('contacts')
+      .select(['id', 'firstName', 'lastName'])
+      .where('id', 'in', contactIds.slice(i, i + 500))
+      .execute();
     for (const c of found) out.set(`contact:${c.id}`, `${c.firstName} ${c.lastName}`);
   }
   for (let i = 0; i < donationIds.length; i += 500) {
@@ -109,16 +167,40 @@ async function labelsOf(db: Db, rows: readonly ItemRow[]): Promise<Map<string, s
       .select(['d.id', 'c.firstName', 'c.lastName', 'd.amountCents', 'd.donationDate'])
       .where('d.id', 'in', donationIds.slice(i, i + 500))
       .execute();
-    for (const d of found) out.set(`donation:${d.id}`, `$${(Number(d.amountCents) / 100).toFixed(2)} from ${d.firstName} ${d.lastName} on ${d.donationDate.slice(0, 10)}`);
+    for (const d of found)
+      out.set(
+        `donation:${d.id}`,
+        `$${(Number(d.amountCents) / 100).toFixed(2)} from ${d.firstName} ${d.lastName} on ${d.donationDate.slice(0, 10)}`,
+      );
   }
-  for (const r of rows) if (!out.has(`${r.entityType}:${r.entityId}`)) out.set(`${r.entityType}:${r.entityId}`, `deleted ${r.entityType === 'contact' ? 'contact' : 'gift'} ${r.entityId}`);
+  for (const r of rows)
+    if (!out.has(`${r.entityType}:${r.entityId}`))
+      out.set(
+        `${r.entityType}:${r.entityId}`,
+        `deleted ${r.entityType === 'contact' ? 'contact' : 'gift'} ${r.entityId}`,
+      );
   return out;
 }
 
-async function parkedItem(trx: Db, accountId: string, entityType: PushEntity, entityId: string, allowFailing: boolean): Promise<ItemRow> {
+async function parkedItem(
+  trx: Db,
+  accountId: string,
+  entityType: PushEntity,
+  entityId: string,
+  allowFailing: boolean,
+): Promise<ItemRow> {
   const item = await getItem(trx, entityType, entityId);
-  if (!item || item.accountId !== accountId || (item.state !== 'attention' && !(allowFailing && item.failures > 0))) {
-    throw new DomainError('not_found', 'sync_item_not_found', `No ${entityType} ${entityId} needs attention`, [{ field: 'id', issue: 'is not in the needs-attention list' }]);
+  if (
+    !item ||
+    item.accountId !== accountId ||
+    (item.state !== 'attention' && !(allowFailing && item.failures > 0))
+  ) {
+    throw new DomainError(
+      'not_found',
+      'sync_item_not_found',
+      `No ${entityType} ${entityId} needs attention`,
+      [{ field: 'id', issue: 'is not in the needs-attention list' }],
+    );
   }
   return item;
 }
@@ -128,10 +210,21 @@ async function parkedItem(trx: Db, accountId: string, entityType: PushEntity, en
  * retry confirms the delete; for a record not linked to HQ, it creates it; for a possible
  * duplicate, it posts the gift again. A record backing off after failures is retried at once.
  */
-export async function retryItem(store: Store, accountId: string, entityType: PushEntity, entityId: string, at: string): Promise<void> {
+export async function retryItem(
+  store: Store,
+  accountId: string,
+  entityType: PushEntity,
+  entityId: string,
+  at: string,
+): Promise<void> {
   await store.write(async (trx) => {
     const item = await parkedItem(trx, accountId, entityType, entityId, true);
-    const confirm = item.attentionCode === 'confirm_delete' ? 'delete_confirmed' : item.attentionCode === 'not_linked' ? 'create_confirmed' : null;
+    const confirm =
+      item.attentionCode === 'confirm_delete'
+        ? 'delete_confirmed'
+        : item.attentionCode === 'not_linked'
+          ? 'create_confirmed'
+          : null;
     await updateItem(trx, entityType, entityId, {
       state: item.state === 'attention' ? 'idle' : item.state,
       attentionCode: confirm,
@@ -146,12 +239,33 @@ export async function retryItem(store: Store, accountId: string, entityType: Pus
 }
 
 /** Discard: the record's pending changes are dropped from the queue (HQ keeps what it has). */
-export async function discardItem(store: Store, accountId: string, entityType: PushEntity, entityId: string, at: string): Promise<{ discardedChanges: number }> {
+export async function discardItem(
+  store: Store,
+  accountId: string,
+  entityType: PushEntity,
+  entityId: string,
+  at: string,
+): Promise<{ discardedChanges: number }> {
   return store.write(async (trx) => {
     await parkedItem(trx, accountId, entityType, entityId, false);
     const changes = await pendingChanges(trx, entityType, entityId);
-    const n = await settleSeqs(trx, accountId, changes.map((c) => c.seq), at);
-    await updateItem(trx, entityType, entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, failures: 0, nextTryAt: null, lastError: null, updatedAt: at });
+    const n = await settleSeqs(
+      trx,
+      accountId,
+      changes.map((c) => c.seq),
+      at,
+    );
+    await updateItem(trx, entityType, entityId, {
+      state: 'idle',
+      attentionCode: null,
+      attentionReason: null,
+      attentionStatus: null,
+      attentionAt: null,
+      failures: 0,
+      nextTryAt: null,
+      lastError: null,
+      updatedAt: at,
+    });
     return { discardedChanges: n };
   });
 }

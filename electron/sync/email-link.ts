@@ -21,8 +21,16 @@ import { getItem, linkRemote, localIdFor, remoteIdFor } from './state.ts';
  * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
  * `pass` is the same object for every call of one account pass (one directory read per pass).
  */
-export type ContactMatcher = (args: { client: RemoteClient; remoteAccountId: string; accountId: string; contactId: string; email: string; store: Store; now: () => number; pass: object }) => Promise<string | null>;
-
+export type ContactMatcher = (args: {
+  client: RemoteClient;
+  remoteAccountId: string;
+  accountId: string;
+  contactId: string;
+  email: string;
+  store: Store;
+  now: () => number;
+  pass: object;
+}) => Promise<string | null>;
 
 export interface EmailLinkInput {
   /** The store, clock and jitter a failure backs the record off with (record.ts). */
@@ -52,13 +60,28 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
   const e = { entityType: 'contact' as const, entityId: i.contactId };
   let found: string | null;
   try {
-    found = await i.matcher({ client: i.client, remoteAccountId: cfg.remoteAccountId, accountId: cfg.accountId, contactId: e.entityId, email: i.email, store, now: i.deps.clock, pass: i.pass });
+    found = await i.matcher({
+      client: i.client,
+      remoteAccountId: cfg.remoteAccountId,
+      accountId: cfg.accountId,
+      contactId: e.entityId,
+      email: i.email,
+      store,
+      now: i.deps.clock,
+      pass: i.pass,
+    });
   } catch (err) {
     await backOff(i.deps, e, err instanceof Error ? err.message : String(err));
     return 'failed';
   }
   if (found) {
-    const taken = await store.db.selectFrom('syncLinks').select('localId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('remoteId', '=', found).executeTakeFirst();
+    const taken = await store.db
+      .selectFrom('syncLinks')
+      .select('localId')
+      .where('accountId', '=', cfg.accountId)
+      .where('entityType', '=', 'contact')
+      .where('remoteId', '=', found)
+      .executeTakeFirst();
     if (taken) return 'checked'; // that HQ contact is linked to another local one already: create ours
     // HQ's list does not show tags: read the one contact matched (a read instead of the create).
     i.counted();
@@ -69,7 +92,11 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
     }
     if (read.status === 404) return 'checked'; // gone at HQ since: create ours
     if (read.outcome !== 'applied') {
-      await backOff(i.deps, e, `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`);
+      await backOff(
+        i.deps,
+        e,
+        `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`,
+      );
       return 'failed';
     }
     const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
@@ -78,22 +105,61 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
       if (await localIdFor(trx, cfg.accountId, 'contact', found)) return; // linked meanwhile by another lane: create ours
       if (owners.some((o) => o.toLowerCase() === e.entityId.toLowerCase())) {
         // This contact's own earlier create, landed after it was looked for: it is ours.
-        await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'found', at });
+        await linkRemote(trx, {
+          accountId: cfg.accountId,
+          entityType: 'contact',
+          localId: e.entityId,
+          remoteId: found,
+          source: 'found',
+          at,
+        });
         return;
       }
       // GiftDesk created it for ANOTHER contact of this device: never this one's. HQ holds
       // that contact, so it is linked to it (its create is then not sent twice); ours is created.
-      const mine = owners.length === 0 ? [] : await trx.selectFrom('syncItems').select('entityId').where('accountId', '=', cfg.accountId).where('entityType', '=', 'contact').where('entityId', 'in', owners).execute();
-      const contacts = owners.length === 0 ? [] : await trx.selectFrom('contacts').select('id').where('accountId', '=', cfg.accountId).where('id', 'in', owners).execute();
+      const mine =
+        owners.length === 0
+          ? []
+          : await trx
+              .selectFrom('syncItems')
+              .select('entityId')
+              .where('accountId', '=', cfg.accountId)
+              .where('entityType', '=', 'contact')
+              .where('entityId', 'in', owners)
+              .execute();
+      const contacts =
+        owners.length === 0
+          ? []
+          : await trx
+              .selectFrom('contacts')
+              .select('id')
+              .where('accountId', '=', cfg.accountId)
+              .where('id', 'in', owners)
+              .execute();
       const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id)]);
       if (local.size === 0) {
-        await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: e.entityId, remoteId: found, source: 'email', at });
+        await linkRemote(trx, {
+          accountId: cfg.accountId,
+          entityType: 'contact',
+          localId: e.entityId,
+          remoteId: found,
+          source: 'email',
+          at,
+        });
         return;
       }
       for (const owner of local) {
         const item = await getItem(trx, 'contact', owner);
         if (item && (item.state === 'unknown' || item.state === 'in_flight')) continue; // its reconcile will find it
-        if ((await remoteIdFor(trx, 'contact', owner)) === null) await linkRemote(trx, { accountId: cfg.accountId, entityType: 'contact', localId: owner, remoteId: found, source: 'found', at });
+        if ((await remoteIdFor(trx, 'contact', owner)) === null)
+          await linkRemote(trx, {
+            accountId: cfg.accountId,
+            entityType: 'contact',
+            localId: owner,
+            remoteId: found,
+            source: 'found',
+            at,
+          });
         break;
       }
     });

@@ -66,7 +66,12 @@ export function emailKey(email: string | null | undefined): string | null {
 }
 
 /** HQ's contact whose primary email is exactly `email`, if any (see the rules above). */
-export async function findRemoteContactByEmail(remote: RemoteReader, remoteAccountId: string, email: string, opts: EmailMatchOptions = {}): Promise<EmailMatch> {
+export async function findRemoteContactByEmail(
+  remote: RemoteReader,
+  remoteAccountId: string,
+  email: string,
+  opts: EmailMatchOptions = {},
+): Promise<EmailMatch> {
   const key = emailKey(email);
   if (!key) return { kind: 'none' };
   const pageSize = 100;
@@ -76,19 +81,38 @@ export async function findRemoteContactByEmail(remote: RemoteReader, remoteAccou
     const r = await getJson(
       remote,
       '/contacts',
-      { accountId: remoteAccountId, search: email.trim().slice(0, 200), limit: pageSize, offset: page * pageSize, sortBy: 'createdAt', sortOrder: 'asc' },
+      {
+        accountId: remoteAccountId,
+        search: email.trim().slice(0, 200),
+        limit: pageSize,
+        offset: page * pageSize,
+        sortBy: 'createdAt',
+        sortOrder: 'asc',
+      },
       { attempts: opts.attempts ?? 3, clock: opts.clock, signal: opts.signal },
     );
-    if (!r.ok) return { kind: 'failed', message: `HQ's contact search failed: ${remoteMessage(r)}`, ...(r.status !== undefined ? { status: r.status } : {}) };
+    if (!r.ok)
+      return {
+        kind: 'failed',
+        message: `HQ's contact search failed: ${remoteMessage(r)}`,
+        ...(r.status !== undefined ? { status: r.status } : {}),
+      };
     const body = r.body as { data?: unknown; contacts?: unknown } | null;
-    const items = Array.isArray(body?.data) ? (body.data as unknown[]) : Array.isArray(body?.contacts) ? (body.contacts as unknown[]) : null;
-    if (!items) return { kind: 'failed', message: `HQ's answer to GET /contacts has no list of contacts ("data")` };
+    const items = Array.isArray(body?.data)
+      ? (body.data as unknown[])
+      : Array.isArray(body?.contacts)
+        ? (body.contacts as unknown[])
+        : null;
+    if (!items)
+      return { kind: 'failed', message: `HQ's answer to GET /contacts has no list of contacts ("data")` };
     for (const x of items) {
       if (typeof x !== 'object' || x === null) continue;
       const o = x as Record<string, unknown>;
       const id = typeof o.id === 'string' ? o.id : typeof o.id === 'number' ? String(o.id) : null;
-      const itemEmail = typeof o.email === 'string' ? o.email : typeof o.primaryEmail === 'string' ? o.primaryEmail : null;
-      if (id && emailKey(itemEmail) === key) found.push({ id, name: `${String(o.firstName ?? '')} ${String(o.lastName ?? '')}`.trim() });
+      const itemEmail =
+        typeof o.email === 'string' ? o.email : typeof o.primaryEmail === 'string' ? o.primaryEmail : null;
+      if (id && emailKey(itemEmail) === key)
+        found.push({ id, name: `${String(o.firstName ?? '')} ${String(o.lastName ?? '')}`.trim() });
     }
     if (items.length < pageSize) break;
   }
@@ -105,16 +129,26 @@ interface HqListItem {
 
 function listItems(body: unknown): HqListItem[] | null {
   const b = body as { data?: unknown; contacts?: unknown } | null;
-  const items = Array.isArray(b?.data) ? (b.data as unknown[]) : Array.isArray(b?.contacts) ? (b.contacts as unknown[]) : null;
+  const items = Array.isArray(b?.data)
+    ? (b.data as unknown[])
+    : Array.isArray(b?.contacts)
+      ? (b.contacts as unknown[])
+      : null;
   if (!items) return null;
   const out: HqListItem[] = [];
   for (const x of items) {
     if (typeof x !== 'object' || x === null) continue;
     const o = x as Record<string, unknown>;
     const id = typeof o.id === 'string' ? o.id : typeof o.id === 'number' ? String(o.id) : null;
-    const createdAt = typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null;
+    const createdAt =
+      typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null;
     if (!id || !createdAt) continue;
-    out.push({ id, email: typeof o.email === 'string' ? o.email : typeof o.primaryEmail === 'string' ? o.primaryEmail : null, createdAt });
+    out.push({
+      id,
+      email:
+        typeof o.email === 'string' ? o.email : typeof o.primaryEmail === 'string' ? o.primaryEmail : null,
+      createdAt,
+    });
   }
   return out;
 }
@@ -127,7 +161,11 @@ export function watermarkAfter(previous: string | null, newest: string | null): 
 }
 
 /** Lists HQ contacts with an email that no local contact is linked to (the caller's transaction). */
-export async function noteHqContacts(trx: Db, accountId: string, items: ReadonlyArray<{ id: string; email: string | null; createdAt: string }>): Promise<void> {
+export async function noteHqContacts(
+  trx: Db,
+  accountId: string,
+  items: ReadonlyArray<{ id: string; email: string | null; createdAt: string }>,
+): Promise<void> {
   const keyed = items.flatMap((i) => {
     const k = emailKey(i.email);
     return k ? [{ ...i, key: k }] : [];
@@ -140,7 +178,11 @@ export async function noteHqContacts(trx: Db, accountId: string, items: Readonly
         .select('remoteId')
         .where('accountId', '=', accountId)
         .where('entityType', '=', 'contact')
-        .where('remoteId', 'in', keyed.map((k) => k.id))
+        .where(
+          'remoteId',
+          'in',
+          keyed.map((k) => k.id),
+        )
         .execute()
     ).map((r) => r.remoteId),
   );
@@ -149,13 +191,21 @@ export async function noteHqContacts(trx: Db, accountId: string, items: Readonly
     await trx
       .insertInto('syncHqContacts')
       .values({ accountId, remoteId: k.id, emailKey: k.key, createdAt: k.createdAt })
-      .onConflict((oc) => oc.columns(['accountId', 'remoteId']).doUpdateSet({ emailKey: k.key, createdAt: k.createdAt }))
+      .onConflict((oc) =>
+        oc.columns(['accountId', 'remoteId']).doUpdateSet({ emailKey: k.key, createdAt: k.createdAt }),
+      )
       .execute();
   }
 }
 
 /** Records that HQ's contacts are known up to `watermark`, read at `checkedAt` (the caller's transaction). */
-export async function saveDirectory(trx: Db, accountId: string, remoteAccountId: string, watermark: string, checkedAt: string): Promise<void> {
+export async function saveDirectory(
+  trx: Db,
+  accountId: string,
+  remoteAccountId: string,
+  watermark: string,
+  checkedAt: string,
+): Promise<void> {
   await trx
     .insertInto('syncDirectory')
     .values({ accountId, remoteAccountId, watermark, checkedAt })
@@ -164,28 +214,66 @@ export async function saveDirectory(trx: Db, accountId: string, remoteAccountId:
 }
 
 /** The account's directory of this HQ account, or null (never pulled from it). */
-export async function loadDirectory(db: Db, accountId: string, remoteAccountId: string): Promise<{ watermark: string; checkedAt: string } | null> {
-  const r = await db.selectFrom('syncDirectory').select(['watermark', 'checkedAt']).where('accountId', '=', accountId).where('remoteAccountId', '=', remoteAccountId).executeTakeFirst();
+export async function loadDirectory(
+  db: Db,
+  accountId: string,
+  remoteAccountId: string,
+): Promise<{ watermark: string; checkedAt: string } | null> {
+  const r = await db
+    .selectFrom('syncDirectory')
+    .select(['watermark', 'checkedAt'])
+    .where('accountId', '=', accountId)
+    .where('remoteAccountId', '=', remoteAccountId)
+    .executeTakeFirst();
   return r ?? null;
 }
 
-export type DeltaRead = { kind: 'fresh' } | { kind: 'updated'; reads: number } | { kind: 'incomplete'; reads: number } | { kind: 'failed'; message: string };
+export type DeltaRead =
+  | { kind: 'fresh' }
+  | { kind: 'updated'; reads: number }
+  | { kind: 'incomplete'; reads: number }
+  | { kind: 'failed'; message: string };
 
 /**
  * Brings the directory up to now: HQ's contacts newest first (createdAt desc) back to the
  * watermark. Incomplete when the watermark is more than DELTA_MAX_PAGES pages back.
  */
-export async function refreshDirectory(args: { db: Db; write: <T>(fn: (trx: Db) => Promise<T>) => Promise<T>; remote: RemoteReader; accountId: string; remoteAccountId: string; watermark: string; nowIso: string; signal?: AbortSignal }): Promise<DeltaRead> {
+export async function refreshDirectory(args: {
+  db: Db;
+  write: <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
+  remote: RemoteReader;
+  accountId: string;
+  remoteAccountId: string;
+  watermark: string;
+  nowIso: string;
+  signal?: AbortSignal;
+}): Promise<DeltaRead> {
   const since = Date.parse(args.watermark);
   const seen: HqListItem[] = [];
   let newest: string | null = null;
   let reads = 0;
   for (let page = 0; page < DELTA_MAX_PAGES; page++) {
     reads++;
-    const r = await getJson(args.remote, '/contacts', { accountId: args.remoteAccountId, sortBy: 'createdAt', sortOrder: 'desc', limit: PAGE, offset: page * PAGE }, { attempts: 2, signal: args.signal });
-    if (!r.ok) return { kind: 'failed', message: `HQ's contact list (the email match's directory) failed: ${remoteMessage(r)}` };
+    const r = await getJson(
+      args.remote,
+      '/contacts',
+      {
+        accountId: args.remoteAccountId,
+        sortBy: 'createdAt',
+        sortOrder: 'desc',
+        limit: PAGE,
+        offset: page * PAGE,
+      },
+      { attempts: 2, signal: args.signal },
+    );
+    if (!r.ok)
+      return {
+        kind: 'failed',
+        message: `HQ's contact list (the email match's directory) failed: ${remoteMessage(r)}`,
+      };
     const items = listItems(r.body);
-    if (!items) return { kind: 'failed', message: `HQ's answer to GET /contacts has no list of contacts ("data")` };
+    if (!items)
+      return { kind: 'failed', message: `HQ's answer to GET /contacts has no list of contacts ("data")` };
     for (const i of items) {
       if (newest === null || Date.parse(i.createdAt) > Date.parse(newest)) newest = i.createdAt;
       if (Date.parse(i.createdAt) >= since) seen.push(i);
@@ -194,7 +282,13 @@ export async function refreshDirectory(args: { db: Db; write: <T>(fn: (trx: Db) 
     if (reached) {
       await args.write(async (trx) => {
         await noteHqContacts(trx, args.accountId, seen);
-        await saveDirectory(trx, args.accountId, args.remoteAccountId, watermarkAfter(args.watermark, newest) ?? args.watermark, args.nowIso);
+        await saveDirectory(
+          trx,
+          args.accountId,
+          args.remoteAccountId,
+          watermarkAfter(args.watermark, newest) ?? args.watermark,
+          args.nowIso,
+        );
       });
       return { kind: 'updated', reads };
     }
@@ -218,7 +312,18 @@ export async function directoryMatch(db: Db, accountId: string, email: string): 
     .select('h.remoteId')
     .where('h.accountId', '=', accountId)
     .where('h.emailKey', '=', key)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('syncLinks as l').select('l.localId').whereRef('l.remoteId', '=', 'h.remoteId').where('l.entityType', '=', 'contact').whereRef('l.accountId', '=', 'h.accountId'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as l')
+            .select('l.localId')
+            .whereRef('l.remoteId', '=', 'h.remoteId')
+            .where('l.entityType', '=', 'contact')
+            .whereRef('l.accountId', '=', 'h.accountId'),
+        ),
+      ),
+    )
     .orderBy('h.createdAt')
     .orderBy('h.remoteId')
     .limit(1)
@@ -236,7 +341,15 @@ const refreshes = new WeakMap<object, Promise<'directory' | 'search'>>();
  * A read that did not answer throws, so the engine backs the contact off and tries again later
  * instead of creating a possible duplicate.
  */
-export const matchContactByEmail: ContactMatcher = async ({ client, remoteAccountId, accountId, email, store, now, pass }) => {
+export const matchContactByEmail: ContactMatcher = async ({
+  client,
+  remoteAccountId,
+  accountId,
+  email,
+  store,
+  now,
+  pass,
+}) => {
   let source: 'directory' | 'search' = 'search';
   const dir = await loadDirectory(store.db, accountId, remoteAccountId);
   if (dir) {
@@ -244,7 +357,15 @@ export const matchContactByEmail: ContactMatcher = async ({ client, remoteAccoun
     else {
       let p = refreshes.get(pass);
       if (!p) {
-        p = refreshDirectory({ db: store.db, write: (fn) => store.write(fn), remote: client, accountId, remoteAccountId, watermark: dir.watermark, nowIso: new Date(now()).toISOString() }).then((r) => {
+        p = refreshDirectory({
+          db: store.db,
+          write: (fn) => store.write(fn),
+          remote: client,
+          accountId,
+          remoteAccountId,
+          watermark: dir.watermark,
+          nowIso: new Date(now()).toISOString(),
+        }).then((r) => {
           if (r.kind === 'failed') throw new Error(r.message);
           return r.kind === 'incomplete' ? 'search' : 'directory';
         });

@@ -116,7 +116,15 @@ export function createSyncEngine(opts: SyncEngineOptions) {
   setMaxListeners(256, abort.signal);
 
   const nowIso = () => new Date(clock()).toISOString();
-  const remote = createLeasedRemote({ store, holder, leaseMs, clock, requestTimeoutMs, makeClient, signal: abort.signal });
+  const remote = createLeasedRemote({
+    store,
+    holder,
+    leaseMs,
+    clock,
+    requestTimeoutMs,
+    makeClient,
+    signal: abort.signal,
+  });
   const clientFor = remote.clientFor;
   const timed = remote.request;
   const recordDeps = { store, clock, random };
@@ -131,7 +139,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
   async function pass(p: PassOptions): Promise<PassResult> {
     if (stopped) return { ran: false, accounts: [] };
-    if (!(await takeLeaseForPass(store, { holder, nowMs: clock(), leaseMs }))) return { ran: false, accounts: [] };
+    if (!(await takeLeaseForPass(store, { holder, nowMs: clock(), leaseMs })))
+      return { ran: false, accounts: [] };
     const accounts = p.accountId ? [p.accountId] : await configuredAccounts(db);
     const out: AccountPassResult[] = [];
     for (const accountId of accounts) {
@@ -143,10 +152,20 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     return { ran: true, accounts: out };
   }
 
-  async function passAccount(cfg: RemoteConfig, onProgress?: (p: PassProgress) => void): Promise<AccountPassResult> {
+  async function passAccount(
+    cfg: RemoteConfig,
+    onProgress?: (p: PassProgress) => void,
+  ): Promise<AccountPassResult> {
     const accountId = cfg.accountId;
     const client = clientFor(cfg);
-    const result: AccountPassResult = { accountId, requests: 0, applied: 0, parked: 0, failed: 0, stopped: null };
+    const result: AccountPassResult = {
+      accountId,
+      requests: 0,
+      applied: 0,
+      parked: 0,
+      failed: 0,
+      stopped: null,
+    };
     await store.write((trx) => settleUnpushedTypes(trx, accountId, nowIso()));
     const startCounts = await queueCounts(db, accountId);
     const total = startCounts.pending + startCounts.inFlight;
@@ -171,7 +190,18 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           accountId,
           now: clock,
           get: (path, query) =>
-            readForReconcile({ get: (path, query) => timed(client, 'GET', path, undefined, query), cfg, clock, random, stopped: () => stopped, counted: () => result.requests++ }, path, query),
+            readForReconcile(
+              {
+                get: (path, query) => timed(client, 'GET', path, undefined, query),
+                cfg,
+                clock,
+                random,
+                stopped: () => stopped,
+                counted: () => result.requests++,
+              },
+              path,
+              query,
+            ),
           fail: (e, why) => backOff(recordDeps, e, why),
           deadlineMs: client.timeoutMs,
           graceMs: client.timeoutMs,
@@ -219,7 +249,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
           } else if (r === 'failed') {
             result.failed++;
             transportFailure = true;
-            if (++consecutiveFailures >= FAILURES_SHOWN) stopReason = 'HQ cannot be reached or keeps failing; retrying later';
+            if (++consecutiveFailures >= FAILURES_SHOWN)
+              stopReason = 'HQ cannot be reached or keeps failing; retrying later';
             return 'endLane'; // the rest of this lane waits for the backoff
           } else if (r === 'auth') {
             stopReason = cfg.lastError ?? 'HQ refused the API key';
@@ -237,7 +268,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     await store.write((trx) =>
       noteRemote(trx, accountId, {
         lastAttemptAt: nowIso(),
-        ...(transportFailure || stopReason ? { lastError: stopReason ?? 'some requests failed; retrying with backoff' } : { lastSuccessAt: nowIso(), lastError: null }),
+        ...(transportFailure || stopReason
+          ? { lastError: stopReason ?? 'some requests failed; retrying with backoff' }
+          : { lastSuccessAt: nowIso(), lastError: null }),
         pausedUntil: paused && paused > clock() ? new Date(paused).toISOString() : null,
         currentRate: client.pacer.currentRate,
       }),
@@ -245,21 +278,43 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     return result;
   }
 
-  async function processEntity(cfg: RemoteConfig, client: RemoteClient, e: PendingEntity, result: AccountPassResult, progress: (n: number) => void, passToken: object): Promise<Result> {
+  async function processEntity(
+    cfg: RemoteConfig,
+    client: RemoteClient,
+    e: PendingEntity,
+    result: AccountPassResult,
+    progress: (n: number) => void,
+    passToken: object,
+  ): Promise<Result> {
     let emailChecked = false;
     let outcome: Result = 'ok';
     for (let round = 0; round < 8; round++) {
       const item = await getItem(db, e.entityType, e.entityId);
       if (item?.state === 'attention') {
-        if (!item.attentionCode || !RECHECKED.has(item.attentionCode)) return round === 0 ? 'waiting' : outcome;
+        if (!item.attentionCode || !RECHECKED.has(item.attentionCode))
+          return round === 0 ? 'waiting' : outcome;
       }
       if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock()) return round === 0 ? 'waiting' : outcome;
       // Unknown outcome: reconciled with the others at the start of a round (reconcile.ts).
-      if (item && (item.state === 'unknown' || item.state === 'in_flight')) return round === 0 ? 'waiting' : outcome;
-      const step = await prepare({ store, ctx, holder, leaseMs, clock, cfg, record: e, emailMatch: !emailChecked && opts.matchContact !== undefined, progress });
+      if (item && (item.state === 'unknown' || item.state === 'in_flight'))
+        return round === 0 ? 'waiting' : outcome;
+      const step = await prepare({
+        store,
+        ctx,
+        holder,
+        leaseMs,
+        clock,
+        cfg,
+        record: e,
+        emailMatch: !emailChecked && opts.matchContact !== undefined,
+        progress,
+      });
       if (step.kind === 'done') return outcome;
       if (step.kind === 'blocked') {
-        if (item) await store.write((trx) => updateItem(trx, e.entityType, e.entityId, { lastError: step.reason, updatedAt: nowIso() }));
+        if (item)
+          await store.write((trx) =>
+            updateItem(trx, e.entityType, e.entityId, { lastError: step.reason, updatedAt: nowIso() }),
+          );
         return 'blocked';
       }
       if (step.kind === 'parked') return step.again ? 'waiting' : 'parked';
@@ -282,7 +337,14 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       }
       result.requests++;
       const res = await timed(client, step.method, step.path, step.body, step.query);
-      const r = await recordAnswer(recordDeps, { cfg, record: e, step, res, deadlineMs: client.timeoutMs, progress });
+      const r = await recordAnswer(recordDeps, {
+        cfg,
+        record: e,
+        step,
+        res,
+        deadlineMs: client.timeoutMs,
+        progress,
+      });
       if (r === 'again') {
         result.applied += isApplied(step, res) ? 1 : 0;
         outcome = 'ok';
@@ -310,7 +372,12 @@ export function createSyncEngine(opts: SyncEngineOptions) {
      */
     async nextRetryAt(): Promise<number | null> {
       const now = nowIso();
-      const backedOff = () => db.selectFrom('syncItems').select((eb) => eb.fn.min('nextTryAt').as('t')).where('nextTryAt', 'is not', null).where('state', '!=', 'attention');
+      const backedOff = () =>
+        db
+          .selectFrom('syncItems')
+          .select((eb) => eb.fn.min('nextTryAt').as('t'))
+          .where('nextTryAt', 'is not', null)
+          .where('state', '!=', 'attention');
       const ahead = await backedOff().where('nextTryAt', '>', now).executeTakeFirst();
       if (ahead?.t) return Date.parse(ahead.t);
       const due = await backedOff().executeTakeFirst();
@@ -323,5 +390,11 @@ export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
 /** sync-net's client and pacer for a remote, at its configured rate. */
 export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
-  return createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }), timeoutMs });
+  return createRemoteClient({
+    baseUrl: cfg.baseUrl,
+    keyId: cfg.keyId,
+    secret: cfg.secret,
+    pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }),
+    timeoutMs,
+  });
 }

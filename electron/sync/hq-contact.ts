@@ -29,24 +29,46 @@ export function classifyAnswer(r: RemoteResult): { kind: AnswerKind; note: strin
   const s = r.status;
   if (s === undefined) {
     const e = r.networkError;
-    return { kind: 'failed', note: e ? `${e.kind}${e.code ? ` (${e.code})` : ''}: ${e.message}` : 'no answer' };
+    return {
+      kind: 'failed',
+      note: e ? `${e.kind}${e.code ? ` (${e.code})` : ''}: ${e.message}` : 'no answer',
+    };
   }
-  if (s === 401 || s === 403) return { kind: 'refused', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
-  if (s >= 300 && s < 400) return { kind: 'failed', note: `HQ answered ${s} (a redirect: is the HQ address right?)` };
-  if (s >= 500) return { kind: 'failed', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
+  if (s === 401 || s === 403)
+    return { kind: 'refused', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
+  if (s >= 300 && s < 400)
+    return { kind: 'failed', note: `HQ answered ${s} (a redirect: is the HQ address right?)` };
+  if (s >= 500)
+    return { kind: 'failed', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
   if (s < 200) return { kind: 'failed', note: `HQ answered ${s}` };
   if (r.networkError) return { kind: 'failed', note: `the answer broke off: ${r.networkError.message}` };
   return { kind: 'answered', note: null };
 }
 
 /** Records one answer on the account's remote. */
-export async function noteAnswer(trx: Db, accountId: string, kind: AnswerKind, at: string, note: string | null): Promise<void> {
-  const patch = kind === 'answered' ? { hqAnsweredAt: at } : kind === 'refused' ? { hqRefusedAt: at, hqFailure: note } : { hqFailedAt: at, hqFailure: note };
+export async function noteAnswer(
+  trx: Db,
+  accountId: string,
+  kind: AnswerKind,
+  at: string,
+  note: string | null,
+): Promise<void> {
+  const patch =
+    kind === 'answered'
+      ? { hqAnsweredAt: at }
+      : kind === 'refused'
+        ? { hqRefusedAt: at, hqFailure: note }
+        : { hqFailedAt: at, hqFailure: note };
   await trx.updateTable('syncRemotes').set(patch).where('accountId', '=', accountId).execute();
 }
 
 /** The client, with every answer recorded for the account (see the top of this file). */
-export function recordingAnswers(store: Store, accountId: string, client: RemoteClient, clock: () => number = Date.now): RemoteClient {
+export function recordingAnswers(
+  store: Store,
+  accountId: string,
+  client: RemoteClient,
+  clock: () => number = Date.now,
+): RemoteClient {
   let lastKind: AnswerKind | null = null;
   let lastNoted = 0;
   return {

@@ -105,7 +105,8 @@ const NOT_SENT_CODES = new Set([
 /** Normalises `https://hq.example.org/`, `…/api/v1` and `…/api/v1/` to the origin plus path prefix. */
 export function apiRoot(baseUrl: string): string {
   const u = new URL(baseUrl);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`The remote URL must start with http:// or https:// (got ${u.protocol})`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`The remote URL must start with http:// or https:// (got ${u.protocol})`);
   u.search = '';
   u.hash = '';
   const p = u.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
@@ -116,16 +117,29 @@ export function apiRoot(baseUrl: string): string {
 export function describeNetworkError(err: unknown): { sent: boolean; error: NetworkError } {
   const cause = errorCause(err);
   const code = errorCode(cause) ?? errorCode(err);
-  const msg = (cause instanceof Error ? cause.message : undefined) ?? (err instanceof Error ? err.message : String(err));
+  const msg =
+    (cause instanceof Error ? cause.message : undefined) ??
+    (err instanceof Error ? err.message : String(err));
   if (code && NOT_SENT_CODES.has(code)) {
-    const kind: NetworkErrorKind = code.startsWith('EAI_') || code === 'ENOTFOUND' ? 'dns' : code === 'UND_ERR_CONNECT_TIMEOUT' ? 'timeout' : /CERT|TLS/.test(code) ? 'other' : 'refused';
+    const kind: NetworkErrorKind =
+      code.startsWith('EAI_') || code === 'ENOTFOUND'
+        ? 'dns'
+        : code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'timeout'
+          : /CERT|TLS/.test(code)
+            ? 'other'
+            : 'refused';
     return { sent: false, error: { kind, code, message: msg } };
   }
   if (msg === 'bad port' || (code && code.startsWith('ERR_TLS')) || (code && code.startsWith('ERR_SSL'))) {
     return { sent: false, error: { kind: 'other', ...(code ? { code } : {}), message: msg } };
   }
   const kind: NetworkErrorKind =
-    code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || /terminated|other side closed|socket hang up/i.test(msg)
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'UND_ERR_CLOSED' ||
+    /terminated|other side closed|socket hang up/i.test(msg)
       ? 'reset'
       : code === 'ETIMEDOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
         ? 'timeout'
@@ -135,7 +149,12 @@ export function describeNetworkError(err: unknown): { sent: boolean; error: Netw
 
 function errorCause(err: unknown): unknown {
   let e = err;
-  for (let i = 0; i < 4 && typeof e === 'object' && e !== null && 'cause' in e && (e as { cause?: unknown }).cause; i++) e = (e as { cause: unknown }).cause;
+  for (
+    let i = 0;
+    i < 4 && typeof e === 'object' && e !== null && 'cause' in e && (e as { cause?: unknown }).cause;
+    i++
+  )
+    e = (e as { cause: unknown }).cause;
   return e;
 }
 
@@ -148,7 +167,8 @@ function errorCode(e: unknown): string | undefined {
 /** A short human line for a result, for logs and the needs-attention list. */
 export function describeResult(r: RemoteResult): string {
   if (r.error) return `${r.status}: ${r.error.message}`;
-  if (r.networkError) return `${r.networkError.kind}${r.networkError.code ? ` (${r.networkError.code})` : ''}: ${r.networkError.message}`;
+  if (r.networkError)
+    return `${r.networkError.kind}${r.networkError.code ? ` (${r.networkError.code})` : ''}: ${r.networkError.message}`;
   return r.status !== undefined ? `${r.status}` : 'no answer';
 }
 
@@ -161,17 +181,32 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
   const secret = opts.secret;
   const redact = (s: string) => (secret.length >= 4 ? s.split(secret).join('[redacted]') : s);
 
-  async function request(method: string, path: string, body?: unknown, ro: RequestOptions = {}): Promise<RemoteResult> {
+  async function request(
+    method: string,
+    path: string,
+    body?: unknown,
+    ro: RequestOptions = {},
+  ): Promise<RemoteResult> {
     const url = new URL(`${root}${path.startsWith('/') ? path : `/${path}`}`);
-    for (const [k, v] of Object.entries(ro.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { 'x-api-key': opts.keyId, authorization: `Bearer ${secret}`, accept: 'application/json' };
+    for (const [k, v] of Object.entries(ro.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      'x-api-key': opts.keyId,
+      authorization: `Bearer ${secret}`,
+      accept: 'application/json',
+    };
     let payload: string | undefined;
     if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
 
-    const notSent = (err: NetworkError): RemoteResult => ({ outcome: 'notApplied', sent: false, networkError: { ...err, message: redact(err.message) }, sentAt: Date.now() });
+    const notSent = (err: NetworkError): RemoteResult => ({
+      outcome: 'notApplied',
+      sent: false,
+      networkError: { ...err, message: redact(err.message) },
+      sentAt: Date.now(),
+    });
 
     try {
       await pacer.acquire(ro.signal);
@@ -190,14 +225,18 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       }
     } catch (err) {
       pacer.release();
-      if (ro.signal?.aborted) return notSent({ kind: 'aborted', message: 'Cancelled before the request was sent' });
+      if (ro.signal?.aborted)
+        return notSent({ kind: 'aborted', message: 'Cancelled before the request was sent' });
       throw err;
     }
 
     // One controller per request, aborted by our deadline or by the caller's signal. (Not
     // AbortSignal.any: it leaves a listener on the caller's long-lived signal per request.)
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
     let timedOut = false;
     deadline.signal.addEventListener('abort', () => void (timedOut = !ro.signal?.aborted), { once: true });
     const onCallerAbort = () => deadline.abort(ro.signal?.reason);
@@ -214,10 +253,20 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       done();
       pacer.release();
       let described = describeNetworkError(err);
-      if (timedOut) described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
-      else if (ro.signal?.aborted) described = { sent: true, error: { kind: 'aborted', message: 'Cancelled while waiting for the answer' } };
+      if (timedOut)
+        described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
+      else if (ro.signal?.aborted)
+        described = {
+          sent: true,
+          error: { kind: 'aborted', message: 'Cancelled while waiting for the answer' },
+        };
       const networkError = { ...described.error, message: redact(described.error.message) };
-      return { outcome: classifyOutcome({ sent: described.sent, error: described.error.kind }), sent: described.sent, networkError, sentAt };
+      return {
+        outcome: classifyOutcome({ sent: described.sent, error: described.error.kind }),
+        sent: described.sent,
+        networkError,
+        sentAt,
+      };
     }
 
     let text = '';
@@ -246,7 +295,11 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     pacer.observe(res.status, res.headers, retryAfterMs);
 
     const result: RemoteResult = {
-      outcome: classifyOutcome({ sent: true, status: res.status, ...(bodyError ? { error: bodyError.kind } : {}) }),
+      outcome: classifyOutcome({
+        sent: true,
+        status: res.status,
+        ...(bodyError ? { error: bodyError.kind } : {}),
+      }),
       sent: true,
       status: res.status,
       headers: res.headers,

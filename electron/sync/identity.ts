@@ -49,7 +49,11 @@ export function hasDonationReference(notes: string | null | undefined, localId: 
 /** The local ids a contact's `gd:` tags name (the records GiftDesk created it for). */
 export function referenceOwners(tags: unknown): string[] {
   if (!Array.isArray(tags)) return [];
-  return tags.flatMap((t) => (typeof t === 'string' && t.trim().toLowerCase().startsWith(REFERENCE_PREFIX) ? [t.trim().slice(REFERENCE_PREFIX.length)] : []));
+  return tags.flatMap((t) =>
+    typeof t === 'string' && t.trim().toLowerCase().startsWith(REFERENCE_PREFIX)
+      ? [t.trim().slice(REFERENCE_PREFIX.length)]
+      : [],
+  );
 }
 
 /** Whether a contact's tags carry its reference tag. */
@@ -95,10 +99,15 @@ export function hasAnyDonationReference(notes: string | null | undefined): boole
  * is skipped. Identical twin gifts — same donor, amount, minute, method and campaign — are
  * ordinary at events, and each must reach HQ once.
  */
-export function matchDonation(items: readonly DonationListItem[], sent: SentDonation, taken: ReadonlySet<string> = new Set()): DonationMatch {
+export function matchDonation(
+  items: readonly DonationListItem[],
+  sent: SentDonation,
+  taken: ReadonlySet<string> = new Set(),
+): DonationMatch {
   const mine = items.filter((d) => d.contactId === sent.contactId);
   const found = mine.filter((d) => hasDonationReference(d.notes, sent.localId));
-  if (found.length > 0) return { kind: 'found', remoteId: found[0]!.id, duplicates: found.slice(1).map((d) => d.id) };
+  if (found.length > 0)
+    return { kind: 'found', remoteId: found[0]!.id, duplicates: found.slice(1).map((d) => d.id) };
   const look = mine.find(
     (d) =>
       !taken.has(d.id) &&
@@ -115,7 +124,10 @@ export function matchDonation(items: readonly DonationListItem[], sent: SentDona
 export function donationSearchWindow(donationDate: string): { startDate: string; endDate: string } {
   const t = Date.parse(donationDate);
   const day = 86_400_000;
-  return { startDate: new Date(t - day).toISOString().slice(0, 10), endDate: new Date(t + day).toISOString().slice(0, 10) };
+  return {
+    startDate: new Date(t - day).toISOString().slice(0, 10),
+    endDate: new Date(t + day).toISOString().slice(0, 10),
+  };
 }
 
 /** Who a contact create attempt named, as HQ would show it in its list: names and the primary email. */
@@ -131,9 +143,19 @@ export interface SentContact {
  */
 export function sentContactOf(attemptBody: string | null): SentContact | null {
   if (!attemptBody) return null;
-  const b = JSON.parse(attemptBody) as { firstName?: unknown; lastName?: unknown; primaryEmail?: unknown; emailAddresses?: Array<{ emailAddress?: unknown; isPrimary?: unknown }> };
+  const b = JSON.parse(attemptBody) as {
+    firstName?: unknown;
+    lastName?: unknown;
+    primaryEmail?: unknown;
+    emailAddresses?: Array<{ emailAddress?: unknown; isPrimary?: unknown }>;
+  };
   if (typeof b.firstName !== 'string' || typeof b.lastName !== 'string') return null;
   const sub = b.emailAddresses?.find((a) => a.isPrimary === true) ?? b.emailAddresses?.[0];
-  const email = typeof b.primaryEmail === 'string' ? b.primaryEmail : typeof sub?.emailAddress === 'string' ? sub.emailAddress : null;
+  const email =
+    typeof b.primaryEmail === 'string'
+      ? b.primaryEmail
+      : typeof sub?.emailAddress === 'string'
+        ? sub.emailAddress
+        : null;
   return { firstName: b.firstName, lastName: b.lastName, email };
 }

@@ -10,7 +10,12 @@ import type { PushEntity } from './state.ts';
 
 /** Records with changes still to go: unknown/in-flight ones first (they must be reconciled), then pending ones, oldest change first. */
 export async function gatherWork(db: Db, accountId: string): Promise<PendingEntity[]> {
-  const unknown = await db.selectFrom('syncItems').select(['entityType', 'entityId']).where('accountId', '=', accountId).where('state', 'in', ['unknown', 'in_flight']).execute();
+  const unknown = await db
+    .selectFrom('syncItems')
+    .select(['entityType', 'entityId'])
+    .where('accountId', '=', accountId)
+    .where('state', 'in', ['unknown', 'in_flight'])
+    .execute();
   const pending = await listPendingEntities(db, accountId, 5000);
   const seen = new Set<string>();
   const out: PendingEntity[] = [];
@@ -39,8 +44,18 @@ export async function buildLanes(db: Db, work: PendingEntity[]): Promise<Map<str
   const donor = new Map<string, string>();
   for (let i = 0; i < donationIds.length; i += 500) {
     const chunk = donationIds.slice(i, i + 500);
-    for (const r of await db.selectFrom('donations').select(['id', 'contactId']).where('id', 'in', chunk).execute()) donor.set(r.id, r.contactId);
-    for (const r of await db.selectFrom('syncItems').select(['entityId', 'laneId']).where('entityType', '=', 'donation').where('entityId', 'in', chunk).execute()) {
+    for (const r of await db
+      .selectFrom('donations')
+      .select(['id', 'contactId'])
+      .where('id', 'in', chunk)
+      .execute())
+      donor.set(r.id, r.contactId);
+    for (const r of await db
+      .selectFrom('syncItems')
+      .select(['entityId', 'laneId'])
+      .where('entityType', '=', 'donation')
+      .where('entityId', 'in', chunk)
+      .execute()) {
       if (!donor.has(r.entityId)) donor.set(r.entityId, r.laneId);
     }
   }
@@ -57,7 +72,11 @@ export async function buildLanes(db: Db, work: PendingEntity[]): Promise<Map<str
 /** The lane a record's item is filed in: the contact itself, or a donation's donor. */
 export async function laneIdFor(db: Db, e: { entityType: PushEntity; entityId: string }): Promise<string> {
   if (e.entityType === 'contact') return e.entityId;
-  const d = await db.selectFrom('donations').select('contactId').where('id', '=', e.entityId).executeTakeFirst();
+  const d = await db
+    .selectFrom('donations')
+    .select('contactId')
+    .where('id', '=', e.entityId)
+    .executeTakeFirst();
   return d?.contactId ?? e.entityId;
 }
 

@@ -67,7 +67,11 @@ export function hostKey(): string {
  * deadline is the longest any request of this holder may stay unanswered before it gives up
  * (the engine's clients must not wait longer).
  */
-export function processHolderId(requestTimeoutMs: number, pid: number = process.pid, host: string = hostKey()): string {
+export function processHolderId(
+  requestTimeoutMs: number,
+  pid: number = process.pid,
+  host: string = hostKey(),
+): string {
   return `gd1/${host}/${pid}/${Math.ceil(requestTimeoutMs)}/${randomBytes(6).toString('hex')}`;
 }
 
@@ -83,7 +87,13 @@ export function parseHolder(holder: string): ParsedHolder | null {
   if (!m) return null;
   const pid = Number(m[2]);
   const requestTimeoutMs = Number(m[3]);
-  if (!Number.isSafeInteger(pid) || pid <= 1 || !Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs <= 0) return null;
+  if (
+    !Number.isSafeInteger(pid) ||
+    pid <= 1 ||
+    !Number.isSafeInteger(requestTimeoutMs) ||
+    requestTimeoutMs <= 0
+  )
+    return null;
   return { host: m[1]!, pid, requestTimeoutMs };
 }
 
@@ -120,17 +130,34 @@ export interface LeaseGrant {
 }
 
 /** Takes or renews the lease; null when another live holder has it. */
-export async function acquireLease(store: Store, holder: string, nowMs: number, ttlMs = LEASE_MS): Promise<LeaseGrant | null> {
+export async function acquireLease(
+  store: Store,
+  holder: string,
+  nowMs: number,
+  ttlMs = LEASE_MS,
+): Promise<LeaseGrant | null> {
   return store.write(async (trx) => {
-    const row = await trx.selectFrom('syncLease').selectAll().where('name', '=', LEASE_NAME).executeTakeFirst();
+    const row = await trx
+      .selectFrom('syncLease')
+      .selectAll()
+      .where('name', '=', LEASE_NAME)
+      .executeTakeFirst();
     const at = iso(nowMs);
     const expires = iso(nowMs + ttlMs);
     if (!row) {
-      await trx.insertInto('syncLease').values({ name: LEASE_NAME, holder, acquiredAt: at, renewedAt: at, expiresAt: expires }).execute();
+      await trx
+        .insertInto('syncLease')
+        .values({ name: LEASE_NAME, holder, acquiredAt: at, renewedAt: at, expiresAt: expires })
+        .execute();
       return { fresh: true, inFlightSettledAt: null };
     }
     if (row.holder === holder) {
-      await trx.updateTable('syncLease').set({ renewedAt: at, expiresAt: expires }).where('name', '=', LEASE_NAME).where('holder', '=', holder).execute();
+      await trx
+        .updateTable('syncLease')
+        .set({ renewedAt: at, expiresAt: expires })
+        .where('name', '=', LEASE_NAME)
+        .where('holder', '=', holder)
+        .execute();
       return { fresh: false, inFlightSettledAt: null };
     }
     let inFlightSettledAt: number | null = null;
@@ -156,7 +183,12 @@ export async function acquireLease(store: Store, holder: string, nowMs: number, 
  * Inside a write transaction: renews the lease if this holder still has it unexpired.
  * False means another process took over: the caller must not send anything.
  */
-export async function renewLeaseIn(trx: Db, holder: string, nowMs: number, ttlMs = LEASE_MS): Promise<boolean> {
+export async function renewLeaseIn(
+  trx: Db,
+  holder: string,
+  nowMs: number,
+  ttlMs = LEASE_MS,
+): Promise<boolean> {
   const r = await trx
     .updateTable('syncLease')
     .set({ renewedAt: iso(nowMs), expiresAt: iso(nowMs + ttlMs) })
@@ -169,10 +201,16 @@ export async function renewLeaseIn(trx: Db, holder: string, nowMs: number, ttlMs
 
 /** Gives the lease up (clean shutdown), so another process need not wait for it to expire. */
 export async function releaseLease(store: Store, holder: string): Promise<void> {
-  await store.write((trx) => trx.deleteFrom('syncLease').where('name', '=', LEASE_NAME).where('holder', '=', holder).execute());
+  await store.write((trx) =>
+    trx.deleteFrom('syncLease').where('name', '=', LEASE_NAME).where('holder', '=', holder).execute(),
+  );
 }
 
 export async function leaseHolder(db: Db): Promise<{ holder: string; expiresAt: string } | null> {
-  const row = await db.selectFrom('syncLease').select(['holder', 'expiresAt']).where('name', '=', LEASE_NAME).executeTakeFirst();
+  const row = await db
+    .selectFrom('syncLease')
+    .select(['holder', 'expiresAt'])
+    .where('name', '=', LEASE_NAME)
+    .executeTakeFirst();
   return row ?? null;
 }

@@ -18,7 +18,11 @@ export interface PendingEntity {
 }
 
 /** Records with changes still to go and not in a request, oldest change first. */
-export async function listPendingEntities(db: Db, accountId: string, limit: number): Promise<PendingEntity[]> {
+export async function listPendingEntities(
+  db: Db,
+  accountId: string,
+  limit: number,
+): Promise<PendingEntity[]> {
   const rows = await db
     .selectFrom('changeLog')
     .select(['entityType', 'entityId', (eb) => eb.fn.min('seq').as('firstSeq')])
@@ -31,7 +35,11 @@ export async function listPendingEntities(db: Db, accountId: string, limit: numb
     .orderBy('firstSeq')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ entityType: r.entityType as PushEntity, entityId: r.entityId, firstSeq: Number(r.firstSeq) }));
+  return rows.map((r) => ({
+    entityType: r.entityType as PushEntity,
+    entityId: r.entityId,
+    firstSeq: Number(r.firstSeq),
+  }));
 }
 
 /**
@@ -51,7 +59,11 @@ export async function settleUnpushedTypes(trx: Db, accountId: string, at: string
 }
 
 /** A record's changes still to go and not in a request. */
-export async function pendingChanges(db: Db, entityType: PushEntity, entityId: string): Promise<PendingChange[]> {
+export async function pendingChanges(
+  db: Db,
+  entityType: PushEntity,
+  entityId: string,
+): Promise<PendingChange[]> {
   const rows = await db
     .selectFrom('changeLog')
     .select(['seq', 'op', 'fields'])
@@ -62,29 +74,57 @@ export async function pendingChanges(db: Db, entityType: PushEntity, entityId: s
     .where('attemptId', 'is', null)
     .orderBy('seq')
     .execute();
-  return rows.map((r) => ({ seq: Number(r.seq), op: r.op as ChangeOp, fields: r.fields === null ? null : (JSON.parse(r.fields) as string[]) }));
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    op: r.op as ChangeOp,
+    fields: r.fields === null ? null : (JSON.parse(r.fields) as string[]),
+  }));
 }
 
 /** Puts changes into a request (before it leaves). */
 export async function markAttempt(trx: Db, seqs: readonly number[], attemptId: string): Promise<void> {
   for (let i = 0; i < seqs.length; i += 500) {
-    await trx.updateTable('changeLog').set({ attemptId }).where('seq', 'in', seqs.slice(i, i + 500)).execute();
+    await trx
+      .updateTable('changeLog')
+      .set({ attemptId })
+      .where('seq', 'in', seqs.slice(i, i + 500))
+      .execute();
   }
 }
 
 /** The request was applied (HQ said so, or it was found at HQ): its changes (and only those) are done, and sent. */
-export async function settleAttempt(trx: Db, accountId: string, attemptId: string, at: string): Promise<number> {
-  const r = await trx.updateTable('changeLog').set({ syncedAt: at }).where('attemptId', '=', attemptId).where('syncedAt', 'is', null).executeTakeFirst();
+export async function settleAttempt(
+  trx: Db,
+  accountId: string,
+  attemptId: string,
+  at: string,
+): Promise<number> {
+  const r = await trx
+    .updateTable('changeLog')
+    .set({ syncedAt: at })
+    .where('attemptId', '=', attemptId)
+    .where('syncedAt', 'is', null)
+    .executeTakeFirst();
   const n = Number(r.numUpdatedRows);
   await countDone(trx, accountId, n, true);
   return n;
 }
 
 /** Changes done with without a request (coalesced into nothing, discarded by the user). */
-export async function settleSeqs(trx: Db, accountId: string, seqs: readonly number[], at: string): Promise<number> {
+export async function settleSeqs(
+  trx: Db,
+  accountId: string,
+  seqs: readonly number[],
+  at: string,
+): Promise<number> {
   let n = 0;
   for (let i = 0; i < seqs.length; i += 500) {
-    const r = await trx.updateTable('changeLog').set({ syncedAt: at }).where('seq', 'in', seqs.slice(i, i + 500)).where('syncedAt', 'is', null).executeTakeFirst();
+    const r = await trx
+      .updateTable('changeLog')
+      .set({ syncedAt: at })
+      .where('seq', 'in', seqs.slice(i, i + 500))
+      .where('syncedAt', 'is', null)
+      .executeTakeFirst();
     n += Number(r.numUpdatedRows);
   }
   await countDone(trx, accountId, n);
@@ -93,7 +133,12 @@ export async function settleSeqs(trx: Db, accountId: string, seqs: readonly numb
 
 /** The request was not applied: its changes are to go again (with whatever came since). */
 export async function releaseAttempt(trx: Db, attemptId: string): Promise<void> {
-  await trx.updateTable('changeLog').set({ attemptId: null }).where('attemptId', '=', attemptId).where('syncedAt', 'is', null).execute();
+  await trx
+    .updateTable('changeLog')
+    .set({ attemptId: null })
+    .where('attemptId', '=', attemptId)
+    .where('syncedAt', 'is', null)
+    .execute();
 }
 
 /** Done with: `sent` when HQ confirmed them (not when merged into nothing or discarded). */
@@ -101,7 +146,10 @@ async function countDone(trx: Db, accountId: string, n: number, sent = false): P
   if (n <= 0) return;
   await trx
     .updateTable('syncRemotes')
-    .set({ doneCount: sql<number>`done_count + ${n}`, ...(sent ? { sentCount: sql<number>`sent_count + ${n}` } : {}) })
+    .set({
+      doneCount: sql<number>`done_count + ${n}`,
+      ...(sent ? { sentCount: sql<number>`sent_count + ${n}` } : {}),
+    })
     .where('accountId', '=', accountId)
     .execute();
 }
@@ -120,10 +168,7 @@ export interface QueueCounts {
 export async function queueCounts(db: Db, accountId: string): Promise<QueueCounts> {
   const q = await db
     .selectFrom('changeLog')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.count<number>('attemptId').as('inAttempt'),
-    ])
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('attemptId').as('inAttempt')])
     .where('accountId', '=', accountId)
     .where('push', '=', 1)
     .where('syncedAt', 'is', null)
@@ -135,8 +180,17 @@ export async function queueCounts(db: Db, accountId: string): Promise<QueueCount
     .where('accountId', '=', accountId)
     .where('state', '=', 'attention')
     .executeTakeFirstOrThrow();
-  const remote = await db.selectFrom('syncRemotes').select('doneCount').where('accountId', '=', accountId).executeTakeFirst();
+  const remote = await db
+    .selectFrom('syncRemotes')
+    .select('doneCount')
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
   const all = Number(q.n);
   const inFlight = Number(q.inAttempt);
-  return { pending: all - inFlight, inFlight, needsAttention: Number(att.n), done: Number(remote?.doneCount ?? 0) };
+  return {
+    pending: all - inFlight,
+    inFlight,
+    needsAttention: Number(att.n),
+    done: Number(remote?.doneCount ?? 0),
+  };
 }

@@ -110,7 +110,9 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   function rateAt(t: number): number {
     const ease = eased ? EASED_PACE : 1;
     if (t < recoveryFrom) return Math.min(decreasedRate, ceiling) * ease;
-    const steps = Number.isFinite(recoveryFrom) ? Math.floor((t - recoveryFrom) / recoveryIntervalMs) : Infinity;
+    const steps = Number.isFinite(recoveryFrom)
+      ? Math.floor((t - recoveryFrom) / recoveryIntervalMs)
+      : Infinity;
     return Math.max(minRate, Math.min(ceiling, decreasedRate + steps * recoveryStep) * ease);
   }
 
@@ -259,7 +261,14 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
     configuredRate: configured,
     status() {
       const h = holdUntil(clock.now());
-      return { configuredRate: configured, currentRate: rateAt(clock.now()), pausedUntil: h > 0 ? h : null, waiting: waiters.length, inFlight, rateLimited };
+      return {
+        configuredRate: configured,
+        currentRate: rateAt(clock.now()),
+        pausedUntil: h > 0 ? h : null,
+        waiting: waiters.length,
+        inFlight,
+        rateLimited,
+      };
     },
     close(reason = new Error('pacer closed')) {
       closed = { reason };
@@ -310,12 +319,17 @@ export function policyRate(value: string): number | null {
  * `RateLimit: limit=10, remaining=0, reset=3` (draft 07) or `RateLimit: "p";r=0;t=3` (draft 08+).
  * When several items are listed, the most restrictive one counts.
  */
-export function remoteQuota(headers: HeaderGetter, nowMs: number): { remaining: number; resetAt: number | null } | null {
+export function remoteQuota(
+  headers: HeaderGetter,
+  nowMs: number,
+): { remaining: number; resetAt: number | null } | null {
   const found: { remaining: number; resetAt: number | null }[] = [];
   const xRemaining = intOf(headers.get('x-ratelimit-remaining'));
-  if (xRemaining !== null) found.push({ remaining: xRemaining, resetAt: resetTime(headers.get('x-ratelimit-reset'), nowMs) });
+  if (xRemaining !== null)
+    found.push({ remaining: xRemaining, resetAt: resetTime(headers.get('x-ratelimit-reset'), nowMs) });
   const remaining = intOf(headers.get('ratelimit-remaining'));
-  if (remaining !== null) found.push({ remaining, resetAt: resetTime(headers.get('ratelimit-reset'), nowMs, true) });
+  if (remaining !== null)
+    found.push({ remaining, resetAt: resetTime(headers.get('ratelimit-reset'), nowMs, true) });
   const combined = headers.get('ratelimit');
   if (combined) {
     const r7 = /(?:^|[\s,;])remaining\s*=\s*(\d+)/i.exec(combined);
@@ -330,7 +344,11 @@ export function remoteQuota(headers: HeaderGetter, nowMs: number): { remaining: 
   if (found.length === 0) return null;
   let worst = found[0]!;
   for (const q of found) {
-    if (q.remaining < worst.remaining || (q.remaining === worst.remaining && (q.resetAt ?? 0) > (worst.resetAt ?? 0))) worst = q;
+    if (
+      q.remaining < worst.remaining ||
+      (q.remaining === worst.remaining && (q.resetAt ?? 0) > (worst.resetAt ?? 0))
+    )
+      worst = q;
   }
   return worst;
 }

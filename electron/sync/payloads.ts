@@ -4,7 +4,13 @@
  * by the caller (the id map), and a reference with no HQ id stops the build (`missing`).
  */
 import { centsToDollars } from '../../shared/money.ts';
-import { CONTACT_COLLECTIONS, CONTACT_SCALAR_FIELDS, type Contact, type ContactCreateBody, type ContactUpdateBody } from '../../shared/schemas/contacts.ts';
+import {
+  CONTACT_COLLECTIONS,
+  CONTACT_SCALAR_FIELDS,
+  type Contact,
+  type ContactCreateBody,
+  type ContactUpdateBody,
+} from '../../shared/schemas/contacts.ts';
 import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
 import { contactReferenceTag, withDonationReference } from './identity.ts';
@@ -13,7 +19,8 @@ type Collections = Pick<ContactCreateBody, (typeof CONTACT_COLLECTIONS)[number]>
 
 /** Sub-records as the create/update bodies take them: no ids, no empty values. */
 function collectionsOf(c: Contact): Required<Collections> {
-  const defined = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
+  const defined = <T extends Record<string, unknown>>(o: T): T =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
   return {
     phoneNumbers: c.phoneNumbers.map(({ id: _id, ...x }) => defined(x)),
     emailAddresses: c.emailAddresses.map(({ id: _id, ...x }) => defined(x)),
@@ -57,7 +64,11 @@ export function contactCreateBody(c: Contact, localId: string, remoteAccountId: 
  * fields one by one (C4: `customFields.<name>` in the outbox; a cleared one goes as null).
  * `fields` null = every field (a change that covered the whole record). No accountId (C5).
  */
-export function contactUpdateBody(c: Contact, localId: string, fields: readonly string[] | null): ContactUpdateBody {
+export function contactUpdateBody(
+  c: Contact,
+  localId: string,
+  fields: readonly string[] | null,
+): ContactUpdateBody {
   const out: Record<string, unknown> = {};
   const all = fields === null;
   const has = (f: string) => all || fields.includes(f);
@@ -75,9 +86,14 @@ export function contactUpdateBody(c: Contact, localId: string, fields: readonly 
 }
 
 /** The custom values an update sends; null when it sends none. */
-export function customFieldsToSend(current: Contact['customFields'], fields: readonly string[] | null): Record<string, string | number | null> | null {
+export function customFieldsToSend(
+  current: Contact['customFields'],
+  fields: readonly string[] | null,
+): Record<string, string | number | null> | null {
   if (fields === null) return { ...current };
-  const named = fields.filter((f) => f.startsWith('customFields.')).map((f) => f.slice('customFields.'.length));
+  const named = fields
+    .filter((f) => f.startsWith('customFields.'))
+    .map((f) => f.slice('customFields.'.length));
   if (named.length === 0) {
     // A change that says only "customFields" (no names): send every value the contact has.
     return fields.includes('customFields') ? { ...current } : null;
@@ -111,7 +127,11 @@ export type DonationBodyResult =
   | { ok: false; missing: Array<{ field: keyof DonationRemoteIds; localId: string }> };
 
 /** POST /v1/donations, with `gd:<id>` in notes (D7), every reference mapped to HQ's id. */
-export function donationCreateBody(d: DonationRow, remote: DonationRemoteIds, remoteAccountId: string): DonationBodyResult {
+export function donationCreateBody(
+  d: DonationRow,
+  remote: DonationRemoteIds,
+  remoteAccountId: string,
+): DonationBodyResult {
   const missing: Array<{ field: keyof DonationRemoteIds; localId: string }> = [];
   const map = (field: keyof DonationRemoteIds, local: string | null): string | undefined => {
     if (local === null) return undefined;

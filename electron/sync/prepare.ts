@@ -20,7 +20,12 @@ import { coalesce, type Plan } from './coalesce.ts';
 import { laneIdFor } from './lanes.ts';
 import { renewLeaseIn } from './lease.ts';
 import { markAttempt, pendingChanges, type PendingEntity, settleSeqs } from './outbox.ts';
-import { contactCreateBody, contactUpdateBody, donationCreateBody, type DonationRemoteIds } from './payloads.ts';
+import {
+  contactCreateBody,
+  contactUpdateBody,
+  donationCreateBody,
+  type DonationRemoteIds,
+} from './payloads.ts';
 import { LostLease } from './push-lease.ts';
 import type { RemoteConfig } from './remote-settings.ts';
 import { ensureItem, type PushEntity, remoteIdFor, unconfirmedContactCreates, updateItem } from './state.ts';
@@ -33,7 +38,15 @@ export type Step =
   /** `again`: it was parked for the same reason already (a re-check that found nothing new). */
   | { kind: 'parked'; again: boolean }
   | { kind: 'emailCheck'; email: string }
-  | { kind: 'send'; attemptId: string; op: 'create' | 'update' | 'delete'; method: 'POST' | 'PUT' | 'DELETE'; path: string; query?: Query; body?: unknown };
+  | {
+      kind: 'send';
+      attemptId: string;
+      op: 'create' | 'update' | 'delete';
+      method: 'POST' | 'PUT' | 'DELETE';
+      path: string;
+      query?: Query;
+      body?: unknown;
+    };
 
 export type SendStep = Extract<Step, { kind: 'send' }>;
 
@@ -67,16 +80,30 @@ export async function prepare(p: PrepareInput): Promise<Step> {
   let settled = 0;
   const step = await store.write(async (trx): Promise<Step> => {
     if (!(await renewLeaseIn(trx, p.holder, p.clock(), p.leaseMs))) throw new LostLease();
-    const item = await ensureItem(trx, { entityType: e.entityType, entityId: e.entityId, accountId: cfg.accountId, laneId: await laneIdFor(trx, e), at });
+    const item = await ensureItem(trx, {
+      entityType: e.entityType,
+      entityId: e.entityId,
+      accountId: cfg.accountId,
+      laneId: await laneIdFor(trx, e),
+      at,
+    });
     const changes = await pendingChanges(trx, e.entityType, e.entityId);
     if (changes.length === 0) {
-      if (item.state === 'attention' && item.attentionCode && RECHECKED.has(item.attentionCode)) await clearAttention(trx, e, at);
+      if (item.state === 'attention' && item.attentionCode && RECHECKED.has(item.attentionCode))
+        await clearAttention(trx, e, at);
       return { kind: 'done' };
     }
     const remoteId = await remoteIdFor(trx, e.entityType, e.entityId);
     const park = async (code: string, reason: string): Promise<Step> => {
       const again = item.state === 'attention' && item.attentionCode === code;
-      await updateItem(trx, e.entityType, e.entityId, { state: 'attention', attentionCode: code, attentionReason: reason, attentionStatus: null, attentionAt: again ? item.attentionAt : at, updatedAt: at });
+      await updateItem(trx, e.entityType, e.entityId, {
+        state: 'attention',
+        attentionCode: code,
+        attentionReason: reason,
+        attentionStatus: null,
+        attentionAt: again ? item.attentionAt : at,
+        updatedAt: at,
+      });
       return { kind: 'parked', again };
     };
     const nothing = async (seqs: number[]): Promise<Step> => {
@@ -84,7 +111,15 @@ export async function prepare(p: PrepareInput): Promise<Step> {
       if (item.state === 'attention') await clearAttention(trx, e, at);
       return { kind: 'done' };
     };
-    const send = async (plan: Plan, op: 'create' | 'update' | 'delete', method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, attemptBody: unknown, query?: Query): Promise<Step> => {
+    const send = async (
+      plan: Plan,
+      op: 'create' | 'update' | 'delete',
+      method: 'POST' | 'PUT' | 'DELETE',
+      path: string,
+      body: unknown,
+      attemptBody: unknown,
+      query?: Query,
+    ): Promise<Step> => {
       const attemptId = newId('request').replace(/^req_/, 'att_');
       await markAttempt(trx, plan.seqs, attemptId);
       await updateItem(trx, e.entityType, e.entityId, {
@@ -101,7 +136,15 @@ export async function prepare(p: PrepareInput): Promise<Step> {
         attentionAt: null,
         updatedAt: at,
       });
-      return { kind: 'send', attemptId, op, method, path, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}) };
+      return {
+        kind: 'send',
+        attemptId,
+        op,
+        method,
+        path,
+        ...(query ? { query } : {}),
+        ...(body !== undefined ? { body } : {}),
+      };
     };
     const q = { accountId: cfg.remoteAccountId };
 
@@ -114,12 +157,16 @@ export async function prepare(p: PrepareInput): Promise<Step> {
       }
       let plan = coalesce(changes, { exists: contact !== null, hasRemote: remoteId !== null });
       if (!plan) return { kind: 'done' };
-      if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') plan = { kind: 'create', seqs: plan.seqs };
+      if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed')
+        plan = { kind: 'create', seqs: plan.seqs };
       switch (plan.kind) {
         case 'nothing':
           return nothing(plan.seqs);
         case 'unlinked':
-          return park('not_linked', `Contact ${e.entityId} changed here but is not linked to a contact at HQ (it came in as history HQ already has, without its HQ id). Pull from HQ to link it, or retry to create it at HQ.`);
+          return park(
+            'not_linked',
+            `Contact ${e.entityId} changed here but is not linked to a contact at HQ (it came in as history HQ already has, without its HQ id). Pull from HQ to link it, or retry to create it at HQ.`,
+          );
         case 'create': {
           const email = contact!.primaryEmail ?? contact!.email;
           if (p.emailMatch && cfg.emailMatch && email) {
@@ -127,7 +174,11 @@ export async function prepare(p: PrepareInput): Promise<Step> {
             // whose create is still unconfirmed (same email, another name): it is that record's,
             // never this one's. Wait until that create is settled, then match.
             const racing = await unconfirmedCreateWithEmail(trx, cfg.accountId, e.entityId, email);
-            if (racing) return { kind: 'blocked', reason: `waiting for contact ${racing} (same email) to be confirmed at HQ` };
+            if (racing)
+              return {
+                kind: 'blocked',
+                reason: `waiting for contact ${racing} (same email) to be confirmed at HQ`,
+              };
             return { kind: 'emailCheck', email };
           }
           const body = contactCreateBody(contact!, e.entityId, cfg.remoteAccountId);
@@ -136,23 +187,44 @@ export async function prepare(p: PrepareInput): Promise<Step> {
         case 'update': {
           const body = contactUpdateBody(contact!, e.entityId, plan.fields);
           if (Object.keys(body).length === 0) return nothing(plan.seqs);
-          return send(plan, 'update', 'PUT', `/contacts/${encodeURIComponent(remoteId!)}`, { ...body }, { fields: plan.fields });
+          return send(
+            plan,
+            'update',
+            'PUT',
+            `/contacts/${encodeURIComponent(remoteId!)}`,
+            { ...body },
+            { fields: plan.fields },
+          );
         }
         case 'delete': {
           if (item.attentionCode !== 'delete_confirmed') {
             const gifts = await pushedGiftsOf(trx, e.entityId);
             if (gifts > 0) {
-              return park('confirm_delete', `Contact ${e.entityId} was deleted here. Deleting it at HQ also deletes the ${gifts} gift${gifts === 1 ? '' : 's'} of it already at HQ. Retry to confirm the delete at HQ, or discard to keep the contact and its gifts there.`);
+              return park(
+                'confirm_delete',
+                `Contact ${e.entityId} was deleted here. Deleting it at HQ also deletes the ${gifts} gift${gifts === 1 ? '' : 's'} of it already at HQ. Retry to confirm the delete at HQ, or discard to keep the contact and its gifts there.`,
+              );
             }
           }
-          return send(plan, 'delete', 'DELETE', `/contacts/${encodeURIComponent(remoteId!)}`, undefined, { remoteId }, q);
+          return send(
+            plan,
+            'delete',
+            'DELETE',
+            `/contacts/${encodeURIComponent(remoteId!)}`,
+            undefined,
+            { remoteId },
+            q,
+          );
         }
       }
     }
 
     // donations
     const d = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
-    const plan = coalesce(changes, { exists: d !== undefined && d.status !== 'voided', hasRemote: remoteId !== null });
+    const plan = coalesce(changes, {
+      exists: d !== undefined && d.status !== 'voided',
+      hasRemote: remoteId !== null,
+    });
     if (!plan) return { kind: 'done' };
     switch (plan.kind) {
       case 'nothing':
@@ -161,20 +233,31 @@ export async function prepare(p: PrepareInput): Promise<Step> {
       case 'unlinked':
       case 'update': {
         if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') break;
-        if (plan.kind === 'unlinked') return park('not_linked', `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`);
+        if (plan.kind === 'unlinked')
+          return park(
+            'not_linked',
+            `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`,
+          );
         const fields = plan.fields === null ? 'the whole gift' : plan.fields.join(', ');
-        return park('hq_has_no_donation_update', `Gift ${e.entityId} changed here (${fields}) after it reached HQ. HQ's API cannot change a gift: make the same change in HQ's web application, then discard this item.`);
+        return park(
+          'hq_has_no_donation_update',
+          `Gift ${e.entityId} changed here (${fields}) after it reached HQ. HQ's API cannot change a gift: make the same change in HQ's web application, then discard this item.`,
+        );
       }
       case 'create':
         break;
     }
     const gift = d as DonationRow;
     if (gift.status !== 'completed') {
-      return park('not_completed', `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`);
+      return park(
+        'not_completed',
+        `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`,
+      );
     }
     const remote: DonationRemoteIds = {};
     const donorRemote = await remoteIdFor(trx, 'contact', gift.contactId);
-    if (!donorRemote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
+    if (!donorRemote)
+      return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
     remote.contactId = donorRemote;
     for (const [field, type, local] of [
       ['onBehalfOfContactId', 'contact', gift.onBehalfOfContactId],
@@ -189,10 +272,19 @@ export async function prepare(p: PrepareInput): Promise<Step> {
     }
     const built = donationCreateBody(gift, remote, cfg.remoteAccountId);
     if (!built.ok) {
-      const contacts = built.missing.filter((m) => m.field === 'onBehalfOfContactId' || m.field === 'facilitatedByContactId');
-      if (contacts.length > 0) return { kind: 'blocked', reason: `waiting for contact ${contacts.map((m) => m.localId).join(', ')} to reach HQ` };
+      const contacts = built.missing.filter(
+        (m) => m.field === 'onBehalfOfContactId' || m.field === 'facilitatedByContactId',
+      );
+      if (contacts.length > 0)
+        return {
+          kind: 'blocked',
+          reason: `waiting for contact ${contacts.map((m) => m.localId).join(', ')} to reach HQ`,
+        };
       const names = await referenceNames(trx, built.missing);
-      return park('reference_not_linked', `Gift ${gift.id} is credited to ${names.join(', ')}, not linked to HQ yet. Link ${built.missing.length === 1 ? 'it' : 'them'} to HQ's (Sync settings → reference data); the gift goes by itself once linked.`);
+      return park(
+        'reference_not_linked',
+        `Gift ${gift.id} is credited to ${names.join(', ')}, not linked to HQ yet. Link ${built.missing.length === 1 ? 'it' : 'them'} to HQ's (Sync settings → reference data); the gift goes by itself once linked.`,
+      );
     }
     return send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
   });
@@ -200,11 +292,16 @@ export async function prepare(p: PrepareInput): Promise<Step> {
   return step;
 }
 
-async function referenceNames(trx: Db, missing: Array<{ field: string; localId: string }>): Promise<string[]> {
+async function referenceNames(
+  trx: Db,
+  missing: Array<{ field: string; localId: string }>,
+): Promise<string[]> {
   const out: string[] = [];
   for (const m of missing) {
-    const table = m.field === 'campaignId' ? 'campaigns' : m.field === 'committeeId' ? 'committees' : 'donationAccounts';
-    const noun = m.field === 'campaignId' ? 'campaign' : m.field === 'committeeId' ? 'committee' : 'donation account';
+    const table =
+      m.field === 'campaignId' ? 'campaigns' : m.field === 'committeeId' ? 'committees' : 'donationAccounts';
+    const noun =
+      m.field === 'campaignId' ? 'campaign' : m.field === 'committeeId' ? 'committee' : 'donation account';
     const r = await trx.selectFrom(table).select('name').where('id', '=', m.localId).executeTakeFirst();
     out.push(`${noun} "${r?.name ?? m.localId}" (${m.localId})`);
   }
@@ -215,9 +312,16 @@ async function referenceNames(trx: Db, missing: Array<{ field: string; localId: 
  * Another local contact whose create at HQ is in flight or of unknown outcome and sent this
  * email, if any (deleted here since or not: what HQ may hold is what the attempt sent).
  */
-async function unconfirmedCreateWithEmail(trx: Db, accountId: string, contactId: string, email: string): Promise<string | null> {
+async function unconfirmedCreateWithEmail(
+  trx: Db,
+  accountId: string,
+  contactId: string,
+  email: string,
+): Promise<string | null> {
   const key = email.trim().toLowerCase();
-  const hit = (await unconfirmedContactCreates(trx, accountId)).find((c) => c.id !== contactId && c.email?.trim().toLowerCase() === key);
+  const hit = (await unconfirmedContactCreates(trx, accountId)).find(
+    (c) => c.id !== contactId && c.email?.trim().toLowerCase() === key,
+  );
   return hit?.id ?? null;
 }
 
@@ -225,7 +329,9 @@ async function unconfirmedCreateWithEmail(trx: Db, accountId: string, contactId:
 async function pushedGiftsOf(trx: Db, contactId: string): Promise<number> {
   const r = await trx
     .selectFrom('syncItems as i')
-    .innerJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'i.entityId').on('l.entityType', '=', 'donation'))
+    .innerJoin('syncLinks as l', (j) =>
+      j.onRef('l.localId', '=', 'i.entityId').on('l.entityType', '=', 'donation'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('i.entityType', '=', 'donation')
     .where('i.laneId', '=', contactId)
@@ -233,6 +339,17 @@ async function pushedGiftsOf(trx: Db, contactId: string): Promise<number> {
   return Number(r.n);
 }
 
-async function clearAttention(trx: Db, e: { entityType: PushEntity; entityId: string }, at: string): Promise<void> {
-  await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attentionCode: null, attentionReason: null, attentionStatus: null, attentionAt: null, updatedAt: at });
+async function clearAttention(
+  trx: Db,
+  e: { entityType: PushEntity; entityId: string },
+  at: string,
+): Promise<void> {
+  await updateItem(trx, e.entityType, e.entityId, {
+    state: 'idle',
+    attentionCode: null,
+    attentionReason: null,
+    attentionStatus: null,
+    attentionAt: null,
+    updatedAt: at,
+  });
 }

@@ -33,7 +33,12 @@
 import { newId } from '../../shared/ids.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { DomainError } from '../domain/errors.ts';
-import { insertPulledContact, pulledContactFields, type PulledContactFields, refreshPulledContact } from '../domain/pulled.ts';
+import {
+  insertPulledContact,
+  pulledContactFields,
+  type PulledContactFields,
+  refreshPulledContact,
+} from '../domain/pulled.ts';
 import type { SyncPullRunsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import type { Clock } from './clock.ts';
@@ -101,7 +106,17 @@ export interface PullOptions {
   contactsOnly?: boolean;
 }
 
-const zeroCounts = (): PullCounts => ({ created: 0, updated: 0, linked: 0, kept: 0, unchanged: 0, deferred: 0, deletedHere: 0, rejected: 0, reference: 0 });
+const zeroCounts = (): PullCounts => ({
+  created: 0,
+  updated: 0,
+  linked: 0,
+  kept: 0,
+  unchanged: 0,
+  deferred: 0,
+  deletedHere: 0,
+  rejected: 0,
+  reference: 0,
+});
 /** At most this many notes are kept on a run (the first ones; a count says how many more). */
 const MAX_NOTES = 50;
 
@@ -123,7 +138,14 @@ function toRun(r: SyncPullRunsTable): PullRun {
 
 /** The account's latest pull (running or finished), or null when it never pulled. */
 export async function latestPull(db: Db, accountId: string): Promise<PullRun | null> {
-  const r = await db.selectFrom('syncPullRuns').selectAll().where('accountId', '=', accountId).orderBy('startedAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const r = await db
+    .selectFrom('syncPullRuns')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('startedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return r ? toRun(r) : null;
 }
 
@@ -133,17 +155,38 @@ const ageMs = (iso: string, nowMs: number) => nowMs - Date.parse(iso);
  * Begins a run, or takes over one whose process died (resuming at its next page). Refused
  * (409) while another run of the account is alive.
  */
-export async function beginPull(ctx: DomainContext, accountId: string): Promise<{ run: PullRun; nextOffset: number; resumed: boolean }> {
+export async function beginPull(
+  ctx: DomainContext,
+  accountId: string,
+): Promise<{ run: PullRun; nextOffset: number; resumed: boolean }> {
   const at = ctx.now();
   return ctx.store.write(async (trx) => {
-    const last = await trx.selectFrom('syncPullRuns').selectAll().where('accountId', '=', accountId).orderBy('startedAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const last = await trx
+      .selectFrom('syncPullRuns')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .orderBy('startedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (last?.status === 'running' && ageMs(last.heartbeatAt, Date.parse(at)) < PULL_STALE_MS) {
-      throw new DomainError('conflict', 'pull_running', `A pull from HQ is running already (started ${last.startedAt}, ${last.pagesDone}${last.pagesTotal ? ` of ${last.pagesTotal}` : ''} pages done)`, [{ field: 'accountId', issue: 'has a pull running' }]);
+      throw new DomainError(
+        'conflict',
+        'pull_running',
+        `A pull from HQ is running already (started ${last.startedAt}, ${last.pagesDone}${last.pagesTotal ? ` of ${last.pagesTotal}` : ''} pages done)`,
+        [{ field: 'accountId', issue: 'has a pull running' }],
+      );
     }
     // A run that stopped part-way (its process died, HQ stopped answering, it was stopped)
     // goes on from its next page.
     if (last && last.status !== 'done') {
-      const patch = { status: 'running', error: null, finishedAt: null, heartbeatAt: at, phase: 'reference' } as const;
+      const patch = {
+        status: 'running',
+        error: null,
+        finishedAt: null,
+        heartbeatAt: at,
+        phase: 'reference',
+      } as const;
       await trx.updateTable('syncPullRuns').set(patch).where('id', '=', last.id).execute();
       return { run: toRun({ ...last, ...patch }), nextOffset: Number(last.nextOffset), resumed: true };
     }
@@ -188,7 +231,14 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
   const save = async (trx: Db, patch: Partial<SyncPullRunsTable>) => {
     await trx
       .updateTable('syncPullRuns')
-      .set({ counts: JSON.stringify(counts), notes: JSON.stringify(notes), pagesDone, pagesTotal, heartbeatAt: ctx.now(), ...patch })
+      .set({
+        counts: JSON.stringify(counts),
+        notes: JSON.stringify(notes),
+        pagesDone,
+        pagesTotal,
+        heartbeatAt: ctx.now(),
+        ...patch,
+      })
       .where('id', '=', run.id)
       .execute();
   };
@@ -200,7 +250,10 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
   try {
     if (!opts.contactsOnly) {
       opts.onProgress?.({ phase: 'reference', pagesDone, pagesTotal });
-      const ref = await pullReferenceData(ctx, opts.remote, { accountId, remoteAccountId: opts.remoteAccountId });
+      const ref = await pullReferenceData(ctx, opts.remote, {
+        accountId,
+        remoteAccountId: opts.remoteAccountId,
+      });
       for (const k of Object.values(ref.kinds)) counts.reference += k.created + k.linked + k.renamed;
       for (const n of ref.notes) note(n);
     }
@@ -211,14 +264,37 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
     let newest: string | null = null;
     let listed = 0;
     for (;;) {
-      if (opts.signal?.aborted) return await finish('failed', 'The pull was stopped; the next pull resumes where this one stopped');
+      if (opts.signal?.aborted)
+        return await finish('failed', 'The pull was stopped; the next pull resumes where this one stopped');
       opts.onProgress?.({ phase: 'contacts', pagesDone, pagesTotal });
-      const q = { accountId: opts.remoteAccountId, limit: pageSize, offset, sortBy: 'createdAt', sortOrder: 'asc' };
-      const r = await getJson(opts.remote, '/contacts', q, { clock: opts.clock, signal: opts.signal, attempts: 6 });
-      if (!r.ok) return await finish('failed', `HQ's contact list failed at offset ${offset}: ${remoteMessage(r)}. The next pull resumes there.`);
+      const q = {
+        accountId: opts.remoteAccountId,
+        limit: pageSize,
+        offset,
+        sortBy: 'createdAt',
+        sortOrder: 'asc',
+      };
+      const r = await getJson(opts.remote, '/contacts', q, {
+        clock: opts.clock,
+        signal: opts.signal,
+        attempts: 6,
+      });
+      if (!r.ok)
+        return await finish(
+          'failed',
+          `HQ's contact list failed at offset ${offset}: ${remoteMessage(r)}. The next pull resumes there.`,
+        );
       const body = r.body as { data?: unknown; contacts?: unknown; total?: unknown } | null;
-      const items = Array.isArray(body?.data) ? (body.data as unknown[]) : Array.isArray(body?.contacts) ? (body.contacts as unknown[]) : null;
-      if (!items) return await finish('failed', `HQ's answer to GET /contacts has no list of contacts ("data"); nothing more was pulled`);
+      const items = Array.isArray(body?.data)
+        ? (body.data as unknown[])
+        : Array.isArray(body?.contacts)
+          ? (body.contacts as unknown[])
+          : null;
+      if (!items)
+        return await finish(
+          'failed',
+          `HQ's answer to GET /contacts has no list of contacts ("data"); nothing more was pulled`,
+        );
       if (typeof body?.total === 'number' && Number.isFinite(body.total)) {
         pagesTotal = Math.max(pagesDone + (items.length > 0 ? 1 : 0), Math.ceil(body.total / pageSize));
       }
@@ -226,7 +302,12 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
       listed += items.length;
       for (const raw of items) {
         const c = (raw as { createdAt?: unknown } | null)?.createdAt;
-        if (typeof c === 'string' && !Number.isNaN(Date.parse(c)) && (newest === null || Date.parse(c) > Date.parse(newest))) newest = c;
+        if (
+          typeof c === 'string' &&
+          !Number.isNaN(Date.parse(c)) &&
+          (newest === null || Date.parse(c) > Date.parse(newest))
+        )
+          newest = c;
       }
       await ctx.store.write(async (trx) => {
         await applyContactPage(trx, ctx, accountId, items, emailMatch, counts, note);
@@ -243,8 +324,13 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
     // The directory: HQ's contacts are known up to the newest listed (a run from the start that
     // listed none: HQ has none). A resumed run that listed nothing new leaves it as it was.
     const before = await loadDirectory(ctx.store.db, accountId, opts.remoteAccountId);
-    const watermark = watermarkAfter(before?.watermark ?? null, newest) ?? (startOffset === 0 && listed === 0 ? new Date(0).toISOString() : null);
-    if (watermark !== null) await ctx.store.write((trx) => saveDirectory(trx, accountId, opts.remoteAccountId, watermark, ctx.now()));
+    const watermark =
+      watermarkAfter(before?.watermark ?? null, newest) ??
+      (startOffset === 0 && listed === 0 ? new Date(0).toISOString() : null);
+    if (watermark !== null)
+      await ctx.store.write((trx) =>
+        saveDirectory(trx, accountId, opts.remoteAccountId, watermark, ctx.now()),
+      );
     return await finish('done', null);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -267,7 +353,11 @@ interface RemoteContact {
  * The wire fields of each contact that the user changed here and HQ has not received yet
  * (push = 1, not synced): 'all' for a create, delete or whole-record change.
  */
-export async function unpushedContactFields(db: Db, accountId: string, contactIds: readonly string[]): Promise<Map<string, Set<string> | 'all'>> {
+export async function unpushedContactFields(
+  db: Db,
+  accountId: string,
+  contactIds: readonly string[],
+): Promise<Map<string, Set<string> | 'all'>> {
   const out = new Map<string, Set<string> | 'all'>();
   for (let i = 0; i < contactIds.length; i += 200) {
     const part = contactIds.slice(i, i + 200);
@@ -296,7 +386,10 @@ export async function unpushedContactFields(db: Db, accountId: string, contactId
 }
 
 /** Local contacts made here whose create HQ has not confirmed (no link yet, create not synced). */
-async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id: string; firstName: string; lastName: string; email: string | null }>> {
+async function unconfirmedCreates(
+  db: Db,
+  accountId: string,
+): Promise<Array<{ id: string; firstName: string; lastName: string; email: string | null }>> {
   // Creates not sent yet: the engine will send (and email-match) the contact as it is now.
   const unsent = await db
     .selectFrom('changeLog as l')
@@ -307,7 +400,17 @@ async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id
     .where('l.syncedAt', 'is', null)
     .where('l.entityType', '=', 'contact')
     .where('l.op', '=', 'create')
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('syncLinks as s').select('s.localId').where('s.entityType', '=', 'contact').whereRef('s.localId', '=', 'c.id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as s')
+            .select('s.localId')
+            .where('s.entityType', '=', 'contact')
+            .whereRef('s.localId', '=', 'c.id'),
+        ),
+      ),
+    )
     .execute();
   // Creates sent whose outcome is not known: HQ may hold what the attempt SENT, whatever the
   // contact became here since (renamed, given another email, deleted). That record is the
@@ -316,16 +419,34 @@ async function unconfirmedCreates(db: Db, accountId: string): Promise<Array<{ id
 }
 
 /** Unlinked local contacts whose displayed email is one of `emails` (case-insensitive). */
-async function unlinkedByEmail(db: Db, engine: 'sqlite' | 'postgres', accountId: string, emails: readonly string[]) {
+async function unlinkedByEmail(
+  db: Db,
+  engine: 'sqlite' | 'postgres',
+  accountId: string,
+  emails: readonly string[],
+) {
   const wanted = [...new Set(emails.map((e) => e.toLowerCase()))];
   if (wanted.length === 0) return [];
   let q = db
     .selectFrom('contacts as c')
     .select(['c.id', 'c.firstName', 'c.lastName', 'c.email'])
     .where('c.accountId', '=', accountId)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('syncLinks as s').select('s.localId').where('s.entityType', '=', 'contact').whereRef('s.localId', '=', 'c.id'))));
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as s')
+            .select('s.localId')
+            .where('s.entityType', '=', 'contact')
+            .whereRef('s.localId', '=', 'c.id'),
+        ),
+      ),
+    );
   // SQLite's email column compares case-insensitively (and uses its index); PostgreSQL's does not.
-  q = engine === 'sqlite' ? q.where('c.email', 'in', wanted) : q.where((eb) => eb(eb.fn('lower', ['c.email']), 'in', wanted));
+  q =
+    engine === 'sqlite'
+      ? q.where('c.email', 'in', wanted)
+      : q.where((eb) => eb(eb.fn('lower', ['c.email']), 'in', wanted));
   return q.orderBy('c.createdAt').execute();
 }
 
@@ -360,7 +481,12 @@ async function applyContactPage(
       note(`HQ contact ${remoteId} was not pulled: ${f.problem}`);
       continue;
     }
-    contacts.push({ remoteId, fields: f, createdAt: typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null });
+    contacts.push({
+      remoteId,
+      fields: f,
+      createdAt:
+        typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null,
+    });
   }
   if (contacts.length === 0) return;
 
@@ -369,14 +495,27 @@ async function applyContactPage(
     .select(['localId', 'remoteId'])
     .where('accountId', '=', accountId)
     .where('entityType', '=', 'contact')
-    .where('remoteId', 'in', contacts.map((c) => c.remoteId))
+    .where(
+      'remoteId',
+      'in',
+      contacts.map((c) => c.remoteId),
+    )
     .execute();
   const localOf = new Map(links.map((l) => [l.remoteId, l.localId]));
-  const pending = await unpushedContactFields(trx, accountId, links.map((l) => l.localId));
+  const pending = await unpushedContactFields(
+    trx,
+    accountId,
+    links.map((l) => l.localId),
+  );
 
   const unlinked = contacts.filter((c) => !localOf.has(c.remoteId));
   const waiting = unlinked.length > 0 ? await unconfirmedCreates(trx, accountId) : [];
-  const byEmail = await unlinkedByEmail(trx, ctx.store.engine, accountId, unlinked.flatMap((c) => (c.fields.email ? [c.fields.email] : [])));
+  const byEmail = await unlinkedByEmail(
+    trx,
+    ctx.store.engine,
+    accountId,
+    unlinked.flatMap((c) => (c.fields.email ? [c.fields.email] : [])),
+  );
   const waitingIds = new Set(waiting.map((w) => w.id));
   const takenHere = new Set<string>();
   const deferred: Array<{ id: string; email: string | null; createdAt: string }> = [];
@@ -385,26 +524,57 @@ async function applyContactPage(
     const f = c.fields;
     let localId = localOf.get(c.remoteId);
     if (localId === undefined) {
-      const sameNames = (x: { firstName: string; lastName: string }) => lower(x.firstName) === lower(f.firstName) && lower(x.lastName) === lower(f.lastName);
-      const sameEmail = (x: { email: string | null }) => f.email !== null && lower(x.email) === lower(f.email);
+      const sameNames = (x: { firstName: string; lastName: string }) =>
+        lower(x.firstName) === lower(f.firstName) && lower(x.lastName) === lower(f.lastName);
+      const sameEmail = (x: { email: string | null }) =>
+        f.email !== null && lower(x.email) === lower(f.email);
       // The engine's to link: a contact made here, not confirmed at HQ yet, that this one may be.
-      if (waiting.some((w) => (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) || (emailMatch && sameEmail(w)))) {
+      if (
+        waiting.some(
+          (w) =>
+            (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) ||
+            (emailMatch && sameEmail(w)),
+        )
+      ) {
         counts.deferred++;
         deferred.push({ id: c.remoteId, email: f.email, createdAt: c.createdAt ?? at });
         continue;
       }
-      const match = byEmail.find((x) => !waitingIds.has(x.id) && !takenHere.has(x.id) && sameEmail(x) && (emailMatch || sameNames(x)));
+      const match = byEmail.find(
+        (x) => !waitingIds.has(x.id) && !takenHere.has(x.id) && sameEmail(x) && (emailMatch || sameNames(x)),
+      );
       if (match) {
         localId = match.id;
         takenHere.add(match.id);
-        await linkRemote(trx, { accountId, entityType: 'contact', localId, remoteId: c.remoteId, source: 'pulled', at });
+        await linkRemote(trx, {
+          accountId,
+          entityType: 'contact',
+          localId,
+          remoteId: c.remoteId,
+          source: 'pulled',
+          at,
+        });
         counts.linked++;
-        const r = await refreshPulledContact(trx, accountId, localId, f, (await unpushedContactFields(trx, accountId, [localId])).get(localId) ?? new Set(), at);
+        const r = await refreshPulledContact(
+          trx,
+          accountId,
+          localId,
+          f,
+          (await unpushedContactFields(trx, accountId, [localId])).get(localId) ?? new Set(),
+          at,
+        );
         if (r.kind === 'kept') counts.kept++;
         continue;
       }
       const id = await insertPulledContact(trx, accountId, f, at);
-      await linkRemote(trx, { accountId, entityType: 'contact', localId: id, remoteId: c.remoteId, source: 'pulled', at });
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: id,
+        remoteId: c.remoteId,
+        source: 'pulled',
+        at,
+      });
       counts.created++;
       continue;
     }

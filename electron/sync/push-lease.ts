@@ -22,7 +22,10 @@ export const LEASE_LOST = 'another process took over sync (lease lost)';
  * records are looked for only once it must have finished (their nextTryAt; a later backoff
  * already set stays). Everything else goes at once.
  */
-export async function takeLeaseForPass(store: Store, p: { holder: string; nowMs: number; leaseMs: number }): Promise<boolean> {
+export async function takeLeaseForPass(
+  store: Store,
+  p: { holder: string; nowMs: number; leaseMs: number },
+): Promise<boolean> {
   const grant = await acquireLease(store, p.holder, p.nowMs, p.leaseMs);
   if (!grant) return false;
   if (!grant.fresh) return true;
@@ -58,7 +61,13 @@ export interface LeasedRemoteOptions {
 export interface LeasedRemote {
   clientFor(cfg: RemoteConfig): RemoteClient;
   /** One request through the client's pacer; throws LostLease (and sends nothing) when the lease is gone. */
-  request(client: RemoteClient, method: string, path: string, body?: unknown, query?: RequestOptions['query']): Promise<RemoteResult>;
+  request(
+    client: RemoteClient,
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: RequestOptions['query'],
+  ): Promise<RemoteResult>;
   /** HQ's latency as measured so far (a moving average of answered requests; 200 ms before any). */
   latencyMs(): number;
 }
@@ -73,7 +82,10 @@ export function createLeasedRemote(o: LeasedRemoteOptions): LeasedRemote {
       if (!c) {
         c = o.makeClient(cfg);
         // The holder id promised that no request outlives requestTimeoutMs (lease.ts).
-        if (c.timeoutMs > o.requestTimeoutMs) throw new Error(`sync: the remote client's deadline (${c.timeoutMs} ms) exceeds the engine's requestTimeoutMs (${o.requestTimeoutMs} ms)`);
+        if (c.timeoutMs > o.requestTimeoutMs)
+          throw new Error(
+            `sync: the remote client's deadline (${c.timeoutMs} ms) exceeds the engine's requestTimeoutMs (${o.requestTimeoutMs} ms)`,
+          );
         clients.set(key, c);
       }
       return c;

@@ -45,7 +45,9 @@ export const SKEW_MARGIN_MS = 30_000;
 /** Without a `Date` header from HQ, the lookback is a day before the earliest attempt (the old fixed rule). */
 const NO_DATE_LOOKBACK_MS = 86_400_000;
 
-export type Read = { ok: true; body: unknown; headers?: Headers; receivedAt: number } | { ok: false; result: 'failed' | 'auth'; message: string; status?: number };
+export type Read =
+  | { ok: true; body: unknown; headers?: Headers; receivedAt: number }
+  | { ok: false; result: 'failed' | 'auth'; message: string; status?: number };
 
 export interface ReadForReconcileDeps {
   /** One GET through the engine's client (its pacer, under the lease). */
@@ -67,18 +69,29 @@ export interface ReadForReconcileDeps {
  * change nothing at HQ, and one failed page would otherwise cost the whole sweep. 401/403
  * end it as `auth`; any other answer as `failed`.
  */
-export async function readForReconcile(d: ReadForReconcileDeps, path: string, query: Record<string, string | number>): Promise<Read> {
+export async function readForReconcile(
+  d: ReadForReconcileDeps,
+  path: string,
+  query: Record<string, string | number>,
+): Promise<Read> {
   for (let attempt = 0; ; attempt++) {
     d.counted();
     const r = await d.get(path, { accountId: d.cfg.remoteAccountId, ...query });
-    if (r.outcome === 'applied') return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: d.clock() };
+    if (r.outcome === 'applied')
+      return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: d.clock() };
     const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
     if (r.status === 401 || r.status === 403) {
       d.cfg.lastError = `HQ refused the API key (${r.status})`;
       return { ok: false, result: 'auth', message, status: r.status };
     }
     const passing = r.status === undefined || r.status === 429 || r.status >= 500;
-    if (!passing || attempt >= 2 || d.stopped()) return { ok: false, result: 'failed', message, ...(r.status !== undefined ? { status: r.status } : {}) };
+    if (!passing || attempt >= 2 || d.stopped())
+      return {
+        ok: false,
+        result: 'failed',
+        message,
+        ...(r.status !== undefined ? { status: r.status } : {}),
+      };
     const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random: d.random });
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
@@ -118,40 +131,62 @@ export async function reconcileUnknown(d: ReconcileDeps): Promise<ReconcileResul
   const now = d.now();
   const at = iso(now);
   const out: ReconcileResult = { result: 'ok', resolved: 0, parked: 0 };
-  const rows = (await store.db.selectFrom('syncItems').selectAll().where('accountId', '=', d.accountId).where('state', 'in', ['unknown', 'in_flight']).execute()) as ItemRow[];
+  const rows = (await store.db
+    .selectFrom('syncItems')
+    .selectAll()
+    .where('accountId', '=', d.accountId)
+    .where('state', 'in', ['unknown', 'in_flight'])
+    .execute()) as ItemRow[];
   const backoffSpent = (r: ItemRow) => !r.nextTryAt || Date.parse(r.nextTryAt) <= now;
 
   const release = async (trx: Db, item: ItemRow) => {
     if (item.attemptId) await releaseAttempt(trx, item.attemptId);
     // Its backoff is spent: a stale nextTryAt must not mask the next item's (nextRetryAt).
-    await updateItem(trx, item.entityType as PushEntity, item.entityId, { state: 'idle', attemptId: null, attemptBody: null, nextTryAt: null, updatedAt: at });
+    await updateItem(trx, item.entityType as PushEntity, item.entityId, {
+      state: 'idle',
+      attemptId: null,
+      attemptBody: null,
+      nextTryAt: null,
+      updatedAt: at,
+    });
     out.resolved++;
   };
 
   // PUT / DELETE (and an attempt without a body): sent again once their backoff is spent.
   const resend = rows.filter((r) => (r.op !== 'create' || !r.attemptId || !r.attemptBody) && backoffSpent(r));
-  if (resend.length > 0) await store.write(async (trx) => {
-    for (const r of resend) await release(trx, r);
-  });
+  if (resend.length > 0)
+    await store.write(async (trx) => {
+      for (const r of resend) await release(trx, r);
+    });
 
   const creates: Create[] = rows
     .filter((r) => r.op === 'create' && r.attemptId && r.attemptBody)
-    .map((item) => ({ item, due: backoffSpent(item) && Date.parse(item.attemptAt ?? at) + d.deadlineMs <= now }));
+    .map((item) => ({
+      item,
+      due: backoffSpent(item) && Date.parse(item.attemptAt ?? at) + d.deadlineMs <= now,
+    }));
   const due = creates.filter((c) => c.due);
   if (due.length === 0) return creates.length > 0 ? { ...out, result: 'waiting' } : out;
   if (creates.length > due.length) {
     // Wait for the others (one sweep for all), but not for ever: at most graceMs after the first was due.
-    const firstDue = Math.min(...due.map((c) => Math.max(Date.parse(c.item.nextTryAt ?? at), Date.parse(c.item.attemptAt ?? at) + d.deadlineMs)));
+    const firstDue = Math.min(
+      ...due.map((c) =>
+        Math.max(Date.parse(c.item.nextTryAt ?? at), Date.parse(c.item.attemptAt ?? at) + d.deadlineMs),
+      ),
+    );
     if (now < firstDue + d.graceMs) return { ...out, result: 'waiting' };
   }
 
   for (const type of ['contact', 'donation'] as const) {
     const all = creates.filter((c) => c.item.entityType === type);
     if (!all.some((c) => c.due)) continue;
-    const r = type === 'donation' ? await sweepDonations(d, all, at, out) : await sweepContacts(d, all, at, out);
+    const r =
+      type === 'donation' ? await sweepDonations(d, all, at, out) : await sweepContacts(d, all, at, out);
     if (r.kind === 'auth') return { ...out, result: 'auth' };
     if (r.kind === 'failed') {
-      for (const c of all) if (c.due) await d.fail({ entityType: type, entityId: c.item.entityId }, `looking for it at HQ: ${r.message}`);
+      for (const c of all)
+        if (c.due)
+          await d.fail({ entityType: type, entityId: c.item.entityId }, `looking for it at HQ: ${r.message}`);
       out.result = 'failed';
     }
   }
@@ -162,8 +197,22 @@ type SweepEnd = { kind: 'ok' } | { kind: 'failed' | 'auth'; message: string };
 const OK: SweepEnd = { kind: 'ok' };
 
 /** Records a find: linked, the attempt's changes done (optionally parked with a note). */
-async function linkFound(d: ReconcileDeps, trx: Db, item: ItemRow, remoteId: string, at: string, note: { code: string; reason: string } | null): Promise<number> {
-  await linkRemote(trx, { accountId: d.accountId, entityType: item.entityType as PushEntity, localId: item.entityId, remoteId, source: 'found', at });
+async function linkFound(
+  d: ReconcileDeps,
+  trx: Db,
+  item: ItemRow,
+  remoteId: string,
+  at: string,
+  note: { code: string; reason: string } | null,
+): Promise<number> {
+  await linkRemote(trx, {
+    accountId: d.accountId,
+    entityType: item.entityType as PushEntity,
+    localId: item.entityId,
+    remoteId,
+    source: 'found',
+    at,
+  });
   const settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
@@ -182,14 +231,31 @@ async function linkFound(d: ReconcileDeps, trx: Db, item: ItemRow, remoteId: str
 
 async function releaseAbsent(trx: Db, item: ItemRow, at: string): Promise<void> {
   await releaseAttempt(trx, item.attemptId!);
-  await updateItem(trx, item.entityType as PushEntity, item.entityId, { state: 'idle', attemptId: null, attemptBody: null, nextTryAt: null, updatedAt: at });
+  await updateItem(trx, item.entityType as PushEntity, item.entityId, {
+    state: 'idle',
+    attemptId: null,
+    attemptBody: null,
+    nextTryAt: null,
+    updatedAt: at,
+  });
 }
 
 /** Local records (other than none) linked to these HQ ids: remote id → local id. */
-async function linksOf(db: Db, accountId: string, entityType: PushEntity, remoteIds: readonly string[], sources?: readonly string[]): Promise<Map<string, string>> {
+async function linksOf(
+  db: Db,
+  accountId: string,
+  entityType: PushEntity,
+  remoteIds: readonly string[],
+  sources?: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < remoteIds.length; i += 500) {
-    let q = db.selectFrom('syncLinks').select(['remoteId', 'localId']).where('accountId', '=', accountId).where('entityType', '=', entityType).where('remoteId', 'in', remoteIds.slice(i, i + 500));
+    let q = db
+      .selectFrom('syncLinks')
+      .select(['remoteId', 'localId'])
+      .where('accountId', '=', accountId)
+      .where('entityType', '=', entityType)
+      .where('remoteId', 'in', remoteIds.slice(i, i + 500));
     if (sources) q = q.where('source', 'in', [...sources]);
     for (const r of await q.execute()) out.set(r.remoteId, r.localId);
   }
@@ -197,7 +263,9 @@ async function linksOf(db: Db, accountId: string, entityType: PushEntity, remote
 }
 
 /** Date windows merged where they overlap or touch (date-only, inclusive). */
-export function mergeWindows(windows: ReadonlyArray<{ startDate: string; endDate: string }>): Array<{ startDate: string; endDate: string }> {
+export function mergeWindows(
+  windows: ReadonlyArray<{ startDate: string; endDate: string }>,
+): Array<{ startDate: string; endDate: string }> {
   const sorted = [...windows].sort((a, b) => a.startDate.localeCompare(b.startDate));
   const out: Array<{ startDate: string; endDate: string }> = [];
   for (const w of sorted) {
@@ -210,7 +278,13 @@ export function mergeWindows(windows: ReadonlyArray<{ startDate: string; endDate
   return out;
 }
 
-async function readAll<T>(d: ReconcileDeps, path: string, query: Record<string, string | number>, key: 'donations' | 'contacts', stop?: (page: T[], first: Read & { ok: true }) => boolean): Promise<{ ok: true; items: T[] } | { ok: false; end: SweepEnd }> {
+async function readAll<T>(
+  d: ReconcileDeps,
+  path: string,
+  query: Record<string, string | number>,
+  key: 'donations' | 'contacts',
+  stop?: (page: T[], first: Read & { ok: true }) => boolean,
+): Promise<{ ok: true; items: T[] } | { ok: false; end: SweepEnd }> {
   const items: T[] = [];
   let first: (Read & { ok: true }) | null = null;
   for (let offset = 0; ; offset += PAGE) {
@@ -225,22 +299,59 @@ async function readAll<T>(d: ReconcileDeps, path: string, query: Record<string, 
   return { ok: true, items };
 }
 
-async function sweepDonations(d: ReconcileDeps, all: Create[], at: string, out: ReconcileResult): Promise<SweepEnd> {
-  type Sent = { localId: string; body: { contactId: string; donationAmount: number; donationDate: string; paymentMethod: string; campaignId?: string } };
+async function sweepDonations(
+  d: ReconcileDeps,
+  all: Create[],
+  at: string,
+  out: ReconcileResult,
+): Promise<SweepEnd> {
+  type Sent = {
+    localId: string;
+    body: {
+      contactId: string;
+      donationAmount: number;
+      donationDate: string;
+      paymentMethod: string;
+      campaignId?: string;
+    };
+  };
   const sentOf = (c: Create) => JSON.parse(c.item.attemptBody!) as Sent;
   const items = new Map<string, DonationListItem>();
-  for (const w of mergeWindows(all.filter((c) => c.due).map((c) => donationSearchWindow(sentOf(c).body.donationDate)))) {
-    const r = await readAll<DonationListItem>(d, '/donations', { startDate: w.startDate, endDate: w.endDate }, 'donations');
+  for (const w of mergeWindows(
+    all.filter((c) => c.due).map((c) => donationSearchWindow(sentOf(c).body.donationDate)),
+  )) {
+    const r = await readAll<DonationListItem>(
+      d,
+      '/donations',
+      { startDate: w.startDate, endDate: w.endDate },
+      'donations',
+    );
     if (!r.ok) return r.end;
     for (const x of r.items) items.set(x.id, x);
   }
   const list = [...items.values()];
-  const links = await linksOf(d.store.db, d.accountId, 'donation', list.map((x) => x.id));
+  const links = await linksOf(
+    d.store.db,
+    d.accountId,
+    'donation',
+    list.map((x) => x.id),
+  );
   const matchOf = (c: Create, foundForOthers: ReadonlySet<string>) => {
     const b = sentOf(c).body;
     const taken = new Set(foundForOthers);
     for (const [remoteId, localId] of links) if (localId !== c.item.entityId) taken.add(remoteId);
-    return matchDonation(list, { localId: c.item.entityId, contactId: b.contactId, donationAmount: b.donationAmount, donationDate: b.donationDate, paymentMethod: b.paymentMethod, campaignId: b.campaignId ?? null }, taken);
+    return matchDonation(
+      list,
+      {
+        localId: c.item.entityId,
+        contactId: b.contactId,
+        donationAmount: b.donationAmount,
+        donationDate: b.donationDate,
+        paymentMethod: b.paymentMethod,
+        campaignId: b.campaignId ?? null,
+      },
+      taken,
+    );
   };
   // Found by reference first (exact, for due and not-yet-due alike), then lookalikes for the
   // due ones with every find of this sweep taken: twins never take each other's HQ gift.
@@ -255,7 +366,13 @@ async function sweepDonations(d: ReconcileDeps, all: Create[], at: string, out: 
     for (const c of all) {
       const f = found.get(c.item.entityId);
       if (f) {
-        const note = f.duplicates.length > 0 ? { code: 'duplicate_at_hq', reason: `HQ has this gift ${f.duplicates.length + 1} times (${[f.remoteId, ...f.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.` } : null;
+        const note =
+          f.duplicates.length > 0
+            ? {
+                code: 'duplicate_at_hq',
+                reason: `HQ has this gift ${f.duplicates.length + 1} times (${[f.remoteId, ...f.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.`,
+              }
+            : null;
         settled += await linkFound(d, trx, c.item, f.remoteId, at, note);
         if (note) out.parked++;
         else out.resolved++;
@@ -288,33 +405,52 @@ async function sweepDonations(d: ReconcileDeps, all: Create[], at: string, out: 
 
 const norm = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : '');
 
-async function sweepContacts(d: ReconcileDeps, all: Create[], at: string, out: ReconcileResult): Promise<SweepEnd> {
+async function sweepContacts(
+  d: ReconcileDeps,
+  all: Create[],
+  at: string,
+  out: ReconcileResult,
+): Promise<SweepEnd> {
   type Sent = { firstName: string; lastName: string };
   const earliest = Math.min(...all.map((c) => Date.parse(c.item.attemptAt ?? at)));
   let since = earliest - NO_DATE_LOOKBACK_MS;
-  const r = await readAll<ContactListItem>(d, '/contacts', { sortBy: 'createdAt', sortOrder: 'desc' }, 'contacts', (page, first) => {
-    const date = first.headers?.get('date');
-    const hqNow = date ? Date.parse(date) : NaN;
-    // HQ's clock = ours + skew; the Date header is whole seconds, so this errs early (safe).
-    if (!Number.isNaN(hqNow)) since = earliest + (hqNow - first.receivedAt) - SKEW_MARGIN_MS;
-    return page.some((c) => Date.parse(c.createdAt) < since);
-  });
+  const r = await readAll<ContactListItem>(
+    d,
+    '/contacts',
+    { sortBy: 'createdAt', sortOrder: 'desc' },
+    'contacts',
+    (page, first) => {
+      const date = first.headers?.get('date');
+      const hqNow = date ? Date.parse(date) : NaN;
+      // HQ's clock = ours + skew; the Date header is whole seconds, so this errs early (safe).
+      if (!Number.isNaN(hqNow)) since = earliest + (hqNow - first.receivedAt) - SKEW_MARGIN_MS;
+      return page.some((c) => Date.parse(c.createdAt) < since);
+    },
+  );
   if (!r.ok) return r.end;
   const fresh = r.items.filter((c) => Date.parse(c.createdAt) >= since);
   // HQ contacts a push of ours (or a reconcile that saw the tag) linked to another local record
   // were created for that record: never this sweep's. Pulled and email-matched links are not
   // skipped: such a contact could be ours.
   const mine = new Set(all.map((c) => c.item.entityId));
-  const others = await linksOf(d.store.db, d.accountId, 'contact', fresh.map((c) => c.id), ['pushed', 'found']);
+  const others = await linksOf(
+    d.store.db,
+    d.accountId,
+    'contact',
+    fresh.map((c) => c.id),
+    ['pushed', 'found'],
+  );
   const candidates = fresh.filter((c) => {
     const l = others.get(c.id);
     return l === undefined || mine.has(l);
   });
   const byRef = new Map(all.map((c) => [`${REFERENCE_PREFIX}${c.item.entityId}`.toLowerCase(), c]));
-  const names = new Set(all.map((c) => {
-    const s = JSON.parse(c.item.attemptBody!) as Sent;
-    return `${norm(s.firstName)}\n${norm(s.lastName)}`;
-  }));
+  const names = new Set(
+    all.map((c) => {
+      const s = JSON.parse(c.item.attemptBody!) as Sent;
+      return `${norm(s.firstName)}\n${norm(s.lastName)}`;
+    }),
+  );
   const sameName = (c: ContactListItem) => names.has(`${norm(c.firstName)}\n${norm(c.lastName)}`);
   const found = new Map<string, string>();
   const dueLeft = () => all.some((c) => c.due && !found.has(c.item.entityId));

@@ -42,7 +42,10 @@ export interface AnswerInput {
 export type RecordResult = 'again' | 'failed' | 'parked' | 'auth';
 
 /** Whether HQ holds what the request asked for: applied, or a DELETE of what HQ no longer has. */
-export function isApplied(step: Pick<SendStep, 'op'>, res: Pick<RemoteResult, 'outcome' | 'status'>): boolean {
+export function isApplied(
+  step: Pick<SendStep, 'op'>,
+  res: Pick<RemoteResult, 'outcome' | 'status'>,
+): boolean {
   return res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
 }
 
@@ -62,14 +65,32 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       return 'failed';
     }
     const n = await store.write(async (trx) => {
-      if (step.op === 'create') await linkRemote(trx, { accountId: cfg.accountId, entityType: e.entityType, localId: e.entityId, remoteId: remoteId!, source: 'pushed', at });
+      if (step.op === 'create')
+        await linkRemote(trx, {
+          accountId: cfg.accountId,
+          entityType: e.entityType,
+          localId: e.entityId,
+          remoteId: remoteId!,
+          source: 'pushed',
+          at,
+        });
       if (step.op === 'delete') {
         // Gone from HQ: never an email match again (email-match.ts's directory).
         const gone = await remoteIdFor(trx, e.entityType, e.entityId);
-        if (gone && e.entityType === 'contact') await trx.deleteFrom('syncHqContacts').where('accountId', '=', cfg.accountId).where('remoteId', '=', gone).execute();
+        if (gone && e.entityType === 'contact')
+          await trx
+            .deleteFrom('syncHqContacts')
+            .where('accountId', '=', cfg.accountId)
+            .where('remoteId', '=', gone)
+            .execute();
         await unlinkRemote(trx, e.entityType, e.entityId);
         // HQ deleted the contact's gifts with it.
-        const gifts = await trx.selectFrom('syncItems').select('entityId').where('entityType', '=', 'donation').where('laneId', '=', e.entityId).execute();
+        const gifts = await trx
+          .selectFrom('syncItems')
+          .select('entityId')
+          .where('entityType', '=', 'donation')
+          .where('laneId', '=', e.entityId)
+          .execute();
         for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
       }
       const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
@@ -92,7 +113,12 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
     const status = res.status;
     await store.write(async (trx) => {
       await releaseAttempt(trx, step.attemptId);
-      await updateItem(trx, e.entityType, e.entityId, { state: 'idle', attemptId: null, attemptBody: null, updatedAt: at });
+      await updateItem(trx, e.entityType, e.entityId, {
+        state: 'idle',
+        attemptId: null,
+        attemptBody: null,
+        updatedAt: at,
+      });
     });
     if (status === 429) return 'again';
     if (status === undefined || status === 408) {
@@ -108,7 +134,10 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       updateItem(trx, e.entityType, e.entityId, {
         state: 'attention',
         attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
-        attentionReason: step.op === 'update' && status === 404 ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}` : `HQ refused the ${step.op} (${status}): ${message}`,
+        attentionReason:
+          step.op === 'update' && status === 404
+            ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
+            : `HQ refused the ${step.op} (${status}): ${message}`,
         attentionStatus: status,
         attentionAt: at,
         failures: 0,
@@ -119,7 +148,12 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
     return 'parked';
   }
   // A create may still land until its request's deadline has passed: not looked for before.
-  await backOff(d, e, res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`, { unknown: true, notBefore: step.op === 'create' ? res.sentAt + a.deadlineMs : 0 });
+  await backOff(
+    d,
+    e,
+    res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`,
+    { unknown: true, notBefore: step.op === 'create' ? res.sentAt + a.deadlineMs : 0 },
+  );
   return 'failed';
 }
 
@@ -128,7 +162,12 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
  * not before `notBefore`; `unknown` when the request may have been applied (it is then looked
  * for at HQ before anything else is sent for it).
  */
-export async function backOff(d: RecordDeps, e: { entityType: PushEntity; entityId: string }, why: string, o: { unknown?: boolean; notBefore?: number } = {}): Promise<void> {
+export async function backOff(
+  d: RecordDeps,
+  e: { entityType: PushEntity; entityId: string },
+  why: string,
+  o: { unknown?: boolean; notBefore?: number } = {},
+): Promise<void> {
   const at = new Date(d.clock()).toISOString();
   const unknown = o.unknown ?? false;
   const notBefore = o.notBefore ?? 0;
@@ -138,7 +177,9 @@ export async function backOff(d: RecordDeps, e: { entityType: PushEntity; entity
     await updateItem(trx, e.entityType, e.entityId, {
       ...(unknown ? { state: 'unknown' } : {}),
       failures,
-      nextTryAt: new Date(Math.max(notBefore, d.clock() + backoffDelay(failures - 1, { random: d.random }))).toISOString(),
+      nextTryAt: new Date(
+        Math.max(notBefore, d.clock() + backoffDelay(failures - 1, { random: d.random })),
+      ).toISOString(),
       lastError: why,
       updatedAt: at,
     });
@@ -155,7 +196,11 @@ export function remoteMessage(res: RemoteResult): string {
   const base = res.error?.message ?? `HTTP ${res.status ?? '?'}`;
   const details = res.error?.details;
   if (Array.isArray(details) && details.length > 0) {
-    const parts = details.map((d) => (d && typeof d === 'object' && 'field' in d ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim() : JSON.stringify(d)));
+    const parts = details.map((d) =>
+      d && typeof d === 'object' && 'field' in d
+        ? `${String((d as { field: unknown }).field)} ${String((d as { issue?: unknown }).issue ?? '')}`.trim()
+        : JSON.stringify(d),
+    );
     return `${base} (${parts.join('; ')})`;
   }
   return base;

@@ -61,10 +61,14 @@ export function remoteReferenceId(db: Db, kind: ReferenceKind, localId: string):
 }
 
 /** Why a gift waits: its campaign (committee, donation account) has no HQ id yet. */
-export function unlinkedReferenceReason(kind: ReferenceKind, local: { id: string; name?: string | null }): string {
+export function unlinkedReferenceReason(
+  kind: ReferenceKind,
+  local: { id: string; name?: string | null },
+): string {
   const noun = REFERENCE_NOUN[kind];
   const label = local.name ? `"${local.name}" (${local.id})` : local.id;
-  const flag = kind === 'campaign' ? '--campaign' : kind === 'committee' ? '--committee' : '--donation-account';
+  const flag =
+    kind === 'campaign' ? '--campaign' : kind === 'committee' ? '--committee' : '--donation-account';
   return `The ${noun} ${label} is not linked to HQ: choose HQ's ${noun} for it in Settings → Sync (or pull from HQ), or link it once with giftdesk sync link ${flag} ${local.id} --remote <HQ id>.`;
 }
 
@@ -86,7 +90,8 @@ export interface LinkResult {
   checked: boolean;
 }
 
-const refused = (code: string, message: string, field = 'remoteId') => new DomainError('bad_request', code, message, [{ field, issue: message }]);
+const refused = (code: string, message: string, field = 'remoteId') =>
+  new DomainError('bad_request', code, message, [{ field, issue: message }]);
 
 /**
  * Links a local reference record to its HQ id after HQ confirms the id. Refused (nothing
@@ -96,14 +101,30 @@ const refused = (code: string, message: string, field = 'remoteId') => new Domai
 export async function linkReference(
   ctx: DomainContext,
   remote: RemoteReader,
-  args: { accountId: string; remoteAccountId: string; kind: ReferenceKind; localId: string; remoteId: string },
+  args: {
+    accountId: string;
+    remoteAccountId: string;
+    kind: ReferenceKind;
+    localId: string;
+    remoteId: string;
+  },
 ): Promise<LinkResult> {
   const { accountId, kind, localId } = args;
   const remoteId = args.remoteId.trim();
   const noun = REFERENCE_NOUN[kind];
   const local = await getReference(ctx.store.db, kind, accountId, localId);
-  if (!local) throw new DomainError('not_found', `${kind === 'donationAccount' ? 'donation_account' : kind}_not_found`, `There is no local ${noun} ${localId} in this account`, [{ field: 'localId', issue: 'does not exist in this account' }]);
-  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(remoteId)) throw refused('invalid_remote_id', `HQ id "${args.remoteId}" is not an id (letters, digits and _ . : - only)`);
+  if (!local)
+    throw new DomainError(
+      'not_found',
+      `${kind === 'donationAccount' ? 'donation_account' : kind}_not_found`,
+      `There is no local ${noun} ${localId} in this account`,
+      [{ field: 'localId', issue: 'does not exist in this account' }],
+    );
+  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(remoteId))
+    throw refused(
+      'invalid_remote_id',
+      `HQ id "${args.remoteId}" is not an id (letters, digits and _ . : - only)`,
+    );
 
   const checked = await checkAtHq(remote, args.remoteAccountId, kind, remoteId);
   const at = ctx.now();
@@ -111,7 +132,12 @@ export async function linkReference(
     const other = await localIdFor(trx, accountId, kind, remoteId);
     if (other && other !== localId) {
       const o = await getReference(trx, kind, accountId, other);
-      throw new DomainError('conflict', 'remote_id_linked', `HQ ${noun} ${remoteId} is linked already to the local ${noun} ${o ? `"${o.name}" (${other})` : other}; unlink that one first`, [{ field: 'remoteId', issue: 'is linked to another local record' }]);
+      throw new DomainError(
+        'conflict',
+        'remote_id_linked',
+        `HQ ${noun} ${remoteId} is linked already to the local ${noun} ${o ? `"${o.name}" (${other})` : other}; unlink that one first`,
+        [{ field: 'remoteId', issue: 'is linked to another local record' }],
+      );
     }
     const before = await remoteIdFor(trx, kind, localId);
     await linkRemote(trx, { accountId, entityType: kind, localId, remoteId, source: 'manual', at });
@@ -121,21 +147,43 @@ export async function linkReference(
 }
 
 /** Removes a reference record's link (gifts for it wait again until it is linked). */
-export async function unlinkReference(ctx: DomainContext, accountId: string, kind: ReferenceKind, localId: string): Promise<{ unlinked: boolean }> {
+export async function unlinkReference(
+  ctx: DomainContext,
+  accountId: string,
+  kind: ReferenceKind,
+  localId: string,
+): Promise<{ unlinked: boolean }> {
   return ctx.store.write(async (trx) => {
-    const r = await trx.deleteFrom('syncLinks').where('accountId', '=', accountId).where('entityType', '=', kind).where('localId', '=', localId).executeTakeFirst();
+    const r = await trx
+      .deleteFrom('syncLinks')
+      .where('accountId', '=', accountId)
+      .where('entityType', '=', kind)
+      .where('localId', '=', localId)
+      .executeTakeFirst();
     return { unlinked: Number(r.numDeletedRows) > 0 };
   });
 }
 
 /** The reference links of an account, with local names, for the app and the CLI. */
 export async function listReferenceLinks(ctx: DomainContext, accountId: string) {
-  const out: Array<{ kind: ReferenceKind; localId: string; name: string; remoteId: string | null; source: string | null }> = [];
+  const out: Array<{
+    kind: ReferenceKind;
+    localId: string;
+    name: string;
+    remoteId: string | null;
+    source: string | null;
+  }> = [];
   for (const kind of REFERENCE_KINDS) {
     const links = new Map((await listLinks(ctx.store.db, accountId, kind)).map((l) => [l.localId, l]));
     for (const r of await listReferences(ctx.store.db, kind, accountId)) {
       const l = links.get(r.id);
-      out.push({ kind, localId: r.id, name: r.name, remoteId: l?.remoteId ?? null, source: l?.source ?? null });
+      out.push({
+        kind,
+        localId: r.id,
+        name: r.name,
+        remoteId: l?.remoteId ?? null,
+        source: l?.source ?? null,
+      });
     }
   }
   return out;
@@ -147,7 +195,12 @@ export async function listReferenceLinks(ctx: DomainContext, accountId: string) 
  * GiftDesk route, else HQ's list of them. Throws a clear DomainError when the id is wrong or
  * HQ cannot tell.
  */
-async function checkAtHq(remote: RemoteReader, remoteAccountId: string, kind: ReferenceKind, remoteId: string): Promise<{ name: string | null; checked: boolean }> {
+async function checkAtHq(
+  remote: RemoteReader,
+  remoteAccountId: string,
+  kind: ReferenceKind,
+  remoteId: string,
+): Promise<{ name: string | null; checked: boolean }> {
   const noun = REFERENCE_NOUN[kind];
   const route = REFERENCE_ROUTE[kind];
   const query = { accountId: remoteAccountId };
@@ -162,15 +215,33 @@ async function checkAtHq(remote: RemoteReader, remoteAccountId: string, kind: Re
     if (list.ok) {
       const found = listItems(list.body).find((x) => x.id === remoteId);
       if (found) return { name: found.name, checked: true };
-      throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (that remoteId is not among the ${listItems(list.body).length} ${noun}s HQ lists)`);
+      throw refused(
+        'remote_not_found',
+        `HQ has no ${noun} ${remoteId} (that remoteId is not among the ${listItems(list.body).length} ${noun}s HQ lists)`,
+      );
     }
     // HQ has no way to read them at all (the spec has none): its 404 says nothing about the id.
-    if (list.status === 404 || list.status === 405 || list.status === 501) return { name: null, checked: false };
+    if (list.status === 404 || list.status === 405 || list.status === 501)
+      return { name: null, checked: false };
   }
-  if (r.status === 404) throw refused('remote_not_found', `HQ has no ${noun} ${remoteId} (for that remoteId, GET /api/v1${route}/${remoteId} answered 404: ${r.message})`);
-  if (r.status === 401 || r.status === 403) throw refused('remote_refused', `HQ refused the check of ${noun} ${remoteId} (${remoteMessage(r)}); check the sync settings' key`);
-  if (r.status !== undefined && r.status >= 400 && r.status < 500) throw refused('remote_refused', `HQ refused ${noun} id ${remoteId} (${remoteMessage(r)})`);
-  throw new DomainError('conflict', 'remote_unreachable', `Could not check ${noun} ${remoteId} at HQ (${remoteMessage(r)}); nothing was linked, try again when HQ answers`, [{ field: 'remoteId', issue: 'could not be checked at HQ' }]);
+  if (r.status === 404)
+    throw refused(
+      'remote_not_found',
+      `HQ has no ${noun} ${remoteId} (for that remoteId, GET /api/v1${route}/${remoteId} answered 404: ${r.message})`,
+    );
+  if (r.status === 401 || r.status === 403)
+    throw refused(
+      'remote_refused',
+      `HQ refused the check of ${noun} ${remoteId} (${remoteMessage(r)}); check the sync settings' key`,
+    );
+  if (r.status !== undefined && r.status >= 400 && r.status < 500)
+    throw refused('remote_refused', `HQ refused ${noun} id ${remoteId} (${remoteMessage(r)})`);
+  throw new DomainError(
+    'conflict',
+    'remote_unreachable',
+    `Could not check ${noun} ${remoteId} at HQ (${remoteMessage(r)}); nothing was linked, try again when HQ answers`,
+    [{ field: 'remoteId', issue: 'could not be checked at HQ' }],
+  );
 }
 
 interface RemoteRefItem {
@@ -192,14 +263,24 @@ function listItems(body: unknown): RemoteRefItem[] {
     const item: RemoteRefItem = { id: o.id, name: typeof o.name === 'string' ? o.name : o.id };
     if (Array.isArray(o.donationAccounts)) {
       item.donationAccounts = (o.donationAccounts as unknown[]).flatMap((d) => {
-        const id = typeof d === 'string' ? d : typeof d === 'object' && d !== null ? (d as { id?: unknown }).id : undefined;
+        const id =
+          typeof d === 'string'
+            ? d
+            : typeof d === 'object' && d !== null
+              ? (d as { id?: unknown }).id
+              : undefined;
         return typeof id === 'string' ? [id] : [];
       });
     }
     if (typeof o.limits === 'object' && o.limits !== null) {
       const l = o.limits as Record<string, unknown>;
       const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-      item.limits = { perElection: num(l.perElection), perCycle: num(l.perCycle), perYear: num(l.perYear), perDonor: num(l.perDonor) };
+      item.limits = {
+        perElection: num(l.perElection),
+        perCycle: num(l.perCycle),
+        perYear: num(l.perYear),
+        perDonor: num(l.perDonor),
+      };
     }
     out.push(item);
   }
@@ -210,7 +291,12 @@ function listItems(body: unknown): RemoteRefItem[] {
 
 /** A name as compared for suggestions: case, accents and runs of spaces aside ("Fonds général" = "fonds  general"). */
 export function nameKey(name: string): string {
-  return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export interface ReferenceCandidate {
@@ -221,7 +307,13 @@ export interface ReferenceCandidate {
 
 export interface ReferenceCandidatesResult {
   kinds: Array<{ kind: ReferenceKind; listed: boolean; note: string | null; hq: ReferenceCandidate[] }>;
-  unlinked: Array<{ kind: ReferenceKind; localId: string; name: string; suggestedRemoteId: string | null; reason: string }>;
+  unlinked: Array<{
+    kind: ReferenceKind;
+    localId: string;
+    name: string;
+    suggestedRemoteId: string | null;
+    reason: string;
+  }>;
 }
 
 /** How long the candidates may take at most (HQ that does not answer is said so, not waited on for minutes). */
@@ -254,34 +346,79 @@ export async function referenceCandidates(
     if (unlinked.length === 0) continue;
     const noun = REFERENCE_NOUN[kind];
     const route = REFERENCE_ROUTE[kind];
-    const r = await getJson(remote, route, { accountId: args.remoteAccountId }, { attempts: 2, baseMs: 300, signal });
+    const r = await getJson(
+      remote,
+      route,
+      { accountId: args.remoteAccountId },
+      { attempts: 2, baseMs: 300, signal },
+    );
     if (!r.ok) {
       if (r.status === 404 || r.status === 405 || r.status === 501) {
         const note = `HQ does not list ${noun}s (GET /api/v1${route} answered ${r.status}): type HQ’s id for each one; it is checked at HQ before it is kept.`;
         out.kinds.push({ kind, listed: false, note, hq: [] });
-        for (const u of unlinked) out.unlinked.push({ kind, localId: u.localId, name: u.name, suggestedRemoteId: null, reason: `HQ does not list ${noun}s: type HQ’s id.` });
+        for (const u of unlinked)
+          out.unlinked.push({
+            kind,
+            localId: u.localId,
+            name: u.name,
+            suggestedRemoteId: null,
+            reason: `HQ does not list ${noun}s: type HQ’s id.`,
+          });
         continue;
       }
-      if (deadline.aborted) throw hqFailed('remote_unreachable', `HQ did not answer within ${CANDIDATES_DEADLINE_MS / 1000} s when asked for its ${noun}s (GET /api/v1${route}): nothing was linked. Try again when HQ answers.`);
-      if (r.status === 401 || r.status === 403) throw hqFailed('remote_refused', `HQ refused to list its ${noun}s (${remoteMessage(r)}): check the key in the sync settings. Nothing was linked.`);
-      if (r.status === undefined) throw hqFailed('remote_unreachable', `Could not reach HQ to read its ${noun}s (${remoteMessage(r).replace(/^could not reach HQ \((.*)\)$/, '$1')}): nothing was linked. Try again when HQ answers.`);
-      throw hqFailed('remote_failed', `HQ could not list its ${noun}s (GET /api/v1${route} answered ${remoteMessage(r)}): nothing was linked. Try again later.`);
+      if (deadline.aborted)
+        throw hqFailed(
+          'remote_unreachable',
+          `HQ did not answer within ${CANDIDATES_DEADLINE_MS / 1000} s when asked for its ${noun}s (GET /api/v1${route}): nothing was linked. Try again when HQ answers.`,
+        );
+      if (r.status === 401 || r.status === 403)
+        throw hqFailed(
+          'remote_refused',
+          `HQ refused to list its ${noun}s (${remoteMessage(r)}): check the key in the sync settings. Nothing was linked.`,
+        );
+      if (r.status === undefined)
+        throw hqFailed(
+          'remote_unreachable',
+          `Could not reach HQ to read its ${noun}s (${remoteMessage(r).replace(/^could not reach HQ \((.*)\)$/, '$1')}): nothing was linked. Try again when HQ answers.`,
+        );
+      throw hqFailed(
+        'remote_failed',
+        `HQ could not list its ${noun}s (GET /api/v1${route} answered ${remoteMessage(r)}): nothing was linked. Try again later.`,
+      );
     }
     if (!Array.isArray((r.body as { data?: unknown } | null)?.data)) {
-      throw hqFailed('remote_bad_answer', `HQ’s answer to GET /api/v1${route} is not a list ({"data": [...]}), so its ${noun}s cannot be offered to choose from.`);
+      throw hqFailed(
+        'remote_bad_answer',
+        `HQ’s answer to GET /api/v1${route} is not a list ({"data": [...]}), so its ${noun}s cannot be offered to choose from.`,
+      );
     }
     const names = new Map(rows.filter((x) => x.kind === kind).map((x) => [x.localId, x.name]));
     const linkedBy = new Map<string, string>();
     for (const x of rows) if (x.kind === kind && x.remoteId !== null) linkedBy.set(x.remoteId, x.localId);
     // A link whose local record is gone still holds its HQ id (linking it again is refused).
-    for (const l of await listLinks(ctx.store.db, accountId, kind)) if (!linkedBy.has(l.remoteId)) linkedBy.set(l.remoteId, l.localId);
+    for (const l of await listLinks(ctx.store.db, accountId, kind))
+      if (!linkedBy.has(l.remoteId)) linkedBy.set(l.remoteId, l.localId);
     const hq: ReferenceCandidate[] = listItems(r.body)
       .map((item) => {
         const other = linkedBy.get(item.id);
-        return { remoteId: item.id, name: item.name, linkedTo: other ? { localId: other, name: names.get(other) ?? other } : null };
+        return {
+          remoteId: item.id,
+          name: item.name,
+          linkedTo: other ? { localId: other, name: names.get(other) ?? other } : null,
+        };
       })
-      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.remoteId.localeCompare(b.remoteId));
-    out.kinds.push({ kind, listed: true, note: hq.length === 0 ? `HQ lists no ${noun}s yet: add them at HQ first, then read HQ’s list again.` : null, hq });
+      .sort(
+        (a, b) =>
+          a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
+          a.remoteId.localeCompare(b.remoteId),
+      );
+    out.kinds.push({
+      kind,
+      listed: true,
+      note:
+        hq.length === 0 ? `HQ lists no ${noun}s yet: add them at HQ first, then read HQ’s list again.` : null,
+      hq,
+    });
 
     const byKey = new Map<string, ReferenceCandidate[]>();
     for (const c of hq) byKey.set(nameKey(c.name), [...(byKey.get(nameKey(c.name)) ?? []), c]);
@@ -295,12 +432,18 @@ export async function referenceCandidates(
       let reason: string;
       if (hq.length === 0) reason = `HQ lists no ${noun}s yet.`;
       else if (same.length === 0) reason = `HQ has no ${noun} named “${u.name}”: choose the one it is.`;
-      else if (same.length > 1) reason = `HQ has ${same.length} ${noun}s named “${same[0]!.name}”: choose the one it is (their ids differ).`;
-      else if (free.length === 0) reason = `HQ’s “${same[0]!.name}” is linked already to “${same[0]!.linkedTo!.name}” here: choose another, or unlink that one first.`;
-      else if ((localCount.get(key) ?? 0) > 1) reason = `${localCount.get(key)} ${noun}s here are named “${u.name}” and HQ has one: choose which one it is.`;
+      else if (same.length > 1)
+        reason = `HQ has ${same.length} ${noun}s named “${same[0]!.name}”: choose the one it is (their ids differ).`;
+      else if (free.length === 0)
+        reason = `HQ’s “${same[0]!.name}” is linked already to “${same[0]!.linkedTo!.name}” here: choose another, or unlink that one first.`;
+      else if ((localCount.get(key) ?? 0) > 1)
+        reason = `${localCount.get(key)} ${noun}s here are named “${u.name}” and HQ has one: choose which one it is.`;
       else {
         suggested = free[0]!.remoteId;
-        reason = free[0]!.name === u.name ? 'Suggested: the same name at HQ.' : `Suggested: HQ’s “${free[0]!.name}” (the same name but for case or accents).`;
+        reason =
+          free[0]!.name === u.name
+            ? 'Suggested: the same name at HQ.'
+            : `Suggested: HQ’s “${free[0]!.name}” (the same name but for case or accents).`;
       }
       out.unlinked.push({ kind, localId: u.localId, name: u.name, suggestedRemoteId: suggested, reason });
     }
@@ -312,7 +455,10 @@ export async function referenceCandidates(
 
 export interface ReferencePullSummary {
   /** Per kind: whether HQ lists them, and what the pull did. */
-  kinds: Record<ReferenceKind, { listed: boolean; created: number; linked: number; renamed: number; unchanged: number }>;
+  kinds: Record<
+    ReferenceKind,
+    { listed: boolean; created: number; linked: number; renamed: number; unchanged: number }
+  >;
   customFields: { listed: boolean; created: string[]; missingAtHq: string[] };
   notes: string[];
 }
@@ -340,13 +486,17 @@ export async function pullReferenceData(
     const r = await getJson(remote, REFERENCE_ROUTE[kind], q);
     if (!r.ok) {
       if (r.status === 404 || r.status === 405 || r.status === 501) {
-        summary.notes.push(`HQ does not list ${REFERENCE_NOUN[kind]}s: link each one used by gifts with giftdesk sync link.`);
+        summary.notes.push(
+          `HQ does not list ${REFERENCE_NOUN[kind]}s: link each one used by gifts with giftdesk sync link.`,
+        );
         continue;
       }
       throw new Error(`HQ's ${REFERENCE_NOUN[kind]} list failed: ${remoteMessage(r)}`);
     }
     if (!Array.isArray((r.body as { data?: unknown } | null)?.data)) {
-      summary.notes.push(`HQ's answer to GET ${REFERENCE_ROUTE[kind]} is not a list ({"data": [...]}); ${REFERENCE_NOUN[kind]}s were not pulled.`);
+      summary.notes.push(
+        `HQ's answer to GET ${REFERENCE_ROUTE[kind]} is not a list ({"data": [...]}); ${REFERENCE_NOUN[kind]}s were not pulled.`,
+      );
       continue;
     }
     const items = listItems(r.body);
@@ -374,7 +524,14 @@ export async function pullReferenceData(
             localId = await insertPulledReference(trx, kind, accountId, item.name, at, item.limits);
             s.created++;
           }
-          await linkRemote(trx, { accountId, entityType: kind, localId, remoteId: item.id, source: 'pulled', at });
+          await linkRemote(trx, {
+            accountId,
+            entityType: kind,
+            localId,
+            remoteId: item.id,
+            source: 'pulled',
+            at,
+          });
         }
         if (kind === 'campaign') {
           for (const dac of item.donationAccounts ?? []) {
@@ -393,7 +550,16 @@ export async function pullReferenceData(
       if (typeof x !== 'object' || x === null) return [];
       const o = x as Record<string, unknown>;
       if (typeof o.name !== 'string' || typeof o.type !== 'string') return [];
-      const options = Array.isArray(o.options) ? (o.options as unknown[]).flatMap((p) => (typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string' && !(p as { retired?: unknown }).retired ? [(p as { name: string }).name] : [])) : [];
+      const options = Array.isArray(o.options)
+        ? (o.options as unknown[]).flatMap((p) =>
+            typeof p === 'object' &&
+            p !== null &&
+            typeof (p as { name?: unknown }).name === 'string' &&
+            !(p as { retired?: unknown }).retired
+              ? [(p as { name: string }).name]
+              : [],
+          )
+        : [];
       return [{ name: o.name, type: o.type, archived: o.archived === true, options }];
     });
     const mine = await listCustomFields(ctx.store.db, accountId);
@@ -405,17 +571,23 @@ export async function pullReferenceData(
         await createCustomField(ctx, { accountId, name: f.name, type: f.type, options: f.options });
         summary.customFields.created.push(f.name);
       } catch (err) {
-        summary.notes.push(`HQ's custom field "${f.name}" could not be added here: ${err instanceof Error ? err.message : String(err)}`);
+        summary.notes.push(
+          `HQ's custom field "${f.name}" could not be added here: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
     for (const f of mine) {
       if (!f.archived && !theirKeys.has(f.name.toLowerCase())) summary.customFields.missingAtHq.push(f.name);
     }
     if (summary.customFields.missingAtHq.length > 0) {
-      summary.notes.push(`HQ has no custom field named ${summary.customFields.missingAtHq.map((n) => `"${n}"`).join(', ')}: contacts with values in them will need attention when pushed (HQ refuses unknown fields).`);
+      summary.notes.push(
+        `HQ has no custom field named ${summary.customFields.missingAtHq.map((n) => `"${n}"`).join(', ')}: contacts with values in them will need attention when pushed (HQ refuses unknown fields).`,
+      );
     }
   } else if (!cf.ok && cf.status !== 404) {
-    summary.notes.push(`HQ's custom field list could not be read (${remoteMessage(cf)}); fields are matched by name when contacts are pushed.`);
+    summary.notes.push(
+      `HQ's custom field list could not be read (${remoteMessage(cf)}); fields are matched by name when contacts are pushed.`,
+    );
   }
   return summary;
 }

@@ -60,18 +60,33 @@ export function parseRemoteError(status: number, body: unknown, text = ''): Remo
     if (typeof o.error === 'object' && o.error !== null && !Array.isArray(o.error)) {
       const e = o.error as Record<string, unknown>;
       const details = readDetails(e.details) ?? readDetails(e.errors) ?? readDetails(o.details);
-      const message = str(e.message) ?? str(e.description) ?? str(o.message) ?? details?.[0]?.issue ?? str(e.code) ?? fallback;
+      const message =
+        str(e.message) ??
+        str(e.description) ??
+        str(o.message) ??
+        details?.[0]?.issue ??
+        str(e.code) ??
+        fallback;
       return withOptional({ message }, str(e.code) ?? str(o.code), details);
     }
     const details = readDetails(o.details) ?? readDetails(o.errors);
-    const message = str(o.message) ?? str(o.error_description) ?? str(o.error) ?? details?.[0]?.issue ?? fallback;
+    const message =
+      str(o.message) ?? str(o.error_description) ?? str(o.error) ?? details?.[0]?.issue ?? fallback;
     return withOptional({ message }, str(o.code), details);
   }
-  const snippet = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  const snippet = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
   return { message: snippet ? `${fallback}: ${snippet}` : fallback };
 }
 
-function withOptional(e: RemoteError, code: string | undefined, details: FieldIssue[] | undefined): RemoteError {
+function withOptional(
+  e: RemoteError,
+  code: string | undefined,
+  details: FieldIssue[] | undefined,
+): RemoteError {
   if (code) e.code = code;
   if (details) e.details = details;
   return e;

@@ -14,7 +14,12 @@ import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './remot
 import { defaultKeySource } from './secret-box.ts';
 
 const notConfigured = (what: string) =>
-  new DomainError('bad_request', 'sync_not_configured', `${what}: run giftdesk sync configure --account ID --url URL --key-id K --secret S --remote-account R first`, [{ field: 'accountId', issue: 'has no HQ configured' }]);
+  new DomainError(
+    'bad_request',
+    'sync_not_configured',
+    `${what}: run giftdesk sync configure --account ID --url URL --key-id K --secret S --remote-account R first`,
+    [{ field: 'accountId', issue: 'has no HQ configured' }],
+  );
 
 /** The account named, or the one account that syncs when none is named. */
 export async function resolveSyncAccount(ctx: DomainContext, account: string | undefined): Promise<string> {
@@ -25,15 +30,28 @@ export async function resolveSyncAccount(ctx: DomainContext, account: string | u
   const accounts = await configuredAccounts(ctx.store.db);
   if (accounts.length === 1) return accounts[0]!;
   if (accounts.length === 0) throw notConfigured('No account syncs to HQ yet');
-  throw new DomainError('bad_request', 'account_required', `${accounts.length} accounts sync to HQ (${accounts.join(', ')}): name one with --account`, [{ field: 'accountId', issue: 'is required when several accounts sync' }]);
+  throw new DomainError(
+    'bad_request',
+    'account_required',
+    `${accounts.length} accounts sync to HQ (${accounts.join(', ')}): name one with --account`,
+    [{ field: 'accountId', issue: 'is required when several accounts sync' }],
+  );
 }
 
-export async function openRemote(ctx: DomainContext, dataDir: string, account: string | undefined): Promise<{ config: RemoteConfig; remote: RemoteClient; close(): void }> {
+export async function openRemote(
+  ctx: DomainContext,
+  dataDir: string,
+  account: string | undefined,
+): Promise<{ config: RemoteConfig; remote: RemoteClient; close(): void }> {
   const accountId = await resolveSyncAccount(ctx, account);
   const config = await loadRemoteConfig(ctx.store.db, defaultKeySource(dataDir), accountId);
   if (!config) throw notConfigured(`Account ${accountId} does not sync to HQ`);
   const pacer = createPacer({ ratePerSecond: config.ratePerSecond });
   // Pull's and linking's answers tell whether HQ answers too (hq-contact.ts).
-  const remote = recordingAnswers(ctx.store, accountId, createRemoteClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret, pacer }));
+  const remote = recordingAnswers(
+    ctx.store,
+    accountId,
+    createRemoteClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret, pacer }),
+  );
   return { config, remote, close: () => pacer.close() };
 }

@@ -33,11 +33,18 @@ function messageOf(r: RemoteResult): string {
 /** A failed read as one line for the user: status and HQ's own message. */
 export function remoteMessage(r: ReadResult): string {
   if (r.ok) return `HTTP ${r.status}`;
-  return r.status !== undefined && !r.message.includes(String(r.status)) ? `${r.status}: ${r.message}` : r.message;
+  return r.status !== undefined && !r.message.includes(String(r.status))
+    ? `${r.status}: ${r.message}`
+    : r.message;
 }
 
 /** GET `path` (under {base_url}/api/v1) with `query`, and its JSON body. */
-export async function getJson(remote: RemoteReader, path: string, query: Record<string, string | number | undefined>, opts: ReadOptions = {}): Promise<ReadResult> {
+export async function getJson(
+  remote: RemoteReader,
+  path: string,
+  query: Record<string, string | number | undefined>,
+  opts: ReadOptions = {},
+): Promise<ReadResult> {
   const clock = opts.clock ?? systemClock;
   const max = Math.max(1, opts.attempts ?? 4);
   let last: RemoteResult | undefined;
@@ -45,7 +52,8 @@ export async function getJson(remote: RemoteReader, path: string, query: Record<
     if (opts.signal?.aborted) break;
     const r = await remote.request('GET', path, undefined, { query, signal: opts.signal });
     last = r;
-    if (r.outcome === 'applied' && r.status !== undefined && r.status >= 200 && r.status < 300) return { ok: true, status: r.status, body: r.body };
+    if (r.outcome === 'applied' && r.status !== undefined && r.status >= 200 && r.status < 300)
+      return { ok: true, status: r.status, body: r.body };
     const passing = r.status === undefined || r.status === 429 || r.status >= 500;
     if (!passing || attempt === max - 1) break;
     const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: opts.baseMs ?? 500, capMs: 10_000 });

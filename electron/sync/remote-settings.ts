@@ -69,18 +69,30 @@ function checkInput(input: RemoteSettingsInput): void {
   if (!input.remoteAccountId.trim()) throw invalidField('remoteAccountId', 'must not be empty');
   if (input.secret !== undefined && !input.secret.trim()) throw invalidField('secret', 'must not be empty');
   const rate = input.ratePerSecond;
-  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0 && rate <= 1000)) throw invalidField('ratePerSecond', 'must be a number above 0 and at most 1000');
+  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0 && rate <= 1000))
+    throw invalidField('ratePerSecond', 'must be a number above 0 and at most 1000');
   const every = input.scheduleSeconds;
-  if (every !== undefined && !(Number.isInteger(every) && every >= 5 && every <= 86_400)) throw invalidField('scheduleSeconds', 'must be a whole number of seconds from 5 to 86400');
+  if (every !== undefined && !(Number.isInteger(every) && every >= 5 && every <= 86_400))
+    throw invalidField('scheduleSeconds', 'must be a whole number of seconds from 5 to 86400');
 }
 
-export async function saveRemoteSettings(store: Store, keys: KeySource, input: RemoteSettingsInput, at: string): Promise<RemoteSettings> {
+export async function saveRemoteSettings(
+  store: Store,
+  keys: KeySource,
+  input: RemoteSettingsInput,
+  at: string,
+): Promise<RemoteSettings> {
   checkInput(input);
   const baseUrl = normaliseBaseUrl(input.baseUrl);
   const sealed = input.secret !== undefined ? await sealSecret(keys, input.secret.trim()) : undefined;
   await store.write(async (trx) => {
-    const existing = await trx.selectFrom('syncRemotes').select(['secretSealed', 'baseUrl', 'keyId']).where('accountId', '=', input.accountId).executeTakeFirst();
-    if (!existing && sealed === undefined) throw invalidField('secret', 'is required the first time sync is configured');
+    const existing = await trx
+      .selectFrom('syncRemotes')
+      .select(['secretSealed', 'baseUrl', 'keyId'])
+      .where('accountId', '=', input.accountId)
+      .executeTakeFirst();
+    if (!existing && sealed === undefined)
+      throw invalidField('secret', 'is required the first time sync is configured');
     const values = {
       baseUrl,
       keyId: input.keyId.trim(),
@@ -88,7 +100,9 @@ export async function saveRemoteSettings(store: Store, keys: KeySource, input: R
       ...(sealed !== undefined ? { secretSealed: sealed } : {}),
       ...(input.ratePerSecond !== undefined ? { ratePerSecond: input.ratePerSecond } : {}),
       ...(input.scheduleSeconds !== undefined ? { scheduleSeconds: input.scheduleSeconds } : {}),
-      ...(input.emailMatch !== undefined ? { emailMatch: input.emailMatch ? (1 as const) : (0 as const) } : {}),
+      ...(input.emailMatch !== undefined
+        ? { emailMatch: input.emailMatch ? (1 as const) : (0 as const) }
+        : {}),
       updatedAt: at,
     };
     if (existing) {
@@ -96,12 +110,28 @@ export async function saveRemoteSettings(store: Store, keys: KeySource, input: R
       // taken (the refusal goes); another address is another HQ, never reached yet.
       const newKey = sealed !== undefined || existing.keyId !== values.keyId;
       const newHq = existing.baseUrl !== baseUrl;
-      const contact = newHq ? { hqAnsweredAt: null, hqFailedAt: null, hqFailure: null, hqRefusedAt: null } : newKey ? { hqRefusedAt: null } : {};
-      await trx.updateTable('syncRemotes').set({ ...values, ...contact, lastError: null, pausedUntil: null }).where('accountId', '=', input.accountId).execute();
+      const contact = newHq
+        ? { hqAnsweredAt: null, hqFailedAt: null, hqFailure: null, hqRefusedAt: null }
+        : newKey
+          ? { hqRefusedAt: null }
+          : {};
+      await trx
+        .updateTable('syncRemotes')
+        .set({ ...values, ...contact, lastError: null, pausedUntil: null })
+        .where('accountId', '=', input.accountId)
+        .execute();
     } else {
       await trx
         .insertInto('syncRemotes')
-        .values({ accountId: input.accountId, secretSealed: sealed!, ratePerSecond: DEFAULT_RATE, scheduleSeconds: DEFAULT_SCHEDULE_SECONDS, emailMatch: 1, createdAt: at, ...values })
+        .values({
+          accountId: input.accountId,
+          secretSealed: sealed!,
+          ratePerSecond: DEFAULT_RATE,
+          scheduleSeconds: DEFAULT_SCHEDULE_SECONDS,
+          emailMatch: 1,
+          createdAt: at,
+          ...values,
+        })
         .execute();
     }
   });
@@ -144,7 +174,11 @@ export async function getRemoteSettings(db: Db, accountId: string): Promise<Remo
 }
 
 /** The settings with the secret opened (engine and pull only), or null. */
-export async function loadRemoteConfig(db: Db, keys: KeySource, accountId: string): Promise<RemoteConfig | null> {
+export async function loadRemoteConfig(
+  db: Db,
+  keys: KeySource,
+  accountId: string,
+): Promise<RemoteConfig | null> {
   const r = await selectRow(db, accountId);
   if (!r) return null;
   return { ...view(r), secret: await openSecret(keys, r.secretSealed) };
@@ -157,7 +191,13 @@ export async function configuredAccounts(db: Db): Promise<string[]> {
 }
 
 /** Records what the app shows about the remote (never the secret). */
-export async function noteRemote(trx: Db, accountId: string, patch: Partial<Pick<RemoteSettings, 'lastSuccessAt' | 'lastAttemptAt' | 'lastError' | 'pausedUntil' | 'currentRate'>>): Promise<void> {
+export async function noteRemote(
+  trx: Db,
+  accountId: string,
+  patch: Partial<
+    Pick<RemoteSettings, 'lastSuccessAt' | 'lastAttemptAt' | 'lastError' | 'pausedUntil' | 'currentRate'>
+  >,
+): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await trx.updateTable('syncRemotes').set(patch).where('accountId', '=', accountId).execute();
 }

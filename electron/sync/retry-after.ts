@@ -4,7 +4,11 @@
  * body — at its top level as GiftDesk and the hosted service send it, or inside an
  * `{error: {…}}` envelope. null when neither says anything usable.
  */
-export function parseRetryAfter(header: string | null | undefined, body: unknown, nowMs: number): number | null {
+export function parseRetryAfter(
+  header: string | null | undefined,
+  body: unknown,
+  nowMs: number,
+): number | null {
   const fromHeader = parseHeader(header, nowMs);
   if (fromHeader !== null) return fromHeader;
   return parseBody(body);
@@ -31,7 +35,8 @@ function parseHeader(header: string | null | undefined, nowMs: number): number |
 }
 
 function readSeconds(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n) || n < 0 || n > MAX_SECONDS) return null;
   return Math.round(n * 1000);
 }
@@ -41,6 +46,7 @@ function parseBody(body: unknown): number | null {
   const top = readSeconds((body as Record<string, unknown>).retryAfter);
   if (top !== null) return top;
   const inner = (body as Record<string, unknown>).error;
-  if (typeof inner === 'object' && inner !== null) return readSeconds((inner as Record<string, unknown>).retryAfter);
+  if (typeof inner === 'object' && inner !== null)
+    return readSeconds((inner as Record<string, unknown>).retryAfter);
   return null;
 }

@@ -9,7 +9,14 @@
  * its requests in flight (they are aborted at the pacer), then the lease is given up.
  */
 import type { Store } from '../db/store.ts';
-import { createSyncEngine, defaultClient, type PassResult, REQUEST_TIMEOUT_MS, type SyncEngine, type SyncEngineOptions } from './engine.ts';
+import {
+  createSyncEngine,
+  defaultClient,
+  type PassResult,
+  REQUEST_TIMEOUT_MS,
+  type SyncEngine,
+  type SyncEngineOptions,
+} from './engine.ts';
 import { recordingAnswers } from './hq-contact.ts';
 import type { RemoteConfig } from './remote-settings.ts';
 
@@ -45,8 +52,13 @@ async function outboxHead(store: Store): Promise<number> {
 
 export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
   // Every request's answer is recorded (hq-contact.ts): the status says whether HQ answers.
-  const makeClient = opts.makeClient ?? ((cfg: RemoteConfig) => defaultClient(cfg, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
-  const engine = createSyncEngine({ ...opts, makeClient: (cfg) => recordingAnswers(opts.store, cfg.accountId, makeClient(cfg), opts.clock) });
+  const makeClient =
+    opts.makeClient ??
+    ((cfg: RemoteConfig) => defaultClient(cfg, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
+  const engine = createSyncEngine({
+    ...opts,
+    makeClient: (cfg) => recordingAnswers(opts.store, cfg.accountId, makeClient(cfg), opts.clock),
+  });
   const clock = opts.clock ?? Date.now;
   const pollMs = opts.pollMs ?? 1000;
   const settleMs = opts.settleMs ?? 2000;
@@ -60,7 +72,10 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
   let reachable = true;
 
   async function due(): Promise<boolean> {
-    const remotes = await opts.store.db.selectFrom('syncRemotes').select(['scheduleSeconds', 'lastAttemptAt']).execute();
+    const remotes = await opts.store.db
+      .selectFrom('syncRemotes')
+      .select(['scheduleSeconds', 'lastAttemptAt'])
+      .execute();
     if (remotes.length === 0) return false;
     if (kicked) return true;
     const now = clock();
@@ -69,24 +84,33 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
       lastHead = head;
       headChangedAt = now;
     }
-    if (reachable && head > 0 && now - headChangedAt >= settleMs && (!lastPass || lastPass.at < headChangedAt)) return true;
+    if (
+      reachable &&
+      head > 0 &&
+      now - headChangedAt >= settleMs &&
+      (!lastPass || lastPass.at < headChangedAt)
+    )
+      return true;
     const retry = await engine.nextRetryAt();
     if (retry !== null && retry <= now && (!lastPass || lastPass.at < retry)) return true;
-    return remotes.some((r) => !r.lastAttemptAt || Date.parse(r.lastAttemptAt) + Number(r.scheduleSeconds) * 1000 <= now);
+    return remotes.some(
+      (r) => !r.lastAttemptAt || Date.parse(r.lastAttemptAt) + Number(r.scheduleSeconds) * 1000 <= now,
+    );
   }
 
   function pass(accountId?: string): Promise<PassResult> {
     kicked = false;
-    passing ??= engine.runPass(accountId ? { accountId } : {}).then(
-      (result) => {
+    passing ??= engine
+      .runPass(accountId ? { accountId } : {})
+      .then((result) => {
         lastPass = { at: clock(), result };
         reachable = result.accounts.every((a) => a.failed === 0 || a.requests > a.failed);
         opts.onPass?.(result);
         return result;
-      },
-    ).finally(() => {
-      passing = null;
-    });
+      })
+      .finally(() => {
+        passing = null;
+      });
     return passing;
   }
 

@@ -54,7 +54,10 @@ export function keyFileSource(dataDir: string): KeySource {
       }
       if (process.platform !== 'win32') {
         const mode = fs.statSync(file).mode & 0o077;
-        if (mode !== 0) throw new Error(`${file} can be read by other users: run "chmod 600 ${file}" (it holds the key of the HQ secret)`);
+        if (mode !== 0)
+          throw new Error(
+            `${file} can be read by other users: run "chmod 600 ${file}" (it holds the key of the HQ secret)`,
+          );
       }
       return parseKey(fs.readFileSync(file, 'utf8'), file);
     },
@@ -62,7 +65,10 @@ export function keyFileSource(dataDir: string): KeySource {
 }
 
 /** Outside Electron: the environment variable when set, else the key file. */
-export function defaultKeySource(dataDir: string, env: Record<string, string | undefined> = process.env): KeySource {
+export function defaultKeySource(
+  dataDir: string,
+  env: Record<string, string | undefined> = process.env,
+): KeySource {
   return envKeySource(env) ?? keyFileSource(dataDir);
 }
 
@@ -78,13 +84,18 @@ export async function sealSecret(source: KeySource, plain: string): Promise<stri
 
 export async function openSecret(source: KeySource, sealed: string): Promise<string> {
   const parts = sealed.split('.');
-  if (parts.length !== 4 || parts[0] !== 'v1') throw new Error('The stored HQ secret is not in a known format: run "giftdesk sync configure" again');
+  if (parts.length !== 4 || parts[0] !== 'v1')
+    throw new Error('The stored HQ secret is not in a known format: run "giftdesk sync configure" again');
   const key = await source.key();
   try {
     const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(parts[1]!, 'base64url'));
     decipher.setAuthTag(Buffer.from(parts[2]!, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(parts[3]!, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(parts[3]!, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
-    throw new Error(`The stored HQ secret cannot be decrypted with ${source.describe} (it was saved with another key, e.g. by the desktop app): run "giftdesk sync configure" again here`);
+    throw new Error(
+      `The stored HQ secret cannot be decrypted with ${source.describe} (it was saved with another key, e.g. by the desktop app): run "giftdesk sync configure" again here`,
+    );
   }
 }

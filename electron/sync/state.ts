@@ -29,24 +29,43 @@ export interface Link {
 
 /** The HQ id of a local record, or null when it has none (yet). */
 export async function remoteIdFor(db: Db, entityType: EntityType, localId: string): Promise<string | null> {
-  const r = await db.selectFrom('syncLinks').select('remoteId').where('entityType', '=', entityType).where('localId', '=', localId).executeTakeFirst();
+  const r = await db
+    .selectFrom('syncLinks')
+    .select('remoteId')
+    .where('entityType', '=', entityType)
+    .where('localId', '=', localId)
+    .executeTakeFirst();
   return r?.remoteId ?? null;
 }
 
 /** The HQ ids of many local records of one type (missing ones are absent from the map). */
-export async function remoteIdsFor(db: Db, entityType: EntityType, localIds: readonly string[]): Promise<Map<string, string>> {
+export async function remoteIdsFor(
+  db: Db,
+  entityType: EntityType,
+  localIds: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < localIds.length; i += 500) {
     const chunk = localIds.slice(i, i + 500);
     if (chunk.length === 0) continue;
-    const rows = await db.selectFrom('syncLinks').select(['localId', 'remoteId']).where('entityType', '=', entityType).where('localId', 'in', chunk).execute();
+    const rows = await db
+      .selectFrom('syncLinks')
+      .select(['localId', 'remoteId'])
+      .where('entityType', '=', entityType)
+      .where('localId', 'in', chunk)
+      .execute();
     for (const r of rows) out.set(r.localId, r.remoteId);
   }
   return out;
 }
 
 /** The local record linked to an HQ id, or null. */
-export async function localIdFor(db: Db, accountId: string, entityType: EntityType, remoteId: string): Promise<string | null> {
+export async function localIdFor(
+  db: Db,
+  accountId: string,
+  entityType: EntityType,
+  remoteId: string,
+): Promise<string | null> {
   const r = await db
     .selectFrom('syncLinks')
     .select('localId')
@@ -64,24 +83,58 @@ export async function localIdFor(db: Db, accountId: string, entityType: EntityTy
  */
 export async function linkRemote(
   trx: Db,
-  link: { accountId: string; entityType: EntityType; localId: string; remoteId: string; source: LinkSource; at: string },
+  link: {
+    accountId: string;
+    entityType: EntityType;
+    localId: string;
+    remoteId: string;
+    source: LinkSource;
+    at: string;
+  },
 ): Promise<void> {
   await trx
     .insertInto('syncLinks')
-    .values({ entityType: link.entityType, localId: link.localId, accountId: link.accountId, remoteId: link.remoteId, source: link.source, linkedAt: link.at })
-    .onConflict((oc) => oc.columns(['entityType', 'localId']).doUpdateSet({ remoteId: link.remoteId, source: link.source, linkedAt: link.at }))
+    .values({
+      entityType: link.entityType,
+      localId: link.localId,
+      accountId: link.accountId,
+      remoteId: link.remoteId,
+      source: link.source,
+      linkedAt: link.at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['entityType', 'localId'])
+        .doUpdateSet({ remoteId: link.remoteId, source: link.source, linkedAt: link.at }),
+    )
     .execute();
 }
 
 /** Removes a record's link (its HQ copy was deleted). */
 export async function unlinkRemote(trx: Db, entityType: EntityType, localId: string): Promise<void> {
-  await trx.deleteFrom('syncLinks').where('entityType', '=', entityType).where('localId', '=', localId).execute();
+  await trx
+    .deleteFrom('syncLinks')
+    .where('entityType', '=', entityType)
+    .where('localId', '=', localId)
+    .execute();
 }
 
 /** Every link of one type in an account (reference-data screens). */
 export async function listLinks(db: Db, accountId: string, entityType: EntityType): Promise<Link[]> {
-  const rows = await db.selectFrom('syncLinks').selectAll().where('accountId', '=', accountId).where('entityType', '=', entityType).orderBy('localId').execute();
-  return rows.map((r) => ({ entityType: r.entityType as EntityType, localId: r.localId, remoteId: r.remoteId, source: r.source as LinkSource, linkedAt: r.linkedAt }));
+  const rows = await db
+    .selectFrom('syncLinks')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', entityType)
+    .orderBy('localId')
+    .execute();
+  return rows.map((r) => ({
+    entityType: r.entityType as EntityType,
+    localId: r.localId,
+    remoteId: r.remoteId,
+    source: r.source as LinkSource,
+    linkedAt: r.linkedAt,
+  }));
 }
 
 /* ------------------------------------------------------------------ push state */
@@ -100,12 +153,24 @@ export type ItemState = 'idle' | 'in_flight' | 'unknown' | 'attention';
 export type PushEntity = 'contact' | 'donation';
 export type ItemRow = Selectable<SyncItemsTable>;
 
-export async function getItem(db: Db, entityType: PushEntity, entityId: string): Promise<ItemRow | undefined> {
-  return db.selectFrom('syncItems').selectAll().where('entityType', '=', entityType).where('entityId', '=', entityId).executeTakeFirst();
+export async function getItem(
+  db: Db,
+  entityType: PushEntity,
+  entityId: string,
+): Promise<ItemRow | undefined> {
+  return db
+    .selectFrom('syncItems')
+    .selectAll()
+    .where('entityType', '=', entityType)
+    .where('entityId', '=', entityId)
+    .executeTakeFirst();
 }
 
 /** The item row, created idle when the record has none yet. */
-export async function ensureItem(trx: Db, p: { entityType: PushEntity; entityId: string; accountId: string; laneId: string; at: string }): Promise<ItemRow> {
+export async function ensureItem(
+  trx: Db,
+  p: { entityType: PushEntity; entityId: string; accountId: string; laneId: string; at: string },
+): Promise<ItemRow> {
   const found = await getItem(trx, p.entityType, p.entityId);
   if (found) return found;
   const row: ItemRow = {
@@ -133,8 +198,18 @@ export async function ensureItem(trx: Db, p: { entityType: PushEntity; entityId:
   return row;
 }
 
-export async function updateItem(trx: Db, entityType: PushEntity, entityId: string, patch: Partial<ItemRow>): Promise<void> {
-  await trx.updateTable('syncItems').set(patch).where('entityType', '=', entityType).where('entityId', '=', entityId).execute();
+export async function updateItem(
+  trx: Db,
+  entityType: PushEntity,
+  entityId: string,
+  patch: Partial<ItemRow>,
+): Promise<void> {
+  await trx
+    .updateTable('syncItems')
+    .set(patch)
+    .where('entityType', '=', entityType)
+    .where('entityId', '=', entityId)
+    .execute();
 }
 
 /**
@@ -152,7 +227,10 @@ export function isDonationLocked(item: Pick<ItemRow, 'state'> | undefined, hasLi
  * given another email, deleted). The email match waits for one that sent the same email; a
  * pull leaves HQ's copy of one to the engine.
  */
-export async function unconfirmedContactCreates(db: Db, accountId: string): Promise<Array<SentContact & { id: string }>> {
+export async function unconfirmedContactCreates(
+  db: Db,
+  accountId: string,
+): Promise<Array<SentContact & { id: string }>> {
   const open = await db
     .selectFrom('syncItems')
     .select(['entityId', 'attemptBody'])

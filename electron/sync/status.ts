@@ -17,28 +17,46 @@ import { PUSHED_TYPES } from './outbox.ts';
 import { getRemoteSettings } from './remote-settings.ts';
 
 /** The outbox of an account, in changes: all still to go, in a request, of parked records. */
-async function outboxCounts(db: Db, accountId: string): Promise<{ all: number; inAttempt: number; parked: number; parkedInAttempt: number }> {
+async function outboxCounts(
+  db: Db,
+  accountId: string,
+): Promise<{ all: number; inAttempt: number; parked: number; parkedInAttempt: number }> {
   const r = await db
     .selectFrom('changeLog as c')
-    .leftJoin('syncItems as i', (j) => j.onRef('i.entityType', '=', 'c.entityType').onRef('i.entityId', '=', 'c.entityId'))
+    .leftJoin('syncItems as i', (j) =>
+      j.onRef('i.entityType', '=', 'c.entityType').onRef('i.entityId', '=', 'c.entityId'),
+    )
     .select([
       sql<number>`count(*)`.as('all'),
       sql<number>`count(c.attempt_id)`.as('inAttempt'),
       sql<number>`coalesce(sum(case when i.state = 'attention' then 1 else 0 end), 0)`.as('parked'),
-      sql<number>`coalesce(sum(case when i.state = 'attention' and c.attempt_id is not null then 1 else 0 end), 0)`.as('parkedInAttempt'),
+      sql<number>`coalesce(sum(case when i.state = 'attention' and c.attempt_id is not null then 1 else 0 end), 0)`.as(
+        'parkedInAttempt',
+      ),
     ])
     .where('c.accountId', '=', accountId)
     .where('c.push', '=', 1)
     .where('c.syncedAt', 'is', null)
     .where('c.entityType', 'in', PUSHED_TYPES)
     .executeTakeFirstOrThrow();
-  return { all: Number(r.all), inAttempt: Number(r.inAttempt), parked: Number(r.parked), parkedInAttempt: Number(r.parkedInAttempt) };
+  return {
+    all: Number(r.all),
+    inAttempt: Number(r.inAttempt),
+    parked: Number(r.parked),
+    parkedInAttempt: Number(r.parkedInAttempt),
+  };
 }
 
 /** The whole status, at `now` (ms). */
 export async function syncStatus(db: Db, accountId: string, running = false, now = Date.now()) {
-  const [settings, counts, attention, failing] = await Promise.all([getRemoteSettings(db, accountId), outboxCounts(db, accountId), listAttention(db, accountId), listFailing(db, accountId)]);
-  const pausedUntil = settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
+  const [settings, counts, attention, failing] = await Promise.all([
+    getRemoteSettings(db, accountId),
+    outboxCounts(db, accountId),
+    listAttention(db, accountId),
+    listFailing(db, accountId),
+  ]);
+  const pausedUntil =
+    settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
   const facts = {
     hqAnsweredAt: settings?.hqAnsweredAt ?? null,
     hqFailedAt: settings?.hqFailedAt ?? null,

@@ -21,11 +21,20 @@ export interface ApiClient {
   readonly accountId: string;
   /** This session's API key id (never its secret). */
   readonly keyId: string;
-  request<S extends z.ZodType>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: RequestOptions<S>): Promise<z.infer<S>>;
+  request<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    opts: RequestOptions<S>,
+  ): Promise<z.infer<S>>;
   /** A URL with this session's account for downloads the browser fetches itself is not possible (headers); use download(). */
   download(path: string, query?: Query): Promise<Blob>;
   /** Sends a raw body (e.g. a CSV file) and parses the answer. */
-  upload<S extends z.ZodType>(path: string, body: Blob | string, contentType: string, opts: { schema: S; query?: Query }): Promise<z.infer<S>>;
+  upload<S extends z.ZodType>(
+    path: string,
+    body: Blob | string,
+    contentType: string,
+    opts: { schema: S; query?: Query },
+  ): Promise<z.infer<S>>;
 }
 
 export interface ClientOptions {
@@ -38,7 +47,8 @@ export interface ClientOptions {
 
 function buildUrl(base: string, path: string, query: Query | undefined): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
   return `${base}/api/v1${path}${qs ? `?${qs}` : ''}`;
 }
@@ -48,19 +58,31 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   const { accountId, keyId, secret } = opts.session;
   const auth = { 'X-API-Key': keyId, Authorization: `Bearer ${secret}` };
 
-  async function send(method: string, url: string, init: { body?: BodyInit; contentType?: string; signal?: AbortSignal }): Promise<Response> {
+  async function send(
+    method: string,
+    url: string,
+    init: { body?: BodyInit; contentType?: string; signal?: AbortSignal },
+  ): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { ...auth, Accept: 'application/json', ...(init.contentType ? { 'Content-Type': init.contentType } : {}) },
+        headers: {
+          ...auth,
+          Accept: 'application/json',
+          ...(init.contentType ? { 'Content-Type': init.contentType } : {}),
+        },
         body: init.body,
         signal: init.signal,
         cache: 'no-store',
       });
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') throw err;
-      throw new ApiError(0, 'network', 'GiftDesk’s server is not answering. Nothing was lost on this screen; try again in a moment.');
+      throw new ApiError(
+        0,
+        'network',
+        'GiftDesk’s server is not answering. Nothing was lost on this screen; try again in a moment.',
+      );
     }
     if (!res.ok) {
       const body: unknown = await res.json().catch(() => null);
@@ -74,7 +96,12 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   async function parse<S extends z.ZodType>(res: Response, schema: S): Promise<z.infer<S>> {
     const body: unknown = await res.json().catch(() => null);
     const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new ApiError(0, 'bad_response', `The server's answer to ${res.url} did not have the expected shape`);
+    if (!parsed.success)
+      throw new ApiError(
+        0,
+        'bad_response',
+        `The server's answer to ${res.url} did not have the expected shape`,
+      );
     return parsed.data;
   }
 
@@ -84,8 +111,19 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     async request(method, path, o) {
       const withAccount = method === 'GET' || method === 'DELETE';
       const query = withAccount ? { accountId, ...o.query } : o.query;
-      const body = o.body === undefined ? undefined : JSON.stringify(method === 'PUT' || o.body === null || typeof o.body !== 'object' ? o.body : { accountId, ...o.body });
-      const res = await send(method, buildUrl(base, path, query), { body, contentType: body === undefined ? undefined : 'application/json', signal: o.signal });
+      const body =
+        o.body === undefined
+          ? undefined
+          : JSON.stringify(
+              method === 'PUT' || o.body === null || typeof o.body !== 'object'
+                ? o.body
+                : { accountId, ...o.body },
+            );
+      const res = await send(method, buildUrl(base, path, query), {
+        body,
+        contentType: body === undefined ? undefined : 'application/json',
+        signal: o.signal,
+      });
       return parse(res, o.schema);
     },
     async download(path, query) {

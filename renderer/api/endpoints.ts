@@ -4,10 +4,39 @@
  * the shared response schemas. Screens call these through TanStack Query (see ./queries.ts).
  */
 import { z } from 'zod';
-import { Contact, ContactCreateBody, ContactDeleted, ContactList, ContactListQuery, ContactUpdateBody } from '../../shared/schemas/contacts.ts';
-import { Batch, BatchCreate, BatchDonationList, BatchGiftSaved, BatchList, BatchUpdate } from '../../shared/schemas/batches.ts';
-import { ContactDeletePreview, ContactDonationList, ContactDonationsQuery, ContactSummaryList, ContactSummaryQuery } from '../../shared/schemas/contact-views.ts';
-import { DonationCreateBody, DonationCreated, DonationCreateRequest, DonationDetail, DonationList, DonationListQuery, DonationPatchBody, DonationVoidBody } from '../../shared/schemas/donations.ts';
+import {
+  Contact,
+  ContactCreateBody,
+  ContactDeleted,
+  ContactList,
+  ContactListQuery,
+  ContactUpdateBody,
+} from '../../shared/schemas/contacts.ts';
+import {
+  Batch,
+  BatchCreate,
+  BatchDonationList,
+  BatchGiftSaved,
+  BatchList,
+  BatchUpdate,
+} from '../../shared/schemas/batches.ts';
+import {
+  ContactDeletePreview,
+  ContactDonationList,
+  ContactDonationsQuery,
+  ContactSummaryList,
+  ContactSummaryQuery,
+} from '../../shared/schemas/contact-views.ts';
+import {
+  DonationCreateBody,
+  DonationCreated,
+  DonationCreateRequest,
+  DonationDetail,
+  DonationList,
+  DonationListQuery,
+  DonationPatchBody,
+  DonationVoidBody,
+} from '../../shared/schemas/donations.ts';
 import { GiftCheck, GiftCheckQuery } from '../../shared/schemas/gift-checks.ts';
 import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
 import {
@@ -37,14 +66,32 @@ import {
   FlagList,
 } from '../../shared/schemas/extensions.ts';
 import { ImportJob } from '../../shared/schemas/imports.ts';
-import { LinkBody, LinkResult, PullRun, PullStatus, ReferenceCandidates, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
-import { SyncAttentionList, SyncRecordState, SyncRunResult, SyncSettings, SyncSettingsBody, SyncStatus } from '../../shared/schemas/sync.ts';
+import {
+  LinkBody,
+  LinkResult,
+  PullRun,
+  PullStatus,
+  ReferenceCandidates,
+  ReferenceLinkList,
+} from '../../shared/schemas/sync-pull.ts';
+import {
+  SyncAttentionList,
+  SyncRecordState,
+  SyncRunResult,
+  SyncSettings,
+  SyncSettingsBody,
+  SyncStatus,
+} from '../../shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
 /** Query parameters: strings on the wire, so numbers (limit, offset, year) are welcome too. */
-type Q<S extends z.ZodType> = { [K in keyof Omit<z.input<S>, 'accountId'>]: z.input<S>[K] extends string | undefined ? z.input<S>[K] | number : z.input<S>[K] };
+type Q<S extends z.ZodType> = {
+  [K in keyof Omit<z.input<S>, 'accountId'>]: z.input<S>[K] extends string | undefined
+    ? z.input<S>[K] | number
+    : z.input<S>[K];
+};
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 export type { Account, Campaign, Committee, DonationAccount };
@@ -59,77 +106,134 @@ export function endpoints(c: ApiClient) {
     account: () => c.request('GET', '/account', { schema: Account }),
 
     contacts: {
-      list: (q: Q<typeof ContactListQuery> = {}, signal?: AbortSignal) => c.request('GET', '/contacts', { schema: ContactList, query: q, signal }),
+      list: (q: Q<typeof ContactListQuery> = {}, signal?: AbortSignal) =>
+        c.request('GET', '/contacts', { schema: ContactList, query: q, signal }),
       get: (id: string) => c.request('GET', `/contacts/${encodeURIComponent(id)}`, { schema: Contact }),
-      create: (body: Body<typeof ContactCreateBody>) => c.request('POST', '/contacts', { schema: Contact, body }),
-      update: (id: string, body: Body<typeof ContactUpdateBody>) => c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),
-      delete: (id: string) => c.request('DELETE', `/contacts/${encodeURIComponent(id)}`, { schema: ContactDeleted }),
-      summaries: (q: Q<typeof ContactSummaryQuery> = {}, signal?: AbortSignal) => c.request('GET', '/contact-summaries', { schema: ContactSummaryList, query: q, signal }),
-      donations: (id: string, q: Q<typeof ContactDonationsQuery> = {}) => c.request('GET', `/contacts/${encodeURIComponent(id)}/donations`, { schema: ContactDonationList, query: q }),
-      deletePreview: (id: string) => c.request('GET', `/contacts/${encodeURIComponent(id)}/delete-preview`, { schema: ContactDeletePreview }),
-      giftCheck: (id: string, q: Q<typeof GiftCheckQuery>, signal?: AbortSignal) => c.request('GET', `/contacts/${encodeURIComponent(id)}/gift-check`, { schema: GiftCheck, query: q, signal }),
+      create: (body: Body<typeof ContactCreateBody>) =>
+        c.request('POST', '/contacts', { schema: Contact, body }),
+      update: (id: string, body: Body<typeof ContactUpdateBody>) =>
+        c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),
+      delete: (id: string) =>
+        c.request('DELETE', `/contacts/${encodeURIComponent(id)}`, { schema: ContactDeleted }),
+      summaries: (q: Q<typeof ContactSummaryQuery> = {}, signal?: AbortSignal) =>
+        c.request('GET', '/contact-summaries', { schema: ContactSummaryList, query: q, signal }),
+      donations: (id: string, q: Q<typeof ContactDonationsQuery> = {}) =>
+        c.request('GET', `/contacts/${encodeURIComponent(id)}/donations`, {
+          schema: ContactDonationList,
+          query: q,
+        }),
+      deletePreview: (id: string) =>
+        c.request('GET', `/contacts/${encodeURIComponent(id)}/delete-preview`, {
+          schema: ContactDeletePreview,
+        }),
+      giftCheck: (id: string, q: Q<typeof GiftCheckQuery>, signal?: AbortSignal) =>
+        c.request('GET', `/contacts/${encodeURIComponent(id)}/gift-check`, {
+          schema: GiftCheck,
+          query: q,
+          signal,
+        }),
     },
 
     donations: {
-      list: (q: Q<typeof DonationListQuery> = {}) => c.request('GET', '/donations', { schema: DonationList, query: q }),
-      get: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail }),
-      create: (body: Body<typeof DonationCreateRequest>) => c.request('POST', '/donations', { schema: DonationCreated, body }),
-      history: (id: string) => c.request('GET', `/donations/${encodeURIComponent(id)}/history`, { schema: listOf(DonationHistoryEntry) }),
+      list: (q: Q<typeof DonationListQuery> = {}) =>
+        c.request('GET', '/donations', { schema: DonationList, query: q }),
+      get: (id: string) =>
+        c.request('GET', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail }),
+      create: (body: Body<typeof DonationCreateRequest>) =>
+        c.request('POST', '/donations', { schema: DonationCreated, body }),
+      history: (id: string) =>
+        c.request('GET', `/donations/${encodeURIComponent(id)}/history`, {
+          schema: listOf(DonationHistoryEntry),
+        }),
       /** Correct a gift not yet sent to HQ: the fields given change, every create rule applies again (409 once it was sent). */
-      correct: (id: string, body: Body<typeof DonationPatchBody>) => c.request('PATCH', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail, body }),
+      correct: (id: string, body: Body<typeof DonationPatchBody>) =>
+        c.request('PATCH', `/donations/${encodeURIComponent(id)}`, { schema: DonationDetail, body }),
       /** Void a gift not yet sent to HQ (409 with the reason once it was sent). */
-      void: (id: string, body: Body<typeof DonationVoidBody> = {}) => c.request('POST', `/donations/${encodeURIComponent(id)}/void`, { schema: DonationDetail, body: { accountId: c.accountId, ...body } }),
+      void: (id: string, body: Body<typeof DonationVoidBody> = {}) =>
+        c.request('POST', `/donations/${encodeURIComponent(id)}/void`, {
+          schema: DonationDetail,
+          body: { accountId: c.accountId, ...body },
+        }),
     },
 
     batches: {
-      list: (q: { limit?: number; offset?: number } = {}) => c.request('GET', '/batches', { schema: BatchList, query: q }),
+      list: (q: { limit?: number; offset?: number } = {}) =>
+        c.request('GET', '/batches', { schema: BatchList, query: q }),
       get: (id: string) => c.request('GET', `/batches/${encodeURIComponent(id)}`, { schema: Batch }),
-      donations: (id: string, q: { limit?: number; offset?: number } = {}) => c.request('GET', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchDonationList, query: q }),
+      donations: (id: string, q: { limit?: number; offset?: number } = {}) =>
+        c.request('GET', `/batches/${encodeURIComponent(id)}/donations`, {
+          schema: BatchDonationList,
+          query: q,
+        }),
       create: (body: Body<typeof BatchCreate>) => c.request('POST', '/batches', { schema: Batch, body }),
       /** Save a gift typed in this batch: the answer is the gift in full and the batch's new figures. */
-      addGift: (id: string, body: Body<typeof DonationCreateBody>) => c.request('POST', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchGiftSaved, body }),
-      update: (id: string, body: Body<typeof BatchUpdate>) => c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
+      addGift: (id: string, body: Body<typeof DonationCreateBody>) =>
+        c.request('POST', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchGiftSaved, body }),
+      update: (id: string, body: Body<typeof BatchUpdate>) =>
+        c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
     },
     stats: {
-      donations: (q: Q<typeof DonationStatsQuery> = {}) => c.request('GET', '/stats/donations', { schema: DonationStats, query: q }),
+      donations: (q: Q<typeof DonationStatsQuery> = {}) =>
+        c.request('GET', '/stats/donations', { schema: DonationStats, query: q }),
     },
 
     campaigns: {
       list: () => c.request('GET', '/campaigns', { schema: listOf(Campaign) }),
-      create: (body: Body<typeof CampaignCreate>) => c.request('POST', '/campaigns', { schema: Campaign, body }),
-      update: (id: string, body: Body<typeof CampaignUpdate>) => c.request('PUT', `/campaigns/${encodeURIComponent(id)}`, { schema: Campaign, body }),
+      create: (body: Body<typeof CampaignCreate>) =>
+        c.request('POST', '/campaigns', { schema: Campaign, body }),
+      update: (id: string, body: Body<typeof CampaignUpdate>) =>
+        c.request('PUT', `/campaigns/${encodeURIComponent(id)}`, { schema: Campaign, body }),
     },
     committees: {
       list: () => c.request('GET', '/committees', { schema: listOf(Committee) }),
-      create: (body: Body<typeof CommitteeCreate>) => c.request('POST', '/committees', { schema: Committee, body }),
-      update: (id: string, body: Body<typeof CommitteeUpdate>) => c.request('PUT', `/committees/${encodeURIComponent(id)}`, { schema: Committee, body }),
+      create: (body: Body<typeof CommitteeCreate>) =>
+        c.request('POST', '/committees', { schema: Committee, body }),
+      update: (id: string, body: Body<typeof CommitteeUpdate>) =>
+        c.request('PUT', `/committees/${encodeURIComponent(id)}`, { schema: Committee, body }),
     },
     donationAccounts: {
       list: () => c.request('GET', '/donation-accounts', { schema: listOf(DonationAccount) }),
-      create: (body: Body<typeof DonationAccountCreate>) => c.request('POST', '/donation-accounts', { schema: DonationAccount, body }),
-      update: (id: string, body: Body<typeof DonationAccountUpdate>) => c.request('PUT', `/donation-accounts/${encodeURIComponent(id)}`, { schema: DonationAccount, body }),
+      create: (body: Body<typeof DonationAccountCreate>) =>
+        c.request('POST', '/donation-accounts', { schema: DonationAccount, body }),
+      update: (id: string, body: Body<typeof DonationAccountUpdate>) =>
+        c.request('PUT', `/donation-accounts/${encodeURIComponent(id)}`, { schema: DonationAccount, body }),
     },
     customFields: {
       list: () => c.request('GET', '/custom-fields', { schema: listOf(CustomFieldDefinition) }),
-      create: (body: Body<typeof CustomFieldCreate>) => c.request('POST', '/custom-fields', { schema: CustomFieldDefinition, body }),
-      action: (id: string, body: z.input<typeof CustomFieldAction>) => c.request('POST', `/custom-fields/${encodeURIComponent(id)}/actions`, { schema: CustomFieldDefinition, body }),
+      create: (body: Body<typeof CustomFieldCreate>) =>
+        c.request('POST', '/custom-fields', { schema: CustomFieldDefinition, body }),
+      action: (id: string, body: z.input<typeof CustomFieldAction>) =>
+        c.request('POST', `/custom-fields/${encodeURIComponent(id)}/actions`, {
+          schema: CustomFieldDefinition,
+          body,
+        }),
     },
     elections: {
       list: () => c.request('GET', '/elections', { schema: listOf(Election) }),
-      create: (body: Body<typeof ElectionCreate>) => c.request('POST', '/elections', { schema: Election, body }),
-      setDefault: (body: Body<typeof DefaultElection>) => c.request('PUT', '/elections/default', { schema: z.unknown(), body: { accountId: c.accountId, ...body } }),
+      create: (body: Body<typeof ElectionCreate>) =>
+        c.request('POST', '/elections', { schema: Election, body }),
+      setDefault: (body: Body<typeof DefaultElection>) =>
+        c.request('PUT', '/elections/default', {
+          schema: z.unknown(),
+          body: { accountId: c.accountId, ...body },
+        }),
     },
     flags: {
-      list: (state: 'open' | 'all' = 'open') => c.request('GET', '/flags', { schema: FlagList, query: { state } }),
-      act: (id: string, body: z.input<typeof FlagActionBody>) => c.request('POST', `/flags/${encodeURIComponent(id)}/actions`, { schema: Flag, body }),
+      list: (state: 'open' | 'all' = 'open') =>
+        c.request('GET', '/flags', { schema: FlagList, query: { state } }),
+      act: (id: string, body: z.input<typeof FlagActionBody>) =>
+        c.request('POST', `/flags/${encodeURIComponent(id)}/actions`, { schema: Flag, body }),
     },
     apiKeys: {
       list: () => c.request('GET', '/api-keys', { schema: listOf(ApiKey) }),
-      create: (body: Body<typeof ApiKeyCreate>) => c.request('POST', '/api-keys', { schema: ApiKeyCreated, body }),
-      revoke: (keyId: string) => c.request('DELETE', `/api-keys/${encodeURIComponent(keyId)}`, { schema: ApiKeyRevoked }),
+      create: (body: Body<typeof ApiKeyCreate>) =>
+        c.request('POST', '/api-keys', { schema: ApiKeyCreated, body }),
+      revoke: (keyId: string) =>
+        c.request('DELETE', `/api-keys/${encodeURIComponent(keyId)}`, { schema: ApiKeyRevoked }),
     },
     imports: {
-      start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) => c.upload('/imports', file, 'text/csv', { schema: ImportJob, query: { kind, push: String(push) } }),
+      start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) =>
+        c.upload('/imports', file, 'text/csv', { schema: ImportJob, query: { kind, push: String(push) } }),
       get: (id: string) => c.request('GET', `/imports/${encodeURIComponent(id)}`, { schema: ImportJob }),
       rejectedCsv: (id: string) => c.download(`/imports/${encodeURIComponent(id)}/rejected.csv`),
     },
@@ -143,13 +247,23 @@ export function endpoints(c: ApiClient) {
           throw err;
         }
       },
-      saveSettings: (body: Body<typeof SyncSettingsBody>) => c.request('PUT', '/sync/settings', { schema: SyncSettings, body: { accountId: c.accountId, ...body } }),
+      saveSettings: (body: Body<typeof SyncSettingsBody>) =>
+        c.request('PUT', '/sync/settings', {
+          schema: SyncSettings,
+          body: { accountId: c.accountId, ...body },
+        }),
       status: () => c.request('GET', '/sync/status', { schema: SyncStatus }),
       attention: () => c.request('GET', '/sync/attention', { schema: SyncAttentionList }),
       retry: (entityType: 'contact' | 'donation', id: string) =>
-        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/retry`, { schema: SyncRecordState, body: {} }),
+        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/retry`, {
+          schema: SyncRecordState,
+          body: {},
+        }),
       discard: (entityType: 'contact' | 'donation', id: string) =>
-        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/discard`, { schema: SyncRecordState, body: {} }),
+        c.request('POST', `/sync/items/${entityType}/${encodeURIComponent(id)}/discard`, {
+          schema: SyncRecordState,
+          body: {},
+        }),
       run: () => c.request('POST', '/sync/run', { schema: SyncRunResult, body: {} }),
       /** Starts a pull of HQ's contacts and reference data (answered at once; follow it with pullStatus). */
       pull: () => c.request('POST', '/sync/pull', { schema: PullRun, body: {} }),

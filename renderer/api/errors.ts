@@ -15,7 +15,13 @@ export class ApiError extends Error {
   readonly details: FieldIssue[];
   readonly retryAfter: number | null;
 
-  constructor(status: number, code: string, message: string, details: FieldIssue[] = [], retryAfter: number | null = null) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: FieldIssue[] = [],
+    retryAfter: number | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -40,7 +46,11 @@ export class ApiError extends Error {
       const b = parsed.data;
       return new ApiError(b.statusCode || status, b.code, b.message, b.details ?? [], b.retryAfter ?? null);
     }
-    return new ApiError(status, 'unexpected_response', `The server answered ${status} without an explanation`);
+    return new ApiError(
+      status,
+      'unexpected_response',
+      `The server answered ${status} without an explanation`,
+    );
   }
 }
 

@@ -26,9 +26,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function ApiProvider(props: { session: AppSession; onUnauthorized: () => void; queryClient?: QueryClient; children: ReactNode }) {
+export function ApiProvider(props: {
+  session: AppSession;
+  onUnauthorized: () => void;
+  queryClient?: QueryClient;
+  children: ReactNode;
+}) {
   const { session, onUnauthorized } = props;
-  const api = useMemo(() => endpoints(createApiClient({ session, onUnauthorized })), [session, onUnauthorized]);
+  const api = useMemo(
+    () => endpoints(createApiClient({ session, onUnauthorized })),
+    [session, onUnauthorized],
+  );
   const client = useMemo(() => props.queryClient ?? createQueryClient(), [props.queryClient]);
   return (
     <QueryClientProvider client={client}>

@@ -30,7 +30,19 @@ export const qk = {
 };
 
 export async function invalidateAfterGift(client: QueryClient): Promise<void> {
-  await Promise.all([qk.donations, qk.contacts, qk.campaigns, qk.flags, qk.account, qk.sync, qk.batches, qk.stats, ['gift-check']].map((queryKey) => client.invalidateQueries({ queryKey })));
+  await Promise.all(
+    [
+      qk.donations,
+      qk.contacts,
+      qk.campaigns,
+      qk.flags,
+      qk.account,
+      qk.sync,
+      qk.batches,
+      qk.stats,
+      ['gift-check'],
+    ].map((queryKey) => client.invalidateQueries({ queryKey })),
+  );
 }
 
 /** A burst of saves is over when none came for this long. */

@@ -20,7 +20,9 @@ export function ContactsScreen({ route }: { route: Route }) {
   const where = route.rest.join('/');
   useLayoutEffect(() => {
     const main = document.getElementById('main');
-    const target = main?.querySelector<HTMLElement>('[data-autofocus]') ?? main?.querySelector<HTMLElement>('#screen-title');
+    const target =
+      main?.querySelector<HTMLElement>('[data-autofocus]') ??
+      main?.querySelector<HTMLElement>('#screen-title');
     if (target && !target.contains(document.activeElement)) target.focus();
   }, [where]);
 

@@ -50,11 +50,20 @@ export function DashboardScreen(_props: ScreenProps) {
     refetchInterval: REFRESH_MS,
     staleTime: 0,
   });
-  const batches = useQuery({ queryKey: [...qk.batches, 'list', 'dashboard'], queryFn: () => api.batches.list({ limit: 100 }), refetchInterval: REFRESH_MS * 3 });
+  const batches = useQuery({
+    queryKey: [...qk.batches, 'list', 'dashboard'],
+    queryFn: () => api.batches.list({ limit: 100 }),
+    refetchInterval: REFRESH_MS * 3,
+  });
   const batchList = batches.data?.data ?? [];
   // The batch shown: the one chosen here, else the one open in Gift entry, else the newest open one.
   const entering = localStorage.getItem(batchKey(api.accountId));
-  const batchId = batchChoice ?? batchList.find((b) => b.id === entering)?.id ?? batchList.find((b) => b.closedAt === null)?.id ?? batchList[0]?.id ?? null;
+  const batchId =
+    batchChoice ??
+    batchList.find((b) => b.id === entering)?.id ??
+    batchList.find((b) => b.closedAt === null)?.id ??
+    batchList[0]?.id ??
+    null;
   const batch = useQuery({
     queryKey: qk.batch(batchId ?? ''),
     queryFn: () => api.batches.get(batchId!),
@@ -104,7 +113,9 @@ export function DashboardScreen(_props: ScreenProps) {
               </p>
             </>
           ) : (
-            <p className="big-sub">{todayStats.isError ? `Not available: ${todayStats.error.message}` : 'Loading…'}</p>
+            <p className="big-sub">
+              {todayStats.isError ? `Not available: ${todayStats.error.message}` : 'Loading…'}
+            </p>
           )}
         </div>
         <div className="big-figure">
@@ -118,7 +129,10 @@ export function DashboardScreen(_props: ScreenProps) {
                 hideLabel
                 value={batchId ?? ''}
                 onChange={(e) => setBatchChoice(e.target.value)}
-                options={batchList.map((x) => ({ value: x.id, label: `${x.name}${x.closedAt ? ' (closed)' : ''}` }))}
+                options={batchList.map((x) => ({
+                  value: x.id,
+                  label: `${x.name}${x.closedAt ? ' (closed)' : ''}`,
+                }))}
                 fieldClassName="batch-pick"
               />
             ) : null}
@@ -145,8 +159,12 @@ export function DashboardScreen(_props: ScreenProps) {
                 <p className="batch-off">
                   Does not match yet:{' '}
                   {[
-                    countOff ? `${Math.abs(b.expectedCount! - b.count)} ${b.expectedCount! > b.count ? 'more' : 'fewer'} gift${Math.abs(b.expectedCount! - b.count) === 1 ? '' : 's'} expected` : null,
-                    totalOff ? `${money(Math.abs(b.expectedTotal! - b.total))} ${b.expectedTotal! > b.total ? 'short' : 'over'}` : null,
+                    countOff
+                      ? `${Math.abs(b.expectedCount! - b.count)} ${b.expectedCount! > b.count ? 'more' : 'fewer'} gift${Math.abs(b.expectedCount! - b.count) === 1 ? '' : 's'} expected`
+                      : null,
+                    totalOff
+                      ? `${money(Math.abs(b.expectedTotal! - b.total))} ${b.expectedTotal! > b.total ? 'short' : 'over'}`
+                      : null,
                   ]
                     .filter(Boolean)
                     .join(', ')}
@@ -159,12 +177,19 @@ export function DashboardScreen(_props: ScreenProps) {
             <p className="big-sub">{batch.isError ? `Not available: ${batch.error.message}` : 'Loading…'}</p>
           )}
         </div>
-        <p className="big-updated muted">{updatedAt ? `Updated ${updatedAt} · refreshes every ${REFRESH_MS / 1000} s` : ''}</p>
+        <p className="big-updated muted">
+          {updatedAt ? `Updated ${updatedAt} · refreshes every ${REFRESH_MS / 1000} s` : ''}
+        </p>
       </section>
 
       <div className="dash-period" role="group" aria-label="Period">
         {PERIODS.map((p) => (
-          <Button key={p.id} tone={period === p.id ? 'primary' : 'secondary'} aria-pressed={period === p.id} onClick={() => setPeriod(p.id)}>
+          <Button
+            key={p.id}
+            tone={period === p.id ? 'primary' : 'secondary'}
+            aria-pressed={period === p.id}
+            onClick={() => setPeriod(p.id)}
+          >
             {p.label}
           </Button>
         ))}
@@ -173,15 +198,29 @@ export function DashboardScreen(_props: ScreenProps) {
       <div className="dash-grid">
         <section className="panel" aria-labelledby="by-campaign-title">
           <h2 id="by-campaign-title" className="panel-title">
-            Totals by campaign <span className="muted dash-period-note">({PERIODS.find((p) => p.id === period)!.label.toLowerCase()})</span>
+            Totals by campaign{' '}
+            <span className="muted dash-period-note">
+              ({PERIODS.find((p) => p.id === period)!.label.toLowerCase()})
+            </span>
           </h2>
-          {periodStats.data ? <CampaignTable stats={periodStats.data} /> : <p className="muted">{periodStats.isError ? periodStats.error.message : 'Loading…'}</p>}
+          {periodStats.data ? (
+            <CampaignTable stats={periodStats.data} />
+          ) : (
+            <p className="muted">{periodStats.isError ? periodStats.error.message : 'Loading…'}</p>
+          )}
         </section>
         <section className="panel" aria-labelledby="over-time-title">
           <h2 id="over-time-title" className="panel-title">
-            Gifts over time <span className="muted dash-period-note">({period === 'today' ? 'entered today, by hour' : 'by gift date, by day'})</span>
+            Gifts over time{' '}
+            <span className="muted dash-period-note">
+              ({period === 'today' ? 'entered today, by hour' : 'by gift date, by day'})
+            </span>
           </h2>
-          {periodStats.data ? <GiftsChart stats={periodStats.data} /> : <p className="muted">{periodStats.isError ? periodStats.error.message : 'Loading…'}</p>}
+          {periodStats.data ? (
+            <GiftsChart stats={periodStats.data} />
+          ) : (
+            <p className="muted">{periodStats.isError ? periodStats.error.message : 'Loading…'}</p>
+          )}
         </section>
       </div>
     </Screen>
@@ -189,7 +228,8 @@ export function DashboardScreen(_props: ScreenProps) {
 }
 
 function CampaignTable({ stats }: { stats: DonationStats }) {
-  if (stats.byCampaign.length === 0) return <EmptyState title="No gifts in this period">Gifts appear here as they are entered.</EmptyState>;
+  if (stats.byCampaign.length === 0)
+    return <EmptyState title="No gifts in this period">Gifts appear here as they are entered.</EmptyState>;
   const max = Math.max(...stats.byCampaign.map((c) => c.total), 0.01);
   return (
     <table className="table campaign-table">

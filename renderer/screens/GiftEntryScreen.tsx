@@ -37,7 +37,12 @@ import {
   type GiftFieldValues,
 } from './gift-entry/gift-fields.tsx';
 import { GiftRows, showSavedGift } from './gift-entry/GiftRows.tsx';
-import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './gift-entry/NewDonorFields.tsx';
+import {
+  EMPTY_NEW_DONOR,
+  NewDonorFields,
+  splitName,
+  type NewDonorValues,
+} from './gift-entry/NewDonorFields.tsx';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './gift-entry/reference.ts';
 import { StickyValues, type StickyField } from './gift-entry/StickyValues.tsx';
 import { giftWarnings, parseAmountCents } from './gift-entry/warnings.ts';
@@ -84,7 +89,12 @@ export function GiftEntryScreen(_props: ScreenProps) {
   const [batchId, setBatchId] = useState<string | null>(() => localStorage.getItem(batchKey(api.accountId)));
   const [newBatchOpen, setNewBatchOpen] = useState(false);
   const batches = useQuery({ queryKey: qk.batches, queryFn: () => api.batches.list({ limit: 100 }) });
-  const batch = useQuery({ queryKey: qk.batch(batchId ?? ''), queryFn: () => api.batches.get(batchId!), enabled: batchId !== null, retry: false });
+  const batch = useQuery({
+    queryKey: qk.batch(batchId ?? ''),
+    queryFn: () => api.batches.get(batchId!),
+    enabled: batchId !== null,
+    retry: false,
+  });
 
   const choose = (id: string | null) => {
     setBatchId(id);
@@ -110,7 +120,12 @@ export function GiftEntryScreen(_props: ScreenProps) {
       />
       {current ? (
         <>
-          <BatchSummary batch={current} batches={batches.data?.data ?? []} onChoose={choose} onNew={() => setNewBatchOpen(true)} />
+          <BatchSummary
+            batch={current}
+            batches={batches.data?.data ?? []}
+            onChoose={choose}
+            onNew={() => setNewBatchOpen(true)}
+          />
           {current.closedAt ? (
             <p className="notice notice-warn">This batch is closed: start a new batch to enter more gifts.</p>
           ) : (
@@ -132,8 +147,9 @@ export function GiftEntryScreen(_props: ScreenProps) {
             </div>
           }
         >
-          A batch groups the gifts of one sitting — one event, one stack of checks — with its defaults (campaign, date, payment method) and, if you know them, the
-          expected number of gifts and total, so you can see at once whether everything was entered.
+          A batch groups the gifts of one sitting — one event, one stack of checks — with its defaults
+          (campaign, date, payment method) and, if you know them, the expected number of gifts and total, so
+          you can see at once whether everything was entered.
         </EmptyState>
       )}
     </Screen>
@@ -160,7 +176,13 @@ function GiftRow({ batch }: { batch: Batch }) {
   const watched = useWatch({ control: form.control });
   const stickyId = useId();
   const batchValues = defaultsFrom(batch);
-  const stickyOf = (v: Partial<Record<StickyField, string>>): Record<StickyField, string> => ({ date: v.date ?? '', method: v.method ?? '', campaignId: v.campaignId ?? '', committeeId: v.committeeId ?? '', donationAccountId: v.donationAccountId ?? '' });
+  const stickyOf = (v: Partial<Record<StickyField, string>>): Record<StickyField, string> => ({
+    date: v.date ?? '',
+    method: v.method ?? '',
+    campaignId: v.campaignId ?? '',
+    committeeId: v.committeeId ?? '',
+    donationAccountId: v.donationAccountId ?? '',
+  });
   const revertSticky = (f: StickyField) => {
     form.setValue(f, batchValues[f], { shouldDirty: true });
     form.setFocus(f);
@@ -197,8 +219,12 @@ function GiftRow({ batch }: { batch: Batch }) {
     else if (first) form.setFocus(first);
   };
 
-  const saveContact = useMutation({ mutationFn: (body: Parameters<typeof api.contacts.create>[0]) => api.contacts.create(body) });
-  const saveGift = useMutation({ mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body) });
+  const saveContact = useMutation({
+    mutationFn: (body: Parameters<typeof api.contacts.create>[0]) => api.contacts.create(body),
+  });
+  const saveGift = useMutation({
+    mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body),
+  });
 
   const submit = form.handleSubmit(async (v) => {
     clearErrors();
@@ -233,7 +259,19 @@ function GiftRow({ batch }: { batch: Batch }) {
         primaryPhone: orNull(n.phone),
         employer: orNull(n.employer),
         occupation: orNull(n.occupation),
-        ...(hasAddress ? { addresses: [{ street1: orNull(n.street1), city: orNull(n.city), state: orNull(n.state), postalCode: orNull(n.postalCode), isPrimary: true }] } : {}),
+        ...(hasAddress
+          ? {
+              addresses: [
+                {
+                  street1: orNull(n.street1),
+                  city: orNull(n.city),
+                  state: orNull(n.state),
+                  postalCode: orNull(n.postalCode),
+                  isPrimary: true,
+                },
+              ],
+            }
+          : {}),
       };
       contactIssues = schemaIssues(ContactCreateBody, { accountId: api.accountId, ...contactBody });
     }
@@ -270,7 +308,10 @@ function GiftRow({ batch }: { batch: Batch }) {
             await api.donations.void(saved.donation.id, { reason: 'Undone right after entry' });
             toast.show({ message: `Undone: the gift of ${what} is voided and will not be sent to HQ.` });
           } catch (err) {
-            toast.show({ tone: 'error', message: `Not undone: ${err instanceof Error ? err.message : String(err)}` });
+            toast.show({
+              tone: 'error',
+              message: `Not undone: ${err instanceof Error ? err.message : String(err)}`,
+            });
           }
           await invalidateAfterGift(client);
           // The Undo button went with its toast: the focus goes back to where gifts are typed.
@@ -281,7 +322,15 @@ function GiftRow({ batch }: { batch: Batch }) {
       // request. What else a gift changes (totals, stats, badges) is refreshed once per burst.
       void showSavedGift(client, saved).finally(() => refreshAfterGift(client));
       // Sticky: date, method and designation stay for the next gift; the rest starts empty.
-      form.reset(defaultsFrom(batch, { date: v.date, method: v.method, campaignId: v.campaignId, committeeId: v.committeeId, donationAccountId: v.donationAccountId }));
+      form.reset(
+        defaultsFrom(batch, {
+          date: v.date,
+          method: v.method,
+          campaignId: v.campaignId,
+          committeeId: v.committeeId,
+          donationAccountId: v.donationAccountId,
+        }),
+      );
       setDonor(null);
       setNewDonorMode(false);
       setPickerKey((k) => k + 1);
@@ -333,7 +382,12 @@ function GiftRow({ batch }: { batch: Batch }) {
             onClear={() => setDonor(null)}
             onNewDonor={(typed) => {
               const { firstName, lastName } = splitName(typed);
-              form.setValue('newDonor', { ...EMPTY_NEW_DONOR, firstName, lastName, email: typed.includes('@') ? typed : '' });
+              form.setValue('newDonor', {
+                ...EMPTY_NEW_DONOR,
+                firstName,
+                lastName,
+                email: typed.includes('@') ? typed : '',
+              });
               setNewDonorMode(true);
               setDonorError(undefined);
             }}
@@ -353,12 +407,28 @@ function GiftRow({ batch }: { batch: Batch }) {
           aria-describedby={stickyId}
         />
         <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
-        <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
+        <Select
+          label="Method"
+          options={METHOD_OPTIONS}
+          {...register('method')}
+          error={errors.method?.message}
+        />
         <Button tone="primary" type="submit" busy={busy} className="save-button">
           Save gift <kbd>Enter</kbd>
         </Button>
       </div>
-      <StickyValues id={stickyId} values={stickyOf(watched)} batch={stickyOf(batchValues)} nameOf={(f, id) => ref.nameOf(f === 'campaignId' ? 'campaign' : f === 'committeeId' ? 'committee' : 'donationAccount', id)} onRevert={revertSticky} />
+      <StickyValues
+        id={stickyId}
+        values={stickyOf(watched)}
+        batch={stickyOf(batchValues)}
+        nameOf={(f, id) =>
+          ref.nameOf(
+            f === 'campaignId' ? 'campaign' : f === 'committeeId' ? 'committee' : 'donationAccount',
+            id,
+          )
+        }
+        onRevert={revertSticky}
+      />
       <div className="gift-row-more">
         <DesignationFields register={register} errors={errors} options={ref} notesClassName="notes-field" />
         <GiftFlags register={register} />

@@ -42,8 +42,10 @@ const ACTION_LABEL: Record<string, string> = {
   redesignated: 'Redesignated',
 };
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const giftDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const giftDay = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 function windowLabel(f: Flag): string {
   switch (f.limitKind) {
@@ -74,17 +76,26 @@ export function ReviewScreen(_props: ScreenProps) {
       title="Review"
       actions={
         <div role="group" aria-label="Which flags" className="seg">
-          <Button tone={show === 'open' ? 'primary' : 'secondary'} aria-pressed={show === 'open'} onClick={() => setShow('open')}>
+          <Button
+            tone={show === 'open' ? 'primary' : 'secondary'}
+            aria-pressed={show === 'open'}
+            onClick={() => setShow('open')}
+          >
             Needs review
           </Button>
-          <Button tone={show === 'all' ? 'primary' : 'secondary'} aria-pressed={show === 'all'} onClick={() => setShow('all')}>
+          <Button
+            tone={show === 'all' ? 'primary' : 'secondary'}
+            aria-pressed={show === 'all'}
+            onClick={() => setShow('all')}
+          >
             All, with what was done
           </Button>
         </div>
       }
     >
       <p className="muted review-intro">
-        Gifts that put a donor over a contribution limit are saved as usual and listed here. Mark each reviewed, refund it, or count it toward another election.
+        Gifts that put a donor over a contribution limit are saved as usual and listed here. Mark each
+        reviewed, refund it, or count it toward another election.
       </p>
       {flags.isPending ? (
         <p className="muted" role="status">
@@ -106,7 +117,9 @@ export function ReviewScreen(_props: ScreenProps) {
       ) : (
         <>
           <p className="muted" role="status">
-            {show === 'open' ? `${list.length} gift${list.length === 1 ? '' : 's'} to review` : `${list.length} flag${list.length === 1 ? '' : 's'}`}
+            {show === 'open'
+              ? `${list.length} gift${list.length === 1 ? '' : 's'} to review`
+              : `${list.length} flag${list.length === 1 ? '' : 's'}`}
           </p>
           <ul className="flag-list" aria-label="Flagged gifts">
             {list.map((f) => (
@@ -115,7 +128,14 @@ export function ReviewScreen(_props: ScreenProps) {
           </ul>
         </>
       )}
-      {acting ? <ActionDialog key={`${acting.flag.id}-${acting.action}`} flag={acting.flag} action={acting.action} onClose={() => setActing(null)} /> : null}
+      {acting ? (
+        <ActionDialog
+          key={`${acting.flag.id}-${acting.action}`}
+          flag={acting.flag}
+          action={acting.action}
+          onClose={() => setActing(null)}
+        />
+      ) : null}
     </Screen>
   );
 }
@@ -133,7 +153,8 @@ function FlagCard({ flag: f, onAct }: { flag: Flag; onAct: (a: Action) => void }
         <span className={`badge flag-state flag-state-${f.state}`}>{STATE_LABEL[f.state]}</span>
       </div>
       <p className="flag-what">
-        Over the <strong>{LIMIT_LABEL[f.limitKind]}</strong> of {money(f.limit)} at {f.donationAccountName} {windowLabel(f)}.
+        Over the <strong>{LIMIT_LABEL[f.limitKind]}</strong> of {money(f.limit)} at {f.donationAccountName}{' '}
+        {windowLabel(f)}.
       </p>
       <dl className="flag-figures">
         <div>
@@ -166,7 +187,11 @@ function FlagCard({ flag: f, onAct }: { flag: Flag; onAct: (a: Action) => void }
           {f.resolutionNote ? ` — “${f.resolutionNote}”` : ''}
         </p>
       ) : (
-        <div className="flag-actions" role="group" aria-label={`Actions for ${f.contactName}’s gift of ${money(f.donationAmount)}`}>
+        <div
+          className="flag-actions"
+          role="group"
+          aria-label={`Actions for ${f.contactName}’s gift of ${money(f.donationAmount)}`}
+        >
           <Button tone="primary" onClick={() => onAct('review')}>
             Mark reviewed…
           </Button>
@@ -176,7 +201,12 @@ function FlagCard({ flag: f, onAct }: { flag: Flag; onAct: (a: Action) => void }
           </Button>
         </div>
       )}
-      <Button tone="quiet" aria-expanded={historyOpen} aria-controls={`${headingId}-history`} onClick={() => setHistoryOpen((o) => !o)}>
+      <Button
+        tone="quiet"
+        aria-expanded={historyOpen}
+        aria-controls={`${headingId}-history`}
+        onClick={() => setHistoryOpen((o) => !o)}
+      >
         {historyOpen ? 'Hide history' : 'Show history'}
       </Button>
       {historyOpen ? <History id={`${headingId}-history`} donationId={f.donationId} /> : null}
@@ -186,16 +216,32 @@ function FlagCard({ flag: f, onAct }: { flag: Flag; onAct: (a: Action) => void }
 
 function History({ id, donationId }: { id: string; donationId: string }) {
   const api = useApi();
-  const history = useQuery({ queryKey: [...qk.donation(donationId), 'history'], queryFn: () => api.donations.history(donationId) });
-  if (history.isPending) return <p id={id} className="muted">Loading history…</p>;
-  if (history.isError) return <p id={id} className="notice notice-error">The history could not be loaded: {history.error.message}</p>;
+  const history = useQuery({
+    queryKey: [...qk.donation(donationId), 'history'],
+    queryFn: () => api.donations.history(donationId),
+  });
+  if (history.isPending)
+    return (
+      <p id={id} className="muted">
+        Loading history…
+      </p>
+    );
+  if (history.isError)
+    return (
+      <p id={id} className="notice notice-error">
+        The history could not be loaded: {history.error.message}
+      </p>
+    );
   return (
     <ol id={id} className="flag-history" aria-label="History of this gift">
       {history.data.data.map((h) => (
         <li key={h.id}>
-          <span className="flag-history-when">{when(h.at)}</span> <strong>{ACTION_LABEL[h.action] ?? h.action}</strong>
+          <span className="flag-history-when">{when(h.at)}</span>{' '}
+          <strong>{ACTION_LABEL[h.action] ?? h.action}</strong>
           {h.action === 'redesignated' && h.detail ? ` ${describeMove(h.detail)}` : ''}
-          {h.action === 'flagged' && h.detail && typeof h.detail.limitKind === 'string' ? ` (${LIMIT_LABEL[h.detail.limitKind as LimitKind] ?? h.detail.limitKind})` : ''}
+          {h.action === 'flagged' && h.detail && typeof h.detail.limitKind === 'string'
+            ? ` (${LIMIT_LABEL[h.detail.limitKind as LimitKind] ?? h.detail.limitKind})`
+            : ''}
           {h.note ? <span className="flag-history-note"> — “{h.note}”</span> : null}
         </li>
       ))}
@@ -210,13 +256,21 @@ function describeMove(detail: Record<string, unknown>): string {
   return `from ${electionLabel(from.electionType, from.electionYear)} to ${electionLabel(to.electionType, to.electionYear)}`;
 }
 
-const TITLES: Record<Action, string> = { review: 'Mark reviewed', refund: 'Refund this gift?', redesignate: 'Redesignate to another election' };
+const TITLES: Record<Action, string> = {
+  review: 'Mark reviewed',
+  refund: 'Refund this gift?',
+  redesignate: 'Redesignate to another election',
+};
 
 function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action; onClose: () => void }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const elections = useQuery({ queryKey: qk.elections, queryFn: () => api.elections.list(), enabled: action === 'redesignate' });
+  const elections = useQuery({
+    queryKey: qk.elections,
+    queryFn: () => api.elections.list(),
+    enabled: action === 'redesignate',
+  });
   const [note, setNote] = useState('');
   // The dialog focuses its first control when it opens (the choice, or the note); a refund
   // puts the focus on the safe choice instead. (This effect runs after the dialog opened.)
@@ -225,7 +279,9 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
     if (action === 'refund') cancelRef.current?.focus();
   }, [action]);
   // Redesignation: a calendar election, or any type and year typed in.
-  const calendar = (elections.data?.data ?? []).filter((e) => !(e.electionType === f.electionType && e.electionYear === f.electionYear));
+  const calendar = (elections.data?.data ?? []).filter(
+    (e) => !(e.electionType === f.electionType && e.electionYear === f.electionYear),
+  );
   const [pick, setPick] = useState<string>('');
   const [type, setType] = useState<ElectionType>(f.electionType === 'primary' ? 'general' : 'primary');
   const [year, setYear] = useState(String(f.electionYear));
@@ -235,21 +291,44 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
       const n = note.trim() || null;
       if (action === 'redesignate') {
         const chosen = pick ? calendar.find((e) => e.id === pick) : null;
-        return api.flags.act(f.id, { accountId: api.accountId, action, note: n, electionType: chosen ? chosen.electionType : type, electionYear: chosen ? chosen.electionYear : Number(year) });
+        return api.flags.act(f.id, {
+          accountId: api.accountId,
+          action,
+          note: n,
+          electionType: chosen ? chosen.electionType : type,
+          electionYear: chosen ? chosen.electionYear : Number(year),
+        });
       }
-      return api.flags.act(f.id, action === 'review' ? { accountId: api.accountId, action, note: n } : { accountId: api.accountId, action, note: n });
+      return api.flags.act(
+        f.id,
+        action === 'review'
+          ? { accountId: api.accountId, action, note: n }
+          : { accountId: api.accountId, action, note: n },
+      );
     },
     onSuccess: async (done) => {
       await invalidateAfterGift(queryClient);
       await queryClient.invalidateQueries({ queryKey: qk.donation(f.donationId) });
-      const what = action === 'review' ? 'marked reviewed' : action === 'refund' ? 'refunded' : `now counts toward ${electionLabel(done.electionType, done.electionYear)}`;
-      toast.show({ tone: 'success', message: `${f.contactName}’s gift of ${money(f.donationAmount)} ${what}.` });
+      const what =
+        action === 'review'
+          ? 'marked reviewed'
+          : action === 'refund'
+            ? 'refunded'
+            : `now counts toward ${electionLabel(done.electionType, done.electionYear)}`;
+      toast.show({
+        tone: 'success',
+        message: `${f.contactName}’s gift of ${money(f.donationAmount)} ${what}.`,
+      });
       onClose();
     },
   });
   const err = act.error && isApiError(act.error) ? act.error : null;
   const fieldError = (field: string) => err?.issueFor(field);
-  const general = act.error && !(err && (err.issueFor('electionType') || err.issueFor('electionYear') || err.issueFor('note'))) ? act.error.message : null;
+  const general =
+    act.error &&
+    !(err && (err.issueFor('electionType') || err.issueFor('electionYear') || err.issueFor('note')))
+      ? act.error.message
+      : null;
 
   return (
     <Dialog
@@ -261,8 +340,16 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
           <Button ref={cancelRef} onClick={onClose}>
             Cancel
           </Button>
-          <Button tone={action === 'refund' ? 'danger' : 'primary'} busy={act.isPending} onClick={() => act.mutate()}>
-            {action === 'review' ? 'Mark reviewed' : action === 'refund' ? `Refund ${money(f.donationAmount)}` : 'Redesignate'}
+          <Button
+            tone={action === 'refund' ? 'danger' : 'primary'}
+            busy={act.isPending}
+            onClick={() => act.mutate()}
+          >
+            {action === 'review'
+              ? 'Mark reviewed'
+              : action === 'refund'
+                ? `Refund ${money(f.donationAmount)}`
+                : 'Redesignate'}
           </Button>
         </>
       }
@@ -274,11 +361,13 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
         }}
       >
         <p>
-          {f.contactName}’s gift of <strong>{money(f.donationAmount)}</strong> on {giftDay(f.donationDate)} — {money(f.overBy)} over the {LIMIT_LABEL[f.limitKind]} {windowLabel(f)}.
+          {f.contactName}’s gift of <strong>{money(f.donationAmount)}</strong> on {giftDay(f.donationDate)} —{' '}
+          {money(f.overBy)} over the {LIMIT_LABEL[f.limitKind]} {windowLabel(f)}.
         </p>
         {action === 'refund' ? (
           <p className="notice notice-warn">
-            The gift will be marked refunded: it leaves the donor’s total, the campaign’s and the limit’s. Return the money to the donor separately. This cannot be undone here.
+            The gift will be marked refunded: it leaves the donor’s total, the campaign’s and the limit’s.
+            Return the money to the donor separately. This cannot be undone here.
           </p>
         ) : null}
         {action === 'redesignate' ? (
@@ -289,7 +378,10 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
                 placeholder="Another election (type it below)"
                 value={pick}
                 onChange={(e) => setPick(e.target.value)}
-                options={calendar.map((e) => ({ value: e.id, label: `${electionLabel(e.electionType, e.electionYear)} (${e.electionDate})` }))}
+                options={calendar.map((e) => ({
+                  value: e.id,
+                  label: `${electionLabel(e.electionType, e.electionYear)} (${e.electionDate})`,
+                }))}
               />
             ) : null}
             {!pick ? (
@@ -298,10 +390,19 @@ function ActionDialog({ flag: f, action, onClose }: { flag: Flag; action: Action
                   label="Election type"
                   value={type}
                   onChange={(e) => setType(e.target.value as ElectionType)}
-                  options={ELECTION_TYPES.map((t) => ({ value: t, label: `${t[0]!.toUpperCase()}${t.slice(1)}` }))}
+                  options={ELECTION_TYPES.map((t) => ({
+                    value: t,
+                    label: `${t[0]!.toUpperCase()}${t.slice(1)}`,
+                  }))}
                   error={fieldError('electionType')}
                 />
-                <TextField label="Year" inputMode="numeric" value={year} onChange={(e) => setYear(e.target.value)} error={fieldError('electionYear')} />
+                <TextField
+                  label="Year"
+                  inputMode="numeric"
+                  value={year}
+                  onChange={(e) => setYear(e.target.value)}
+                  error={fieldError('electionYear')}
+                />
               </div>
             ) : null}
           </div>

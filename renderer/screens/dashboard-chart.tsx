@@ -19,12 +19,26 @@ export function niceScale(max: number): { top: number; ticks: number[] } {
   return { top: step * 4, ticks: [0, 1, 2, 3, 4].map((i) => i * step) };
 }
 
-const shortMoney = (d: number) => (d >= 10_000 ? `$${Math.round(d / 1000)}k` : d >= 1000 ? `$${(d / 1000).toFixed(1).replace(/\.0$/, '')}k` : `$${Math.round(d)}`);
+const shortMoney = (d: number) =>
+  d >= 10_000
+    ? `$${Math.round(d / 1000)}k`
+    : d >= 1000
+      ? `$${(d / 1000).toFixed(1).replace(/\.0$/, '')}k`
+      : `$${Math.round(d)}`;
 
 export function pointLabel(start: string, unit: 'hour' | 'day', long = false): string {
   const d = new Date(start);
-  if (unit === 'hour') return d.toLocaleTimeString(undefined, long ? { hour: 'numeric', minute: '2-digit' } : { hour: 'numeric' });
-  return d.toLocaleDateString(undefined, long ? { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' } : { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  if (unit === 'hour')
+    return d.toLocaleTimeString(
+      undefined,
+      long ? { hour: 'numeric', minute: '2-digit' } : { hour: 'numeric' },
+    );
+  return d.toLocaleDateString(
+    undefined,
+    long
+      ? { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }
+      : { month: 'short', day: 'numeric', timeZone: 'UTC' },
+  );
 }
 
 export function GiftsChart({ stats }: { stats: DonationStats }) {
@@ -47,12 +61,24 @@ export function GiftsChart({ stats }: { stats: DonationStats }) {
 
   return (
     <div className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-t ${id}-d`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        className="chart-svg"
+        preserveAspectRatio="xMidYMid meet"
+      >
         <title id={`${id}-t`}>{`Amount raised per ${unit}`}</title>
         <desc id={`${id}-d`}>{desc}</desc>
         {ticks.map((t) => (
           <g key={t}>
-            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className={t === 0 ? 'chart-axis' : 'chart-grid'} />
+            <line
+              x1={M.left}
+              x2={W - M.right}
+              y1={y(t)}
+              y2={y(t)}
+              className={t === 0 ? 'chart-axis' : 'chart-grid'}
+            />
             <text x={M.left - 8} y={y(t)} className="chart-tick" textAnchor="end" dominantBaseline="middle">
               {shortMoney(t)}
             </text>
@@ -69,7 +95,12 @@ export function GiftsChart({ stats }: { stats: DonationStats }) {
                 </rect>
               ) : null}
               {i % every === 0 ? (
-                <text x={M.left + i * slot + slot / 2} y={H - M.bottom + 18} className="chart-tick" textAnchor="middle">
+                <text
+                  x={M.left + i * slot + slot / 2}
+                  y={H - M.bottom + 18}
+                  className="chart-tick"
+                  textAnchor="middle"
+                >
                   {pointLabel(p.start, unit)}
                 </text>
               ) : null}

@@ -9,7 +9,8 @@ export type Period = 'today' | '7d' | '30d';
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** YYYY-MM-DD of this machine's calendar day. */
-export const localDate = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export const localDate = (d: Date): string =>
+  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 /** This machine's calendar day, as the instants it spans. */
 export function localDayRange(now = new Date()): { startDate: string; endDate: string } {

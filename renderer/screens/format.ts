@@ -5,10 +5,12 @@ import { dollarsToCents, formatCents } from '../../shared/money.ts';
 export const money = (dollars: number): string => formatCents(dollarsToCents(dollars) ?? 0);
 
 /** "primary", 2026 → "Primary 2026". */
-export const electionLabel = (type: string, year: number): string => `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} ${year}`;
+export const electionLabel = (type: string, year: number): string =>
+  `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} ${year}`;
 
 /** 6000 → "6,000". */
 export const whole = (n: number): string => n.toLocaleString('en-US');
 
 /** 6000, "gift" → "6,000 gifts"; 1 → "1 gift". */
-export const count = (n: number, one: string, many = `${one}s`): string => `${whole(n)} ${n === 1 ? one : many}`;
+export const count = (n: number, one: string, many = `${one}s`): string =>
+  `${whole(n)} ${n === 1 ? one : many}`;

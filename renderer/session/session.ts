@@ -65,11 +65,17 @@ export async function obtainSession(): Promise<SessionResult> {
         cache: 'no-store',
       });
     } catch {
-      return { kind: 'unreachable', message: 'GiftDesk is not answering at this address. Is it still running?' };
+      return {
+        kind: 'unreachable',
+        message: 'GiftDesk is not answering at this address. Is it still running?',
+      };
     }
     const body: unknown = await res.json().catch(() => null);
     if (!res.ok) {
-      const message = typeof body === 'object' && body && 'message' in body && typeof body.message === 'string' ? body.message : 'This link does not open GiftDesk.';
+      const message =
+        typeof body === 'object' && body && 'message' in body && typeof body.message === 'string'
+          ? body.message
+          : 'This link does not open GiftDesk.';
       return stored() ? { kind: 'ready', session: stored()! } : { kind: 'link-refused', message };
     }
     const session = AppSession.parse(body);

@@ -10,9 +10,23 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** A button; `type` defaults to "button" so it never submits a form by accident. */
-export function Button({ tone = 'secondary', busy = false, type = 'button', className, disabled, children, ...rest }: ButtonProps) {
+export function Button({
+  tone = 'secondary',
+  busy = false,
+  type = 'button',
+  className,
+  disabled,
+  children,
+  ...rest
+}: ButtonProps) {
   return (
-    <button {...rest} type={type} className={['btn', `btn-${tone}`, className].filter(Boolean).join(' ')} disabled={disabled || busy} aria-busy={busy || undefined}>
+    <button
+      {...rest}
+      type={type}
+      className={['btn', `btn-${tone}`, className].filter(Boolean).join(' ')}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+    >
       {children}
     </button>
   );

@@ -21,7 +21,8 @@ export interface DialogProps {
  */
 function giveFocusBack(dialog: HTMLDialogElement, opener: HTMLElement | null): void {
   const active = document.activeElement;
-  if (opener?.isConnected && (active === null || active === document.body || dialog.contains(active))) opener.focus();
+  if (opener?.isConnected && (active === null || active === document.body || dialog.contains(active)))
+    opener.focus();
 }
 
 export function Dialog({ open, title, onClose, children, actions, wide }: DialogProps) {
@@ -32,7 +33,10 @@ export function Dialog({ open, title, onClose, children, actions, wide }: Dialog
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+      opener.current =
+        document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+          ? document.activeElement
+          : null;
       d.showModal();
     }
     if (!open && d.open) {
@@ -84,7 +88,17 @@ export interface ConfirmDialogProps {
 }
 
 /** Asks before doing something expensive to undo. The safe choice (cancel) has the focus first. */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'danger', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  busy,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       open={open}

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** What a list shows when it has nothing yet: what it is for, and the way to fill it. */
-export function EmptyState({ title, children, action }: { title: ReactNode; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: ReactNode;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty-state">
       <p className="empty-title">{title}</p>

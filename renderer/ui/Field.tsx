@@ -3,7 +3,14 @@
  * (aria-invalid, aria-describedby). They take react-hook-form's register() props as they
  * are (name, onChange, onBlur, ref).
  */
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 interface FieldChrome {
   label: ReactNode;
@@ -19,7 +26,15 @@ function describedBy(ids: ReadonlyArray<unknown>): string | undefined {
   return s || undefined;
 }
 
-function Chrome(props: FieldChrome & { id: string; errorId: string; hintId: string; className?: string; children: ReactNode }) {
+function Chrome(
+  props: FieldChrome & {
+    id: string;
+    errorId: string;
+    hintId: string;
+    className?: string;
+    children: ReactNode;
+  },
+) {
   return (
     <div className={['field', props.error ? 'field-invalid' : '', props.className].filter(Boolean).join(' ')}>
       <label htmlFor={props.id} className={props.hideLabel ? 'visually-hidden' : 'field-label'}>
@@ -46,19 +61,41 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, error, hint, hideLabel, id, fieldClassName, className, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  fieldClassName,
+  className,
+  ...input
+}: TextFieldProps) {
   const auto = useId();
   const fieldId = id ?? auto;
   const errorId = `${fieldId}-error`;
   const hintId = `${fieldId}-hint`;
   return (
-    <Chrome label={label} error={error} hint={hint} hideLabel={hideLabel} id={fieldId} errorId={errorId} hintId={hintId} className={fieldClassName}>
+    <Chrome
+      label={label}
+      error={error}
+      hint={hint}
+      hideLabel={hideLabel}
+      id={fieldId}
+      errorId={errorId}
+      hintId={hintId}
+      className={fieldClassName}
+    >
       <input
         {...input}
         id={fieldId}
         className={['input', className].filter(Boolean).join(' ')}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy([error && errorId, !error && hint && hintId, input['aria-describedby']])}
+        aria-describedby={describedBy([
+          error && errorId,
+          !error && hint && hintId,
+          input['aria-describedby'],
+        ])}
       />
     </Chrome>
   );
@@ -70,11 +107,29 @@ export interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaE
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-export function TextArea({ label, error, hint, hideLabel, id, fieldClassName, className, ...input }: TextAreaProps) {
+export function TextArea({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  fieldClassName,
+  className,
+  ...input
+}: TextAreaProps) {
   const auto = useId();
   const fieldId = id ?? auto;
   return (
-    <Chrome label={label} error={error} hint={hint} hideLabel={hideLabel} id={fieldId} errorId={`${fieldId}-error`} hintId={`${fieldId}-hint`} className={fieldClassName}>
+    <Chrome
+      label={label}
+      error={error}
+      hint={hint}
+      hideLabel={hideLabel}
+      id={fieldId}
+      errorId={`${fieldId}-error`}
+      hintId={`${fieldId}-hint`}
+      className={fieldClassName}
+    >
       <textarea
         {...input}
         id={fieldId}
@@ -101,11 +156,31 @@ export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement
   ref?: Ref<HTMLSelectElement>;
 }
 
-export function Select({ label, error, hint, hideLabel, id, options, placeholder, fieldClassName, className, ...select }: SelectProps) {
+export function Select({
+  label,
+  error,
+  hint,
+  hideLabel,
+  id,
+  options,
+  placeholder,
+  fieldClassName,
+  className,
+  ...select
+}: SelectProps) {
   const auto = useId();
   const fieldId = id ?? auto;
   return (
-    <Chrome label={label} error={error} hint={hint} hideLabel={hideLabel} id={fieldId} errorId={`${fieldId}-error`} hintId={`${fieldId}-hint`} className={fieldClassName}>
+    <Chrome
+      label={label}
+      error={error}
+      hint={hint}
+      hideLabel={hideLabel}
+      id={fieldId}
+      errorId={`${fieldId}-error`}
+      hintId={`${fieldId}-hint`}
+      className={fieldClassName}
+    >
       <select
         {...select}
         id={fieldId}

@@ -41,7 +41,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const arm = useCallback(
     (t: Toast) => {
       clearTimeout(timers.current.get(t.id));
-      timers.current.set(t.id, setTimeout(() => dismiss(t.id), t.duration ?? (t.undo ? 10_000 : 6_000)));
+      timers.current.set(
+        t.id,
+        setTimeout(() => dismiss(t.id), t.duration ?? (t.undo ? 10_000 : 6_000)),
+      );
     },
     [dismiss],
   );

@@ -8,7 +8,11 @@ import { PAYMENT_METHODS } from '../enums.ts';
 import { accountIdField, dateOnly, limitDollars, pagingQuery, requiredText, typeError } from './common.ts';
 import { DonationDetail } from './donations.ts';
 
-const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
+const refId = z
+  .string({ error: typeError('must be a string') })
+  .trim()
+  .max(64)
+  .nullish();
 const expectedCount = z
   .number({ error: typeError('must be a whole number') })
   .int({ error: 'must be a whole number' })
@@ -41,7 +45,9 @@ const batchFields = {
   campaignId: refId,
   committeeId: refId,
   donationAccountId: refId,
-  paymentMethod: z.enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(', ')}` }).nullish(),
+  paymentMethod: z
+    .enum(PAYMENT_METHODS, { error: `must be one of: ${PAYMENT_METHODS.join(', ')}` })
+    .nullish(),
   batchDate: dateOnly.nullish(),
   expectedCount,
   expectedTotal: limitDollars,
@@ -60,14 +66,26 @@ export const BatchUpdate = z.object({
 export type BatchUpdate = z.infer<typeof BatchUpdate>;
 
 export const BatchListQuery = z.object({ accountId: accountIdField, ...pagingQuery });
-export const BatchList = z.object({ data: z.array(Batch), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+export const BatchList = z.object({
+  data: z.array(Batch),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 
-export const BatchDonationList = z.object({ data: z.array(DonationDetail), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+export const BatchDonationList = z.object({
+  data: z.array(DonationDetail),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 
 /**
  * The answer to POST /v1/batches/:id/donations: the gift in full, as the batch's list shows it,
  * and the batch with its new count and total. Gift entry puts both on screen from this one
  * answer, with no read after the save.
  */
-export const BatchGiftSaved = z.object({ donation: DonationDetail, batch: Batch }).meta({ id: 'BatchGiftSaved' });
+export const BatchGiftSaved = z
+  .object({ donation: DonationDetail, batch: Batch })
+  .meta({ id: 'BatchGiftSaved' });
 export type BatchGiftSaved = z.infer<typeof BatchGiftSaved>;

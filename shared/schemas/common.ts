@@ -27,7 +27,10 @@ export const optionalText = (max = 500) =>
     .max(max, { error: `must be at most ${max} characters` })
     .nullish();
 
-export const idParam = z.string({ error: typeError('must be a string') }).min(1).max(64);
+export const idParam = z
+  .string({ error: typeError('must be a string') })
+  .min(1)
+  .max(64);
 export const accountIdField = z
   .string({ error: typeError('must be a string') })
   .trim()
@@ -58,7 +61,9 @@ export const anyIsoDateOrTime = z
  * An ISO 8601 date or timestamp with a zone, for a date that is stored: its year (in UTC)
  * from 1900 to 2200, as HQ requires. A date-only value is midnight UTC.
  */
-export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoInstant(s) ?? ''), { error: YEAR_RANGE_ISSUE });
+export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoInstant(s) ?? ''), {
+  error: YEAR_RANGE_ISSUE,
+});
 
 /** A whole-dollar bound as people read it: 1000000000 → "$1,000,000,000". */
 export const wholeDollarsText = (dollars: number): string => `$${dollars.toLocaleString('en-US')}`;
@@ -76,7 +81,9 @@ export const positiveDollars = z
 /** A limit on a donation account: decimal dollars ≥ 0, or null for none. */
 export const limitDollars = z
   .number({ error: typeError('must be a number') })
-  .refine((n) => n >= 0 && n <= MAX_DOLLARS, { error: `must be between $0 and ${wholeDollarsText(MAX_DOLLARS)}` })
+  .refine((n) => n >= 0 && n <= MAX_DOLLARS, {
+    error: `must be between $0 and ${wholeDollarsText(MAX_DOLLARS)}`,
+  })
   .refine((n) => dollarsToCents(n) !== null, { error: 'must be a whole number of cents' })
   .nullish();
 

@@ -4,10 +4,22 @@
  * with its totals; and what deleting a contact would take with it.
  */
 import { z } from 'zod';
-import { CONTACT_STATUSES, CONTACT_TYPES, DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
+import {
+  CONTACT_STATUSES,
+  CONTACT_TYPES,
+  DONATION_STATUSES,
+  ELECTION_TYPES,
+  PAYMENT_METHODS,
+} from '../enums.ts';
 import { accountIdField, pagingQuery, typeError } from './common.ts';
 
-export const CONTACT_SUMMARY_SORT_FIELDS = ['name', 'lastDonationDate', 'totalDonations', 'createdAt', 'relevance'] as const;
+export const CONTACT_SUMMARY_SORT_FIELDS = [
+  'name',
+  'lastDonationDate',
+  'totalDonations',
+  'createdAt',
+  'relevance',
+] as const;
 export type ContactSummarySortField = (typeof CONTACT_SUMMARY_SORT_FIELDS)[number];
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>

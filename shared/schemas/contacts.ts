@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  CONTACT_METHODS,
-  CONTACT_SORT_FIELDS,
-  CONTACT_STATUSES,
-  CONTACT_TYPES,
-  GENDERS,
-} from '../enums.ts';
+import { CONTACT_METHODS, CONTACT_SORT_FIELDS, CONTACT_STATUSES, CONTACT_TYPES, GENDERS } from '../enums.ts';
 import {
   accountIdField,
   typeError,
@@ -152,14 +146,35 @@ const profileShape = {
 
 /** The scalar profile fields (everything but names, enums-with-defaults and collections). */
 export const CONTACT_SCALAR_FIELDS = [
-  'prefix', 'middleName', 'suffix', 'salutation', 'formalSalutation', 'primaryEmail',
-  'primaryPhone', 'organization', 'title', 'employer', 'occupation', 'industry', 'spouse',
-  'birthDate', 'gender', 'politicalParty', 'capacity', 'quickNotes', 'source',
+  'prefix',
+  'middleName',
+  'suffix',
+  'salutation',
+  'formalSalutation',
+  'primaryEmail',
+  'primaryPhone',
+  'organization',
+  'title',
+  'employer',
+  'occupation',
+  'industry',
+  'spouse',
+  'birthDate',
+  'gender',
+  'politicalParty',
+  'capacity',
+  'quickNotes',
+  'source',
   'preferredContactMethod',
 ] as const;
 export type ContactScalarField = (typeof CONTACT_SCALAR_FIELDS)[number];
 export const CONTACT_COLLECTIONS = [
-  'phoneNumbers', 'emailAddresses', 'addresses', 'education', 'employment', 'notes',
+  'phoneNumbers',
+  'emailAddresses',
+  'addresses',
+  'education',
+  'employment',
+  'notes',
 ] as const;
 export type ContactCollection = (typeof CONTACT_COLLECTIONS)[number];
 

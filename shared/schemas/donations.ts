@@ -17,7 +17,11 @@ import {
 export const DESIGNATION_ISSUE = 'one of campaignId, committeeId or donationAccountId is required';
 export const DESIGNATION_FORM_ISSUE = 'needs a campaign, committee or donation account';
 
-const refId = z.string({ error: typeError('must be a string') }).trim().max(64).nullish();
+const refId = z
+  .string({ error: typeError('must be a string') })
+  .trim()
+  .max(64)
+  .nullish();
 const bool = z.boolean({ error: 'must be true or false' });
 
 /** POST /v1/donations: the spec's table plus the fields it describes in prose. */
@@ -37,9 +41,7 @@ export const DonationCreateBody = z
     campaignId: refId,
     committeeId: refId,
     donationAccountId: refId,
-    electionType: z
-      .enum(ELECTION_TYPES, { error: `must be one of: ${ELECTION_TYPES.join(', ')}` })
-      .nullish(),
+    electionType: z.enum(ELECTION_TYPES, { error: `must be one of: ${ELECTION_TYPES.join(', ')}` }).nullish(),
     electionYear: z
       .number({ error: typeError('must be a year') })
       .int({ error: 'must be a whole year' })
@@ -132,11 +134,16 @@ export const DonationSync = z
   .meta({ id: 'DonationSync' });
 
 /** Extension: correct a gift not sent to HQ yet (PATCH /v1/donations/:id): any create field but the account. */
-export const DonationPatchBody = DonationCreateBody.omit({ accountId: true }).partial().extend({ accountId: accountIdField.optional() }).meta({ id: 'DonationPatch' });
+export const DonationPatchBody = DonationCreateBody.omit({ accountId: true })
+  .partial()
+  .extend({ accountId: accountIdField.optional() })
+  .meta({ id: 'DonationPatch' });
 export type DonationPatchBody = z.infer<typeof DonationPatchBody>;
 
 /** Extension: void a gift not sent to HQ yet (POST /v1/donations/:id/void). */
-export const DonationVoidBody = z.object({ accountId: accountIdField.optional(), reason: z.string().trim().max(500).nullish() }).meta({ id: 'DonationVoid' });
+export const DonationVoidBody = z
+  .object({ accountId: accountIdField.optional(), reason: z.string().trim().max(500).nullish() })
+  .meta({ id: 'DonationVoid' });
 
 /** Extension: the whole donation, as the app shows it (GET /v1/donations/:id). */
 export const DonationDetail = z

@@ -6,8 +6,14 @@ import { z } from 'zod';
 import { CUSTOM_FIELD_TYPES, ELECTION_TYPES, FLAG_STATES, LIMIT_KINDS } from '../enums.ts';
 import { accountIdField, dateOnly, limitDollars, requiredText, typeError } from './common.ts';
 
-const electionType = z.enum(ELECTION_TYPES, { error: typeError(`must be one of: ${ELECTION_TYPES.join(', ')}`) });
-const electionYear = z.number({ error: typeError('must be a year') }).int().min(1900).max(2200);
+const electionType = z.enum(ELECTION_TYPES, {
+  error: typeError(`must be one of: ${ELECTION_TYPES.join(', ')}`),
+});
+const electionYear = z
+  .number({ error: typeError('must be a year') })
+  .int()
+  .min(1900)
+  .max(2200);
 const note = z.string().trim().max(2000).nullish();
 
 export const Limits = z.object({
@@ -26,8 +32,16 @@ export const LimitsInput = z.object({
 export const DonationAccount = z
   .object({ id: z.string(), name: z.string(), limits: Limits, createdAt: z.string() })
   .meta({ id: 'DonationAccount' });
-export const DonationAccountCreate = z.object({ accountId: accountIdField, name: requiredText(200), limits: LimitsInput.partial().optional() });
-export const DonationAccountUpdate = z.object({ accountId: accountIdField.optional(), name: requiredText(200).optional(), limits: LimitsInput.partial().optional() });
+export const DonationAccountCreate = z.object({
+  accountId: accountIdField,
+  name: requiredText(200),
+  limits: LimitsInput.partial().optional(),
+});
+export const DonationAccountUpdate = z.object({
+  accountId: accountIdField.optional(),
+  name: requiredText(200).optional(),
+  limits: LimitsInput.partial().optional(),
+});
 
 export const Campaign = z
   .object({
@@ -39,13 +53,26 @@ export const Campaign = z
     createdAt: z.string(),
   })
   .meta({ id: 'Campaign' });
-export const CampaignCreate = z.object({ accountId: accountIdField, name: requiredText(200), donationAccountIds: z.array(z.string().max(64)).max(50).optional() });
+export const CampaignCreate = z.object({
+  accountId: accountIdField,
+  name: requiredText(200),
+  donationAccountIds: z.array(z.string().max(64)).max(50).optional(),
+});
 
-export const CampaignUpdate = z.object({ accountId: accountIdField.optional(), name: requiredText(200).optional(), donationAccountIds: z.array(z.string().max(64)).max(50).optional() });
+export const CampaignUpdate = z.object({
+  accountId: accountIdField.optional(),
+  name: requiredText(200).optional(),
+  donationAccountIds: z.array(z.string().max(64)).max(50).optional(),
+});
 
-export const Committee = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'Committee' });
+export const Committee = z
+  .object({ id: z.string(), name: z.string(), createdAt: z.string() })
+  .meta({ id: 'Committee' });
 export const CommitteeCreate = z.object({ accountId: accountIdField, name: requiredText(200) });
-export const CommitteeUpdate = z.object({ accountId: accountIdField.optional(), name: requiredText(200).optional() });
+export const CommitteeUpdate = z.object({
+  accountId: accountIdField.optional(),
+  name: requiredText(200).optional(),
+});
 
 export const CustomFieldDefinition = z
   .object({
@@ -63,18 +90,38 @@ export const CustomFieldCreate = z.object({
   type: z.enum(CUSTOM_FIELD_TYPES, { error: typeError(`must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`) }),
   options: z.array(requiredText(100)).max(200).optional(),
 });
-export const CustomFieldAction = z.discriminatedUnion('action', [
-  z.object({ accountId: accountIdField, action: z.literal('addOption'), option: requiredText(100) }),
-  z.object({ accountId: accountIdField, action: z.literal('retireOption'), option: requiredText(100) }),
-  z.object({ accountId: accountIdField, action: z.literal('archive') }),
-  z.object({ accountId: accountIdField, action: z.literal('unarchive') }),
-], { error: typeError('must be one of: addOption, retireOption, archive, unarchive') });
+export const CustomFieldAction = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ accountId: accountIdField, action: z.literal('addOption'), option: requiredText(100) }),
+    z.object({ accountId: accountIdField, action: z.literal('retireOption'), option: requiredText(100) }),
+    z.object({ accountId: accountIdField, action: z.literal('archive') }),
+    z.object({ accountId: accountIdField, action: z.literal('unarchive') }),
+  ],
+  { error: typeError('must be one of: addOption, retireOption, archive, unarchive') },
+);
 
 export const Election = z
-  .object({ id: z.string(), electionType, electionYear: z.number().int(), electionDate: z.string(), isDefault: z.boolean() })
+  .object({
+    id: z.string(),
+    electionType,
+    electionYear: z.number().int(),
+    electionDate: z.string(),
+    isDefault: z.boolean(),
+  })
   .meta({ id: 'Election' });
-export const ElectionCreate = z.object({ accountId: accountIdField, electionType, electionYear, electionDate: dateOnly, isDefault: z.boolean().optional() });
-export const DefaultElection = z.object({ accountId: accountIdField, electionType: electionType.nullable(), electionYear: electionYear.nullable() });
+export const ElectionCreate = z.object({
+  accountId: accountIdField,
+  electionType,
+  electionYear,
+  electionDate: dateOnly,
+  isDefault: z.boolean().optional(),
+});
+export const DefaultElection = z.object({
+  accountId: accountIdField,
+  electionType: electionType.nullable(),
+  electionYear: electionYear.nullable(),
+});
 
 export const Flag = z
   .object({
@@ -100,12 +147,25 @@ export const Flag = z
   })
   .meta({ id: 'LimitFlag' });
 export const FlagList = z.object({ flagged: z.array(Flag) });
-export const FlagListQuery = z.object({ accountId: accountIdField, state: z.enum(['open', 'all']).optional() });
-export const FlagActionBody = z.discriminatedUnion('action', [
-  z.object({ accountId: accountIdField, action: z.literal('review'), note }),
-  z.object({ accountId: accountIdField, action: z.literal('refund'), note }),
-  z.object({ accountId: accountIdField, action: z.literal('redesignate'), electionType, electionYear, note }),
-], { error: typeError('must be one of: review, refund, redesignate') });
+export const FlagListQuery = z.object({
+  accountId: accountIdField,
+  state: z.enum(['open', 'all']).optional(),
+});
+export const FlagActionBody = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ accountId: accountIdField, action: z.literal('review'), note }),
+    z.object({ accountId: accountIdField, action: z.literal('refund'), note }),
+    z.object({
+      accountId: accountIdField,
+      action: z.literal('redesignate'),
+      electionType,
+      electionYear,
+      note,
+    }),
+  ],
+  { error: typeError('must be one of: review, refund, redesignate') },
+);
 
 export const DonationHistoryEntry = z.object({
   id: z.string(),
@@ -126,7 +186,10 @@ export const ApiKey = z
     session: z.enum(['browser', 'desktop']).nullable(),
   })
   .meta({ id: 'ApiKey' });
-export const ApiKeyCreate = z.object({ accountId: accountIdField, label: z.string().trim().max(100).nullish() });
+export const ApiKeyCreate = z.object({
+  accountId: accountIdField,
+  label: z.string().trim().max(100).nullish(),
+});
 export const ApiKeyCreated = z.object({ keyId: z.string(), secret: z.string(), accountId: z.string() });
 export const ApiKeyRevoked = z.object({ keyId: z.string(), revoked: z.literal(true) });
 

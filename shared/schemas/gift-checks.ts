@@ -12,13 +12,24 @@ export const GiftCheckQuery = z.object({
   accountId: accountIdField,
   /** The gift's date; today (UTC) when left out. */
   donationDate: isoDateOrTime.optional(),
-  donationAccountId: z.string({ error: typeError('must be a string') }).trim().min(1, { error: 'must not be empty' }).max(64).optional(),
+  donationAccountId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(64)
+    .optional(),
   electionType: z.enum(ELECTION_TYPES, { error: `must be one of: ${ELECTION_TYPES.join(', ')}` }).optional(),
   electionYear: z
     .string()
     .regex(/^\d{4}$/, { error: 'must be a year from 1900 to 2200' })
     .transform(Number)
-    .pipe(z.number().int().min(1900, { error: 'must be a year from 1900 to 2200' }).max(2200, { error: 'must be a year from 1900 to 2200' }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1900, { error: 'must be a year from 1900 to 2200' })
+        .max(2200, { error: 'must be a year from 1900 to 2200' }),
+    )
     .optional(),
 });
 export type GiftCheckQuery = z.infer<typeof GiftCheckQuery>;

@@ -20,7 +20,9 @@ export const ImportQuery = z.object({
 export type ImportQuery = z.infer<typeof ImportQuery>;
 
 /** The CSV file: a header row of column names, then one row per record (UTF-8). */
-export const ImportCsvBody = z.string().describe('CSV text (UTF-8): a header row of column names, then one record per row');
+export const ImportCsvBody = z
+  .string()
+  .describe('CSV text (UTF-8): a header row of column names, then one record per row');
 
 export const ImportJob = z
   .object({

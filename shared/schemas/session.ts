@@ -6,7 +6,10 @@
 import { z } from 'zod';
 
 export const BrowserSessionRequest = z.object({
-  token: z.string({ error: 'is required' }).min(1, { error: 'is required' }).max(200, { error: 'must be at most 200 characters' }),
+  token: z
+    .string({ error: 'is required' })
+    .min(1, { error: 'is required' })
+    .max(200, { error: 'must be at most 200 characters' }),
 });
 export type BrowserSessionRequest = z.infer<typeof BrowserSessionRequest>;
 

@@ -16,7 +16,12 @@ export const DonationStatsQuery = z.object({
   /** Inclusive; a date-only endDate covers that whole UTC day (as on GET /v1/donations). */
   startDate: anyIsoDateOrTime.optional(),
   endDate: anyIsoDateOrTime.optional(),
-  batchId: z.string({ error: typeError('must be a string') }).trim().min(1, { error: 'must not be empty' }).max(64).optional(),
+  batchId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(64)
+    .optional(),
   /**
    * The time a gift counts at: `donationDate` (the default) or `entered` (when it was
    * typed: the event room's "tonight", whatever date the gift carries).
@@ -29,7 +34,11 @@ export type DonationStatsQuery = z.infer<typeof DonationStatsQuery>;
 
 const Totals = { count: z.number().int(), total: z.number() };
 
-export const CampaignTotal = z.object({ campaignId: z.string().nullable(), campaignName: z.string().nullable(), ...Totals });
+export const CampaignTotal = z.object({
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+  ...Totals,
+});
 export const TimePoint = z.object({ start: z.string(), ...Totals });
 
 export const DonationStats = z

@@ -5,8 +5,10 @@ import { accountIdField } from './common.ts';
 export const SyncEntityType = z.enum(['contact', 'donation'], { error: 'must be contact or donation' });
 
 /** Said of an HQ address that is not an http(s) URL ("not a url", "hq.example.org", "ftp://…"). */
-export const HQ_URL_ISSUE = 'must be a web address starting with http:// or https://, like https://hq.example.org';
-export const HQ_URL_CREDENTIALS_ISSUE = 'must not carry a user name or password (the key goes in keyId and secret)';
+export const HQ_URL_ISSUE =
+  'must be a web address starting with http:// or https://, like https://hq.example.org';
+export const HQ_URL_CREDENTIALS_ISSUE =
+  'must not carry a user name or password (the key goes in keyId and secret)';
 
 /** What is wrong with an HQ address as typed, or null when it will do. */
 export function hqUrlIssue(raw: string): string | null {
@@ -37,8 +39,17 @@ export const SyncSettingsBody = z
     /** Required the first time; leave out to keep the stored one. Never returned. */
     secret: z.string().min(1, { error: 'must not be empty' }).max(500).optional(),
     remoteAccountId: z.string().trim().min(1, { error: 'is required' }).max(200),
-    ratePerSecond: z.number({ error: 'must be a number' }).positive({ error: 'must be above 0' }).max(1000).optional(),
-    scheduleSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(5).max(86_400).optional(),
+    ratePerSecond: z
+      .number({ error: 'must be a number' })
+      .positive({ error: 'must be above 0' })
+      .max(1000)
+      .optional(),
+    scheduleSeconds: z
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be a whole number' })
+      .min(5)
+      .max(86_400)
+      .optional(),
     emailMatch: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .meta({ id: 'SyncSettingsBody' });

@@ -19,14 +19,21 @@ const dist = tempDir('giftdesk-dist-');
 beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>GiftDesk</title>');
   // A limit a script meets at its fourth request.
-  server = await startTestServer({ rateLimit: { ratePerSecond: 0.01, burst: 3 }, plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })] });
+  server = await startTestServer({
+    rateLimit: { ratePerSecond: 0.01, burst: 3 },
+    plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })],
+  });
 });
 afterAll(async () => {
   await server.close();
   fs.rmSync(dist, { recursive: true, force: true });
 });
 
-const list = (keyId: string, secret: string) => rawRequest(`${server.url}/api/v1/contacts?accountId=${server.accountId}`, 'GET', undefined, { 'x-api-key': keyId, authorization: `Bearer ${secret}` });
+const list = (keyId: string, secret: string) =>
+  rawRequest(`${server.url}/api/v1/contacts?accountId=${server.accountId}`, 'GET', undefined, {
+    'x-api-key': keyId,
+    authorization: `Bearer ${secret}`,
+  });
 
 async function statuses(n: number, send: () => Promise<{ status: number }>): Promise<number[]> {
   const out: number[] = [];
@@ -36,12 +43,16 @@ async function statuses(n: number, send: () => Promise<{ status: number }>): Pro
 
 describe('rate limits and the app’s own sessions', () => {
   it('the browser window’s session passes 30 requests where a script’s key is refused at the fourth; a wrong secret with its key id is still limited', async () => {
-    const session = await rawRequest(`${server.url}/api/v1/browser-session`, 'POST', { token: tokens.issue() });
+    const session = await rawRequest(`${server.url}/api/v1/browser-session`, 'POST', {
+      token: tokens.issue(),
+    });
     expect(session.status).toBe(201);
     const { keyId, secret } = session.body as { keyId: string; secret: string };
     expect(new Set(await statuses(30, () => list(keyId, secret)))).toEqual(new Set([200]));
 
-    const script = await statuses(5, () => server.request('GET', `/api/v1/contacts?accountId=${server.accountId}`));
+    const script = await statuses(5, () =>
+      server.request('GET', `/api/v1/contacts?accountId=${server.accountId}`),
+    );
     expect(script).toEqual([200, 200, 200, 429, 429]);
 
     // Guessing the session's secret is charged to the guesser's address: refused soon.

@@ -37,7 +37,10 @@ beforeAll(async () => {
   donationAccountId = (await makeDonationAccount(s, { perElection: 100 })).id;
   customFieldId = (await makeCustomField(s, 'Tier', 'text')).id;
   donationId = (await makeDonation(s, contactId, { campaignId })).id;
-  batchId = expectStatus(await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Table 1' }), 201).id;
+  batchId = expectStatus(
+    await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Table 1' }),
+    201,
+  ).id;
   await makeDonation(s, contactId, { donationAccountId, donationAmount: 150 });
   const flags = expectStatus(await s.request('GET', `/api/v1/flags?accountId=${s.accountId}`), 200);
   flagId = flags.flagged[0].id;
@@ -209,7 +212,12 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/batches/{id}/donations': giftBody(s, contactId, { campaignId }),
       'PATCH /api/v1/donations/{id}': { donationAmount: 12 },
       'POST /api/v1/donations/{id}/void': { reason: 'cross' },
-      'PUT /api/v1/sync/settings': { baseUrl: 'http://127.0.0.1:9', keyId: 'gdk_x', secret: 'gds_x', remoteAccountId: 'acct_hq' },
+      'PUT /api/v1/sync/settings': {
+        baseUrl: 'http://127.0.0.1:9',
+        keyId: 'gdk_x',
+        secret: 'gds_x',
+        remoteAccountId: 'acct_hq',
+      },
       'POST /api/v1/sync/items/{entityType}/{id}/retry': {},
       'POST /api/v1/sync/items/{entityType}/{id}/discard': {},
       'POST /api/v1/sync/run': {},
@@ -228,7 +236,12 @@ describe('403: a valid key used with another account', () => {
           res = await s.request(method, `${url}?accountId=${other.accountId}`);
         } else if (method === 'POST' && path === '/api/v1/imports') {
           // a file upload: accountId is in the query, the body is the CSV
-          res = await s.request(method, `${url}?accountId=${other.accountId}&kind=contacts`, 'firstName,lastName\nCross,Account\n', { 'content-type': 'text/csv' });
+          res = await s.request(
+            method,
+            `${url}?accountId=${other.accountId}&kind=contacts`,
+            'firstName,lastName\nCross,Account\n',
+            { 'content-type': 'text/csv' },
+          );
         } else {
           const body = bodies[`${method} ${path}`];
           if (!body) {

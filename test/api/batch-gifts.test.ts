@@ -5,7 +5,14 @@
  * a bad amount are refused naming the field, and save nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectStatus, giftBody, makeCampaign, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
+import {
+  expectError,
+  expectStatus,
+  giftBody,
+  makeCampaign,
+  makeContact,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -15,7 +22,8 @@ let smallAccountId: string;
 
 beforeAll(async () => {
   s = await startTestServer();
-  contactId = (await makeContact(s, { firstName: 'Zoë', lastName: 'Núñez', primaryEmail: 'zoe@example.org' })).id;
+  contactId = (await makeContact(s, { firstName: 'Zoë', lastName: 'Núñez', primaryEmail: 'zoe@example.org' }))
+    .id;
   campaignId = (await makeCampaign(s, 'Spring Gala')).id;
   smallAccountId = (await makeDonationAccount(s, { perYear: 500 }, 'Small')).id;
 });
@@ -23,28 +31,67 @@ afterAll(async () => {
   await s?.close();
 });
 
-const newBatch = async (fields: Record<string, unknown> = {}) => expectStatus(await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Door', campaignId, ...fields }), 201).id as string;
-const save = (batchId: string, fields: Record<string, unknown> = {}) => s.request('POST', `/api/v1/batches/${batchId}/donations`, giftBody(s, contactId, { campaignId, ...fields }));
-const batchCount = async (batchId: string) => expectStatus(await s.request('GET', `/api/v1/batches/${batchId}?accountId=${s.accountId}`), 200).count as number;
+const newBatch = async (fields: Record<string, unknown> = {}) =>
+  expectStatus(
+    await s.request('POST', '/api/v1/batches', {
+      accountId: s.accountId,
+      name: 'Door',
+      campaignId,
+      ...fields,
+    }),
+    201,
+  ).id as string;
+const save = (batchId: string, fields: Record<string, unknown> = {}) =>
+  s.request(
+    'POST',
+    `/api/v1/batches/${batchId}/donations`,
+    giftBody(s, contactId, { campaignId, ...fields }),
+  );
+const batchCount = async (batchId: string) =>
+  expectStatus(await s.request('GET', `/api/v1/batches/${batchId}?accountId=${s.accountId}`), 200)
+    .count as number;
 
 describe('POST /api/v1/batches/:id/donations', () => {
   it('answers the gift in full and the batch’s new figures; twin gifts ($19.99 cash, same donor) are two gifts', async () => {
     const batchId = await newBatch();
-    const first = expectStatus(await save(batchId, { donationAmount: 19.99, paymentMethod: 'cash', notes: 'table 4' }), 201);
-    expect(first.donation).toMatchObject({ contactId, contactName: 'Zoë Núñez', donationAmount: 19.99, paymentMethod: 'cash', status: 'completed', campaignId, campaignName: 'Spring Gala', notes: 'table 4', flagged: false, batchId });
+    const first = expectStatus(
+      await save(batchId, { donationAmount: 19.99, paymentMethod: 'cash', notes: 'table 4' }),
+      201,
+    );
+    expect(first.donation).toMatchObject({
+      contactId,
+      contactName: 'Zoë Núñez',
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+      status: 'completed',
+      campaignId,
+      campaignName: 'Spring Gala',
+      notes: 'table 4',
+      flagged: false,
+      batchId,
+    });
     expect(first.donation.sync.state).toBe('not_sent');
     expect(first.batch).toMatchObject({ id: batchId, count: 1, total: 19.99 });
-    const twin = expectStatus(await save(batchId, { donationAmount: 19.99, paymentMethod: 'cash', notes: 'table 4' }), 201);
+    const twin = expectStatus(
+      await save(batchId, { donationAmount: 19.99, paymentMethod: 'cash', notes: 'table 4' }),
+      201,
+    );
     expect(twin.donation.id).not.toBe(first.donation.id);
     expect(twin.batch).toMatchObject({ count: 2, total: 39.98 });
     // What a later read of the gift says, the save said.
-    const read = expectStatus(await s.request('GET', `/api/v1/donations/${twin.donation.id}?accountId=${s.accountId}`), 200);
+    const read = expectStatus(
+      await s.request('GET', `/api/v1/donations/${twin.donation.id}?accountId=${s.accountId}`),
+      200,
+    );
     expect(twin.donation).toEqual(read);
   });
 
   it('an over-limit gift comes back flagged', async () => {
     const batchId = await newBatch({ donationAccountId: smallAccountId });
-    const res = expectStatus(await save(batchId, { donationAccountId: smallAccountId, donationAmount: 600 }), 201);
+    const res = expectStatus(
+      await save(batchId, { donationAccountId: smallAccountId, donationAmount: 600 }),
+      201,
+    );
     expect(res.donation.flagged).toBe(true);
   });
 
@@ -52,7 +99,10 @@ describe('POST /api/v1/batches/:id/donations', () => {
     const batchId = await newBatch();
     expectError(await save(batchId, { donationAmount: -5 }), 400, { field: 'donationAmount' });
     expect(await batchCount(batchId)).toBe(0);
-    expectStatus(await s.request('PUT', `/api/v1/batches/${batchId}`, { accountId: s.accountId, closed: true }), 200);
+    expectStatus(
+      await s.request('PUT', `/api/v1/batches/${batchId}`, { accountId: s.accountId, closed: true }),
+      200,
+    );
     expectError(await save(batchId), 409, { field: 'batchId' });
     expectError(await save('bat_01J00000000000000000000000'), 404, { field: 'batchId' });
     expect(await batchCount(batchId)).toBe(0);

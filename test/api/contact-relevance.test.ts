@@ -9,7 +9,14 @@
  * start with the target's, and a second account holding the same names with newer gifts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asNewAccount, expectRejected, expectStatus, makeCampaign, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
+import {
+  asNewAccount,
+  expectRejected,
+  expectStatus,
+  makeCampaign,
+  makeContact,
+  makeDonation,
+} from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface Row {
@@ -28,9 +35,20 @@ let other: TestServer;
 const ids = new Map<string, string>();
 const campaigns = new Map<TestServer, string>();
 
-async function contact(t: TestServer, key: string, fields: Record<string, unknown>, lastGift?: string): Promise<void> {
+async function contact(
+  t: TestServer,
+  key: string,
+  fields: Record<string, unknown>,
+  lastGift?: string,
+): Promise<void> {
   const c = await makeContact(t, fields);
-  if (lastGift) await makeDonation(t, c.id, { donationDate: lastGift, donationAmount: 19.99, paymentMethod: 'cash', campaignId: campaigns.get(t) });
+  if (lastGift)
+    await makeDonation(t, c.id, {
+      donationDate: lastGift,
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+      campaignId: campaigns.get(t),
+    });
   if (t === s) ids.set(key, c.id);
 }
 
@@ -38,27 +56,94 @@ async function contact(t: TestServer, key: string, fields: Record<string, unknow
 async function seed(t: TestServer, later: boolean): Promise<void> {
   campaigns.set(t, (await makeCampaign(t)).id);
   const d = (day: string) => (later ? day.replace('2025', '2026') : day);
-  await contact(t, 'william', { firstName: 'William', lastName: 'Williams', primaryEmail: 'bill@williams-family.example' }, d('2025-01-10'));
+  await contact(
+    t,
+    'william',
+    { firstName: 'William', lastName: 'Williams', primaryEmail: 'bill@williams-family.example' },
+    d('2025-01-10'),
+  );
   for (let i = 0; i < 9; i++) {
-    await contact(t, `williamson${i}`, { firstName: i % 2 ? 'William' : 'Williams', lastName: `Williamson`, primaryEmail: `w${i}@williamson.example` }, d(`2025-06-${String(10 + i).padStart(2, '0')}`));
+    await contact(
+      t,
+      `williamson${i}`,
+      {
+        firstName: i % 2 ? 'William' : 'Williams',
+        lastName: `Williamson`,
+        primaryEmail: `w${i}@williamson.example`,
+      },
+      d(`2025-06-${String(10 + i).padStart(2, '0')}`),
+    );
   }
   await contact(t, 'willa', { firstName: 'Willa', lastName: 'Williamsburg' }, d('2025-07-01'));
   // A whole-word match that is not exact: every word whole, one more word besides.
-  await contact(t, 'william-jr', { firstName: 'William', middleName: 'Henry', lastName: 'Williams' }, d('2025-02-01'));
+  await contact(
+    t,
+    'william-jr',
+    { firstName: 'William', middleName: 'Henry', lastName: 'Williams' },
+    d('2025-02-01'),
+  );
   // Three Robert Browns, told apart by email; Browning and Roberta decoys gave later.
-  await contact(t, 'brown-a', { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'robert.brown@oak.example', addresses: [{ city: 'Dayton' }] }, d('2025-03-01'));
-  await contact(t, 'brown-b', { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rbrown@pine.example', addresses: [{ city: 'Akron' }] }, d('2025-05-01'));
-  await contact(t, 'brown-c', { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'bob.brown@elm.example' });
-  await contact(t, 'roberta', { firstName: 'Roberta', lastName: 'Browning', primaryEmail: 'roberta@browning.example' }, d('2025-08-01'));
+  await contact(
+    t,
+    'brown-a',
+    {
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'robert.brown@oak.example',
+      addresses: [{ city: 'Dayton' }],
+    },
+    d('2025-03-01'),
+  );
+  await contact(
+    t,
+    'brown-b',
+    {
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rbrown@pine.example',
+      addresses: [{ city: 'Akron' }],
+    },
+    d('2025-05-01'),
+  );
+  await contact(t, 'brown-c', {
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'bob.brown@elm.example',
+  });
+  await contact(
+    t,
+    'roberta',
+    { firstName: 'Roberta', lastName: 'Browning', primaryEmail: 'roberta@browning.example' },
+    d('2025-08-01'),
+  );
   await contact(t, 'robertson', { firstName: 'Robertson', lastName: 'Browne' }, d('2025-08-02'));
   // Accents typed without accents; the decoy shares the first word and gave later.
-  await contact(t, 'jose', { firstName: 'José', lastName: 'Núñez', phoneNumbers: [{ phoneNumber: '(555) 010-2233', isPrimary: true }] }, d('2025-01-02'));
+  await contact(
+    t,
+    'jose',
+    {
+      firstName: 'José',
+      lastName: 'Núñez',
+      phoneNumbers: [{ phoneNumber: '(555) 010-2233', isPrimary: true }],
+    },
+    d('2025-01-02'),
+  );
   await contact(t, 'josefina', { firstName: 'Josefina', lastName: 'Nuñezca' }, d('2025-09-01'));
   await contact(t, 'jose-other', { firstName: 'José', lastName: 'Nunes' }, d('2025-09-02'));
   // An organisation typed whole, among organisations whose names start with it.
   await contact(t, 'acme', { firstName: 'Ann', lastName: 'Lee', organization: 'Acme' });
-  await contact(t, 'acme-widgets', { firstName: 'Pat', lastName: 'Acmeson', organization: 'Acme Widgets' }, d('2025-10-01'));
-  await contact(t, 'acmes', { firstName: 'Sam', lastName: 'Stone', organization: 'Acmes Holdings' }, d('2025-10-02'));
+  await contact(
+    t,
+    'acme-widgets',
+    { firstName: 'Pat', lastName: 'Acmeson', organization: 'Acme Widgets' },
+    d('2025-10-01'),
+  );
+  await contact(
+    t,
+    'acmes',
+    { firstName: 'Sam', lastName: 'Stone', organization: 'Acmes Holdings' },
+    d('2025-10-02'),
+  );
 }
 
 beforeAll(async () => {
@@ -74,7 +159,13 @@ afterAll(async () => {
 const name = (id: string) => [...ids].find(([, v]) => v === id)?.[0] ?? `(not in this account: ${id})`;
 
 async function ranked(route: string, text: string, extra = ''): Promise<{ keys: string[]; total: number }> {
-  const page = expectStatus(await s.request('GET', `${route}?accountId=${s.accountId}&search=${encodeURIComponent(text)}&limit=100${extra}`), 200) as Page;
+  const page = expectStatus(
+    await s.request(
+      'GET',
+      `${route}?accountId=${s.accountId}&search=${encodeURIComponent(text)}&limit=100${extra}`,
+    ),
+    200,
+  ) as Page;
   return { keys: page.data.map((r) => name(r.id)), total: page.total };
 }
 
@@ -89,10 +180,58 @@ describe('relevance order', () => {
     const cases: Array<[string, string[]]> = [
       // exact name first though ten namesakes-by-prefix gave later; then the whole-word match
       // (a middle name besides); then prefixes by last gift.
-      ['william williams', ['william', 'william-jr', 'willa', 'williamson8', 'williamson7', 'williamson6', 'williamson5', 'williamson4', 'williamson3', 'williamson2', 'williamson1', 'williamson0']],
-      ['Williams, William', ['william', 'william-jr', 'willa', 'williamson8', 'williamson7', 'williamson6', 'williamson5', 'williamson4', 'williamson3', 'williamson2', 'williamson1', 'williamson0']],
+      [
+        'william williams',
+        [
+          'william',
+          'william-jr',
+          'willa',
+          'williamson8',
+          'williamson7',
+          'williamson6',
+          'williamson5',
+          'williamson4',
+          'williamson3',
+          'williamson2',
+          'williamson1',
+          'williamson0',
+        ],
+      ],
+      [
+        'Williams, William',
+        [
+          'william',
+          'william-jr',
+          'willa',
+          'williamson8',
+          'williamson7',
+          'williamson6',
+          'williamson5',
+          'williamson4',
+          'williamson3',
+          'williamson2',
+          'williamson1',
+          'williamson0',
+        ],
+      ],
       // every contact with the whole word (by last gift), then the Williamsons and -burg by last gift
-      ['WILLIAMS', ['williamson8', 'williamson6', 'williamson4', 'williamson2', 'williamson0', 'william-jr', 'william', 'willa', 'williamson7', 'williamson5', 'williamson3', 'williamson1']],
+      [
+        'WILLIAMS',
+        [
+          'williamson8',
+          'williamson6',
+          'williamson4',
+          'williamson2',
+          'williamson0',
+          'william-jr',
+          'william',
+          'willa',
+          'williamson7',
+          'williamson5',
+          'williamson3',
+          'williamson1',
+        ],
+      ],
       // three namesakes are all exact: last gift decides among them; never gave comes last
       ['robert brown', ['brown-b', 'brown-a', 'brown-c', 'robertson', 'roberta']],
       ['rbrown@pine.example', ['brown-b']],
@@ -120,27 +259,56 @@ describe('relevance order', () => {
       for (const size of [1, 2, 5]) {
         const seen: string[] = [];
         for (let offset = 0; offset < all.length + size; offset += size) {
-          const page = expectStatus(await s.request('GET', `${route}?accountId=${s.accountId}&search=will&limit=${size}&offset=${offset}${extra}`), 200) as Page;
+          const page = expectStatus(
+            await s.request(
+              'GET',
+              `${route}?accountId=${s.accountId}&search=will&limit=${size}&offset=${offset}${extra}`,
+            ),
+            200,
+          ) as Page;
           expect(page.total, `${route} offset ${offset}`).toBe(12);
           seen.push(...page.data.map((r) => name(r.id)));
         }
         expect(seen, `${route} pages of ${size}`).toEqual(all);
       }
       // the typed whole name's page 2 starts after the exact and whole-word tiers
-      const second = expectStatus(await s.request('GET', `${route}?accountId=${s.accountId}&search=william%20williams&limit=2&offset=2${extra}`), 200) as Page;
+      const second = expectStatus(
+        await s.request(
+          'GET',
+          `${route}?accountId=${s.accountId}&search=william%20williams&limit=2&offset=2${extra}`,
+        ),
+        200,
+      ) as Page;
       expect(second.data.map((r) => name(r.id))).toEqual(['willa', 'williamson8']);
     }
   });
 
   it("keeps the spec's default order on GET /contacts unless relevance is asked for", async () => {
-    const page = expectStatus(await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=robert%20brown`), 200) as Page;
+    const page = expectStatus(
+      await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=robert%20brown`),
+      200,
+    ) as Page;
     // createdAt desc: the decoys were created after the three Robert Browns
-    expect(page.data.map((r) => name(r.id))).toEqual(['robertson', 'roberta', 'brown-c', 'brown-b', 'brown-a']);
-    await expectRejected(s, () => s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=x&sortBy=best`), 400, { field: 'sortBy' });
+    expect(page.data.map((r) => name(r.id))).toEqual([
+      'robertson',
+      'roberta',
+      'brown-c',
+      'brown-b',
+      'brown-a',
+    ]);
+    await expectRejected(
+      s,
+      () => s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=x&sortBy=best`),
+      400,
+      { field: 'sortBy' },
+    );
   });
 
   it('without search words, relevance is last-gift order over the whole account', async () => {
-    const page = expectStatus(await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&sortBy=relevance&limit=3`), 200) as Page;
+    const page = expectStatus(
+      await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&sortBy=relevance&limit=3`),
+      200,
+    ) as Page;
     expect(page.data.map((r) => name(r.id))).toEqual(['acmes', 'acme-widgets', 'jose-other']);
     expect(page.total).toBe(ids.size);
   });
@@ -148,11 +316,23 @@ describe('relevance order', () => {
   it("never ranks, returns or counts the other account's namesakes, who gave later", async () => {
     const mine = new Set(ids.values());
     for (const text of ['william williams', 'robert brown', 'jose nunez', 'acme', 'w', '555 010 2233']) {
-      const page = expectStatus(await other.request('GET', `/api/v1/contact-summaries?accountId=${other.accountId}&search=${encodeURIComponent(text)}&limit=100`), 200) as Page;
-      expect(page.data.some((r) => mine.has(r.id)), text).toBe(false);
+      const page = expectStatus(
+        await other.request(
+          'GET',
+          `/api/v1/contact-summaries?accountId=${other.accountId}&search=${encodeURIComponent(text)}&limit=100`,
+        ),
+        200,
+      ) as Page;
+      expect(
+        page.data.some((r) => mine.has(r.id)),
+        text,
+      ).toBe(false);
       const ours = await ranked('/api/v1/contact-summaries', text);
       expect(page.total, text).toBe(ours.total);
-      expect(ours.keys.every((k) => ids.has(k)), text).toBe(true);
+      expect(
+        ours.keys.every((k) => ids.has(k)),
+        text,
+      ).toBe(true);
     }
   });
 });

@@ -26,7 +26,10 @@ afterAll(async () => {
 const ROUTES = ['/api/v1/contacts', '/api/v1/contact-summaries'] as const;
 
 async function find(t: TestServer, route: (typeof ROUTES)[number], text: string, extra = ''): Promise<Page> {
-  return expectStatus(await t.request('GET', `${route}?accountId=${t.accountId}&search=${encodeURIComponent(text)}${extra}`), 200) as Page;
+  return expectStatus(
+    await t.request('GET', `${route}?accountId=${t.accountId}&search=${encodeURIComponent(text)}${extra}`),
+    200,
+  ) as Page;
 }
 
 /** Both routes agree: the same total and the same set of contacts (first names, sorted). */
@@ -40,21 +43,39 @@ async function found(t: TestServer, text: string): Promise<{ total: number; name
 describe('search scope', () => {
   it("never counts or returns another account's contacts, broad or narrow, with one account or several", async () => {
     // One account in the file: its matches are every match.
-    for (let i = 0; i < 12; i++) await makeContact(s, { firstName: `Home${i}`, lastName: 'Quartermaine', organization: 'Shared Words Ltd' });
+    for (let i = 0; i < 12; i++)
+      await makeContact(s, {
+        firstName: `Home${i}`,
+        lastName: 'Quartermaine',
+        organization: 'Shared Words Ltd',
+      });
     await makeContact(s, { firstName: 'Lone', lastName: 'Zebulon' });
-    expect(await found(s, 'quarterm')).toEqual({ total: 12, names: Array.from({ length: 12 }, (_, i) => `Home${i}`).sort() });
+    expect(await found(s, 'quarterm')).toEqual({
+      total: 12,
+      names: Array.from({ length: 12 }, (_, i) => `Home${i}`).sort(),
+    });
     expect(await found(s, 'zebulon')).toEqual({ total: 1, names: ['Lone'] });
 
     // A second account with the same words, more of them than the first has.
     const other = await asNewAccount(s);
-    for (let i = 0; i < 20; i++) await makeContact(other, { firstName: `Away${i}`, lastName: 'Quartermaine', organization: 'Shared Words Ltd' });
+    for (let i = 0; i < 20; i++)
+      await makeContact(other, {
+        firstName: `Away${i}`,
+        lastName: 'Quartermaine',
+        organization: 'Shared Words Ltd',
+      });
     await makeContact(other, { firstName: 'Twin', lastName: 'Zebulon' });
 
-    for (const [t, prefix, n] of [[s, 'Home', 12], [other, 'Away', 20]] as const) {
+    for (const [t, prefix, n] of [
+      [s, 'Home', 12],
+      [other, 'Away', 20],
+    ] as const) {
       for (const text of ['quarterm', 'QUARTERMAINE shared', 'words ltd', 'q']) {
         const r = await found(t, text);
         expect(r.total, `${prefix} ${text}`).toBe(n);
-        expect(r.names, `${prefix} ${text}`).toEqual(Array.from({ length: n }, (_, i) => `${prefix}${i}`).sort());
+        expect(r.names, `${prefix} ${text}`).toEqual(
+          Array.from({ length: n }, (_, i) => `${prefix}${i}`).sort(),
+        );
       }
     }
     expect(await found(s, 'zebulon')).toEqual({ total: 1, names: ['Lone'] });
@@ -76,7 +97,13 @@ describe('search scope', () => {
     await makeContact(t, { firstName: 'Idly', lastName: 'Named' });
     const hex = Buffer.from(t.accountId, 'utf8').toString('hex');
     // Digits and a–f: the start of the account's hex form, and the account id's own words.
-    for (const text of [hex.slice(0, 2), hex.slice(0, 6), hex, t.accountId, ...t.accountId.split(/[^A-Za-z0-9]+/)]) {
+    for (const text of [
+      hex.slice(0, 2),
+      hex.slice(0, 6),
+      hex,
+      t.accountId,
+      ...t.accountId.split(/[^A-Za-z0-9]+/),
+    ]) {
       expect(await found(t, text), text).toEqual({ total: 0, names: [] });
     }
   });
@@ -84,11 +111,21 @@ describe('search scope', () => {
   it('follows renames and deletions: the old words find nothing, the new ones find the contact, the total drops', async () => {
     const t = await asNewAccount(s);
     await makeContact(t, { firstName: 'Kept', lastName: 'Oldworth', primaryEmail: 'kept@oldworth.example' });
-    const renamed = await makeContact(t, { firstName: 'Moved', lastName: 'Oldworth', organization: 'Oldworth Trust' });
+    const renamed = await makeContact(t, {
+      firstName: 'Moved',
+      lastName: 'Oldworth',
+      organization: 'Oldworth Trust',
+    });
     const gone = await makeContact(t, { firstName: 'Gone', lastName: 'Oldworth' });
     expect(await found(t, 'oldworth')).toEqual({ total: 3, names: ['Gone', 'Kept', 'Moved'] });
 
-    expectStatus(await t.request('PUT', `/api/v1/contacts/${renamed.id}`, { lastName: 'Newbury', organization: 'Newbury Fund' }), 200);
+    expectStatus(
+      await t.request('PUT', `/api/v1/contacts/${renamed.id}`, {
+        lastName: 'Newbury',
+        organization: 'Newbury Fund',
+      }),
+      200,
+    );
     expect(await found(t, 'oldworth')).toEqual({ total: 2, names: ['Gone', 'Kept'] });
     expect(await found(t, 'newbury fund')).toEqual({ total: 1, names: ['Moved'] });
 
@@ -107,10 +144,23 @@ describe('search scope', () => {
     try {
       const seeded = await seedContacts(big.store, big.accountId, 600, { seed: 7 });
       const small = await asNewAccount(big);
-      for (const first of ['Ada', 'Ben', 'Cora']) await makeContact(small, { firstName: first, lastName: 'Quenneville', organization: 'Acme Logistics' });
+      for (const first of ['Ada', 'Ben', 'Cora'])
+        await makeContact(small, {
+          firstName: first,
+          lastName: 'Quenneville',
+          organization: 'Acme Logistics',
+        });
       // An exact match the words miss (a phone typed as digits), in both accounts.
-      await makeContact(big, { firstName: 'Phoebe', lastName: 'Dialtone', phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }] });
-      await makeContact(small, { firstName: 'Phil', lastName: 'Dialtone', phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }] });
+      await makeContact(big, {
+        firstName: 'Phoebe',
+        lastName: 'Dialtone',
+        phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }],
+      });
+      await makeContact(small, {
+        firstName: 'Phil',
+        lastName: 'Dialtone',
+        phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }],
+      });
       const expectCount = (pred: (c: (typeof seeded)[number]) => boolean) => seeded.filter(pred).length;
       const cases: Array<[string, number]> = [
         ['quenn', expectCount((c) => c.lastName.toLowerCase().startsWith('quenn'))],

@@ -10,7 +10,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bumpCounters } from '../../electron/domain/change-log.ts';
-import { insertContactRecords, prepareContact, type NewContactRecord } from '../../electron/domain/contacts.ts';
+import {
+  insertContactRecords,
+  prepareContact,
+  type NewContactRecord,
+} from '../../electron/domain/contacts.ts';
 import { newId } from '../../shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -40,7 +44,18 @@ async function add(accountId: string, rows: Array<Omit<Stored, 'id' | 'accountId
   const records: NewContactRecord[] = [];
   for (const r of rows) {
     const id = newId('contact');
-    const rec = prepareContact({ accountId, firstName: r.firstName, lastName: r.lastName, organization: r.organization, primaryEmail: r.email }, [], id, r.createdAt);
+    const rec = prepareContact(
+      {
+        accountId,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        organization: r.organization,
+        primaryEmail: r.email,
+      },
+      [],
+      id,
+      r.createdAt,
+    );
     rec.row.totalCents = r.totalCents;
     rec.row.lastDonationDate = r.lastDonationDate;
     records.push(rec);
@@ -63,7 +78,9 @@ function person(i: number, createdAt: string, gave = true): Omit<Stored, 'id' | 
     email: `${firstName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()}.${lastName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()}${i}@mail.example`,
     organization: i % 5 === 0 ? 'Harbor Legal' : null,
     createdAt: new Date(Date.parse(createdAt) + i * 60_000).toISOString(),
-    lastDonationDate: given ? new Date(Date.parse('2025-01-01T00:00:00Z') + ((i * 7919) % 600) * 86_400_000).toISOString() : null,
+    lastDonationDate: given
+      ? new Date(Date.parse('2025-01-01T00:00:00Z') + ((i * 7919) % 600) * 86_400_000).toISOString()
+      : null,
     totalCents: given ? 1999 : 0,
   };
 }
@@ -78,25 +95,47 @@ beforeAll(async () => {
     else quiet = a.accountId;
   }
   // The oldest: a word no one else has.
-  await add(s.accountId, Array.from({ length: 120 }, (_, i) => ({ ...person(i, '2019-01-01T00:00:00Z'), lastName: 'Oldfield' })));
+  await add(
+    s.accountId,
+    Array.from({ length: 120 }, (_, i) => ({ ...person(i, '2019-01-01T00:00:00Z'), lastName: 'Oldfield' })),
+  );
   // The bulk, created in seq order, with a second account's namesakes interleaved seq by seq.
   for (let chunk = 0; chunk < 6; chunk++) {
     for (let i = chunk * 500; i < (chunk + 1) * 500; i += 50) {
-      await add(s.accountId, Array.from({ length: 50 }, (_, j) => person(i + j, '2024-01-01T00:00:00Z')));
-      await add(other, Array.from({ length: 10 }, (_, j) => person(i + j, '2024-06-01T00:00:00Z')));
+      await add(
+        s.accountId,
+        Array.from({ length: 50 }, (_, j) => person(i + j, '2024-01-01T00:00:00Z')),
+      );
+      await add(
+        other,
+        Array.from({ length: 10 }, (_, j) => person(i + j, '2024-06-01T00:00:00Z')),
+      );
     }
   }
   // Imported late with old dates: high seqs, early in no order by creation.
-  await add(s.accountId, Array.from({ length: 300 }, (_, i) => person(5000 + i, '2023-01-01T00:00:00Z')));
+  await add(
+    s.accountId,
+    Array.from({ length: 300 }, (_, i) => person(5000 + i, '2023-01-01T00:00:00Z')),
+  );
   // An account where nobody gave yet.
-  await add(quiet, Array.from({ length: 2500 }, (_, i) => person(i, '2024-01-01T00:00:00Z', false)));
+  await add(
+    quiet,
+    Array.from({ length: 2500 }, (_, i) => person(i, '2024-01-01T00:00:00Z', false)),
+  );
 }, 120_000);
 afterAll(async () => {
   await s?.close();
 });
 
-const fold = (t: string) => t.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-const words = (t: string) => fold(t).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const fold = (t: string) =>
+  t
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+const words = (t: string) =>
+  fold(t)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 const tokens = (c: Stored) => words([c.firstName, c.lastName, c.email, c.organization ?? ''].join(' '));
 const matches = (c: Stored, text: string) => words(text).every((w) => tokens(c).some((t) => t.startsWith(w)));
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -104,32 +143,52 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Relevance's tier: 0 exact (name either order, email, organisation), 1 every word whole, 2 prefix. */
 function tier(c: Stored, text: string): number {
   const key = words(text).join('');
-  const keys = [c.firstName + c.lastName, c.lastName + c.firstName, c.email, c.organization ?? ''].map((k) => words(k).join(''));
+  const keys = [c.firstName + c.lastName, c.lastName + c.firstName, c.email, c.organization ?? ''].map((k) =>
+    words(k).join(''),
+  );
   if (keys.includes(key)) return 0;
   return words(text).every((w) => tokens(c).includes(w)) ? 1 : 2;
 }
 
 type Order = (a: Stored, b: Stored) => number;
-const desc = (f: (c: Stored) => string | number | null, nullsLast = true): Order => (a, b) => {
-  const x = f(a);
-  const y = f(b);
-  if (x === y) return byText(b.id, a.id);
-  if (x === null) return nullsLast ? 1 : -1;
-  if (y === null) return nullsLast ? -1 : 1;
-  return x < y ? 1 : -1;
-};
+const desc =
+  (f: (c: Stored) => string | number | null, nullsLast = true): Order =>
+  (a, b) => {
+    const x = f(a);
+    const y = f(b);
+    if (x === y) return byText(b.id, a.id);
+    if (x === null) return nullsLast ? 1 : -1;
+    if (y === null) return nullsLast ? -1 : 1;
+    return x < y ? 1 : -1;
+  };
 const asc = (f: (c: Stored) => string | number | null): Order => {
   const d = desc(f, false);
   return (a, b) => d(b, a);
 };
 
-async function page(accountId: string, route: string, text: string, query: string): Promise<{ ids: string[]; total: number }> {
-  const res = await rawRequest(`${s.url}${route}?accountId=${accountId}&search=${encodeURIComponent(text)}&${query}`, 'GET', undefined, auth.get(accountId));
+async function page(
+  accountId: string,
+  route: string,
+  text: string,
+  query: string,
+): Promise<{ ids: string[]; total: number }> {
+  const res = await rawRequest(
+    `${s.url}${route}?accountId=${accountId}&search=${encodeURIComponent(text)}&${query}`,
+    'GET',
+    undefined,
+    auth.get(accountId),
+  );
   const body = expectStatus(res, 200) as { data: Array<{ id: string }>; total: number };
   return { ids: body.data.map((d) => d.id), total: body.total };
 }
 
-function expected(accountId: string, text: string, order: Order, offset: number, limit: number): { ids: string[]; total: number } {
+function expected(
+  accountId: string,
+  text: string,
+  order: Order,
+  offset: number,
+  limit: number,
+): { ids: string[]; total: number } {
   const found = stored.filter((c) => c.accountId === accountId && matches(c, text)).sort(order);
   return { ids: found.slice(offset, offset + limit).map((c) => c.id), total: found.length };
 }
@@ -144,8 +203,16 @@ describe('a broad search read through a window of the order', () => {
     ];
     for (const text of SEARCHES) {
       for (const [query, order] of orders) {
-        for (const [offset, limit] of [[0, 20], [0, 100], [40, 20], [900, 50]] as const) {
-          expect(await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`), `${text} ${query} ${offset}`).toEqual(expected(s.accountId, text, order, offset, limit));
+        for (const [offset, limit] of [
+          [0, 20],
+          [0, 100],
+          [40, 20],
+          [900, 50],
+        ] as const) {
+          expect(
+            await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`),
+            `${text} ${query} ${offset}`,
+          ).toEqual(expected(s.accountId, text, order, offset, limit));
         }
       }
     }
@@ -159,8 +226,20 @@ describe('a broad search read through a window of the order', () => {
     ];
     for (const text of SEARCHES) {
       for (const [query, order] of orders) {
-        for (const [offset, limit] of [[0, 8], [0, 100], [300, 100]] as const) {
-          expect(await page(s.accountId, '/api/v1/contact-summaries', text, `limit=${limit}&offset=${offset}&${query}`), `${text} ${query} ${offset}`).toEqual(expected(s.accountId, text, order, offset, limit));
+        for (const [offset, limit] of [
+          [0, 8],
+          [0, 100],
+          [300, 100],
+        ] as const) {
+          expect(
+            await page(
+              s.accountId,
+              '/api/v1/contact-summaries',
+              text,
+              `limit=${limit}&offset=${offset}&${query}`,
+            ),
+            `${text} ${query} ${offset}`,
+          ).toEqual(expected(s.accountId, text, order, offset, limit));
         }
       }
     }
@@ -169,9 +248,16 @@ describe('a broad search read through a window of the order', () => {
   it('relevance where nobody gave: tiers first, then the newest id, every page exact', async () => {
     for (const text of ['b', 'brown', 'ada', 'jo', 'zoe', 'nunez', 'mail example', 'walker']) {
       const order: Order = (a, b) => tier(a, text) - tier(b, text) || byText(b.id, a.id);
-      for (const [offset, limit] of [[0, 8], [0, 100], [500, 100]] as const) {
+      for (const [offset, limit] of [
+        [0, 8],
+        [0, 100],
+        [500, 100],
+      ] as const) {
         for (const route of ['/api/v1/contact-summaries', '/api/v1/contacts']) {
-          expect(await page(quiet, route, text, `limit=${limit}&offset=${offset}&sortBy=relevance`), `${text} ${route} ${offset}`).toEqual(expected(quiet, text, order, offset, limit));
+          expect(
+            await page(quiet, route, text, `limit=${limit}&offset=${offset}&sortBy=relevance`),
+            `${text} ${route} ${offset}`,
+          ).toEqual(expected(quiet, text, order, offset, limit));
         }
       }
     }

@@ -33,20 +33,39 @@ const VARIANTS = [
 /** The total and the contacts found ("First Last", sorted); every route and order agrees. */
 async function found(t: TestServer, text: string): Promise<{ total: number; names: string[] }> {
   const pages = await Promise.all(
-    VARIANTS.map(async ([route, extra]) =>
-      expectStatus(await t.request('GET', `${route}?accountId=${t.accountId}&search=${encodeURIComponent(text)}&limit=100${extra}`), 200) as Page,
+    VARIANTS.map(
+      async ([route, extra]) =>
+        expectStatus(
+          await t.request(
+            'GET',
+            `${route}?accountId=${t.accountId}&search=${encodeURIComponent(text)}&limit=100${extra}`,
+          ),
+          200,
+        ) as Page,
     ),
   );
-  const results = pages.map((p) => ({ total: p.total, names: p.data.map((d) => `${d.firstName} ${d.lastName}`).sort() }));
-  for (const [i, r] of results.entries()) expect(r, `“${text}” on ${VARIANTS[i]!.join('')}`).toEqual(results[0]);
+  const results = pages.map((p) => ({
+    total: p.total,
+    names: p.data.map((d) => `${d.firstName} ${d.lastName}`).sort(),
+  }));
+  for (const [i, r] of results.entries())
+    expect(r, `“${text}” on ${VARIANTS[i]!.join('')}`).toEqual(results[0]);
   return results[0]!;
 }
 
 async function importContacts(t: TestServer, rows: string[][]): Promise<void> {
   const body = rows.map((r) => csvLine(r)).join('');
-  const job = expectStatus(await t.request('POST', `/api/v1/imports?accountId=${t.accountId}&kind=contacts`, body, { 'content-type': 'text/csv' }), 202);
+  const job = expectStatus(
+    await t.request('POST', `/api/v1/imports?accountId=${t.accountId}&kind=contacts`, body, {
+      'content-type': 'text/csv',
+    }),
+    202,
+  );
   for (let i = 0; i < 2000; i++) {
-    const now = expectStatus(await t.request('GET', `/api/v1/imports/${job.id}?accountId=${t.accountId}`), 200);
+    const now = expectStatus(
+      await t.request('GET', `/api/v1/imports/${job.id}?accountId=${t.accountId}`),
+      200,
+    );
     if (now.status !== 'running') {
       expect(now).toMatchObject({ status: 'done', imported: rows.length - 1, rejectedCount: 0 });
       return;
@@ -60,8 +79,18 @@ describe('search after writes', () => {
   it('finds a contact once however many of its words start with the typed text, and follows renames that reorder its words', async () => {
     const t = await asNewAccount(s);
     // Four words starting "jan", two starting "anna", emails that repeat the name.
-    await makeContact(t, { firstName: 'Jan', lastName: 'Janssen', primaryEmail: 'jan.janssen@janco.example', organization: 'Janco' });
-    await makeContact(t, { firstName: 'Anna', lastName: 'Annabel', organization: 'Annex Works', primaryEmail: 'anna@annex.example' });
+    await makeContact(t, {
+      firstName: 'Jan',
+      lastName: 'Janssen',
+      primaryEmail: 'jan.janssen@janco.example',
+      organization: 'Janco',
+    });
+    await makeContact(t, {
+      firstName: 'Anna',
+      lastName: 'Annabel',
+      organization: 'Annex Works',
+      primaryEmail: 'anna@annex.example',
+    });
     // Namesakes: three Robert Browns, one of them sharing the other's email.
     await makeContact(t, { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rb@example.org' });
     await makeContact(t, { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rb@example.org' });
@@ -80,14 +109,31 @@ describe('search after writes', () => {
     expect(await found(t, 'annab')).toEqual({ total: 1, names: ['Anna Annabel'] });
     expect(await found(t, 'anne')).toEqual({ total: 1, names: ['Anna Annabel'] });
     expect(await found(t, 'a')).toEqual({ total: 1, names: ['Anna Annabel'] });
-    expect(await found(t, 'robert brown')).toEqual({ total: 3, names: ['Robert Brown', 'Robert Brown', 'Robert Brown'] });
-    expect(await found(t, 'brown')).toEqual({ total: 3, names: ['Robert Brown', 'Robert Brown', 'Robert Brown'] });
+    expect(await found(t, 'robert brown')).toEqual({
+      total: 3,
+      names: ['Robert Brown', 'Robert Brown', 'Robert Brown'],
+    });
+    expect(await found(t, 'brown')).toEqual({
+      total: 3,
+      names: ['Robert Brown', 'Robert Brown', 'Robert Brown'],
+    });
     expect((await found(t, 'b')).total).toBe(3);
     expect(await found(other, 'jan')).toEqual({ total: 1, names: ['Jan Janssen'] });
 
     // The first name goes: the words that followed it in order now come first.
-    const anna = (expectStatus(await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=annabel`), 200) as Page).data[0]!;
-    expectStatus(await t.request('PUT', `/api/v1/contacts/${anna.id}`, { firstName: 'Bea', primaryEmail: 'bea@annex.example' }), 200);
+    const anna = (
+      expectStatus(
+        await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=annabel`),
+        200,
+      ) as Page
+    ).data[0]!;
+    expectStatus(
+      await t.request('PUT', `/api/v1/contacts/${anna.id}`, {
+        firstName: 'Bea',
+        primaryEmail: 'bea@annex.example',
+      }),
+      200,
+    );
     expect(await found(t, 'anna')).toEqual({ total: 1, names: ['Bea Annabel'] });
     expect(await found(t, 'ann')).toEqual({ total: 1, names: ['Bea Annabel'] });
     expect(await found(t, 'annex bea')).toEqual({ total: 1, names: ['Bea Annabel'] });
@@ -98,9 +144,15 @@ describe('search after writes', () => {
     expect(await found(t, 'works')).toEqual({ total: 0, names: [] });
     expect(await found(t, 'ann')).toEqual({ total: 1, names: ['Bea Annabel'] });
 
-    const jan = (expectStatus(await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=janssen`), 200) as Page).data[0]!;
+    const jan = (
+      expectStatus(
+        await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=janssen`),
+        200,
+      ) as Page
+    ).data[0]!;
     expectStatus(await t.request('DELETE', `/api/v1/contacts/${jan.id}?accountId=${t.accountId}`), 200);
-    for (const text of ['jan', 'j', 'janssen', 'janco']) expect(await found(t, text), text).toEqual({ total: 0, names: [] });
+    for (const text of ['jan', 'j', 'janssen', 'janco'])
+      expect(await found(t, text), text).toEqual({ total: 0, names: [] });
     expect(await found(other, 'jan')).toEqual({ total: 1, names: ['Jan Janssen'] });
   });
 
@@ -116,13 +168,24 @@ describe('search after writes', () => {
     ]);
     expect(await found(t, 'zoe nunez')).toEqual({ total: 2, names: ['Zoe Nunez', 'Zoë Núñez'] });
     expect(await found(t, 'ZOË NÚÑ')).toEqual({ total: 2, names: ['Zoe Nunez', 'Zoë Núñez'] });
-    expect(await found(t, 'nun')).toEqual({ total: 3, names: ['Sören Nuñez', 'Zoe Nunez', 'Zoë Núñez'].sort() });
+    expect(await found(t, 'nun')).toEqual({
+      total: 3,
+      names: ['Sören Nuñez', 'Zoe Nunez', 'Zoë Núñez'].sort(),
+    });
     expect(await found(t, 'muller odeg')).toEqual({ total: 1, names: ['José Müller-Ödegaard'] });
     expect(await found(t, 'cafe')).toEqual({ total: 1, names: ['José Müller-Ödegaard'] });
     expect(await found(t, 'siobhan o brien')).toEqual({ total: 1, names: ['Siobhán O’Brien'] });
 
-    const soren = (expectStatus(await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=soren`), 200) as Page).data[0]!;
-    expectStatus(await t.request('PUT', `/api/v1/contacts/${soren.id}`, { lastName: 'Ödegård', organization: null }), 200);
+    const soren = (
+      expectStatus(
+        await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&search=soren`),
+        200,
+      ) as Page
+    ).data[0]!;
+    expectStatus(
+      await t.request('PUT', `/api/v1/contacts/${soren.id}`, { lastName: 'Ödegård', organization: null }),
+      200,
+    );
     expect(await found(t, 'nun')).toEqual({ total: 2, names: ['Zoe Nunez', 'Zoë Núñez'] });
     expect(await found(t, 'odeg')).toEqual({ total: 2, names: ['José Müller-Ödegaard', 'Sören Ödegård'] });
     expect(await found(t, 'sons')).toEqual({ total: 0, names: [] });
@@ -136,25 +199,43 @@ describe('search after writes', () => {
     try {
       const seeded = await seedContacts(big.store, big.accountId, 12_500, { seed: 11 });
       const other = await asNewAccount(big);
-      for (let i = 0; i < 3; i++) await makeContact(other, { firstName: `Other${i}`, primaryEmail: `other${i}@mail.example` });
+      for (let i = 0; i < 3; i++)
+        await makeContact(other, { firstName: `Other${i}`, primaryEmail: `other${i}@mail.example` });
       const withEmail = seeded.filter((c) => c.email !== null);
       expect(withEmail.length).toBeGreaterThan(10_000);
       const get = async (route: string, text: string, extra: string) =>
-        expectStatus(await big.request('GET', `${route}?accountId=${big.accountId}&search=${text}${extra}`), 200) as Page;
+        expectStatus(
+          await big.request('GET', `${route}?accountId=${big.accountId}&search=${text}${extra}`),
+          200,
+        ) as Page;
       for (const text of ['mail', 'mai', 'examp']) {
-        const newest = expectedOrder(withEmail, 'createdAt', 'desc').slice(0, 20).map((c) => c.id);
+        const newest = expectedOrder(withEmail, 'createdAt', 'desc')
+          .slice(0, 20)
+          .map((c) => c.id);
         const spec = await get('/api/v1/contacts', text, '&limit=20');
         expect(spec.total, text).toBe(withEmail.length);
-        expect(spec.data.map((d) => d.id), text).toEqual(newest);
+        expect(
+          spec.data.map((d) => d.id),
+          text,
+        ).toEqual(newest);
         // By relevance: "mail" is a whole word of every match (one tier), "mai" and "examp" start
         // one (one tier too); the most recent last gift first, never gave last.
         const recent = expectedOrder(withEmail, 'lastDonationDate', 'desc');
-        for (const [route, limit] of [['/api/v1/contacts', 20], ['/api/v1/contact-summaries', 8]] as const) {
+        for (const [route, limit] of [
+          ['/api/v1/contacts', 20],
+          ['/api/v1/contact-summaries', 8],
+        ] as const) {
           const first = await get(route, text, `&limit=${limit}&sortBy=relevance`);
           expect(first.total, `${route} ${text}`).toBe(withEmail.length);
-          expect(first.data.map((d) => d.id), `${route} ${text}`).toEqual(recent.slice(0, limit).map((c) => c.id));
+          expect(
+            first.data.map((d) => d.id),
+            `${route} ${text}`,
+          ).toEqual(recent.slice(0, limit).map((c) => c.id));
           const later = await get(route, text, `&limit=${limit}&offset=5000&sortBy=relevance`);
-          expect(later.data.map((d) => d.id), `${route} ${text} offset 5000`).toEqual(recent.slice(5000, 5000 + limit).map((c) => c.id));
+          expect(
+            later.data.map((d) => d.id),
+            `${route} ${text} offset 5000`,
+          ).toEqual(recent.slice(5000, 5000 + limit).map((c) => c.id));
         }
       }
       expect((await found(other, 'mail')).total).toBe(3);

@@ -33,7 +33,10 @@ afterAll(async () => {
   await s?.close();
 });
 
-const summaries = async (t: TestServer, query = ''): Promise<{ data: ContactSummary[]; total: number; limit: number; offset: number }> =>
+const summaries = async (
+  t: TestServer,
+  query = '',
+): Promise<{ data: ContactSummary[]; total: number; limit: number; offset: number }> =>
   expectStatus(await t.request('GET', `/api/v1/contact-summaries?accountId=${t.accountId}${query}`), 200);
 const names = (page: { data: ContactSummary[] }) => page.data.map((d) => `${d.firstName} ${d.lastName}`);
 
@@ -44,7 +47,15 @@ describe('GET /contact-summaries', () => {
     t = await asNewAccount(s);
     const cmp = (await makeCampaign(t, 'Summaries')).id;
     const people = [
-      { firstName: 'Zoë', lastName: 'Ångström-Núñez', primaryEmail: 'zoe@fjord.example', addresses: [{ city: 'Oslo', isPrimary: false }, { city: 'Bergen', isPrimary: true }] },
+      {
+        firstName: 'Zoë',
+        lastName: 'Ångström-Núñez',
+        primaryEmail: 'zoe@fjord.example',
+        addresses: [
+          { city: 'Oslo', isPrimary: false },
+          { city: 'Bergen', isPrimary: true },
+        ],
+      },
       { firstName: 'amy', lastName: 'Baker', organization: 'Baker & Sons', tags: ['volunteer'] },
       { firstName: 'Brian', lastName: 'Baker', addresses: [{ city: 'Leeds' }] },
       { firstName: 'Chloe', lastName: 'Adams' },
@@ -62,7 +73,11 @@ describe('GET /contact-summaries', () => {
     expect(page).toMatchObject({ total: 4, limit: 20, offset: 0 });
     // "Ångström" sorts after the ASCII names on SQLite (nocase folds ASCII only) and among
     // them on PostgreSQL (ICU): the others' order is the same on both.
-    expect(names(page).filter((n) => !n.startsWith('Zoë'))).toEqual(['Chloe Adams', 'amy Baker', 'Brian Baker']);
+    expect(names(page).filter((n) => !n.startsWith('Zoë'))).toEqual([
+      'Chloe Adams',
+      'amy Baker',
+      'Brian Baker',
+    ]);
     const amy = page.data.find((d) => d.id === ids.amy)!;
     expect(amy).toEqual({
       id: ids.amy,
@@ -99,7 +114,11 @@ describe('GET /contact-summaries', () => {
 
   it('sorts name Z→A with sortOrder=desc', async () => {
     const page = await summaries(t, '&sortBy=name&sortOrder=desc');
-    expect(names(page).filter((n) => !n.startsWith('Zoë'))).toEqual(['Brian Baker', 'amy Baker', 'Chloe Adams']);
+    expect(names(page).filter((n) => !n.startsWith('Zoë'))).toEqual([
+      'Brian Baker',
+      'amy Baker',
+      'Chloe Adams',
+    ]);
   });
 
   it.each([
@@ -133,12 +152,19 @@ describe('GET /contact-summaries', () => {
     ['offset', 'offset=-1'],
     ['search', `search=${'x'.repeat(201)}`],
   ])('refuses a bad %s (%s) → 400 naming it, changing nothing', async (field, q) => {
-    await expectRejected(s, () => s.request('GET', `/api/v1/contact-summaries?accountId=${s.accountId}&${q}`), 400, { code: 'validation_failed', field });
+    await expectRejected(
+      s,
+      () => s.request('GET', `/api/v1/contact-summaries?accountId=${s.accountId}&${q}`),
+      400,
+      { code: 'validation_failed', field },
+    );
   });
 
   it('needs accountId (400) and refuses another account (403)', async () => {
     expectError(await s.request('GET', '/api/v1/contact-summaries'), 400, { field: 'accountId' });
-    expectError(await s.request('GET', `/api/v1/contact-summaries?accountId=${t.accountId}`), 403, { code: 'account_forbidden' });
+    expectError(await s.request('GET', `/api/v1/contact-summaries?accountId=${t.accountId}`), 403, {
+      code: 'account_forbidden',
+    });
   });
 });
 
@@ -150,15 +176,37 @@ describe('GET /contacts/:id/donations', () => {
     const acct = await makeDonationAccount(s, { perYear: 1000 }, 'History Account');
     const gifts = [
       await makeDonation(s, donor.id, { campaignId, donationAmount: 100.1, donationDate: '2024-05-01' }),
-      await makeDonation(s, donor.id, { committeeId: committee.id, donationAmount: 250, donationDate: '2025-02-01', paymentMethod: 'cash', isAnonymous: true }),
-      await makeDonation(s, donor.id, { donationAccountId: acct.id, donationAmount: 900, donationDate: '2025-06-01' }),
-      await makeDonation(s, donor.id, { donationAccountId: acct.id, donationAmount: 200.2, donationDate: '2025-07-01', notes: 'over the limit' }),
+      await makeDonation(s, donor.id, {
+        committeeId: committee.id,
+        donationAmount: 250,
+        donationDate: '2025-02-01',
+        paymentMethod: 'cash',
+        isAnonymous: true,
+      }),
+      await makeDonation(s, donor.id, {
+        donationAccountId: acct.id,
+        donationAmount: 900,
+        donationDate: '2025-06-01',
+      }),
+      await makeDonation(s, donor.id, {
+        donationAccountId: acct.id,
+        donationAmount: 200.2,
+        donationDate: '2025-07-01',
+        notes: 'over the limit',
+      }),
     ];
     await makeDonation(s, other.id, { campaignId, donationAmount: 5 });
 
-    const page1 = expectStatus(await s.request('GET', `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}&limit=3`), 200);
+    const page1 = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}&limit=3`),
+      200,
+    );
     expect(page1).toMatchObject({ total: 4, limit: 3, offset: 0 });
-    expect(page1.donations.map((d: { id: string }) => d.id)).toEqual([gifts[3]!.id, gifts[2]!.id, gifts[1]!.id]);
+    expect(page1.donations.map((d: { id: string }) => d.id)).toEqual([
+      gifts[3]!.id,
+      gifts[2]!.id,
+      gifts[1]!.id,
+    ]);
     expect(page1.donations[0]).toEqual({
       id: gifts[3]!.id,
       donationAmount: 200.2,
@@ -180,9 +228,28 @@ describe('GET /contacts/:id/donations', () => {
       flagged: true, // 900 + 200.20 is over the 1,000 a year
       createdAt: expect.stringMatching(/Z$/),
     });
-    expect(page1.donations[2]).toMatchObject({ committeeId: committee.id, committeeName: 'History Committee', paymentMethod: 'cash', isAnonymous: true, flagged: false });
-    const page2 = expectStatus(await s.request('GET', `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}&limit=3&offset=3`), 200);
-    expect(page2.donations).toEqual([expect.objectContaining({ id: gifts[0]!.id, campaignId, campaignName: 'Views Campaign', donationAmount: 100.1 })]);
+    expect(page1.donations[2]).toMatchObject({
+      committeeId: committee.id,
+      committeeName: 'History Committee',
+      paymentMethod: 'cash',
+      isAnonymous: true,
+      flagged: false,
+    });
+    const page2 = expectStatus(
+      await s.request(
+        'GET',
+        `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}&limit=3&offset=3`,
+      ),
+      200,
+    );
+    expect(page2.donations).toEqual([
+      expect.objectContaining({
+        id: gifts[0]!.id,
+        campaignId,
+        campaignName: 'Views Campaign',
+        donationAmount: 100.1,
+      }),
+    ]);
 
     const totals = {
       donationCount: 4,
@@ -205,24 +272,57 @@ describe('GET /contacts/:id/donations', () => {
     // Refunding the flagged gift moves it out of the completed totals, but it stays listed.
     const flags = expectStatus(await s.request('GET', `/api/v1/flags?accountId=${s.accountId}`), 200);
     const flag = flags.flagged.find((f: { donationId: string }) => f.donationId === gifts[3]!.id);
-    expectStatus(await s.request('POST', `/api/v1/flags/${flag.id}/actions`, { accountId: s.accountId, action: 'refund' }), 200);
-    const after = expectStatus(await s.request('GET', `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}`), 200);
+    expectStatus(
+      await s.request('POST', `/api/v1/flags/${flag.id}/actions`, {
+        accountId: s.accountId,
+        action: 'refund',
+      }),
+      200,
+    );
+    const after = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${donor.id}/donations?accountId=${s.accountId}`),
+      200,
+    );
     expect(after.total).toBe(4);
     expect(after.donations[0]).toMatchObject({ id: gifts[3]!.id, status: 'refunded', flagged: false });
-    expect(after.totals).toMatchObject({ donationCount: 4, completedCount: 3, totalDonations: 1250.1, refundedTotal: 200.2, averageGift: 416.7, largestGift: 900 });
-    const contact = expectStatus(await s.request('GET', `/api/v1/contacts/${donor.id}?accountId=${s.accountId}`), 200);
+    expect(after.totals).toMatchObject({
+      donationCount: 4,
+      completedCount: 3,
+      totalDonations: 1250.1,
+      refundedTotal: 200.2,
+      averageGift: 416.7,
+      largestGift: 900,
+    });
+    const contact = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${donor.id}?accountId=${s.accountId}`),
+      200,
+    );
     expect(contact.totalDonations).toBe(after.totals.totalDonations);
   });
 
   it('answers a contact who never gave with an empty list and zero totals', async () => {
     const c = await makeContact(s, { firstName: 'New', lastName: 'Friend' });
-    const res = expectStatus(await s.request('GET', `/api/v1/contacts/${c.id}/donations?accountId=${s.accountId}`), 200);
+    const res = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${c.id}/donations?accountId=${s.accountId}`),
+      200,
+    );
     expect(res).toEqual({
       donations: [],
       total: 0,
       limit: 20,
       offset: 0,
-      totals: { donationCount: 0, completedCount: 0, totalDonations: 0, refundedTotal: 0, disputedTotal: 0, averageGift: null, largestGift: null, firstDonationDate: null, lastDonationDate: null, byYear: [] },
+      totals: {
+        donationCount: 0,
+        completedCount: 0,
+        totalDonations: 0,
+        refundedTotal: 0,
+        disputedTotal: 0,
+        averageGift: null,
+        largestGift: null,
+        firstDonationDate: null,
+        lastDonationDate: null,
+        byYear: [],
+      },
     });
   });
 
@@ -230,10 +330,16 @@ describe('GET /contacts/:id/donations', () => {
     const t = await asNewAccount(s);
     const theirs = await makeContact(t, { firstName: 'Not', lastName: 'Yours' });
     for (const id of ['cnt_01JD000000000000000000000X', theirs.id]) {
-      expectError(await s.request('GET', `/api/v1/contacts/${id}/donations?accountId=${s.accountId}`), 404, { code: 'contact_not_found' });
+      expectError(await s.request('GET', `/api/v1/contacts/${id}/donations?accountId=${s.accountId}`), 404, {
+        code: 'contact_not_found',
+      });
     }
     const mine = await makeContact(s, { firstName: 'Mine', lastName: 'Own' });
-    expectError(await s.request('GET', `/api/v1/contacts/${mine.id}/donations?accountId=${s.accountId}&limit=500`), 400, { field: 'limit' });
+    expectError(
+      await s.request('GET', `/api/v1/contacts/${mine.id}/donations?accountId=${s.accountId}&limit=500`),
+      400,
+      { field: 'limit' },
+    );
   });
 });
 
@@ -246,12 +352,25 @@ describe('GET /contacts/:id/delete-preview', () => {
     const over = await makeDonation(s, donor.id, { donationAccountId: acct.id, donationAmount: 150 });
     await makeDonation(s, donor.id, { campaignId, donationAmount: 9.95, donationDate: '2026-04-01' });
     // another donor's gift credited on behalf of the leaving donor: kept, the link cleared
-    const linked = await makeDonation(s, other.id, { campaignId, donationAmount: 75, onBehalfOfContactId: donor.id });
+    const linked = await makeDonation(s, other.id, {
+      campaignId,
+      donationAmount: 75,
+      onBehalfOfContactId: donor.id,
+    });
     const flags = expectStatus(await s.request('GET', `/api/v1/flags?accountId=${s.accountId}`), 200);
     const flag = flags.flagged.find((f: { donationId: string }) => f.donationId === over.id);
-    expectStatus(await s.request('POST', `/api/v1/flags/${flag.id}/actions`, { accountId: s.accountId, action: 'refund' }), 200);
+    expectStatus(
+      await s.request('POST', `/api/v1/flags/${flag.id}/actions`, {
+        accountId: s.accountId,
+        action: 'refund',
+      }),
+      200,
+    );
 
-    const preview = expectStatus(await s.request('GET', `/api/v1/contacts/${donor.id}/delete-preview?accountId=${s.accountId}`), 200);
+    const preview = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${donor.id}/delete-preview?accountId=${s.accountId}`),
+      200,
+    );
     expect(preview).toEqual({
       contactId: donor.id,
       contactName: 'Leaving Donor',
@@ -262,28 +381,58 @@ describe('GET /contacts/:id/delete-preview', () => {
       linkedDonationCount: 1,
     });
 
-    const before = expectStatus(await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`), 200);
+    const before = expectStatus(
+      await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`),
+      200,
+    );
     expectStatus(await s.request('DELETE', `/api/v1/contacts/${donor.id}?accountId=${s.accountId}`), 200);
-    const afterList = expectStatus(await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`), 200);
+    const afterList = expectStatus(
+      await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`),
+      200,
+    );
     expect(before.total - afterList.total).toBe(preview.donationCount);
-    const sum = (l: { donations: Array<{ contactId: string; donationAmount: number }> }) => l.donations.filter((d) => d.contactId === donor.id).reduce((a, d) => a + Math.round(d.donationAmount * 100), 0);
+    const sum = (l: { donations: Array<{ contactId: string; donationAmount: number }> }) =>
+      l.donations
+        .filter((d) => d.contactId === donor.id)
+        .reduce((a, d) => a + Math.round(d.donationAmount * 100), 0);
     expect(sum(before)).toBe(preview.donationTotal * 100);
     expect(sum(afterList)).toBe(0);
-    const kept = expectStatus(await s.request('GET', `/api/v1/donations/${linked.id}?accountId=${s.accountId}`), 200);
+    const kept = expectStatus(
+      await s.request('GET', `/api/v1/donations/${linked.id}?accountId=${s.accountId}`),
+      200,
+    );
     expect(kept.onBehalfOfContactId).toBeNull();
-    expectError(await s.request('GET', `/api/v1/contacts/${donor.id}/delete-preview?accountId=${s.accountId}`), 404, { code: 'contact_not_found' });
+    expectError(
+      await s.request('GET', `/api/v1/contacts/${donor.id}/delete-preview?accountId=${s.accountId}`),
+      404,
+      { code: 'contact_not_found' },
+    );
   });
 
   it('shows nothing to lose for a contact without gifts', async () => {
     const c = await makeContact(s, { firstName: 'No', lastName: 'Gifts' });
-    const preview = expectStatus(await s.request('GET', `/api/v1/contacts/${c.id}/delete-preview?accountId=${s.accountId}`), 200);
-    expect(preview).toMatchObject({ donationCount: 0, donationTotal: 0, completedCount: 0, completedTotal: 0, linkedDonationCount: 0 });
+    const preview = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${c.id}/delete-preview?accountId=${s.accountId}`),
+      200,
+    );
+    expect(preview).toMatchObject({
+      donationCount: 0,
+      donationTotal: 0,
+      completedCount: 0,
+      completedTotal: 0,
+      linkedDonationCount: 0,
+    });
   });
 
   it("404s for another account's contact, changing nothing", async () => {
     const t = await asNewAccount(s);
     const theirs = await makeContact(t, { firstName: 'Theirs', lastName: 'Only' });
-    await expectRejected(s, () => s.request('GET', `/api/v1/contacts/${theirs.id}/delete-preview?accountId=${s.accountId}`), 404, { code: 'contact_not_found' });
+    await expectRejected(
+      s,
+      () => s.request('GET', `/api/v1/contacts/${theirs.id}/delete-preview?accountId=${s.accountId}`),
+      404,
+      { code: 'contact_not_found' },
+    );
   });
 });
 
@@ -305,28 +454,44 @@ describe('100,000 contacts', () => {
     ['totalDonations', 'desc'],
     ['createdAt', 'asc'],
     ['createdAt', 'desc'],
-  ] as const)('pages sorted by %s %s: the first, a middle and the last page are the right contacts', async (sortBy, dir) => {
-    const expected = expectedOrder(seeded, sortBy, dir);
-    for (const offset of [0, 49_950, N - 100]) {
-      const page = await summaries(t, `&sortBy=${sortBy}&sortOrder=${dir}&limit=100&offset=${offset}`);
-      expect(page.total).toBe(N);
-      expect(page.data.map((d) => d.id)).toEqual(expected.slice(offset, offset + 100).map((c) => c.id));
-    }
-    const beyond = await summaries(t, `&sortBy=${sortBy}&sortOrder=${dir}&limit=100&offset=${N}`);
-    expect(beyond).toMatchObject({ data: [], total: N });
-  });
+  ] as const)(
+    'pages sorted by %s %s: the first, a middle and the last page are the right contacts',
+    async (sortBy, dir) => {
+      const expected = expectedOrder(seeded, sortBy, dir);
+      for (const offset of [0, 49_950, N - 100]) {
+        const page = await summaries(t, `&sortBy=${sortBy}&sortOrder=${dir}&limit=100&offset=${offset}`);
+        expect(page.total).toBe(N);
+        expect(page.data.map((d) => d.id)).toEqual(expected.slice(offset, offset + 100).map((c) => c.id));
+      }
+      const beyond = await summaries(t, `&sortBy=${sortBy}&sortOrder=${dir}&limit=100&offset=${N}`);
+      expect(beyond).toMatchObject({ data: [], total: N });
+    },
+  );
 
   it('the rows carry what was stored: totals, last gift, city', async () => {
     const expected = expectedOrder(seeded, 'totalDonations', 'desc').slice(0, 100);
     const page = await summaries(t, '&sortBy=totalDonations&limit=100');
     page.data.forEach((d, i) => {
       const c = expected[i]!;
-      expect(d).toMatchObject({ id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, organization: c.organization, city: c.city, totalDonations: c.totalCents / 100, lastDonationDate: c.lastDonationDate });
+      expect(d).toMatchObject({
+        id: c.id,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        email: c.email,
+        organization: c.organization,
+        city: c.city,
+        totalDonations: c.totalCents / 100,
+        lastDonationDate: c.lastDonationDate,
+      });
     });
   });
 
   it('searches a partial name among them, counts every match and pages through them in order', async () => {
-    const matches = expectedOrder(seeded.filter((c) => c.lastName === 'Quenneville'), 'totalDonations', 'desc');
+    const matches = expectedOrder(
+      seeded.filter((c) => c.lastName === 'Quenneville'),
+      'totalDonations',
+      'desc',
+    );
     expect(matches.length).toBeGreaterThan(100);
     const first = await summaries(t, '&search=QUENN&sortBy=totalDonations&limit=100');
     expect(first.total).toBe(matches.length);
@@ -335,34 +500,56 @@ describe('100,000 contacts', () => {
     expect(rest.data.map((d) => d.id)).toEqual(matches.slice(100, 200).map((c) => c.id));
   });
 
-  it.runIf(TEST_ENGINE === 'sqlite')('on SQLite, reads every order off an index: no sort of 100,000 rows for a page', async () => {
-    for (const sortBy of ['name', 'lastDonationDate', 'totalDonations', 'createdAt'] as const) {
-      for (const sortOrder of ['asc', 'desc'] as const) {
-        const c = contactSummaryPageQuery(t.ctx, { accountId: t.accountId, sortBy, sortOrder, limit: 100, offset: 50_000 }).compile();
-        const plan = await t.store.db.executeQuery(CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]));
-        const text = plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
-        expect(text, `${sortBy} ${sortOrder}`).toMatch(/USING COVERING INDEX/);
-        expect(text, `${sortBy} ${sortOrder}`).not.toMatch(/TEMP B-TREE/);
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'on SQLite, reads every order off an index: no sort of 100,000 rows for a page',
+    async () => {
+      for (const sortBy of ['name', 'lastDonationDate', 'totalDonations', 'createdAt'] as const) {
+        for (const sortOrder of ['asc', 'desc'] as const) {
+          const c = contactSummaryPageQuery(t.ctx, {
+            accountId: t.accountId,
+            sortBy,
+            sortOrder,
+            limit: 100,
+            offset: 50_000,
+          }).compile();
+          const plan = await t.store.db.executeQuery(
+            CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]),
+          );
+          const text = plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
+          expect(text, `${sortBy} ${sortOrder}`).toMatch(/USING COVERING INDEX/);
+          expect(text, `${sortBy} ${sortOrder}`).not.toMatch(/TEMP B-TREE/);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.runIf(TEST_ENGINE === 'sqlite')('on SQLite, a search is driven by the full-text match, not by walking the account index', async () => {
-    const explain = async (c: CompiledQuery) => {
-      const plan = await t.store.db.executeQuery(CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]));
-      return plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
-    };
-    const cond = t.store.contactSearchCondition('quenn', t.accountId);
-    expect(cond).not.toBeNull();
-    const count = t.store.db.selectFrom('contacts').where(cond!).select((eb) => eb.fn.countAll<number>().as('n')).compile();
-    const pages = (['name', 'createdAt'] as const).map((sortBy) => contactSummaryPageQuery(t.ctx, { accountId: t.accountId, search: 'quenn', sortBy }).compile());
-    for (const q of [count, ...pages]) {
-      const text = await explain(q);
-      // One rowid lookup per match; never the whole account's (account_id, …) index entry by
-      // entry (probing it for one entry below or above the account is a seek, not a walk).
-      expect(text, q.sql).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
-      expect(text, q.sql).toMatch(/contacts_fts/);
-      expect(text, q.sql).not.toMatch(/contacts_account_\w+ \(account_id=\?/);
-    }
-  });
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'on SQLite, a search is driven by the full-text match, not by walking the account index',
+    async () => {
+      const explain = async (c: CompiledQuery) => {
+        const plan = await t.store.db.executeQuery(
+          CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]),
+        );
+        return plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
+      };
+      const cond = t.store.contactSearchCondition('quenn', t.accountId);
+      expect(cond).not.toBeNull();
+      const count = t.store.db
+        .selectFrom('contacts')
+        .where(cond!)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .compile();
+      const pages = (['name', 'createdAt'] as const).map((sortBy) =>
+        contactSummaryPageQuery(t.ctx, { accountId: t.accountId, search: 'quenn', sortBy }).compile(),
+      );
+      for (const q of [count, ...pages]) {
+        const text = await explain(q);
+        // One rowid lookup per match; never the whole account's (account_id, …) index entry by
+        // entry (probing it for one entry below or above the account is a seek, not a walk).
+        expect(text, q.sql).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
+        expect(text, q.sql).toMatch(/contacts_fts/);
+        expect(text, q.sql).not.toMatch(/contacts_account_\w+ \(account_id=\?/);
+      }
+    },
+  );
 });

@@ -109,7 +109,11 @@ describe('sorting', () => {
 describe('sorting by email when some contacts have none', () => {
   it('puts contacts without an email first ascending and last descending, on every engine', async () => {
     const t = await asNewAccount(s);
-    for (const [firstName, primaryEmail] of [['Bea', 'b@x.example'], ['Nomail', undefined], ['Al', 'a@x.example']] as const) {
+    for (const [firstName, primaryEmail] of [
+      ['Bea', 'b@x.example'],
+      ['Nomail', undefined],
+      ['Al', 'a@x.example'],
+    ] as const) {
       await makeContact(t, { firstName, lastName: 'Sort', ...(primaryEmail ? { primaryEmail } : {}) });
     }
     expect(names(await list('&sortBy=email&sortOrder=asc', t))).toEqual(['Nomail', 'Al', 'Bea']);

@@ -5,7 +5,14 @@
  * nothing in the database changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRejected, expectStatus, giftBody, makeCampaign, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
+import {
+  expectRejected,
+  expectStatus,
+  giftBody,
+  makeCampaign,
+  makeContact,
+  makeDonation,
+} from '../helpers/api-fixtures.ts';
 import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -19,7 +26,9 @@ beforeAll(async () => {
   s = await startTestServer();
   contactId = (await makeContact(s, { firstName: 'Robert', lastName: 'Brown' })).id;
   campaignId = (await makeCampaign(s)).id;
-  donationId = (await makeDonation(s, contactId, { campaignId, donationAmount: 19.99, paymentMethod: 'cash' })).id;
+  donationId = (
+    await makeDonation(s, contactId, { campaignId, donationAmount: 19.99, paymentMethod: 'cash' })
+  ).id;
 });
 afterAll(async () => {
   await s?.close();
@@ -29,7 +38,11 @@ afterAll(async () => {
 async function sendBytes(method: string, path: string, bytes: Buffer): Promise<ApiResponse> {
   const res = await fetch(`${s.url}${path}`, {
     method,
-    headers: { 'x-api-key': s.keyId, authorization: `Bearer ${s.secret}`, 'content-type': 'application/json' },
+    headers: {
+      'x-api-key': s.keyId,
+      authorization: `Bearer ${s.secret}`,
+      'content-type': 'application/json',
+    },
     body: bytes,
   });
   const text = await res.text();
@@ -37,15 +50,19 @@ async function sendBytes(method: string, path: string, bytes: Buffer): Promise<A
 }
 
 describe('dates outside 1900–2200 are refused where they are entered', () => {
-  it.each(['9026-03-01', '0026-03-01', '1899-12-31', '2201-01-01', '9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z'])(
-    'POST /donations with donationDate %s: 400 naming donationDate, nothing saved',
-    async (date) => {
-      await expectRejected(s, () => s.request('POST', '/api/v1/donations', gift({ donationDate: date })), 400, {
-        field: 'donationDate',
-        contacts: [contactId],
-      });
-    },
-  );
+  it.each([
+    '9026-03-01',
+    '0026-03-01',
+    '1899-12-31',
+    '2201-01-01',
+    '9999-12-31T23:59:59Z',
+    '0001-01-01T00:00:00Z',
+  ])('POST /donations with donationDate %s: 400 naming donationDate, nothing saved', async (date) => {
+    await expectRejected(s, () => s.request('POST', '/api/v1/donations', gift({ donationDate: date })), 400, {
+      field: 'donationDate',
+      contacts: [contactId],
+    });
+  });
 
   it('keeps the years at the edges: 1900-01-01 and 2200-12-31 are taken', async () => {
     for (const date of ['1900-01-01', '2200-12-31']) {
@@ -56,17 +73,69 @@ describe('dates outside 1900–2200 are refused where they are entered', () => {
 
   it('refuses a far date on every other stored date field, naming it', async () => {
     const cases: Array<[string, string, Record<string, unknown> | undefined, string]> = [
-      ['PATCH', `/api/v1/donations/${donationId}`, { accountId: s.accountId, donationDate: '9026-03-01' }, 'donationDate'],
-      ['POST', '/api/v1/donations', gift({ thankYouSent: true, thankYouSentDate: '0026-03-01' }), 'thankYouSentDate'],
-      ['POST', '/api/v1/contacts', { accountId: s.accountId, firstName: 'Ana', lastName: 'Lopez', birthDate: '0026-03-01' }, 'birthDate'],
-      ['POST', '/api/v1/contacts', { accountId: s.accountId, firstName: 'Ana', lastName: 'Lopez', employment: [{ employer: 'Acme', startDate: '9026-01-01' }] }, 'employment[0].startDate'],
-      ['POST', '/api/v1/batches', { accountId: s.accountId, name: 'Table 9', batchDate: '9026-03-01' }, 'batchDate'],
-      ['POST', '/api/v1/elections', { accountId: s.accountId, electionType: 'general', electionYear: 2026, electionDate: '9026-11-03' }, 'electionDate'],
-      ['GET', `/api/v1/contacts/${contactId}/gift-check?accountId=${s.accountId}&donationDate=9026-03-01`, undefined, 'donationDate'],
+      [
+        'PATCH',
+        `/api/v1/donations/${donationId}`,
+        { accountId: s.accountId, donationDate: '9026-03-01' },
+        'donationDate',
+      ],
+      [
+        'POST',
+        '/api/v1/donations',
+        gift({ thankYouSent: true, thankYouSentDate: '0026-03-01' }),
+        'thankYouSentDate',
+      ],
+      [
+        'POST',
+        '/api/v1/contacts',
+        { accountId: s.accountId, firstName: 'Ana', lastName: 'Lopez', birthDate: '0026-03-01' },
+        'birthDate',
+      ],
+      [
+        'POST',
+        '/api/v1/contacts',
+        {
+          accountId: s.accountId,
+          firstName: 'Ana',
+          lastName: 'Lopez',
+          employment: [{ employer: 'Acme', startDate: '9026-01-01' }],
+        },
+        'employment[0].startDate',
+      ],
+      [
+        'POST',
+        '/api/v1/batches',
+        { accountId: s.accountId, name: 'Table 9', batchDate: '9026-03-01' },
+        'batchDate',
+      ],
+      [
+        'POST',
+        '/api/v1/elections',
+        { accountId: s.accountId, electionType: 'general', electionYear: 2026, electionDate: '9026-11-03' },
+        'electionDate',
+      ],
+      [
+        'GET',
+        `/api/v1/contacts/${contactId}/gift-check?accountId=${s.accountId}&donationDate=9026-03-01`,
+        undefined,
+        'donationDate',
+      ],
     ];
-    const metOn = expectStatus(await s.request('POST', '/api/v1/custom-fields', { accountId: s.accountId, name: 'Met On', type: 'date' }), 201);
+    const metOn = expectStatus(
+      await s.request('POST', '/api/v1/custom-fields', {
+        accountId: s.accountId,
+        name: 'Met On',
+        type: 'date',
+      }),
+      201,
+    );
     expect(metOn.name).toBe('Met On');
-    cases.push(['PUT', `/api/v1/contacts/${contactId}`, { accountId: s.accountId, customFields: { 'Met On': '0026-06-01' } }, 'customFields.Met On']);
+    cases.push([
+      'PUT',
+      `/api/v1/contacts/${contactId}`,
+      { accountId: s.accountId, customFields: { 'Met On': '0026-06-01' } },
+      'customFields.Met On',
+    ]);
     for (const [method, path, body, field] of cases) {
       await expectRejected(s, () => s.request(method, path, body), 400, { field, contacts: [contactId] });
     }
@@ -77,11 +146,22 @@ describe('text that is not valid Unicode is refused, never changed', () => {
   it('refuses invalid UTF-8 bytes in a string with 400 naming the field; nothing is stored', async () => {
     const json = JSON.stringify(gift({ notes: 'caf_' }));
     const at = json.indexOf('caf_') + 3;
-    const bytes = Buffer.concat([Buffer.from(json.slice(0, at)), Buffer.from([0xe9]), Buffer.from(json.slice(at + 1))]); // Latin-1 é
-    const res = await expectRejected(s, () => sendBytes('POST', '/api/v1/donations', bytes), 400, { field: 'notes', contacts: [contactId] });
+    const bytes = Buffer.concat([
+      Buffer.from(json.slice(0, at)),
+      Buffer.from([0xe9]),
+      Buffer.from(json.slice(at + 1)),
+    ]); // Latin-1 é
+    const res = await expectRejected(s, () => sendBytes('POST', '/api/v1/donations', bytes), 400, {
+      field: 'notes',
+      contacts: [contactId],
+    });
     expect(res.body.code).toBe('invalid_text');
     const contact = Buffer.from(JSON.stringify({ accountId: s.accountId, firstName: 'Zoe', lastName: 'X' }));
-    const bad = Buffer.concat([contact.subarray(0, contact.length - 3), Buffer.from([0xc3, 0x28]), contact.subarray(contact.length - 3)]);
+    const bad = Buffer.concat([
+      contact.subarray(0, contact.length - 3),
+      Buffer.from([0xc3, 0x28]),
+      contact.subarray(contact.length - 3),
+    ]);
     await expectRejected(s, () => sendBytes('POST', '/api/v1/contacts', bad), 400, { field: 'lastName' });
   });
 
@@ -90,9 +170,33 @@ describe('text that is not valid Unicode is refused, never changed', () => {
     ['a lone low surrogate', '\udfffBrown'],
     ['a NUL character', 'Brown\u0000'],
   ])('refuses %s with 400 naming the field; nothing is stored', async (_label, text) => {
-    await expectRejected(s, () => s.request('POST', '/api/v1/contacts', { accountId: s.accountId, firstName: 'Robert', lastName: text }), 400, { field: 'lastName', code: 'invalid_text' });
-    await expectRejected(s, () => s.request('POST', '/api/v1/donations', gift({ notes: text })), 400, { field: 'notes', code: 'invalid_text', contacts: [contactId] });
-    await expectRejected(s, () => s.request('PUT', `/api/v1/contacts/${contactId}`, { accountId: s.accountId, emails: [{ email: 'rb@example.org' }], notes: [{ content: text }] }), 400, { field: 'notes[0].content', contacts: [contactId] });
+    await expectRejected(
+      s,
+      () =>
+        s.request('POST', '/api/v1/contacts', {
+          accountId: s.accountId,
+          firstName: 'Robert',
+          lastName: text,
+        }),
+      400,
+      { field: 'lastName', code: 'invalid_text' },
+    );
+    await expectRejected(s, () => s.request('POST', '/api/v1/donations', gift({ notes: text })), 400, {
+      field: 'notes',
+      code: 'invalid_text',
+      contacts: [contactId],
+    });
+    await expectRejected(
+      s,
+      () =>
+        s.request('PUT', `/api/v1/contacts/${contactId}`, {
+          accountId: s.accountId,
+          emails: [{ email: 'rb@example.org' }],
+          notes: [{ content: text }],
+        }),
+      400,
+      { field: 'notes[0].content', contacts: [contactId] },
+    );
   });
 
   it('answers a body nested 200,000 arrays deep with a 400, not a 500 (the check does not recurse)', async () => {
@@ -101,8 +205,18 @@ describe('text that is not valid Unicode is refused, never changed', () => {
   });
 
   it('keeps real text: accents, emoji (a surrogate pair) and U+FFFD typed on purpose are stored as sent', async () => {
-    const c = expectStatus(await s.request('POST', '/api/v1/contacts', { accountId: s.accountId, firstName: 'Zoë 🎉', lastName: 'Brown \ufffd' }), 201);
-    const back = expectStatus(await s.request('GET', `/api/v1/contacts/${c.id}?accountId=${s.accountId}`), 200);
+    const c = expectStatus(
+      await s.request('POST', '/api/v1/contacts', {
+        accountId: s.accountId,
+        firstName: 'Zoë 🎉',
+        lastName: 'Brown \ufffd',
+      }),
+      201,
+    );
+    const back = expectStatus(
+      await s.request('GET', `/api/v1/contacts/${c.id}?accountId=${s.accountId}`),
+      200,
+    );
     expect(back.firstName).toBe('Zoë 🎉');
     expect(back.lastName).toBe('Brown \ufffd');
   });

@@ -164,7 +164,10 @@ describe('rate limit', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         const made = `gdk_${String(i).padStart(26, '0')}`;
-        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, { 'x-api-key': made, authorization: 'Bearer guess' });
+        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, {
+          'x-api-key': made,
+          authorization: 'Bearer guess',
+        });
         statuses.push(res.status);
       }
       expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
@@ -181,14 +184,18 @@ describe('rate limit', () => {
     try {
       const guesses: number[] = [];
       for (let i = 0; i < 10; i++) {
-        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, { 'x-api-key': t.keyId, authorization: `Bearer gds_wrong${i}` });
+        const res = await rawRequest(`${t.url}/api/v1/contacts?accountId=${t.accountId}`, 'GET', undefined, {
+          'x-api-key': t.keyId,
+          authorization: `Bearer gds_wrong${i}`,
+        });
         guesses.push(res.status);
       }
       expect(guesses.slice(0, 3)).toEqual([401, 401, 401]);
       expect(new Set(guesses.slice(3))).toEqual(new Set([429]));
       // The holder of the key still has the whole burst: 3 of 3 answered, none 429.
       const holder: number[] = [];
-      for (let i = 0; i < 3; i++) holder.push((await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}`)).status);
+      for (let i = 0; i < 3; i++)
+        holder.push((await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}`)).status);
       expect(holder).toEqual([200, 200, 200]);
     } finally {
       await t.close();
@@ -579,7 +586,9 @@ describe('GET /api/v1/openapi.json', () => {
       'createdAt',
       'relevance',
     ]);
-    expect((doc.paths['/api/v1/contacts'].get as Operation & { description?: string }).description).toMatch(/createdAt \(default\).*relevance: exact matches/);
+    expect((doc.paths['/api/v1/contacts'].get as Operation & { description?: string }).description).toMatch(
+      /createdAt \(default\).*relevance: exact matches/,
+    );
 
     const create = deref(
       (doc.paths['/api/v1/donations'].post as Operation).requestBody?.content['application/json']?.schema,

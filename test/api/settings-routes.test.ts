@@ -39,7 +39,12 @@ describe('campaigns', () => {
     const state = await makeDonationAccount(t, {}, 'State');
     const gala = await makeCampaign(t, 'Spring Gala', [federal.id]);
     await makeCampaign(t, 'Annual Fund');
-    expect(gala).toMatchObject({ name: 'Spring Gala', donationAccounts: [{ id: federal.id, name: 'Federal' }], totalRaised: 0, donationCount: 0 });
+    expect(gala).toMatchObject({
+      name: 'Spring Gala',
+      donationAccounts: [{ id: federal.id, name: 'Federal' }],
+      totalRaised: 0,
+      donationCount: 0,
+    });
 
     const donor = await makeContact(t);
     await makeDonation(t, donor.id, { campaignId: gala.id, donationAmount: 125.5 });
@@ -47,7 +52,13 @@ describe('campaigns', () => {
     expect(list.data.map((c: { name: string }) => c.name)).toEqual(['Annual Fund', 'Spring Gala']);
     expect(list.data[1]).toMatchObject({ id: gala.id, totalRaised: 125.5, donationCount: 1 });
 
-    const renamed = expectStatus(await t.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: '  Spring Gala 2026 ', donationAccountIds: [state.id, federal.id] }), 200);
+    const renamed = expectStatus(
+      await t.request('PUT', `/api/v1/campaigns/${gala.id}`, {
+        name: '  Spring Gala 2026 ',
+        donationAccountIds: [state.id, federal.id],
+      }),
+      200,
+    );
     expect(renamed).toMatchObject({ id: gala.id, name: 'Spring Gala 2026', totalRaised: 125.5 });
     expect(renamed.donationAccounts.map((d: { name: string }) => d.name)).toEqual(['Federal', 'State']);
     // a rename alone keeps the links
@@ -55,20 +66,55 @@ describe('campaigns', () => {
     expect(again.donationAccounts).toHaveLength(2);
     expect(expectStatus(await t.request('GET', `/api/v1/campaigns/${gala.id}?${q(t)}`), 200)).toEqual(again);
     // an empty list unlinks every account
-    expect(expectStatus(await t.request('PUT', `/api/v1/campaigns/${gala.id}`, { donationAccountIds: [] }), 200).donationAccounts).toEqual([]);
+    expect(
+      expectStatus(await t.request('PUT', `/api/v1/campaigns/${gala.id}`, { donationAccountIds: [] }), 200)
+        .donationAccounts,
+    ).toEqual([]);
   });
 
   it('refuses an empty name (400 naming it), an unknown donation account or campaign (404), changing nothing', async () => {
     const gala = await makeCampaign(s, 'Refusals Gala');
-    await expectRejected(s, () => s.request('POST', '/api/v1/campaigns', { accountId: s.accountId, name: '   ' }), 400, { field: 'name' });
-    await expectRejected(s, () => s.request('POST', '/api/v1/campaigns', { accountId: s.accountId }), 400, { field: 'name' });
-    await expectRejected(s, () => s.request('POST', '/api/v1/campaigns', { accountId: s.accountId, name: 'X', donationAccountIds: ['dac_nope'] }), 404, { field: 'donationAccountIds[0]' });
-    await expectRejected(s, () => s.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: '' }), 400, { field: 'name' });
-    await expectRejected(s, () => s.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: 'Renamed', donationAccountIds: ['dac_nope'] }), 404, { field: 'donationAccountIds[0]' });
-    await expectRejected(s, () => s.request('PUT', '/api/v1/campaigns/cmp_nope', { name: 'Renamed' }), 404, { field: 'id' });
+    await expectRejected(
+      s,
+      () => s.request('POST', '/api/v1/campaigns', { accountId: s.accountId, name: '   ' }),
+      400,
+      { field: 'name' },
+    );
+    await expectRejected(s, () => s.request('POST', '/api/v1/campaigns', { accountId: s.accountId }), 400, {
+      field: 'name',
+    });
+    await expectRejected(
+      s,
+      () =>
+        s.request('POST', '/api/v1/campaigns', {
+          accountId: s.accountId,
+          name: 'X',
+          donationAccountIds: ['dac_nope'],
+        }),
+      404,
+      { field: 'donationAccountIds[0]' },
+    );
+    await expectRejected(s, () => s.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: '' }), 400, {
+      field: 'name',
+    });
+    await expectRejected(
+      s,
+      () =>
+        s.request('PUT', `/api/v1/campaigns/${gala.id}`, {
+          name: 'Renamed',
+          donationAccountIds: ['dac_nope'],
+        }),
+      404,
+      { field: 'donationAccountIds[0]' },
+    );
+    await expectRejected(s, () => s.request('PUT', '/api/v1/campaigns/cmp_nope', { name: 'Renamed' }), 404, {
+      field: 'id',
+    });
     // another account's campaign is as missing as one that never existed
     const t = await asNewAccount(s);
-    await expectRejected(s, () => t.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: 'Theirs' }), 404, { field: 'id' });
+    await expectRejected(s, () => t.request('PUT', `/api/v1/campaigns/${gala.id}`, { name: 'Theirs' }), 404, {
+      field: 'id',
+    });
   });
 });
 
@@ -77,11 +123,26 @@ describe('committees', () => {
     const t = await asNewAccount(s);
     const b = await makeCommittee(t, 'Host Committee');
     await makeCommittee(t, 'Advisory Board');
-    expect(expectStatus(await t.request('GET', `/api/v1/committees?${q(t)}`), 200).data.map((c: { name: string }) => c.name)).toEqual(['Advisory Board', 'Host Committee']);
-    expect(expectStatus(await t.request('PUT', `/api/v1/committees/${b.id}`, { name: 'Hosts' }), 200)).toEqual({ id: b.id, name: 'Hosts', createdAt: expect.stringMatching(/Z$/) });
-    await expectRejected(t, () => t.request('POST', '/api/v1/committees', { accountId: t.accountId, name: '' }), 400, { field: 'name' });
-    await expectRejected(t, () => t.request('PUT', `/api/v1/committees/${b.id}`, { name: 7 }), 400, { field: 'name' });
-    await expectRejected(t, () => t.request('PUT', '/api/v1/committees/cmt_nope', { name: 'X' }), 404, { field: 'id' });
+    expect(
+      expectStatus(await t.request('GET', `/api/v1/committees?${q(t)}`), 200).data.map(
+        (c: { name: string }) => c.name,
+      ),
+    ).toEqual(['Advisory Board', 'Host Committee']);
+    expect(
+      expectStatus(await t.request('PUT', `/api/v1/committees/${b.id}`, { name: 'Hosts' }), 200),
+    ).toEqual({ id: b.id, name: 'Hosts', createdAt: expect.stringMatching(/Z$/) });
+    await expectRejected(
+      t,
+      () => t.request('POST', '/api/v1/committees', { accountId: t.accountId, name: '' }),
+      400,
+      { field: 'name' },
+    );
+    await expectRejected(t, () => t.request('PUT', `/api/v1/committees/${b.id}`, { name: 7 }), 400, {
+      field: 'name',
+    });
+    await expectRejected(t, () => t.request('PUT', '/api/v1/committees/cmt_nope', { name: 'X' }), 404, {
+      field: 'id',
+    });
   });
 });
 
@@ -90,7 +151,12 @@ describe('donation accounts and their limits', () => {
     const t = await asNewAccount(s);
     const dac = await makeDonationAccount(t, { perElection: 3300, perYear: 10000.5 }, 'Federal PAC');
     expect(dac.limits).toEqual({ perElection: 3300, perCycle: null, perYear: 10000.5, perDonor: null });
-    const changed = expectStatus(await t.request('PUT', `/api/v1/donation-accounts/${dac.id}`, { limits: { perCycle: 6600, perYear: null } }), 200);
+    const changed = expectStatus(
+      await t.request('PUT', `/api/v1/donation-accounts/${dac.id}`, {
+        limits: { perCycle: 6600, perYear: null },
+      }),
+      200,
+    );
     expect(changed.limits).toEqual({ perElection: 3300, perCycle: 6600, perYear: null, perDonor: null });
     expect(changed.name).toBe('Federal PAC');
     const list = expectStatus(await t.request('GET', `/api/v1/donation-accounts?${q(t)}`), 200);
@@ -99,12 +165,23 @@ describe('donation accounts and their limits', () => {
 
   it('refuses a negative limit, fractions of a cent, a text limit, an empty name: 400 naming the limit', async () => {
     const dac = await makeDonationAccount(s, { perDonor: 100 }, 'Limits refused');
-    const post = (limits: Record<string, unknown>) => () => s.request('POST', '/api/v1/donation-accounts', { accountId: s.accountId, name: 'Bad', limits });
+    const post = (limits: Record<string, unknown>) => () =>
+      s.request('POST', '/api/v1/donation-accounts', { accountId: s.accountId, name: 'Bad', limits });
     await expectRejected(s, post({ perElection: -1 }), 400, { field: 'limits.perElection' });
     await expectRejected(s, post({ perCycle: 10.005 }), 400, { field: 'limits.perCycle' });
     await expectRejected(s, post({ perYear: '2900' }), 400, { field: 'limits.perYear' });
-    await expectRejected(s, () => s.request('PUT', `/api/v1/donation-accounts/${dac.id}`, { limits: { perDonor: -5 } }), 400, { field: 'limits.perDonor' });
-    await expectRejected(s, () => s.request('PUT', `/api/v1/donation-accounts/${dac.id}`, { name: ' ' }), 400, { field: 'name' });
+    await expectRejected(
+      s,
+      () => s.request('PUT', `/api/v1/donation-accounts/${dac.id}`, { limits: { perDonor: -5 } }),
+      400,
+      { field: 'limits.perDonor' },
+    );
+    await expectRejected(
+      s,
+      () => s.request('PUT', `/api/v1/donation-accounts/${dac.id}`, { name: ' ' }),
+      400,
+      { field: 'name' },
+    );
   });
 });
 
@@ -116,18 +193,41 @@ describe('custom field definitions', () => {
     await makeCustomField(t, 'Member Since', 'date');
     const level = await makeCustomField(t, 'Level', 'picklist', ['Bronze', 'Silver']);
     const added = await customFieldAction(t, level.id, { action: 'addOption', option: 'Gold' });
-    expect(added.options.map((o) => [o.name, o.retired])).toEqual([['Bronze', false], ['Silver', false], ['Gold', false]]);
+    expect(added.options.map((o) => [o.name, o.retired])).toEqual([
+      ['Bronze', false],
+      ['Silver', false],
+      ['Gold', false],
+    ]);
     const retired = await customFieldAction(t, level.id, { action: 'retireOption', option: 'bronze' });
-    expect(retired.options.map((o) => [o.name, o.retired])).toEqual([['Bronze', true], ['Silver', false], ['Gold', false]]);
+    expect(retired.options.map((o) => [o.name, o.retired])).toEqual([
+      ['Bronze', true],
+      ['Silver', false],
+      ['Gold', false],
+    ]);
     // a contact cannot be given a retired option
-    await expectRejected(t, () => t.request('POST', '/api/v1/contacts', { accountId: t.accountId, firstName: 'A', lastName: 'B', customFields: { Level: 'Bronze' } }), 400, { field: 'customFields.Level' });
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/api/v1/contacts', {
+          accountId: t.accountId,
+          firstName: 'A',
+          lastName: 'B',
+          customFields: { Level: 'Bronze' },
+        }),
+      400,
+      { field: 'customFields.Level' },
+    );
     // adding it again brings it back
-    expect((await customFieldAction(t, level.id, { action: 'addOption', option: 'BRONZE' })).options[0]).toMatchObject({ name: 'Bronze', retired: false });
+    expect(
+      (await customFieldAction(t, level.id, { action: 'addOption', option: 'BRONZE' })).options[0],
+    ).toMatchObject({ name: 'Bronze', retired: false });
 
     const archived = await customFieldAction(t, level.id, { action: 'archive' });
     expect(archived.archived).toBe(true);
     const list = expectStatus(await t.request('GET', `/api/v1/custom-fields?${q(t)}`), 200);
-    expect(list.data.map((f: { name: string; type: string; archived: boolean }) => [f.name, f.type, f.archived])).toEqual([
+    expect(
+      list.data.map((f: { name: string; type: string; archived: boolean }) => [f.name, f.type, f.archived]),
+    ).toEqual([
       ['Nickname', 'text', false],
       ['Score', 'number', false],
       ['Member Since', 'date', false],
@@ -139,15 +239,21 @@ describe('custom field definitions', () => {
   it('refuses a pick list without options, options on a text field, a repeated option, a retired option that does not exist, an unknown action', async () => {
     const text = await makeCustomField(s, 'Refusal Text', 'text');
     const pick = await makeCustomField(s, 'Refusal Pick', 'picklist', ['One']);
-    const create = (body: Record<string, unknown>) => () => s.request('POST', '/api/v1/custom-fields', { accountId: s.accountId, ...body });
+    const create = (body: Record<string, unknown>) => () =>
+      s.request('POST', '/api/v1/custom-fields', { accountId: s.accountId, ...body });
     await expectRejected(s, create({ name: 'P', type: 'picklist' }), 400, { field: 'options' });
-    await expectRejected(s, create({ name: 'P', type: 'picklist', options: ['a', 'A'] }), 400, { field: 'options' });
+    await expectRejected(s, create({ name: 'P', type: 'picklist', options: ['a', 'A'] }), 400, {
+      field: 'options',
+    });
     await expectRejected(s, create({ name: 'T', type: 'text', options: ['a'] }), 400, { field: 'options' });
     await expectRejected(s, create({ name: 'T', type: 'money' }), 400, { field: 'type' });
     await expectRejected(s, create({ name: 'refusal TEXT', type: 'text' }), 409, { field: 'name' });
-    const act = (id: string, body: Record<string, unknown>) => () => s.request('POST', `/api/v1/custom-fields/${id}/actions`, { accountId: s.accountId, ...body });
+    const act = (id: string, body: Record<string, unknown>) => () =>
+      s.request('POST', `/api/v1/custom-fields/${id}/actions`, { accountId: s.accountId, ...body });
     await expectRejected(s, act(text.id, { action: 'addOption', option: 'x' }), 400, { field: 'option' });
-    await expectRejected(s, act(pick.id, { action: 'retireOption', option: 'Two' }), 404, { field: 'option' });
+    await expectRejected(s, act(pick.id, { action: 'retireOption', option: 'Two' }), 404, {
+      field: 'option',
+    });
     await expectRejected(s, act(pick.id, { action: 'addOption', option: '  ' }), 400, { field: 'option' });
     await expectRejected(s, act(pick.id, { action: 'delete' }), 400, { field: 'action' });
     await expectRejected(s, act('cf_nope', { action: 'archive' }), 404, { field: 'id' });
@@ -157,50 +263,151 @@ describe('custom field definitions', () => {
 describe('elections and the default election', () => {
   it('are listed by date; the default is set, shown on the account and the calendar, and cleared', async () => {
     const t = await asNewAccount(s);
-    expectStatus(await t.request('POST', '/api/v1/elections', { accountId: t.accountId, electionType: 'general', electionYear: 2026, electionDate: '2026-11-03' }), 201);
-    const primary = expectStatus(await t.request('POST', '/api/v1/elections', { accountId: t.accountId, electionType: 'primary', electionYear: 2026, electionDate: '2026-06-02' }), 201);
+    expectStatus(
+      await t.request('POST', '/api/v1/elections', {
+        accountId: t.accountId,
+        electionType: 'general',
+        electionYear: 2026,
+        electionDate: '2026-11-03',
+      }),
+      201,
+    );
+    const primary = expectStatus(
+      await t.request('POST', '/api/v1/elections', {
+        accountId: t.accountId,
+        electionType: 'primary',
+        electionYear: 2026,
+        electionDate: '2026-06-02',
+      }),
+      201,
+    );
     expect(primary).toMatchObject({ id: expect.stringMatching(/^\w+_/), isDefault: false });
-    const set = expectStatus(await t.request('PUT', '/api/v1/elections/default', { accountId: t.accountId, electionType: 'primary', electionYear: 2026 }), 200);
+    const set = expectStatus(
+      await t.request('PUT', '/api/v1/elections/default', {
+        accountId: t.accountId,
+        electionType: 'primary',
+        electionYear: 2026,
+      }),
+      200,
+    );
     expect(set.defaultElection).toEqual({ electionType: 'primary', electionYear: 2026 });
     const cal = expectStatus(await t.request('GET', `/api/v1/elections?${q(t)}`), 200);
-    expect(cal.data.map((e: { electionType: string; isDefault: boolean }) => [e.electionType, e.isDefault])).toEqual([['primary', true], ['general', false]]);
-    expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).defaultElection).toEqual({ electionType: 'primary', electionYear: 2026 });
+    expect(
+      cal.data.map((e: { electionType: string; isDefault: boolean }) => [e.electionType, e.isDefault]),
+    ).toEqual([
+      ['primary', true],
+      ['general', false],
+    ]);
+    expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).defaultElection).toEqual({
+      electionType: 'primary',
+      electionYear: 2026,
+    });
     // a new default given at creation replaces the old one
-    expectStatus(await t.request('POST', '/api/v1/elections', { accountId: t.accountId, electionType: 'general', electionYear: 2028, electionDate: '2028-11-07', isDefault: true }), 201);
-    expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).defaultElection).toEqual({ electionType: 'general', electionYear: 2028 });
-    expectStatus(await t.request('PUT', '/api/v1/elections/default', { accountId: t.accountId, electionType: null, electionYear: null }), 200);
+    expectStatus(
+      await t.request('POST', '/api/v1/elections', {
+        accountId: t.accountId,
+        electionType: 'general',
+        electionYear: 2028,
+        electionDate: '2028-11-07',
+        isDefault: true,
+      }),
+      201,
+    );
+    expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).defaultElection).toEqual({
+      electionType: 'general',
+      electionYear: 2028,
+    });
+    expectStatus(
+      await t.request('PUT', '/api/v1/elections/default', {
+        accountId: t.accountId,
+        electionType: null,
+        electionYear: null,
+      }),
+      200,
+    );
     expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).defaultElection).toBeNull();
   });
 
   it('refuses a second election of the same type and year (409), a date outside its year, a half default', async () => {
     const t = await asNewAccount(s);
-    expectStatus(await t.request('POST', '/api/v1/elections', { accountId: t.accountId, electionType: 'runoff', electionYear: 2026, electionDate: '2026-12-01' }), 201);
-    const post = (body: Record<string, unknown>) => () => t.request('POST', '/api/v1/elections', { accountId: t.accountId, ...body });
-    await expectRejected(t, post({ electionType: 'runoff', electionYear: 2026, electionDate: '2026-12-08' }), 409, { field: 'electionType' });
-    await expectRejected(t, post({ electionType: 'special', electionYear: 2026, electionDate: '2027-01-05' }), 400, { field: 'electionDate' });
-    await expectRejected(t, post({ electionType: 'special', electionYear: 2026, electionDate: '2026-02-30' }), 400, { field: 'electionDate' });
-    await expectRejected(t, post({ electionType: 'mayoral', electionYear: 2026, electionDate: '2026-02-03' }), 400, { field: 'electionType' });
-    await expectRejected(t, () => t.request('PUT', '/api/v1/elections/default', { accountId: t.accountId, electionType: 'general', electionYear: null }), 400, { field: 'electionYear' });
+    expectStatus(
+      await t.request('POST', '/api/v1/elections', {
+        accountId: t.accountId,
+        electionType: 'runoff',
+        electionYear: 2026,
+        electionDate: '2026-12-01',
+      }),
+      201,
+    );
+    const post = (body: Record<string, unknown>) => () =>
+      t.request('POST', '/api/v1/elections', { accountId: t.accountId, ...body });
+    await expectRejected(
+      t,
+      post({ electionType: 'runoff', electionYear: 2026, electionDate: '2026-12-08' }),
+      409,
+      { field: 'electionType' },
+    );
+    await expectRejected(
+      t,
+      post({ electionType: 'special', electionYear: 2026, electionDate: '2027-01-05' }),
+      400,
+      { field: 'electionDate' },
+    );
+    await expectRejected(
+      t,
+      post({ electionType: 'special', electionYear: 2026, electionDate: '2026-02-30' }),
+      400,
+      { field: 'electionDate' },
+    );
+    await expectRejected(
+      t,
+      post({ electionType: 'mayoral', electionYear: 2026, electionDate: '2026-02-03' }),
+      400,
+      { field: 'electionType' },
+    );
+    await expectRejected(
+      t,
+      () =>
+        t.request('PUT', '/api/v1/elections/default', {
+          accountId: t.accountId,
+          electionType: 'general',
+          electionYear: null,
+        }),
+      400,
+      { field: 'electionYear' },
+    );
   });
 });
 
 describe('API keys for local scripts', () => {
   it('shows the secret once; the list never has it; a revoked key stops working at once', async () => {
     const t = await asNewAccount(s);
-    const made = expectStatus(await t.request('POST', '/api/v1/api-keys', { accountId: t.accountId, label: ' nightly reconcile ' }), 201);
-    expect(made).toEqual({ keyId: expect.stringMatching(/^gdk_/), secret: expect.stringMatching(/^gds_/), accountId: t.accountId });
+    const made = expectStatus(
+      await t.request('POST', '/api/v1/api-keys', { accountId: t.accountId, label: ' nightly reconcile ' }),
+      201,
+    );
+    expect(made).toEqual({
+      keyId: expect.stringMatching(/^gdk_/),
+      secret: expect.stringMatching(/^gds_/),
+      accountId: t.accountId,
+    });
     const auth = { 'x-api-key': made.keyId, authorization: `Bearer ${made.secret}` };
     expectStatus(await rawRequest(`${s.url}/api/v1/contacts?${q(t)}`, 'GET', undefined, auth), 200);
     const list = expectStatus(await t.request('GET', `/api/v1/api-keys?${q(t)}`), 200);
     expect(JSON.stringify(list)).not.toContain(made.secret);
-    expect(list.data.find((k: { keyId: string }) => k.keyId === made.keyId)).toMatchObject({ label: 'nightly reconcile', revokedAt: null });
+    expect(list.data.find((k: { keyId: string }) => k.keyId === made.keyId)).toMatchObject({
+      label: 'nightly reconcile',
+      revokedAt: null,
+    });
 
     expectStatus(await t.request('DELETE', `/api/v1/api-keys/${made.keyId}?${q(t)}`), 200);
     expect((await rawRequest(`${s.url}/api/v1/contacts?${q(t)}`, 'GET', undefined, auth)).status).toBe(401);
     const after = expectStatus(await t.request('GET', `/api/v1/api-keys?${q(t)}`), 200);
     expect(after.data.find((k: { keyId: string }) => k.keyId === made.keyId).revokedAt).toMatch(/Z$/);
     // another account cannot revoke this account's key: as missing as an unknown one
-    await expectRejected(s, () => s.request('DELETE', `/api/v1/api-keys/${t.keyId}?${q(s)}`), 404, { field: 'keyId' });
+    await expectRejected(s, () => s.request('DELETE', `/api/v1/api-keys/${t.keyId}?${q(s)}`), 404, {
+      field: 'keyId',
+    });
     expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200);
   });
 });
@@ -222,9 +429,12 @@ describe('CSV import with progress and rejected rows; CSV export', () => {
   it('counts the rows on arrival, never goes backwards, ends at the total; the rejected rows download as CSV; the export imports back adding nothing', async () => {
     const t = await asNewAccount(s);
     const rows: Array<Array<string | number>> = [['externalId', 'firstName', 'lastName', 'primaryEmail']];
-    for (let i = 0; i < 2500; i++) rows.push([`p${i}`, `First${i}`, `Last${i}`, i === 7 ? 'not-an-email' : `p${i}@example.org`]);
+    for (let i = 0; i < 2500; i++)
+      rows.push([`p${i}`, `First${i}`, `Last${i}`, i === 7 ? 'not-an-email' : `p${i}@example.org`]);
     rows.push(['p-bad', '', 'NoFirst', '']);
-    const started = await t.request('POST', `/api/v1/imports?${q(t)}&kind=contacts`, csv(rows), { 'content-type': 'text/csv' });
+    const started = await t.request('POST', `/api/v1/imports?${q(t)}&kind=contacts`, csv(rows), {
+      'content-type': 'text/csv',
+    });
     const job = expectStatus(started, 202);
     expect(job).toMatchObject({ status: 'running', totalRows: 2501, processedRows: 0 });
 
@@ -232,7 +442,14 @@ describe('CSV import with progress and rejected rows; CSV export', () => {
     const processed = seen.map((j) => Number(j.processedRows));
     expect(processed).toEqual([...processed].sort((a, b) => a - b));
     expect(seen.every((j) => Number(j.processedRows) <= Number(j.totalRows))).toBe(true);
-    expect(seen.at(-1)).toMatchObject({ status: 'done', totalRows: 2501, processedRows: 2501, imported: 2499, rejectedCount: 2, error: null });
+    expect(seen.at(-1)).toMatchObject({
+      status: 'done',
+      totalRows: 2501,
+      processedRows: 2501,
+      imported: 2499,
+      rejectedCount: 2,
+      error: null,
+    });
 
     const rejected = await t.request('GET', `/api/v1/imports/${job.id}/rejected.csv?${q(t)}`);
     expect(rejected.status).toBe(200);
@@ -252,8 +469,18 @@ describe('CSV import with progress and rejected rows; CSV export', () => {
     expect(exportedLines).toHaveLength(2500);
     expect(exportedLines.some((l) => l.startsWith('p0,') || l.includes(',p0,'))).toBe(true);
 
-    const back = expectStatus(await t.request('POST', `/api/v1/imports?${q(t)}&kind=contacts`, exported.text, { 'content-type': 'text/csv' }), 202);
-    expect((await follow(t, back.id)).at(-1)).toMatchObject({ status: 'done', imported: 0, skipped: 2499, rejectedCount: 0 });
+    const back = expectStatus(
+      await t.request('POST', `/api/v1/imports?${q(t)}&kind=contacts`, exported.text, {
+        'content-type': 'text/csv',
+      }),
+      202,
+    );
+    expect((await follow(t, back.id)).at(-1)).toMatchObject({
+      status: 'done',
+      imported: 0,
+      skipped: 2499,
+      rejectedCount: 0,
+    });
     expect(expectStatus(await t.request('GET', `/api/v1/account?${q(t)}`), 200).contacts).toBe(2499);
   });
 

@@ -16,8 +16,23 @@ import { queueCounts } from '../../electron/sync/outbox.ts';
 import { openSecret } from '../../electron/sync/secret-box.ts';
 import { DonationDetail } from '../../shared/schemas/donations.ts';
 import { LinkResult, PullRun, PullStatus, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
-import { SyncAttentionList, SyncRecordState, SyncRunResult, SyncSettings, SyncStatus } from '../../shared/schemas/sync.ts';
-import { asNewAccount, expectError, expectRejected, expectStatus, getDonation, makeCampaign, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
+import {
+  SyncAttentionList,
+  SyncRecordState,
+  SyncRunResult,
+  SyncSettings,
+  SyncStatus,
+} from '../../shared/schemas/sync.ts';
+import {
+  asNewAccount,
+  expectError,
+  expectRejected,
+  expectStatus,
+  getDonation,
+  makeCampaign,
+  makeContact,
+  makeDonation,
+} from '../helpers/api-fixtures.ts';
 import { startTestServer, TEST_ENGINE, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
 
@@ -47,10 +62,29 @@ interface Hq {
 async function configured(server: TestServer = s): Promise<{ t: TestServer; h: Hq; campaignId: string }> {
   const t = await asNewAccount(server);
   const h = await hq.otherAccount();
-  expectStatus(await t.request('PUT', '/api/v1/sync/settings', { baseUrl: hq.url, keyId: h.keyId, secret: h.secret, remoteAccountId: h.accountId, ratePerSecond: 200 }), 200);
+  expectStatus(
+    await t.request('PUT', '/api/v1/sync/settings', {
+      baseUrl: hq.url,
+      keyId: h.keyId,
+      secret: h.secret,
+      remoteAccountId: h.accountId,
+      ratePerSecond: 200,
+    }),
+    200,
+  );
   const local = await makeCampaign(t, 'Annual Fund');
   const remote = await createCampaign(hq.ctx, { accountId: h.accountId, name: 'Annual Fund' });
-  const link = LinkResult.parse(expectStatus(await t.request('POST', '/api/v1/sync/links', { accountId: t.accountId, kind: 'campaign', localId: local.id, remoteId: remote.id }), 200));
+  const link = LinkResult.parse(
+    expectStatus(
+      await t.request('POST', '/api/v1/sync/links', {
+        accountId: t.accountId,
+        kind: 'campaign',
+        localId: local.id,
+        remoteId: remote.id,
+      }),
+      200,
+    ),
+  );
   expect(link).toMatchObject({ kind: 'campaign', localId: local.id, remoteId: remote.id, checked: true });
   return { t, h, campaignId: local.id };
 }
@@ -62,7 +96,12 @@ async function push(t: TestServer): Promise<void> {
     for (let i = 0; i < 20; i++) {
       await engine.runPass({ accountId: t.accountId });
       const c = await queueCounts(t.store.db, t.accountId);
-      const open = await t.store.db.selectFrom('syncItems').select('entityId').where('accountId', '=', t.accountId).where('state', 'in', ['unknown', 'in_flight']).executeTakeFirst();
+      const open = await t.store.db
+        .selectFrom('syncItems')
+        .select('entityId')
+        .where('accountId', '=', t.accountId)
+        .where('state', 'in', ['unknown', 'in_flight'])
+        .executeTakeFirst();
       if (c.pending === 0 && c.inFlight === 0 && !open) return;
       if (c.needsAttention > 0 && c.pending <= c.needsAttention && c.inFlight === 0 && !open) return;
     }
@@ -74,14 +113,32 @@ async function push(t: TestServer): Promise<void> {
 
 /** HQ's gifts that carry the local gift's `gd:` reference. */
 async function atHq(h: Hq, localId: string) {
-  return hq.store.db.selectFrom('donations').select(['id', 'amountCents', 'notes']).where('accountId', '=', h.accountId).where('notes', 'like', `%gd:${localId}%`).execute();
+  return hq.store.db
+    .selectFrom('donations')
+    .select(['id', 'amountCents', 'notes'])
+    .where('accountId', '=', h.accountId)
+    .where('notes', 'like', `%gd:${localId}%`)
+    .execute();
 }
 
 describe('GET/PUT /api/v1/sync/settings', () => {
   it('before any settings: GET is a 404 naming accountId; a first PUT without the secret is refused and stores nothing', async () => {
     const t = await asNewAccount(s);
-    expectError(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 404, { code: 'sync_not_configured', field: 'accountId' });
-    await expectRejected(t, () => t.request('PUT', '/api/v1/sync/settings', { baseUrl: hq.url, keyId: 'gdk_x', remoteAccountId: 'acct_x' }), 400, { field: 'secret' });
+    expectError(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 404, {
+      code: 'sync_not_configured',
+      field: 'accountId',
+    });
+    await expectRejected(
+      t,
+      () =>
+        t.request('PUT', '/api/v1/sync/settings', {
+          baseUrl: hq.url,
+          keyId: 'gdk_x',
+          remoteAccountId: 'acct_x',
+        }),
+      400,
+      { field: 'secret' },
+    );
   });
 
   it.each([
@@ -100,19 +157,47 @@ describe('GET/PUT /api/v1/sync/settings', () => {
     ['emailMatch', { emailMatch: 'yes' }],
   ])('a bad %s (%j) is a 400 naming it, and the stored settings stay as they were', async (field, patch) => {
     const { t } = await configured();
-    const before = expectStatus(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 200);
-    const body: Record<string, unknown> = { baseUrl: 'https://hq.example.org', keyId: 'gdk_other', secret: 'gds_other', remoteAccountId: 'acct_other', ...patch };
+    const before = expectStatus(
+      await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`),
+      200,
+    );
+    const body: Record<string, unknown> = {
+      baseUrl: 'https://hq.example.org',
+      keyId: 'gdk_other',
+      secret: 'gds_other',
+      remoteAccountId: 'acct_other',
+      ...patch,
+    };
     for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
     await expectRejected(t, () => t.request('PUT', '/api/v1/sync/settings', body), 400, { field });
-    expect(expectStatus(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 200)).toEqual(before);
+    expect(
+      expectStatus(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 200),
+    ).toEqual(before);
   });
 
   it('saves and shows the settings, never the secret; the secret is stored sealed, and kept when a PUT leaves it out', async () => {
     const t = await asNewAccount(s);
     const secret = `gds_${'S3cr3t'.repeat(6)}`;
-    const put = await t.request('PUT', '/api/v1/sync/settings', { baseUrl: 'https://hq.example.org/api/v1/', keyId: 'gdk_abc', secret, remoteAccountId: 'acct_hq', ratePerSecond: 4, scheduleSeconds: 30, emailMatch: false });
+    const put = await t.request('PUT', '/api/v1/sync/settings', {
+      baseUrl: 'https://hq.example.org/api/v1/',
+      keyId: 'gdk_abc',
+      secret,
+      remoteAccountId: 'acct_hq',
+      ratePerSecond: 4,
+      scheduleSeconds: 30,
+      emailMatch: false,
+    });
     const shown = SyncSettings.strict().parse(expectStatus(put, 200));
-    expect(shown).toEqual({ accountId: t.accountId, baseUrl: 'https://hq.example.org', keyId: 'gdk_abc', remoteAccountId: 'acct_hq', ratePerSecond: 4, scheduleSeconds: 30, emailMatch: false, hasSecret: true });
+    expect(shown).toEqual({
+      accountId: t.accountId,
+      baseUrl: 'https://hq.example.org',
+      keyId: 'gdk_abc',
+      remoteAccountId: 'acct_hq',
+      ratePerSecond: 4,
+      scheduleSeconds: 30,
+      emailMatch: false,
+      hasSecret: true,
+    });
     expect(put.text).not.toContain(secret);
     const got = await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`);
     expect(SyncSettings.strict().parse(expectStatus(got, 200))).toEqual(shown);
@@ -121,7 +206,11 @@ describe('GET/PUT /api/v1/sync/settings', () => {
     expect(status.text).not.toContain(secret);
 
     // At rest: no column holds the plain secret; the sealed one opens to it with the key.
-    const row = await t.store.db.selectFrom('syncRemotes').selectAll().where('accountId', '=', t.accountId).executeTakeFirstOrThrow();
+    const row = await t.store.db
+      .selectFrom('syncRemotes')
+      .selectAll()
+      .where('accountId', '=', t.accountId)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(row.secretSealed).toMatch(/^v1\./);
     expect(await openSecret(testKeys, row.secretSealed)).toBe(secret);
@@ -129,17 +218,42 @@ describe('GET/PUT /api/v1/sync/settings', () => {
       // The database file itself (and its write-ahead log) never holds the plain text.
       for (const f of ['giftdesk.sqlite', 'giftdesk.sqlite-wal']) {
         const file = path.join(t.dataDir, f);
-        if (fs.existsSync(file)) expect(fs.readFileSync(file).includes(Buffer.from(secret)), `${f} holds the secret`).toBe(false);
+        if (fs.existsSync(file))
+          expect(fs.readFileSync(file).includes(Buffer.from(secret)), `${f} holds the secret`).toBe(false);
       }
     }
 
     // A PUT without the secret keeps the sealed one; a new secret replaces it.
-    expectStatus(await t.request('PUT', '/api/v1/sync/settings', { baseUrl: 'https://hq.example.org', keyId: 'gdk_abc', remoteAccountId: 'acct_hq', ratePerSecond: 6 }), 200);
-    const kept = await t.store.db.selectFrom('syncRemotes').select(['secretSealed', 'ratePerSecond']).where('accountId', '=', t.accountId).executeTakeFirstOrThrow();
+    expectStatus(
+      await t.request('PUT', '/api/v1/sync/settings', {
+        baseUrl: 'https://hq.example.org',
+        keyId: 'gdk_abc',
+        remoteAccountId: 'acct_hq',
+        ratePerSecond: 6,
+      }),
+      200,
+    );
+    const kept = await t.store.db
+      .selectFrom('syncRemotes')
+      .select(['secretSealed', 'ratePerSecond'])
+      .where('accountId', '=', t.accountId)
+      .executeTakeFirstOrThrow();
     expect(kept.secretSealed).toBe(row.secretSealed);
     expect(Number(kept.ratePerSecond)).toBe(6);
-    expectStatus(await t.request('PUT', '/api/v1/sync/settings', { baseUrl: 'https://hq.example.org', keyId: 'gdk_abc', remoteAccountId: 'acct_hq', secret: 'gds_new_one' }), 200);
-    const replaced = await t.store.db.selectFrom('syncRemotes').select('secretSealed').where('accountId', '=', t.accountId).executeTakeFirstOrThrow();
+    expectStatus(
+      await t.request('PUT', '/api/v1/sync/settings', {
+        baseUrl: 'https://hq.example.org',
+        keyId: 'gdk_abc',
+        remoteAccountId: 'acct_hq',
+        secret: 'gds_new_one',
+      }),
+      200,
+    );
+    const replaced = await t.store.db
+      .selectFrom('syncRemotes')
+      .select('secretSealed')
+      .where('accountId', '=', t.accountId)
+      .executeTakeFirstOrThrow();
     expect(await openSecret(testKeys, replaced.secretSealed)).toBe('gds_new_one');
   });
 });
@@ -151,38 +265,95 @@ describe('a gift before and after it was sent to HQ', () => {
     const gift = await makeDonation(t, donor.id, { donationAmount: 40, campaignId });
     const other = await makeDonation(t, donor.id, { donationAmount: 15, campaignId });
 
-    const status = SyncStatus.parse(expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200));
-    expect(status).toMatchObject({ configured: true, pending: 3, inFlight: 0, needsAttention: 0, done: 0, lastSuccessAt: null });
-    const before = SyncRecordState.parse(expectStatus(await t.request('GET', `/api/v1/sync/records/donation/${gift.id}?accountId=${t.accountId}`), 200));
-    expect(before).toMatchObject({ entityType: 'donation', entityId: gift.id, phase: 'not_sent', readOnly: false, remoteId: null });
+    const status = SyncStatus.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200),
+    );
+    expect(status).toMatchObject({
+      configured: true,
+      pending: 3,
+      inFlight: 0,
+      needsAttention: 0,
+      done: 0,
+      lastSuccessAt: null,
+    });
+    const before = SyncRecordState.parse(
+      expectStatus(
+        await t.request('GET', `/api/v1/sync/records/donation/${gift.id}?accountId=${t.accountId}`),
+        200,
+      ),
+    );
+    expect(before).toMatchObject({
+      entityType: 'donation',
+      entityId: gift.id,
+      phase: 'not_sent',
+      readOnly: false,
+      remoteId: null,
+    });
 
     // Not yet sent: a bad correction names its field and changes nothing; a good one is applied.
-    await expectRejected(t, () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: -5 }), 400, { field: 'donationAmount' });
-    await expectRejected(t, () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { paymentMethod: 'gold bars' }), 400, { field: 'paymentMethod' });
-    const corrected = DonationDetail.parse(expectStatus(await t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: 45.5 }), 200));
+    await expectRejected(
+      t,
+      () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: -5 }),
+      400,
+      { field: 'donationAmount' },
+    );
+    await expectRejected(
+      t,
+      () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { paymentMethod: 'gold bars' }),
+      400,
+      { field: 'paymentMethod' },
+    );
+    const corrected = DonationDetail.parse(
+      expectStatus(await t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: 45.5 }), 200),
+    );
     expect(corrected.donationAmount).toBe(45.5);
     expect((await getDonation(t, gift.id)).donationAmount).toBe(45.5);
     // … and the other is voided: it stays on record and is never sent.
-    const voided = DonationDetail.parse(expectStatus(await t.request('POST', `/api/v1/donations/${other.id}/void`, { reason: 'entered twice' }), 200));
+    const voided = DonationDetail.parse(
+      expectStatus(
+        await t.request('POST', `/api/v1/donations/${other.id}/void`, { reason: 'entered twice' }),
+        200,
+      ),
+    );
     expect(voided.status).toBe('voided');
-    await expectRejected(t, () => t.request('PATCH', `/api/v1/donations/${other.id}`, { donationAmount: 20 }), 409, { code: 'donation_voided', field: 'id' });
+    await expectRejected(
+      t,
+      () => t.request('PATCH', `/api/v1/donations/${other.id}`, { donationAmount: 20 }),
+      409,
+      { code: 'donation_voided', field: 'id' },
+    );
 
     await push(t);
 
-    const after = SyncRecordState.parse(expectStatus(await t.request('GET', `/api/v1/sync/records/donation/${gift.id}?accountId=${t.accountId}`), 200));
+    const after = SyncRecordState.parse(
+      expectStatus(
+        await t.request('GET', `/api/v1/sync/records/donation/${gift.id}?accountId=${t.accountId}`),
+        200,
+      ),
+    );
     expect(after).toMatchObject({ phase: 'sent', readOnly: true, pendingChanges: 0 });
     const sent = await atHq(h, gift.id);
     expect(sent).toHaveLength(1);
     expect(after.remoteId).toBe(sent[0]!.id);
     expect(Number(sent[0]!.amountCents)).toBe(4550);
     expect(await atHq(h, other.id)).toHaveLength(0);
-    const done = SyncStatus.parse(expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200));
+    const done = SyncStatus.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200),
+    );
     expect(done).toMatchObject({ pending: 0, inFlight: 0, needsAttention: 0 });
     expect(done.lastSuccessAt).not.toBeNull();
 
     // Sent: HQ's API cannot change a gift, so neither can we.
-    await expectRejected(t, () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: 99 }), 409, { code: 'donation_sent', field: 'id' });
-    await expectRejected(t, () => t.request('POST', `/api/v1/donations/${gift.id}/void`, {}), 409, { code: 'donation_sent', field: 'id' });
+    await expectRejected(
+      t,
+      () => t.request('PATCH', `/api/v1/donations/${gift.id}`, { donationAmount: 99 }),
+      409,
+      { code: 'donation_sent', field: 'id' },
+    );
+    await expectRejected(t, () => t.request('POST', `/api/v1/donations/${gift.id}/void`, {}), 409, {
+      code: 'donation_sent',
+      field: 'id',
+    });
     expect((await getDonation(t, gift.id)).donationAmount).toBe(45.5);
     await push(t);
     expect(await atHq(h, gift.id)).toHaveLength(1);
@@ -190,10 +361,23 @@ describe('a gift before and after it was sent to HQ', () => {
 
   it('PATCH, void and the record route on a gift of no such id: 404 naming id, nothing changed', async () => {
     const { t } = await configured();
-    await expectRejected(t, () => t.request('PATCH', '/api/v1/donations/don_nosuchgift0000', { donationAmount: 5 }), 404, { field: 'id' });
-    await expectRejected(t, () => t.request('POST', '/api/v1/donations/don_nosuchgift0000/void', {}), 404, { field: 'id' });
-    expectError(await t.request('GET', `/api/v1/sync/records/donation/don_nosuchgift0000?accountId=${t.accountId}`), 404, { field: 'id' });
-    expectError(await t.request('GET', `/api/v1/sync/records/gift/don_x?accountId=${t.accountId}`), 400, { field: 'entityType' });
+    await expectRejected(
+      t,
+      () => t.request('PATCH', '/api/v1/donations/don_nosuchgift0000', { donationAmount: 5 }),
+      404,
+      { field: 'id' },
+    );
+    await expectRejected(t, () => t.request('POST', '/api/v1/donations/don_nosuchgift0000/void', {}), 404, {
+      field: 'id',
+    });
+    expectError(
+      await t.request('GET', `/api/v1/sync/records/donation/don_nosuchgift0000?accountId=${t.accountId}`),
+      404,
+      { field: 'id' },
+    );
+    expectError(await t.request('GET', `/api/v1/sync/records/gift/don_x?accountId=${t.accountId}`), 400, {
+      field: 'entityType',
+    });
   });
 });
 
@@ -203,34 +387,99 @@ describe('needs attention: list, retry, discard, links', () => {
     const gala = await makeCampaign(t, 'Gala');
     const donor = await makeContact(t);
     const gift = await makeDonation(t, donor.id, { campaignId: gala.id, donationAmount: 70 });
-    const stray = await makeDonation(t, donor.id, { campaignId: (await makeCampaign(t, 'Stray')).id, donationAmount: 5 });
+    const stray = await makeDonation(t, donor.id, {
+      campaignId: (await makeCampaign(t, 'Stray')).id,
+      donationAmount: 5,
+    });
     await push(t);
 
-    const list = SyncAttentionList.parse(expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200));
-    expect(list.data.map((a) => [a.entityId, a.code]).sort()).toEqual([[gift.id, 'reference_not_linked'], [stray.id, 'reference_not_linked']].sort());
+    const list = SyncAttentionList.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200),
+    );
+    expect(list.data.map((a) => [a.entityId, a.code]).sort()).toEqual(
+      [
+        [gift.id, 'reference_not_linked'],
+        [stray.id, 'reference_not_linked'],
+      ].sort(),
+    );
     expect(await atHq(h, gift.id)).toHaveLength(0);
 
     // Bad actions: named field, nothing changed.
-    await expectRejected(t, () => t.request('POST', `/api/v1/sync/items/gift/${gift.id}/retry`, {}), 400, { field: 'entityType' });
-    await expectRejected(t, () => t.request('POST', `/api/v1/sync/items/donation/don_nosuchgift0000/retry`, {}), 404, { code: 'sync_item_not_found', field: 'id' });
-    await expectRejected(t, () => t.request('POST', `/api/v1/sync/items/contact/${donor.id}/discard`, {}), 404, { code: 'sync_item_not_found', field: 'id' });
+    await expectRejected(t, () => t.request('POST', `/api/v1/sync/items/gift/${gift.id}/retry`, {}), 400, {
+      field: 'entityType',
+    });
+    await expectRejected(
+      t,
+      () => t.request('POST', `/api/v1/sync/items/donation/don_nosuchgift0000/retry`, {}),
+      404,
+      { code: 'sync_item_not_found', field: 'id' },
+    );
+    await expectRejected(
+      t,
+      () => t.request('POST', `/api/v1/sync/items/contact/${donor.id}/discard`, {}),
+      404,
+      { code: 'sync_item_not_found', field: 'id' },
+    );
 
     // Links: a bad kind and an id HQ does not have are refused; HQ's real id is linked.
-    await expectRejected(t, () => t.request('POST', '/api/v1/sync/links', { accountId: t.accountId, kind: 'gala', localId: gala.id, remoteId: 'cmp_x' }), 400, { field: 'kind' });
-    await expectRejected(t, () => t.request('POST', '/api/v1/sync/links', { accountId: t.accountId, kind: 'campaign', localId: gala.id, remoteId: 'cmp_nosuchcampaign00' }), 400, { field: 'remoteId' });
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/api/v1/sync/links', {
+          accountId: t.accountId,
+          kind: 'gala',
+          localId: gala.id,
+          remoteId: 'cmp_x',
+        }),
+      400,
+      { field: 'kind' },
+    );
+    await expectRejected(
+      t,
+      () =>
+        t.request('POST', '/api/v1/sync/links', {
+          accountId: t.accountId,
+          kind: 'campaign',
+          localId: gala.id,
+          remoteId: 'cmp_nosuchcampaign00',
+        }),
+      400,
+      { field: 'remoteId' },
+    );
     const hqGala = await createCampaign(hq.ctx, { accountId: h.accountId, name: 'Gala' });
-    LinkResult.parse(expectStatus(await t.request('POST', '/api/v1/sync/links', { accountId: t.accountId, kind: 'campaign', localId: gala.id, remoteId: hqGala.id }), 200));
-    const links = ReferenceLinkList.parse(expectStatus(await t.request('GET', `/api/v1/sync/links?accountId=${t.accountId}`), 200));
+    LinkResult.parse(
+      expectStatus(
+        await t.request('POST', '/api/v1/sync/links', {
+          accountId: t.accountId,
+          kind: 'campaign',
+          localId: gala.id,
+          remoteId: hqGala.id,
+        }),
+        200,
+      ),
+    );
+    const links = ReferenceLinkList.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/links?accountId=${t.accountId}`), 200),
+    );
     expect(links.data.find((l) => l.localId === gala.id)?.remoteId).toBe(hqGala.id);
 
-    const retried = SyncRecordState.parse(expectStatus(await t.request('POST', `/api/v1/sync/items/donation/${gift.id}/retry`, {}), 200));
+    const retried = SyncRecordState.parse(
+      expectStatus(await t.request('POST', `/api/v1/sync/items/donation/${gift.id}/retry`, {}), 200),
+    );
     expect(retried.phase).not.toBe('needs_attention');
-    const discarded = SyncRecordState.parse(expectStatus(await t.request('POST', `/api/v1/sync/items/donation/${stray.id}/discard`, {}), 200));
-    expect(discarded).toMatchObject({ phase: expect.not.stringMatching(/needs_attention/), pendingChanges: 0 });
+    const discarded = SyncRecordState.parse(
+      expectStatus(await t.request('POST', `/api/v1/sync/items/donation/${stray.id}/discard`, {}), 200),
+    );
+    expect(discarded).toMatchObject({
+      phase: expect.not.stringMatching(/needs_attention/),
+      pendingChanges: 0,
+    });
     await push(t);
     expect(await atHq(h, gift.id)).toHaveLength(1);
     expect(await atHq(h, stray.id)).toHaveLength(0);
-    const after = SyncAttentionList.parse(expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200));
+    const after = SyncAttentionList.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200),
+    );
     expect(after.data).toEqual([]);
   });
 });
@@ -238,26 +487,64 @@ describe('needs attention: list, retry, discard, links', () => {
 describe('pull and run', () => {
   it('pull: refused for an account without settings (naming accountId); else 202 with the run, which ends done with HQ’s contacts here', async () => {
     const bare = await asNewAccount(s);
-    await expectRejected(bare, () => bare.request('POST', '/api/v1/sync/pull', { accountId: bare.accountId }), 400, { code: 'sync_not_configured', field: 'accountId' });
-    expect(PullStatus.parse(expectStatus(await bare.request('GET', `/api/v1/sync/pull?accountId=${bare.accountId}`), 200))).toEqual({ run: null });
+    await expectRejected(
+      bare,
+      () => bare.request('POST', '/api/v1/sync/pull', { accountId: bare.accountId }),
+      400,
+      { code: 'sync_not_configured', field: 'accountId' },
+    );
+    expect(
+      PullStatus.parse(
+        expectStatus(await bare.request('GET', `/api/v1/sync/pull?accountId=${bare.accountId}`), 200),
+      ),
+    ).toEqual({ run: null });
 
     const { t, h } = await configured();
-    for (let i = 0; i < 3; i++) expectStatus(await hq.request('POST', '/api/v1/contacts', { accountId: h.accountId, firstName: 'Known', lastName: `Donor${i}` }, { 'x-api-key': h.keyId, authorization: `Bearer ${h.secret}` }), 201);
-    const started = PullRun.parse(expectStatus(await t.request('POST', '/api/v1/sync/pull', { accountId: t.accountId }), 202));
+    for (let i = 0; i < 3; i++)
+      expectStatus(
+        await hq.request(
+          'POST',
+          '/api/v1/contacts',
+          { accountId: h.accountId, firstName: 'Known', lastName: `Donor${i}` },
+          { 'x-api-key': h.keyId, authorization: `Bearer ${h.secret}` },
+        ),
+        201,
+      );
+    const started = PullRun.parse(
+      expectStatus(await t.request('POST', '/api/v1/sync/pull', { accountId: t.accountId }), 202),
+    );
     expect(started.status).toBe('running');
     await expect
-      .poll(async () => PullStatus.parse(expectStatus(await t.request('GET', `/api/v1/sync/pull?accountId=${t.accountId}`), 200)).run?.status, { timeout: 30_000 })
+      .poll(
+        async () =>
+          PullStatus.parse(
+            expectStatus(await t.request('GET', `/api/v1/sync/pull?accountId=${t.accountId}`), 200),
+          ).run?.status,
+        { timeout: 30_000 },
+      )
       .toBe('done');
-    const names = (await t.store.db.selectFrom('contacts').select('lastName').where('accountId', '=', t.accountId).execute()).map((c) => c.lastName).sort();
+    const names = (
+      await t.store.db
+        .selectFrom('contacts')
+        .select('lastName')
+        .where('accountId', '=', t.accountId)
+        .execute()
+    )
+      .map((c) => c.lastName)
+      .sort();
     expect(names).toEqual(['Donor0', 'Donor1', 'Donor2']);
   });
 
   it('run: 409 naming why when the account has no settings or this server runs no sync', async () => {
     const bare = await asNewAccount(s);
-    await expectRejected(bare, () => bare.request('POST', '/api/v1/sync/run', {}), 409, { code: 'sync_not_configured' });
+    await expectRejected(bare, () => bare.request('POST', '/api/v1/sync/run', {}), 409, {
+      code: 'sync_not_configured',
+    });
     const { t, campaignId } = await configured();
     await makeDonation(t, (await makeContact(t)).id, { campaignId });
-    await expectRejected(t, () => t.request('POST', '/api/v1/sync/run', {}), 409, { code: 'sync_not_running' });
+    await expectRejected(t, () => t.request('POST', '/api/v1/sync/run', {}), 409, {
+      code: 'sync_not_running',
+    });
   });
 
   it('run on a server with the scheduler: one pass, answered with the result, and the gift is at HQ exactly once', async () => {
@@ -268,7 +555,15 @@ describe('pull and run', () => {
       const res = SyncRunResult.parse(expectStatus(await t.request('POST', '/api/v1/sync/run', {}), 200));
       expect(res.status.configured).toBe(true);
       // The scheduler may have started a pass of its own on the settings' PUT: either way it ends drained.
-      await expect.poll(async () => SyncStatus.parse(expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200)).pending, { timeout: 30_000 }).toBe(0);
+      await expect
+        .poll(
+          async () =>
+            SyncStatus.parse(
+              expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200),
+            ).pending,
+          { timeout: 30_000 },
+        )
+        .toBe(0);
       await expect.poll(async () => (await atHq(h, gift.id)).length, { timeout: 30_000 }).toBe(1);
     } finally {
       await withScheduler.close();

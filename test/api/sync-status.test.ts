@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
 import { linkRemote } from '../../electron/sync/state.ts';
 import { SyncAttentionList, SyncStatus } from '../../shared/schemas/sync.ts';
-import { asNewAccount, expectStatus, makeContact, makeCustomField, makeDonation } from '../helpers/api-fixtures.ts';
+import {
+  asNewAccount,
+  expectStatus,
+  makeContact,
+  makeCustomField,
+  makeDonation,
+} from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
@@ -39,7 +45,9 @@ async function freePort(): Promise<number> {
 }
 
 async function status(t: TestServer): Promise<SyncStatus> {
-  return SyncStatus.parse(expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200));
+  return SyncStatus.parse(
+    expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200),
+  );
 }
 
 async function syncNow(t: TestServer): Promise<void> {
@@ -48,8 +56,17 @@ async function syncNow(t: TestServer): Promise<void> {
 
 /** The outbox read straight from the database: changes still to go, and those HQ confirmed. */
 async function outbox(t: TestServer): Promise<{ left: number; confirmed: number }> {
-  const rows = await t.store.db.selectFrom('changeLog').select(['syncedAt', 'attemptId', 'entityType']).where('accountId', '=', t.accountId).where('push', '=', 1).where('entityType', 'in', ['contact', 'donation']).execute();
-  return { left: rows.filter((r) => r.syncedAt === null).length, confirmed: rows.filter((r) => r.syncedAt !== null && r.attemptId !== null).length };
+  const rows = await t.store.db
+    .selectFrom('changeLog')
+    .select(['syncedAt', 'attemptId', 'entityType'])
+    .where('accountId', '=', t.accountId)
+    .where('push', '=', 1)
+    .where('entityType', 'in', ['contact', 'donation'])
+    .execute();
+  return {
+    left: rows.filter((r) => r.syncedAt === null).length,
+    confirmed: rows.filter((r) => r.syncedAt !== null && r.attemptId !== null).length,
+  };
 }
 
 /**
@@ -65,21 +82,62 @@ async function messyEvent(t: TestServer, campaignId: string): Promise<{ twins: s
   await makeContact(t, { firstName: 'Robert', lastName: 'Brown' });
   const zoe = await makeContact(t, { firstName: 'Zoe', lastName: 'Nunez' });
   const twins = [
-    await makeDonation(t, rob.id, { donationAmount: 19.99, paymentMethod: 'cash', donationDate: '2026-03-07', campaignId }),
-    await makeDonation(t, rob.id, { donationAmount: 19.99, paymentMethod: 'cash', donationDate: '2026-03-07', campaignId }),
+    await makeDonation(t, rob.id, {
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+      donationDate: '2026-03-07',
+      campaignId,
+    }),
+    await makeDonation(t, rob.id, {
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+      donationDate: '2026-03-07',
+      campaignId,
+    }),
   ];
-  const fixed = await makeDonation(t, zoe.id, { donationAmount: 250, paymentMethod: 'check', donationDate: '2026-03-07', campaignId });
-  expectStatus(await t.request('PATCH', `/api/v1/donations/${fixed.id}`, { accountId: t.accountId, donationAmount: 25 }), 200);
+  const fixed = await makeDonation(t, zoe.id, {
+    donationAmount: 250,
+    paymentMethod: 'check',
+    donationDate: '2026-03-07',
+    campaignId,
+  });
+  expectStatus(
+    await t.request('PATCH', `/api/v1/donations/${fixed.id}`, { accountId: t.accountId, donationAmount: 25 }),
+    200,
+  );
   return { twins: twins.map((d) => d.id) };
 }
 
 /** A local account syncing to `baseUrl` as HQ account `h`, with its campaign linked to HQ's. */
-async function account(baseUrl: string, h: { accountId: string; keyId: string; secret: string }): Promise<{ t: TestServer; campaignId: string }> {
+async function account(
+  baseUrl: string,
+  h: { accountId: string; keyId: string; secret: string },
+): Promise<{ t: TestServer; campaignId: string }> {
   const t = await asNewAccount(s);
   const remote = await createCampaign(hq.ctx, { accountId: h.accountId, name: 'Spring Gala' });
   const campaignId = (await createCampaign(t.ctx, { accountId: t.accountId, name: 'Spring Gala' })).id;
-  await t.store.write((trx) => linkRemote(trx, { accountId: t.accountId, entityType: 'campaign', localId: campaignId, remoteId: remote.id, source: 'manual', at: new Date().toISOString() }));
-  expectStatus(await t.request('PUT', '/api/v1/sync/settings', { accountId: t.accountId, baseUrl, keyId: h.keyId, secret: h.secret, remoteAccountId: h.accountId, ratePerSecond: 200, scheduleSeconds: 86_400 }), 200);
+  await t.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: t.accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: remote.id,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
+  expectStatus(
+    await t.request('PUT', '/api/v1/sync/settings', {
+      accountId: t.accountId,
+      baseUrl,
+      keyId: h.keyId,
+      secret: h.secret,
+      remoteAccountId: h.accountId,
+      ratePerSecond: 200,
+      scheduleSeconds: 86_400,
+    }),
+    200,
+  );
   return { t, campaignId };
 }
 
@@ -95,7 +153,12 @@ describe('GET /sync/status', () => {
     // The deleted mistake was merged into nothing: done with, but HQ confirmed nothing.
     expect(st.sent).toBe(0);
     expect(box.confirmed).toBe(0);
-    expect(st.connection).toMatchObject({ state: 'never', lastAnsweredAt: null, refusedAt: null, onlineWindowSeconds: 120 });
+    expect(st.connection).toMatchObject({
+      state: 'never',
+      lastAnsweredAt: null,
+      refusedAt: null,
+      onlineWindowSeconds: 120,
+    });
     expect(st.connection.lastFailedAt).not.toBeNull();
     expect(st.connection.lastFailure).toMatch(/ECONNREFUSED/);
     expect(st.waiting).toBe(box.left);
@@ -105,7 +168,11 @@ describe('GET /sync/status', () => {
     expect(st.attention).toEqual([]);
     expect(st.lastError).toMatch(/HQ cannot be reached|failed/);
     // The attention route says the same as the status.
-    expect(SyncAttentionList.parse(expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200)).data).toEqual(st.attention);
+    expect(
+      SyncAttentionList.parse(
+        expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200),
+      ).data,
+    ).toEqual(st.attention);
   });
 
   it('HQ working, then gone: online with sent = what HQ confirmed and the refused contact in the list beside its count; then offline since that answer', async () => {
@@ -117,8 +184,17 @@ describe('GET /sync/status', () => {
     const { twins } = await messyEvent(t, campaignId);
     // A contact HQ refuses (a custom field HQ lacks): parked; its gift waits for it.
     await makeCustomField(t, 'Shirt Size', 'text');
-    const cy = await makeContact(t, { firstName: 'Cy', lastName: 'Dee', customFields: { 'Shirt Size': 'L' } });
-    await makeDonation(t, cy.id, { donationAmount: 19.99, paymentMethod: 'cash', donationDate: '2026-03-07', campaignId });
+    const cy = await makeContact(t, {
+      firstName: 'Cy',
+      lastName: 'Dee',
+      customFields: { 'Shirt Size': 'L' },
+    });
+    await makeDonation(t, cy.id, {
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+      donationDate: '2026-03-07',
+      campaignId,
+    });
     const before = Date.now();
     await syncNow(t);
     const st = await status(t);
@@ -131,7 +207,11 @@ describe('GET /sync/status', () => {
     expect(st.sent).toBe(box.confirmed);
     expect(st.sent).toBeGreaterThanOrEqual(8); // 4 contacts, 3 gifts, the correction
     expect(st.done).toBe(st.sent + 2);
-    const atHq = await hq.store.db.selectFrom('donations').select('amountCents').where('accountId', '=', h.accountId).execute();
+    const atHq = await hq.store.db
+      .selectFrom('donations')
+      .select('amountCents')
+      .where('accountId', '=', h.accountId)
+      .execute();
     expect(atHq.filter((d) => Number(d.amountCents) === 1999)).toHaveLength(twins.length);
     expect(atHq.map((d) => Number(d.amountCents)).sort((a, b) => a - b)).toEqual([1999, 1999, 2500]);
     // Needs attention: Cy Dee, in the list of the same answer; waiting: Cy's gift, nothing else.
@@ -148,7 +228,9 @@ describe('GET /sync/status', () => {
     const gone = await status(t);
     expect(gone.connection.state).toBe('offline');
     expect(gone.connection.lastAnsweredAt).toBe(st.connection.lastAnsweredAt);
-    expect(Date.parse(gone.connection.lastFailedAt!)).toBeGreaterThan(Date.parse(gone.connection.lastAnsweredAt!));
+    expect(Date.parse(gone.connection.lastFailedAt!)).toBeGreaterThan(
+      Date.parse(gone.connection.lastAnsweredAt!),
+    );
     expect(gone.sent).toBe(st.sent);
     expect(gone.waiting).toBe(2);
   });
@@ -165,7 +247,16 @@ describe('GET /sync/status', () => {
     expect(st.sent).toBe(0);
     expect(st.waiting).toBe((await outbox(t)).left);
 
-    expectStatus(await t.request('PUT', '/api/v1/sync/settings', { accountId: t.accountId, baseUrl: hq.url, keyId: h.keyId, secret: h.secret, remoteAccountId: h.accountId }), 200);
+    expectStatus(
+      await t.request('PUT', '/api/v1/sync/settings', {
+        accountId: t.accountId,
+        baseUrl: hq.url,
+        keyId: h.keyId,
+        secret: h.secret,
+        remoteAccountId: h.accountId,
+      }),
+      200,
+    );
     await syncNow(t);
     const ok = await status(t);
     expect(ok.connection.state).toBe('online');

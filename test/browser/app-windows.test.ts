@@ -9,7 +9,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../electron/domain/accounts.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+  type OpenedApp,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -29,19 +37,38 @@ afterAll(async () => {
 /** axe's violations of any impact (expectNoSeriousA11yViolations has loaded axe into the page). */
 async function anyA11yViolations(p: Page): Promise<string[]> {
   return p.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } };
-    return (await w.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.impact ?? '?'} ${v.id}`);
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          opts: object,
+        ): Promise<{ violations: Array<{ id: string; impact: string | null }> }>;
+      };
+    };
+    return (await w.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+      (v) => `${v.impact ?? '?'} ${v.id}`,
+    );
   });
 }
 
 type Listed = { keyId: string; label: string | null; revokedAt: string | null; session: string | null };
-const listed = async (): Promise<Listed[]> => (expectStatus(await server.request('GET', `/api/v1/api-keys?accountId=${server.accountId}`), 200) as { data: Listed[] }).data;
+const listed = async (): Promise<Listed[]> =>
+  (
+    expectStatus(await server.request('GET', `/api/v1/api-keys?accountId=${server.accountId}`), 200) as {
+      data: Listed[];
+    }
+  ).data;
 
 describe('Settings → API keys after an afternoon of browser windows', () => {
   it('lists the keys people made once; the nine windows are one line, and the other eight can be ended', async () => {
     // Sessions that ended (their windows were revoked, as a server stop does): never listed again.
     for (let i = 0; i < 3; i++) {
-      const k = await createApiKey(server.ctx, server.accountId, 'browser window (until the server stops)', 'browser');
+      const k = await createApiKey(
+        server.ctx,
+        server.accountId,
+        'browser window (until the server stops)',
+        'browser',
+      );
       await revokeApiKey(server.ctx, k.keyId, server.accountId);
     }
     const script = await createApiKey(server.ctx, server.accountId, 'nightly reconcile');
@@ -66,7 +93,9 @@ describe('Settings → API keys after an afternoon of browser windows', () => {
     expect(await page.getByText('Revoked keys (1)').count()).toBe(1);
 
     const windows = page.getByRole('region', { name: 'Open app windows' });
-    await expect.poll(() => windows.locator('#app-windows-summary').textContent()).toMatch(/^This window and 8 other windows opened since GiftDesk started\./);
+    await expect
+      .poll(() => windows.locator('#app-windows-summary').textContent())
+      .toMatch(/^This window and 8 other windows opened since GiftDesk started\./);
     await screenshot(page, 'settings-app-windows');
     await expectNoSeriousA11yViolations(page, 'Settings: API keys with open app windows');
     expect(await anyA11yViolations(page)).toEqual([]);
@@ -77,13 +106,25 @@ describe('Settings → API keys after an afternoon of browser windows', () => {
     await expectNoSeriousA11yViolations(page, 'Settings: end the other windows dialog');
     expect(await anyA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'End sessions' }).click();
-    await expect.poll(() => windows.locator('#app-windows-summary').textContent()).toMatch(/^This window only\./);
+    await expect
+      .poll(() => windows.locator('#app-windows-summary').textContent())
+      .toMatch(/^This window only\./);
 
     // The API says the same: the keys people made (live and revoked), and this window's session alone.
     const after = await listed();
     expect(after.filter((k) => k.session !== null)).toHaveLength(1);
-    expect(after.filter((k) => k.session === null).map((k) => k.label).sort()).toEqual(['nightly reconcile', 'old laptop', 'tests']);
-    const ended = await server.store.db.selectFrom('apiKeys').select(['id']).where('sessionKind', '=', 'browser').where('revokedAt', 'is not', null).execute();
+    expect(
+      after
+        .filter((k) => k.session === null)
+        .map((k) => k.label)
+        .sort(),
+    ).toEqual(['nightly reconcile', 'old laptop', 'tests']);
+    const ended = await server.store.db
+      .selectFrom('apiKeys')
+      .select(['id'])
+      .where('sessionKind', '=', 'browser')
+      .where('revokedAt', 'is not', null)
+      .execute();
     expect(ended).toHaveLength(3 + 8);
     // This window still works.
     await page.goto(`${server.url}/#/contacts`);

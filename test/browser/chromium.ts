@@ -21,9 +21,19 @@ import { pathToFileURL } from 'node:url';
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** The same flags for every build. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** The platforms the npm package ships a build for (its one binary is x86-64 Linux). */
-export const NPM_BUILD_PLATFORMS: ReadonlyArray<{ platform: NodeJS.Platform; arch: string }> = [{ platform: 'linux', arch: 'x64' }];
+export const NPM_BUILD_PLATFORMS: ReadonlyArray<{ platform: NodeJS.Platform; arch: string }> = [
+  { platform: 'linux', arch: 'x64' },
+];
 
 export type ChromiumSource = 'GIFTDESK_CHROMIUM' | 'npm' | 'system';
 
@@ -37,14 +47,21 @@ export interface ChromiumLookup {
 }
 
 /** The lookup order, without side effects: which build to use, or why there is none. */
-export function chooseChromium(l: ChromiumLookup): { source: ChromiumSource; path?: string } | { source: null; why: string } {
+export function chooseChromium(
+  l: ChromiumLookup,
+): { source: ChromiumSource; path?: string } | { source: null; why: string } {
   const fromEnv = l.env.GIFTDESK_CHROMIUM;
   if (fromEnv) return { source: 'GIFTDESK_CHROMIUM', path: fromEnv };
   const npmPlatform = NPM_BUILD_PLATFORMS.some((p) => p.platform === l.platform && p.arch === l.arch);
   if (npmPlatform && l.npmBuildInstalled) return { source: 'npm' };
   if (l.exists(SYSTEM_CHROMIUM)) return { source: 'system', path: SYSTEM_CHROMIUM };
-  const npmWhy = npmPlatform ? '@sparticuz/chromium is not installed (run npm install)' : `@sparticuz/chromium has no build for ${l.platform}-${l.arch}`;
-  return { source: null, why: `no Chromium: GIFTDESK_CHROMIUM is not set, ${npmWhy}, and ${SYSTEM_CHROMIUM} does not exist (install your system's chromium, or set GIFTDESK_CHROMIUM to a Chromium binary)` };
+  const npmWhy = npmPlatform
+    ? '@sparticuz/chromium is not installed (run npm install)'
+    : `@sparticuz/chromium has no build for ${l.platform}-${l.arch}`;
+  return {
+    source: null,
+    why: `no Chromium: GIFTDESK_CHROMIUM is not set, ${npmWhy}, and ${SYSTEM_CHROMIUM} does not exist (install your system's chromium, or set GIFTDESK_CHROMIUM to a Chromium binary)`,
+  };
 }
 
 export interface ResolvedChromium {
@@ -62,12 +79,19 @@ function npmPackage(): { dir: string; version: string } | null {
   try {
     const entry = require.resolve('@sparticuz/chromium');
     let dir = path.dirname(entry);
-    while (!fs.existsSync(path.join(dir, 'package.json')) || JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name !== '@sparticuz/chromium') {
+    while (
+      !fs.existsSync(path.join(dir, 'package.json')) ||
+      JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name !== '@sparticuz/chromium'
+    ) {
       const up = path.dirname(dir);
       if (up === dir) return null;
       dir = up;
     }
-    return { dir, version: (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version };
+    return {
+      dir,
+      version: (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string })
+        .version,
+    };
   } catch {
     return null;
   }
@@ -82,16 +106,39 @@ function unpackNpmBuild(pkg: { dir: string; version: string }): string {
     const esm = pathToFileURL(path.join(pkg.dir, 'build', 'esm', 'index.js')).href;
     // AWS_EXECUTION_ENV makes the package unpack its NSS libraries too (al2023/lib), which a
     // bare machine does not have; the variable lives in this child only.
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const { default: c } = await import(${JSON.stringify(esm)}); process.stdout.write(await c.executablePath());`], {
-      env: { ...process.env, TMPDIR: staging, TMP: staging, TEMP: staging, AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs20.x' },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { default: c } = await import(${JSON.stringify(esm)}); process.stdout.write(await c.executablePath());`,
+      ],
+      {
+        env: {
+          ...process.env,
+          TMPDIR: staging,
+          TMP: staging,
+          TEMP: staging,
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs20.x',
+        },
+        encoding: 'utf8',
+      },
+    );
     const binary = path.join(staging, 'chromium');
-    if (r.status !== 0 || r.stdout !== binary || !fs.existsSync(path.join(staging, 'al2023', 'lib', 'libnss3.so'))) {
-      throw new Error(`unpacking @sparticuz/chromium ${pkg.version} into ${staging} failed (exit ${r.status}): ${r.stderr || r.stdout}`);
+    if (
+      r.status !== 0 ||
+      r.stdout !== binary ||
+      !fs.existsSync(path.join(staging, 'al2023', 'lib', 'libnss3.so'))
+    ) {
+      throw new Error(
+        `unpacking @sparticuz/chromium ${pkg.version} into ${staging} failed (exit ${r.status}): ${r.stderr || r.stdout}`,
+      );
     }
     // Its own fonts only (the package's Open Sans), so a page looks the same on every machine.
-    fs.writeFileSync(path.join(staging, 'fonts.conf'), `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${path.join(dir, 'fonts')}</dir>\n  <cachedir>${path.join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`);
+    fs.writeFileSync(
+      path.join(staging, 'fonts.conf'),
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${path.join(dir, 'fonts')}</dir>\n  <cachedir>${path.join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
+    );
     try {
       fs.renameSync(staging, dir);
     } catch (err) {
@@ -112,7 +159,13 @@ let resolved: ResolvedChromium | null = null;
 export function resolveChromium(): ResolvedChromium {
   if (resolved) return resolved;
   const pkg = npmPackage();
-  const choice = chooseChromium({ env: process.env, platform: process.platform, arch: process.arch, npmBuildInstalled: pkg !== null, exists: (f) => fs.existsSync(f) });
+  const choice = chooseChromium({
+    env: process.env,
+    platform: process.platform,
+    arch: process.arch,
+    npmBuildInstalled: pkg !== null,
+    exists: (f) => fs.existsSync(f),
+  });
   if (choice.source === null) throw new Error(choice.why);
   if (choice.source === 'npm') {
     const dir = unpackNpmBuild(pkg!);
@@ -122,13 +175,22 @@ export function resolveChromium(): ResolvedChromium {
       executablePath: path.join(dir, 'chromium'),
       describe: `the npm build (@sparticuz/chromium ${pkg!.version}, unpacked in ${dir})`,
       env: {
-        ...(Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)) as Record<string, string>),
+        ...(Object.fromEntries(
+          Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+        ) as Record<string, string>),
         LD_LIBRARY_PATH: [libs, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
         FONTCONFIG_FILE: path.join(dir, 'fonts.conf'),
       },
     };
   } else {
-    resolved = { source: choice.source, executablePath: choice.path!, describe: choice.source === 'system' ? `the system's Chromium (${choice.path})` : `GIFTDESK_CHROMIUM (${choice.path})` };
+    resolved = {
+      source: choice.source,
+      executablePath: choice.path!,
+      describe:
+        choice.source === 'system'
+          ? `the system's Chromium (${choice.path})`
+          : `GIFTDESK_CHROMIUM (${choice.path})`,
+    };
   }
   return resolved;
 }

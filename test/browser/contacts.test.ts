@@ -8,9 +8,23 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFieldAction, expectStatus, makeCampaign, makeContact, makeCustomField, makeDonation } from '../helpers/api-fixtures.ts';
+import {
+  customFieldAction,
+  expectStatus,
+  makeCampaign,
+  makeContact,
+  makeCustomField,
+  makeDonation,
+} from '../helpers/api-fixtures.ts';
 import { expectedOrder, seedContacts } from '../helpers/seed-contacts.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -69,7 +83,12 @@ describe('a contact from creation to deletion, by keyboard', () => {
     await makeCustomField(api, 'Volunteer Interests', 'text');
     await makeCustomField(api, 'Wealth Score', 'number');
     await makeCustomField(api, 'Last Contacted', 'date');
-    const level = await makeCustomField(api, 'Membership Level', 'picklist', ['Bronze', 'Silver', 'Gold', 'Founding Member']);
+    const level = await makeCustomField(api, 'Membership Level', 'picklist', [
+      'Bronze',
+      'Silver',
+      'Gold',
+      'Founding Member',
+    ]);
     await customFieldAction(api, level.id, { action: 'retireOption', option: 'Founding Member' });
     const legacy = await makeCustomField(api, 'Legacy Donor ID', 'text');
     await customFieldAction(api, legacy.id, { action: 'archive' });
@@ -145,7 +164,9 @@ describe('a contact from creation to deletion, by keyboard', () => {
     // The field names its error only once the refusal has come back: wait for that first.
     const describedBy = page.getByLabel('Membership Level');
     await expect.poll(() => describedBy.getAttribute('aria-describedby'), poll).toBeTruthy();
-    const levelError = page.locator('#' + (await describedBy.getAttribute('aria-describedby'))!.split(' ')[0]!);
+    const levelError = page.locator(
+      '#' + (await describedBy.getAttribute('aria-describedby'))!.split(' ')[0]!,
+    );
     await expect.poll(() => levelError.textContent(), poll).toMatch(/retired/);
     await page.getByRole('alert').filter({ hasText: 'Everything you typed is still here' }).first().waitFor();
     expect(await page.getByLabel('Last name', { exact: true }).inputValue()).toBe('Ångström-Núñez');
@@ -163,7 +184,10 @@ describe('a contact from creation to deletion, by keyboard', () => {
     await page.getByRole('heading', { name: 'Zoë Ångström-Núñez' }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
     expect(id).toMatch(/^cnt_/);
-    const saved = expectStatus(await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`), 200);
+    const saved = expectStatus(
+      await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`),
+      200,
+    );
     expect(saved).toMatchObject({
       firstName: 'Zoë',
       lastName: 'Ångström-Núñez',
@@ -176,10 +200,28 @@ describe('a contact from creation to deletion, by keyboard', () => {
       education: [{ institution: 'University of Oslo', graduationYear: 2012 }],
       employment: [{ employer: 'Fjord Foundation', title: 'Director' }],
       notes: [{ content: 'Met at the spring gala.' }],
-      customFields: { 'Volunteer Interests': 'phone banking', 'Wealth Score': 8.5, 'Last Contacted': '2026-03-15', 'Membership Level': 'Gold' },
+      customFields: {
+        'Volunteer Interests': 'phone banking',
+        'Wealth Score': 8.5,
+        'Last Contacted': '2026-03-15',
+        'Membership Level': 'Gold',
+      },
     });
     const main = page.locator('main');
-    for (const text of ['+1 555 0100', 'zoe@home.example', 'Bergen', 'University of Oslo', 'Director at Fjord Foundation', 'Met at the spring gala.', 'phone banking', '8.5', 'Mar 15, 2026', 'Gold', 'board', 'volunteer']) {
+    for (const text of [
+      '+1 555 0100',
+      'zoe@home.example',
+      'Bergen',
+      'University of Oslo',
+      'Director at Fjord Foundation',
+      'Met at the spring gala.',
+      'phone banking',
+      '8.5',
+      'Mar 15, 2026',
+      'Gold',
+      'board',
+      'volunteer',
+    ]) {
       await main.getByText(text, { exact: false }).first().waitFor();
     }
     expect(await main.getByText('Legacy Donor ID').count()).toBe(0);
@@ -187,7 +229,12 @@ describe('a contact from creation to deletion, by keyboard', () => {
 
     // Two gifts arrive (as from gift entry); the page shows the history and the totals.
     await makeDonation(api, id, { campaignId: campaign.id, donationAmount: 250, donationDate: '2025-05-01' });
-    await makeDonation(api, id, { campaignId: campaign.id, donationAmount: 1000.5, donationDate: '2026-03-01', notes: 'gala pledge' });
+    await makeDonation(api, id, {
+      campaignId: campaign.id,
+      donationAmount: 1000.5,
+      donationDate: '2026-03-01',
+      notes: 'gala pledge',
+    });
     await page.reload();
     await page.getByRole('heading', { name: 'Zoë Ångström-Núñez' }).waitFor();
     await main.getByText('$1,250.50').first().waitFor();
@@ -211,8 +258,16 @@ describe('a contact from creation to deletion, by keyboard', () => {
     await expect.poll(() => focusedLabel(page), poll).toBe('Add phone number');
     await page.keyboard.press('Control+Enter');
     await page.getByRole('heading', { name: 'Zoë Ångström', exact: true }).waitFor();
-    const edited = expectStatus(await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`), 200);
-    expect(edited).toMatchObject({ lastName: 'Ångström', phoneNumbers: [], customFields: { 'Wealth Score': 9, 'Membership Level': 'Gold' }, tags: ['board', 'volunteer'] });
+    const edited = expectStatus(
+      await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`),
+      200,
+    );
+    expect(edited).toMatchObject({
+      lastName: 'Ångström',
+      phoneNumbers: [],
+      customFields: { 'Wealth Score': 9, 'Membership Level': 'Gold' },
+      tags: ['board', 'volunteer'],
+    });
     expect(edited.notes).toHaveLength(1);
 
     // Find her by an accented partial name typed without accents, from the list.
@@ -271,7 +326,9 @@ describe('100,000 contacts', () => {
       const { page, problems } = opened;
       await page.keyboard.press('Alt+2');
       await page.getByRole('status').filter({ hasText: '100,000 contacts' }).waitFor();
-      expect(await page.getByRole('table', { name: 'Contacts' }).getAttribute('aria-rowcount')).toBe('100001');
+      expect(await page.getByRole('table', { name: 'Contacts' }).getAttribute('aria-rowcount')).toBe(
+        '100001',
+      );
       await screenshot(page, 'contacts-list-100k');
 
       const rowAt = async (index: number) => {
@@ -279,7 +336,8 @@ describe('100,000 contacts', () => {
         await row.locator('a').waitFor();
         return (await row.locator('a').textContent())?.trim();
       };
-      const nameOf = (i: number, order: ReturnType<typeof expectedOrder>) => `${order[i]!.firstName} ${order[i]!.lastName}`;
+      const nameOf = (i: number, order: ReturnType<typeof expectedOrder>) =>
+        `${order[i]!.firstName} ${order[i]!.lastName}`;
       /** The focused row as a user sees it: its place in the list, its name, and whether it is inside the list's visible part. */
       const focusedRow = () =>
         page.evaluate(() => {
@@ -291,7 +349,11 @@ describe('100,000 contacts', () => {
           return {
             index: Number(row.getAttribute('aria-rowindex')) - 2,
             name: document.activeElement?.textContent?.trim() ?? '',
-            visible: r.height > 0 && r.top >= l.top - 1 && r.bottom <= l.bottom + 1 && r.bottom <= window.innerHeight + 1,
+            visible:
+              r.height > 0 &&
+              r.top >= l.top - 1 &&
+              r.bottom <= l.bottom + 1 &&
+              r.bottom <= window.innerHeight + 1,
           };
         });
 
@@ -316,7 +378,9 @@ describe('100,000 contacts', () => {
         await page.keyboard.press('ArrowDown');
         await expect.poll(focusedRow, poll).toEqual({ index: 0, name: nameOf(0, order), visible: true });
         await page.keyboard.press('End');
-        await expect.poll(focusedRow, poll).toEqual({ index: 99_999, name: nameOf(99_999, order), visible: true });
+        await expect
+          .poll(focusedRow, poll)
+          .toEqual({ index: 99_999, name: nameOf(99_999, order), visible: true });
         expect(await focusedLabel(page)).toBe(nameOf(99_999, order));
         if (by === 'name' && dir === 'asc') {
           await screenshot(page, 'contacts-list-100k-end');
@@ -345,22 +409,38 @@ describe('100,000 contacts', () => {
       await page.getByRole('button', { name: 'Total given' }).click();
       const byTotal = expectedOrder(seeded, 'totalDonations', 'desc');
       await expect.poll(() => rowAt(0), poll).toBe(nameOf(0, byTotal));
-      expect(await page.locator('#contact-rows [role="row"][aria-rowindex="2"] [role="cell"]').last().textContent()).toBe(`$${(byTotal[0]!.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
-      expect(await page.getByRole('columnheader', { name: /Total given/ }).getAttribute('aria-sort')).toBe('descending');
+      expect(
+        await page
+          .locator('#contact-rows [role="row"][aria-rowindex="2"] [role="cell"]')
+          .last()
+          .textContent(),
+      ).toBe(`$${(byTotal[0]!.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect(await page.getByRole('columnheader', { name: /Total given/ }).getAttribute('aria-sort')).toBe(
+        'descending',
+      );
 
       // Search among them (last gift, oldest first): the count, then the rows in order; End and
       // Enter open the last match.
       await page.getByLabel('Sort by').selectOption('lastDonationDate:asc');
-      const quenn = expectedOrder(seeded.filter((c) => c.lastName === 'Quenneville'), 'lastDonationDate', 'asc');
+      const quenn = expectedOrder(
+        seeded.filter((c) => c.lastName === 'Quenneville'),
+        'lastDonationDate',
+        'asc',
+      );
       await page.getByLabel('Search contacts').fill('quenn');
-      await page.getByRole('status').filter({ hasText: `${quenn.length.toLocaleString('en-US')} contacts match “quenn”` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${quenn.length.toLocaleString('en-US')} contacts match “quenn”` })
+        .waitFor();
       expect(await rowAt(0)).toBe(nameOf(0, quenn));
       expect(await rowAt(3)).toBe(nameOf(3, quenn));
       expect(await page.locator('#contact-rows .is-loading').count()).toBe(0);
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('End');
       const lastQuenn = quenn.length - 1;
-      await expect.poll(focusedRow, poll).toEqual({ index: lastQuenn, name: nameOf(lastQuenn, quenn), visible: true });
+      await expect
+        .poll(focusedRow, poll)
+        .toEqual({ index: lastQuenn, name: nameOf(lastQuenn, quenn), visible: true });
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: nameOf(lastQuenn, quenn) }).waitFor();
       expect(problems).toEqual([]);

@@ -25,20 +25,59 @@ interface Person {
 }
 
 const TARGETS = {
-  william: { firstName: 'William', lastName: 'Williams', primaryEmail: 'bill@williams-family.example', city: 'Dayton', lastGift: '2025-01-10' },
-  brownOak: { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'robert.brown@oak.example', city: 'Dayton', lastGift: '2025-03-01' },
-  brownPine: { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rbrown@pine.example', city: 'Akron', lastGift: '2025-05-01' },
+  william: {
+    firstName: 'William',
+    lastName: 'Williams',
+    primaryEmail: 'bill@williams-family.example',
+    city: 'Dayton',
+    lastGift: '2025-01-10',
+  },
+  brownOak: {
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'robert.brown@oak.example',
+    city: 'Dayton',
+    lastGift: '2025-03-01',
+  },
+  brownPine: {
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'rbrown@pine.example',
+    city: 'Akron',
+    lastGift: '2025-05-01',
+  },
   brownElm: { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'bob.brown@elm.example', city: 'Toledo' },
-  jose: { firstName: 'José', lastName: 'Núñez', primaryEmail: 'jnunez@example.org', city: 'Salem', lastGift: '2025-01-02' },
+  jose: {
+    firstName: 'José',
+    lastName: 'Núñez',
+    primaryEmail: 'jnunez@example.org',
+    city: 'Salem',
+    lastGift: '2025-01-02',
+  },
   acme: { firstName: 'Ann', lastName: 'Lee', organization: 'Acme', city: 'Salem' },
 } satisfies Record<string, Person>;
 
 const DECOYS: Person[] = [
-  ...Array.from({ length: 12 }, (_, i) => ({ firstName: i % 2 ? 'William' : 'Williams', lastName: i % 3 ? 'Williamson' : 'Williamsen', primaryEmail: `w${i}@williamson.example`, lastGift: `2025-06-${String(10 + i).padStart(2, '0')}` })),
+  ...Array.from({ length: 12 }, (_, i) => ({
+    firstName: i % 2 ? 'William' : 'Williams',
+    lastName: i % 3 ? 'Williamson' : 'Williamsen',
+    primaryEmail: `w${i}@williamson.example`,
+    lastGift: `2025-06-${String(10 + i).padStart(2, '0')}`,
+  })),
   { firstName: 'Willa', lastName: 'Williamsburg', lastGift: '2025-07-01' },
-  { firstName: 'Roberta', lastName: 'Browning', primaryEmail: 'roberta@browning.example', lastGift: '2025-08-01' },
+  {
+    firstName: 'Roberta',
+    lastName: 'Browning',
+    primaryEmail: 'roberta@browning.example',
+    lastGift: '2025-08-01',
+  },
   { firstName: 'Robertson', lastName: 'Browne', lastGift: '2025-08-02' },
-  { firstName: 'Josefina', lastName: 'Nuñezca', primaryEmail: 'josefina@nunezca.example', lastGift: '2025-09-01' },
+  {
+    firstName: 'Josefina',
+    lastName: 'Nuñezca',
+    primaryEmail: 'josefina@nunezca.example',
+    lastGift: '2025-09-01',
+  },
   { firstName: 'José', lastName: 'Nunes', lastGift: '2025-09-02' },
   { firstName: 'Pat', lastName: 'Acmeson', organization: 'Acme Widgets', lastGift: '2025-10-01' },
   { firstName: 'Sam', lastName: 'Stone', organization: 'Acmes Holdings', lastGift: '2025-10-02' },
@@ -51,8 +90,20 @@ beforeAll(async () => {
   browser = await launchChromium();
   const campaignId = (await makeCampaign(server, 'Spring Gala')).id;
   for (const p of [...Object.values(TARGETS), ...DECOYS] as Person[]) {
-    const c = await makeContact(server, { firstName: p.firstName, lastName: p.lastName, primaryEmail: p.primaryEmail, organization: p.organization, addresses: p.city ? [{ city: p.city, isPrimary: true }] : undefined });
-    if (p.lastGift) await makeDonation(server, c.id, { campaignId, donationDate: p.lastGift, donationAmount: 19.99, paymentMethod: 'cash' });
+    const c = await makeContact(server, {
+      firstName: p.firstName,
+      lastName: p.lastName,
+      primaryEmail: p.primaryEmail,
+      organization: p.organization,
+      addresses: p.city ? [{ city: p.city, isPrimary: true }] : undefined,
+    });
+    if (p.lastGift)
+      await makeDonation(server, c.id, {
+        campaignId,
+        donationDate: p.lastGift,
+        donationAmount: 19.99,
+        paymentMethod: 'cash',
+      });
   }
 }, 120_000);
 afterAll(async () => {
@@ -63,21 +114,35 @@ afterAll(async () => {
 const donorBox = (page: Page) => page.getByRole('combobox', { name: 'Donor' });
 
 /** The options on screen for what is typed now: name line and detail line of each donor. */
-async function optionsFor(page: Page, typed: string): Promise<Array<{ name: string; line: string; active: boolean }>> {
+async function optionsFor(
+  page: Page,
+  typed: string,
+): Promise<Array<{ name: string; line: string; active: boolean }>> {
   await donorBox(page).fill('');
   await donorBox(page).pressSequentially(typed);
   // Wait for the answer to this text (not the "Searching…" row, not a previous search).
-  await expect.poll(async () => page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option').count()).toBeGreaterThan(1);
-  await expect.poll(async () => (await donorBox(page).inputValue()) === typed && (await donorBox(page).getAttribute('aria-activedescendant')) !== null).toBe(true);
-  return page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option').evaluateAll((els) =>
-    els
-      .filter((el) => !el.classList.contains('donor-option-new'))
-      .map((el) => ({
-        name: el.querySelector('.donor-option-name')?.textContent ?? '',
-        line: el.querySelector('.donor-option-line')?.textContent ?? '',
-        active: el.getAttribute('aria-selected') === 'true',
-      })),
-  );
+  await expect
+    .poll(async () => page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option').count())
+    .toBeGreaterThan(1);
+  await expect
+    .poll(
+      async () =>
+        (await donorBox(page).inputValue()) === typed &&
+        (await donorBox(page).getAttribute('aria-activedescendant')) !== null,
+    )
+    .toBe(true);
+  return page
+    .getByRole('listbox', { name: 'Matching donors' })
+    .getByRole('option')
+    .evaluateAll((els) =>
+      els
+        .filter((el) => !el.classList.contains('donor-option-new'))
+        .map((el) => ({
+          name: el.querySelector('.donor-option-name')?.textContent ?? '',
+          line: el.querySelector('.donor-option-line')?.textContent ?? '',
+          active: el.getAttribute('aria-selected') === 'true',
+        })),
+    );
 }
 
 describe('donor lookup', () => {
@@ -113,7 +178,10 @@ describe('donor lookup', () => {
     expect(browns.map((o) => o.name)).toEqual(['Robert Brown', 'Robert Brown', 'Robert Brown']);
     expect(new Set(browns.map((o) => o.line)).size).toBe(3);
     for (const b of [TARGETS.brownOak, TARGETS.brownPine, TARGETS.brownElm]) {
-      expect(browns.some((o) => o.line.includes(b.primaryEmail) && o.line.includes(b.city)), b.primaryEmail).toBe(true);
+      expect(
+        browns.some((o) => o.line.includes(b.primaryEmail) && o.line.includes(b.city)),
+        b.primaryEmail,
+      ).toBe(true);
     }
     // The email two people share: both offered first, told apart by name.
     const shared = (await optionsFor(page, 'rbrown@pine.example')).slice(0, 2);
@@ -123,7 +191,9 @@ describe('donor lookup', () => {
     await optionsFor(page, 'william williams');
     await page.keyboard.press('Enter');
     await expect.poll(() => donorBox(page).inputValue()).toBe('William Williams');
-    await expect.poll(async () => page.locator('.donor-chosen').textContent()).toContain('bill@williams-family.example');
+    await expect
+      .poll(async () => page.locator('.donor-chosen').textContent())
+      .toContain('bill@williams-family.example');
     await screenshot(page, 'donor-lookup');
     await context.close();
   });
@@ -147,7 +217,9 @@ describe('donor lookup', () => {
     expect(await page.getByLabel('Sort by').inputValue()).toBe('relevance:desc');
     await page.getByLabel('Search contacts').fill('robert brown');
     await page.getByRole('status').filter({ hasText: 'match “robert brown”' }).waitFor();
-    await expect.poll(async () => (await firstRows(3)).sort()).toEqual(['bob.brown@elm.example', 'rbrown@pine.example', 'robert.brown@oak.example']);
+    await expect
+      .poll(async () => (await firstRows(3)).sort())
+      .toEqual(['bob.brown@elm.example', 'rbrown@pine.example', 'robert.brown@oak.example']);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -13,7 +13,14 @@ import { linkRemote } from '../../electron/sync/state.ts';
 import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -26,10 +33,26 @@ beforeAll(async () => {
   hqKey = await hq.otherAccount();
   local = await startAppServer({ sync: { keys: testKeys, run: false } });
   const hqCampaign = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Spring Gala' });
-  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' })).id;
-  await local.store.write((trx) => linkRemote(trx, { accountId: local.accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaign.id, source: 'manual', at: new Date().toISOString() }));
+  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' }))
+    .id;
+  await local.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: local.accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaign.id,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
   await makeContact(local, { firstName: 'Amara', lastName: 'Okafor' });
-  const saved = await local.request('PUT', '/api/v1/sync/settings', { accountId: local.accountId, baseUrl: hq.url, keyId: hqKey.keyId, secret: hqKey.secret, remoteAccountId: hqKey.accountId });
+  const saved = await local.request('PUT', '/api/v1/sync/settings', {
+    accountId: local.accountId,
+    baseUrl: hq.url,
+    keyId: hqKey.keyId,
+    secret: hqKey.secret,
+    remoteAccountId: hqKey.accountId,
+  });
   expect(saved.status, saved.text).toBe(200);
   browser = await launchChromium();
 });
@@ -70,7 +93,15 @@ describe('correcting an unsent gift', () => {
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: /Correct the gift of \$250\.00/ });
       await dialog.waitFor();
-      await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null), poll).toContain('Amount');
+      await expect
+        .poll(
+          () =>
+            page.evaluate(
+              () => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null,
+            ),
+          poll,
+        )
+        .toContain('Amount');
 
       // Escape cancels: nothing changes.
       await page.keyboard.type('999');
@@ -82,10 +113,17 @@ describe('correcting an unsent gift', () => {
       await row.getByRole('button', { name: 'Correct the gift of $250.00 from Amara Okafor' }).focus();
       await page.keyboard.press('Enter');
       await dialog.waitFor();
-      await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null), poll).toBe('250.00');
+      await expect
+        .poll(
+          () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null),
+          poll,
+        )
+        .toBe('250.00');
       await page.keyboard.type('abc');
       await page.keyboard.press('Enter');
-      await expect.poll(() => dialog.getByLabel('Amount ($)').getAttribute('aria-invalid'), poll).toBe('true');
+      await expect
+        .poll(() => dialog.getByLabel('Amount ($)').getAttribute('aria-invalid'), poll)
+        .toBe('true');
       expect(await dialog.getByLabel('Amount ($)').inputValue()).toBe('abc');
       await dialog.getByLabel('Amount ($)').focus();
       await page.keyboard.press('ControlOrMeta+a');
@@ -96,7 +134,10 @@ describe('correcting an unsent gift', () => {
       // The batch total and the row follow; the toast offers an undo.
       await expect.poll(() => page.getByTestId('batch-total').textContent(), poll).toContain('$25.00');
       await expect.poll(() => row.locator('td.num').nth(1).textContent(), poll).toBe('$25.00');
-      await page.getByRole('status').filter({ hasText: 'Corrected: $25.00 from Amara Okafor (was $250.00)' }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Corrected: $25.00 from Amara Okafor (was $250.00)' })
+        .waitFor();
       await expectNoSeriousA11yViolations(page, 'gift entry after a correction');
 
       // The donor's total on the contacts screen follows too.
@@ -112,13 +153,22 @@ describe('correcting an unsent gift', () => {
       } finally {
         await engine.stop();
       }
-      const atHq = await hq.store.db.selectFrom('donations').select(['amountCents']).where('accountId', '=', hqKey.accountId).execute();
+      const atHq = await hq.store.db
+        .selectFrom('donations')
+        .select(['amountCents'])
+        .where('accountId', '=', hqKey.accountId)
+        .execute();
       expect(atHq.map((d) => Number(d.amountCents))).toEqual([2500]);
 
       // Back on gift entry, the row is sent and read-only, and says where a correction is made.
       await page.keyboard.press('Alt+1');
       await page.getByRole('heading', { name: 'Gift entry' }).waitFor();
-      await expect.poll(() => row.locator('[data-sync-state]').getAttribute('data-sync-state'), { ...poll, timeout: 30_000 }).toBe('sent');
+      await expect
+        .poll(() => row.locator('[data-sync-state]').getAttribute('data-sync-state'), {
+          ...poll,
+          timeout: 30_000,
+        })
+        .toBe('sent');
       expect(await row.getByRole('button', { name: /^Correct the gift/ }).count()).toBe(0);
       expect(await row.locator('[data-read-only]').textContent()).toContain('To correct it, change it at HQ');
       await screenshot(page, 'gift-entry-corrected-and-sent');

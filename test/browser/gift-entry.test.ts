@@ -7,20 +7,69 @@
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, makeCampaign, makeCommittee, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectStatus,
+  makeCampaign,
+  makeCommittee,
+  makeContact,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
 let campaignId: string;
 
 const DONORS = [
-  { firstName: 'Zoë', lastName: 'Núñez', primaryEmail: 'zoe.nunez@example.org', city: 'Springfield', type: 'zoe nu' },
-  { firstName: 'José', lastName: 'García', primaryEmail: 'jose@example.org', city: 'Riverside', type: 'JOSE GAR' },
-  { firstName: 'Siobhán', lastName: "O'Brien", primaryEmail: 'siobhan@example.org', city: 'Madison', type: 'siobhan' },
-  { firstName: 'Renée', lastName: 'Dubois', primaryEmail: 'renee.d@example.org', city: 'Salem', type: 'renee.d@' },
-  { firstName: 'Kwame', lastName: 'Mensah', primaryEmail: 'kwame@example.org', city: 'Arlington', type: 'mensah' },
-  { firstName: 'Ingrid', lastName: 'Lindqvist', primaryEmail: 'ingrid@lindqvist.example', city: 'Burlington', type: 'ingr' },
+  {
+    firstName: 'Zoë',
+    lastName: 'Núñez',
+    primaryEmail: 'zoe.nunez@example.org',
+    city: 'Springfield',
+    type: 'zoe nu',
+  },
+  {
+    firstName: 'José',
+    lastName: 'García',
+    primaryEmail: 'jose@example.org',
+    city: 'Riverside',
+    type: 'JOSE GAR',
+  },
+  {
+    firstName: 'Siobhán',
+    lastName: "O'Brien",
+    primaryEmail: 'siobhan@example.org',
+    city: 'Madison',
+    type: 'siobhan',
+  },
+  {
+    firstName: 'Renée',
+    lastName: 'Dubois',
+    primaryEmail: 'renee.d@example.org',
+    city: 'Salem',
+    type: 'renee.d@',
+  },
+  {
+    firstName: 'Kwame',
+    lastName: 'Mensah',
+    primaryEmail: 'kwame@example.org',
+    city: 'Arlington',
+    type: 'mensah',
+  },
+  {
+    firstName: 'Ingrid',
+    lastName: 'Lindqvist',
+    primaryEmail: 'ingrid@lindqvist.example',
+    city: 'Burlington',
+    type: 'ingr',
+  },
 ];
 
 beforeAll(async () => {
@@ -30,7 +79,14 @@ beforeAll(async () => {
   campaignId = (await makeCampaign(server, 'Spring Gala', [acct.id])).id;
   await makeCommittee(server, 'Host Committee');
   for (const d of DONORS) {
-    await makeContact(server, { firstName: d.firstName, lastName: d.lastName, primaryEmail: d.primaryEmail, employer: 'Acme', occupation: 'Engineer', addresses: [{ city: d.city, isPrimary: true }] });
+    await makeContact(server, {
+      firstName: d.firstName,
+      lastName: d.lastName,
+      primaryEmail: d.primaryEmail,
+      employer: 'Acme',
+      occupation: 'Engineer',
+      addresses: [{ city: d.city, isPrimary: true }],
+    });
   }
 });
 afterAll(async () => {
@@ -38,7 +94,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-const focused = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? '', label: document.activeElement?.getAttribute('aria-label') ?? (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '', text: document.activeElement?.textContent ?? '' }));
+const focused = (page: Page) =>
+  page.evaluate(() => ({
+    tag: document.activeElement?.tagName ?? '',
+    label:
+      document.activeElement?.getAttribute('aria-label') ??
+      (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ??
+      '',
+    text: document.activeElement?.textContent ?? '',
+  }));
 
 /** Tab forward until the focused element's label (or text) matches; fails after 40 presses. */
 async function tabTo(page: Page, name: RegExp): Promise<void> {
@@ -74,7 +138,9 @@ async function pickDonor(page: Page, typed: string, expectName: string): Promise
 async function saveAmount(page: Page, amount: string, expectCount: number): Promise<void> {
   await page.keyboard.type(amount);
   await page.keyboard.press('Enter');
-  await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(new RegExp(`^${expectCount}\\b`));
+  await expect
+    .poll(() => page.getByTestId('batch-count').textContent())
+    .toMatch(new RegExp(`^${expectCount}\\b`));
   await expectFocusOn(page, /^Donor$/);
 }
 
@@ -104,13 +170,18 @@ describe('gift entry', () => {
       const amount = String(amounts[i]);
       if (i === 6 || i === 13) {
         // A donor not on file: type the name, take "New donor", fill the inline fields.
-        const [first, last, email] = i === 6 ? ['Priya', 'Raman', 'priya.raman@example.org'] : ['Tomás', 'Ó Ceallaigh', 'tomas@example.org'];
+        const [first, last, email] =
+          i === 6
+            ? ['Priya', 'Raman', 'priya.raman@example.org']
+            : ['Tomás', 'Ó Ceallaigh', 'tomas@example.org'];
         await expectFocusOn(page, /^Donor$/);
         await page.keyboard.type(`${first} ${last}`);
-        await expect.poll(async () => {
-          const active = await donorBox(page).getAttribute('aria-activedescendant');
-          return active ? page.locator(`[id="${active}"]`).textContent() : null;
-        }).toContain('New donor');
+        await expect
+          .poll(async () => {
+            const active = await donorBox(page).getAttribute('aria-activedescendant');
+            return active ? page.locator(`[id="${active}"]`).textContent() : null;
+          })
+          .toContain('New donor');
         await page.keyboard.press('Enter');
         await expectFocusOn(page, /^First name$/);
         expect(await page.getByLabel('First name').inputValue()).toBe(first);
@@ -136,34 +207,68 @@ describe('gift entry', () => {
 
     // The batch says it matches, in words.
     await expect.poll(() => page.getByText('Count and total match what was expected.').count()).toBe(1);
-    expect(await page.getByTestId('batch-total').textContent()).toContain(`$${(totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+    expect(await page.getByTestId('batch-total').textContent()).toContain(
+      `$${(totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+    );
     expect(await page.locator('table.gift-table tbody tr').count()).toBe(20);
 
     // The API agrees: batch, donation list, each contact's total.
-    const batches = expectStatus(await server.request('GET', `/api/v1/batches?accountId=${server.accountId}`), 200).data;
+    const batches = expectStatus(
+      await server.request('GET', `/api/v1/batches?accountId=${server.accountId}`),
+      200,
+    ).data;
     expect(batches).toHaveLength(1);
     expect(batches[0]).toMatchObject({ name: 'Spring Gala door', count: 20, expectedCount: 20, campaignId });
     expect(Math.round(batches[0].total * 100)).toBe(totalCents);
-    const list = expectStatus(await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=100`), 200);
+    const list = expectStatus(
+      await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=100`),
+      200,
+    );
     expect(list.total).toBe(20);
-    expect(list.donations.reduce((s: number, d: { donationAmount: number }) => s + Math.round(d.donationAmount * 100), 0)).toBe(totalCents);
-    expect([...list.donations.map((d: { contactName: string }) => d.contactName)].sort()).toEqual([...chosen].sort());
+    expect(
+      list.donations.reduce(
+        (s: number, d: { donationAmount: number }) => s + Math.round(d.donationAmount * 100),
+        0,
+      ),
+    ).toBe(totalCents);
+    expect([...list.donations.map((d: { contactName: string }) => d.contactName)].sort()).toEqual(
+      [...chosen].sort(),
+    );
     const byContact = new Map<string, number>();
-    for (const d of list.donations) byContact.set(d.contactId, (byContact.get(d.contactId) ?? 0) + Math.round(d.donationAmount * 100));
+    for (const d of list.donations)
+      byContact.set(d.contactId, (byContact.get(d.contactId) ?? 0) + Math.round(d.donationAmount * 100));
     let contactsTotal = 0;
     for (const [id, cents] of byContact) {
-      const c = expectStatus(await server.request('GET', `/api/v1/contacts/${id}?accountId=${server.accountId}`), 200);
+      const c = expectStatus(
+        await server.request('GET', `/api/v1/contacts/${id}?accountId=${server.accountId}`),
+        200,
+      );
       expect(Math.round(c.totalDonations * 100)).toBe(cents);
       contactsTotal += Math.round(c.totalDonations * 100);
     }
     expect(contactsTotal).toBe(totalCents);
     // The two new donors exist once each, with what was typed.
-    const priya = expectStatus(await server.request('GET', `/api/v1/contacts?accountId=${server.accountId}&search=priya`), 200);
+    const priya = expectStatus(
+      await server.request('GET', `/api/v1/contacts?accountId=${server.accountId}&search=priya`),
+      200,
+    );
     expect(priya.total).toBe(1);
-    const priyaFull = expectStatus(await server.request('GET', `/api/v1/contacts/${priya.data[0].id}?accountId=${server.accountId}`), 200);
-    expect(priyaFull).toMatchObject({ email: 'priya.raman@example.org', employer: 'Harbor Legal LLP', occupation: 'Attorney' });
+    const priyaFull = expectStatus(
+      await server.request('GET', `/api/v1/contacts/${priya.data[0].id}?accountId=${server.accountId}`),
+      200,
+    );
+    expect(priyaFull).toMatchObject({
+      email: 'priya.raman@example.org',
+      employer: 'Harbor Legal LLP',
+      occupation: 'Attorney',
+    });
     expect(priyaFull.address.city).toBe('Greenville');
-    expect(expectStatus(await server.request('GET', `/api/v1/contacts?accountId=${server.accountId}&search=ceallaigh`), 200).total).toBe(1);
+    expect(
+      expectStatus(
+        await server.request('GET', `/api/v1/contacts?accountId=${server.accountId}&search=ceallaigh`),
+        200,
+      ).total,
+    ).toBe(1);
 
     await expectNoSeriousA11yViolations(page, 'gift entry with 20 gifts');
     const shot = await screenshot(page, 'gift-entry');
@@ -173,14 +278,30 @@ describe('gift entry', () => {
   });
 
   it('warns while typing, without blocking: over a limit with the room left, cash over $100', async () => {
-    const batch = expectStatus(await server.request('POST', '/api/v1/batches', { accountId: server.accountId, name: 'Warnings', campaignId, paymentMethod: 'cash', donationAccountId: (await makeDonationAccount(server, { perYear: 500 }, 'Small')).id }), 201);
+    const batch = expectStatus(
+      await server.request('POST', '/api/v1/batches', {
+        accountId: server.accountId,
+        name: 'Warnings',
+        campaignId,
+        paymentMethod: 'cash',
+        donationAccountId: (await makeDonationAccount(server, { perYear: 500 }, 'Small')).id,
+      }),
+      201,
+    );
     const { page, context } = await openWithBatch(batch.id);
     await pickDonor(page, 'kwame', 'Kwame Mensah');
     await page.keyboard.type('600');
     const warnings = page.locator('[data-warning]');
-    await expect.poll(() => warnings.allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('Over the per calendar year limit of $500.00 for Small: this donor has $500.00 of room left'), expect.stringContaining('Cash over $100')]),
-    );
+    await expect
+      .poll(() => warnings.allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(
+            'Over the per calendar year limit of $500.00 for Small: this donor has $500.00 of room left',
+          ),
+          expect.stringContaining('Cash over $100'),
+        ]),
+      );
     await screenshot(page, 'gift-entry-warnings');
     await page.keyboard.press('Enter'); // still saves
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
@@ -189,8 +310,18 @@ describe('gift entry', () => {
   });
 
   it('a gift the server refuses (no campaign, committee or donation account) shows the message at the field and keeps what was typed', async () => {
-    const batch = expectStatus(await server.request('POST', '/api/v1/batches', { accountId: server.accountId, name: 'No designation', paymentMethod: 'check' }), 201);
-    const before = expectStatus(await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`), 200).total;
+    const batch = expectStatus(
+      await server.request('POST', '/api/v1/batches', {
+        accountId: server.accountId,
+        name: 'No designation',
+        paymentMethod: 'check',
+      }),
+      201,
+    );
+    const before = expectStatus(
+      await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`),
+      200,
+    ).total;
     const { page, context } = await openWithBatch(batch.id);
     await pickDonor(page, 'ingrid', 'Ingrid Lindqvist');
     await page.keyboard.type('75.50');
@@ -210,7 +341,12 @@ describe('gift entry', () => {
     expect(await page.getByLabel('Amount ($)').inputValue()).toBe('75.50');
     expect(await page.getByLabel('Notes').inputValue()).toBe('table 4, pledge card');
     expect(await donorBox(page).inputValue()).toBe('Ingrid Lindqvist');
-    expect(expectStatus(await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`), 200).total).toBe(before);
+    expect(
+      expectStatus(
+        await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`),
+        200,
+      ).total,
+    ).toBe(before);
     const campaignFieldId = await campaign.getAttribute('id');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(campaignFieldId);
     await expectNoSeriousA11yViolations(page, 'gift entry with a refused gift');
@@ -220,8 +356,16 @@ describe('gift entry', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
-    const saved = expectStatus(await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`), 200).donations[0];
-    expect(saved).toMatchObject({ contactName: 'Ingrid Lindqvist', donationAmount: 75.5, notes: 'table 4, pledge card', campaignId });
+    const saved = expectStatus(
+      await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`),
+      200,
+    ).donations[0];
+    expect(saved).toMatchObject({
+      contactName: 'Ingrid Lindqvist',
+      donationAmount: 75.5,
+      notes: 'table 4, pledge card',
+      campaignId,
+    });
     await context.close();
   });
 });
@@ -229,10 +373,12 @@ describe('gift entry', () => {
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */
 async function openWithBatch(batchId: string) {
   const opened = await openApp(browser, server);
-  await opened.page.evaluate(([key, id]) => localStorage.setItem(key!, id!), [`giftdesk.batch.${server.accountId}`, batchId]);
+  await opened.page.evaluate(
+    ([key, id]) => localStorage.setItem(key!, id!),
+    [`giftdesk.batch.${server.accountId}`, batchId],
+  );
   await opened.page.reload();
   await opened.page.getByRole('navigation', { name: 'Screens' }).waitFor();
   await expectFocusOn(opened.page, /^Donor$/);
   return opened;
 }
-

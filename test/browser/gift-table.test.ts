@@ -10,15 +10,27 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../helpers/api-fixtures.ts';
-import { expectNoA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
 let galaId: string;
 const donors: Record<string, string> = {};
 
-const post = async (path: string, body: Record<string, unknown>) => expectStatus(await server.request('POST', path, { accountId: server.accountId, ...body }), 201);
-const get = async (path: string) => expectStatus(await server.request('GET', `${path}${path.includes('?') ? '&' : '?'}accountId=${server.accountId}`), 200);
+const post = async (path: string, body: Record<string, unknown>) =>
+  expectStatus(await server.request('POST', path, { accountId: server.accountId, ...body }), 201);
+const get = async (path: string) =>
+  expectStatus(
+    await server.request('GET', `${path}${path.includes('?') ? '&' : '?'}accountId=${server.accountId}`),
+    200,
+  );
 
 beforeAll(async () => {
   server = await startAppServer();
@@ -31,7 +43,9 @@ beforeAll(async () => {
     ['jose', 'José', 'García', 'jose@example.org'],
     ['zoe', 'Zoë', 'Núñez', 'zoe.nunez@example.org'],
   ] as const) {
-    donors[key] = (await post('/api/v1/contacts', { firstName: first, lastName: last, primaryEmail: email })).id;
+    donors[key] = (
+      await post('/api/v1/contacts', { firstName: first, lastName: last, primaryEmail: email })
+    ).id;
   }
 });
 afterAll(async () => {
@@ -48,16 +62,33 @@ const activeLabel = (page: Page) =>
 
 /** A batch of checks for Spring Gala with `n` gifts already in it, made over the API. */
 async function batchWith(name: string, n: number, fields: Record<string, unknown> = {}): Promise<string> {
-  const batch = await post('/api/v1/batches', { name, campaignId: galaId, paymentMethod: 'check', ...fields });
+  const batch = await post('/api/v1/batches', {
+    name,
+    campaignId: galaId,
+    paymentMethod: 'check',
+    ...fields,
+  });
   const keys = Object.keys(donors);
-  for (let i = 0; i < n; i++) await post('/api/v1/donations', { contactId: donors[keys[i % keys.length]!]!, donationAmount: [19.99, 19.99, 50, 250.5, 100][i % 5]!, donationDate: '2026-11-25', paymentMethod: i < 2 ? 'cash' : 'check', campaignId: galaId, batchId: batch.id, notes: i === 2 ? 'Pledge card 114, matching gift letter to follow' : null });
+  for (let i = 0; i < n; i++)
+    await post('/api/v1/donations', {
+      contactId: donors[keys[i % keys.length]!]!,
+      donationAmount: [19.99, 19.99, 50, 250.5, 100][i % 5]!,
+      donationDate: '2026-11-25',
+      paymentMethod: i < 2 ? 'cash' : 'check',
+      campaignId: galaId,
+      batchId: batch.id,
+      notes: i === 2 ? 'Pledge card 114, matching gift letter to follow' : null,
+    });
   return batch.id;
 }
 
 /** Opens the app with `batchId` as the window's batch, the donor box focused. */
 async function openWithBatch(batchId: string, viewport?: { width: number; height: number }) {
   const opened = await openApp(browser, server, viewport ? { viewport } : {});
-  await opened.page.evaluate(([key, id]) => localStorage.setItem(key!, id!), [`giftdesk.batch.${server.accountId}`, batchId]);
+  await opened.page.evaluate(
+    ([key, id]) => localStorage.setItem(key!, id!),
+    [`giftdesk.batch.${server.accountId}`, batchId],
+  );
   await opened.page.reload();
   await donorBox(opened.page).waitFor();
   await expect.poll(() => activeLabel(opened.page)).toBe('Donor');
@@ -90,10 +121,18 @@ describe('sticky values', () => {
       const amountBox = await page.getByLabel('Amount ($)').boundingBox();
       const stickyBox = await sticky.boundingBox();
       const formBox = await page.locator('form.gift-row').boundingBox();
-      expect(stickyBox!.y - (amountBox!.y + amountBox!.height), 'the sticky values are right under the amount').toBeLessThan(40);
+      expect(
+        stickyBox!.y - (amountBox!.y + amountBox!.height),
+        'the sticky values are right under the amount',
+      ).toBeLessThan(40);
       expect(stickyBox!.y + stickyBox!.height).toBeLessThanOrEqual(formBox!.y + formBox!.height);
       const description = () =>
-        page.getByLabel('Amount ($)').evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+        page.getByLabel('Amount ($)').evaluate((el) =>
+          (el.getAttribute('aria-describedby') ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' '),
+        );
       expect(await description()).toContain('Check');
 
       // José pays cash: the method is changed for this gift, by keyboard.
@@ -107,7 +146,9 @@ describe('sticky values', () => {
 
       // It stays cash for the next gift, and the row says so where the eye is, marked as not the batch's.
       expect(await page.getByLabel('Method', { exact: true }).inputValue()).toBe('cash');
-      await expect.poll(() => sticky.locator('[data-sticky="method"]').textContent()).toBe('Cash (this batch: Check)');
+      await expect
+        .poll(() => sticky.locator('[data-sticky="method"]').textContent())
+        .toBe('Cash (this batch: Check)');
       expect(await sticky.locator('.sticky-changed').count()).toBe(1);
       expect(await description()).toContain('Cash (this batch: Check)');
       const back = page.getByRole('button', { name: /^Back to Check/ });
@@ -136,7 +177,11 @@ describe('sticky values', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^3\b/);
 
-      const saved = (await get(`/api/v1/batches/${batchId}/donations?limit=10`)).data as Array<{ contactName: string; donationAmount: number; paymentMethod: string }>;
+      const saved = (await get(`/api/v1/batches/${batchId}/donations?limit=10`)).data as Array<{
+        contactName: string;
+        donationAmount: number;
+        paymentMethod: string;
+      }>;
       expect(saved.map((d) => [d.contactName, d.donationAmount, d.paymentMethod])).toEqual([
         ['José García', 19.99, 'cash'],
         ['José García', 19.99, 'cash'],
@@ -175,7 +220,8 @@ describe('notices', () => {
               const name = b.getAttribute('aria-label') ?? b.textContent ?? '';
               for (const n of notices) {
                 // Covered now; or in the notice's path: scrolled to the notice's height, the row's button would be under it.
-                if (r.left < n.right && n.left < r.right && r.top < n.bottom && n.top < r.bottom) hit.push(name);
+                if (r.left < n.right && n.left < r.right && r.top < n.bottom && n.top < r.bottom)
+                  hit.push(name);
                 else if (r.left < n.right && n.left < r.right) inItsPath.push(name);
               }
             }
@@ -187,19 +233,39 @@ describe('notices', () => {
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         expect(await covered()).toEqual({ notices: 1, hit: [], inItsPath: 0 });
         await page.evaluate(() => window.scrollTo(0, 0));
-        await expectNoA11yViolations(page, `gift entry with the Saved notice at ${viewport.width}×${viewport.height}`);
+        await expectNoA11yViolations(
+          page,
+          `gift entry with the Saved notice at ${viewport.width}×${viewport.height}`,
+        );
 
         // Undo: the gift is voided (on record, out of the totals, never sent), the batch is back to 14.
-        const newest = (await get(`/api/v1/batches/${batchId}/donations?limit=1&offset=14`)).data[0] as { id: string; donationAmount: number };
+        const newest = (await get(`/api/v1/batches/${batchId}/donations?limit=1&offset=14`)).data[0] as {
+          id: string;
+          donationAmount: number;
+        };
         expect(newest.donationAmount).toBe(19.99);
         await toast.getByRole('button', { name: 'Undo' }).click();
-        await page.getByRole('status').filter({ hasText: 'Undone: the gift of $19.99 (Check) from Robert Brown is voided and will not be sent to HQ.' }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({
+            hasText:
+              'Undone: the gift of $19.99 (Check) from Robert Brown is voided and will not be sent to HQ.',
+          })
+          .waitFor();
         await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^14\b/);
         expect((await get(`/api/v1/donations/${newest.id}`)).status).toBe('voided');
-        await expect.poll(() => page.locator(`tr[data-donation-id="${newest.id}"] [data-sync-state]`).getAttribute('data-sync-state')).toBe('voided');
+        await expect
+          .poll(() =>
+            page
+              .locator(`tr[data-donation-id="${newest.id}"] [data-sync-state]`)
+              .getAttribute('data-sync-state'),
+          )
+          .toBe('voided');
         await expect.poll(() => activeLabel(page)).toBe('Donor');
         // An undo pressed twice (a second Undo from a stale notice) is refused, and says so.
-        const again = await server.request('POST', `/api/v1/donations/${newest.id}/void`, { accountId: server.accountId });
+        const again = await server.request('POST', `/api/v1/donations/${newest.id}/void`, {
+          accountId: server.accountId,
+        });
         expect(again.status).toBe(409);
         expect(problems).toEqual([]);
       } finally {
@@ -245,7 +311,11 @@ describe('the Correct dialog', () => {
 describe('the open-batch picker', () => {
   it('arrow keys choose nothing; Enter or a click continues the batch the person chose', async () => {
     // The batches of the tests above are closed; two open ones to continue, and one more closed.
-    const close = async (id: string) => expectStatus(await server.request('PUT', `/api/v1/batches/${id}`, { accountId: server.accountId, closed: true }), 200);
+    const close = async (id: string) =>
+      expectStatus(
+        await server.request('PUT', `/api/v1/batches/${id}`, { accountId: server.accountId, closed: true }),
+        200,
+      );
     for (const b of (await get('/api/v1/batches?limit=100')).data as Array<{ id: string }>) await close(b.id);
     const first = await batchWith('Monday — mail checks', 2);
     const second = await batchWith('Tuesday — gala door', 1);
@@ -263,8 +333,12 @@ describe('the open-batch picker', () => {
       await page.keyboard.press('ArrowDown');
       // Nothing chosen: no batch remembered (a choice is stored in the same handler that makes it),
       // and, two frames on, still the choice on screen and no batch open.
-      expect(await page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`)).toBeNull();
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(
+        await page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`),
+      ).toBeNull();
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
       expect(await page.getByText('Start a batch to enter gifts').count()).toBe(1);
       expect(await donorBox(page).count()).toBe(0);
 
@@ -273,14 +347,22 @@ describe('the open-batch picker', () => {
       expect(chosenName).toBeDefined();
       await page.keyboard.press('Enter');
       await donorBox(page).waitFor();
-      await expect.poll(() => page.getByRole('combobox', { name: 'Batch', exact: true }).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toBe(chosenName);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('combobox', { name: 'Batch', exact: true })
+            .evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent),
+        )
+        .toBe(chosenName);
       await expect.poll(() => activeLabel(page)).toBe('Donor');
 
       // A click chooses too (in a second window, where nothing is remembered yet).
       const other = await openApp(browser, server);
       await other.page.getByRole('button', { name: /^Monday — mail checks/ }).click();
       await donorBox(other.page).waitFor();
-      expect(await other.page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`)).toBe(first);
+      expect(
+        await other.page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`),
+      ).toBe(first);
       expect(second).not.toBe(first);
       await other.context.close();
       expect(problems).toEqual([]);
@@ -292,7 +374,11 @@ describe('the open-batch picker', () => {
 
 describe("the batch panel's Batch field", () => {
   it('arrow keys only mark another batch; Enter switches, Escape keeps the one being typed into', async () => {
-    const close = async (id: string) => expectStatus(await server.request('PUT', `/api/v1/batches/${id}`, { accountId: server.accountId, closed: true }), 200);
+    const close = async (id: string) =>
+      expectStatus(
+        await server.request('PUT', `/api/v1/batches/${id}`, { accountId: server.accountId, closed: true }),
+        200,
+      );
     for (const b of (await get('/api/v1/batches?limit=100')).data as Array<{ id: string }>) await close(b.id);
     await batchWith('Monday — mail checks', 1);
     await batchWith('Tuesday — gala door', 1);
@@ -303,17 +389,24 @@ describe("the batch panel's Batch field", () => {
       await donorBox(page).waitFor();
       const batchField = page.getByRole('combobox', { name: 'Batch', exact: true });
       const shown = () => batchField.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent);
-      const remembered = () => page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`);
+      const remembered = () =>
+        page.evaluate((k) => localStorage.getItem(k), `giftdesk.batch.${server.accountId}`);
       const monday = await remembered();
       expect(await shown()).toBe('Monday — mail checks');
 
       // The next batch in the list, whichever way it lies (the list is newest first).
-      const key = await batchField.evaluate((s: HTMLSelectElement) => (s.selectedIndex < s.options.length - 1 ? 'ArrowDown' : 'ArrowUp'));
+      const key = await batchField.evaluate((s: HTMLSelectElement) =>
+        s.selectedIndex < s.options.length - 1 ? 'ArrowDown' : 'ArrowUp',
+      );
       await batchField.focus();
       await page.keyboard.press(key);
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
       // Marked, said under the field, not switched: the same batch is still the one remembered.
-      await page.getByText(/Enter switches to Tuesday — gala door; Escape keeps Monday — mail checks/).waitFor();
+      await page
+        .getByText(/Enter switches to Tuesday — gala door; Escape keeps Monday — mail checks/)
+        .waitFor();
       expect(await remembered()).toBe(monday);
       await expectNoA11yViolations(page, 'gift entry with another batch marked in the Batch field');
       await page.keyboard.press('Escape');

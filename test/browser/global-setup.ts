@@ -10,7 +10,12 @@ import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
 export default async function setup(): Promise<void> {
   await ensureRendererBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
   const c = resolveChromium();
-  const browser = await chromium.launch({ executablePath: c.executablePath, args: CHROMIUM_ARGS, headless: true, ...(c.env ? { env: c.env } : {}) });
+  const browser = await chromium.launch({
+    executablePath: c.executablePath,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    ...(c.env ? { env: c.env } : {}),
+  });
   const version = browser.version();
   await browser.close();
   process.stderr.write(`Browser tests: Chromium ${version}, ${c.describe}\n`);

@@ -31,17 +31,29 @@ export interface AppServer extends TestServer {
  * (server.request). `rateLimit`: the per-key script limit (the test default is out of reach;
  * pass the spec's 20/s to see what a user would meet).
  */
-export async function startAppServer(opts: { sync?: ServeOptions['sync']; rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<AppServer> {
-  if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
+export async function startAppServer(
+  opts: { sync?: ServeOptions['sync']; rateLimit?: { ratePerSecond: number; burst: number } } = {},
+): Promise<AppServer> {
+  if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html')))
+    throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
   const tokens = createOneTimeTokens();
-  const server = await startTestServer({ plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })], ...(opts.sync ? { sync: opts.sync } : {}), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}) });
+  const server = await startTestServer({
+    plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })],
+    ...(opts.sync ? { sync: opts.sync } : {}),
+    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+  });
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }
 
 /** Launches the Chromium that resolveChromium() chose, with the project's flags. */
 export function launchChromium(): Promise<Browser> {
   const c = resolveChromium();
-  return chromium.launch({ executablePath: c.executablePath, args: CHROMIUM_ARGS, headless: true, ...(c.env ? { env: c.env } : {}) });
+  return chromium.launch({
+    executablePath: c.executablePath,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    ...(c.env ? { env: c.env } : {}),
+  });
 }
 
 export interface OpenedApp {
@@ -52,8 +64,15 @@ export interface OpenedApp {
 }
 
 /** Opens the app in a fresh browser context through a one-time link, and waits for the shell. */
-export async function openApp(browser: Browser, server: AppServer, opts: { viewport?: { width: number; height: number } } = {}): Promise<OpenedApp> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+export async function openApp(
+  browser: Browser,
+  server: AppServer,
+  opts: { viewport?: { width: number; height: number } } = {},
+): Promise<OpenedApp> {
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1366, height: 900 },
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -70,19 +89,44 @@ let axeSource: string | null = null;
 type AxeImpact = 'minor' | 'moderate' | 'serious' | 'critical';
 
 /** Runs axe-core on the page; fails listing every violation of one of `impacts`. */
-async function expectNoA11yViolationsOf(page: Page, what: string, impacts: readonly AxeImpact[]): Promise<void> {
+async function expectNoA11yViolationsOf(
+  page: Page,
+  what: string,
+  impacts: readonly AxeImpact[],
+): Promise<void> {
   axeSource ??= fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   // Evaluated through the DevTools protocol, not a <script> tag: the app's CSP (rightly) refuses inline scripts.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } };
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          opts: object,
+        ): Promise<{
+          violations: Array<{
+            id: string;
+            impact: string | null;
+            help: string;
+            nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+          }>;
+        }>;
+      };
+    };
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`),
+    }));
   });
   // A violation axe gives no impact is counted as serious: it is never let through unseen.
   const found = violations.filter((v) => (impacts as readonly string[]).includes(v.impact ?? 'serious'));
   if (found.length > 0) {
-    const text = found.map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`).join('\n');
+    const text = found
+      .map((v) => `- [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.join('\n    ')}`)
+      .join('\n');
     throw new Error(`axe-core found ${found.length} ${impacts.join('/')} violation(s) on ${what}:\n${text}`);
   }
 }

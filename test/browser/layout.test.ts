@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../renderer/screens/dashboard-periods.ts';
 import { testKeys } from '../sync/rig.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
-import { expectNoA11yViolations, freePort, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoA11yViolations,
+  freePort,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 const ORG = 'Riverside Community Food Bank';
 const SIZES = [
@@ -24,14 +32,25 @@ let server: AppServer;
 let browser: Browser;
 let batchId: string;
 
-const post = async (path: string, body: Record<string, unknown>) => expectStatus(await server.request('POST', path, { accountId: server.accountId, ...body }), 201);
+const post = async (path: string, body: Record<string, unknown>) =>
+  expectStatus(await server.request('POST', path, { accountId: server.accountId, ...body }), 201);
 
 beforeAll(async () => {
   server = await startAppServer({ sync: { keys: testKeys, run: false } });
-  await server.store.db.updateTable('accounts').set({ name: ORG }).where('id', '=', server.accountId).execute();
+  await server.store.db
+    .updateTable('accounts')
+    .set({ name: ORG })
+    .where('id', '=', server.accountId)
+    .execute();
   // Linked to an HQ that is not there: the badge says so, as on a real evening with bad Wi-Fi.
   const hqPort = await freePort();
-  const linked = await server.request('PUT', '/api/v1/sync/settings', { accountId: server.accountId, baseUrl: `http://127.0.0.1:${hqPort}`, keyId: 'key_hq', secret: 'a'.repeat(40), remoteAccountId: 'acct_hq' });
+  const linked = await server.request('PUT', '/api/v1/sync/settings', {
+    accountId: server.accountId,
+    baseUrl: `http://127.0.0.1:${hqPort}`,
+    keyId: 'key_hq',
+    secret: 'a'.repeat(40),
+    remoteAccountId: 'acct_hq',
+  });
   expect(linked.status, linked.text).toBe(200);
   const gala = await post('/api/v1/campaigns', { name: 'Spring Gala 2026 — Riverside Community Food Bank' });
   const annual = await post('/api/v1/campaigns', { name: 'Annual Fund' });
@@ -46,17 +65,42 @@ beforeAll(async () => {
   ] as const) {
     donors.push(await post('/api/v1/contacts', { firstName: first, lastName: last, primaryEmail: email }));
   }
-  const batch = await post('/api/v1/batches', { name: 'Table 4 — checks and cash at the door', campaignId: gala.id, paymentMethod: 'check', expectedCount: 14, expectedTotal: 1_300_000 });
+  const batch = await post('/api/v1/batches', {
+    name: 'Table 4 — checks and cash at the door',
+    campaignId: gala.id,
+    paymentMethod: 'check',
+    expectedCount: 14,
+    expectedTotal: 1_300_000,
+  });
   batchId = batch.id;
   const today = localDate(new Date());
   const gift = (i: number, amount: number, fields: Record<string, unknown> = {}) =>
-    post('/api/v1/donations', { contactId: donors[i % donors.length]!.id, donationAmount: amount, donationDate: today, paymentMethod: 'check', campaignId: gala.id, batchId: batch.id, ...fields });
+    post('/api/v1/donations', {
+      contactId: donors[i % donors.length]!.id,
+      donationAmount: amount,
+      donationDate: today,
+      paymentMethod: 'check',
+      campaignId: gala.id,
+      batchId: batch.id,
+      ...fields,
+    });
   // Twins: same donor, $19.99 cash, the same minute.
   await gift(3, 19.99, { paymentMethod: 'cash' });
   await gift(3, 19.99, { paymentMethod: 'cash' });
   await gift(0, 1_250_000, { notes: 'Pledge paid in full — matching gift letter attached' });
-  for (let i = 0; i < 9; i++) await gift(i, [50, 25, 100, 250.5, 75, 20, 35, 500, 10][i]!, i === 4 ? { campaignId: annual.id, isAnonymous: true } : {});
-  await post('/api/v1/donations', { contactId: donors[4]!.id, donationAmount: 40_000, donationDate: today, paymentMethod: 'wire', campaignId: annual.id });
+  for (let i = 0; i < 9; i++)
+    await gift(
+      i,
+      [50, 25, 100, 250.5, 75, 20, 35, 500, 10][i]!,
+      i === 4 ? { campaignId: annual.id, isAnonymous: true } : {},
+    );
+  await post('/api/v1/donations', {
+    contactId: donors[4]!.id,
+    donationAmount: 40_000,
+    donationDate: today,
+    paymentMethod: 'wire',
+    campaignId: annual.id,
+  });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -65,12 +109,16 @@ afterAll(async () => {
 });
 
 type Rect = { left: number; top: number; right: number; bottom: number; width: number; height: number };
-const overlaps = (a: Rect, b: Rect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const overlaps = (a: Rect, b: Rect) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 const rect = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+    });
 
 /** The header's parts: each nav label's line count, the organisation's text as shown, and every pair that overlaps. */
 async function headerFacts(page: Page) {
@@ -82,20 +130,35 @@ async function headerFacts(page: Page) {
       return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
     };
     const org = document.querySelector<HTMLElement>('.brand-org');
-    const parts = [...document.querySelectorAll('.brand-name, .brand-org, .nav a, [data-testid="sync-badge"]')];
+    const parts = [
+      ...document.querySelectorAll('.brand-name, .brand-org, .nav a, [data-testid="sync-badge"]'),
+    ];
     const clashes: string[] = [];
     for (let i = 0; i < parts.length; i++)
       for (let j = i + 1; j < parts.length; j++) {
         const a = box(parts[i]!);
         const b = box(parts[j]!);
-        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) clashes.push(`${parts[i]!.textContent} × ${parts[j]!.textContent}`);
+        if (
+          a.left < b.right - 0.5 &&
+          b.left < a.right - 0.5 &&
+          a.top < b.bottom - 0.5 &&
+          b.top < a.bottom - 0.5
+        )
+          clashes.push(`${parts[i]!.textContent} × ${parts[j]!.textContent}`);
       }
     const header = box(document.querySelector('.app-header')!);
     return {
-      navLines: [...document.querySelectorAll('.nav a')].map((a) => ({ label: a.textContent, lines: lines(a) })),
-      org: org ? { text: org.textContent, shownWhole: org.scrollWidth <= org.clientWidth + 1, width: box(org).width } : null,
+      navLines: [...document.querySelectorAll('.nav a')].map((a) => ({
+        label: a.textContent,
+        lines: lines(a),
+      })),
+      org: org
+        ? { text: org.textContent, shownWhole: org.scrollWidth <= org.clientWidth + 1, width: box(org).width }
+        : null,
       clashes,
-      outside: parts.filter((p) => box(p).right > header.right + 0.5 || box(p).left < header.left - 0.5).map((p) => p.textContent),
+      outside: parts
+        .filter((p) => box(p).right > header.right + 0.5 || box(p).left < header.left - 0.5)
+        .map((p) => p.textContent),
     };
   });
 }
@@ -109,7 +172,10 @@ describe.each(SIZES)('at $width×$height', (size) => {
       await page.getByText(ORG).waitFor();
       await page.getByTestId('sync-badge').waitFor();
       const h = await headerFacts(page);
-      expect(h.navLines.filter((n) => n.lines !== 1), 'nav labels on more than one line').toEqual([]);
+      expect(
+        h.navLines.filter((n) => n.lines !== 1),
+        'nav labels on more than one line',
+      ).toEqual([]);
       expect(h.org, 'the organisation is named').toMatchObject({ text: ORG, shownWhole: true });
       expect(h.clashes, 'header parts overlapping').toEqual([]);
       expect(h.outside, 'header parts outside the header').toEqual([]);
@@ -123,7 +189,10 @@ describe.each(SIZES)('at $width×$height', (size) => {
     const { page, context, problems } = await openApp(browser, server, { viewport: size });
     try {
       // The batch in use, as Gift entry remembers it for this window.
-      await page.evaluate(([key, id]) => localStorage.setItem(key!, id!), [`giftdesk.batch.${server.accountId}`, batchId]);
+      await page.evaluate(
+        ([key, id]) => localStorage.setItem(key!, id!),
+        [`giftdesk.batch.${server.accountId}`, batchId],
+      );
       await page.reload();
       await page.getByRole('combobox', { name: 'Donor' }).waitFor();
       const firstRow = page.locator('table.gift-table tbody tr').first();
@@ -135,7 +204,10 @@ describe.each(SIZES)('at $width×$height', (size) => {
       expect(form.bottom, 'the whole entry row is on screen').toBeLessThanOrEqual(size.height);
       expect(title.top, 'the saved gifts’ heading is above the fold').toBeLessThan(size.height);
       expect(saved.bottom, 'the newest saved gift is wholly above the fold').toBeLessThanOrEqual(size.height);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling').toBe(true);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'no sideways scrolling',
+      ).toBe(true);
       await expectNoA11yViolations(page, `Gift entry at ${tag}`);
 
       // The dialogs of this screen: start a batch, correct a gift, void a gift.
@@ -178,7 +250,14 @@ describe.each(SIZES)('at $width×$height', (size) => {
         const facts = await page.evaluate(() => {
           const box = (el: Element | Range) => {
             const r = el.getBoundingClientRect();
-            return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+            return {
+              left: r.left,
+              top: r.top,
+              right: r.right,
+              bottom: r.bottom,
+              width: r.width,
+              height: r.height,
+            };
           };
           // The text's own extent (a Range), not its box: text spilling out of its box is what a reader sees cut or overlapping.
           const ink = (el: Element) => {
@@ -209,9 +288,16 @@ describe.each(SIZES)('at $width×$height', (size) => {
           ['today', facts.today, facts.todayFigure],
           ['batch', facts.batch, facts.batchFigure],
         ] as const) {
-          expect(ink.right, `${where}: the ${name} total spills out of its figure`).toBeLessThanOrEqual(figure.right + 0.5);
-          expect(ink.left, `${where}: the ${name} total spills out of its figure`).toBeGreaterThanOrEqual(figure.left - 0.5);
-          expect(ink.right, `${where}: the ${name} total is cut off at the screen's edge`).toBeLessThanOrEqual(Math.min(facts.section.right, facts.viewport.width) + 0.5);
+          expect(ink.right, `${where}: the ${name} total spills out of its figure`).toBeLessThanOrEqual(
+            figure.right + 0.5,
+          );
+          expect(ink.left, `${where}: the ${name} total spills out of its figure`).toBeGreaterThanOrEqual(
+            figure.left - 0.5,
+          );
+          expect(
+            ink.right,
+            `${where}: the ${name} total is cut off at the screen's edge`,
+          ).toBeLessThanOrEqual(Math.min(facts.section.right, facts.viewport.width) + 0.5);
         }
       };
       await screenshot(page, `layout-dashboard-${tag}`);
@@ -219,7 +305,9 @@ describe.each(SIZES)('at $width×$height', (size) => {
       await expectNoA11yViolations(page, `Dashboard at ${tag}`);
 
       await page.getByRole('button', { name: 'Show on a big screen' }).click();
-      await expect.poll(() => page.evaluate(() => document.fullscreenElement?.className ?? null)).toBe('big-figures');
+      await expect
+        .poll(() => page.evaluate(() => document.fullscreenElement?.className ?? null))
+        .toBe('big-figures');
       await screenshot(page, `layout-dashboard-big-screen-${tag}`);
       await check('on a big screen');
       await page.evaluate(() => document.exitFullscreen());
@@ -241,7 +329,10 @@ describe.each(SIZES)('at $width×$height', (size) => {
         await expect.poll(() => page.evaluate(() => document.querySelector('h1')?.textContent)).toBe(name);
         if (name === 'Contacts') await page.getByText('Robert Brown').first().waitFor();
         await page.waitForLoadState('networkidle').catch(() => undefined);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name}: no sideways scrolling`).toBe(true);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          `${name}: no sideways scrolling`,
+        ).toBe(true);
         const h = await headerFacts(page);
         expect(h.clashes, `${name}: header parts overlapping`).toEqual([]);
         await expectNoA11yViolations(page, `${name} at ${tag}`);

@@ -8,7 +8,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+  type OpenedApp,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -20,8 +28,18 @@ beforeAll(async () => {
   browser = await launchChromium();
   await makeCampaign(server, 'Spring Gala');
   // Namesakes, as at a real event: the one typed for is the Springfield one.
-  await makeContact(server, { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rob.brown@example.org', addresses: [{ city: 'Springfield', isPrimary: true }] });
-  await makeContact(server, { firstName: 'Robert', lastName: 'Brown', primaryEmail: 'bob@example.net', addresses: [{ city: 'Salem', isPrimary: true }] });
+  await makeContact(server, {
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'rob.brown@example.org',
+    addresses: [{ city: 'Springfield', isPrimary: true }],
+  });
+  await makeContact(server, {
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'bob@example.net',
+    addresses: [{ city: 'Salem', isPrimary: true }],
+  });
   app = await openApp(browser, server, { viewport: { width: 1280, height: 800 } });
   page = app.page;
 });
@@ -34,8 +52,17 @@ afterAll(async () => {
 /** axe's violations of any impact (expectNoSeriousA11yViolations has loaded axe into the page). */
 async function anyA11yViolations(p: Page): Promise<string[]> {
   return p.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null }> }> } };
-    return (await w.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.impact ?? '?'} ${v.id}`);
+    const w = window as unknown as {
+      axe: {
+        run(
+          ctx: Document,
+          opts: object,
+        ): Promise<{ violations: Array<{ id: string; impact: string | null }> }>;
+      };
+    };
+    return (await w.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+      (v) => `${v.impact ?? '?'} ${v.id}`,
+    );
   });
 }
 
@@ -96,7 +123,9 @@ describe('refusals say what is wrong, once, in words a volunteer reads', () => {
     // A real amount, but the batch credits the gift to nothing: the server refuses (D2).
     await amount.fill('19.99');
     await page.keyboard.press('Enter');
-    await expect.poll(() => errorOf(page, 'Campaign')).toBe('needs a campaign, committee or donation account');
+    await expect
+      .poll(() => errorOf(page, 'Campaign'))
+      .toBe('needs a campaign, committee or donation account');
     expect(await errorOf(page, 'Committee')).toBe('');
     expect(await errorOf(page, 'Donation account')).toBe('');
     const shownErrors = await giftForm(page).locator('.field-error').allTextContents();
@@ -129,15 +158,25 @@ describe('refusals say what is wrong, once, in words a volunteer reads', () => {
     await form.getByRole('button', { name: 'Set up sync' }).click();
     const address = form.getByLabel('HQ address');
     await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
-    const message = await address.evaluate((el) => document.getElementById(`${el.id}-error`)?.textContent ?? '');
-    expect(message).toBe('Must be a web address starting with http:// or https://, like https://hq.example.org.');
+    const message = await address.evaluate(
+      (el) => document.getElementById(`${el.id}-error`)?.textContent ?? '',
+    );
+    expect(message).toBe(
+      'Must be a web address starting with http:// or https://, like https://hq.example.org.',
+    );
     expect(await address.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(sent).toEqual([]);
     await expectNoSeriousA11yViolations(page, 'Settings → Sync: an HQ address that is not one');
     expect(await anyA11yViolations(page)).toEqual([]);
 
     for (const baseUrl of ['not a url', 'hq.example.org', 'ftp://hq.example.org']) {
-      const r = await server.request('PUT', '/api/v1/sync/settings', { accountId: server.accountId, baseUrl, keyId: 'gdk_hq1234567890', secret: 's', remoteAccountId: 'acct_hq' });
+      const r = await server.request('PUT', '/api/v1/sync/settings', {
+        accountId: server.accountId,
+        baseUrl,
+        keyId: 'gdk_hq1234567890',
+        secret: 's',
+        remoteAccountId: 'acct_hq',
+      });
       expectError(r, 400, { field: 'baseUrl' });
       expect(JSON.stringify(r.body)).toContain('must be a web address starting with http:// or https://');
     }

@@ -13,7 +13,15 @@ import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, freePort, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  freePort,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -30,7 +38,11 @@ const DONORS = [
 /** A loopback port nothing listens on (HQ is "offline" there until the proxy starts on it). */
 /** HQ's gifts in the synced account, with the local reference (gd:<id>) each carries. */
 async function hqGifts(): Promise<Array<{ id: string; notes: string | null }>> {
-  return hq.store.db.selectFrom('donations').select(['id', 'notes']).where('accountId', '=', hqKey.accountId).execute();
+  return hq.store.db
+    .selectFrom('donations')
+    .select(['id', 'notes'])
+    .where('accountId', '=', hqKey.accountId)
+    .execute();
 }
 
 beforeAll(async () => {
@@ -38,11 +50,28 @@ beforeAll(async () => {
   hqKey = await hq.otherAccount();
   local = await startAppServer({ sync: { keys: testKeys, run: true } });
   const hqCampaign = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Spring Gala' });
-  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' })).id;
-  await local.store.write((trx) => linkRemote(trx, { accountId: local.accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaign.id, source: 'manual', at: new Date().toISOString() }));
+  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' }))
+    .id;
+  await local.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: local.accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaign.id,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
   for (const d of DONORS) await makeContact(local, { firstName: d.firstName, lastName: d.lastName });
   port = await freePort();
-  const saved = await local.request('PUT', '/api/v1/sync/settings', { accountId: local.accountId, baseUrl: `http://127.0.0.1:${port}`, keyId: hqKey.keyId, secret: hqKey.secret, remoteAccountId: hqKey.accountId, scheduleSeconds: 5 });
+  const saved = await local.request('PUT', '/api/v1/sync/settings', {
+    accountId: local.accountId,
+    baseUrl: `http://127.0.0.1:${port}`,
+    keyId: hqKey.keyId,
+    secret: hqKey.secret,
+    remoteAccountId: hqKey.accountId,
+    scheduleSeconds: 5,
+  });
   expect(saved.status, saved.text).toBe(200);
   browser = await launchChromium();
 });
@@ -78,7 +107,9 @@ describe('gifts entered offline', () => {
       await page.keyboard.press('Enter');
       await page.keyboard.type(amount);
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(new RegExp(`^${i + 1}\\b`));
+      await expect
+        .poll(() => page.getByTestId('batch-count').textContent())
+        .toMatch(new RegExp(`^${i + 1}\\b`));
     }
     const rows = page.locator('table.gift-table tbody tr');
     await expect.poll(() => rows.count()).toBe(4);
@@ -107,11 +138,13 @@ describe('gifts entered offline', () => {
     // Exactly once: each local gift's reference is at HQ once, and another pass sends nothing more.
     const again = await local.request('POST', '/api/v1/sync/run', { accountId: local.accountId });
     expect(again.status, again.text).toBe(200);
-    const local3 = (await local.request('GET', `/api/v1/donations?accountId=${local.accountId}&limit=100`)).body.donations as Array<{ id: string; donationAmount: number }>;
+    const local3 = (await local.request('GET', `/api/v1/donations?accountId=${local.accountId}&limit=100`))
+      .body.donations as Array<{ id: string; donationAmount: number }>;
     expect(local3.map((d) => d.donationAmount).sort((a, b) => a - b)).toEqual([50, 75, 125.25]);
     const atHq = await hqGifts();
     expect(atHq).toHaveLength(3);
-    for (const d of local3) expect(atHq.filter((g) => (g.notes ?? '').includes(`gd:${d.id}`))).toHaveLength(1);
+    for (const d of local3)
+      expect(atHq.filter((g) => (g.notes ?? '').includes(`gd:${d.id}`))).toHaveLength(1);
     expect(proxy.forwarded('POST', '/api/v1/donations')).toHaveLength(3);
     await context.close();
   }, 180_000);

@@ -7,7 +7,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../helpers/api-fixtures.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -25,21 +32,58 @@ interface FlagView {
 
 const api = (method: string, path: string, body?: Record<string, unknown>) =>
   server.request(method, path, body === undefined ? undefined : { accountId: server.accountId, ...body });
-const get = async (path: string) => expectStatus(await server.request('GET', `${path}${path.includes('?') ? '&' : '?'}accountId=${server.accountId}`), 200);
+const get = async (path: string) =>
+  expectStatus(
+    await server.request('GET', `${path}${path.includes('?') ? '&' : '?'}accountId=${server.accountId}`),
+    200,
+  );
 const flags = async (): Promise<FlagView[]> => (await get('/api/v1/flags?state=all')).flagged;
 
 /** Three donors, each over the $100 per-election limit of the "Federal" donation account. */
 async function seedFlags(): Promise<void> {
-  const dac = expectStatus(await api('POST', '/api/v1/donation-accounts', { name: 'Federal', limits: { perElection: 100 } }), 201);
-  expectStatus(await api('POST', '/api/v1/elections', { electionType: 'primary', electionYear: 2026, electionDate: '2026-06-02' }), 201);
-  expectStatus(await api('POST', '/api/v1/elections', { electionType: 'general', electionYear: 2026, electionDate: '2026-11-03' }), 201);
-  for (const [first, last, amount] of [['Ada', 'Lovelace', 150], ['Grace', 'Hopper', 120.5], ['Zoë', 'Ångström', 300]] as const) {
+  const dac = expectStatus(
+    await api('POST', '/api/v1/donation-accounts', { name: 'Federal', limits: { perElection: 100 } }),
+    201,
+  );
+  expectStatus(
+    await api('POST', '/api/v1/elections', {
+      electionType: 'primary',
+      electionYear: 2026,
+      electionDate: '2026-06-02',
+    }),
+    201,
+  );
+  expectStatus(
+    await api('POST', '/api/v1/elections', {
+      electionType: 'general',
+      electionYear: 2026,
+      electionDate: '2026-11-03',
+    }),
+    201,
+  );
+  for (const [first, last, amount] of [
+    ['Ada', 'Lovelace', 150],
+    ['Grace', 'Hopper', 120.5],
+    ['Zoë', 'Ångström', 300],
+  ] as const) {
     const c = expectStatus(await api('POST', '/api/v1/contacts', { firstName: first, lastName: last }), 201);
-    expectStatus(await api('POST', '/api/v1/donations', { contactId: c.id, donationAmount: amount, donationDate: '2026-03-01', paymentMethod: 'check', donationAccountId: dac.id, electionType: 'primary', electionYear: 2026 }), 201);
+    expectStatus(
+      await api('POST', '/api/v1/donations', {
+        contactId: c.id,
+        donationAmount: amount,
+        donationDate: '2026-03-01',
+        paymentMethod: 'check',
+        donationAccountId: dac.id,
+        electionType: 'primary',
+        electionYear: 2026,
+      }),
+      201,
+    );
   }
 }
 
-const card = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: new RegExp(name) }) });
+const card = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: new RegExp(name) }) });
 
 beforeAll(async () => {
   server = await startAppServer();
@@ -66,10 +110,14 @@ describe('Review', () => {
     const { page, context, problems } = await openApp(browser, server);
     await page.keyboard.press('Alt+3');
     await card(page, 'Ada Lovelace').waitFor();
-    await expect.poll(() => page.getByRole('list', { name: 'Flagged gifts' }).getByRole('listitem').count()).toBe(3);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Flagged gifts' }).getByRole('listitem').count())
+      .toBe(3);
     // who, which limit, the window, the donor's total
     const ada = card(page, 'Ada Lovelace');
-    await expect.poll(() => ada.textContent()).toMatch(/per-election limit.*\$100\.00.*Federal.*Primary 2026/);
+    await expect
+      .poll(() => ada.textContent())
+      .toMatch(/per-election limit.*\$100\.00.*Federal.*Primary 2026/);
     expect(await ada.textContent()).toContain('$150.00');
     expect(await ada.textContent()).toMatch(/Over by\s*\$50\.00/);
     await expectNoSeriousA11yViolations(page, 'Review (flags)');
@@ -86,10 +134,15 @@ describe('Review', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' }).catch(() => undefined);
-    await expect.poll(async () => (await flags()).find((f) => f.contactName === 'Ada Lovelace')?.state).toBe('reviewed');
+    await expect
+      .poll(async () => (await flags()).find((f) => f.contactName === 'Ada Lovelace')?.state)
+      .toBe('reviewed');
     const adaFlag = (await flags()).find((f) => f.contactName === 'Ada Lovelace')!;
     expect(adaFlag.resolutionNote).toBe('Spouse’s share, confirmed by phone');
-    const adaHistory = (await get(`/api/v1/donations/${adaFlag.donationId}/history`)).data as Array<{ action: string; note: string | null }>;
+    const adaHistory = (await get(`/api/v1/donations/${adaFlag.donationId}/history`)).data as Array<{
+      action: string;
+      note: string | null;
+    }>;
     expect(adaHistory.map((h) => h.action)).toEqual(['flagged', 'reviewed']);
     expect(adaHistory[1]!.note).toBe('Spouse’s share, confirmed by phone');
     // it leaves the open list
@@ -114,8 +167,13 @@ describe('Review', () => {
     await ask.waitFor();
     await ask.getByLabel('Note (optional)').fill('Over the limit; check returned');
     await ask.getByRole('button', { name: 'Refund $120.50' }).click();
-    await expect.poll(async () => (await get(`/api/v1/donations/${graceFlag.donationId}`)).status).toBe('refunded');
-    expect((await flags()).find((f) => f.id === graceFlag.id)).toMatchObject({ state: 'refunded', resolutionNote: 'Over the limit; check returned' });
+    await expect
+      .poll(async () => (await get(`/api/v1/donations/${graceFlag.donationId}`)).status)
+      .toBe('refunded');
+    expect((await flags()).find((f) => f.id === graceFlag.id)).toMatchObject({
+      state: 'refunded',
+      resolutionNote: 'Over the limit; check returned',
+    });
 
     // 3. Redesignate to an election on the calendar.
     const zoeFlag = (await flags()).find((f) => f.contactName === 'Zoë Ångström')!;
@@ -126,8 +184,12 @@ describe('Review', () => {
     await move.getByLabel('Election on the calendar').selectOption({ label: 'General 2026 (2026-11-03)' });
     await move.getByLabel('Note (optional)').fill('Donor asked for the general');
     await move.getByRole('button', { name: 'Redesignate', exact: true }).click();
-    await expect.poll(async () => (await flags()).find((f) => f.id === zoeFlag.id)?.state).toBe('redesignated');
-    expect((await flags()).find((f) => f.id === zoeFlag.id)?.resolutionNote).toBe('Donor asked for the general');
+    await expect
+      .poll(async () => (await flags()).find((f) => f.id === zoeFlag.id)?.state)
+      .toBe('redesignated');
+    expect((await flags()).find((f) => f.id === zoeFlag.id)?.resolutionNote).toBe(
+      'Donor asked for the general',
+    );
     const moved = await get(`/api/v1/donations/${zoeFlag.donationId}`);
     expect([moved.electionType, moved.electionYear]).toEqual(['general', 2026]);
     // $300 toward the general is over that election's $100 too: a new flag, open, in the list
@@ -141,12 +203,16 @@ describe('Review', () => {
     expect(await graceAll.textContent()).toContain('Over the limit; check returned');
     // the redesignated flag still names the election it was raised for
     const zoeMoved = page.getByRole('listitem').filter({ hasText: 'Donor asked for the general' });
-    await expect.poll(() => zoeMoved.textContent()).toMatch(/toward the Primary 2026 election.*Counts toward\s*General 2026/s);
+    await expect
+      .poll(() => zoeMoved.textContent())
+      .toMatch(/toward the Primary 2026 election.*Counts toward\s*General 2026/s);
     await graceAll.getByRole('button', { name: 'Show history' }).click();
     const hist = graceAll.getByRole('list', { name: 'History of this gift' });
     await hist.waitFor();
     await expect.poll(() => hist.getByRole('listitem').count()).toBe(2);
-    expect(await hist.textContent()).toMatch(/Flagged over a limit.*Refunded.*Over the limit; check returned/s);
+    expect(await hist.textContent()).toMatch(
+      /Flagged over a limit.*Refunded.*Over the limit; check returned/s,
+    );
     await expectNoSeriousA11yViolations(page, 'Review (all, history open)');
     await screenshot(page, 'review-all-history');
     expect(problems).toEqual([]);

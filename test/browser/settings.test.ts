@@ -176,12 +176,17 @@ describe('Settings', () => {
       const w = window as unknown as { sawNoAccounts: boolean };
       w.sawNoAccounts = false;
       new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n.textContent?.includes('No donation accounts yet')) w.sawNoAccounts = true;
+        for (const r of records)
+          for (const n of r.addedNodes)
+            if (n.textContent?.includes('No donation accounts yet')) w.sawNoAccounts = true;
       }).observe(document.body, { childList: true, subtree: true, characterData: true });
     });
     await openSection('Campaigns');
     await page.getByRole('checkbox', { name: 'Federal PAC' }).waitFor();
-    expect(await page.evaluate(() => (window as unknown as { sawNoAccounts: boolean }).sawNoAccounts), '"No donation accounts yet" shown while they were loading').toBe(false);
+    expect(
+      await page.evaluate(() => (window as unknown as { sawNoAccounts: boolean }).sawNoAccounts),
+      '"No donation accounts yet" shown while they were loading',
+    ).toBe(false);
     await expect.poll(() => focusedLabel()).toBe('Campaign name');
     await page.keyboard.type('Spring Gala');
     await page.getByRole('checkbox', { name: 'Federal PAC' }).focus();
@@ -354,7 +359,10 @@ describe('Settings', () => {
   it('API keys (desktop window): a key is created, its curl line works against this server, the key is revoked after a confirmation and stops working', async () => {
     // The desktop app's window: its session comes through the preload bridge (a desktop key).
     const desktop = await openDesktopSession(server.ctx, server.url);
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
+    const context = await browser.newContext({
+      viewport: { width: 1366, height: 900 },
+      reducedMotion: 'reduce',
+    });
     await context.addInitScript((s) => {
       (window as unknown as { giftdesk: unknown }).giftdesk = { session: async () => s };
     }, desktop);

@@ -5,7 +5,14 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -58,14 +65,21 @@ describe('the shell', () => {
       let found = false;
       for (let i = 0; i < 40 && !found; i++) {
         await page.keyboard.press('Tab');
-        found = await page.evaluate((name) => document.activeElement?.tagName === 'A' && document.activeElement.textContent === name, s.name);
+        found = await page.evaluate(
+          (name) => document.activeElement?.tagName === 'A' && document.activeElement.textContent === name,
+          s.name,
+        );
       }
       expect(found, `Tab reaches the ${s.name} link`).toBe(true);
-      const hasRing = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle !== 'none');
+      const hasRing = await page.evaluate(
+        () => getComputedStyle(document.activeElement!).outlineStyle !== 'none',
+      );
       expect(hasRing, 'the focused link shows a focus ring').toBe(true);
       await page.keyboard.press('Enter');
       await expect.poll(() => page.evaluate(() => document.querySelector('h1')?.textContent)).toBe(s.name);
-      await expect.poll(() => page.getByRole('link', { name: s.name }).getAttribute('aria-current')).toBe('page');
+      await expect
+        .poll(() => page.getByRole('link', { name: s.name }).getAttribute('aria-current'))
+        .toBe('page');
       await expectNoSeriousA11yViolations(page, s.name);
       await screenshot(page, s.file);
     }
@@ -104,13 +118,30 @@ describe('the shell', () => {
               : { key: k, code: `Key${k.toUpperCase()}`, keyCode: k.toUpperCase().charCodeAt(0), text: k };
       const events: Array<Record<string, unknown>> = [
         { type: 'rawKeyDown', key: 'Alt', code: 'AltLeft', windowsVirtualKeyCode: 18, modifiers: 1 },
-        { type: 'rawKeyDown', key: digit, code: `Digit${digit}`, windowsVirtualKeyCode: digit.charCodeAt(0), modifiers: 1 },
-        { type: 'keyUp', key: digit, code: `Digit${digit}`, windowsVirtualKeyCode: digit.charCodeAt(0), modifiers: 1 },
+        {
+          type: 'rawKeyDown',
+          key: digit,
+          code: `Digit${digit}`,
+          windowsVirtualKeyCode: digit.charCodeAt(0),
+          modifiers: 1,
+        },
+        {
+          type: 'keyUp',
+          key: digit,
+          code: `Digit${digit}`,
+          windowsVirtualKeyCode: digit.charCodeAt(0),
+          modifiers: 1,
+        },
         { type: 'keyUp', key: 'Alt', code: 'AltLeft', windowsVirtualKeyCode: 18, modifiers: 0 },
       ];
       for (const k of keys.map(keyOf)) {
         const base = { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode };
-        events.push(k.text ? { type: 'keyDown', ...base, text: k.text, unmodifiedText: k.text } : { type: 'rawKeyDown', ...base }, { type: 'keyUp', ...base });
+        events.push(
+          k.text
+            ? { type: 'keyDown', ...base, text: k.text, unmodifiedText: k.text }
+            : { type: 'rawKeyDown', ...base },
+          { type: 'keyUp', ...base },
+        );
       }
       await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e as never)));
     };
@@ -129,9 +160,18 @@ describe('the shell', () => {
     await expect.poll(() => value('Search contacts')).toBe('adams');
 
     // Review and Dashboard: their heading, so Tab goes on from the top of the screen.
-    for (const [key, name] of [['3', 'Review'], ['4', 'Dashboard']] as const) {
+    for (const [key, name] of [
+      ['3', 'Review'],
+      ['4', 'Dashboard'],
+    ] as const) {
       await altThenKeys(key, []);
-      await expect.poll(() => page.evaluate(() => (document.activeElement?.id === 'screen-title' ? document.activeElement.textContent : ''))).toBe(name);
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            document.activeElement?.id === 'screen-title' ? document.activeElement.textContent : '',
+          ),
+        )
+        .toBe(name);
     }
 
     // Gift entry with no batch: Enter at once presses "Start a batch".

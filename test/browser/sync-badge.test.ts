@@ -26,11 +26,28 @@ beforeAll(async () => {
   const hqKey = await hq.otherAccount();
   local = await startAppServer({ sync: { keys: testKeys, run: true } });
   const hqCampaign = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Spring Gala' });
-  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' })).id;
-  await local.store.write((trx) => linkRemote(trx, { accountId: local.accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaign.id, source: 'manual', at: new Date().toISOString() }));
+  const campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring Gala' }))
+    .id;
+  await local.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: local.accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaign.id,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
   await makeContact(local, { firstName: 'Amara', lastName: 'Okafor' });
   port = await freePort();
-  const saved = await local.request('PUT', '/api/v1/sync/settings', { accountId: local.accountId, baseUrl: `http://127.0.0.1:${port}`, keyId: hqKey.keyId, secret: hqKey.secret, remoteAccountId: hqKey.accountId, scheduleSeconds: 86_400 });
+  const saved = await local.request('PUT', '/api/v1/sync/settings', {
+    accountId: local.accountId,
+    baseUrl: `http://127.0.0.1:${port}`,
+    keyId: hqKey.keyId,
+    secret: hqKey.secret,
+    remoteAccountId: hqKey.accountId,
+    scheduleSeconds: 86_400,
+  });
   expect(saved.status, saved.text).toBe(200);
   browser = await launchChromium();
 });
@@ -43,7 +60,9 @@ afterAll(async () => {
 
 /** What the API says is waiting for HQ. */
 async function waiting(): Promise<number> {
-  const s = (await local.request('GET', `/api/v1/sync/status?accountId=${local.accountId}`)).body as { waiting: number };
+  const s = (await local.request('GET', `/api/v1/sync/status?accountId=${local.accountId}`)).body as {
+    waiting: number;
+  };
   return s.waiting;
 }
 
@@ -53,7 +72,9 @@ describe('the sync badge', () => {
     try {
       const badge = page.getByTestId('sync-badge');
       const before = await waiting();
-      await expect.poll(() => badge.textContent(), poll).toContain(before > 0 ? `${before} waiting` : 'all sent');
+      await expect
+        .poll(() => badge.textContent(), poll)
+        .toContain(before > 0 ? `${before} waiting` : 'all sent');
 
       // A gift saved in gift entry: the badge counts it.
       const donorBox = page.getByRole('combobox', { name: 'Donor' });

@@ -16,7 +16,15 @@ import { linkRemote } from '../../electron/sync/state.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+  type OpenedApp,
+} from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -49,8 +57,29 @@ beforeAll(async () => {
   here.fonds = (await createDonationAccount(local.ctx, { ...l, name: 'Fonds general' })).id;
   here.host = (await createCommittee(local.ctx, { ...l, name: 'host committee' })).id;
   const now = new Date().toISOString();
-  await local.store.write((trx) => linkRemote(trx, { accountId: local.accountId, entityType: 'campaign', localId: here.phonathonOld!, remoteId: at.phonathon!, source: 'manual', at: now }));
-  await saveRemoteSettings(local.store, testKeys, { accountId: local.accountId, baseUrl: proxy.url, keyId: hqKey.keyId, secret: hqKey.secret, remoteAccountId: hqKey.accountId, ratePerSecond: 50 }, now);
+  await local.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: local.accountId,
+      entityType: 'campaign',
+      localId: here.phonathonOld!,
+      remoteId: at.phonathon!,
+      source: 'manual',
+      at: now,
+    }),
+  );
+  await saveRemoteSettings(
+    local.store,
+    testKeys,
+    {
+      accountId: local.accountId,
+      baseUrl: proxy.url,
+      keyId: hqKey.keyId,
+      secret: hqKey.secret,
+      remoteAccountId: hqKey.accountId,
+      ratePerSecond: 50,
+    },
+    now,
+  );
   browser = await launchChromium();
   app = await openApp(browser, local);
   page = app.page;
@@ -64,10 +93,17 @@ afterAll(async () => {
 });
 
 const linksPanel = () => page.locator('[aria-labelledby="sync-links-title"]');
-const row = (name: string): Locator => linksPanel().locator('tbody tr').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+const row = (name: string): Locator =>
+  linksPanel()
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 /** The HQ id the links table shows for a local record ('' while it is not linked). */
-const shownId = async (name: string): Promise<string> => ((await row(name).locator('code').count()) > 0 ? ((await row(name).locator('code').textContent()) ?? '') : '');
-const selectedText = (select: Locator) => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+const shownId = async (name: string): Promise<string> =>
+  (await row(name).locator('code').count()) > 0
+    ? ((await row(name).locator('code').textContent()) ?? '')
+    : '';
+const selectedText = (select: Locator) =>
+  select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
 
 /** Opens Settings → Sync afresh (a reload: what HQ lists is read again, as when the app is opened). */
 async function openSyncSettings(): Promise<void> {
@@ -81,19 +117,27 @@ describe('Linking reference data by choosing HQ’s records', () => {
   it('links 5 records with the keyboard: suggestions preselected, the ambiguous one chosen, the rest with "Link all suggested"', async () => {
     proxy.setRule(forwardAll);
     await openSyncSettings();
-    await expect.poll(() => linksPanel().getByRole('heading').textContent()).toBe('Linked to HQ (5 not linked)');
+    await expect
+      .poll(() => linksPanel().getByRole('heading').textContent())
+      .toBe('Linked to HQ (5 not linked)');
     const all = page.getByRole('button', { name: 'Link all suggested (3)' });
     await all.waitFor();
 
     // Suggestions are preselected and say why; accents and case aside.
     const galaPick = page.getByRole('combobox', { name: 'HQ campaign for spring gala 2026' });
     expect(await selectedText(galaPick)).toBe('Spring Gala 2026');
-    expect(await selectedText(page.getByRole('combobox', { name: 'HQ donation account for Fonds general' }))).toBe('Fonds général');
-    expect(await row('Fonds general').textContent()).toContain('Suggested: HQ’s “Fonds général” (the same name but for case or accents).');
+    expect(
+      await selectedText(page.getByRole('combobox', { name: 'HQ donation account for Fonds general' })),
+    ).toBe('Fonds général');
+    expect(await row('Fonds general').textContent()).toContain(
+      'Suggested: HQ’s “Fonds général” (the same name but for case or accents).',
+    );
     // Two HQ campaigns named Autumn Appeal: nothing preselected, the reason says so; the ids tell them apart.
     const autumnPick = page.getByRole('combobox', { name: 'HQ campaign for Autumn Appeal' });
     expect(await autumnPick.inputValue()).toBe('');
-    expect(await row('Autumn Appeal').textContent()).toContain('HQ has 2 campaigns named “Autumn Appeal”: choose the one it is');
+    expect(await row('Autumn Appeal').textContent()).toContain(
+      'HQ has 2 campaigns named “Autumn Appeal”: choose the one it is',
+    );
     // HQ's Phonathon is held by "Phonathon 2025": shown, marked, not choosable, not suggested for PHONATHON.
     const phonPick = page.getByRole('combobox', { name: 'HQ campaign for PHONATHON' });
     expect(await phonPick.inputValue()).toBe('');
@@ -111,7 +155,9 @@ describe('Linking reference data by choosing HQ’s records', () => {
     expect(await autumnPick.inputValue()).toBe(at.autumnB);
     expect(await selectedText(autumnPick)).toBe(`autumn appeal (${at.autumnB})`);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Link Autumn Appeal');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Link Autumn Appeal',
+    );
     await page.keyboard.press('Enter');
     await expect.poll(() => shownId('Autumn Appeal')).toBe(at.autumnB);
 
@@ -128,7 +174,10 @@ describe('Linking reference data by choosing HQ’s records', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Link 2 records to HQ’s suggested ones?' });
     await dialog.waitFor();
-    expect(await dialog.locator('li').allTextContents()).toEqual(['Donation account “Fonds general” → HQ’s “Fonds général”', 'Committee “host committee” → HQ’s “Host Committee”']);
+    expect(await dialog.locator('li').allTextContents()).toEqual([
+      'Donation account “Fonds general” → HQ’s “Fonds général”',
+      'Committee “host committee” → HQ’s “Host Committee”',
+    ]);
     await screenshot(page, 'sync-links-confirm-all');
     // Cancel has the focus first; Tab to "Link 2", Enter.
     await page.keyboard.press('Tab');
@@ -139,9 +188,12 @@ describe('Linking reference data by choosing HQ’s records', () => {
     await expect.poll(() => shownId('host committee')).toBe(at.host);
     expect(await shownId('Phonathon 2025')).toBe(at.phonathon);
     expect(await shownId('PHONATHON')).toBe('');
-    await expect.poll(() => linksPanel().getByRole('heading').textContent()).toBe('Linked to HQ (1 not linked)');
+    await expect
+      .poll(() => linksPanel().getByRole('heading').textContent())
+      .toBe('Linked to HQ (1 not linked)');
     // The links are HQ's ids in the local id map, as the push engine reads them.
-    const links = (await local.request('GET', `/api/v1/sync/links?accountId=${local.accountId}`)).body.data as Array<{ localId: string; remoteId: string | null }>;
+    const links = (await local.request('GET', `/api/v1/sync/links?accountId=${local.accountId}`)).body
+      .data as Array<{ localId: string; remoteId: string | null }>;
     expect(Object.fromEntries(links.map((x) => [x.localId, x.remoteId]))).toEqual({
       [here.gala!]: at.gala,
       [here.autumn!]: at.autumnB,
@@ -154,14 +206,24 @@ describe('Linking reference data by choosing HQ’s records', () => {
   });
 
   it('where HQ does not list campaigns (the spec’s HQ), the page says so and HQ’s id is typed', async () => {
-    proxy.setRule((req) => (req.method === 'GET' && req.path.split('?')[0] === '/api/v1/campaigns' ? { kind: 'respond', status: 404 } : { kind: 'forward' }));
+    proxy.setRule((req) =>
+      req.method === 'GET' && req.path.split('?')[0] === '/api/v1/campaigns'
+        ? { kind: 'respond', status: 404 }
+        : { kind: 'forward' },
+    );
     await openSyncSettings();
-    await linksPanel().getByText('HQ does not list campaigns (GET /api/v1/campaigns answered 404): type HQ’s id for each one; it is checked at HQ before it is kept.').waitFor();
+    await linksPanel()
+      .getByText(
+        'HQ does not list campaigns (GET /api/v1/campaigns answered 404): type HQ’s id for each one; it is checked at HQ before it is kept.',
+      )
+      .waitFor();
     expect(await page.getByRole('combobox', { name: 'HQ campaign for PHONATHON' }).count()).toBe(0);
     const box = page.getByRole('textbox', { name: 'HQ id for PHONATHON' });
     await box.fill('cmp_01NOSUCHTHING');
     await box.press('Enter');
-    await expect.poll(() => row('PHONATHON').locator('.field-error').textContent()).toContain('HQ has no campaign cmp_01NOSUCHTHING');
+    await expect
+      .poll(() => row('PHONATHON').locator('.field-error').textContent())
+      .toContain('HQ has no campaign cmp_01NOSUCHTHING');
     const free = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Phonathon (spring)' });
     await box.fill(free.id);
     await box.press('Enter');
@@ -175,7 +237,11 @@ describe('Linking reference data by choosing HQ’s records', () => {
     proxy.setRule(() => ({ kind: 'resetBeforeForward' }));
     await openSyncSettings();
     const alert = linksPanel().getByRole('alert');
-    await expect.poll(() => alert.textContent(), { timeout: 60_000 }).toMatch(/^Could not read HQ’s lists to choose from: Could not reach HQ to read its campaigns \(.+\): nothing was linked\. Try again when HQ answers\. Meanwhile, HQ’s id can be typed for each one below/);
+    await expect
+      .poll(() => alert.textContent(), { timeout: 60_000 })
+      .toMatch(
+        /^Could not read HQ’s lists to choose from: Could not reach HQ to read its campaigns \(.+\): nothing was linked\. Try again when HQ answers\. Meanwhile, HQ’s id can be typed for each one below/,
+      );
     await page.getByRole('textbox', { name: 'HQ id for Golf Day' }).waitFor();
     await expectNoSeriousA11yViolations(page, 'Settings → Sync (HQ unreachable)');
     await screenshot(page, 'sync-links-unreachable');
@@ -190,14 +256,35 @@ describe('Linking reference data by choosing HQ’s records', () => {
     const all = page.getByRole('button', { name: 'Link all suggested (2)' });
     await all.waitFor();
     // HQ no longer has the dinner when the link is checked.
-    proxy.setRule((req) => (req.method === 'GET' && req.path.startsWith(`/api/v1/campaigns/${dinner.id}`) ? { kind: 'respond', status: 404, body: JSON.stringify({ statusCode: 404, error: 'Not Found', code: 'campaign_not_found', message: `Campaign ${dinner.id} was not found` }), headers: { 'content-type': 'application/json' } } : { kind: 'forward' }));
+    proxy.setRule((req) =>
+      req.method === 'GET' && req.path.startsWith(`/api/v1/campaigns/${dinner.id}`)
+        ? {
+            kind: 'respond',
+            status: 404,
+            body: JSON.stringify({
+              statusCode: 404,
+              error: 'Not Found',
+              code: 'campaign_not_found',
+              message: `Campaign ${dinner.id} was not found`,
+            }),
+            headers: { 'content-type': 'application/json' },
+          }
+        : { kind: 'forward' },
+    );
     await all.click();
-    await page.getByRole('dialog', { name: 'Link 2 records to HQ’s suggested ones?' }).getByRole('button', { name: 'Link 2' }).click();
+    await page
+      .getByRole('dialog', { name: 'Link 2 records to HQ’s suggested ones?' })
+      .getByRole('button', { name: 'Link 2' })
+      .click();
     await expect.poll(() => shownId('Golf Day')).toBe(golf.id);
     const refused = linksPanel().getByRole('alert');
-    await expect.poll(() => refused.textContent()).toContain(`Not linked:“gala dinner”: HQ has no campaign ${dinner.id}`);
+    await expect
+      .poll(() => refused.textContent())
+      .toContain(`Not linked:“gala dinner”: HQ has no campaign ${dinner.id}`);
     expect(await shownId('gala dinner')).toBe('');
-    await expect.poll(() => linksPanel().getByRole('heading').textContent()).toBe('Linked to HQ (1 not linked)');
+    await expect
+      .poll(() => linksPanel().getByRole('heading').textContent())
+      .toBe('Linked to HQ (1 not linked)');
     expect(app.problems.filter((p) => !/status of (400|404|502)/.test(p))).toEqual([]);
   });
 });

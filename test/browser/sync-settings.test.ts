@@ -14,7 +14,15 @@ import { createCampaign } from '../../electron/domain/reference.ts';
 import { linkRemote } from '../../electron/sync/state.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
-import { expectNoSeriousA11yViolations, launchChromium, openApp, screenshot, startAppServer, type AppServer, type OpenedApp } from './helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  launchChromium,
+  openApp,
+  screenshot,
+  startAppServer,
+  type AppServer,
+  type OpenedApp,
+} from './helpers.ts';
 
 let local: AppServer;
 let hq: TestServer;
@@ -31,7 +39,16 @@ beforeAll(async () => {
   local = await startAppServer({ sync: { keys: testKeys, run: true } });
   const hqCampaign = await createCampaign(hq.ctx, { accountId: hqKey.accountId, name: 'Spring gala' });
   campaignId = (await createCampaign(local.ctx, { accountId: local.accountId, name: 'Spring gala' })).id;
-  await local.store.write((trx) => linkRemote(trx, { accountId: local.accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaign.id, source: 'manual', at: new Date().toISOString() }));
+  await local.store.write((trx) =>
+    linkRemote(trx, {
+      accountId: local.accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaign.id,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
   browser = await launchChromium();
   app = await openApp(browser, local);
   page = app.page;
@@ -44,15 +61,24 @@ afterAll(async () => {
 });
 
 const localApi = async (method: string, path: string, body?: Record<string, unknown>) => {
-  const withAccount = method === 'GET' ? `${path}${path.includes('?') ? '&' : '?'}accountId=${local.accountId}` : path;
-  const r = await local.request(method, `/api/v1${withAccount}`, body ? { accountId: local.accountId, ...body } : undefined);
+  const withAccount =
+    method === 'GET' ? `${path}${path.includes('?') ? '&' : '?'}accountId=${local.accountId}` : path;
+  const r = await local.request(
+    method,
+    `/api/v1${withAccount}`,
+    body ? { accountId: local.accountId, ...body } : undefined,
+  );
   expect(r.status, r.text).toBeLessThan(300);
   return r;
 };
 
 /** HQ's gifts carrying this local gift's reference (gd:<id>) in their notes. */
 async function hqGiftsFor(localGiftId: string): Promise<unknown[]> {
-  const rows = await hq.store.db.selectFrom('donations').select(['id', 'notes']).where('accountId', '=', hqKey.accountId).execute();
+  const rows = await hq.store.db
+    .selectFrom('donations')
+    .select(['id', 'notes'])
+    .where('accountId', '=', hqKey.accountId)
+    .execute();
   return rows.filter((r) => (r.notes ?? '').includes(`gd:${localGiftId}`));
 }
 
@@ -68,11 +94,19 @@ async function openSyncSettings(): Promise<void> {
  * alone cannot tell this pass from the last one.
  */
 async function syncNow(expected: RegExp): Promise<void> {
-  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/sync/run');
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/sync/run',
+  );
   await page.getByRole('button', { name: 'Sync now' }).click();
   expect((await answered).status()).toBe(200);
-  const outcome = page.locator('[aria-labelledby="sync-status-title"] .notice[role="status"], [aria-labelledby="sync-status-title"] .notice[role="alert"]').last();
-  await expect.poll(async () => ((await outcome.count()) > 0 ? outcome.textContent() : null)).toMatch(expected);
+  const outcome = page
+    .locator(
+      '[aria-labelledby="sync-status-title"] .notice[role="status"], [aria-labelledby="sync-status-title"] .notice[role="alert"]',
+    )
+    .last();
+  await expect
+    .poll(async () => ((await outcome.count()) > 0 ? outcome.textContent() : null))
+    .toMatch(expected);
 }
 
 describe('Settings → Sync against a real HQ', () => {
@@ -88,7 +122,9 @@ describe('Settings → Sync against a real HQ', () => {
     await expect.poll(() => page.locator('.field-error').allTextContents()).toEqual(['Must be above 0.']);
     await page.getByLabel('Requests per second').fill('5');
     await page.getByRole('button', { name: 'Set up sync' }).click();
-    await expect.poll(() => page.locator('.field-error').allTextContents()).toEqual(['Is required the first time.']);
+    await expect
+      .poll(() => page.locator('.field-error').allTextContents())
+      .toEqual(['Is required the first time.']);
     expect((await localApi('GET', '/sync/status')).body.configured).toBe(false);
     await screenshot(page, 'sync-settings-errors');
 
@@ -96,7 +132,14 @@ describe('Settings → Sync against a real HQ', () => {
     await page.getByRole('button', { name: 'Set up sync' }).click();
     await page.getByRole('button', { name: 'Save sync settings' }).waitFor();
     const settings = await localApi('GET', '/sync/settings');
-    expect(settings.body).toMatchObject({ baseUrl: hq.url, keyId: hqKey.keyId, remoteAccountId: hqKey.accountId, ratePerSecond: 5, hasSecret: true, emailMatch: true });
+    expect(settings.body).toMatchObject({
+      baseUrl: hq.url,
+      keyId: hqKey.keyId,
+      remoteAccountId: hqKey.accountId,
+      ratePerSecond: 5,
+      hasSecret: true,
+      emailMatch: true,
+    });
     expect(settings.text).not.toContain(hqKey.secret);
     expect(await page.getByLabel('Secret').inputValue()).toBe('');
     expect(await page.getByLabel('Secret').getAttribute('placeholder')).toBe('saved — type to replace');
@@ -110,7 +153,15 @@ describe('Settings → Sync against a real HQ', () => {
 
   it('Sync now sends a gift; HQ has it exactly once; status and badge say all sent', async () => {
     const contact = (await localApi('POST', '/contacts', { firstName: 'Grace', lastName: 'Hopper' })).body;
-    const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 75, donationDate: '2026-03-01', paymentMethod: 'check', campaignId })).body;
+    const gift = (
+      await localApi('POST', '/donations', {
+        contactId: contact.id,
+        donationAmount: 75,
+        donationDate: '2026-03-01',
+        paymentMethod: 'check',
+        campaignId,
+      })
+    ).body;
     await openSyncSettings();
     // The scheduler may have sent it first: either way HQ is up to date.
     await syncNow(/HQ is up to date/);
@@ -129,8 +180,22 @@ describe('Settings → Sync against a real HQ', () => {
 
   it('a contact HQ refuses shows HQ’s message and what it holds back; retry after the fix sends it and its gift once', async () => {
     await localApi('POST', '/custom-fields', { name: 'Shirt Size', type: 'text' });
-    const contact = (await localApi('POST', '/contacts', { firstName: 'Cy', lastName: 'Dee', customFields: { 'Shirt Size': 'L' } })).body;
-    const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 20, donationDate: '2026-03-02', paymentMethod: 'cash', campaignId })).body;
+    const contact = (
+      await localApi('POST', '/contacts', {
+        firstName: 'Cy',
+        lastName: 'Dee',
+        customFields: { 'Shirt Size': 'L' },
+      })
+    ).body;
+    const gift = (
+      await localApi('POST', '/donations', {
+        contactId: contact.id,
+        donationAmount: 20,
+        donationDate: '2026-03-02',
+        paymentMethod: 'cash',
+        campaignId,
+      })
+    ).body;
     await openSyncSettings();
     await syncNow(/1 record needs attention/);
     const item = page.getByRole('listitem', { name: /^Cy Dee: HQ refused it/ });
@@ -155,7 +220,15 @@ describe('Settings → Sync against a real HQ', () => {
   it('a gift whose campaign is not linked waits with that reason; discard asks first, says what it means, and empties the list', async () => {
     const campaign = (await localApi('POST', '/campaigns', { name: 'Autumn Appeal' })).body;
     const contact = (await localApi('POST', '/contacts', { firstName: 'Un', lastName: 'Linked' })).body;
-    const gift = (await localApi('POST', '/donations', { contactId: contact.id, donationAmount: 15, donationDate: '2026-03-03', paymentMethod: 'check', campaignId: campaign.id })).body;
+    const gift = (
+      await localApi('POST', '/donations', {
+        contactId: contact.id,
+        donationAmount: 15,
+        donationDate: '2026-03-03',
+        paymentMethod: 'check',
+        campaignId: campaign.id,
+      })
+    ).body;
     await openSyncSettings();
     await syncNow(/1 record needs attention/);
     const item = page.locator('.sync-attention-item').filter({ hasText: 'Autumn Appeal' });

@@ -48,24 +48,50 @@ describe('serving beyond this machine', () => {
     expect(warnings(local.stderr())).toEqual([]);
   });
 
-  it.runIf(fs.existsSync('/usr/bin/openssl'))('serves HTTPS with --tls-cert and --tls-key, without the warning', async () => {
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-    const s = await startServe(['--host', '0.0.0.0', '--tls-cert', cert, '--tls-key', key, '--data-dir', path.join(dir, 'c')], env);
-    children.push(s);
-    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = https.get(`${s.url}/api/v1/openapi.json`, { ca: fs.readFileSync(cert) }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+  it.runIf(fs.existsSync('/usr/bin/openssl'))(
+    'serves HTTPS with --tls-cert and --tls-key, without the warning',
+    async () => {
+      const cert = path.join(dir, 'cert.pem');
+      const key = path.join(dir, 'key.pem');
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+      const s = await startServe(
+        ['--host', '0.0.0.0', '--tls-cert', cert, '--tls-key', key, '--data-dir', path.join(dir, 'c')],
+        env,
+      );
+      children.push(s);
+      expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = https.get(`${s.url}/api/v1/openapi.json`, { ca: fs.readFileSync(cert) }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
       });
-      req.on('error', reject);
-    });
-    expect(status).toBe(200);
-    await stop(s);
-    expect(warnings(s.stderr())).toEqual([]);
-  });
+      expect(status).toBe(200);
+      await stop(s);
+      expect(warnings(s.stderr())).toEqual([]);
+    },
+  );
 
   it('refuses --tls-cert without --tls-key as a usage error', async () => {
     const r = await runCli(['serve', '--tls-cert', 'x.pem', '--data-dir', path.join(dir, 'd')], env);

@@ -329,7 +329,10 @@ const realDate = fc.oneof(
     .map((d) => d.toISOString()),
 );
 /** Mostly a real date of these years; now and then one outside 1900–2200. */
-const date = fc.oneof({ weight: 6, arbitrary: realDate }, { weight: 1, arbitrary: fc.constantFrom(...FAR_DATES) });
+const date = fc.oneof(
+  { weight: 6, arbitrary: realDate },
+  { weight: 1, arbitrary: fc.constantFrom(...FAR_DATES) },
+);
 const dollars = fc.integer({ min: 1, max: 500_000 }).map((c) => c / 100);
 const email = fc
   .tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.constantFrom('example.org', 'mail.example.com'))
@@ -576,7 +579,22 @@ export function queryArb(op: Operation, fx: Fixtures, doc: OpenApiDocument): fc.
       {
         weight: 1,
         arbitrary: fc
-          .constantFrom('%', '%zz', '%E0%A4%A', '+', '&', '=', '#', '%00', '%FF', '%E9', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', 'a%00b')
+          .constantFrom(
+            '%',
+            '%zz',
+            '%E0%A4%A',
+            '+',
+            '&',
+            '=',
+            '#',
+            '%00',
+            '%FF',
+            '%E9',
+            '%C0%AF',
+            '%ED%A0%80',
+            '%F4%90%80%80',
+            'a%00b',
+          )
           .map((v): QueryPart[] => [{ key: p.name, value: v, rawValue: true }]),
       },
     );
@@ -625,7 +643,20 @@ export function pathIdArb(kindIds: string[]): fc.Arbitrary<{ id: string; raw: bo
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom('%', '%zz', '%E0%A4%A', '..', 'a/b', '?x=1', '#frag', '%2e%2e', '%00', '%FF', '%ED%A0%80', '%C0%AF')
+        .constantFrom(
+          '%',
+          '%zz',
+          '%E0%A4%A',
+          '..',
+          'a/b',
+          '?x=1',
+          '#frag',
+          '%2e%2e',
+          '%00',
+          '%FF',
+          '%ED%A0%80',
+          '%C0%AF',
+        )
         .map((id) => ({ id, raw: true })),
     },
   ];
@@ -657,7 +688,9 @@ export interface BodyPlan {
 
 /** A body plan whose text gets invalid UTF-8 bytes inserted. */
 const corrupted = (plan: fc.Arbitrary<BodyPlan>): fc.Arbitrary<BodyPlan> =>
-  fc.tuple(plan, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([p, nth, bad]) => ({ ...p, bytes: withInvalidUtf8(p.text ?? '', nth, bad) }));
+  fc
+    .tuple(plan, fc.nat(), fc.constantFrom(...INVALID_UTF8))
+    .map(([p, nth, bad]) => ({ ...p, bytes: withInvalidUtf8(p.text ?? '', nth, bad) }));
 
 /** Column names a CSV import might know, and some it cannot. */
 const CSV_COLUMNS = [
@@ -738,7 +771,15 @@ export function bodyArb(op: Operation, fx: Fixtures, doc: OpenApiDocument): fc.A
       { weight: 1, arbitrary: hostileJson.map((v) => json(toJsonText(v))) },
       { weight: 1, arbitrary: fc.constant<BodyPlan>({ text: undefined, contentType: undefined }) },
       { weight: 1, arbitrary: fc.constant<BodyPlan>({ text: '', contentType: type }) },
-      { weight: 1, arbitrary: corrupted((type === 'text/csv' ? csvText : hostileString).map((text): BodyPlan => ({ text, contentType: type }))) },
+      {
+        weight: 1,
+        arbitrary: corrupted(
+          (type === 'text/csv' ? csvText : hostileString).map((text): BodyPlan => ({
+            text,
+            contentType: type,
+          })),
+        ),
+      },
     );
   }
   if (!op.body) {

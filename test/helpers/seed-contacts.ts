@@ -10,26 +10,173 @@
  */
 import type { Store } from '../../electron/db/store.ts';
 import { bumpCounters } from '../../electron/domain/change-log.ts';
-import { insertContactRecords, prepareContact, type NewContactRecord } from '../../electron/domain/contacts.ts';
+import {
+  insertContactRecords,
+  prepareContact,
+  type NewContactRecord,
+} from '../../electron/domain/contacts.ts';
 import { newId } from '../../shared/ids.ts';
 
 const FIRST = [
-  'Ada', 'Ben', 'Cora', 'Dev', 'Eli', 'Faye', 'Gus', 'Hana', 'Ivan', 'Jo', 'Kai', 'Lena', 'Milo', 'Nia', 'Omar', 'Pia',
-  'Quinn', 'Rosa', 'Sam', 'Tess', 'Uma', 'Vic', 'Wren', 'Xia', 'Yara', 'Zane', 'Abel', 'Bea', 'Cyd', 'Dora', 'Emil',
-  'Finn', 'Gwen', 'Hugo', 'Iris', 'Jude', 'Kira', 'Leo', 'Mae', 'Ned', 'Opal', 'Paz', 'Rex', 'Sage', 'Theo', 'Ula',
-  'Vera', 'Will', 'Yves', 'Zoe',
+  'Ada',
+  'Ben',
+  'Cora',
+  'Dev',
+  'Eli',
+  'Faye',
+  'Gus',
+  'Hana',
+  'Ivan',
+  'Jo',
+  'Kai',
+  'Lena',
+  'Milo',
+  'Nia',
+  'Omar',
+  'Pia',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tess',
+  'Uma',
+  'Vic',
+  'Wren',
+  'Xia',
+  'Yara',
+  'Zane',
+  'Abel',
+  'Bea',
+  'Cyd',
+  'Dora',
+  'Emil',
+  'Finn',
+  'Gwen',
+  'Hugo',
+  'Iris',
+  'Jude',
+  'Kira',
+  'Leo',
+  'Mae',
+  'Ned',
+  'Opal',
+  'Paz',
+  'Rex',
+  'Sage',
+  'Theo',
+  'Ula',
+  'Vera',
+  'Will',
+  'Yves',
+  'Zoe',
 ] as const;
 const LAST = [
-  'Abbott', 'Barker', 'Carver', 'Dalton', 'Easton', 'Fowler', 'Garner', 'Hollis', 'Ingram', 'Jarvis', 'Keller', 'Lawson',
-  'Mercer', 'Norris', 'Oakley', 'Porter', 'Ramsey', 'Sawyer', 'Tanner', 'Upton', 'Vance', 'Walton', 'Yates', 'Ziegler',
-  'Ashby', 'Bishop', 'Colby', 'Draper', 'Ellison', 'Fletcher', 'Goddard', 'Hardy', 'Irwin', 'Judd', 'Kimball', 'Lowell',
-  'Marsh', 'Nash', 'Osborne', 'Pruitt', 'Radley', 'Shelby', 'Thorne', 'Underhill', 'Voss', 'Whitaker', 'Yardley',
-  'Zimmerman', 'Ainsley', 'Brock', 'Crane', 'Dunn', 'Emery', 'Frost', 'Gale', 'Hale', 'Ives', 'Joyce', 'Kerr', 'Lyle',
-  'Moss', 'Noble', 'Orr', 'Pike', 'Reed', 'Stone', 'Tate', 'Vail', 'Wade', 'York', 'Ames', 'Bell', 'Cole', 'Dean',
-  'Eads', 'Finch', 'Gray', 'Hunt', 'Judge', 'Knox', 'Lane', 'Mays', 'Neal', 'Olds', 'Page', 'Rowe', 'Sims', 'Todd',
-  'Vick', 'Ward', 'Young', 'Quenneville', 'Winterbottom', 'Fairweather', 'Blackwood', 'Greenhalgh', 'Hargreaves',
+  'Abbott',
+  'Barker',
+  'Carver',
+  'Dalton',
+  'Easton',
+  'Fowler',
+  'Garner',
+  'Hollis',
+  'Ingram',
+  'Jarvis',
+  'Keller',
+  'Lawson',
+  'Mercer',
+  'Norris',
+  'Oakley',
+  'Porter',
+  'Ramsey',
+  'Sawyer',
+  'Tanner',
+  'Upton',
+  'Vance',
+  'Walton',
+  'Yates',
+  'Ziegler',
+  'Ashby',
+  'Bishop',
+  'Colby',
+  'Draper',
+  'Ellison',
+  'Fletcher',
+  'Goddard',
+  'Hardy',
+  'Irwin',
+  'Judd',
+  'Kimball',
+  'Lowell',
+  'Marsh',
+  'Nash',
+  'Osborne',
+  'Pruitt',
+  'Radley',
+  'Shelby',
+  'Thorne',
+  'Underhill',
+  'Voss',
+  'Whitaker',
+  'Yardley',
+  'Zimmerman',
+  'Ainsley',
+  'Brock',
+  'Crane',
+  'Dunn',
+  'Emery',
+  'Frost',
+  'Gale',
+  'Hale',
+  'Ives',
+  'Joyce',
+  'Kerr',
+  'Lyle',
+  'Moss',
+  'Noble',
+  'Orr',
+  'Pike',
+  'Reed',
+  'Stone',
+  'Tate',
+  'Vail',
+  'Wade',
+  'York',
+  'Ames',
+  'Bell',
+  'Cole',
+  'Dean',
+  'Eads',
+  'Finch',
+  'Gray',
+  'Hunt',
+  'Judge',
+  'Knox',
+  'Lane',
+  'Mays',
+  'Neal',
+  'Olds',
+  'Page',
+  'Rowe',
+  'Sims',
+  'Todd',
+  'Vick',
+  'Ward',
+  'Young',
+  'Quenneville',
+  'Winterbottom',
+  'Fairweather',
+  'Blackwood',
+  'Greenhalgh',
+  'Hargreaves',
 ] as const;
-const ORGS = ['Acme Logistics', 'Bluebird Software', 'Harbor Legal', 'Summit Engineering', 'Greenleaf Bank', null, null] as const;
+const ORGS = [
+  'Acme Logistics',
+  'Bluebird Software',
+  'Harbor Legal',
+  'Summit Engineering',
+  'Greenleaf Bank',
+  null,
+  null,
+] as const;
 const CITIES = ['Springfield', 'Riverside', 'Franklin', 'Greenville', 'Madison', 'Salem'] as const;
 
 /** What a seeded contact looks like, for computing expected orders and counts. */
@@ -61,7 +208,12 @@ function generator(seed: number) {
  * Seeds `count` contacts into `accountId`: about a third never gave (total 0, no last gift),
  * a third have a city, most have an email. Created one minute apart, oldest first.
  */
-export async function seedContacts(store: Store, accountId: string, count: number, opts: { seed?: number; chunk?: number } = {}): Promise<SeededContact[]> {
+export async function seedContacts(
+  store: Store,
+  accountId: string,
+  count: number,
+  opts: { seed?: number; chunk?: number } = {},
+): Promise<SeededContact[]> {
   const rnd = generator(opts.seed ?? 424242);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const start = Date.parse('2024-01-01T00:00:00.000Z');
@@ -73,11 +225,16 @@ export async function seedContacts(store: Store, accountId: string, count: numbe
       const firstName = pick(FIRST);
       const lastName = pick(LAST);
       const organization = pick(ORGS);
-      const email = rnd() < 0.85 ? `${firstName.toLowerCase()}.${lastName.toLowerCase()}${i}@mail.example` : null;
+      const email =
+        rnd() < 0.85 ? `${firstName.toLowerCase()}.${lastName.toLowerCase()}${i}@mail.example` : null;
       const city = i % 3 === 0 ? pick(CITIES) : null;
       const gave = rnd() < 0.66;
       const totalCents = gave ? 500 + Math.floor(rnd() * 500_000) : 0;
-      const lastDonationDate = gave ? new Date(Date.parse('2024-06-01T00:00:00.000Z') + Math.floor(rnd() * 800) * 86_400_000).toISOString() : null;
+      const lastDonationDate = gave
+        ? new Date(
+            Date.parse('2024-06-01T00:00:00.000Z') + Math.floor(rnd() * 800) * 86_400_000,
+          ).toISOString()
+        : null;
       const createdAt = new Date(start + i * 60_000).toISOString();
       const id = newId('contact');
       const rec = prepareContact(
@@ -87,7 +244,17 @@ export async function seedContacts(store: Store, accountId: string, count: numbe
           lastName,
           organization,
           primaryEmail: email,
-          addresses: city ? [{ street1: `${1 + (i % 999)} Main St`, city, state: 'IL', postalCode: '62701', isPrimary: true }] : undefined,
+          addresses: city
+            ? [
+                {
+                  street1: `${1 + (i % 999)} Main St`,
+                  city,
+                  state: 'IL',
+                  postalCode: '62701',
+                  isPrimary: true,
+                },
+              ]
+            : undefined,
         },
         [],
         id,
@@ -96,12 +263,25 @@ export async function seedContacts(store: Store, accountId: string, count: numbe
       rec.row.totalCents = totalCents;
       rec.row.lastDonationDate = lastDonationDate;
       records.push(rec);
-      out.push({ id, firstName, lastName, email, organization, city, totalCents, lastDonationDate, createdAt });
+      out.push({
+        id,
+        firstName,
+        lastName,
+        email,
+        organization,
+        city,
+        totalCents,
+        lastDonationDate,
+        createdAt,
+      });
     }
-    await store.write(async (trx) => {
-      await insertContactRecords(trx, records);
-      await bumpCounters(trx, accountId, { contacts: records.length });
-    }, { bulk: true });
+    await store.write(
+      async (trx) => {
+        await insertContactRecords(trx, records);
+        await bumpCounters(trx, accountId, { contacts: records.length });
+      },
+      { bulk: true },
+    );
   }
   return out;
 }
@@ -113,12 +293,19 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * The order GET /contact-summaries promises, computed here: name = last then first name
  * (case-insensitive), a missing last gift first ascending and last descending, ties by id.
  */
-export function expectedOrder(contacts: readonly SeededContact[], sortBy: 'name' | 'lastDonationDate' | 'totalDonations' | 'createdAt', dir: Dir): SeededContact[] {
+export function expectedOrder(
+  contacts: readonly SeededContact[],
+  sortBy: 'name' | 'lastDonationDate' | 'totalDonations' | 'createdAt',
+  dir: Dir,
+): SeededContact[] {
   const sign = dir === 'asc' ? 1 : -1;
   const key = (c: SeededContact, d: SeededContact): number => {
     switch (sortBy) {
       case 'name':
-        return byText(c.lastName.toLowerCase(), d.lastName.toLowerCase()) || byText(c.firstName.toLowerCase(), d.firstName.toLowerCase());
+        return (
+          byText(c.lastName.toLowerCase(), d.lastName.toLowerCase()) ||
+          byText(c.firstName.toLowerCase(), d.firstName.toLowerCase())
+        );
       case 'lastDonationDate':
         return byText(c.lastDonationDate ?? '', d.lastDonationDate ?? '');
       case 'totalDonations':

@@ -23,7 +23,12 @@ export interface TestServer {
   secret: string;
   running: RunningServer;
   /** fetch with this key's headers; `body` objects are sent as JSON. */
-  request(method: string, pathAndQuery: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  request(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
   /** A second account with its own key, for cross-account checks. */
   otherAccount(): Promise<{ accountId: string; keyId: string; secret: string }>;
   close(): Promise<void>;
@@ -41,7 +46,12 @@ export function tempDir(prefix = 'giftdesk-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function rawRequest(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export async function rawRequest(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -59,19 +69,23 @@ export async function rawRequest(url: string, method: string, body?: unknown, he
 }
 
 /** The engine the suite runs on: GIFTDESK_TEST_ENGINE=postgres (with DATABASE_URL) or sqlite. */
-export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.GIFTDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_ENGINE: 'sqlite' | 'postgres' =
+  process.env.GIFTDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
 /**
  * A fresh, empty database for one test server: a temp SQLite file, or on PostgreSQL a new
  * database created through DATABASE_URL's server (dropped again by `drop`).
  */
-export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  engine: 'sqlite' | 'postgres' = TEST_ENGINE,
+): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
   const dataDir = tempDir();
   if (engine === 'sqlite') {
     return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const base = process.env.DATABASE_URL;
-  if (!base) throw new Error('GIFTDESK_TEST_ENGINE=postgres needs DATABASE_URL (a role that may CREATE DATABASE)');
+  if (!base)
+    throw new Error('GIFTDESK_TEST_ENGINE=postgres needs DATABASE_URL (a role that may CREATE DATABASE)');
   const name = `giftdesk_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -111,15 +125,31 @@ export async function freshDatabase(engine: 'sqlite' | 'postgres' = TEST_ENGINE)
  * `plugins`: extra routes (the browser tests serve the renderer this way).
  */
 export async function startTestServer(
-  opts: { rateLimit?: { ratePerSecond: number; burst: number }; engine?: 'sqlite' | 'postgres'; plugins?: ServerPlugin[]; synchronous?: 'FULL' | 'NORMAL'; sync?: ServeOptions['sync'] } = {},
+  opts: {
+    rateLimit?: { ratePerSecond: number; burst: number };
+    engine?: 'sqlite' | 'postgres';
+    plugins?: ServerPlugin[];
+    synchronous?: 'FULL' | 'NORMAL';
+    sync?: ServeOptions['sync'];
+  } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
   const dataDir = fresh.dataDir;
-  const store = await openStore({ dataDir, databaseUrl: fresh.databaseUrl, ...(opts.synchronous ? { synchronous: opts.synchronous } : {}) });
+  const store = await openStore({
+    dataDir,
+    databaseUrl: fresh.databaseUrl,
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+  });
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
-  const running = await startServer({ store, port: 0, rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 }, plugins: opts.plugins, ...(opts.sync ? { sync: opts.sync } : {}) });
+  const running = await startServer({
+    store,
+    port: 0,
+    rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
+    plugins: opts.plugins,
+    ...(opts.sync ? { sync: opts.sync } : {}),
+  });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {
     url: running.url,
@@ -130,7 +160,8 @@ export async function startTestServer(
     keyId,
     secret,
     running,
-    request: (method, p, body, headers = {}) => rawRequest(`${running.url}${p}`, method, body, { ...auth, ...headers }),
+    request: (method, p, body, headers = {}) =>
+      rawRequest(`${running.url}${p}`, method, body, { ...auth, ...headers }),
     async otherAccount() {
       const { id } = await createAccount(ctx, 'Other Org');
       const k = await createApiKey(ctx, id, 'other');

@@ -18,11 +18,19 @@ describe('20 clients posting donations for overlapping donors at once', () => {
     const accountId = s.accountId;
     const limit = 1000; // per election, dollars
     const amount = 150; // 6 gifts fit (900), the 7th and later are over
-    const dac = await s.request('POST', '/api/v1/donation-accounts', { accountId, name: 'Federal', limits: { perElection: limit } });
+    const dac = await s.request('POST', '/api/v1/donation-accounts', {
+      accountId,
+      name: 'Federal',
+      limits: { perElection: limit },
+    });
     expect(dac.status).toBe(201);
     const donors: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const c = await s.request('POST', '/api/v1/contacts', { accountId, firstName: `Donor${i}`, lastName: 'Race' });
+      const c = await s.request('POST', '/api/v1/contacts', {
+        accountId,
+        firstName: `Donor${i}`,
+        lastName: 'Race',
+      });
       expect(c.status).toBe(201);
       donors.push(c.body.id);
     }
@@ -54,7 +62,10 @@ describe('20 clients posting donations for overlapping donors at once', () => {
     // every acknowledged gift is there, once
     const seen = new Set<string>();
     for (let offset = 0; ; offset += 100) {
-      const page = await s.request('GET', `/api/v1/donations?accountId=${accountId}&limit=100&offset=${offset}`);
+      const page = await s.request(
+        'GET',
+        `/api/v1/donations?accountId=${accountId}&limit=100&offset=${offset}`,
+      );
       for (const d of page.body.donations) seen.add(d.id);
       if (page.body.donations.length < 100) {
         expect(page.body.total).toBe(clients * perClient);
@@ -73,12 +84,16 @@ describe('20 clients posting donations for overlapping donors at once', () => {
     // each donor's gifts were checked one after another: the 7th, 8th, … gift is flagged once,
     // with the donor's running total 1050, 1200, … (a race would repeat or skip a total)
     const flags = await s.request('GET', `/api/v1/flags?accountId=${accountId}&state=all`);
-    const flagged: Array<{ donationId: string; contactId: string; donorTotal: number; limitKind: string }> = flags.body.flagged;
+    const flagged: Array<{ donationId: string; contactId: string; donorTotal: number; limitKind: string }> =
+      flags.body.flagged;
     expect(new Set(flagged.map((f) => f.donationId)).size).toBe(flagged.length);
     for (const donor of donors) {
       const mine = created.filter((c) => c.contactId === donor).length;
       const fits = Math.floor(limit / amount);
-      const totals = flagged.filter((f) => f.contactId === donor).map((f) => f.donorTotal).sort((a, b) => a - b);
+      const totals = flagged
+        .filter((f) => f.contactId === donor)
+        .map((f) => f.donorTotal)
+        .sort((a, b) => a - b);
       const expected = Array.from({ length: mine - fits }, (_, i) => (fits + 1 + i) * amount);
       expect(totals).toEqual(expected);
     }
@@ -87,10 +102,17 @@ describe('20 clients posting donations for overlapping donors at once', () => {
   it('a PUT racing a DELETE of the same contact ends in one clear outcome', async () => {
     const accountId = s.accountId;
     for (let round = 0; round < 10; round++) {
-      const c = await s.request('POST', '/api/v1/contacts', { accountId, firstName: 'Racy', lastName: `Round${round}` });
+      const c = await s.request('POST', '/api/v1/contacts', {
+        accountId,
+        firstName: 'Racy',
+        lastName: `Round${round}`,
+      });
       const id = c.body.id;
       const [put, del] = await Promise.all([
-        s.request('PUT', `/api/v1/contacts/${id}`, { lastName: 'Changed', phoneNumbers: [{ phoneNumber: '555-0100' }] }),
+        s.request('PUT', `/api/v1/contacts/${id}`, {
+          lastName: 'Changed',
+          phoneNumbers: [{ phoneNumber: '555-0100' }],
+        }),
         s.request('DELETE', `/api/v1/contacts/${id}?accountId=${accountId}`),
       ]);
       expect(del.status).toBe(200);

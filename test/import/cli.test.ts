@@ -18,8 +18,22 @@ const dirs: string[] = [];
 beforeAll(async () => {
   dataDir = tempDir('giftdesk-cli-import-');
   dirs.push(dataDir);
-  accountId = jsonOut(await giftdesk(['account', 'create', '--name', 'CLI Org', '--data-dir', dataDir, '--json'])).id as string;
-  campaignId = jsonOut(await giftdesk(['campaign', 'create', '--account', accountId, '--name', 'Gala', '--data-dir', dataDir, '--json'])).id as string;
+  accountId = jsonOut(
+    await giftdesk(['account', 'create', '--name', 'CLI Org', '--data-dir', dataDir, '--json']),
+  ).id as string;
+  campaignId = jsonOut(
+    await giftdesk([
+      'campaign',
+      'create',
+      '--account',
+      accountId,
+      '--name',
+      'Gala',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]),
+  ).id as string;
 });
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -28,7 +42,11 @@ afterAll(() => {
 function pushCounts(): Array<{ entityType: string; push: number; n: number }> {
   const db = new BetterSqlite3(path.join(dataDir, 'giftdesk.sqlite'), { readonly: true });
   try {
-    return db.prepare("select entity_type as entityType, push, count(*) as n from change_log where entity_type in ('contact', 'donation') group by 1, 2 order by 1, 2").all() as Array<{ entityType: string; push: number; n: number }>;
+    return db
+      .prepare(
+        "select entity_type as entityType, push, count(*) as n from change_log where entity_type in ('contact', 'donation') group by 1, 2 order by 1, 2",
+      )
+      .all() as Array<{ entityType: string; push: number; n: number }>;
   } finally {
     db.close();
   }
@@ -38,7 +56,9 @@ describe('giftdesk import / export', () => {
   it('import --help says that a re-run without externalId adds every row again', async () => {
     const r = await giftdesk(['import', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/rows WITHOUT an externalId are added again: every such row becomes a duplicate/);
+    expect(r.stdout).toMatch(
+      /rows WITHOUT an externalId are added again: every such row becomes a duplicate/,
+    );
     expect(r.stdout).toMatch(/externalId the account already has are skipped/);
   });
 
@@ -49,7 +69,17 @@ describe('giftdesk import / export', () => {
       ['c2', 'José', '', ''],
       ['c3', 'Siobhán', "O'Brien", 'siobhan@'],
     ]);
-    const first = await giftdesk(['import', 'contacts', contacts, '--account', accountId, '--no-push', '--data-dir', dataDir, '--json']);
+    const first = await giftdesk([
+      'import',
+      'contacts',
+      contacts,
+      '--account',
+      accountId,
+      '--no-push',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(first.status).toBe(0);
     expect(jsonOut(first)).toEqual({
       imported: 1,
@@ -65,21 +95,56 @@ describe('giftdesk import / export', () => {
       ['g2', 'c1', '25.50', '2025-03-02', 'cash', campaignId],
       ['g3', 'c2', '10', '2025-03-02', 'cash', campaignId],
     ]);
-    const imported = await giftdesk(['import', 'donations', gifts, '--account', accountId, '--data-dir', dataDir, '--json']);
+    const imported = await giftdesk([
+      'import',
+      'donations',
+      gifts,
+      '--account',
+      accountId,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(imported.status).toBe(0);
-    expect(jsonOut(imported)).toEqual({ imported: 2, rejected: [{ row: 4, reason: 'contactExternalId c2 matches no contact in this account' }] });
+    expect(jsonOut(imported)).toEqual({
+      imported: 2,
+      rejected: [{ row: 4, reason: 'contactExternalId c2 matches no contact in this account' }],
+    });
     // --no-push: the contacts' outbox rows are not for HQ; the gifts (default --push) are
     expect(pushCounts()).toEqual([
       { entityType: 'contact', push: 0, n: 1 },
       { entityType: 'donation', push: 1, n: 2 },
     ]);
 
-    const again = await giftdesk(['import', 'donations', gifts, '--account', accountId, '--data-dir', dataDir, '--json']);
-    expect(jsonOut(again)).toEqual({ imported: 0, rejected: [{ row: 4, reason: 'contactExternalId c2 matches no contact in this account' }], skipped: 2 });
+    const again = await giftdesk([
+      'import',
+      'donations',
+      gifts,
+      '--account',
+      accountId,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
+    expect(jsonOut(again)).toEqual({
+      imported: 0,
+      rejected: [{ row: 4, reason: 'contactExternalId c2 matches no contact in this account' }],
+      skipped: 2,
+    });
 
-    const words = await giftdesk(['import', 'donations', gifts, '--account', accountId, '--data-dir', dataDir]);
+    const words = await giftdesk([
+      'import',
+      'donations',
+      gifts,
+      '--account',
+      accountId,
+      '--data-dir',
+      dataDir,
+    ]);
     expect(words.status).toBe(0);
-    expect(words.stdout).toMatch(/^Imported 0 donations; skipped 2 already imported \(same externalId\); 1 row rejected\.\n  row 4: contactExternalId c2 matches no contact/);
+    expect(words.stdout).toMatch(
+      /^Imported 0 donations; skipped 2 already imported \(same externalId\); 1 row rejected\.\n  row 4: contactExternalId c2 matches no contact/,
+    );
   });
 
   it('exports CSV to stdout, or to a file with {"written": N}', async () => {
@@ -87,14 +152,29 @@ describe('giftdesk import / export', () => {
     expect(stdout.status).toBe(0);
     const lines = stdout.stdout.split('\r\n').filter(Boolean);
     expect(lines[0]).toMatch(/^externalId,contactExternalId,donationAmount,donationDate,/);
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['g1,c1,100.00', 'g2,c1,25.50']);
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+      'g1,c1,100.00',
+      'g2,c1,25.50',
+    ]);
 
     const out = path.join(tempDir('giftdesk-cli-export-'), 'contacts.csv');
     dirs.push(path.dirname(out));
-    const written = await giftdesk(['export', 'contacts', '--account', accountId, '--out', out, '--data-dir', dataDir, '--json']);
+    const written = await giftdesk([
+      'export',
+      'contacts',
+      '--account',
+      accountId,
+      '--out',
+      out,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(written.status).toBe(0);
     expect(jsonOut(written)).toEqual({ written: 1 });
-    expect(fs.readFileSync(out, 'utf8')).toMatch(/^externalId,firstName,lastName,.*\r\nc1,Zoë,Núñez,INDIVIDUAL,ACTIVE,/s);
+    expect(fs.readFileSync(out, 'utf8')).toMatch(
+      /^externalId,firstName,lastName,.*\r\nc1,Zoë,Núñez,INDIVIDUAL,ACTIVE,/s,
+    );
   });
 
   it('refuses a file with unknown columns as a whole: non-zero exit, the columns named on stderr, nothing imported', async () => {
@@ -102,7 +182,16 @@ describe('giftdesk import / export', () => {
       ['externalId', 'first', 'lastName', 'Shoe Size'],
       ['z9', 'Ana', 'Ok', '39'],
     ]);
-    const r = await giftdesk(['import', 'contacts', file, '--account', accountId, '--data-dir', dataDir, '--json']);
+    const r = await giftdesk([
+      'import',
+      'contacts',
+      file,
+      '--account',
+      accountId,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     const err = JSON.parse(r.stderr) as { error: { code: string; message: string } };
@@ -114,7 +203,16 @@ describe('giftdesk import / export', () => {
   it('says clearly what is wrong with the command itself', async () => {
     const file = csvFile([['firstName', 'lastName']]);
     const [noFile, badKind, noAccount] = await Promise.all([
-      giftdesk(['import', 'contacts', path.join(dataDir, 'missing.csv'), '--account', accountId, '--data-dir', dataDir, '--json']),
+      giftdesk([
+        'import',
+        'contacts',
+        path.join(dataDir, 'missing.csv'),
+        '--account',
+        accountId,
+        '--data-dir',
+        dataDir,
+        '--json',
+      ]),
       giftdesk(['import', 'people', file, '--account', accountId, '--data-dir', dataDir, '--json']),
       giftdesk(['import', 'contacts', file, '--account', 'acct_nope', '--data-dir', dataDir, '--json']),
     ]);
@@ -135,8 +233,19 @@ describe('giftdesk demo', () => {
     expect(r.status).toBe(0);
     const out = jsonOut(r);
     expect(Object.keys(out).sort()).toEqual(['accountId', 'keyId', 'secret']);
-    expect(out).toMatchObject({ accountId: expect.stringMatching(/^acct_/), keyId: expect.stringMatching(/^gdk_/), secret: expect.stringMatching(/^gds_/) });
-    const flags = await giftdesk(['flags', '--account', out.accountId as string, '--data-dir', dir, '--json']);
+    expect(out).toMatchObject({
+      accountId: expect.stringMatching(/^acct_/),
+      keyId: expect.stringMatching(/^gdk_/),
+      secret: expect.stringMatching(/^gds_/),
+    });
+    const flags = await giftdesk([
+      'flags',
+      '--account',
+      out.accountId as string,
+      '--data-dir',
+      dir,
+      '--json',
+    ]);
     expect((jsonOut(flags).flagged as unknown[]).length).toBeGreaterThan(0);
   });
 });

@@ -21,9 +21,16 @@ beforeEach(async () => {
   await field({ name: 'Wealth Score', type: 'number' });
   await field({ name: 'Last Contacted', type: 'date' });
   const level = await field({ name: 'Level', type: 'picklist', options: ['Gold', 'Silver', 'Old'] });
-  await s.request('POST', `/api/v1/custom-fields/${level}/actions`, { accountId: s.accountId, action: 'retireOption', option: 'Old' });
+  await s.request('POST', `/api/v1/custom-fields/${level}/actions`, {
+    accountId: s.accountId,
+    action: 'retireOption',
+    option: 'Old',
+  });
   const legacy = await field({ name: 'Legacy ID', type: 'text' });
-  await s.request('POST', `/api/v1/custom-fields/${legacy}/actions`, { accountId: s.accountId, action: 'archive' });
+  await s.request('POST', `/api/v1/custom-fields/${legacy}/actions`, {
+    accountId: s.accountId,
+    action: 'archive',
+  });
 });
 afterEach(async () => {
   await s.close();
@@ -33,13 +40,67 @@ describe('import contacts', () => {
   it('reads profile, tags, sub-records, an address and custom fields, as the API would store them', async () => {
     const file = csvFile([
       // header names forgive case and spacing; custom field names are case-insensitive
-      ['External ID', 'First Name', 'lastName', 'contactType', 'primaryEmail', 'tags', 'phoneNumbers', 'emailAddresses', 'address.street1', 'address.city', 'address.postalCode', 'customFields.volunteer interests', 'customFields.Wealth Score', 'customFields.Last Contacted', 'customFields.Level', 'notes'],
-      ['p1', 'Zoë', 'Núñez', 'individual', '', 'volunteer; Major Donor;volunteer', '(555) 010-2000', '[{"emailAddress":"zoe@example.org","emailType":"work","isPrimary":true}]', '12 Elm St', 'Salem', '97301', 'phone banking', '87.5', '2025-10-01', 'gold', 'Met at the gala, "very keen"'],
-      ['p2', 'Acme', 'Hardware', 'Organization', 'info@acme.example', '', '', '', '', '', '', '', '', '', '', ''],
+      [
+        'External ID',
+        'First Name',
+        'lastName',
+        'contactType',
+        'primaryEmail',
+        'tags',
+        'phoneNumbers',
+        'emailAddresses',
+        'address.street1',
+        'address.city',
+        'address.postalCode',
+        'customFields.volunteer interests',
+        'customFields.Wealth Score',
+        'customFields.Last Contacted',
+        'customFields.Level',
+        'notes',
+      ],
+      [
+        'p1',
+        'Zoë',
+        'Núñez',
+        'individual',
+        '',
+        'volunteer; Major Donor;volunteer',
+        '(555) 010-2000',
+        '[{"emailAddress":"zoe@example.org","emailType":"work","isPrimary":true}]',
+        '12 Elm St',
+        'Salem',
+        '97301',
+        'phone banking',
+        '87.5',
+        '2025-10-01',
+        'gold',
+        'Met at the gala, "very keen"',
+      ],
+      [
+        'p2',
+        'Acme',
+        'Hardware',
+        'Organization',
+        'info@acme.example',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
     ]);
     const r = await importFile(s, file, { kind: 'contacts' });
     expect(r).toMatchObject({ imported: 2, rejectedCount: 0, skipped: 0 });
-    const zoe = await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, 'p1')}?accountId=${s.accountId}`);
+    const zoe = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'p1')}?accountId=${s.accountId}`,
+    );
     expect(zoe.body).toMatchObject({
       firstName: 'Zoë',
       lastName: 'Núñez',
@@ -49,13 +110,27 @@ describe('import contacts', () => {
       phone: '(555) 010-2000',
       tags: ['volunteer', 'Major Donor'],
       address: { street1: '12 Elm St', city: 'Salem', postalCode: '97301', isPrimary: true },
-      customFields: { 'Volunteer Interests': 'phone banking', 'Wealth Score': 87.5, 'Last Contacted': '2025-10-01', Level: 'Gold' },
+      customFields: {
+        'Volunteer Interests': 'phone banking',
+        'Wealth Score': 87.5,
+        'Last Contacted': '2025-10-01',
+        Level: 'Gold',
+      },
       notes: [{ content: 'Met at the gala, "very keen"' }],
       totalDonations: 0,
     });
-    expect(zoe.body.emailAddresses).toEqual([{ id: expect.any(String), emailAddress: 'zoe@example.org', emailType: 'work', isPrimary: true }]);
-    const acme = await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, 'p2')}?accountId=${s.accountId}`);
-    expect(acme.body).toMatchObject({ contactType: 'ORGANIZATION', email: 'info@acme.example', customFields: {} });
+    expect(zoe.body.emailAddresses).toEqual([
+      { id: expect.any(String), emailAddress: 'zoe@example.org', emailType: 'work', isPrimary: true },
+    ]);
+    const acme = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'p2')}?accountId=${s.accountId}`,
+    );
+    expect(acme.body).toMatchObject({
+      contactType: 'ORGANIZATION',
+      email: 'info@acme.example',
+      customFields: {},
+    });
     // search finds an imported contact, accents folded
     const found = await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=zoe%20nun`);
     expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([zoe.body.id]);
@@ -65,7 +140,18 @@ describe('import contacts', () => {
 
   it('rejects rows the API would refuse, naming the field and why, and saves nothing of them', async () => {
     const file = csvFile([
-      ['externalId', 'firstName', 'lastName', 'primaryEmail', 'customFields.Wealth Score', 'customFields.Last Contacted', 'customFields.Level', 'customFields.Legacy ID', 'gender', 'phoneNumbers'],
+      [
+        'externalId',
+        'firstName',
+        'lastName',
+        'primaryEmail',
+        'customFields.Wealth Score',
+        'customFields.Last Contacted',
+        'customFields.Level',
+        'customFields.Legacy ID',
+        'gender',
+        'phoneNumbers',
+      ],
       ['ok', 'Ana', 'Ok', '', '', '', '', '', 'female', ''], // 2
       ['r3', 'Ben', 'Number', '', 'lots', '', '', '', '', ''], // 3
       ['r4', 'Cy', 'Date', '', '', '2025-13-01', '', '', '', ''], // 4
@@ -76,7 +162,18 @@ describe('import contacts', () => {
       ['r9', 'Hal', '', '', '', '', '', '', '', ''], // 9
       ['r10', 'Ivy', 'Two', '', 'lots', '2025-02-30', '', '', '', ''], // 10: both custom values wrong
       ['r11', 'Jo', 'Gender', '', '', '', '', '', 'sometimes', ''], // 11
-      ['r12', 'Kim', 'Phones', '', '', '', '', '', '', '[{"phoneNumber":"1","isPrimary":true},{"phoneNumber":"2","isPrimary":true}]'], // 12
+      [
+        'r12',
+        'Kim',
+        'Phones',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '[{"phoneNumber":"1","isPrimary":true},{"phoneNumber":"2","isPrimary":true}]',
+      ], // 12
     ]);
     const r = await importFile(s, file, { kind: 'contacts' });
     expect(r.imported).toBe(1);
@@ -89,7 +186,9 @@ describe('import contacts', () => {
     expect(reasons[7]).toBe('customFields.Legacy ID is archived and cannot be changed');
     expect(reasons[8]).toMatch(/^primaryEmail must be a valid email address/);
     expect(reasons[9]).toBe('lastName is required');
-    expect(reasons[10]).toBe('customFields.Wealth Score must be a number; customFields.Last Contacted must be a date written YYYY-MM-DD');
+    expect(reasons[10]).toBe(
+      'customFields.Wealth Score must be a number; customFields.Last Contacted must be a date written YYYY-MM-DD',
+    );
     expect(reasons[11]).toMatch(/^gender must be one of: MALE, FEMALE, OTHER, PREFER_NOT_TO_SAY/);
     expect(reasons[12]).toMatch(/phoneNumbers\[1\]\.isPrimary: only one phone number can be primary/);
     const counts = {
@@ -120,19 +219,45 @@ describe('import contacts', () => {
       ['k1', 'Ana', 'Again'],
       ['', 'No', 'Reference'],
     ]);
-    expect(await importFile(s, file, { kind: 'contacts' })).toMatchObject({ imported: 2, skipped: 1, rejectedCount: 0 });
-    expect(await importFile(s, file, { kind: 'contacts' })).toMatchObject({ imported: 1, skipped: 2, rejectedCount: 0 });
-    const names = (await s.store.db.selectFrom('contacts').select(['lastName']).orderBy('lastName').execute()).map((c) => c.lastName);
+    expect(await importFile(s, file, { kind: 'contacts' })).toMatchObject({
+      imported: 2,
+      skipped: 1,
+      rejectedCount: 0,
+    });
+    expect(await importFile(s, file, { kind: 'contacts' })).toMatchObject({
+      imported: 1,
+      skipped: 2,
+      rejectedCount: 0,
+    });
+    const names = (
+      await s.store.db.selectFrom('contacts').select(['lastName']).orderBy('lastName').execute()
+    ).map((c) => c.lastName);
     expect(names).toEqual(['One', 'Reference', 'Reference']);
   });
 
   it('rejects a row whose cells are not UTF-8 text (a file saved in a legacy encoding)', async () => {
     const fs = await import('node:fs');
     const file = csvFile([['firstName', 'lastName']]);
-    fs.appendFileSync(file, Buffer.concat([Buffer.from('Jos'), Buffer.from([0xe9]), Buffer.from(',Garc'), Buffer.from([0xed]), Buffer.from('a\r\nAna,Ok\r\n')]));
+    fs.appendFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('Jos'),
+        Buffer.from([0xe9]),
+        Buffer.from(',Garc'),
+        Buffer.from([0xed]),
+        Buffer.from('a\r\nAna,Ok\r\n'),
+      ]),
+    );
     const r = await importFile(s, file, { kind: 'contacts' });
     expect(r.imported).toBe(1);
-    expect(r.rejected).toEqual([{ row: 2, reason: expect.stringMatching(/^firstName holds bytes that are not UTF-8 text.*; lastName holds bytes/) }]);
+    expect(r.rejected).toEqual([
+      {
+        row: 2,
+        reason: expect.stringMatching(
+          /^firstName holds bytes that are not UTF-8 text.*; lastName holds bytes/,
+        ),
+      },
+    ]);
   });
 
   it('rejects a row with a NUL character in a cell, storing nothing of it', async () => {
@@ -143,8 +268,14 @@ describe('import contacts', () => {
     ]);
     const r = await importFile(s, file, { kind: 'contacts' });
     expect(r.imported).toBe(1);
-    expect(r.rejected).toEqual([{ row: 2, reason: expect.stringMatching(/^lastName holds a NUL character/) }]);
-    const stored = await s.store.db.selectFrom('contacts').select('lastName').where('lastName', 'like', 'Brown%').execute();
+    expect(r.rejected).toEqual([
+      { row: 2, reason: expect.stringMatching(/^lastName holds a NUL character/) },
+    ]);
+    const stored = await s.store.db
+      .selectFrom('contacts')
+      .select('lastName')
+      .where('lastName', 'like', 'Brown%')
+      .execute();
     expect(stored.every((c) => !c.lastName.includes('\u0000'))).toBe(true);
   });
 });

@@ -24,7 +24,12 @@ async function freshStore(): Promise<Store> {
   return store;
 }
 
-async function exportText(store: Store, now: () => string, kind: 'contacts' | 'donations', accountId: string): Promise<string> {
+async function exportText(
+  store: Store,
+  now: () => string,
+  kind: 'contacts' | 'donations',
+  accountId: string,
+): Promise<string> {
   let text = '';
   for await (const page of exportCsv(createContext(store, now), kind, accountId)) text += page.text;
   return text;
@@ -37,7 +42,12 @@ describe('the demo organisation', () => {
     expect(await seedDemoIfEmpty(s.ctx)).toBeNull(); // the test server already has an account
     const demo = await seedDemo(s.ctx);
     const get = async (p: string) => {
-      const r = await rawRequest(`${s.url}/api/v1${p}${p.includes('?') ? '&' : '?'}accountId=${demo.accountId}`, 'GET', undefined, { 'x-api-key': demo.keyId, authorization: `Bearer ${demo.secret}` });
+      const r = await rawRequest(
+        `${s.url}/api/v1${p}${p.includes('?') ? '&' : '?'}accountId=${demo.accountId}`,
+        'GET',
+        undefined,
+        { 'x-api-key': demo.keyId, authorization: `Bearer ${demo.secret}` },
+      );
       expect(r.status, `${p}: ${r.text}`).toBe(200);
       return r.body;
     };
@@ -47,46 +57,82 @@ describe('the demo organisation', () => {
     expect(DEMO_DONATIONS).toBe(6000);
 
     // The namesake mess is there, and the donor box's search finds the one typed.
-    const top = async (text: string) => (await get(`/contact-summaries?search=${encodeURIComponent(text)}&limit=8`)).data as Array<{ firstName: string; lastName: string; email: string | null }>;
+    const top = async (text: string) =>
+      (await get(`/contact-summaries?search=${encodeURIComponent(text)}&limit=8`)).data as Array<{
+        firstName: string;
+        lastName: string;
+        email: string | null;
+      }>;
     const williams = await top('william williams');
     expect(williams.length).toBeGreaterThan(3);
     expect(`${williams[0]!.firstName} ${williams[0]!.lastName}`).toBe('William Williams');
     expect((await top('jose nunez'))[0]).toMatchObject({ firstName: 'José', lastName: 'Núñez' });
     const browns = (await top('robert brown')).slice(0, 3);
-    expect(browns.map((c) => `${c.firstName} ${c.lastName}`)).toEqual(['Robert Brown', 'Robert Brown', 'Robert Brown']);
+    expect(browns.map((c) => `${c.firstName} ${c.lastName}`)).toEqual([
+      'Robert Brown',
+      'Robert Brown',
+      'Robert Brown',
+    ]);
     expect(new Set(browns.map((c) => c.email)).size).toBe(3);
     expect((await top('kim.family@example.org')).map((c) => c.firstName).sort()).toEqual(['Pat', 'Patricia']);
 
     const campaigns = (await get('/campaigns')).data;
     expect(campaigns.length).toBeGreaterThanOrEqual(3);
-    expect(campaigns.every((c: { donationCount: number; totalRaised: number }) => c.donationCount > 0 && c.totalRaised > 0)).toBe(true);
+    expect(
+      campaigns.every(
+        (c: { donationCount: number; totalRaised: number }) => c.donationCount > 0 && c.totalRaised > 0,
+      ),
+    ).toBe(true);
     expect((await get('/committees')).data.length).toBeGreaterThanOrEqual(1);
     const accounts = (await get('/donation-accounts')).data;
-    expect(accounts.some((a: { limits: { perElection: number | null } }) => a.limits.perElection === 3300)).toBe(true);
+    expect(
+      accounts.some((a: { limits: { perElection: number | null } }) => a.limits.perElection === 3300),
+    ).toBe(true);
 
     const elections = (await get('/elections')).data;
     expect(elections.length).toBeGreaterThanOrEqual(2);
     expect(elections.filter((e: { isDefault: boolean }) => e.isDefault)).toHaveLength(1);
 
-    const fields = (await get('/custom-fields')).data as Array<{ type: string; archived: boolean; options: Array<{ retired: boolean }> }>;
+    const fields = (await get('/custom-fields')).data as Array<{
+      type: string;
+      archived: boolean;
+      options: Array<{ retired: boolean }>;
+    }>;
     expect(new Set(fields.map((f) => f.type))).toEqual(new Set(['text', 'number', 'date', 'picklist']));
     expect(fields.filter((f) => f.archived)).toHaveLength(1);
-    expect(fields.some((f) => f.type === 'picklist' && f.options.some((o) => o.retired) && f.options.some((o) => !o.retired))).toBe(true);
+    expect(
+      fields.some(
+        (f) => f.type === 'picklist' && f.options.some((o) => o.retired) && f.options.some((o) => !o.retired),
+      ),
+    ).toBe(true);
 
     // accented names, found without the accents
-    for (const [query, name] of [['zoe', 'Zoë'], ['jose', 'José'], ['siobhan', 'Siobhán']]) {
+    for (const [query, name] of [
+      ['zoe', 'Zoë'],
+      ['jose', 'José'],
+      ['siobhan', 'Siobhán'],
+    ]) {
       const found = await get(`/contacts?search=${query}&limit=100`);
-      expect(found.data.map((c: { firstName: string }) => c.firstName), query).toContain(name);
+      expect(
+        found.data.map((c: { firstName: string }) => c.firstName),
+        query,
+      ).toContain(name);
     }
     const one = await get(`/contacts/${(await get('/contacts?search=zoe&limit=1')).data[0].id}`);
-    expect(one).toMatchObject({ email: expect.stringContaining('@'), address: { city: expect.any(String), state: expect.any(String) } });
+    expect(one).toMatchObject({
+      email: expect.stringContaining('@'),
+      address: { city: expect.any(String), state: expect.any(String) },
+    });
 
     // gifts over the last two years, today's event included
     const today = new Date().toISOString().slice(0, 10);
     expect((await get(`/donations?startDate=${today}&endDate=${today}`)).total).toBeGreaterThan(10);
     const twoYearsAgo = new Date(Date.now() - 731 * 86_400_000).toISOString().slice(0, 10);
     expect((await get(`/donations?endDate=${twoYearsAgo}`)).total).toBe(0);
-    expect((await get(`/donations?endDate=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`)).total).toBeGreaterThan(1000);
+    expect(
+      (await get(`/donations?endDate=${new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10)}`))
+        .total,
+    ).toBeGreaterThan(1000);
     // entered when given: "entered today" is today's event, not the two years just imported
     const enteredToday = await get(`/stats/donations?basis=entered&startDate=${today}&endDate=${today}`);
     expect(enteredToday.count).toBe((await get(`/donations?startDate=${today}&endDate=${today}`)).total);
@@ -102,10 +148,28 @@ describe('the demo organisation', () => {
       .selectFrom('contacts as c')
       .select('c.id')
       .where('c.accountId', '=', demo.accountId)
-      .where((eb) => eb('c.totalCents', '!=', eb.fn.coalesce(eb.selectFrom('donations as d').select((x) => x.fn.sum<number>('d.amountCents').as('s')).whereRef('d.contactId', '=', 'c.id').where('d.status', '=', 'completed'), eb.lit(0))))
+      .where((eb) =>
+        eb(
+          'c.totalCents',
+          '!=',
+          eb.fn.coalesce(
+            eb
+              .selectFrom('donations as d')
+              .select((x) => x.fn.sum<number>('d.amountCents').as('s'))
+              .whereRef('d.contactId', '=', 'c.id')
+              .where('d.status', '=', 'completed'),
+            eb.lit(0),
+          ),
+        ),
+      )
       .execute();
     expect(mismatched).toEqual([]);
-    const pushed = await s.store.db.selectFrom('changeLog').select('seq').where('accountId', '=', demo.accountId).where('push', '=', 1).execute();
+    const pushed = await s.store.db
+      .selectFrom('changeLog')
+      .select('seq')
+      .where('accountId', '=', demo.accountId)
+      .where('push', '=', 1)
+      .execute();
     expect(pushed).toEqual([]);
   });
 
@@ -116,7 +180,9 @@ describe('the demo organisation', () => {
     const seededB = await seedDemoIfEmpty(createContext(b, now));
     expect(seededA).not.toBeNull();
     expect(seededB).not.toBeNull();
-    expect(await exportText(a, now, 'contacts', seededA!.accountId)).toBe(await exportText(b, now, 'contacts', seededB!.accountId));
+    expect(await exportText(a, now, 'contacts', seededA!.accountId)).toBe(
+      await exportText(b, now, 'contacts', seededB!.accountId),
+    );
     // gifts: the same, but for the ids of the campaigns and accounts they are credited to
     const withoutIds = (text: string) => text.replace(/\b(cmp|cmt|dac)_[0-9A-Z]{26}\b/g, '$1');
     const giftsA = withoutIds(await exportText(a, now, 'donations', seededA!.accountId));

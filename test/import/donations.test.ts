@@ -27,7 +27,22 @@ afterEach(async () => {
   await s.close();
 });
 
-const HEADER = ['externalId', 'contactExternalId', 'contactId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId', 'committeeId', 'donationAccountId', 'electionType', 'electionYear', 'notes', 'isAnonymous', 'status'];
+const HEADER = [
+  'externalId',
+  'contactExternalId',
+  'contactId',
+  'donationAmount',
+  'donationDate',
+  'paymentMethod',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'electionType',
+  'electionYear',
+  'notes',
+  'isAnonymous',
+  'status',
+];
 
 describe('import donations', () => {
   it('imports the good rows and rejects each bad one with its row number and a reason naming the problem', async () => {
@@ -36,7 +51,22 @@ describe('import donations', () => {
     const file = csvFile([
       HEADER,
       ['g1', 'L-1', '', '$1,250.00', '2025-03-01', 'check', c, '', '', '', '', '', '', ''], // row 2
-      ['g2', '', jose, '50', '2025-03-02T18:30:00Z', 'Credit Card', c, '', '', '', '', '  ref #123  ', 'yes', 'completed'], // row 3
+      [
+        'g2',
+        '',
+        jose,
+        '50',
+        '2025-03-02T18:30:00Z',
+        'Credit Card',
+        c,
+        '',
+        '',
+        '',
+        '',
+        '  ref #123  ',
+        'yes',
+        'completed',
+      ], // row 3
       ['g3', 'L-1', '', '0', '2025-03-03', 'cash', c, '', '', '', '', '', '', ''], // 4: D1
       ['g4', 'L-1', '', 'lots', '2025-03-03', 'cash', c, '', '', '', '', '', '', ''], // 5: not a number
       ['g5', 'L-1', '', '20', '2025-03-03', 'cash', '', '', '', '', '', '', '', ''], // 6: D2
@@ -70,10 +100,18 @@ describe('import donations', () => {
     // What the API shows afterwards: exactly the three good gifts, as sent.
     const list = await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`);
     expect(list.body.total).toBe(3);
-    expect(list.body.donations.map((d: { donationAmount: number }) => d.donationAmount).sort()).toEqual([1250, 50, 75.5].sort());
+    expect(list.body.donations.map((d: { donationAmount: number }) => d.donationAmount).sort()).toEqual(
+      [1250, 50, 75.5].sort(),
+    );
     const gift2 = list.body.donations.find((d: { donationAmount: number }) => d.donationAmount === 50);
     const detail = await s.request('GET', `/api/v1/donations/${gift2.id}?accountId=${s.accountId}`);
-    expect(detail.body).toMatchObject({ paymentMethod: 'credit_card', isAnonymous: true, notes: '  ref #123  ', donationDate: '2025-03-02T18:30:00.000Z', status: 'completed' });
+    expect(detail.body).toMatchObject({
+      paymentMethod: 'credit_card',
+      isAnonymous: true,
+      notes: '  ref #123  ',
+      donationDate: '2025-03-02T18:30:00.000Z',
+      status: 'completed',
+    });
   });
 
   it('rejects a gift dated outside 1900-2200 (HQ would refuse it) with its row number, and takes the edges', async () => {
@@ -99,13 +137,26 @@ describe('import donations', () => {
       ['c', 'L-1', '', '10', '2024-12-31', 'cash', org.campaignId, '', '', '', '', '', '', ''],
       ['d', 'L-2', '', '5', '2025-02-02', 'cash', org.campaignId, '', '', '', '', '', '', ''],
     ]);
-    await s.request('POST', '/api/v1/donations', { accountId: s.accountId, contactId: await contactIdOf(s, 'L-1'), donationAmount: 1, donationDate: '2025-03-01', paymentMethod: 'cash', campaignId: org.campaignId });
+    await s.request('POST', '/api/v1/donations', {
+      accountId: s.accountId,
+      contactId: await contactIdOf(s, 'L-1'),
+      donationAmount: 1,
+      donationDate: '2025-03-01',
+      paymentMethod: 'cash',
+      campaignId: org.campaignId,
+    });
     const r = await importFile(s, file, { kind: 'donations', chunkRows: 2 }); // several chunks
     expect(r).toMatchObject({ imported: 4, rejectedCount: 0 });
-    const zoe = await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, 'L-1')}?accountId=${s.accountId}`);
+    const zoe = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'L-1')}?accountId=${s.accountId}`,
+    );
     expect(zoe.body.totalDonations).toBe(361.25);
     expect(zoe.body.lastDonationDate).toBe('2025-06-01T00:00:00.000Z');
-    const jose = await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, 'L-2')}?accountId=${s.accountId}`);
+    const jose = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'L-2')}?accountId=${s.accountId}`,
+    );
     expect(jose.body.totalDonations).toBe(5);
     const account = await s.request('GET', `/api/v1/account?accountId=${s.accountId}`);
     expect(account.body).toMatchObject({ contacts: 3, donations: 5 });
@@ -121,10 +172,28 @@ describe('import donations', () => {
       ['R-2', 'Robert', 'Brown', 'rbrown@example.org'],
       ['R-3', 'Robert', 'Brown', ''],
     ]);
-    expect(await importFile(s, browns, { kind: 'contacts' })).toMatchObject({ imported: 3, rejectedCount: 0 });
+    expect(await importFile(s, browns, { kind: 'contacts' })).toMatchObject({
+      imported: 3,
+      rejectedCount: 0,
+    });
     const c = org.campaignId;
     const at = '2025-11-20T18:05:00Z';
-    const row = (ref: string, amount: string, method = 'cash') => ['', ref, '', amount, at, method, c, '', '', '', '', '', '', ''];
+    const row = (ref: string, amount: string, method = 'cash') => [
+      '',
+      ref,
+      '',
+      amount,
+      at,
+      method,
+      c,
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ];
     const file = csvFile([
       HEADER,
       row('L-1', '5'), // row 2: chunk 1
@@ -144,7 +213,9 @@ describe('import donations', () => {
       { row: 3, reason: 'contactExternalId R-9 matches no contact in this account' },
       { row: 9, reason: expect.stringMatching(/^donationAmount must be greater than zero/) },
     ]);
-    const total = async (ref: string) => (await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, ref)}?accountId=${s.accountId}`)).body.totalDonations as number;
+    const total = async (ref: string) =>
+      (await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, ref)}?accountId=${s.accountId}`)).body
+        .totalDonations as number;
     expect(await total('L-1')).toBe(44.98);
     expect(await total('L-2')).toBe(19.99);
     expect(await total('R-1')).toBe(100);
@@ -152,7 +223,9 @@ describe('import donations', () => {
     expect(await total('R-3')).toBe(7.5);
     const list = await s.request('GET', `/api/v1/donations?accountId=${s.accountId}&limit=100`);
     expect(list.body.total).toBe(8);
-    expect(list.body.donations.filter((d: { donationAmount: number }) => d.donationAmount === 19.99)).toHaveLength(5);
+    expect(
+      list.body.donations.filter((d: { donationAmount: number }) => d.donationAmount === 19.99),
+    ).toHaveLength(5);
     const account = await s.request('GET', `/api/v1/account?accountId=${s.accountId}`);
     expect(account.body).toMatchObject({ contacts: 6, donations: 8 });
     const campaign = await s.request('GET', `/api/v1/campaigns/${c}?accountId=${s.accountId}`);
@@ -171,10 +244,15 @@ describe('import donations', () => {
     expect(first).toMatchObject({ imported: 2, skipped: 1, rejectedCount: 1 });
     const second = await importFile(s, file, { kind: 'donations' });
     expect(second).toMatchObject({ imported: 0, skipped: 3, rejectedCount: 1 });
-    expect(second.rejected).toEqual([{ row: 4, reason: expect.stringMatching(/donationAmount must be greater than zero/) }]);
+    expect(second.rejected).toEqual([
+      { row: 4, reason: expect.stringMatching(/donationAmount must be greater than zero/) },
+    ]);
     const list = await s.request('GET', `/api/v1/donations?accountId=${s.accountId}`);
     expect(list.body.total).toBe(2);
-    const zoe = await s.request('GET', `/api/v1/contacts/${await contactIdOf(s, 'L-1')}?accountId=${s.accountId}`);
+    const zoe = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'L-1')}?accountId=${s.accountId}`,
+    );
     expect(zoe.body.totalDonations).toBe(100);
   });
 
@@ -204,15 +282,28 @@ describe('import donations', () => {
   it('finds donors by contactExternalId, or by their own id (as an export of this database names them)', async () => {
     const zoe = await contactIdOf(s, 'L-1');
     const file = csvFile([
-      ['contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId', 'onBehalfOfContactExternalId'],
+      [
+        'contactExternalId',
+        'donationAmount',
+        'donationDate',
+        'paymentMethod',
+        'campaignId',
+        'onBehalfOfContactExternalId',
+      ],
       ['L-1', '10', '2025-01-10', 'cash', org.campaignId, 'L-2'],
       [zoe, '20', '2025-01-11', 'cash', org.campaignId, ''],
       ['L-2', '30', '2025-01-12', 'cash', org.campaignId, 'L-404'],
     ]);
     const r = await importFile(s, file, { kind: 'donations' });
     expect(r.imported).toBe(2);
-    expect(r.rejected).toEqual([{ row: 4, reason: 'onBehalfOfContactExternalId L-404 matches no contact in this account' }]);
-    const gifts = await s.store.db.selectFrom('donations').select(['contactId', 'amountCents', 'onBehalfOfContactId']).orderBy('amountCents').execute();
+    expect(r.rejected).toEqual([
+      { row: 4, reason: 'onBehalfOfContactExternalId L-404 matches no contact in this account' },
+    ]);
+    const gifts = await s.store.db
+      .selectFrom('donations')
+      .select(['contactId', 'amountCents', 'onBehalfOfContactId'])
+      .orderBy('amountCents')
+      .execute();
     expect(gifts).toEqual([
       { contactId: zoe, amountCents: 1000, onBehalfOfContactId: await contactIdOf(s, 'L-2') },
       { contactId: zoe, amountCents: 2000, onBehalfOfContactId: null },
@@ -222,10 +313,28 @@ describe('import donations', () => {
   it('flags gifts over a contribution limit, counting earlier gifts in the file and those already saved (D6)', async () => {
     const zoe = await contactIdOf(s, 'L-1');
     // Already saved through the API: $2,000 toward the 2026 general.
-    const saved = await s.request('POST', '/api/v1/donations', { accountId: s.accountId, contactId: zoe, donationAmount: 2000, donationDate: '2025-05-01', paymentMethod: 'check', donationAccountId: org.federalId, electionType: 'general', electionYear: 2026 });
+    const saved = await s.request('POST', '/api/v1/donations', {
+      accountId: s.accountId,
+      contactId: zoe,
+      donationAmount: 2000,
+      donationDate: '2025-05-01',
+      paymentMethod: 'check',
+      donationAccountId: org.federalId,
+      electionType: 'general',
+      electionYear: 2026,
+    });
     expect(saved.status).toBe(201);
     const file = csvFile([
-      ['externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'donationAccountId', 'electionType', 'electionYear'],
+      [
+        'externalId',
+        'contactExternalId',
+        'donationAmount',
+        'donationDate',
+        'paymentMethod',
+        'donationAccountId',
+        'electionType',
+        'electionYear',
+      ],
       ['f1', 'L-1', '1000', '2025-06-01', 'check', org.federalId, 'general', '2026'], // 3,000: within
       ['f2', 'L-1', '500', '2025-06-02', 'check', org.federalId, 'general', '2026'], // 3,500: over
       ['f3', 'L-1', '3000', '2025-06-03', 'check', org.federalId, 'primary', '2026'], // another election: within
@@ -236,7 +345,16 @@ describe('import donations', () => {
     const r = await importFile(s, file, { kind: 'donations', chunkRows: 4 }); // the window spans two chunks
     expect(r).toMatchObject({ imported: 6, rejectedCount: 0 });
     const flags = await s.request('GET', `/api/v1/flags?accountId=${s.accountId}`);
-    const seen = flags.body.flagged.map((f: { contactName: string; donationAmount: number; limitKind: string; window: string; limit: number; donorTotal: number }) => [f.contactName, f.donationAmount, f.limitKind, f.window, f.limit, f.donorTotal]);
+    const seen = flags.body.flagged.map(
+      (f: {
+        contactName: string;
+        donationAmount: number;
+        limitKind: string;
+        window: string;
+        limit: number;
+        donorTotal: number;
+      }) => [f.contactName, f.donationAmount, f.limitKind, f.window, f.limit, f.donorTotal],
+    );
     expect(seen.sort()).toEqual(
       [
         ['Zoë Núñez', 500, 'per_election', 'general-2026', 3300, 3500],
@@ -261,9 +379,14 @@ describe('import donations', () => {
   });
 
   it('reports a row it cannot read as CSV and goes on with the rest', async () => {
-    const file = csvFile([['contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId']]);
+    const file = csvFile([
+      ['contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId'],
+    ]);
     const fs = await import('node:fs');
-    fs.appendFileSync(file, `L-1,10,2025-01-10,cash,${org.campaignId}\r\nL-1,"20"x,2025-01-11,cash,${org.campaignId}\r\n\r\nL-2,"3\r\n0",2025-01-12,cash,${org.campaignId}\r\nL-2,40,2025-01-13,cash,${org.campaignId},extra\r\nL-2,50,2025-01-14,cash,${org.campaignId}\r\n`);
+    fs.appendFileSync(
+      file,
+      `L-1,10,2025-01-10,cash,${org.campaignId}\r\nL-1,"20"x,2025-01-11,cash,${org.campaignId}\r\n\r\nL-2,"3\r\n0",2025-01-12,cash,${org.campaignId}\r\nL-2,40,2025-01-13,cash,${org.campaignId},extra\r\nL-2,50,2025-01-14,cash,${org.campaignId}\r\n`,
+    );
     const r = await importFile(s, file, { kind: 'donations' });
     expect(r.imported).toBe(2);
     expect(r.rejected).toEqual([

@@ -11,14 +11,21 @@ import { type ImportOptions, type ImportResult, importCsv } from '../../electron
 import { type TestServer, tempDir } from '../helpers/server.ts';
 
 /** Writes rows (the header first) as a CSV file, CRLF as spreadsheets write it. */
-export function csvFile(rows: ReadonlyArray<ReadonlyArray<string | number | null>>, name = 'data.csv'): string {
+export function csvFile(
+  rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+  name = 'data.csv',
+): string {
   const file = path.join(tempDir('giftdesk-csv-'), name);
   fs.writeFileSync(file, rows.map((r) => csvLine(r)).join(''));
   return file;
 }
 
 /** Imports a file through the bulk import, as `giftdesk import` does. */
-export function importFile(s: TestServer, file: string, opts: Partial<ImportOptions> & Pick<ImportOptions, 'kind'>): Promise<ImportResult> {
+export function importFile(
+  s: TestServer,
+  file: string,
+  opts: Partial<ImportOptions> & Pick<ImportOptions, 'kind'>,
+): Promise<ImportResult> {
   return importCsv(s.ctx, { accountId: s.accountId, ...opts }, fs.createReadStream(file));
 }
 
@@ -31,16 +38,33 @@ export interface Org {
 
 /** A campaign, a committee and a donation account with a per-election limit, over HTTP. */
 export async function makeOrg(s: TestServer): Promise<Org> {
-  const dac = await s.request('POST', '/api/v1/donation-accounts', { accountId: s.accountId, name: 'Federal', limits: { perElection: 3300 } });
-  const campaign = await s.request('POST', '/api/v1/campaigns', { accountId: s.accountId, name: 'Spring Gala', donationAccountIds: [dac.body.id] });
-  const committee = await s.request('POST', '/api/v1/committees', { accountId: s.accountId, name: 'Victory Committee' });
-  for (const r of [dac, campaign, committee]) if (r.status !== 201) throw new Error(`setup failed: ${r.status} ${r.text}`);
+  const dac = await s.request('POST', '/api/v1/donation-accounts', {
+    accountId: s.accountId,
+    name: 'Federal',
+    limits: { perElection: 3300 },
+  });
+  const campaign = await s.request('POST', '/api/v1/campaigns', {
+    accountId: s.accountId,
+    name: 'Spring Gala',
+    donationAccountIds: [dac.body.id],
+  });
+  const committee = await s.request('POST', '/api/v1/committees', {
+    accountId: s.accountId,
+    name: 'Victory Committee',
+  });
+  for (const r of [dac, campaign, committee])
+    if (r.status !== 201) throw new Error(`setup failed: ${r.status} ${r.text}`);
   return { campaignId: campaign.body.id, committeeId: committee.body.id, federalId: dac.body.id };
 }
 
 /** The contact id an external reference was imported under. */
 export async function contactIdOf(s: TestServer, externalId: string): Promise<string> {
-  const r = await s.store.db.selectFrom('contacts').select('id').where('accountId', '=', s.accountId).where('externalId', '=', externalId).executeTakeFirstOrThrow();
+  const r = await s.store.db
+    .selectFrom('contacts')
+    .select('id')
+    .where('accountId', '=', s.accountId)
+    .where('externalId', '=', externalId)
+    .executeTakeFirstOrThrow();
   return r.id;
 }
 
@@ -56,7 +80,10 @@ export function giftdesk(args: string[]): Promise<CliRun> {
     const env = { ...process.env };
     delete env.GIFTDESK_DATA_DIR;
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [path.resolve('bin/giftdesk.mjs'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.resolve('bin/giftdesk.mjs'), ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,6 +96,7 @@ export function giftdesk(args: string[]): Promise<CliRun> {
 /** The one JSON object a --json command printed. */
 export function jsonOut(r: CliRun): Record<string, unknown> {
   const lines = r.stdout.split('\n').filter((l) => l.length > 0);
-  if (lines.length !== 1) throw new Error(`expected one line on stdout, got:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  if (lines.length !== 1)
+    throw new Error(`expected one line on stdout, got:\n${r.stdout}\nstderr:\n${r.stderr}`);
   return JSON.parse(lines[0]!) as Record<string, unknown>;
 }

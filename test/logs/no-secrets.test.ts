@@ -26,7 +26,11 @@ describe('server logs', () => {
   it('are JSON lines with request ids, and contain no API secret or Authorization header', async () => {
     const { id: accountId } = cli('account', 'create', '--name', 'Log Test');
     const { keyId, secret } = cli('key', 'create', '--account', accountId!);
-    child = spawn('node', [...bin, 'serve', '--port', '0', '--json', '--data-dir', dataDir, '--log-level', 'debug'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      'node',
+      [...bin, 'serve', '--port', '0', '--json', '--data-dir', dataDir, '--log-level', 'debug'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
@@ -35,13 +39,21 @@ describe('server logs', () => {
     const auth = { 'x-api-key': keyId!, authorization: `Bearer ${secret}` };
     const ok = await rawRequest(`${url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, auth);
     expect(ok.status).toBe(200);
-    const bad = await rawRequest(`${url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, { 'x-api-key': keyId!, authorization: `Bearer ${secret}x` });
+    const bad = await rawRequest(`${url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, {
+      'x-api-key': keyId!,
+      authorization: `Bearer ${secret}x`,
+    });
     expect(bad.status).toBe(401);
     const created = await rawRequest(`${url}/api/v1/api-keys`, 'POST', { accountId, label: 'second' }, auth);
     expect(created.status).toBe(201);
     // Searches for donors: their names and emails must not reach the log.
     for (const search of ['Robert Brown', 'rb.brown@example.org', 'Zoë Núñez']) {
-      const found = await rawRequest(`${url}/api/v1/contacts?accountId=${accountId}&search=${encodeURIComponent(search)}&limit=5`, 'GET', undefined, auth);
+      const found = await rawRequest(
+        `${url}/api/v1/contacts?accountId=${accountId}&search=${encodeURIComponent(search)}&limit=5`,
+        'GET',
+        undefined,
+        auth,
+      );
       expect(found.status).toBe(200);
     }
 
@@ -54,9 +66,12 @@ describe('server logs', () => {
     expect(stderr).not.toContain(secret);
     expect(stderr).not.toContain(created.body.secret);
     expect(stderr.toLowerCase()).not.toContain('bearer');
-    for (const personal of ['Robert', 'Brown', 'rb.brown', 'example.org', 'Zo%C3%AB', 'N%C3%BA', 'Zoë']) expect(stderr).not.toContain(personal);
+    for (const personal of ['Robert', 'Brown', 'rb.brown', 'example.org', 'Zo%C3%AB', 'N%C3%BA', 'Zoë'])
+      expect(stderr).not.toContain(personal);
     // The request is still there: its route, and the URL with the search redacted.
-    const searchLines = records.filter((r) => (r as { req?: { route?: string; url?: string } }).req?.url?.includes('search='));
+    const searchLines = records.filter((r) =>
+      (r as { req?: { route?: string; url?: string } }).req?.url?.includes('search='),
+    );
     expect(searchLines.length).toBeGreaterThanOrEqual(3);
     for (const r of searchLines) {
       const req = (r as { req: { route: string; url: string } }).req;

@@ -152,7 +152,12 @@ describe('a crash (kill -9) while gifts are being entered', () => {
         for (let i = 0; !killed; i++) {
           const firstName = i % 4 === 3 ? `Guest${round}-${i}` : 'Robert';
           try {
-            const r = await rawRequest(`${url}/api/v1/contacts`, 'POST', { accountId, firstName, lastName: 'Brown', primaryEmail: `rb${round}.${i}@example.org` }, auth);
+            const r = await rawRequest(
+              `${url}/api/v1/contacts`,
+              'POST',
+              { accountId, firstName, lastName: 'Brown', primaryEmail: `rb${round}.${i}@example.org` },
+              auth,
+            );
             if (r.status === 201) ackedContacts.set(r.body.id, firstName);
             else if (!killed) throw new Error(`unexpected ${r.status}: ${r.text}`);
           } catch (err) {
@@ -165,8 +170,12 @@ describe('a crash (kill -9) while gifts are being entered', () => {
 
       const t0 = Date.now();
       await start(); // same folder, after a crash (the server's own check at start passed)
-      if (process.env.GIFTDESK_CRASH_TIMING) process.stdout.write(`round ${round + 1}: restart ${Date.now() - t0} ms, ${acked.length} acked\n`);
-      expect(integrityCheck(path.join(dataDir, 'giftdesk.sqlite')), `integrity after kill ${round + 1}`).toEqual(['ok']);
+      if (process.env.GIFTDESK_CRASH_TIMING)
+        process.stdout.write(`round ${round + 1}: restart ${Date.now() - t0} ms, ${acked.length} acked\n`);
+      expect(
+        integrityCheck(path.join(dataDir, 'giftdesk.sqlite')),
+        `integrity after kill ${round + 1}`,
+      ).toEqual(['ok']);
       await verify(acked);
     }
     expect(acked.length).toBeGreaterThanOrEqual(KILL_POINTS.reduce((n, [after]) => n + after, 0));

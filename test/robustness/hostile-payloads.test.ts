@@ -195,7 +195,10 @@ async function importFinished(id: string): Promise<void> {
 }
 
 /** A request whose body is raw bytes (fetch would encode a string as UTF-8). */
-async function sendBytes(r: Sent, headers: Record<string, string>): Promise<Awaited<ReturnType<typeof s.request>>> {
+async function sendBytes(
+  r: Sent,
+  headers: Record<string, string>,
+): Promise<Awaited<ReturnType<typeof s.request>>> {
   const res = await fetch(`${s.url}${r.url}`, {
     method: r.method,
     headers: { ...headers, 'x-api-key': s.keyId, authorization: `Bearer ${s.secret}` },
@@ -225,13 +228,15 @@ async function send(op: Operation, r: Sent): Promise<void> {
     }
     if (holdsBadText(parsed)) {
       badText.sent++;
-      if (res.status < 300) badText.accepted.push(`${describeSent(r)}\n--- answer ${res.status} ---\n${clip(res.text, 300)}`);
+      if (res.status < 300)
+        badText.accepted.push(`${describeSent(r)}\n--- answer ${res.status} ---\n${clip(res.text, 300)}`);
     }
   }
   if (r.bytes) {
     notUtf8.sent++;
     // A CSV import is taken as a job (202); its rows holding such bytes are rejected one by one.
-    if (res.status < 300 && res.status !== 202) notUtf8.accepted.push(`${describeSent(r)}\n--- answer ${res.status} ---\n${clip(res.text, 300)}`);
+    if (res.status < 300 && res.status !== 202)
+      notUtf8.accepted.push(`${describeSent(r)}\n--- answer ${res.status} ---\n${clip(res.text, 300)}`);
   }
   const key = `${op.method} ${op.path}`;
   const counts = answered.get(key) ?? new Map<number, number>();
@@ -322,11 +327,14 @@ describe(`hostile requests to every documented route (seed ${SEED}, ${RUNS} runs
     expect(Object.keys(Object.prototype)).toEqual([]);
   });
 
-  it.runIf(process.env.GIFTDESK_FC_RUNS === undefined)(`sent at least ${TOTAL} requests in all, none answered 5xx`, () => {
-    expect(sentInAll).toBeGreaterThanOrEqual(TOTAL);
-    const fiveHundreds = [...answered.values()].flatMap((c) => [...c].filter(([st]) => st >= 500)).length;
-    expect(fiveHundreds).toBe(0);
-  });
+  it.runIf(process.env.GIFTDESK_FC_RUNS === undefined)(
+    `sent at least ${TOTAL} requests in all, none answered 5xx`,
+    () => {
+      expect(sentInAll).toBeGreaterThanOrEqual(TOTAL);
+      const fiveHundreds = [...answered.values()].flatMap((c) => [...c].filter(([st]) => st >= 500)).length;
+      expect(fiveHundreds).toBe(0);
+    },
+  );
 
   it('refused every body holding bytes that are not UTF-8 (never stored as U+FFFD)', () => {
     expect(notUtf8.sent).toBeGreaterThan(50);

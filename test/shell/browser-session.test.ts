@@ -19,10 +19,15 @@ const dist = tempDir('giftdesk-dist-');
 beforeAll(async () => {
   // A stand-in build: the plugin serves whatever vite wrote, so a tiny one proves the serving.
   fs.mkdirSync(path.join(dist, 'assets'));
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>GiftDesk</title><script type="module" src="/assets/app-1.js"></script>');
+  fs.writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><title>GiftDesk</title><script type="module" src="/assets/app-1.js"></script>',
+  );
   fs.writeFileSync(path.join(dist, 'assets', 'app-1.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dist, '.build-hash'), 'x');
-  server = await startTestServer({ plugins: [rendererStatic({ dir: dist, browserSessions: { tokens, onRedeemed: () => redeemed++ } })] });
+  server = await startTestServer({
+    plugins: [rendererStatic({ dir: dist, browserSessions: { tokens, onRedeemed: () => redeemed++ } })],
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -50,10 +55,13 @@ describe('serving the app', () => {
   it('refuses a page request addressed to a non-loopback host (DNS rebinding)', async () => {
     const url = new URL(server.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, path: '/', headers: { host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: '/', headers: { host: 'evil.example' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -69,7 +77,12 @@ describe('POST /api/v1/browser-session', () => {
     expect(first.body.accountId).toBe(server.accountId);
     expect(first.body.keyId).toMatch(/^gdk_/);
     expect(redeemed).toBe(1);
-    const list = await rawRequest(`${server.url}/api/v1/contacts?accountId=${server.accountId}`, 'GET', undefined, { 'x-api-key': first.body.keyId, authorization: `Bearer ${first.body.secret}` });
+    const list = await rawRequest(
+      `${server.url}/api/v1/contacts?accountId=${server.accountId}`,
+      'GET',
+      undefined,
+      { 'x-api-key': first.body.keyId, authorization: `Bearer ${first.body.secret}` },
+    );
     expect(list.status).toBe(200);
 
     const again = await rawRequest(`${server.url}/api/v1/browser-session`, 'POST', { token });
@@ -88,7 +101,9 @@ describe('POST /api/v1/browser-session', () => {
   });
 
   it('the session key is revoked when the server stops', async () => {
-    const other = await startTestServer({ plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })] });
+    const other = await startTestServer({
+      plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })],
+    });
     const s = await rawRequest(`${other.url}/api/v1/browser-session`, 'POST', { token: tokens.issue() });
     expect(s.status).toBe(201);
     const { verifyApiKey } = await import('../../electron/domain/accounts.ts');

@@ -29,7 +29,12 @@ describe('the Electron bundles', () => {
     // Run it as Electron does: CommonJS, with `require` giving only electron.
     const required: string[] = [];
     const exposed: Record<string, Record<string, unknown>> = {};
-    const electron = { contextBridge: { exposeInMainWorld: (name: string, api: Record<string, unknown>) => void (exposed[name] = api) }, ipcRenderer: { invoke: async () => null } };
+    const electron = {
+      contextBridge: {
+        exposeInMainWorld: (name: string, api: Record<string, unknown>) => void (exposed[name] = api),
+      },
+      ipcRenderer: { invoke: async () => null },
+    };
     const module = { exports: {} };
     vm.runInNewContext(code, {
       require: (id: string) => {
@@ -43,7 +48,10 @@ describe('the Electron bundles', () => {
     expect(required).toEqual(['electron']);
 
     // The same names as the source's exposeInMainWorld('giftdesk', { … }).
-    const source = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'electron', 'preload.ts'), 'utf8');
+    const source = fs.readFileSync(
+      path.join(import.meta.dirname, '..', '..', 'electron', 'preload.ts'),
+      'utf8',
+    );
     const call = /exposeInMainWorld\('(\w+)',\s*\{([\s\S]*?)\}\s*satisfies/.exec(source);
     expect(call).not.toBeNull();
     const names = [...call![2]!.matchAll(/^\s*(\w+)\s*:/gm)].map((m) => m[1]).sort();
@@ -65,7 +73,11 @@ describe('the Electron bundles', () => {
     for (const file of beside) expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
     // Relative imports would name files that are not shipped; packages come from node_modules.
     for (const file of [out.main, out.importWorker]) {
-      const specifiers = [...fs.readFileSync(file, 'utf8').matchAll(/^\s*import\b[^'"]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]!);
+      const specifiers = [
+        ...fs
+          .readFileSync(file, 'utf8')
+          .matchAll(/^\s*import\b[^'"]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm),
+      ].map((m) => m[1] ?? m[2]!);
       expect(specifiers.length).toBeGreaterThan(0);
       expect(specifiers.filter((s) => s.startsWith('.') || s.startsWith('/'))).toEqual([]);
     }

@@ -28,13 +28,21 @@ let files: Set<string>;
 
 beforeAll(async () => {
   fs.mkdirSync(standIn);
-  fs.writeFileSync(path.join(standIn, 'electron'), '#!/bin/sh\necho "stand-in for the Electron binary"\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(standIn, 'LICENSE'), 'stand-in\n');
-  await exec('node', ['scripts/package.mjs', '--dir', '--linux', '--electron-dist', standIn, '--out', out, '--skip-rebuild'], {
-    cwd: ROOT,
-    maxBuffer: 16 * 1024 * 1024,
+  fs.writeFileSync(path.join(standIn, 'electron'), '#!/bin/sh\necho "stand-in for the Electron binary"\n', {
+    mode: 0o755,
   });
-  files = new Set(asar.listPackage(archive, { isPack: false }).map((f) => f.split(path.sep).join('/').replace(/^\//, '')));
+  fs.writeFileSync(path.join(standIn, 'LICENSE'), 'stand-in\n');
+  await exec(
+    'node',
+    ['scripts/package.mjs', '--dir', '--linux', '--electron-dist', standIn, '--out', out, '--skip-rebuild'],
+    {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  files = new Set(
+    asar.listPackage(archive, { isPack: false }).map((f) => f.split(path.sep).join('/').replace(/^\//, '')),
+  );
 }, 240_000);
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -48,14 +56,21 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
   });
 
   it("holds the shell's bundles and the screens, and package.json's main resolves inside app.asar", () => {
-    for (const f of ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/electron/job-worker.js', 'dist/renderer/index.html']) {
+    for (const f of [
+      'dist/electron/main.js',
+      'dist/electron/preload.cjs',
+      'dist/electron/job-worker.js',
+      'dist/renderer/index.html',
+    ]) {
       expect(files.has(f), f).toBe(true);
     }
     const pkg = JSON.parse(readInArchive('package.json')) as { main: string };
     expect(files.has(path.posix.normalize(pkg.main))).toBe(true);
     // Every script and style the screens' index.html loads is in the archive.
     const html = readInArchive('dist/renderer/index.html');
-    const assets = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)].map((m) => `dist/renderer/${m[1]}`);
+    const assets = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)].map(
+      (m) => `dist/renderer/${m[1]}`,
+    );
     expect(assets.length).toBeGreaterThan(0);
     for (const a of assets) expect(files.has(a), a).toBe(true);
   });
@@ -64,7 +79,9 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
     const bare = new Set<string>();
     for (const bundle of ['dist/electron/main.js', 'dist/electron/job-worker.js']) {
       const code = readInArchive(bundle);
-      for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"'./][^"']*)["']|import\(\s*["']([^"'./][^"']*)["']\s*\)/gm)) {
+      for (const m of code.matchAll(
+        /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"'./][^"']*)["']|import\(\s*["']([^"'./][^"']*)["']\s*\)/gm,
+      )) {
         const spec = m[1] ?? m[2]!;
         if (spec.startsWith('node:') || spec === 'electron') continue;
         bare.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
@@ -72,16 +89,35 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
     }
     expect(bare.size).toBeGreaterThan(3);
     for (const p of bare) expect(files.has(`node_modules/${p}/package.json`), `node_modules/${p}`).toBe(true);
-    for (const dev of ['vitest', 'playwright-core', 'electron', 'electron-builder', 'typescript', 'vite', 'eslint']) {
+    for (const dev of [
+      'vitest',
+      'playwright-core',
+      'electron',
+      'electron-builder',
+      'typescript',
+      'vite',
+      'eslint',
+    ]) {
       expect(files.has(`node_modules/${dev}/package.json`), `${dev} must not be shipped`).toBe(false);
     }
   });
 
   it("unpacks better-sqlite3's native file beside the archive", () => {
-    const native = path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    const native = path.join(
+      resources,
+      'app.asar.unpacked',
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    );
     expect(fs.statSync(native).size).toBeGreaterThan(100_000);
     // The archive lists it as unpacked, so Electron reads it from the folder, not the archive.
-    const header = asar.statFile(archive, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node') as { unpacked?: boolean };
+    const header = asar.statFile(
+      archive,
+      'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    ) as { unpacked?: boolean };
     expect(header.unpacked).toBe(true);
   });
 });

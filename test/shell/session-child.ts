@@ -12,7 +12,13 @@ import { openDesktopSession } from '../../electron/shell/session.ts';
 const [dataDir, dist] = process.argv.slice(2) as [string, string];
 const tokens = createOneTimeTokens();
 const store = await openStore({ dataDir });
-const running = await startServer({ store, port: 0, plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })] });
+const running = await startServer({
+  store,
+  port: 0,
+  plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })],
+});
 const desktop = await openDesktopSession(running.ctx, running.url);
-process.stdout.write(`${JSON.stringify({ url: running.url, token: tokens.issue(), desktop: { keyId: desktop.keyId, secret: desktop.secret } })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: running.url, token: tokens.issue(), desktop: { keyId: desktop.keyId, secret: desktop.secret } })}\n`,
+);
 process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

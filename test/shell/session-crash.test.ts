@@ -23,7 +23,9 @@ interface Started {
 }
 
 function start(): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, dist], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -34,7 +36,9 @@ function start(): Promise<Started> {
       const nl = out.indexOf('\n');
       if (nl >= 0) resolve({ child, ...(JSON.parse(out.slice(0, nl)) as Omit<Started, 'child'>) });
     });
-    child.on('exit', (code, signal) => reject(new Error(`session child exited (${code ?? signal}) before starting\n${err}`)));
+    child.on('exit', (code, signal) =>
+      reject(new Error(`session child exited (${code ?? signal}) before starting\n${err}`)),
+    );
   });
 }
 
@@ -44,7 +48,10 @@ async function kill9(child: ChildProcess): Promise<void> {
   await gone;
 }
 
-const headers = (k: { keyId: string; secret: string }) => ({ 'x-api-key': k.keyId, authorization: `Bearer ${k.secret}` });
+const headers = (k: { keyId: string; secret: string }) => ({
+  'x-api-key': k.keyId,
+  authorization: `Bearer ${k.secret}`,
+});
 
 beforeAll(() => {
   fs.mkdirSync(path.join(dist, 'assets'));
@@ -63,17 +70,37 @@ describe('session keys and a killed process', () => {
       const session = await rawRequest(`${s.url}/api/v1/browser-session`, 'POST', { token: s.token });
       expect(session.status).toBe(201);
       const browser = { keyId: session.body.keyId as string, secret: session.body.secret as string };
-      const before = await rawRequest(`${s.url}/api/v1/api-keys?accountId=${session.body.accountId}`, 'GET', undefined, headers(browser));
+      const before = await rawRequest(
+        `${s.url}/api/v1/api-keys?accountId=${session.body.accountId}`,
+        'GET',
+        undefined,
+        headers(browser),
+      );
       expect(before.status).toBe(200);
-      const mint = await rawRequest(`${s.url}/api/v1/api-keys`, 'POST', { accountId: session.body.accountId, label: 'from a browser tab' }, headers(browser));
+      const mint = await rawRequest(
+        `${s.url}/api/v1/api-keys`,
+        'POST',
+        { accountId: session.body.accountId, label: 'from a browser tab' },
+        headers(browser),
+      );
       expect(mint.status).toBe(403);
       expect(mint.body.code).toBe('session_cannot_create_keys');
       expect(mint.body.details[0].field).toBe('X-API-Key');
       expect(mint.text).not.toContain('gds_');
-      const after = await rawRequest(`${s.url}/api/v1/api-keys?accountId=${session.body.accountId}`, 'GET', undefined, headers(browser));
+      const after = await rawRequest(
+        `${s.url}/api/v1/api-keys?accountId=${session.body.accountId}`,
+        'GET',
+        undefined,
+        headers(browser),
+      );
       expect(after.body.data).toHaveLength(before.body.data.length);
       // The desktop window's key may (the Settings → API keys screen of the desktop app).
-      const desktopMint = await rawRequest(`${s.url}/api/v1/api-keys`, 'POST', { accountId: session.body.accountId, label: 'reporting script' }, headers(s.desktop));
+      const desktopMint = await rawRequest(
+        `${s.url}/api/v1/api-keys`,
+        'POST',
+        { accountId: session.body.accountId, label: 'reporting script' },
+        headers(s.desktop),
+      );
       expect(desktopMint.status).toBe(201);
     } finally {
       await kill9(s.child);
@@ -86,22 +113,53 @@ describe('session keys and a killed process', () => {
     expect(session.status).toBe(201);
     const accountId = session.body.accountId as string;
     const browser = { keyId: session.body.keyId as string, secret: session.body.secret as string };
-    expect((await rawRequest(`${first.url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, headers(browser))).status).toBe(200);
+    expect(
+      (
+        await rawRequest(
+          `${first.url}/api/v1/contacts?accountId=${accountId}`,
+          'GET',
+          undefined,
+          headers(browser),
+        )
+      ).status,
+    ).toBe(200);
     await kill9(first.child);
 
     const second = await start();
     try {
-      const browserAfter = await rawRequest(`${second.url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, headers(browser));
+      const browserAfter = await rawRequest(
+        `${second.url}/api/v1/contacts?accountId=${accountId}`,
+        'GET',
+        undefined,
+        headers(browser),
+      );
       expect(browserAfter.status).toBe(401);
-      const mintAfter = await rawRequest(`${second.url}/api/v1/api-keys`, 'POST', { accountId, label: 'after the crash' }, headers(browser));
+      const mintAfter = await rawRequest(
+        `${second.url}/api/v1/api-keys`,
+        'POST',
+        { accountId, label: 'after the crash' },
+        headers(browser),
+      );
       expect(mintAfter.status).toBe(401);
-      const desktopAfter = await rawRequest(`${second.url}/api/v1/contacts?accountId=${accountId}`, 'GET', undefined, headers(first.desktop));
+      const desktopAfter = await rawRequest(
+        `${second.url}/api/v1/contacts?accountId=${accountId}`,
+        'GET',
+        undefined,
+        headers(first.desktop),
+      );
       expect(desktopAfter.status).toBe(401);
       // The new process's own desktop key works; the dead sessions ended with their process and
       // are no longer listed (nor kept): only keys people made, and the live sessions.
-      const keys = await rawRequest(`${second.url}/api/v1/api-keys?accountId=${accountId}`, 'GET', undefined, headers(second.desktop));
+      const keys = await rawRequest(
+        `${second.url}/api/v1/api-keys?accountId=${accountId}`,
+        'GET',
+        undefined,
+        headers(second.desktop),
+      );
       expect(keys.status).toBe(200);
-      const byId = new Map((keys.body.data as Array<{ keyId: string; revokedAt: string | null }>).map((k) => [k.keyId, k]));
+      const byId = new Map(
+        (keys.body.data as Array<{ keyId: string; revokedAt: string | null }>).map((k) => [k.keyId, k]),
+      );
       expect(byId.has(browser.keyId)).toBe(false);
       expect(byId.has(first.desktop.keyId)).toBe(false);
       expect(byId.get(second.desktop.keyId)?.revokedAt).toBeNull();

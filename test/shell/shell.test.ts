@@ -8,7 +8,12 @@ import { startTestServer } from '../helpers/server.ts';
 describe('the window CSP', () => {
   it('allows only the app itself: no remote scripts, styles, fonts or connections, no plugins, no framing', () => {
     const csp = contentSecurityPolicy();
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
     expect(directives['default-src']).toEqual(["'self'"]);
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['connect-src']).toEqual(["'self'"]);

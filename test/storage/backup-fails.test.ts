@@ -18,39 +18,58 @@ import { TEST_ENGINE, tempDir } from '../helpers/server.ts';
 const dir = tempDir('giftdesk-backup-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe.runIf(TEST_ENGINE === 'sqlite' && process.platform !== 'win32')('a pre-migration backup that cannot be written', () => {
-  it('leaves no partial .bak, changes nothing, and says the backup failed, where, and how much space it needs', async () => {
-    const file = path.join(dir, 'giftdesk.sqlite');
-    const store = await openSqlite({ file });
-    const ctx = createContext(store);
-    const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
-    // Enough donors (three Robert Browns among them) that the backup outgrows the limit.
-    for (let i = 0; i < 400; i++) {
-      await createContact(ctx, { accountId, firstName: i % 100 === 0 ? 'Robert' : `Donor${i}`, lastName: i % 100 === 0 ? 'Brown' : 'Smith', quickNotes: 'met at the gala; prefers cheques '.repeat(8) });
-    }
-    await store.close();
-    const size = fs.statSync(file).size;
-    expect(size).toBeGreaterThan(256 * 1024);
+describe.runIf(TEST_ENGINE === 'sqlite' && process.platform !== 'win32')(
+  'a pre-migration backup that cannot be written',
+  () => {
+    it('leaves no partial .bak, changes nothing, and says the backup failed, where, and how much space it needs', async () => {
+      const file = path.join(dir, 'giftdesk.sqlite');
+      const store = await openSqlite({ file });
+      const ctx = createContext(store);
+      const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
+      // Enough donors (three Robert Browns among them) that the backup outgrows the limit.
+      for (let i = 0; i < 400; i++) {
+        await createContact(ctx, {
+          accountId,
+          firstName: i % 100 === 0 ? 'Robert' : `Donor${i}`,
+          lastName: i % 100 === 0 ? 'Brown' : 'Smith',
+          quickNotes: 'met at the gala; prefers cheques '.repeat(8),
+        });
+      }
+      await store.close();
+      const size = fs.statSync(file).size;
+      expect(size).toBeGreaterThan(256 * 1024);
 
-    // ulimit -f counts 1 KiB blocks: writes past 128 KiB fail with EFBIG, as on a full disk.
-    const out = execFileSync('bash', ['-c', 'ulimit -f 128; exec "$0" --import tsx test/storage/backup-child.ts "$1"', process.execPath, file], { encoding: 'utf8' });
-    const result = JSON.parse(out.trim().split('\n').pop()!) as { ok?: true; error?: string };
-    expect(result.ok).toBeUndefined();
-    const message = result.error ?? '';
-    expect(message).toMatch(/backup/i);
-    expect(message).toContain(dir); // where
-    expect(message).toMatch(/needs about \d+(\.\d+)? MiB/); // how much
-    expect(message).toMatch(/nothing was changed/i);
+      // ulimit -f counts 1 KiB blocks: writes past 128 KiB fail with EFBIG, as on a full disk.
+      const out = execFileSync(
+        'bash',
+        [
+          '-c',
+          'ulimit -f 128; exec "$0" --import tsx test/storage/backup-child.ts "$1"',
+          process.execPath,
+          file,
+        ],
+        { encoding: 'utf8' },
+      );
+      const result = JSON.parse(out.trim().split('\n').pop()!) as { ok?: true; error?: string };
+      expect(result.ok).toBeUndefined();
+      const message = result.error ?? '';
+      expect(message).toMatch(/backup/i);
+      expect(message).toContain(dir); // where
+      expect(message).toMatch(/needs about \d+(\.\d+)? MiB/); // how much
+      expect(message).toMatch(/nothing was changed/i);
 
-    const leftovers = fs.readdirSync(dir).filter((f) => f.endsWith('.bak'));
-    expect(leftovers).toEqual([]);
-    const db = new BetterSqlite3(file, { readonly: true });
-    try {
-      const columns = (db.prepare('pragma table_info(contacts)').all() as Array<{ name: string }>).map((c) => c.name);
-      expect(columns).not.toContain('nickname');
-      expect(db.prepare('select count(*) as n from contacts').get()).toEqual({ n: 400 });
-    } finally {
-      db.close();
-    }
-  });
-});
+      const leftovers = fs.readdirSync(dir).filter((f) => f.endsWith('.bak'));
+      expect(leftovers).toEqual([]);
+      const db = new BetterSqlite3(file, { readonly: true });
+      try {
+        const columns = (db.prepare('pragma table_info(contacts)').all() as Array<{ name: string }>).map(
+          (c) => c.name,
+        );
+        expect(columns).not.toContain('nickname');
+        expect(db.prepare('select count(*) as n from contacts').get()).toEqual({ n: 400 });
+      } finally {
+        db.close();
+      }
+    });
+  },
+);

@@ -30,7 +30,12 @@ describe.runIf(TEST_ENGINE === 'sqlite')('a damaged database file at start', () 
     const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
     for (let i = 0; i < 1500; i++) {
       const robert = i % 500 === 0; // three Robert Browns
-      await createContact(ctx, { accountId, firstName: robert ? 'Robert' : `Donor${i}`, lastName: robert ? 'Brown' : 'Lopez', primaryEmail: `d${i}@example.org` });
+      await createContact(ctx, {
+        accountId,
+        firstName: robert ? 'Robert' : `Donor${i}`,
+        lastName: robert ? 'Brown' : 'Lopez',
+        primaryEmail: `d${i}@example.org`,
+      });
     }
     await store.close();
     // A backup GiftDesk made before a migration, older than the damage.
@@ -58,10 +63,16 @@ describe.runIf(TEST_ENGINE === 'sqlite')('a damaged database file at start', () 
     fs.closeSync(fd);
 
     // A server that starts anyway is stopped after 30 s (and the test fails on its exit status).
-    const r = spawnSync(process.execPath, ['bin/giftdesk.mjs', 'serve', '--port', '0', '--json', '--data-dir', dataDir], { env, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+    const r = spawnSync(
+      process.execPath,
+      ['bin/giftdesk.mjs', 'serve', '--port', '0', '--json', '--data-dir', dataDir],
+      { env, encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' },
+    );
     expect(r.status, r.stderr).toBe(65);
     expect(r.stdout).not.toMatch(/"url"/); // never served
-    const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } };
+    const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!) as {
+      error: { code: string; message: string };
+    };
     expect(error.code).toBe('database_damaged');
     expect(error.message).toMatch(/is damaged: SQLite's check found/);
     expect(error.message).toMatch(/will not serve it/);

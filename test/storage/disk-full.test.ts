@@ -17,7 +17,11 @@ afterAll(async () => {
 describe.runIf(TEST_ENGINE === 'sqlite')('when the disk fills up', () => {
   it('answers 507 storage_full, saves nothing, and works again once there is room', async () => {
     const accountId = s.accountId;
-    const contact = await s.request('POST', '/api/v1/contacts', { accountId, firstName: 'Full', lastName: 'Disk' });
+    const contact = await s.request('POST', '/api/v1/contacts', {
+      accountId,
+      firstName: 'Full',
+      lastName: 'Disk',
+    });
     const campaign = await s.request('POST', '/api/v1/campaigns', { accountId, name: 'Gala' });
     const pages = await sql<{ pageCount: number }>`pragma page_count`.execute(s.store.db);
     const used = Number(pages.rows[0]!.pageCount);

@@ -21,42 +21,59 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
 
-describe.runIf(TEST_ENGINE === 'sqlite' && process.platform !== 'win32')('file modes of the data folder', () => {
-  it('creates the data folder 0700 and the database, WAL and SHM 0600', async () => {
-    const dataDir = path.join(root, 'fresh', 'GiftDesk');
-    const store = await openStore({ dataDir });
-    const ctx = createContext(store);
-    const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
-    await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rb@example.org' });
-    const db = path.join(dataDir, 'giftdesk.sqlite');
-    expect(fs.existsSync(`${db}-wal`)).toBe(true);
-    expect({ dir: mode(dataDir), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) }).toEqual({ dir: '700', db: '600', wal: '600', shm: '600' });
-    await store.close();
-  });
+describe.runIf(TEST_ENGINE === 'sqlite' && process.platform !== 'win32')(
+  'file modes of the data folder',
+  () => {
+    it('creates the data folder 0700 and the database, WAL and SHM 0600', async () => {
+      const dataDir = path.join(root, 'fresh', 'GiftDesk');
+      const store = await openStore({ dataDir });
+      const ctx = createContext(store);
+      const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
+      await createContact(ctx, {
+        accountId,
+        firstName: 'Robert',
+        lastName: 'Brown',
+        primaryEmail: 'rb@example.org',
+      });
+      const db = path.join(dataDir, 'giftdesk.sqlite');
+      expect(fs.existsSync(`${db}-wal`)).toBe(true);
+      expect({ dir: mode(dataDir), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) }).toEqual({
+        dir: '700',
+        db: '600',
+        wal: '600',
+        shm: '600',
+      });
+      await store.close();
+    });
 
-  it('tightens a folder and database left readable to others, and writes backups 0600', async () => {
-    const dataDir = path.join(root, 'old');
-    const file = path.join(dataDir, 'giftdesk.sqlite');
-    const first = await openSqlite({ file });
-    const ctx = createContext(first);
-    const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
-    await createContact(ctx, { accountId, firstName: 'Zoe', lastName: 'Nunez' });
-    await first.close();
-    fs.chmodSync(dataDir, 0o755);
-    fs.chmodSync(file, 0o644);
+    it('tightens a folder and database left readable to others, and writes backups 0600', async () => {
+      const dataDir = path.join(root, 'old');
+      const file = path.join(dataDir, 'giftdesk.sqlite');
+      const first = await openSqlite({ file });
+      const ctx = createContext(first);
+      const { id: accountId } = await createAccount(ctx, 'Friends of the Library');
+      await createContact(ctx, { accountId, firstName: 'Zoe', lastName: 'Nunez' });
+      await first.close();
+      fs.chmodSync(dataDir, 0o755);
+      fs.chmodSync(file, 0o644);
 
-    const next: NamedMigration = {
-      name: '2999-01-04T0000-add-nickname',
-      migration: () => ({
-        async up(db) {
-          await sql`alter table contacts add column nickname text`.execute(db);
-        },
-      }),
-    };
-    const store = await openSqlite({ file, migrations: [...MIGRATIONS, next] });
-    await store.close();
-    const backups = fs.readdirSync(dataDir).filter((f) => f.endsWith('.bak'));
-    expect(backups).toHaveLength(1);
-    expect({ dir: mode(dataDir), db: mode(file), backup: mode(path.join(dataDir, backups[0]!)) }).toEqual({ dir: '700', db: '600', backup: '600' });
-  });
-});
+      const next: NamedMigration = {
+        name: '2999-01-04T0000-add-nickname',
+        migration: () => ({
+          async up(db) {
+            await sql`alter table contacts add column nickname text`.execute(db);
+          },
+        }),
+      };
+      const store = await openSqlite({ file, migrations: [...MIGRATIONS, next] });
+      await store.close();
+      const backups = fs.readdirSync(dataDir).filter((f) => f.endsWith('.bak'));
+      expect(backups).toHaveLength(1);
+      expect({ dir: mode(dataDir), db: mode(file), backup: mode(path.join(dataDir, backups[0]!)) }).toEqual({
+        dir: '700',
+        db: '600',
+        backup: '600',
+      });
+    });
+  },
+);

@@ -25,7 +25,15 @@ import { acquireLease, hostKey, parseHolder, processHolderId } from '../../elect
 import { tempDir } from '../helpers/server.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { createRng, testSeeds, withSeed } from './random.ts';
-import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys, type HqSide, type SyncRig } from './rig.ts';
+import {
+  checkHqMatchesLocal,
+  startHq,
+  startRig,
+  syncToCompletion,
+  testKeys,
+  type HqSide,
+  type SyncRig,
+} from './rig.ts';
 import { newWorkload, randomWrite } from './workload.ts';
 
 const FILE = 'test/sync/crash-and-lease.test.ts';
@@ -50,10 +58,23 @@ interface Child {
 }
 
 function spawnEngine(rig: SyncRig, holder: string, leaseMs = LEASE_MS, timeoutMs = TIMEOUT_MS): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, rig.local.dataDir, rig.local.accountId, holder, String(leaseMs), String(timeoutMs)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CHILD,
+      rig.local.dataDir,
+      rig.local.accountId,
+      holder,
+      String(leaseMs),
+      String(timeoutMs),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   const lines: Record<string, unknown>[] = [];
   let onStarted = () => {};
   const started = new Promise<void>((resolve) => (onStarted = resolve));
@@ -81,78 +102,86 @@ function spawnEngine(rig: SyncRig, holder: string, leaseMs = LEASE_MS, timeoutMs
 const KILL_SEEDS = testSeeds().slice(0, Number(process.env.GIFTDESK_KILL_SEEDS ?? (process.env.CI ? 4 : 2)));
 
 describe(`kill -9 of a syncing process at random points (${KILL_SEEDS.length} seeds)`, () => {
-  it.each(KILL_SEEDS)('seed %i: restarted, it finishes with every record at HQ exactly once', async (seed) => {
-    await withSeed(seed, FILE, async (rng) => {
-      const rig = await startRig({ hqSide: hq });
-      try {
-        const w = newWorkload();
-        for (let i = 0; i < 60; i++) await randomWrite(rig.local, rng, w);
-        let killed = 0;
-        let child: Child | null = null;
-        let generation = 0;
-        const killNow = () => {
-          if (child && child.proc.exitCode === null && child.proc.signalCode === null) {
-            child.proc.kill('SIGKILL');
-            killed++;
-          }
-        };
-        // The fate of each request: most pass; now and then the syncing process dies — as the
-        // request reaches HQ (it is applied after the death), or after HQ committed and before
-        // the answer gets back.
-        // Kill 1: between HQ's commit and its answer, on a POST picked by the seed.
-        // Kill 2: as a later POST reaches HQ (HQ applies it after the sender died).
-        // Kill 3: at a random moment of the next run.
-        const fate = createRng(seed * 31 + 7);
-        const firstAt = fate.int(2, 12);
-        let posts = 0;
-        const kinds: string[] = [];
-        rig.proxy.setRule((r): FaultAction => {
-          if (r.method !== 'POST') return { kind: 'forward' };
-          posts++;
-          if (killed === 0 && posts >= firstAt) {
-            return {
-              kind: 'forward',
-              beforeAnswer: async () => {
-                killNow();
-                kinds.push('after commit, before the answer');
-              },
-            };
-          }
-          if (killed === 1 && fate.chance(0.3)) {
-            killNow();
-            kinds.push('as the request reached HQ');
-          }
-          return { kind: 'forward' };
-        });
-        for (;;) {
-          child = spawnEngine(rig, `eng_kill_${seed}_${generation++}`);
-          // and sometimes at a random moment
-          const timer =
-            killed === 2
-              ? setTimeout(() => {
+  it.each(KILL_SEEDS)(
+    'seed %i: restarted, it finishes with every record at HQ exactly once',
+    async (seed) => {
+      await withSeed(seed, FILE, async (rng) => {
+        const rig = await startRig({ hqSide: hq });
+        try {
+          const w = newWorkload();
+          for (let i = 0; i < 60; i++) await randomWrite(rig.local, rng, w);
+          let killed = 0;
+          let child: Child | null = null;
+          let generation = 0;
+          const killNow = () => {
+            if (child && child.proc.exitCode === null && child.proc.signalCode === null) {
+              child.proc.kill('SIGKILL');
+              killed++;
+            }
+          };
+          // The fate of each request: most pass; now and then the syncing process dies — as the
+          // request reaches HQ (it is applied after the death), or after HQ committed and before
+          // the answer gets back.
+          // Kill 1: between HQ's commit and its answer, on a POST picked by the seed.
+          // Kill 2: as a later POST reaches HQ (HQ applies it after the sender died).
+          // Kill 3: at a random moment of the next run.
+          const fate = createRng(seed * 31 + 7);
+          const firstAt = fate.int(2, 12);
+          let posts = 0;
+          const kinds: string[] = [];
+          rig.proxy.setRule((r): FaultAction => {
+            if (r.method !== 'POST') return { kind: 'forward' };
+            posts++;
+            if (killed === 0 && posts >= firstAt) {
+              return {
+                kind: 'forward',
+                beforeAnswer: async () => {
                   killNow();
-                  kinds.push('at a random moment');
-                }, rng.int(200, 1500))
-              : null;
-          const end = await child.exited;
-          if (timer) clearTimeout(timer);
-          if (end.code === 0) break;
-          expect(end.signal, `engine child failed: ${JSON.stringify(child.lines.slice(-3))}`).toBe('SIGKILL');
-          expect(generation).toBeLessThan(12);
-          // Hand-set holder ids keep the expiry rule (lease.ts): the dead holder's lease must
-          // run out before another process may push. (The production ids are tested below.)
-          await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+                  kinds.push('after commit, before the answer');
+                },
+              };
+            }
+            if (killed === 1 && fate.chance(0.3)) {
+              killNow();
+              kinds.push('as the request reached HQ');
+            }
+            return { kind: 'forward' };
+          });
+          for (;;) {
+            child = spawnEngine(rig, `eng_kill_${seed}_${generation++}`);
+            // and sometimes at a random moment
+            const timer =
+              killed === 2
+                ? setTimeout(
+                    () => {
+                      killNow();
+                      kinds.push('at a random moment');
+                    },
+                    rng.int(200, 1500),
+                  )
+                : null;
+            const end = await child.exited;
+            if (timer) clearTimeout(timer);
+            if (end.code === 0) break;
+            expect(end.signal, `engine child failed: ${JSON.stringify(child.lines.slice(-3))}`).toBe(
+              'SIGKILL',
+            );
+            expect(generation).toBeLessThan(12);
+            // Hand-set holder ids keep the expiry rule (lease.ts): the dead holder's lease must
+            // run out before another process may push. (The production ids are tested below.)
+            await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+          }
+          rig.proxy.setRule(forwardAll);
+          const report = await checkHqMatchesLocal(rig);
+          expect(report.contacts).toBe(w.contacts.size);
+          expect(kinds[0]).toBe('after commit, before the answer');
+          expect(killed).toBeGreaterThanOrEqual(2);
+        } finally {
+          await rig.close();
         }
-        rig.proxy.setRule(forwardAll);
-        const report = await checkHqMatchesLocal(rig);
-        expect(report.contacts).toBe(w.contacts.size);
-        expect(kinds[0]).toBe('after commit, before the answer');
-        expect(killed).toBeGreaterThanOrEqual(2);
-      } finally {
-        await rig.close();
-      }
-    });
-  });
+      });
+    },
+  );
 });
 
 describe('two engines on one database', () => {
@@ -160,18 +189,37 @@ describe('two engines on one database', () => {
     await withSeed(4242, FILE, async (rng) => {
       const rig = await startRig({ hqSide: hq });
       const second = await openStore({ dataDir: rig.local.dataDir });
-      const a = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, holderId: 'eng_app', leaseMs: 5000 });
-      const b = createSyncEngine({ store: second, keys: testKeys, makeClient: rig.makeClient, holderId: 'eng_serve', leaseMs: 5000 });
+      const a = createSyncEngine({
+        store: rig.local.store,
+        keys: testKeys,
+        makeClient: rig.makeClient,
+        holderId: 'eng_app',
+        leaseMs: 5000,
+      });
+      const b = createSyncEngine({
+        store: second,
+        keys: testKeys,
+        makeClient: rig.makeClient,
+        holderId: 'eng_serve',
+        leaseMs: 5000,
+      });
       const start = rig.proxy.records.length;
       try {
         const w = newWorkload();
         const passes: Promise<unknown>[] = [];
         for (let i = 0; i < 80; i++) {
           await randomWrite(rig.local, rng, w);
-          if (i % 7 === 0) passes.push(a.runPass({ accountId: rig.local.accountId }), b.runPass({ accountId: rig.local.accountId }));
+          if (i % 7 === 0)
+            passes.push(
+              a.runPass({ accountId: rig.local.accountId }),
+              b.runPass({ accountId: rig.local.accountId }),
+            );
         }
         await Promise.all(passes);
-        const results = await Promise.all([a.runPass({ accountId: rig.local.accountId }), b.runPass({ accountId: rig.local.accountId })]);
+        const results = await Promise.all([
+          a.runPass({ accountId: rig.local.accountId }),
+          b.runPass({ accountId: rig.local.accountId }),
+        ]);
         expect(results.filter((r) => (r as { ran: boolean }).ran).length).toBeLessThanOrEqual(1);
         await syncToCompletion(a, rig);
         await checkHqMatchesLocal(rig);
@@ -209,13 +257,24 @@ describe('taking the lease over from a process that is gone', () => {
       const gone = await deadPid();
       const cases = [
         { name: 'dead pid, this host', holder: processHolderId(deadline, gone), takenEarly: true },
-        { name: 'live pid (this very process), this host', holder: processHolderId(deadline, process.pid), takenEarly: false },
-        { name: 'dead pid, another host', holder: processHolderId(deadline, gone, `${hostKey()}-elsewhere`), takenEarly: false },
+        {
+          name: 'live pid (this very process), this host',
+          holder: processHolderId(deadline, process.pid),
+          takenEarly: false,
+        },
+        {
+          name: 'dead pid, another host',
+          holder: processHolderId(deadline, gone, `${hostKey()}-elsewhere`),
+          takenEarly: false,
+        },
         { name: 'hand-set holder id', holder: `eng_app_${gone}`, takenEarly: false },
       ];
       for (const c of cases) {
         expect(parseHolder(c.holder) === null, c.name).toBe(c.name === 'hand-set holder id');
-        expect(await acquireLease(store, c.holder, t0, ttl), c.name).toEqual({ fresh: true, inFlightSettledAt: null });
+        expect(await acquireLease(store, c.holder, t0, ttl), c.name).toEqual({
+          fresh: true,
+          inFlightSettledAt: null,
+        });
         const early = await acquireLease(store, me, t0 + 100, ttl);
         if (c.takenEarly) {
           // What it had in flight waits out its deadline twice from its last renewal (t0).
@@ -223,7 +282,10 @@ describe('taking the lease over from a process that is gone', () => {
         } else {
           expect(early, c.name).toBeNull();
           // After expiry, the old rule: taken, nothing left to wait for.
-          expect(await acquireLease(store, me, t0 + ttl + 1, ttl), c.name).toEqual({ fresh: true, inFlightSettledAt: null });
+          expect(await acquireLease(store, me, t0 + ttl + 1, ttl), c.name).toEqual({
+            fresh: true,
+            inFlightSettledAt: null,
+          });
         }
         await store.write((trx) => trx.deleteFrom('syncLease').execute());
       }
@@ -244,7 +306,14 @@ describe('taking the lease over from a process that is gone', () => {
       const { ctx, accountId, campaignId } = rig.local;
       for (let i = 0; i < 20; i++) {
         const c = await createContact(ctx, { accountId, firstName: 'Restart', lastName: `Donor${i}` });
-        await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 40 + i, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId });
+        await createDonation(ctx, {
+          accountId,
+          contactId: c.id,
+          donationAmount: 40 + i,
+          donationDate: '2026-11-24',
+          paymentMethod: 'cash',
+          campaignId,
+        });
       }
       // A lease far longer than this test may run: the restart must not wait for it. The
       // deadline is long enough that the restarted process is up well before the dead one's
@@ -286,12 +355,15 @@ describe('taking the lease over from a process that is gone', () => {
       expect(firstLook).toBeGreaterThan(0);
       expect(after.slice(0, firstLook).some((r) => r.method === 'POST')).toBe(true);
       // The in-flight record was looked for only after the dead process's deadline (twice).
-      for (const r of after.filter((x) => x.method === 'GET')) expect(r.at).toBeGreaterThanOrEqual(lastRenewal + 2 * deadline);
+      for (const r of after.filter((x) => x.method === 'GET'))
+        expect(r.at).toBeGreaterThanOrEqual(lastRenewal + 2 * deadline);
       // HQ got its delayed POST, and nobody posted it again: exactly once.
       const killed = rig.proxy.records[inFlight!.index]!;
       expect(killed.forwarded).toBe(true);
       expect(killed.upstreamStatus).toBe(201);
-      const again = rig.proxy.records.filter((r) => r.method === 'POST' && r.forwarded && r.body.includes(`gd:${inFlight!.ref}`));
+      const again = rig.proxy.records.filter(
+        (r) => r.method === 'POST' && r.forwarded && r.body.includes(`gd:${inFlight!.ref}`),
+      );
       expect(again.map((r) => r.index)).toEqual([inFlight!.index]);
       await checkHqMatchesLocal(rig);
     } finally {

@@ -20,7 +20,10 @@ let rig: SyncRig;
 let cfg: RemoteConfig;
 let client: RemoteClient;
 
-const fastClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 20), signal) };
+const fastClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 20), signal),
+};
 /** The app's matcher (as exactly-once.ts runs it). */
 const appMatcher: ContactMatcher = async ({ client, remoteAccountId, email }) => {
   const r = await findRemoteContactByEmail(client, remoteAccountId, email, { attempts: 2, clock: fastClock });
@@ -47,14 +50,24 @@ async function atHq(body: Record<string, unknown>): Promise<string> {
   return (r.body as { id: string }).id;
 }
 
-const local = (firstName: string, lastName: string, primaryEmail: string) => createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName, lastName, primaryEmail });
+const local = (firstName: string, lastName: string, primaryEmail: string) =>
+  createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName, lastName, primaryEmail });
 
 async function link(contactId: string): Promise<string | null> {
-  const r = await rig.local.store.db.selectFrom('syncLinks').select(['remoteId', 'source']).where('entityType', '=', 'contact').where('localId', '=', contactId).executeTakeFirst();
+  const r = await rig.local.store.db
+    .selectFrom('syncLinks')
+    .select(['remoteId', 'source'])
+    .where('entityType', '=', 'contact')
+    .where('localId', '=', contactId)
+    .executeTakeFirst();
   return r ? `${r.source}:${r.remoteId}` : null;
 }
 
-function input(contactId: string, email: string, extra: Partial<EmailLinkInput> = {}): { i: EmailLinkInput; sent: () => number } {
+function input(
+  contactId: string,
+  email: string,
+  extra: Partial<EmailLinkInput> = {},
+): { i: EmailLinkInput; sent: () => number } {
   let n = 0;
   const i: EmailLinkInput = {
     deps: { store: rig.local.store, clock: Date.now, random: () => 0.5 },
@@ -73,7 +86,11 @@ function input(contactId: string, email: string, extra: Partial<EmailLinkInput> 
 
 describe('linkByEmail', () => {
   it('the same person typed at HQ (no GiftDesk tag, no accent): linked by email, not created', async () => {
-    const hqId = await atHq({ firstName: 'Maria', lastName: 'Garcia', primaryEmail: 'maria.garcia@example.org' });
+    const hqId = await atHq({
+      firstName: 'Maria',
+      lastName: 'Garcia',
+      primaryEmail: 'maria.garcia@example.org',
+    });
     const maria = await local('María', 'García', 'Maria.Garcia@example.org');
     const { i, sent } = input(maria.id, 'Maria.Garcia@example.org');
     expect(await linkByEmail(i)).toBe('checked');
@@ -85,7 +102,12 @@ describe('linkByEmail', () => {
     const first = await local('Robert', 'Brown', 'rbrown@example.org');
     const second = await local('Robert', 'Brown', 'rbrown@example.org');
     // The first one's create landed at HQ; its answer was lost (its item idle again, not yet linked).
-    const hqId = await atHq({ firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rbrown@example.org', tags: [`gd:${first.id}`] });
+    const hqId = await atHq({
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rbrown@example.org',
+      tags: [`gd:${first.id}`],
+    });
     expect(await linkByEmail(input(second.id, 'rbrown@example.org').i)).toBe('checked');
     expect(await link(second.id)).toBeNull();
     expect(await link(first.id)).toBe(`found:${hqId}`);
@@ -95,10 +117,21 @@ describe('linkByEmail', () => {
     const first = await local('Roberta', 'Browne', 'rb2@example.org');
     const second = await local('Roberta', 'Browne', 'rb2@example.org');
     await rig.local.store.write(async (trx) => {
-      await ensureItem(trx, { entityType: 'contact', entityId: first.id, accountId: rig.local.accountId, laneId: first.id, at: new Date().toISOString() });
+      await ensureItem(trx, {
+        entityType: 'contact',
+        entityId: first.id,
+        accountId: rig.local.accountId,
+        laneId: first.id,
+        at: new Date().toISOString(),
+      });
       await updateItem(trx, 'contact', first.id, { state: 'unknown' });
     });
-    await atHq({ firstName: 'Roberta', lastName: 'Browne', primaryEmail: 'rb2@example.org', tags: [`gd:${first.id}`] });
+    await atHq({
+      firstName: 'Roberta',
+      lastName: 'Browne',
+      primaryEmail: 'rb2@example.org',
+      tags: [`gd:${first.id}`],
+    });
     expect(await linkByEmail(input(second.id, 'rb2@example.org').i)).toBe('checked');
     expect(await link(first.id)).toBeNull();
     expect(await link(second.id)).toBeNull();
@@ -106,7 +139,12 @@ describe('linkByEmail', () => {
 
   it('this contact’s own earlier create, found by its email: linked to it', async () => {
     const ana = await local('Ana', 'Lopez', 'ana.lopez@example.org');
-    const hqId = await atHq({ firstName: 'Ana', lastName: 'Lopez', primaryEmail: 'ana.lopez@example.org', tags: [`gd:${ana.id}`] });
+    const hqId = await atHq({
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      primaryEmail: 'ana.lopez@example.org',
+      tags: [`gd:${ana.id}`],
+    });
     expect(await linkByEmail(input(ana.id, 'ana.lopez@example.org').i)).toBe('checked');
     expect(await link(ana.id)).toBe(`found:${hqId}`);
   });
@@ -118,7 +156,13 @@ describe('linkByEmail', () => {
     expect(gone.sent()).toBe(1);
     expect(await link(jose.id)).toBeNull();
 
-    const maria = (await rig.local.store.db.selectFrom('syncLinks').select('remoteId').where('source', '=', 'email').executeTakeFirstOrThrow()).remoteId;
+    const maria = (
+      await rig.local.store.db
+        .selectFrom('syncLinks')
+        .select('remoteId')
+        .where('source', '=', 'email')
+        .executeTakeFirstOrThrow()
+    ).remoteId;
     const taken = input(jose.id, 'jose@example.org', { matcher: async () => maria });
     expect(await linkByEmail(taken.i)).toBe('checked');
     expect(taken.sent()).toBe(0);
@@ -127,7 +171,15 @@ describe('linkByEmail', () => {
 
   it('the match fails: the record backs off with the reason; HQ refuses the key: auth', async () => {
     const lee = await local('Lee', 'Wong', 'lee@example.org');
-    await rig.local.store.write((trx) => ensureItem(trx, { entityType: 'contact', entityId: lee.id, accountId: rig.local.accountId, laneId: lee.id, at: new Date().toISOString() }));
+    await rig.local.store.write((trx) =>
+      ensureItem(trx, {
+        entityType: 'contact',
+        entityId: lee.id,
+        accountId: rig.local.accountId,
+        laneId: lee.id,
+        at: new Date().toISOString(),
+      }),
+    );
     rig.proxy.setRule(() => ({ kind: 'respond', status: 500 }));
     expect(await linkByEmail(input(lee.id, 'lee@example.org').i)).toBe('failed');
     const item = await getItem(rig.local.store.db, 'contact', lee.id);
@@ -135,7 +187,9 @@ describe('linkByEmail', () => {
     expect(item!.lastError).toMatch(/contact search failed/);
 
     rig.proxy.setRule(() => ({ kind: 'respond', status: 403 }));
-    expect(await linkByEmail(input(lee.id, 'lee@example.org', { matcher: async () => 'cnt_any' }).i)).toBe('auth');
+    expect(await linkByEmail(input(lee.id, 'lee@example.org', { matcher: async () => 'cnt_any' }).i)).toBe(
+      'auth',
+    );
     expect(cfg.lastError).toBe('HQ refused the API key (403)');
   });
 });

@@ -34,7 +34,12 @@ say({ started: engine.holder, pid: process.pid });
 for (let i = 0; i < Number(maxPasses ?? 400); i++) {
   const r = await engine.runPass({ accountId });
   const c = await queueCounts(store.db, accountId);
-  const open = await store.db.selectFrom('syncItems').select('entityId').where('accountId', '=', accountId).where('state', 'in', ['unknown', 'in_flight']).executeTakeFirst();
+  const open = await store.db
+    .selectFrom('syncItems')
+    .select('entityId')
+    .where('accountId', '=', accountId)
+    .where('state', 'in', ['unknown', 'in_flight'])
+    .executeTakeFirst();
   say({ pass: i, ran: (r as { ran: boolean }).ran, ...c, open: Boolean(open) });
   if ((r as { ran: boolean }).ran && c.pending === 0 && c.inFlight === 0 && !open) {
     await engine.stop();
@@ -43,7 +48,9 @@ for (let i = 0; i < Number(maxPasses ?? 400); i++) {
     process.exit(0);
   }
   const next = await engine.nextRetryAt();
-  await new Promise((res) => setTimeout(res, next === null ? 20 : Math.min(Math.max(0, next - Date.now()), 250)));
+  await new Promise((res) =>
+    setTimeout(res, next === null ? 20 : Math.min(Math.max(0, next - Date.now()), 250)),
+  );
 }
 say({ drained: false });
 process.exit(1);

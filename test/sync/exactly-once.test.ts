@@ -36,7 +36,8 @@ const DEADLINE_MS = 1000;
 beforeAll(async () => {
   hq = await startTestServer();
   proxy = await startFaultProxy({ target: hq.url });
-  hqCampaignId = (await hq.request('POST', '/api/v1/campaigns', { accountId: hq.accountId, name: 'Gala' })).body.id;
+  hqCampaignId = (await hq.request('POST', '/api/v1/campaigns', { accountId: hq.accountId, name: 'Gala' }))
+    .body.id;
 });
 afterAll(async () => {
   await proxy.close();
@@ -48,11 +49,38 @@ beforeEach(async () => {
   ctx = createContext(store);
   accountId = (await createAccount(ctx, 'Laptop')).id;
   campaignId = (await createCampaign(ctx, { accountId, name: 'Gala' })).id;
-  await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaignId, source: 'manual', at: new Date().toISOString() }));
-  await saveRemoteSettings(store, keys, { accountId, baseUrl: proxy.url, keyId: hq.keyId, secret: hq.secret, remoteAccountId: hq.accountId, ratePerSecond: 100 }, new Date().toISOString());
+  await store.write((trx) =>
+    linkRemote(trx, {
+      accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaignId,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
+  await saveRemoteSettings(
+    store,
+    keys,
+    {
+      accountId,
+      baseUrl: proxy.url,
+      keyId: hq.keyId,
+      secret: hq.secret,
+      remoteAccountId: hq.accountId,
+      ratePerSecond: 100,
+    },
+    new Date().toISOString(),
+  );
   // random 0: backoff of 0 ms; a create of unknown outcome is looked for once its request's
   // deadline has passed (reconcile.ts): a 1-s deadline, so the tests wait 1 s, not 15
-  engine = createSyncEngine({ store, keys, random: () => 0, requestTimeoutMs: DEADLINE_MS, makeClient: (cfg) => defaultClient(cfg, DEADLINE_MS) });
+  engine = createSyncEngine({
+    store,
+    keys,
+    random: () => 0,
+    requestTimeoutMs: DEADLINE_MS,
+    makeClient: (cfg) => defaultClient(cfg, DEADLINE_MS),
+  });
 });
 afterEach(async () => {
   await engine.stop();
@@ -74,33 +102,58 @@ const isPost = (prefix: string) => (r: ProxiedRequest) => r.method === 'POST' &&
 
 async function hqGiftsWithRef(localId: string) {
   const list = (await hq.request('GET', `/api/v1/donations?accountId=${hq.accountId}&limit=100`)).body;
-  return (list.donations as Array<{ id: string; notes: string | null }>).filter((d) => d.notes?.includes(`gd:${localId}`));
+  return (list.donations as Array<{ id: string; notes: string | null }>).filter((d) =>
+    d.notes?.includes(`gd:${localId}`),
+  );
 }
 async function hqContactsNamed(last: string) {
-  return (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&search=${last}&limit=100`)).body.data as Array<{ id: string }>;
+  return (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&search=${last}&limit=100`)).body
+    .data as Array<{ id: string }>;
 }
-const postsTo = (prefix: string, from: number) => proxy.records.slice(from).filter((r) => r.method === 'POST' && r.path.startsWith(prefix) && r.forwarded).length;
+const postsTo = (prefix: string, from: number) =>
+  proxy.records.slice(from).filter((r) => r.method === 'POST' && r.path.startsWith(prefix) && r.forwarded)
+    .length;
 
 describe('exactly once through faults', () => {
   it('a gift whose answer was lost after HQ committed is found by its reference, never posted twice', async () => {
     const c = await createContact(ctx, { accountId, firstName: 'Ada', lastName: 'Lostanswer' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 40, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 40,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId,
+    });
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'dropAfterCommit' });
     const first = await engine.runPass();
     expect(first.accounts[0]!.failed).toBe(1); // unknown: looked for once the request's deadline has passed
     await passWhenDue(engine);
-    expect(proxy.records.slice(mark).some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/donations'))).toBe(true);
+    expect(
+      proxy.records.slice(mark).some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/donations')),
+    ).toBe(true);
     expect((await recordSyncState(store.db, 'donation', g.id)).phase).toBe('sent');
     expect(await hqGiftsWithRef(g.id)).toHaveLength(1);
     expect(postsTo('/api/v1/donations', mark)).toBe(1);
     expect(await remoteIdFor(store.db, 'donation', g.id)).toBe((await hqGiftsWithRef(g.id))[0]!.id);
-    expect(await queueCounts(store.db, accountId)).toMatchObject({ pending: 0, inFlight: 0, needsAttention: 0 });
+    expect(await queueCounts(store.db, accountId)).toMatchObject({
+      pending: 0,
+      inFlight: 0,
+      needsAttention: 0,
+    });
   });
 
   it('a 500 after HQ applied it (looks failed) is reconciled, not re-posted', async () => {
     const c = await createContact(ctx, { accountId, firstName: 'Bea', lastName: 'Fivehundred' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 41, donationDate: '2026-05-05T23:30:00Z', paymentMethod: 'check', campaignId });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 41,
+      donationDate: '2026-05-05T23:30:00Z',
+      paymentMethod: 'check',
+      campaignId,
+    });
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'respond', status: 500, forward: true });
     await engine.runPass();
@@ -111,7 +164,14 @@ describe('exactly once through faults', () => {
 
   it('a gift reset before it reached HQ is looked for, found absent, and posted again once', async () => {
     const c = await createContact(ctx, { accountId, firstName: 'Cal', lastName: 'Resetfirst' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 42, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 42,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId,
+    });
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/donations'), { kind: 'resetBeforeForward' });
     await engine.runPass();
@@ -119,12 +179,26 @@ describe('exactly once through faults', () => {
     expect(await hqGiftsWithRef(g.id)).toHaveLength(1);
     expect(postsTo('/api/v1/donations', mark)).toBe(1);
     // the reconcile read went through the proxy too
-    expect(proxy.records.slice(mark).some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/donations'))).toBe(true);
+    expect(
+      proxy.records.slice(mark).some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/donations')),
+    ).toBe(true);
   });
 
   it('a contact whose answer was lost is found by its tag; its gifts then go once', async () => {
-    const c = await createContact(ctx, { accountId, firstName: 'Dot', lastName: 'Tagfound', primaryEmail: 'dot@example.org' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 43, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
+    const c = await createContact(ctx, {
+      accountId,
+      firstName: 'Dot',
+      lastName: 'Tagfound',
+      primaryEmail: 'dot@example.org',
+    });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 43,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId,
+    });
     const mark = proxy.records.length;
     faultOnce(isPost('/api/v1/contacts'), { kind: 'dropAfterCommit' });
     await engine.runPass();
@@ -150,8 +224,23 @@ describe('exactly once through faults', () => {
     await engine.runPass();
     const hqContact = (await remoteIdFor(store.db, 'contact', c.id))!;
     // staff entered the same gift at HQ by hand (no reference)
-    await hq.request('POST', '/api/v1/donations', { accountId: hq.accountId, contactId: hqContact, donationAmount: 44, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId: hqCampaignId, notes: 'typed at HQ' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 44, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
+    await hq.request('POST', '/api/v1/donations', {
+      accountId: hq.accountId,
+      contactId: hqContact,
+      donationAmount: 44,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId: hqCampaignId,
+      notes: 'typed at HQ',
+    });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 44,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId,
+    });
     faultOnce(isPost('/api/v1/donations'), { kind: 'resetBeforeForward' });
     await engine.runPass();
     const second = await passWhenDue(engine);
@@ -166,7 +255,14 @@ describe('exactly once through faults', () => {
 
   it('an engine that died mid-request leaves the record unknown for the next one, which reconciles', async () => {
     const c = await createContact(ctx, { accountId, firstName: 'Gil', lastName: 'Crashed' });
-    const g = await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 45, donationDate: '2026-05-05', paymentMethod: 'cash', campaignId });
+    const g = await createDonation(ctx, {
+      accountId,
+      contactId: c.id,
+      donationAmount: 45,
+      donationDate: '2026-05-05',
+      paymentMethod: 'cash',
+      campaignId,
+    });
     await engine.runPass(); // contact and gift at HQ
     // What a kill -9 right after sending leaves behind: the item in flight, its changes in the attempt.
     const before = await hqGiftsWithRef(g.id);
@@ -174,8 +270,31 @@ describe('exactly once through faults', () => {
     await store.write(async (trx) => {
       await trx.deleteFrom('syncLinks').where('localId', '=', g.id).execute();
       // Sent a minute ago (the lease has expired since): its request's deadline is long past.
-      await trx.updateTable('syncItems').set({ state: 'in_flight', op: 'create', attemptId: 'att_dead', attemptAt: new Date(Date.now() - 60_000).toISOString(), attemptBody: JSON.stringify({ localId: g.id, body: { contactId: await remoteIdFor(trx, 'contact', c.id), donationAmount: 45, donationDate: '2026-05-05T00:00:00.000Z', paymentMethod: 'cash', campaignId: hqCampaignId } }) }).where('entityId', '=', g.id).execute();
-      await trx.updateTable('changeLog').set({ syncedAt: null, attemptId: 'att_dead' }).where('entityId', '=', g.id).execute();
+      await trx
+        .updateTable('syncItems')
+        .set({
+          state: 'in_flight',
+          op: 'create',
+          attemptId: 'att_dead',
+          attemptAt: new Date(Date.now() - 60_000).toISOString(),
+          attemptBody: JSON.stringify({
+            localId: g.id,
+            body: {
+              contactId: await remoteIdFor(trx, 'contact', c.id),
+              donationAmount: 45,
+              donationDate: '2026-05-05T00:00:00.000Z',
+              paymentMethod: 'cash',
+              campaignId: hqCampaignId,
+            },
+          }),
+        })
+        .where('entityId', '=', g.id)
+        .execute();
+      await trx
+        .updateTable('changeLog')
+        .set({ syncedAt: null, attemptId: 'att_dead' })
+        .where('entityId', '=', g.id)
+        .execute();
       await trx.deleteFrom('syncLease').execute(); // the dead holder's lease has expired
     });
     const next = createSyncEngine({ store, keys, random: () => 0 });

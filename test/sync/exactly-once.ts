@@ -25,7 +25,15 @@ import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { seededFaultDraws, type FaultKind, type FaultMix } from './fault-proxy.ts';
 import { testSeeds, withSeed } from './random.ts';
 import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys, type HqSide } from './rig.ts';
-import { CASES, completeCases, completeStaffEdit, eventRule, newWorkload, randomWrite, type EventCase } from './workload.ts';
+import {
+  CASES,
+  completeCases,
+  completeStaffEdit,
+  eventRule,
+  newWorkload,
+  randomWrite,
+  type EventCase,
+} from './workload.ts';
 
 const FILE = 'test/sync/exactly-once';
 /**
@@ -80,7 +88,10 @@ function hangCaseOf(seed: number): EventCase | undefined {
 const emailMatchOn = (seed: number) => Math.floor(seed / 2) % 2 === 1;
 
 /** The app's email match (email-match.ts: matchContactByEmail), its retry pauses shortened as the rig's pacer's are. */
-const fastClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 20), signal) };
+const fastClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 20), signal),
+};
 const matchContact: ContactMatcher = async ({ client, remoteAccountId, email }) => {
   const r = await findRemoteContactByEmail(client, remoteAccountId, email, { attempts: 2, clock: fastClock });
   if (r.kind === 'failed') throw new Error(r.message);
@@ -88,7 +99,15 @@ const matchContact: ContactMatcher = async ({ client, remoteAccountId, email }) 
 };
 
 /** The fault kinds that must each hit every event case over a file's seeds. */
-const COVERED_KINDS: readonly FaultKind[] = ['dropAfterCommit', 'resetBeforeForward', 'status503', 'status500AfterCommit', 'hang', 'status429', 'status429NoHint'];
+const COVERED_KINDS: readonly FaultKind[] = [
+  'dropAfterCommit',
+  'resetBeforeForward',
+  'status503',
+  'status500AfterCommit',
+  'hang',
+  'status429',
+  'status429NoHint',
+];
 /** A file running at least this many seeds (its share of CI's 200) asserts the coverage. */
 const COVERAGE_SEEDS = 100;
 
@@ -109,7 +128,8 @@ export function exactlyOnceSuite(part: number, parts: number): void {
     if (seeds.length === 0) it.skip('no seed of this part (a replayed seed runs in part 1)', () => undefined);
     const matrix = new Map<FaultKind, Record<EventCase, number>>();
     const count = (kind: FaultKind, cases: ReadonlySet<EventCase>) => {
-      const row = matrix.get(kind) ?? (Object.fromEntries(CASES.map((c) => [c, 0])) as Record<EventCase, number>);
+      const row =
+        matrix.get(kind) ?? (Object.fromEntries(CASES.map((c) => [c, 0])) as Record<EventCase, number>);
       for (const c of cases) row[c]++;
       matrix.set(kind, row);
     };
@@ -129,7 +149,14 @@ export function exactlyOnceSuite(part: number, parts: number): void {
           const firstRecord = rig.proxy.records.length;
           const w = newWorkload();
           const faults = { maxLatencyMs: 15, retryAfterSeconds: 0.03 };
-          rig.proxy.setRule(eventRule(rig, w, seed, { draw: seededFaultDraws(seed, MIX, faults), caseDraw: seededFaultDraws(seed ^ 0xca5e5, CASE_MIX, faults), hangCase: hangCaseOf(seed), onFault: count }));
+          rig.proxy.setRule(
+            eventRule(rig, w, seed, {
+              draw: seededFaultDraws(seed, MIX, faults),
+              caseDraw: seededFaultDraws(seed ^ 0xca5e5, CASE_MIX, faults),
+              hangCase: hangCaseOf(seed),
+              onFault: count,
+            }),
+          );
           let pass: Promise<unknown> | null = null;
           const kick = () => {
             if (pass) return;
@@ -140,7 +167,11 @@ export function exactlyOnceSuite(part: number, parts: number): void {
           w.kick = kick;
           // staff in HQ's web application (the API has no donation update)
           w.staffEditNotes = async (hqId, notes) => {
-            await rig.remote.store.db.updateTable('donations').set({ notes }).where('id', '=', hqId).execute();
+            await rig.remote.store.db
+              .updateTable('donations')
+              .set({ notes })
+              .where('id', '=', hqId)
+              .execute();
           };
           while (w.writes < WRITES) {
             if (rng.chance(0.25)) kick();
@@ -159,7 +190,12 @@ export function exactlyOnceSuite(part: number, parts: number): void {
           }
           const report = await checkHqMatchesLocal(rig, { hqNotes: w.hqNotes });
           expect(report.contacts).toBe(w.contacts.size);
-          expect(Object.entries(w.seen).filter(([, n]) => n === 0).map(([c]) => c), 'event cases this seed never produced').toEqual([]);
+          expect(
+            Object.entries(w.seen)
+              .filter(([, n]) => n === 0)
+              .map(([c]) => c),
+            'event cases this seed never produced',
+          ).toEqual([]);
           if (process.env.GIFTDESK_SYNC_STATS) {
             const byKind: Record<string, number> = {};
             for (const r of rig.proxy.records.slice(firstRecord)) {
@@ -186,10 +222,19 @@ export function exactlyOnceSuite(part: number, parts: number): void {
     });
 
     it(`fault kinds × event cases over this file's seeds (asserted from ${COVERAGE_SEEDS} seeds)`, () => {
-      const rows = [...matrix.keys()].sort().map((k) => `${k.padEnd(22)} ${CASES.map((c) => String(matrix.get(k)![c]).padStart(c.length)).join(' ')}`);
-      console.log(`faulted requests by kind and event case, ${seeds.length} seeds:\n${' '.repeat(22)} ${CASES.join(' ')}\n${rows.join('\n')}`);
+      const rows = [...matrix.keys()]
+        .sort()
+        .map(
+          (k) =>
+            `${k.padEnd(22)} ${CASES.map((c) => String(matrix.get(k)![c]).padStart(c.length)).join(' ')}`,
+        );
+      console.log(
+        `faulted requests by kind and event case, ${seeds.length} seeds:\n${' '.repeat(22)} ${CASES.join(' ')}\n${rows.join('\n')}`,
+      );
       if (seeds.length < COVERAGE_SEEDS) return;
-      const missing = COVERED_KINDS.flatMap((k) => CASES.filter((c) => (matrix.get(k)?.[c] ?? 0) === 0).map((c) => `${k} × ${c}`));
+      const missing = COVERED_KINDS.flatMap((k) =>
+        CASES.filter((c) => (matrix.get(k)?.[c] ?? 0) === 0).map((c) => `${k} × ${c}`),
+      );
       expect(missing, 'fault kind × event case never hit').toEqual([]);
     });
   });

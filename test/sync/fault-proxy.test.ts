@@ -5,7 +5,14 @@
 import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { forwardAll, maxInAnyWindow, seededFaults, startFaultProxy, type FaultAction, type FaultProxy } from './fault-proxy.ts';
+import {
+  forwardAll,
+  maxInAnyWindow,
+  seededFaults,
+  startFaultProxy,
+  type FaultAction,
+  type FaultProxy,
+} from './fault-proxy.ts';
 
 let remote: TestServer;
 let proxy: FaultProxy;
@@ -21,18 +28,39 @@ afterAll(async () => {
 });
 beforeEach(() => proxy.setRule(forwardAll));
 
-const auth = () => ({ 'x-api-key': remote.keyId, authorization: `Bearer ${remote.secret}`, 'content-type': 'application/json' });
+const auth = () => ({
+  'x-api-key': remote.keyId,
+  authorization: `Bearer ${remote.secret}`,
+  'content-type': 'application/json',
+});
 
 /** A plain node:http request (no retries, no pooling), reporting how it ended. */
-function raw(method: string, path: string, body?: unknown): Promise<{ status?: number; body?: string; headers?: http.IncomingHttpHeaders; error?: string }> {
+function raw(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status?: number; body?: string; headers?: http.IncomingHttpHeaders; error?: string }> {
   return new Promise((resolve) => {
     const u = new URL(proxy.url + path);
-    const req = http.request({ hostname: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: auth(), agent: false, timeout: 2000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), headers: res.headers }));
-      res.on('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
-    });
+    const req = http.request(
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method,
+        headers: auth(),
+        agent: false,
+        timeout: 2000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+        );
+        res.on('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
+      },
+    );
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     req.on('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
     req.end(body === undefined ? undefined : JSON.stringify(body));
@@ -40,7 +68,10 @@ function raw(method: string, path: string, body?: unknown): Promise<{ status?: n
 }
 
 async function atRemote(lastName: string): Promise<number> {
-  const r = await remote.request('GET', `/api/v1/contacts?accountId=${remote.accountId}&search=${lastName}&limit=100`);
+  const r = await remote.request(
+    'GET',
+    `/api/v1/contacts?accountId=${remote.accountId}&search=${lastName}&limit=100`,
+  );
   return (r.body.data as { lastName: string }[]).filter((c) => c.lastName === lastName).length;
 }
 
@@ -48,7 +79,11 @@ async function tryCreate(action: FaultAction) {
   proxy.setRule(() => action);
   const lastName = `Faulty${++seq}${Date.now().toString(36)}`;
   const before = proxy.records.length;
-  const res = await raw('POST', '/api/v1/contacts', { accountId: remote.accountId, firstName: 'Grace', lastName });
+  const res = await raw('POST', '/api/v1/contacts', {
+    accountId: remote.accountId,
+    firstName: 'Grace',
+    lastName,
+  });
   proxy.setRule(forwardAll);
   return { res, rec: proxy.records[before]!, committed: await atRemote(lastName) };
 }
@@ -59,7 +94,14 @@ describe('fault proxy actions, checked at the remote', () => {
     expect(res.status).toBe(201);
     expect(res.headers?.['x-ratelimit-remaining']).toBeDefined();
     expect(committed).toBe(1);
-    expect(rec).toMatchObject({ method: 'POST', path: '/api/v1/contacts', action: 'forward', forwarded: true, upstreamStatus: 201, status: 201 });
+    expect(rec).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/contacts',
+      action: 'forward',
+      forwarded: true,
+      upstreamStatus: 201,
+      status: 201,
+    });
     expect(JSON.parse(rec.body).firstName).toBe('Grace');
     expect(rec.doneAt! >= rec.at).toBe(true);
   });
@@ -130,9 +172,14 @@ describe('fault proxy actions, checked at the remote', () => {
 
   it('a rule sees the request index, method, path and body: a 429 burst on requests 2–4', async () => {
     const first = proxy.records.length;
-    proxy.setRule((r) => (r.index - first >= 2 && r.index - first <= 4 ? { kind: 'respond', status: 429, retryAfter: '1' } : { kind: 'forward' }));
+    proxy.setRule((r) =>
+      r.index - first >= 2 && r.index - first <= 4
+        ? { kind: 'respond', status: 429, retryAfter: '1' }
+        : { kind: 'forward' },
+    );
     const statuses: (number | undefined)[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await raw('GET', `/api/v1/contacts?accountId=${remote.accountId}&limit=1`)).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await raw('GET', `/api/v1/contacts?accountId=${remote.accountId}&limit=1`)).status);
     expect(statuses).toEqual([200, 200, 429, 429, 429, 200, 200]);
     expect(proxy.records.slice(first).map((r) => r.index - first)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(proxy.forwarded('GET').length).toBeGreaterThanOrEqual(4);
@@ -143,12 +190,15 @@ describe('seeded faults', () => {
   it('the same seed gives the same faults in the same order; another seed differs', () => {
     const draw = (seed: number) => {
       const rule = seededFaults(seed);
-      return Array.from({ length: 200 }, (_, i) => JSON.stringify(rule({ index: i, method: 'POST', path: '/x', body: '' })));
+      return Array.from({ length: 200 }, (_, i) =>
+        JSON.stringify(rule({ index: i, method: 'POST', path: '/x', body: '' })),
+      );
     };
     expect(draw(7)).toEqual(draw(7));
     expect(draw(7)).not.toEqual(draw(8));
     const kinds = new Set(draw(7).map((s) => (JSON.parse(s) as FaultAction).kind));
-    for (const k of ['forward', 'dropAfterCommit', 'resetBeforeForward', 'respond']) expect(kinds.has(k as FaultAction['kind'])).toBe(true);
+    for (const k of ['forward', 'dropAfterCommit', 'resetBeforeForward', 'respond'])
+      expect(kinds.has(k as FaultAction['kind'])).toBe(true);
   });
 });
 
@@ -156,7 +206,11 @@ describe('rate enforcement at the proxy', () => {
   it('answers 429 with Retry-After above the rate, and counts what it let through', async () => {
     const limited = await startFaultProxy({ target: remote.url, rateLimit: { ratePerSecond: 5, burst: 2 } });
     try {
-      const results = await Promise.all(Array.from({ length: 6 }, () => fetch(`${limited.url}/api/v1/contacts?accountId=${remote.accountId}&limit=1`, { headers: auth() })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          fetch(`${limited.url}/api/v1/contacts?accountId=${remote.accountId}&limit=1`, { headers: auth() }),
+        ),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 200).length).toBe(2);
       expect(statuses.filter((s) => s === 429).length).toBe(4);

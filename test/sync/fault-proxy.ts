@@ -29,7 +29,16 @@ export type FaultAction =
   | { kind: 'hangAfterCommit' }
   | { kind: 'resetBeforeForward'; delayMs?: number }
   | { kind: 'hang' }
-  | { kind: 'respond'; status: number; forward?: boolean; retryAfter?: string; bodyRetryAfter?: number; delayMs?: number; body?: string; headers?: Record<string, string> };
+  | {
+      kind: 'respond';
+      status: number;
+      forward?: boolean;
+      retryAfter?: string;
+      bodyRetryAfter?: number;
+      delayMs?: number;
+      body?: string;
+      headers?: Record<string, string>;
+    };
 
 export interface ProxiedRequest {
   index: number;
@@ -74,7 +83,17 @@ export interface FaultProxyOptions {
   port?: number;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
 
 export const forwardAll: FaultRule = () => ({ kind: 'forward' });
 
@@ -100,24 +119,39 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       timers.add(t);
     });
 
-  function forward(req: http.IncomingMessage, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  function forward(
+    req: http.IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const headers: http.OutgoingHttpHeaders = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
       headers.host = target.host;
-      if (body.length > 0 || req.method === 'POST' || req.method === 'PUT') headers['content-length'] = String(body.length);
-      const up = http.request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      if (body.length > 0 || req.method === 'POST' || req.method === 'PUT')
+        headers['content-length'] = String(body.length);
+      const up = http.request(
+        { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
       up.on('error', reject);
       up.end(body);
     });
   }
 
-  function send(res: http.ServerResponse, status: number, headers: http.IncomingHttpHeaders | http.OutgoingHttpHeaders, body: Buffer | string): void {
+  function send(
+    res: http.ServerResponse,
+    status: number,
+    headers: http.IncomingHttpHeaders | http.OutgoingHttpHeaders,
+    body: Buffer | string,
+  ): void {
     const rec = current.get(res);
     if (rec) rec.doneAt = Date.now();
     if (res.destroyed || res.headersSent) return;
@@ -129,7 +163,12 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   }
 
   function errorJson(status: number, retryAfterSeconds?: number): string {
-    const reason: Record<number, string> = { 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+    const reason: Record<number, string> = {
+      429: 'Too Many Requests',
+      500: 'Internal Server Error',
+      502: 'Bad Gateway',
+      503: 'Service Unavailable',
+    };
     return JSON.stringify({
       statusCode: status,
       error: reason[status] ?? 'Error',
@@ -144,7 +183,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void handle(req, res, Buffer.concat(chunks)).catch(() => {
-        if (!res.headersSent && !res.destroyed) send(res, 502, { 'content-type': 'application/json' }, errorJson(502));
+        if (!res.headersSent && !res.destroyed)
+          send(res, 502, { 'content-type': 'application/json' }, errorJson(502));
         else req.socket.destroy();
       });
     });
@@ -155,7 +195,12 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> {
-    const info: ProxiedRequest = { index: counter++, method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') };
+    const info: ProxiedRequest = {
+      index: counter++,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      body: body.toString('utf8'),
+    };
     const rec: ProxyRecord = { ...info, at: Date.now(), action: 'forward', forwarded: false };
     records.push(rec);
     current.set(res, rec);
@@ -165,7 +210,12 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       if (!take.allowed) {
         rec.action = 'rateLimited';
         rec.status = 429;
-        send(res, 429, { 'content-type': 'application/json', 'retry-after': String(take.retryAfter) }, errorJson(429, take.retryAfter));
+        send(
+          res,
+          429,
+          { 'content-type': 'application/json', 'retry-after': String(take.retryAfter) },
+          errorJson(429, take.retryAfter),
+        );
         return;
       }
     }
@@ -231,7 +281,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       rule = r;
     },
     forwarded(method, pathPrefix) {
-      return records.filter((r) => r.forwarded && (!method || r.method === method) && (!pathPrefix || r.path.startsWith(pathPrefix)));
+      return records.filter(
+        (r) =>
+          r.forwarded && (!method || r.method === method) && (!pathPrefix || r.path.startsWith(pathPrefix)),
+      );
     },
     async close() {
       if (closing) return;
@@ -292,9 +345,16 @@ export interface SeededFaultOptions {
  * Seeded draws of a fault kind and its action: the same seed gives the same sequence of
  * draws. For rules that need to know what they drew (coverage counts, steering).
  */
-export function seededFaultDraws(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, opts: SeededFaultOptions = {}): () => { kind: FaultKind; action: FaultAction } {
+export function seededFaultDraws(
+  seed: number,
+  mix: FaultMix = DEFAULT_FAULT_MIX,
+  opts: SeededFaultOptions = {},
+): () => { kind: FaultKind; action: FaultAction } {
   const rng = createRng(seed ^ 0x5eed);
-  const weights = { ...Object.fromEntries(Object.keys(DEFAULT_FAULT_MIX).map((k) => [k, 0])), ...mix } as Required<FaultMix>;
+  const weights = {
+    ...Object.fromEntries(Object.keys(DEFAULT_FAULT_MIX).map((k) => [k, 0])),
+    ...mix,
+  } as Required<FaultMix>;
   const maxLatency = opts.maxLatencyMs ?? 30;
   const retryAfter = opts.retryAfterSeconds ?? 1;
   const actionOf = (k: FaultKind): FaultAction => {
@@ -316,7 +376,9 @@ export function seededFaultDraws(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX
       case 'forwardThen503':
         return { kind: 'respond', status: 503, forward: true };
       case 'status429':
-        return rng.chance(0.5) ? { kind: 'respond', status: 429, retryAfter: String(retryAfter) } : { kind: 'respond', status: 429, bodyRetryAfter: retryAfter };
+        return rng.chance(0.5)
+          ? { kind: 'respond', status: 429, retryAfter: String(retryAfter) }
+          : { kind: 'respond', status: 429, bodyRetryAfter: retryAfter };
       case 'status429NoHint':
         return { kind: 'respond', status: 429 };
       case 'hang':
@@ -333,7 +395,11 @@ export function seededFaultDraws(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX
  * A rule that draws each request's fate from a seeded generator: the same seed gives the
  * same sequence of faults for the same sequence of requests.
  */
-export function seededFaults(seed: number, mix: FaultMix = DEFAULT_FAULT_MIX, opts: SeededFaultOptions = {}): FaultRule {
+export function seededFaults(
+  seed: number,
+  mix: FaultMix = DEFAULT_FAULT_MIX,
+  opts: SeededFaultOptions = {},
+): FaultRule {
   const draw = seededFaultDraws(seed, mix, opts);
   return () => draw().action;
 }

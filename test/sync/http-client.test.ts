@@ -6,7 +6,12 @@
 import net from 'node:net';
 import util from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRemoteClient, describeNetworkError, apiRoot, type RemoteClient } from '../../electron/sync/http-client.ts';
+import {
+  createRemoteClient,
+  describeNetworkError,
+  apiRoot,
+  type RemoteClient,
+} from '../../electron/sync/http-client.ts';
 import { createPacer } from '../../electron/sync/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from './fault-proxy.ts';
@@ -16,7 +21,9 @@ let proxy: FaultProxy;
 let client: RemoteClient;
 let seq = 0;
 
-function makeClient(opts: { timeoutMs?: number; rate?: number; burst?: number; secret?: string; baseUrl?: string } = {}): RemoteClient {
+function makeClient(
+  opts: { timeoutMs?: number; rate?: number; burst?: number; secret?: string; baseUrl?: string } = {},
+): RemoteClient {
   return createRemoteClient({
     baseUrl: opts.baseUrl ?? proxy.url,
     keyId: remote.keyId,
@@ -27,7 +34,10 @@ function makeClient(opts: { timeoutMs?: number; rate?: number; burst?: number; s
 }
 
 async function contactsNamed(lastName: string): Promise<number> {
-  const r = await remote.request('GET', `/api/v1/contacts?accountId=${remote.accountId}&search=${encodeURIComponent(lastName)}&limit=100`);
+  const r = await remote.request(
+    'GET',
+    `/api/v1/contacts?accountId=${remote.accountId}&search=${encodeURIComponent(lastName)}&limit=100`,
+  );
   expect(r.status).toBe(200);
   return (r.body.data as { lastName: string }[]).filter((c) => c.lastName === lastName).length;
 }
@@ -69,14 +79,23 @@ describe('RemoteClient: answers', () => {
   });
 
   it('sends the spec’s auth headers and JSON content type; GET takes a query', async () => {
-    const r = await client.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId, limit: 1, offset: undefined } });
+    const r = await client.request('GET', '/contacts', undefined, {
+      query: { accountId: remote.accountId, limit: 1, offset: undefined },
+    });
     expect(r.status).toBe(200);
     const rec = proxy.records.at(-1)!;
     expect(rec.path).toBe(`/api/v1/contacts?accountId=${remote.accountId}&limit=1`);
   });
 
   it('a 400 is not applied, with the remote’s message and the field it names', async () => {
-    const r = await client.request('POST', '/donations', { accountId: remote.accountId, contactId: 'cnt_nope', donationAmount: -5, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId: 'cmp_x' });
+    const r = await client.request('POST', '/donations', {
+      accountId: remote.accountId,
+      contactId: 'cnt_nope',
+      donationAmount: -5,
+      donationDate: '2026-11-24',
+      paymentMethod: 'cash',
+      campaignId: 'cmp_x',
+    });
     expect(r.outcome).toBe('notApplied');
     expect(r.status).toBe(400);
     expect(r.error?.message).toMatch(/donationAmount/);
@@ -91,10 +110,24 @@ describe('RemoteClient: answers', () => {
   });
 
   it('the envelope error shape {error: {…}} is read the same way', async () => {
-    proxy.setRule(() => ({ kind: 'respond', status: 400, body: JSON.stringify({ error: { code: 'bad_field', message: 'Unknown custom field "Colour"', details: [{ field: 'customFields.Colour', issue: 'no such field' }] } }) }));
+    proxy.setRule(() => ({
+      kind: 'respond',
+      status: 400,
+      body: JSON.stringify({
+        error: {
+          code: 'bad_field',
+          message: 'Unknown custom field "Colour"',
+          details: [{ field: 'customFields.Colour', issue: 'no such field' }],
+        },
+      }),
+    }));
     const r = await client.request('PUT', '/contacts/cnt_x', { customFields: { Colour: 'red' } });
     expect(r.outcome).toBe('notApplied');
-    expect(r.error).toEqual({ message: 'Unknown custom field "Colour"', code: 'bad_field', details: [{ field: 'customFields.Colour', issue: 'no such field' }] });
+    expect(r.error).toEqual({
+      message: 'Unknown custom field "Colour"',
+      code: 'bad_field',
+      details: [{ field: 'customFields.Colour', issue: 'no such field' }],
+    });
   });
 
   it('a wrong secret is a 401, and the secret appears nowhere in what comes back', async () => {
@@ -112,8 +145,16 @@ describe('RemoteClient: answers', () => {
 describe('RemoteClient: faults, and what the remote really holds', () => {
   it('refused connection: not sent, not applied', async () => {
     const port = await freePort();
-    const r = await makeClient({ baseUrl: `http://127.0.0.1:${port}` }).request('POST', '/contacts', newContact().body);
-    expect(r).toMatchObject({ outcome: 'notApplied', sent: false, networkError: { kind: 'refused', code: 'ECONNREFUSED' } });
+    const r = await makeClient({ baseUrl: `http://127.0.0.1:${port}` }).request(
+      'POST',
+      '/contacts',
+      newContact().body,
+    );
+    expect(r).toMatchObject({
+      outcome: 'notApplied',
+      sent: false,
+      networkError: { kind: 'refused', code: 'ECONNREFUSED' },
+    });
   });
 
   it('a name that does not resolve: not sent, not applied', async () => {
@@ -179,10 +220,19 @@ describe('RemoteClient: faults, and what the remote really holds', () => {
   it('beforeSend runs before the request leaves; when it throws, nothing is sent', async () => {
     const before = proxy.records.length;
     let seenByProxyAtHook = -1;
-    const ok = await client.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId }, beforeSend: () => void (seenByProxyAtHook = proxy.records.length) });
+    const ok = await client.request('GET', '/contacts', undefined, {
+      query: { accountId: remote.accountId },
+      beforeSend: () => void (seenByProxyAtHook = proxy.records.length),
+    });
     expect(ok.status).toBe(200);
     expect(seenByProxyAtHook).toBe(before);
-    await expect(client.request('POST', '/contacts', newContact().body, { beforeSend: () => { throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    await expect(
+      client.request('POST', '/contacts', newContact().body, {
+        beforeSend: () => {
+          throw new Error('disk full');
+        },
+      }),
+    ).rejects.toThrow('disk full');
     expect(proxy.records.length).toBe(before + 1);
   });
 });
@@ -191,7 +241,9 @@ describe('RemoteClient: 429 through the pacer', () => {
   it('429 with Retry-After: not applied, the wait is reported, and a request that already held its token waits out the pause', async () => {
     const c = makeClient({ rate: 50, burst: 2 });
     let n = 0;
-    proxy.setRule(() => (n++ === 0 ? { kind: 'respond', status: 429, retryAfter: '1' } : { kind: 'forward' }));
+    proxy.setRule(() =>
+      n++ === 0 ? { kind: 'respond', status: 429, retryAfter: '1' } : { kind: 'forward' },
+    );
     const start = proxy.records.length;
     const first = c.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId } });
     // The second gets its token at once (burst 2), then is held up until the 429 has arrived.
@@ -229,12 +281,54 @@ describe('RemoteClient: 429 through the pacer', () => {
 
 describe('describeNetworkError and apiRoot', () => {
   it.each<[string, unknown, boolean, string]>([
-    ['ECONNREFUSED', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }), false, 'refused'],
-    ['ENOTFOUND', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }), false, 'dns'],
-    ['connect timeout', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }) }), false, 'timeout'],
-    ['ECONNRESET', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }), true, 'reset'],
-    ['other side closed', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }), true, 'reset'],
-    ['headers timeout', Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) }), true, 'timeout'],
+    [
+      'ECONNREFUSED',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      }),
+      false,
+      'refused',
+    ],
+    [
+      'ENOTFOUND',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }),
+      }),
+      false,
+      'dns',
+    ],
+    [
+      'connect timeout',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }),
+      }),
+      false,
+      'timeout',
+    ],
+    [
+      'ECONNRESET',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      }),
+      true,
+      'reset',
+    ],
+    [
+      'other side closed',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      }),
+      true,
+      'reset',
+    ],
+    [
+      'headers timeout',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+      }),
+      true,
+      'timeout',
+    ],
     ['something new', new Error('mystery'), true, 'other'],
   ])('%s', (_n, err, sent, kind) => {
     const d = describeNetworkError(err);
@@ -273,7 +367,10 @@ describe('RemoteClient: a long-lived caller signal', () => {
       return origRemove(...args);
     }) as AbortSignal['removeEventListener'];
     for (let i = 0; i < 15; i++) {
-      const r = await client.request('GET', '/contacts', undefined, { query: { accountId: remote.accountId, limit: 1 }, signal: ac.signal });
+      const r = await client.request('GET', '/contacts', undefined, {
+        query: { accountId: remote.accountId, limit: 1 },
+        signal: ac.signal,
+      });
       expect(r.status).toBe(200);
     }
     expect(added.length).toBeGreaterThan(0);

@@ -13,7 +13,14 @@ import { createContact } from '../../electron/domain/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { buildLanes, gatherWork, laneIdFor, laneWidth, runLanes, type LaneVerdict } from '../../electron/sync/lanes.ts';
+import {
+  buildLanes,
+  gatherWork,
+  laneIdFor,
+  laneWidth,
+  runLanes,
+  type LaneVerdict,
+} from '../../electron/sync/lanes.ts';
 import type { PendingEntity } from '../../electron/sync/outbox.ts';
 import { ensureItem, updateItem } from '../../electron/sync/state.ts';
 import { tempDir } from '../helpers/server.ts';
@@ -31,16 +38,43 @@ beforeAll(async () => {
   accountId = (await createAccount(ctx, 'Gala night')).id;
   const campaignId = (await createCampaign(ctx, { accountId, name: 'Spring gala' })).id;
   // Two Robert Browns (same email), twin gifts for the first, a gift for the second, a third contact.
-  ids.rob1 = (await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rbrown@example.org' })).id;
-  ids.rob2 = (await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rbrown@example.org' })).id;
-  const twin = { accountId, contactId: ids.rob1, donationAmount: 19.99, donationDate: '2026-11-24T19:05:00Z', paymentMethod: 'cash' as const, campaignId };
+  ids.rob1 = (
+    await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rbrown@example.org',
+    })
+  ).id;
+  ids.rob2 = (
+    await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rbrown@example.org',
+    })
+  ).id;
+  const twin = {
+    accountId,
+    contactId: ids.rob1,
+    donationAmount: 19.99,
+    donationDate: '2026-11-24T19:05:00Z',
+    paymentMethod: 'cash' as const,
+    campaignId,
+  };
   ids.twin1 = (await createDonation(ctx, twin)).id;
   ids.twin2 = (await createDonation(ctx, twin)).id;
   ids.gift2 = (await createDonation(ctx, { ...twin, contactId: ids.rob2, donationAmount: 50 })).id;
   ids.jose = (await createContact(ctx, { accountId, firstName: 'Jose', lastName: 'Nunez' })).id;
   // Robert Brown #2's create went out and its answer was lost.
   await store.write(async (trx) => {
-    await ensureItem(trx, { entityType: 'contact', entityId: ids.rob2!, accountId, laneId: ids.rob2!, at: new Date().toISOString() });
+    await ensureItem(trx, {
+      entityType: 'contact',
+      entityId: ids.rob2!,
+      accountId,
+      laneId: ids.rob2!,
+      at: new Date().toISOString(),
+    });
     await updateItem(trx, 'contact', ids.rob2!, { state: 'unknown' });
   });
 });
@@ -49,17 +83,30 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const names = (list: readonly PendingEntity[]) => list.map((e) => Object.keys(ids).find((k) => ids[k] === e.entityId) ?? e.entityId);
+const names = (list: readonly PendingEntity[]) =>
+  list.map((e) => Object.keys(ids).find((k) => ids[k] === e.entityId) ?? e.entityId);
 
 describe('gatherWork and buildLanes', () => {
   it('a record of unknown outcome comes first, then every pending record once, oldest change first', async () => {
-    expect(names(await gatherWork(store.db, accountId))).toEqual(['rob2', 'rob1', 'twin1', 'twin2', 'gift2', 'jose']);
+    expect(names(await gatherWork(store.db, accountId))).toEqual([
+      'rob2',
+      'rob1',
+      'twin1',
+      'twin2',
+      'gift2',
+      'jose',
+    ]);
     expect(await gatherWork(store.db, 'acc_nobody')).toEqual([]);
   });
 
   it('a gift rides in its donor’s lane, behind the donor; namesakes keep their own lanes', async () => {
     const lanes = await buildLanes(store.db, await gatherWork(store.db, accountId));
-    expect([...lanes.entries()].map(([k, v]) => [names([{ entityType: 'contact', entityId: k, firstSeq: 0 }])[0], names(v)])).toEqual([
+    expect(
+      [...lanes.entries()].map(([k, v]) => [
+        names([{ entityType: 'contact', entityId: k, firstSeq: 0 }])[0],
+        names(v),
+      ]),
+    ).toEqual([
       ['rob2', ['rob2', 'gift2']],
       ['rob1', ['rob1', 'twin1', 'twin2']],
       ['jose', ['jose']],
@@ -67,7 +114,15 @@ describe('gatherWork and buildLanes', () => {
   });
 
   it('a gift no longer here goes in the lane its item was filed in; one never filed is a lane of its own', async () => {
-    await store.write((trx) => ensureItem(trx, { entityType: 'donation', entityId: 'don_gone', accountId, laneId: ids.jose!, at: new Date().toISOString() }));
+    await store.write((trx) =>
+      ensureItem(trx, {
+        entityType: 'donation',
+        entityId: 'don_gone',
+        accountId,
+        laneId: ids.jose!,
+        at: new Date().toISOString(),
+      }),
+    );
     const lanes = await buildLanes(store.db, [
       { entityType: 'donation', entityId: 'don_gone', firstSeq: 1 },
       { entityType: 'donation', entityId: 'don_never', firstSeq: 2 },
@@ -149,7 +204,9 @@ describe('runLanes', () => {
 
   it('a step that throws stops the pool; the error comes out once the running lanes are done', async () => {
     const rec = recorder((r) => (r === 'b1' ? 'throw' : 'next'));
-    await expect(runLanes({ lanes: LANES, width: () => 1, stopped: () => false, step: rec.step })).rejects.toThrow('step b1 failed');
+    await expect(
+      runLanes({ lanes: LANES, width: () => 1, stopped: () => false, step: rec.step }),
+    ).rejects.toThrow('step b1 failed');
     expect(rec.ran).toEqual(['a1', 'a2', 'a3', 'b1']);
   });
 });

@@ -25,20 +25,45 @@ afterEach(async () => {
 
 async function pull(r: SyncRig) {
   const cfg = (await loadRemoteConfig(r.local.store.db, testKeys, r.local.accountId))!;
-  const run = await pullFromHq({ ctx: r.local.ctx, remote: r.makeClient(cfg), accountId: r.local.accountId, remoteAccountId: r.hq.accountId, emailMatch: true });
+  const run = await pullFromHq({
+    ctx: r.local.ctx,
+    remote: r.makeClient(cfg),
+    accountId: r.local.accountId,
+    remoteAccountId: r.hq.accountId,
+    emailMatch: true,
+  });
   expect(run.status).toBe('done');
 }
 
-const requestsSince = (r: SyncRig, from: number) => r.proxy.records.slice(from).map((x) => `${x.method} ${x.path.split('?')[0]!.replace(/\/(cnt|don)_\w+/, '/:id')}`);
-const hqDonations = async (r: SyncRig) => r.remote.store.db.selectFrom('donations').select(['id', 'notes']).where('accountId', '=', r.hq.accountId).execute();
+const requestsSince = (r: SyncRig, from: number) =>
+  r.proxy.records
+    .slice(from)
+    .map((x) => `${x.method} ${x.path.split('?')[0]!.replace(/\/(cnt|don)_\w+/, '/:id')}`);
+const hqDonations = async (r: SyncRig) =>
+  r.remote.store.db
+    .selectFrom('donations')
+    .select(['id', 'notes'])
+    .where('accountId', '=', r.hq.accountId)
+    .execute();
 
 describe('the email match from the directory', () => {
   it('no faults, right after a pull: writes only, not one read — and a donor HQ has (pulled here) is still created anew for a new local contact', async () => {
     rig = await startRig();
     const { local } = rig;
-    const staffJose = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'José', lastName: 'Núñez', primaryEmail: 'jose.nunez@example.org' });
+    const staffJose = await createContact(rig.remote.ctx, {
+      accountId: rig.hq.accountId,
+      firstName: 'José',
+      lastName: 'Núñez',
+      primaryEmail: 'jose.nunez@example.org',
+    });
     await pull(rig);
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+    });
     try {
       const from = rig.proxy.records.length;
       const { ctx, accountId, campaignId } = local;
@@ -51,15 +76,34 @@ describe('the email match from the directory', () => {
       ];
       for (const p of people) {
         const c = await createContact(ctx, { accountId, ...p });
-        await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId });
-        await createDonation(ctx, { accountId, contactId: c.id, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId });
+        await createDonation(ctx, {
+          accountId,
+          contactId: c.id,
+          donationAmount: 19.99,
+          donationDate: '2026-11-24T19:42:00Z',
+          paymentMethod: 'cash',
+          campaignId,
+        });
+        await createDonation(ctx, {
+          accountId,
+          contactId: c.id,
+          donationAmount: 19.99,
+          donationDate: '2026-11-24T19:42:00Z',
+          paymentMethod: 'cash',
+          campaignId,
+        });
       }
       await syncToCompletion(engine, rig);
       const sent = requestsSince(rig, from);
       expect(sent.filter((x) => x.startsWith('GET'))).toEqual([]);
       expect(sent).toHaveLength(people.length * 3); // a POST per contact and per gift
       // The pulled José is linked to his local copy: the new Jose is another local contact, created at HQ.
-      const joses = await rig.remote.store.db.selectFrom('contacts').select(['id', 'email']).where('accountId', '=', rig.hq.accountId).where('lastName', 'in', ['Núñez', 'Nunez']).execute();
+      const joses = await rig.remote.store.db
+        .selectFrom('contacts')
+        .select(['id', 'email'])
+        .where('accountId', '=', rig.hq.accountId)
+        .where('lastName', 'in', ['Núñez', 'Nunez'])
+        .execute();
       expect(joses.map((j) => j.id)).toContain(staffJose.id);
       expect(joses).toHaveLength(2);
       expect(await hqDonations(rig)).toHaveLength(people.length * 2);
@@ -72,19 +116,49 @@ describe('the email match from the directory', () => {
     rig = await startRig();
     const { local } = rig;
     await pull(rig);
-    const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Zoë', lastName: 'Ramírez', primaryEmail: 'zoe@example.org' });
+    const staff = await createContact(rig.remote.ctx, {
+      accountId: rig.hq.accountId,
+      firstName: 'Zoë',
+      lastName: 'Ramírez',
+      primaryEmail: 'zoe@example.org',
+    });
     // The laptop's clock has moved past the window since the pull.
     const later = () => Date.now() + DIRECTORY_FRESH_MS + 60_000;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0, clock: later });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+      clock: later,
+    });
     try {
-      const zoe = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Zoe', lastName: 'Ramirez', primaryEmail: ' ZOE@example.org ' });
-      const other = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ann', lastName: 'Other', primaryEmail: 'ann@example.org' });
+      const zoe = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Zoe',
+        lastName: 'Ramirez',
+        primaryEmail: ' ZOE@example.org ',
+      });
+      const other = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Ann',
+        lastName: 'Other',
+        primaryEmail: 'ann@example.org',
+      });
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
-      expect(requestsSince(rig, from).sort()).toEqual(['GET /api/v1/contacts', 'GET /api/v1/contacts/:id', 'POST /api/v1/contacts']); // the delta, the matched contact's tags, Ann's create
+      expect(requestsSince(rig, from).sort()).toEqual([
+        'GET /api/v1/contacts',
+        'GET /api/v1/contacts/:id',
+        'POST /api/v1/contacts',
+      ]); // the delta, the matched contact's tags, Ann's create
       expect(await remoteIdFor(local.store.db, 'contact', zoe.id)).toBe(staff.id);
       expect(await remoteIdFor(local.store.db, 'contact', other.id)).toMatch(/^cnt_/);
-      const link = await local.store.db.selectFrom('syncLinks').select('source').where('localId', '=', zoe.id).executeTakeFirstOrThrow();
+      const link = await local.store.db
+        .selectFrom('syncLinks')
+        .select('source')
+        .where('localId', '=', zoe.id)
+        .executeTakeFirstOrThrow();
       expect(link.source).toBe('email');
     } finally {
       await engine.stop();
@@ -94,16 +168,39 @@ describe('the email match from the directory', () => {
   it('a donor entered here before the pull, whom HQ already has, is linked without a search or a create (one read of her tags): the pull left her for the push, and the directory lists her', async () => {
     rig = await startRig();
     const { local } = rig;
-    const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Renée', lastName: 'Dubois', primaryEmail: 'renee@example.org' });
-    const here = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Renee', lastName: 'Dubois', primaryEmail: 'Renee@Example.org' });
+    const staff = await createContact(rig.remote.ctx, {
+      accountId: rig.hq.accountId,
+      firstName: 'Renée',
+      lastName: 'Dubois',
+      primaryEmail: 'renee@example.org',
+    });
+    const here = await createContact(local.ctx, {
+      accountId: local.accountId,
+      firstName: 'Renee',
+      lastName: 'Dubois',
+      primaryEmail: 'Renee@Example.org',
+    });
     await pull(rig); // not copied: it looks like the contact entered here, whose create is not confirmed
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+    });
     try {
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
-      expect(requestsSince(rig, from).filter((x) => x.startsWith('GET') || x.startsWith('POST'))).toEqual(['GET /api/v1/contacts/:id']); // her tags: no other contact of this laptop's
+      expect(requestsSince(rig, from).filter((x) => x.startsWith('GET') || x.startsWith('POST'))).toEqual([
+        'GET /api/v1/contacts/:id',
+      ]); // her tags: no other contact of this laptop's
       expect(await remoteIdFor(local.store.db, 'contact', here.id)).toBe(staff.id);
-      const renees = await rig.remote.store.db.selectFrom('contacts').select('id').where('accountId', '=', rig.hq.accountId).where('lastName', '=', 'Dubois').execute();
+      const renees = await rig.remote.store.db
+        .selectFrom('contacts')
+        .select('id')
+        .where('accountId', '=', rig.hq.accountId)
+        .where('lastName', '=', 'Dubois')
+        .execute();
       expect(renees).toHaveLength(1);
     } finally {
       await engine.stop();
@@ -113,10 +210,26 @@ describe('the email match from the directory', () => {
   it('never pulled: the email is searched at HQ, the match read for its tags, and linked', async () => {
     rig = await startRig();
     const { local } = rig;
-    const staff = await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'grace@navy.example' });
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    const staff = await createContact(rig.remote.ctx, {
+      accountId: rig.hq.accountId,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      primaryEmail: 'grace@navy.example',
+    });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+    });
     try {
-      const grace = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'Grace@Navy.example' });
+      const grace = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        primaryEmail: 'Grace@Navy.example',
+      });
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
       expect(requestsSince(rig, from)).toEqual(['GET /api/v1/contacts', 'GET /api/v1/contacts/:id']);
@@ -130,10 +243,24 @@ describe('the email match from the directory', () => {
     rig = await startRig();
     const { local } = rig;
     await pull(rig);
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0, clock: () => Date.now() + DIRECTORY_FRESH_MS + 60_000 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+      clock: () => Date.now() + DIRECTORY_FRESH_MS + 60_000,
+    });
     try {
-      const c = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ada', lastName: 'Byron', primaryEmail: 'ada@example.org' });
-      rig.proxy.setRule((r): FaultAction => (r.method === 'GET' ? { kind: 'respond', status: 503 } : { kind: 'forward' }));
+      const c = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Ada',
+        lastName: 'Byron',
+        primaryEmail: 'ada@example.org',
+      });
+      rig.proxy.setRule((r): FaultAction =>
+        r.method === 'GET' ? { kind: 'respond', status: 503 } : { kind: 'forward' },
+      );
       const from = rig.proxy.records.length;
       await engine.runPass({ accountId: local.accountId });
       expect(requestsSince(rig, from).filter((x) => x.startsWith('POST'))).toEqual([]);
@@ -156,7 +283,12 @@ describe('unknown creates reconciled in one sweep', () => {
   it('gifts (twins among them): one page of the date window for all of them, each posted or linked once', async () => {
     rig = await startRig();
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { ctx, accountId, campaignId } = local;
       const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
@@ -164,7 +296,16 @@ describe('unknown creates reconciled in one sweep', () => {
       for (let i = 0; i < 12; i++) {
         // Six identical $19.99 cash twins in the same minute, six others.
         const twin = i % 2 === 0;
-        gifts.push(await createDonation(ctx, { accountId, contactId: donor.id, donationAmount: twin ? 19.99 : 20 + i, donationDate: twin ? '2026-11-24T19:42:00Z' : `2026-11-2${3 + (i % 3)}T18:00:00Z`, paymentMethod: 'cash', campaignId }));
+        gifts.push(
+          await createDonation(ctx, {
+            accountId,
+            contactId: donor.id,
+            donationAmount: twin ? 19.99 : 20 + i,
+            donationDate: twin ? '2026-11-24T19:42:00Z' : `2026-11-2${3 + (i % 3)}T18:00:00Z`,
+            paymentMethod: 'cash',
+            campaignId,
+          }),
+        );
       }
       const faulted = new Map(gifts.slice(0, 8).map((g, i) => [g.id, actions[i % actions.length]!]));
       rig.proxy.setRule((r): FaultAction => {
@@ -179,7 +320,11 @@ describe('unknown creates reconciled in one sweep', () => {
       // Every POST once (a lane waits after a failure: a pass each), well within the requests'
       // deadline: none is looked for before all eight are unknown.
       while (faulted.size > 0) await engine.runPass({ accountId });
-      const unknown = await local.store.db.selectFrom('syncItems').select('entityId').where('state', '=', 'unknown').execute();
+      const unknown = await local.store.db
+        .selectFrom('syncItems')
+        .select('entityId')
+        .where('state', '=', 'unknown')
+        .execute();
       expect(unknown).toHaveLength(8);
       const from = rig.proxy.records.length;
       await syncToCompletion(engine, rig);
@@ -199,11 +344,25 @@ describe('unknown creates reconciled in one sweep', () => {
   it('contacts (namesakes among them): one page of HQ contacts, and a read only of those that reached HQ', async () => {
     rig = await startRig();
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { ctx, accountId } = local;
       const ids: string[] = [];
-      for (let i = 0; i < 10; i++) ids.push((await createContact(ctx, { accountId, firstName: 'Robert', lastName: i < 3 ? 'Brown' : `Guest${i}` })).id);
+      for (let i = 0; i < 10; i++)
+        ids.push(
+          (
+            await createContact(ctx, {
+              accountId,
+              firstName: 'Robert',
+              lastName: i < 3 ? 'Brown' : `Guest${i}`,
+            })
+          ).id,
+        );
       const faulted = new Map(ids.slice(0, 8).map((id, i) => [id, actions[i % actions.length]!]));
       rig.proxy.setRule((r): FaultAction => {
         for (const [id, a] of faulted) {
@@ -230,9 +389,18 @@ describe('unknown creates reconciled in one sweep', () => {
   it("a create whose answer was lost is not looked for until its request's deadline has passed (it may still land until then)", async () => {
     rig = await startRig(); // the engine's client: a 1.5-s deadline
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
-      const c = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Hal', lastName: 'Latecomer' });
+      const c = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Hal',
+        lastName: 'Latecomer',
+      });
       let dropped = false;
       rig.proxy.setRule((r): FaultAction => {
         if (dropped || r.method !== 'POST') return { kind: 'forward' };
@@ -256,12 +424,27 @@ describe('unknown creates reconciled in one sweep', () => {
   it('a sweep read that fails leaves every record of it unknown (none found under a made-up id); later each reaches HQ once', async () => {
     rig = await startRig();
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { ctx, accountId, campaignId } = local;
       const donor = await createContact(ctx, { accountId, firstName: 'Ada', lastName: 'Lovelace' });
       const gifts = [];
-      for (let i = 0; i < 3; i++) gifts.push(await createDonation(ctx, { accountId, contactId: donor.id, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId }));
+      for (let i = 0; i < 3; i++)
+        gifts.push(
+          await createDonation(ctx, {
+            accountId,
+            contactId: donor.id,
+            donationAmount: 19.99,
+            donationDate: '2026-11-24T19:42:00Z',
+            paymentMethod: 'cash',
+            campaignId,
+          }),
+        );
       let dropped = 0;
       rig.proxy.setRule((r): FaultAction => {
         if (r.method !== 'POST' || !r.path.startsWith('/api/v1/donations')) return { kind: 'forward' };
@@ -269,7 +452,9 @@ describe('unknown creates reconciled in one sweep', () => {
         return { kind: 'dropAfterCommit' };
       });
       while (dropped < 3) await engine.runPass({ accountId });
-      rig.proxy.setRule((r): FaultAction => (r.method === 'GET' ? { kind: 'respond', status: 503 } : { kind: 'forward' }));
+      rig.proxy.setRule((r): FaultAction =>
+        r.method === 'GET' ? { kind: 'respond', status: 503 } : { kind: 'forward' },
+      );
       await passWhenDue(engine, accountId);
       for (const g of gifts) {
         const item = await getItem(local.store.db, 'donation', g.id);

@@ -4,7 +4,13 @@
  * and the remote's own rate-limit headers are never exceeded.
  */
 import { describe, expect, it } from 'vitest';
-import { createPacer, policyRate, remoteQuota, type HeaderGetter, type PacerOptions } from '../../electron/sync/pacer.ts';
+import {
+  createPacer,
+  policyRate,
+  remoteQuota,
+  type HeaderGetter,
+  type PacerOptions,
+} from '../../electron/sync/pacer.ts';
 import { maxInAnyWindow } from './fault-proxy.ts';
 import { manualClock, type ManualClock } from './manual-clock.ts';
 
@@ -97,7 +103,10 @@ describe('Pacer: 429', () => {
     const after = sent.slice(1);
     expect(after[0]).toBe(3010 + 500);
     await runFor(clock, 12_000, 10);
-    const gaps = sent.slice(1).map((t, i, a) => (i === 0 ? 0 : t - a[i - 1]!)).slice(1);
+    const gaps = sent
+      .slice(1)
+      .map((t, i, a) => (i === 0 ? 0 : t - a[i - 1]!))
+      .slice(1);
     expect(gaps[0]).toBe(500);
     expect(Math.min(...gaps)).toBe(250); // back to 4/s …
     // … step by step: the gaps never grow while recovering, and pass through rates in between
@@ -175,7 +184,15 @@ describe('Pacer: the remote’s rate-limit headers', () => {
     const resetAt = Math.ceil((clock.now() + 2500) / 1000);
     queue(3);
     await clock.advance(1);
-    pacer.observe(200, headers({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }), null);
+    pacer.observe(
+      200,
+      headers({
+        'x-ratelimit-limit': '10',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(resetAt),
+      }),
+      null,
+    );
     await runFor(clock, 4000, 10);
     expect(sent[0]).toBe(0);
     expect(sent).toHaveLength(3);
@@ -189,13 +206,29 @@ describe('Pacer: the remote’s rate-limit headers', () => {
     const resetAt = Math.ceil((clock.now() + 1200) / 1000); // up to 2 s ahead: whole seconds, rounded up
     queue(4);
     await clock.advance(1);
-    pacer.observe(200, headers({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }), null);
+    pacer.observe(
+      200,
+      headers({
+        'x-ratelimit-limit': '2',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(resetAt),
+      }),
+      null,
+    );
     await runFor(clock, 450, 1);
     expect(sent).toHaveLength(3);
     expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(210); // 95% of 5/s: one every 210.5 ms
     expect(sent[1]! - sent[0]!).toBeLessThan(215);
     expect(sent[1]).toBeLessThan(resetAt * 1000 - t0); // not waiting out the rounded-up reset
-    pacer.observe(200, headers({ 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(resetAt) }), null);
+    pacer.observe(
+      200,
+      headers({
+        'x-ratelimit-limit': '2',
+        'x-ratelimit-remaining': '1',
+        'x-ratelimit-reset': String(resetAt),
+      }),
+      null,
+    );
     await runFor(clock, 400, 1);
     expect(sent).toHaveLength(4);
     expect(sent[3]! - sent[2]!).toBeLessThanOrEqual(205); // full pace again
@@ -206,7 +239,15 @@ describe('Pacer: the remote’s rate-limit headers', () => {
     const { clock, pacer, sent, queue } = setup();
     queue(3);
     await clock.advance(1);
-    pacer.observe(200, headers({ 'x-ratelimit-limit': '40', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(Math.ceil(clock.now() / 1000) + 3) }), null);
+    pacer.observe(
+      200,
+      headers({
+        'x-ratelimit-limit': '40',
+        'x-ratelimit-remaining': '12',
+        'x-ratelimit-reset': String(Math.ceil(clock.now() / 1000) + 3),
+      }),
+      null,
+    );
     await runFor(clock, 500, 10);
     expect(sent).toEqual([0, 200, 400]);
   });
@@ -231,11 +272,31 @@ describe('Pacer: the remote’s rate-limit headers', () => {
   });
 
   it.each<[string, Record<string, string>, { remaining: number; resetInMs: number | null } | null]>([
-    ['X-RateLimit with Unix reset', { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1795536005' }, { remaining: 3, resetInMs: 5000 }],
-    ['X-RateLimit with delta reset', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '7' }, { remaining: 0, resetInMs: 7000 }],
-    ['draft 00–06 separate headers', { 'ratelimit-remaining': '4', 'ratelimit-reset': '2' }, { remaining: 4, resetInMs: 2000 }],
-    ['draft 07 one header', { ratelimit: 'limit=10, remaining=1, reset=4' }, { remaining: 1, resetInMs: 4000 }],
-    ['draft 08 two policies: the tighter wins', { ratelimit: '"burst";r=5;t=1, "daily";r=0;t=60' }, { remaining: 0, resetInMs: 60_000 }],
+    [
+      'X-RateLimit with Unix reset',
+      { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1795536005' },
+      { remaining: 3, resetInMs: 5000 },
+    ],
+    [
+      'X-RateLimit with delta reset',
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '7' },
+      { remaining: 0, resetInMs: 7000 },
+    ],
+    [
+      'draft 00–06 separate headers',
+      { 'ratelimit-remaining': '4', 'ratelimit-reset': '2' },
+      { remaining: 4, resetInMs: 2000 },
+    ],
+    [
+      'draft 07 one header',
+      { ratelimit: 'limit=10, remaining=1, reset=4' },
+      { remaining: 1, resetInMs: 4000 },
+    ],
+    [
+      'draft 08 two policies: the tighter wins',
+      { ratelimit: '"burst";r=5;t=1, "daily";r=0;t=60' },
+      { remaining: 0, resetInMs: 60_000 },
+    ],
     ['remaining without a reset', { 'x-ratelimit-remaining': '0' }, { remaining: 0, resetInMs: null }],
     ['nothing', {}, null],
     ['junk', { 'x-ratelimit-remaining': 'lots' }, null],
@@ -243,7 +304,11 @@ describe('Pacer: the remote’s rate-limit headers', () => {
     const now = 1795536000_000;
     const q = remoteQuota(headers(h), now);
     if (want === null) expect(q).toBeNull();
-    else expect(q).toEqual({ remaining: want.remaining, resetAt: want.resetInMs === null ? null : now + want.resetInMs });
+    else
+      expect(q).toEqual({
+        remaining: want.remaining,
+        resetAt: want.resetInMs === null ? null : now + want.resetInMs,
+      });
   });
 
   it.each<[string, number | null]>([

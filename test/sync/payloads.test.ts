@@ -1,35 +1,97 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../shared/schemas/contacts.ts';
 import type { DonationRow } from '../../electron/db/schema.ts';
-import { contactCreateBody, contactUpdateBody, customFieldsToSend, donationCreateBody } from '../../electron/sync/payloads.ts';
-import { donationSearchWindow, hasContactReference, hasDonationReference, matchDonation, withDonationReference } from '../../electron/sync/identity.ts';
+import {
+  contactCreateBody,
+  contactUpdateBody,
+  customFieldsToSend,
+  donationCreateBody,
+} from '../../electron/sync/payloads.ts';
+import {
+  donationSearchWindow,
+  hasContactReference,
+  hasDonationReference,
+  matchDonation,
+  withDonationReference,
+} from '../../electron/sync/identity.ts';
 
 const contact: Contact = {
-  id: 'cnt_1', contactType: 'INDIVIDUAL', status: 'ACTIVE', firstName: 'Zoë', lastName: 'Adams',
-  prefix: null, middleName: null, suffix: null, salutation: null, formalSalutation: null, primaryEmail: 'zoe@example.org',
-  primaryPhone: null, organization: 'Library', title: null, employer: null, occupation: null, industry: null, spouse: null,
-  birthDate: null, gender: null, politicalParty: null, capacity: null, quickNotes: null, source: null, preferredContactMethod: null,
-  tags: ['vip'], phoneNumbers: [{ id: 'sub_1', phoneNumber: '555', phoneType: null, isPrimary: true }], emailAddresses: [],
-  addresses: [], education: [], employment: [], notes: [{ id: 'sub_2', content: 'met at gala', noteType: null, createdAt: '2026-01-01T00:00:00.000Z' }],
-  customFields: { 'Shirt Size': 'L', Score: 3 }, email: 'zoe@example.org', phone: '555', address: null,
-  totalDonations: 0, totalDonated: 0, lastDonationDate: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  id: 'cnt_1',
+  contactType: 'INDIVIDUAL',
+  status: 'ACTIVE',
+  firstName: 'Zoë',
+  lastName: 'Adams',
+  prefix: null,
+  middleName: null,
+  suffix: null,
+  salutation: null,
+  formalSalutation: null,
+  primaryEmail: 'zoe@example.org',
+  primaryPhone: null,
+  organization: 'Library',
+  title: null,
+  employer: null,
+  occupation: null,
+  industry: null,
+  spouse: null,
+  birthDate: null,
+  gender: null,
+  politicalParty: null,
+  capacity: null,
+  quickNotes: null,
+  source: null,
+  preferredContactMethod: null,
+  tags: ['vip'],
+  phoneNumbers: [{ id: 'sub_1', phoneNumber: '555', phoneType: null, isPrimary: true }],
+  emailAddresses: [],
+  addresses: [],
+  education: [],
+  employment: [],
+  notes: [{ id: 'sub_2', content: 'met at gala', noteType: null, createdAt: '2026-01-01T00:00:00.000Z' }],
+  customFields: { 'Shirt Size': 'L', Score: 3 },
+  email: 'zoe@example.org',
+  phone: '555',
+  address: null,
+  totalDonations: 0,
+  totalDonated: 0,
+  lastDonationDate: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
 describe('contact payloads', () => {
   it('create: the whole record, no local ids, the reference tag, HQ account', () => {
     const body = contactCreateBody(contact, 'cnt_1', 'acct_hq');
     expect(body).toEqual({
-      accountId: 'acct_hq', firstName: 'Zoë', lastName: 'Adams', contactType: 'INDIVIDUAL', status: 'ACTIVE',
-      primaryEmail: 'zoe@example.org', organization: 'Library', tags: ['vip', 'gd:cnt_1'],
-      phoneNumbers: [{ phoneNumber: '555', isPrimary: true }], notes: [{ content: 'met at gala' }],
+      accountId: 'acct_hq',
+      firstName: 'Zoë',
+      lastName: 'Adams',
+      contactType: 'INDIVIDUAL',
+      status: 'ACTIVE',
+      primaryEmail: 'zoe@example.org',
+      organization: 'Library',
+      tags: ['vip', 'gd:cnt_1'],
+      phoneNumbers: [{ phoneNumber: '555', isPrimary: true }],
+      notes: [{ content: 'met at gala' }],
       customFields: { 'Shirt Size': 'L', Score: 3 },
     });
     expect(JSON.stringify(body)).not.toContain('sub_');
   });
 
   it('update: only the changed fields (C1), collections whole (C3), custom fields by name (C4), no accountId', () => {
-    expect(contactUpdateBody(contact, 'cnt_1', ['organization', 'quickNotes', 'phoneNumbers', 'customFields', 'customFields.shirt size', 'customFields.Gone'])).toEqual({
-      organization: 'Library', quickNotes: null, phoneNumbers: [{ phoneNumber: '555', isPrimary: true }],
+    expect(
+      contactUpdateBody(contact, 'cnt_1', [
+        'organization',
+        'quickNotes',
+        'phoneNumbers',
+        'customFields',
+        'customFields.shirt size',
+        'customFields.Gone',
+      ]),
+    ).toEqual({
+      organization: 'Library',
+      quickNotes: null,
+      phoneNumbers: [{ phoneNumber: '555', isPrimary: true }],
       customFields: { 'Shirt Size': 'L', Gone: null },
     });
     expect(contactUpdateBody(contact, 'cnt_1', ['tags'])).toEqual({ tags: ['vip', 'gd:cnt_1'] });
@@ -46,21 +108,54 @@ describe('contact payloads', () => {
 });
 
 const gift: DonationRow = {
-  id: 'don_01ABC', accountId: 'acct_local', contactId: 'cnt_1', amountCents: 12_550, donationDate: '2026-03-01T00:00:00.000Z',
-  paymentMethod: 'check', status: 'completed', campaignId: 'cmp_local', committeeId: null, donationAccountId: null,
-  electionType: 'general', electionYear: 2026, onBehalfOfContactId: null, facilitatedByContactId: 'cnt_2', isAnonymous: 0,
-  isRecurring: 1, thankYouSent: 0, thankYouSentDate: null, notes: 'table 4', externalId: null, batchId: null, createdAt: 'x', updatedAt: 'x',
+  id: 'don_01ABC',
+  accountId: 'acct_local',
+  contactId: 'cnt_1',
+  amountCents: 12_550,
+  donationDate: '2026-03-01T00:00:00.000Z',
+  paymentMethod: 'check',
+  status: 'completed',
+  campaignId: 'cmp_local',
+  committeeId: null,
+  donationAccountId: null,
+  electionType: 'general',
+  electionYear: 2026,
+  onBehalfOfContactId: null,
+  facilitatedByContactId: 'cnt_2',
+  isAnonymous: 0,
+  isRecurring: 1,
+  thankYouSent: 0,
+  thankYouSentDate: null,
+  notes: 'table 4',
+  externalId: null,
+  batchId: null,
+  createdAt: 'x',
+  updatedAt: 'x',
 };
 
 describe('donation payloads', () => {
   it('maps every reference to its HQ id and carries the reference in notes', () => {
-    const r = donationCreateBody(gift, { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' }, 'acct_hq');
+    const r = donationCreateBody(
+      gift,
+      { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' },
+      'acct_hq',
+    );
     expect(r).toEqual({
       ok: true,
       body: {
-        accountId: 'acct_hq', contactId: 'hq_c1', donationAmount: 125.5, donationDate: '2026-03-01T00:00:00.000Z', paymentMethod: 'check',
-        electionType: 'general', electionYear: 2026, isAnonymous: false, isRecurring: true, thankYouSent: false,
-        notes: 'table 4\ngd:don_01ABC', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2',
+        accountId: 'acct_hq',
+        contactId: 'hq_c1',
+        donationAmount: 125.5,
+        donationDate: '2026-03-01T00:00:00.000Z',
+        paymentMethod: 'check',
+        electionType: 'general',
+        electionYear: 2026,
+        isAnonymous: false,
+        isRecurring: true,
+        thankYouSent: false,
+        notes: 'table 4\ngd:don_01ABC',
+        campaignId: 'hq_cmp',
+        facilitatedByContactId: 'hq_c2',
       },
     });
   });
@@ -68,7 +163,10 @@ describe('donation payloads', () => {
   it('a reference without an HQ id stops the build, naming it', () => {
     expect(donationCreateBody(gift, { contactId: 'hq_c1' }, 'acct_hq')).toEqual({
       ok: false,
-      missing: [{ field: 'campaignId', localId: 'cmp_local' }, { field: 'facilitatedByContactId', localId: 'cnt_2' }],
+      missing: [
+        { field: 'campaignId', localId: 'cmp_local' },
+        { field: 'facilitatedByContactId', localId: 'cnt_2' },
+      ],
     });
   });
 });
@@ -87,31 +185,81 @@ describe('identity', () => {
   });
 
   const item = (id: string, contactId: string, notes: string | null, amount = 125.5) => ({
-    id, contactId, contactName: 'x', donationAmount: amount, donationDate: '2026-03-01T00:00:00.000Z', paymentMethod: 'check' as const,
-    campaignId: 'hq_cmp', campaignName: null, notes, createdAt: 'x',
+    id,
+    contactId,
+    contactName: 'x',
+    donationAmount: amount,
+    donationDate: '2026-03-01T00:00:00.000Z',
+    paymentMethod: 'check' as const,
+    campaignId: 'hq_cmp',
+    campaignName: null,
+    notes,
+    createdAt: 'x',
   });
-  const sent = { localId: 'don_01ABC', contactId: 'hq_c1', donationAmount: 125.5, donationDate: '2026-03-01', paymentMethod: 'check', campaignId: 'hq_cmp' };
+  const sent = {
+    localId: 'don_01ABC',
+    contactId: 'hq_c1',
+    donationAmount: 125.5,
+    donationDate: '2026-03-01',
+    paymentMethod: 'check',
+    campaignId: 'hq_cmp',
+  };
 
   it.each([
-    ['found by reference and contact', [item('a', 'hq_c9', 'gd:don_01ABC'), item('b', 'hq_c1', 'x\ngd:don_01ABC')], { kind: 'found', remoteId: 'b', duplicates: [] }],
+    [
+      'found by reference and contact',
+      [item('a', 'hq_c9', 'gd:don_01ABC'), item('b', 'hq_c1', 'x\ngd:don_01ABC')],
+      { kind: 'found', remoteId: 'b', duplicates: [] },
+    ],
     ['reference under another contact is not it', [item('a', 'hq_c9', 'gd:don_01ABC')], { kind: 'absent' }],
-    ['copies are reported', [item('b', 'hq_c1', 'gd:don_01ABC'), item('c', 'hq_c1', 'gd:don_01ABC')], { kind: 'found', remoteId: 'b', duplicates: ['c'] }],
-    ['same in every field but no reference → lookalike', [item('d', 'hq_c1', 'edited')], { kind: 'lookalike', remoteId: 'd' }],
+    [
+      'copies are reported',
+      [item('b', 'hq_c1', 'gd:don_01ABC'), item('c', 'hq_c1', 'gd:don_01ABC')],
+      { kind: 'found', remoteId: 'b', duplicates: ['c'] },
+    ],
+    [
+      'same in every field but no reference → lookalike',
+      [item('d', 'hq_c1', 'edited')],
+      { kind: 'lookalike', remoteId: 'd' },
+    ],
     ['another amount → absent', [item('d', 'hq_c1', null, 99)], { kind: 'absent' }],
     ['empty list → absent', [], { kind: 'absent' }],
-    ["a twin carrying another gift's reference is never a lookalike", [item('t', 'hq_c1', 'gd:don_01ZZZ')], { kind: 'absent' }],
-    ["a twin with staff notes and another gift's reference is never a lookalike", [item('t', 'hq_c1', 'card sent (gd:don_01ZZZ)')], { kind: 'absent' }],
-    ['our reference found past a twin', [item('t', 'hq_c1', 'gd:don_01ZZZ'), item('u', 'hq_c1', 'gd:don_01ABC')], { kind: 'found', remoteId: 'u', duplicates: [] }],
+    [
+      "a twin carrying another gift's reference is never a lookalike",
+      [item('t', 'hq_c1', 'gd:don_01ZZZ')],
+      { kind: 'absent' },
+    ],
+    [
+      "a twin with staff notes and another gift's reference is never a lookalike",
+      [item('t', 'hq_c1', 'card sent (gd:don_01ZZZ)')],
+      { kind: 'absent' },
+    ],
+    [
+      'our reference found past a twin',
+      [item('t', 'hq_c1', 'gd:don_01ZZZ'), item('u', 'hq_c1', 'gd:don_01ABC')],
+      { kind: 'found', remoteId: 'u', duplicates: [] },
+    ],
   ])('%s', (_n, items, want) => {
     expect(matchDonation(items, sent)).toEqual(want);
   });
 
   it('a gift linked to another local gift is never a lookalike, even with its reference edited away at HQ', () => {
-    expect(matchDonation([item('t', 'hq_c1', 'thank-you sent')], sent, new Set(['t']))).toEqual({ kind: 'absent' });
-    expect(matchDonation([item('t', 'hq_c1', 'thank-you sent'), item('h', 'hq_c1', 'typed at HQ')], sent, new Set(['t']))).toEqual({ kind: 'lookalike', remoteId: 'h' });
+    expect(matchDonation([item('t', 'hq_c1', 'thank-you sent')], sent, new Set(['t']))).toEqual({
+      kind: 'absent',
+    });
+    expect(
+      matchDonation(
+        [item('t', 'hq_c1', 'thank-you sent'), item('h', 'hq_c1', 'typed at HQ')],
+        sent,
+        new Set(['t']),
+      ),
+    ).toEqual({ kind: 'lookalike', remoteId: 'h' });
   });
 
   it('searches from the day before to the day after', () => {
-    expect(donationSearchWindow('2026-03-01T23:30:00.000Z')).toEqual({ startDate: '2026-02-28', endDate: '2026-03-02' });
+    expect(donationSearchWindow('2026-03-01T23:30:00.000Z')).toEqual({
+      startDate: '2026-02-28',
+      endDate: '2026-03-02',
+    });
   });
 });

@@ -34,7 +34,16 @@ beforeAll(async () => {
   ctx = createContext(store);
   accountId = (await createAccount(ctx, 'Gala night')).id;
   campaignId = (await createCampaign(ctx, { accountId, name: 'Spring gala' })).id;
-  await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: campaignId, remoteId: 'cmp_hq_spring', source: 'manual', at: new Date().toISOString() }));
+  await store.write((trx) =>
+    linkRemote(trx, {
+      accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: 'cmp_hq_spring',
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
 });
 afterAll(async () => {
   await store?.close();
@@ -47,14 +56,38 @@ beforeEach(async () => {
 
 function input(entityType: PushEntity, entityId: string, extra: Partial<PrepareInput> = {}): PrepareInput {
   const record: PendingEntity = { entityType, entityId, firstSeq: 0 };
-  return { store, ctx, holder: 'laptop-a', leaseMs: LEASE, clock: Date.now, cfg: { accountId, remoteAccountId: 'acc_hq', emailMatch: true }, record, emailMatch: false, progress: (n) => (settled += n), ...extra };
+  return {
+    store,
+    ctx,
+    holder: 'laptop-a',
+    leaseMs: LEASE,
+    clock: Date.now,
+    cfg: { accountId, remoteAccountId: 'acc_hq', emailMatch: true },
+    record,
+    emailMatch: false,
+    progress: (n) => (settled += n),
+    ...extra,
+  };
 }
 
 async function attemptsOf(entityId: string): Promise<Array<string | null>> {
-  return (await store.db.selectFrom('changeLog').select('attemptId').where('entityId', '=', entityId).orderBy('seq').execute()).map((r) => r.attemptId);
+  return (
+    await store.db
+      .selectFrom('changeLog')
+      .select('attemptId')
+      .where('entityId', '=', entityId)
+      .orderBy('seq')
+      .execute()
+  ).map((r) => r.attemptId);
 }
 
-const twin = () => ({ accountId, donationAmount: 19.99, donationDate: '2026-11-24T19:05:00Z', paymentMethod: 'cash' as const, campaignId });
+const twin = () => ({
+  accountId,
+  donationAmount: 19.99,
+  donationDate: '2026-11-24T19:05:00Z',
+  paymentMethod: 'cash' as const,
+  campaignId,
+});
 
 describe('prepare', () => {
   it('a new contact: one POST, and in the same transaction the item in flight and its changes marked with the attempt', async () => {
@@ -82,13 +115,32 @@ describe('prepare', () => {
     const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
     const g1 = await createDonation(ctx, { ...twin(), contactId: donor.id });
     const g2 = await createDonation(ctx, { ...twin(), contactId: donor.id });
-    expect(await prepare(input('donation', g1.id))).toEqual({ kind: 'blocked', reason: `waiting for its donor ${donor.id} to reach HQ` });
+    expect(await prepare(input('donation', g1.id))).toEqual({
+      kind: 'blocked',
+      reason: `waiting for its donor ${donor.id} to reach HQ`,
+    });
     expect(await attemptsOf(g1.id)).toEqual([null]);
 
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'contact', localId: donor.id, remoteId: 'cnt_hq_rb', source: 'pushed', at: new Date().toISOString() }));
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: donor.id,
+        remoteId: 'cnt_hq_rb',
+        source: 'pushed',
+        at: new Date().toISOString(),
+      }),
+    );
     const s1 = (await prepare(input('donation', g1.id))) as Extract<Step, { kind: 'send' }>;
     const s2 = (await prepare(input('donation', g2.id))) as Extract<Step, { kind: 'send' }>;
-    for (const s of [s1, s2]) expect(s).toMatchObject({ kind: 'send', op: 'create', method: 'POST', path: '/donations', body: { contactId: 'cnt_hq_rb', campaignId: 'cmp_hq_spring', donationAmount: 19.99 } });
+    for (const s of [s1, s2])
+      expect(s).toMatchObject({
+        kind: 'send',
+        op: 'create',
+        method: 'POST',
+        path: '/donations',
+        body: { contactId: 'cnt_hq_rb', campaignId: 'cmp_hq_spring', donationAmount: 19.99 },
+      });
     expect(s1.attemptId).not.toBe(s2.attemptId);
     expect((s1.body as { notes: string }).notes).toContain(`gd:${g1.id}`);
     expect((s2.body as { notes: string }).notes).toContain(`gd:${g2.id}`);
@@ -97,20 +149,54 @@ describe('prepare', () => {
   });
 
   it('a namesake with the same email: the email check waits for the other create to be confirmed', async () => {
-    const first = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'bob.brown@example.org' });
-    const second = await createContact(ctx, { accountId, firstName: 'Roberta', lastName: 'Brown', primaryEmail: 'Bob.Brown@example.org ' });
-    expect(await prepare(input('contact', first.id, { emailMatch: true }))).toEqual({ kind: 'emailCheck', email: 'bob.brown@example.org' });
+    const first = await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'bob.brown@example.org',
+    });
+    const second = await createContact(ctx, {
+      accountId,
+      firstName: 'Roberta',
+      lastName: 'Brown',
+      primaryEmail: 'Bob.Brown@example.org ',
+    });
+    expect(await prepare(input('contact', first.id, { emailMatch: true }))).toEqual({
+      kind: 'emailCheck',
+      email: 'bob.brown@example.org',
+    });
     // The first one's create goes out (its email check found nothing)…
     expect((await prepare(input('contact', first.id))).kind).toBe('send');
     // …so HQ's contact with that email may be the first one's: the second waits.
-    expect(await prepare(input('contact', second.id, { emailMatch: true }))).toEqual({ kind: 'blocked', reason: `waiting for contact ${first.id} (same email) to be confirmed at HQ` });
+    expect(await prepare(input('contact', second.id, { emailMatch: true }))).toEqual({
+      kind: 'blocked',
+      reason: `waiting for contact ${first.id} (same email) to be confirmed at HQ`,
+    });
     // With the settings' email match off, no check: the create goes.
-    expect((await prepare(input('contact', second.id, { emailMatch: true, cfg: { accountId, remoteAccountId: 'acc_hq', emailMatch: false } }))).kind).toBe('send');
+    expect(
+      (
+        await prepare(
+          input('contact', second.id, {
+            emailMatch: true,
+            cfg: { accountId, remoteAccountId: 'acc_hq', emailMatch: false },
+          }),
+        )
+      ).kind,
+    ).toBe('send');
   });
 
   it('a gift credited to a campaign HQ does not know is parked (once), and goes by itself once linked', async () => {
     const donor = await createContact(ctx, { accountId, firstName: 'Ines', lastName: 'Muller' });
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'contact', localId: donor.id, remoteId: 'cnt_hq_im', source: 'pushed', at: new Date().toISOString() }));
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: donor.id,
+        remoteId: 'cnt_hq_im',
+        source: 'pushed',
+        at: new Date().toISOString(),
+      }),
+    );
     const fall = await createCampaign(ctx, { accountId, name: 'Fall appeal' });
     const g = await createDonation(ctx, { ...twin(), contactId: donor.id, campaignId: fall.id });
     expect(await prepare(input('donation', g.id))).toEqual({ kind: 'parked', again: false });
@@ -120,9 +206,24 @@ describe('prepare', () => {
     // Checked again on the next pass: still not linked, the same parking (not a new one).
     expect(await prepare(input('donation', g.id))).toEqual({ kind: 'parked', again: true });
 
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: fall.id, remoteId: 'cmp_hq_fall', source: 'manual', at: new Date().toISOString() }));
-    expect(await prepare(input('donation', g.id))).toMatchObject({ kind: 'send', body: { campaignId: 'cmp_hq_fall' } });
-    expect(await getItem(store.db, 'donation', g.id)).toMatchObject({ state: 'in_flight', attentionCode: null });
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'campaign',
+        localId: fall.id,
+        remoteId: 'cmp_hq_fall',
+        source: 'manual',
+        at: new Date().toISOString(),
+      }),
+    );
+    expect(await prepare(input('donation', g.id))).toMatchObject({
+      kind: 'send',
+      body: { campaignId: 'cmp_hq_fall' },
+    });
+    expect(await getItem(store.db, 'donation', g.id)).toMatchObject({
+      state: 'in_flight',
+      attentionCode: null,
+    });
   });
 
   it('a contact created and deleted before it ever reached HQ: nothing to send, its changes settled', async () => {

@@ -25,13 +25,31 @@ const { env } = isolatedEnv();
 beforeAll(async () => {
   hq = await startTestServer();
   hqCampaign = (await makeCampaign(hq, 'Spring Gala')).id;
-  for (let i = 0; i < 120; i++) await createContact(hq.ctx, { accountId: hq.accountId, firstName: `Hq${i}`, lastName: 'Donor', primaryEmail: `hq${i}@hq.example` });
+  for (let i = 0; i < 120; i++)
+    await createContact(hq.ctx, {
+      accountId: hq.accountId,
+      firstName: `Hq${i}`,
+      lastName: 'Donor',
+      primaryEmail: `hq${i}@hq.example`,
+    });
   dataDir = tempDir();
   const store = await openStore({ dataDir });
   const ctx = createContext(store);
   accountId = (await createAccount(ctx, 'Event Laptop')).id;
   localCampaign = (await createCampaign(ctx, { accountId, name: 'Gala (typed at the event)' })).id;
-  await saveRemoteSettings(store, keyFileSource(dataDir), { accountId, baseUrl: hq.url, keyId: hq.keyId, secret: hq.secret, remoteAccountId: hq.accountId, ratePerSecond: 50 }, ctx.now());
+  await saveRemoteSettings(
+    store,
+    keyFileSource(dataDir),
+    {
+      accountId,
+      baseUrl: hq.url,
+      keyId: hq.keyId,
+      secret: hq.secret,
+      remoteAccountId: hq.accountId,
+      ratePerSecond: 50,
+    },
+    ctx.now(),
+  );
   await store.close();
 }, 60_000);
 afterAll(async () => {
@@ -41,7 +59,12 @@ afterAll(async () => {
 describe('giftdesk sync pull', () => {
   it("prints the run: HQ's contacts added, pages done of pages total", async () => {
     const run = await cliJson(['sync', 'pull', '--data-dir', dataDir], env);
-    expect(run).toMatchObject({ status: 'done', pagesDone: 2, pagesTotal: 2, counts: { created: 120, reference: 1 } });
+    expect(run).toMatchObject({
+      status: 'done',
+      pagesDone: 2,
+      pagesTotal: 2,
+      counts: { created: 120, reference: 1 },
+    });
     const again = await cliJson(['sync', 'pull', '--data-dir', dataDir, '--account', accountId], env);
     expect(again).toMatchObject({ status: 'done', counts: { created: 0, unchanged: 120 } });
   }, 60_000);
@@ -49,29 +72,65 @@ describe('giftdesk sync pull', () => {
   it('says what to do when the account does not sync', async () => {
     const r = await runCli(['sync', 'pull', '--data-dir', tempDir(), '--json'], env);
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'sync_not_configured', message: expect.stringContaining('giftdesk sync configure') });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'sync_not_configured',
+      message: expect.stringContaining('giftdesk sync configure'),
+    });
   });
 });
 
 describe('giftdesk sync link', () => {
   it('refuses an HQ id that HQ does not have, and links one it has', async () => {
-    const wrong = await runCli(['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', 'cmp_01WRONG', '--json'], env);
+    const wrong = await runCli(
+      [
+        'sync',
+        'link',
+        '--data-dir',
+        dataDir,
+        '--campaign',
+        localCampaign,
+        '--remote',
+        'cmp_01WRONG',
+        '--json',
+      ],
+      env,
+    );
     expect(wrong.status).toBe(1);
     expect(wrong.stdout).toBe('');
-    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'remote_not_found', message: expect.stringContaining('HQ has no campaign cmp_01WRONG') });
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({
+      code: 'remote_not_found',
+      message: expect.stringContaining('HQ has no campaign cmp_01WRONG'),
+    });
 
     // The pull linked HQ's "Spring Gala" to a campaign of its own; this local one takes
     // HQ's id only if that link is removed first.
-    const taken = await runCli(['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', hqCampaign, '--json'], env);
+    const taken = await runCli(
+      ['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', hqCampaign, '--json'],
+      env,
+    );
     expect(JSON.parse(taken.stderr).error.code).toBe('remote_id_linked');
     const links = await cliJson(['sync', 'links', '--data-dir', dataDir], env);
-    const pulled = (links.data as Array<{ localId: string; name: string; remoteId: string | null }>).find((l) => l.remoteId === hqCampaign)!;
+    const pulled = (links.data as Array<{ localId: string; name: string; remoteId: string | null }>).find(
+      (l) => l.remoteId === hqCampaign,
+    )!;
     expect(pulled.name).toBe('Spring Gala');
-    expect(await cliJson(['sync', 'link', '--data-dir', dataDir, '--campaign', pulled.localId, '--unlink'], env)).toMatchObject({ unlinked: true });
+    expect(
+      await cliJson(['sync', 'link', '--data-dir', dataDir, '--campaign', pulled.localId, '--unlink'], env),
+    ).toMatchObject({ unlinked: true });
 
-    const ok = await runCli(['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', hqCampaign, '--json'], env);
+    const ok = await runCli(
+      ['sync', 'link', '--data-dir', dataDir, '--campaign', localCampaign, '--remote', hqCampaign, '--json'],
+      env,
+    );
     expect(ok.status, ok.stderr).toBe(0);
-    expect(oneJsonObject(ok)).toEqual({ kind: 'campaign', localId: localCampaign, remoteId: hqCampaign, remoteName: 'Spring Gala', replaced: null, checked: true });
+    expect(oneJsonObject(ok)).toEqual({
+      kind: 'campaign',
+      localId: localCampaign,
+      remoteId: hqCampaign,
+      remoteName: 'Spring Gala',
+      replaced: null,
+      checked: true,
+    });
     const human = await runCli(['sync', 'links', '--data-dir', dataDir], env);
     expect(human.stdout).toContain(`${localCampaign}  Gala (typed at the event)  →  ${hqCampaign}`);
   });
@@ -79,6 +138,8 @@ describe('giftdesk sync link', () => {
   it('asks for exactly one kind of record', async () => {
     const r = await runCli(['sync', 'link', '--data-dir', dataDir, '--remote', hqCampaign, '--json'], env);
     expect(r.status).toBe(64);
-    expect(JSON.parse(r.stderr).error.message).toContain('exactly one of --campaign, --committee or --donation-account');
+    expect(JSON.parse(r.stderr).error.message).toContain(
+      'exactly one of --campaign, --committee or --donation-account',
+    );
   });
 });

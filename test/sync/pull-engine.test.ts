@@ -32,17 +32,45 @@ let ctx: DomainContext;
 let accountId: string;
 let engine: SyncEngine;
 
-const hqContacts = async () => (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&limit=1`)).body.total as number;
-const configure = (emailMatch = true) => saveRemoteSettings(store, keys, { accountId, baseUrl: hq.url, keyId: hq.keyId, secret: hq.secret, remoteAccountId: hq.accountId, ratePerSecond: 200, emailMatch }, ctx.now());
+const hqContacts = async () =>
+  (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&limit=1`)).body.total as number;
+const configure = (emailMatch = true) =>
+  saveRemoteSettings(
+    store,
+    keys,
+    {
+      accountId,
+      baseUrl: hq.url,
+      keyId: hq.keyId,
+      secret: hq.secret,
+      remoteAccountId: hq.accountId,
+      ratePerSecond: 200,
+      emailMatch,
+    },
+    ctx.now(),
+  );
 async function pull(contactsOnly = false) {
   const cfg = (await loadRemoteConfig(store.db, keys, accountId))!;
-  return pullFromHq({ ctx, remote: defaultClient(cfg), accountId, remoteAccountId: hq.accountId, emailMatch: cfg.emailMatch, contactsOnly });
+  return pullFromHq({
+    ctx,
+    remote: defaultClient(cfg),
+    accountId,
+    remoteAccountId: hq.accountId,
+    emailMatch: cfg.emailMatch,
+    contactsOnly,
+  });
 }
 
 beforeAll(async () => {
   hq = await startTestServer();
   hqCampaignId = (await makeCampaign(hq, 'Spring Gala')).id;
-  for (let i = 0; i < 30; i++) await createContact(hq.ctx, { accountId: hq.accountId, firstName: `Known${i}`, lastName: 'Donor', primaryEmail: `known${i}@hq.example` });
+  for (let i = 0; i < 30; i++)
+    await createContact(hq.ctx, {
+      accountId: hq.accountId,
+      firstName: `Known${i}`,
+      lastName: 'Donor',
+      primaryEmail: `known${i}@hq.example`,
+    });
 });
 afterAll(async () => {
   await hq?.close();
@@ -71,48 +99,104 @@ describe('pulled contacts and the push engine', () => {
 
   it('links a contact entered here to HQ by its primary email instead of creating it again', async () => {
     const before = await hqContacts();
-    const walkIn = await createContact(ctx, { accountId, firstName: 'Kay', lastName: 'Known', primaryEmail: 'KNOWN7@hq.example' });
+    const walkIn = await createContact(ctx, {
+      accountId,
+      firstName: 'Kay',
+      lastName: 'Known',
+      primaryEmail: 'KNOWN7@hq.example',
+    });
     const pass = await engine.runPass({ accountId });
     expect(pass.accounts[0]!.failed).toBe(0);
     expect(await hqContacts()).toBe(before);
-    const hqKnown7 = (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&search=known7`)).body.data[0].id;
+    const hqKnown7 = (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&search=known7`))
+      .body.data[0].id;
     expect(await remoteIdFor(store.db, 'contact', walkIn.id)).toBe(hqKnown7);
-    const link = await store.db.selectFrom('syncLinks').select('source').where('localId', '=', walkIn.id).executeTakeFirstOrThrow();
+    const link = await store.db
+      .selectFrom('syncLinks')
+      .select('source')
+      .where('localId', '=', walkIn.id)
+      .executeTakeFirstOrThrow();
     expect(link.source).toBe('email');
     // A later pull finds it linked: no local copy of HQ's Known7 is added beside it.
     await pull();
-    expect((await listContacts(ctx, { accountId, search: 'known7' })).data.map((c) => c.id)).toEqual([walkIn.id]);
+    expect((await listContacts(ctx, { accountId, search: 'known7' })).data.map((c) => c.id)).toEqual([
+      walkIn.id,
+    ]);
   });
 
   it('creates the contact at HQ when email match is turned off', async () => {
     await configure(false);
     const before = await hqContacts();
-    const walkIn = await createContact(ctx, { accountId, firstName: 'Kay', lastName: 'Twin', primaryEmail: 'known8@hq.example' });
+    const walkIn = await createContact(ctx, {
+      accountId,
+      firstName: 'Kay',
+      lastName: 'Twin',
+      primaryEmail: 'known8@hq.example',
+    });
     await engine.runPass({ accountId });
     expect(await hqContacts()).toBe(before + 1);
-    const hqKnown8 = (await hq.request('GET', `/api/v1/contacts?accountId=${hq.accountId}&search=known8&sortBy=createdAt&sortOrder=asc`)).body.data as Array<{ id: string }>;
+    const hqKnown8 = (
+      await hq.request(
+        'GET',
+        `/api/v1/contacts?accountId=${hq.accountId}&search=known8&sortBy=createdAt&sortOrder=asc`,
+      )
+    ).body.data as Array<{ id: string }>;
     expect(hqKnown8).toHaveLength(2);
     expect(await remoteIdFor(store.db, 'contact', walkIn.id)).toBe(hqKnown8[1]!.id);
-    expect(await hq.request('DELETE', `/api/v1/contacts/${hqKnown8[1]!.id}?accountId=${hq.accountId}`)).toMatchObject({ status: 200 });
+    expect(
+      await hq.request('DELETE', `/api/v1/contacts/${hqKnown8[1]!.id}?accountId=${hq.accountId}`),
+    ).toMatchObject({ status: 200 });
   });
 
   it('holds a gift whose campaign is not linked, with that reason, and sends it once the link is checked', async () => {
     await pull(true); // contacts only: HQ's campaigns are not listed at every HQ
     const gala = await createCampaign(ctx, { accountId, name: 'Gala at the door' });
     const donor = (await listContacts(ctx, { accountId, search: 'known3' })).data[0]!;
-    const gift = await createDonation(ctx, { accountId, contactId: donor.id, donationAmount: 50, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId: gala.id });
+    const gift = await createDonation(ctx, {
+      accountId,
+      contactId: donor.id,
+      donationAmount: 50,
+      donationDate: '2026-11-24',
+      paymentMethod: 'cash',
+      campaignId: gala.id,
+    });
     await engine.runPass({ accountId });
     const waiting = await listAttention(store.db, accountId);
-    expect(waiting).toEqual([expect.objectContaining({ entityType: 'donation', entityId: gift.id, code: 'reference_not_linked', reason: expect.stringContaining(`campaign "Gala at the door" (${gala.id})`) })]);
+    expect(waiting).toEqual([
+      expect.objectContaining({
+        entityType: 'donation',
+        entityId: gift.id,
+        code: 'reference_not_linked',
+        reason: expect.stringContaining(`campaign "Gala at the door" (${gala.id})`),
+      }),
+    ]);
 
     const cfg = (await loadRemoteConfig(store.db, keys, accountId))!;
-    await expect(linkReference(ctx, defaultClient(cfg), { accountId, remoteAccountId: hq.accountId, kind: 'campaign', localId: gala.id, remoteId: 'cmp_01NOTATHQ' })).rejects.toThrow(/HQ has no campaign cmp_01NOTATHQ/);
-    await linkReference(ctx, defaultClient(cfg), { accountId, remoteAccountId: hq.accountId, kind: 'campaign', localId: gala.id, remoteId: hqCampaignId });
+    await expect(
+      linkReference(ctx, defaultClient(cfg), {
+        accountId,
+        remoteAccountId: hq.accountId,
+        kind: 'campaign',
+        localId: gala.id,
+        remoteId: 'cmp_01NOTATHQ',
+      }),
+    ).rejects.toThrow(/HQ has no campaign cmp_01NOTATHQ/);
+    await linkReference(ctx, defaultClient(cfg), {
+      accountId,
+      remoteAccountId: hq.accountId,
+      kind: 'campaign',
+      localId: gala.id,
+      remoteId: hqCampaignId,
+    });
     await engine.runPass({ accountId });
     expect(await listAttention(store.db, accountId)).toEqual([]);
-    const atHq = (await hq.request('GET', `/api/v1/donations?accountId=${hq.accountId}&limit=100`)).body.donations as Array<{ campaignId: string; contactId: string; notes: string | null }>;
+    const atHq = (await hq.request('GET', `/api/v1/donations?accountId=${hq.accountId}&limit=100`)).body
+      .donations as Array<{ campaignId: string; contactId: string; notes: string | null }>;
     const sent = atHq.filter((d) => d.notes?.includes(`gd:${gift.id}`));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ campaignId: hqCampaignId, contactId: await remoteIdFor(store.db, 'contact', donor.id) });
+    expect(sent[0]).toMatchObject({
+      campaignId: hqCampaignId,
+      contactId: await remoteIdFor(store.db, 'contact', donor.id),
+    });
   });
 });

@@ -11,14 +11,26 @@ import { createContact, getContact, listContacts, updateContact } from '../../el
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { listCustomFields } from '../../electron/domain/custom-fields.ts';
 import { isDomainError } from '../../electron/domain/errors.ts';
-import { createCampaign, createCommittee, listCampaigns, listCommittees, listDonationAccounts } from '../../electron/domain/reference.ts';
+import {
+  createCampaign,
+  createCommittee,
+  listCampaigns,
+  listCommittees,
+  listDonationAccounts,
+} from '../../electron/domain/reference.ts';
 import { findRemoteContactByEmail } from '../../electron/sync/email-match.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
 import { createPacer } from '../../electron/sync/pacer.ts';
 import { beginPull, latestPull, pullFromHq, type PullProgress } from '../../electron/sync/pull.ts';
 import { linkReference, listReferenceLinks, remoteReferenceId } from '../../electron/sync/reference.ts';
 import { localIdFor, remoteIdFor } from '../../electron/sync/state.ts';
-import { expectStatus, makeCampaign, makeCommittee, makeCustomField, makeDonationAccount } from '../helpers/api-fixtures.ts';
+import {
+  expectStatus,
+  makeCampaign,
+  makeCommittee,
+  makeCustomField,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../helpers/server.ts';
 import { type FaultAction, type ProxiedRequest, startFaultProxy } from './fault-proxy.ts';
 
@@ -33,29 +45,67 @@ async function newLocal() {
   const store = await openStore({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
   const ctx = createContext(store);
   const accountId = (await createAccount(ctx, 'Event Laptop')).id;
-  return { store, ctx, accountId, drop: async () => { await store.close(); await fresh.drop(); } };
+  return {
+    store,
+    ctx,
+    accountId,
+    drop: async () => {
+      await store.close();
+      await fresh.drop();
+    },
+  };
 }
 
-const pullOpts = (l = local, extra: Partial<Parameters<typeof pullFromHq>[0]> = {}) => ({ ctx: l.ctx, remote: client, accountId: l.accountId, remoteAccountId: hq.accountId, ...extra });
+const pullOpts = (l = local, extra: Partial<Parameters<typeof pullFromHq>[0]> = {}) => ({
+  ctx: l.ctx,
+  remote: client,
+  accountId: l.accountId,
+  remoteAccountId: hq.accountId,
+  ...extra,
+});
 
 /** The local outbox rows still to go to HQ (push = 1, not synced). */
-const queued = (l = local) => l.store.db.selectFrom('changeLog').select(['entityType', 'entityId', 'op', 'fields']).where('accountId', '=', l.accountId).where('push', '=', 1).where('syncedAt', 'is', null).execute();
+const queued = (l = local) =>
+  l.store.db
+    .selectFrom('changeLog')
+    .select(['entityType', 'entityId', 'op', 'fields'])
+    .where('accountId', '=', l.accountId)
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .execute();
 
 let campaign: { id: string }, committee: { id: string }, federal: { id: string };
 let hqAda: { id: string };
 
 beforeAll(async () => {
   hq = await startTestServer();
-  client = createRemoteClient({ baseUrl: hq.url, keyId: hq.keyId, secret: hq.secret, pacer: createPacer({ ratePerSecond: 500, burst: 10 }), timeoutMs: 10_000 });
+  client = createRemoteClient({
+    baseUrl: hq.url,
+    keyId: hq.keyId,
+    secret: hq.secret,
+    pacer: createPacer({ ratePerSecond: 500, burst: 10 }),
+    timeoutMs: 10_000,
+  });
   federal = await makeDonationAccount(hq, { perElection: 3300 }, 'Federal');
   campaign = await makeCampaign(hq, 'Spring Gala', [federal.id]);
   committee = await makeCommittee(hq, 'Finance Committee');
   await makeCustomField(hq, 'T-shirt size', 'picklist', ['S', 'M', 'L']);
   // HQ's directory: oldest first, one with a known email.
-  const made = await createContact(hq.ctx, { accountId: hq.accountId, firstName: 'Ada', lastName: 'Lovelace', primaryEmail: 'ada@engines.example', organization: 'Analytical Engines' });
+  const made = await createContact(hq.ctx, {
+    accountId: hq.accountId,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    primaryEmail: 'ada@engines.example',
+    organization: 'Analytical Engines',
+  });
   hqAda = made;
   for (let i = 1; i < HQ_CONTACTS; i++) {
-    await createContact(hq.ctx, { accountId: hq.accountId, firstName: `Donor${i}`, lastName: `Number${i}`, primaryEmail: `donor${i}@hq.example` });
+    await createContact(hq.ctx, {
+      accountId: hq.accountId,
+      firstName: `Donor${i}`,
+      lastName: `Number${i}`,
+      primaryEmail: `donor${i}@hq.example`,
+    });
   }
   local = await newLocal();
 }, 120_000);
@@ -70,7 +120,13 @@ describe('pull from HQ', () => {
     const mine = await createCampaign(local.ctx, { accountId: local.accountId, name: 'spring gala' });
     const progress: PullProgress[] = [];
     const run = await pullFromHq(pullOpts(local, { onProgress: (p) => progress.push(p) }));
-    expect(run, JSON.stringify(run.notes)).toMatchObject({ status: 'done', phase: 'contacts', pagesDone: 3, pagesTotal: 3, error: null });
+    expect(run, JSON.stringify(run.notes)).toMatchObject({
+      status: 'done',
+      phase: 'contacts',
+      pagesDone: 3,
+      pagesTotal: 3,
+      error: null,
+    });
     expect(run.counts).toMatchObject({ created: HQ_CONTACTS, updated: 0, linked: 0, rejected: 0 });
     expect(progress.filter((p) => p.phase === 'contacts').map((p) => p.pagesDone)).toEqual([0, 1, 2, 3]);
     expect(progress.at(-1)).toEqual({ phase: 'contacts', pagesDone: 3, pagesTotal: 3 });
@@ -79,7 +135,12 @@ describe('pull from HQ', () => {
     // Gift entry finds HQ's donor in the local directory, linked to its HQ id.
     const found = await listContacts(local.ctx, { accountId: local.accountId, search: 'ada@engines' });
     expect(found.data).toHaveLength(1);
-    expect(found.data[0]).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@engines.example', organization: 'Analytical Engines' });
+    expect(found.data[0]).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@engines.example',
+      organization: 'Analytical Engines',
+    });
     expect(await remoteIdFor(local.store.db, 'contact', found.data[0]!.id)).toBe(hqAda.id);
     expect((await listContacts(local.ctx, { accountId: local.accountId })).total).toBe(HQ_CONTACTS);
 
@@ -92,28 +153,61 @@ describe('pull from HQ', () => {
     const [dac] = await listDonationAccounts(local.ctx, local.accountId);
     expect(dac).toMatchObject({ name: 'Federal', limits: { perElection: 3300 } });
     expect(await remoteReferenceId(local.store.db, 'donationAccount', dac!.id)).toBe(federal.id);
-    expect((await listCampaigns(local.ctx, local.accountId))[0]!.donationAccounts.map((d) => d.id)).toEqual([dac!.id]);
-    expect((await listCustomFields(local.store.db, local.accountId)).map((f) => [f.name, f.type, f.options.map((o) => o.name)])).toEqual([['T-shirt size', 'picklist', ['S', 'M', 'L']]]);
+    expect((await listCampaigns(local.ctx, local.accountId))[0]!.donationAccounts.map((d) => d.id)).toEqual([
+      dac!.id,
+    ]);
+    expect(
+      (await listCustomFields(local.store.db, local.accountId)).map((f) => [
+        f.name,
+        f.type,
+        f.options.map((o) => o.name),
+      ]),
+    ).toEqual([['T-shirt size', 'picklist', ['S', 'M', 'L']]]);
 
     // Nothing pulled is queued to go back to HQ (the campaign made here was never pushable).
     expect((await queued()).filter((q) => q.entityType === 'contact')).toEqual([]);
   });
 
   it('re-pulls HQ changes as updates, never as duplicates', async () => {
-    expectStatus(await hq.request('PUT', `/api/v1/contacts/${hqAda.id}`, { accountId: hq.accountId, lastName: 'King', organization: 'Royal Society' }), 200);
-    const added = expectStatus(await hq.request('POST', '/api/v1/contacts', { accountId: hq.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'grace@navy.example' }), 201);
+    expectStatus(
+      await hq.request('PUT', `/api/v1/contacts/${hqAda.id}`, {
+        accountId: hq.accountId,
+        lastName: 'King',
+        organization: 'Royal Society',
+      }),
+      200,
+    );
+    const added = expectStatus(
+      await hq.request('POST', '/api/v1/contacts', {
+        accountId: hq.accountId,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        primaryEmail: 'grace@navy.example',
+      }),
+      201,
+    );
     const run = await pullFromHq(pullOpts());
     expect(run.status).toBe('done');
     expect(run.counts).toMatchObject({ created: 1, updated: 1, unchanged: HQ_CONTACTS - 1, linked: 0 });
     expect((await listContacts(local.ctx, { accountId: local.accountId })).total).toBe(HQ_CONTACTS + 1);
-    const ada = await getContact(local.ctx, local.accountId, (await localIdFor(local.store.db, local.accountId, 'contact', hqAda.id))!);
+    const ada = await getContact(
+      local.ctx,
+      local.accountId,
+      (await localIdFor(local.store.db, local.accountId, 'contact', hqAda.id))!,
+    );
     expect(ada).toMatchObject({ firstName: 'Ada', lastName: 'King', organization: 'Royal Society' });
     expect(await localIdFor(local.store.db, local.accountId, 'contact', added.id)).not.toBeNull();
     // A third pull with nothing new writes nothing.
-    const before = await local.store.db.selectFrom('changeLog').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await local.store.db
+      .selectFrom('changeLog')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const again = await pullFromHq(pullOpts());
     expect(again.counts).toMatchObject({ created: 0, updated: 0, unchanged: HQ_CONTACTS + 1 });
-    const after = await local.store.db.selectFrom('changeLog').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await local.store.db
+      .selectFrom('changeLog')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect((await queued()).filter((q) => q.entityType === 'contact')).toEqual([]);
   });
@@ -121,21 +215,47 @@ describe('pull from HQ', () => {
   it('keeps local edits not yet pushed (local intent wins) and takes HQ for the other fields', async () => {
     const localAda = (await localIdFor(local.store.db, local.accountId, 'contact', hqAda.id))!;
     await updateContact(local.ctx, local.accountId, localAda, { lastName: 'Lovelace-Byron' });
-    expectStatus(await hq.request('PUT', `/api/v1/contacts/${hqAda.id}`, { accountId: hq.accountId, lastName: 'Countess', organization: 'Babbage & Co' }), 200);
+    expectStatus(
+      await hq.request('PUT', `/api/v1/contacts/${hqAda.id}`, {
+        accountId: hq.accountId,
+        lastName: 'Countess',
+        organization: 'Babbage & Co',
+      }),
+      200,
+    );
     const run = await pullFromHq(pullOpts());
     expect(run.counts.kept).toBe(1);
-    expect(await getContact(local.ctx, local.accountId, localAda)).toMatchObject({ lastName: 'Lovelace-Byron', organization: 'Babbage & Co' });
+    expect(await getContact(local.ctx, local.accountId, localAda)).toMatchObject({
+      lastName: 'Lovelace-Byron',
+      organization: 'Babbage & Co',
+    });
     // The user's change is still queued for HQ; the pulled organisation is not.
-    expect((await queued()).filter((q) => q.entityId === localAda)).toEqual([{ entityType: 'contact', entityId: localAda, op: 'update', fields: JSON.stringify(['lastName']) }]);
+    expect((await queued()).filter((q) => q.entityId === localAda)).toEqual([
+      { entityType: 'contact', entityId: localAda, op: 'update', fields: JSON.stringify(['lastName']) },
+    ]);
   });
 
   it('links an HQ contact to unlinked local history by email instead of copying it, and leaves a contact made here to its push', async () => {
     const l = await newLocal();
     try {
       // History HQ already has (imported with --no-push): same person, email in another case.
-      const history = await createContact(l.ctx, { accountId: l.accountId, firstName: 'Ada', lastName: 'Lovelace', primaryEmail: 'ADA@engines.example' }, { push: false });
+      const history = await createContact(
+        l.ctx,
+        {
+          accountId: l.accountId,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          primaryEmail: 'ADA@engines.example',
+        },
+        { push: false },
+      );
       // Entered at the event, not pushed yet: HQ's Grace is left for the engine's email match.
-      const walkIn = await createContact(l.ctx, { accountId: l.accountId, firstName: 'Grace', lastName: 'Hopper', primaryEmail: 'grace@navy.example' });
+      const walkIn = await createContact(l.ctx, {
+        accountId: l.accountId,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        primaryEmail: 'grace@navy.example',
+      });
       const run = await pullFromHq(pullOpts(l, { contactsOnly: true }));
       expect(run.counts).toMatchObject({ created: HQ_CONTACTS - 1, linked: 1, deferred: 1 });
       expect(await remoteIdFor(l.store.db, 'contact', history.id)).toBe(hqAda.id);
@@ -152,7 +272,15 @@ describe('pull from HQ', () => {
     const l = await newLocal();
     try {
       const stop = new AbortController();
-      const first = await pullFromHq(pullOpts(l, { contactsOnly: true, signal: stop.signal, onProgress: (p) => { if (p.pagesDone === 1) stop.abort(); } }));
+      const first = await pullFromHq(
+        pullOpts(l, {
+          contactsOnly: true,
+          signal: stop.signal,
+          onProgress: (p) => {
+            if (p.pagesDone === 1) stop.abort();
+          },
+        }),
+      );
       expect(first).toMatchObject({ status: 'failed', pagesDone: 1 });
       expect(first.error).toMatch(/resumes/);
       expect((await listContacts(l.ctx, { accountId: l.accountId })).total).toBe(100);
@@ -169,7 +297,10 @@ describe('pull from HQ', () => {
     const l = await newLocal();
     try {
       await beginPull(l.ctx, l.accountId);
-      await expect(beginPull(l.ctx, l.accountId)).rejects.toMatchObject({ status: 409, code: 'pull_running' });
+      await expect(beginPull(l.ctx, l.accountId)).rejects.toMatchObject({
+        status: 409,
+        code: 'pull_running',
+      });
     } finally {
       await l.drop();
     }
@@ -178,10 +309,22 @@ describe('pull from HQ', () => {
 
 describe('email match', () => {
   it("finds HQ's contact by exact primary email, whatever its case, and says none or failed truthfully", async () => {
-    expect(await findRemoteContactByEmail(client, hq.accountId, ' Grace@Navy.example ')).toMatchObject({ kind: 'found', matches: 1 });
+    expect(await findRemoteContactByEmail(client, hq.accountId, ' Grace@Navy.example ')).toMatchObject({
+      kind: 'found',
+      matches: 1,
+    });
     expect(await findRemoteContactByEmail(client, hq.accountId, 'grace@navy.exam')).toEqual({ kind: 'none' });
-    expect(await findRemoteContactByEmail(client, hq.accountId, 'donor1@hq.example')).toMatchObject({ kind: 'found', name: 'Donor1 Number1' });
-    const down = createRemoteClient({ baseUrl: 'http://127.0.0.1:9', keyId: hq.keyId, secret: hq.secret, pacer: createPacer({ ratePerSecond: 100 }), timeoutMs: 2000 });
+    expect(await findRemoteContactByEmail(client, hq.accountId, 'donor1@hq.example')).toMatchObject({
+      kind: 'found',
+      name: 'Donor1 Number1',
+    });
+    const down = createRemoteClient({
+      baseUrl: 'http://127.0.0.1:9',
+      keyId: hq.keyId,
+      secret: hq.secret,
+      pacer: createPacer({ ratePerSecond: 100 }),
+      timeoutMs: 2000,
+    });
     const failed = await findRemoteContactByEmail(down, hq.accountId, 'grace@navy.example', { attempts: 1 });
     expect(failed.kind).toBe('failed');
   });
@@ -192,25 +335,56 @@ describe('linking reference data by hand', () => {
     const l = await newLocal();
     try {
       const gala = await createCampaign(l.ctx, { accountId: l.accountId, name: 'Gala (event copy)' });
-      const args = { accountId: l.accountId, remoteAccountId: hq.accountId, kind: 'campaign' as const, localId: gala.id };
-      const wrong = await linkReference(l.ctx, client, { ...args, remoteId: 'cmp_01NOPE' }).catch((e: unknown) => e);
+      const args = {
+        accountId: l.accountId,
+        remoteAccountId: hq.accountId,
+        kind: 'campaign' as const,
+        localId: gala.id,
+      };
+      const wrong = await linkReference(l.ctx, client, { ...args, remoteId: 'cmp_01NOPE' }).catch(
+        (e: unknown) => e,
+      );
       expect(isDomainError(wrong)).toBe(true);
-      expect((wrong as Error).message).toBe(`HQ has no campaign cmp_01NOPE (for that remoteId, GET /api/v1/campaigns/cmp_01NOPE answered 404: Campaign cmp_01NOPE was not found)`);
+      expect((wrong as Error).message).toBe(
+        `HQ has no campaign cmp_01NOPE (for that remoteId, GET /api/v1/campaigns/cmp_01NOPE answered 404: Campaign cmp_01NOPE was not found)`,
+      );
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBeNull();
 
       const ok = await linkReference(l.ctx, client, { ...args, remoteId: campaign.id });
-      expect(ok).toEqual({ kind: 'campaign', localId: gala.id, remoteId: campaign.id, remoteName: 'Spring Gala', replaced: null, checked: true });
+      expect(ok).toEqual({
+        kind: 'campaign',
+        localId: gala.id,
+        remoteId: campaign.id,
+        remoteName: 'Spring Gala',
+        replaced: null,
+        checked: true,
+      });
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBe(campaign.id);
 
       // Another local campaign cannot take the same HQ id.
       const other = await createCampaign(l.ctx, { accountId: l.accountId, name: 'Other' });
-      await expect(linkReference(l.ctx, client, { ...args, localId: other.id, remoteId: campaign.id })).rejects.toMatchObject({ status: 409, code: 'remote_id_linked' });
+      await expect(
+        linkReference(l.ctx, client, { ...args, localId: other.id, remoteId: campaign.id }),
+      ).rejects.toMatchObject({ status: 409, code: 'remote_id_linked' });
 
       const cmt = await createCommittee(l.ctx, { accountId: l.accountId, name: 'Finance' });
-      await expect(linkReference(l.ctx, client, { ...args, kind: 'committee', localId: cmt.id, remoteId: 'cmt_01NOPE' })).rejects.toThrow(/HQ has no committee cmt_01NOPE/);
-      expect((await linkReference(l.ctx, client, { ...args, kind: 'committee', localId: cmt.id, remoteId: committee.id })).remoteName).toBe('Finance Committee');
+      await expect(
+        linkReference(l.ctx, client, { ...args, kind: 'committee', localId: cmt.id, remoteId: 'cmt_01NOPE' }),
+      ).rejects.toThrow(/HQ has no committee cmt_01NOPE/);
+      expect(
+        (
+          await linkReference(l.ctx, client, {
+            ...args,
+            kind: 'committee',
+            localId: cmt.id,
+            remoteId: committee.id,
+          })
+        ).remoteName,
+      ).toBe('Finance Committee');
 
-      await expect(linkReference(l.ctx, client, { ...args, localId: 'cmp_missing', remoteId: campaign.id })).rejects.toThrow('There is no local campaign cmp_missing in this account');
+      await expect(
+        linkReference(l.ctx, client, { ...args, localId: 'cmp_missing', remoteId: campaign.id }),
+      ).rejects.toThrow('There is no local campaign cmp_missing in this account');
       const links = await listReferenceLinks(l.ctx, l.accountId);
       expect(links.map((x) => [x.kind, x.name, x.remoteId, x.source])).toEqual([
         ['committee', 'Finance', committee.id, 'manual'],
@@ -226,8 +400,22 @@ describe('linking reference data by hand', () => {
     const l = await newLocal();
     try {
       const gala = await createCampaign(l.ctx, { accountId: l.accountId, name: 'Gala' });
-      const down = createRemoteClient({ baseUrl: 'http://127.0.0.1:9', keyId: hq.keyId, secret: hq.secret, pacer: createPacer({ ratePerSecond: 100 }), timeoutMs: 2000 });
-      await expect(linkReference(l.ctx, down, { accountId: l.accountId, remoteAccountId: hq.accountId, kind: 'campaign', localId: gala.id, remoteId: campaign.id })).rejects.toThrow(/Could not check campaign .* at HQ/);
+      const down = createRemoteClient({
+        baseUrl: 'http://127.0.0.1:9',
+        keyId: hq.keyId,
+        secret: hq.secret,
+        pacer: createPacer({ ratePerSecond: 100 }),
+        timeoutMs: 2000,
+      });
+      await expect(
+        linkReference(l.ctx, down, {
+          accountId: l.accountId,
+          remoteAccountId: hq.accountId,
+          kind: 'campaign',
+          localId: gala.id,
+          remoteId: campaign.id,
+        }),
+      ).rejects.toThrow(/Could not check campaign .* at HQ/);
       expect(await remoteReferenceId(l.store.db, 'campaign', gala.id)).toBeNull();
     } finally {
       await l.drop();
@@ -238,8 +426,13 @@ describe('linking reference data by hand', () => {
 describe('through a faulty network, and an HQ that has only the spec routes', () => {
   /** GiftDesk's extension routes answered 404, as an HQ with only the spec's routes would. */
   const specOnly = (r: ProxiedRequest): FaultAction | null =>
-    /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\?|$)/.test(r.path) || /^\/api\/v1\/(committees|donation-accounts)\//.test(r.path)
-      ? { kind: 'respond', status: 404, body: JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'Not Found' }) }
+    /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\?|$)/.test(r.path) ||
+    /^\/api\/v1\/(committees|donation-accounts)\//.test(r.path)
+      ? {
+          kind: 'respond',
+          status: 404,
+          body: JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'Not Found' }),
+        }
       : null;
 
   it('pulls every contact exactly once through 503s, 429s and resets, within the rate, and says what HQ does not list', async () => {
@@ -262,12 +455,27 @@ describe('through a faulty network, and an HQ that has only the spec routes', ()
         }
         return { kind: 'forward' };
       });
-      const viaProxy = createRemoteClient({ baseUrl: proxy.url, keyId: hq.keyId, secret: hq.secret, pacer: createPacer({ ratePerSecond: 10 }), timeoutMs: 5000 });
-      const run = await pullFromHq({ ctx: l.ctx, remote: viaProxy, accountId: l.accountId, remoteAccountId: hq.accountId });
+      const viaProxy = createRemoteClient({
+        baseUrl: proxy.url,
+        keyId: hq.keyId,
+        secret: hq.secret,
+        pacer: createPacer({ ratePerSecond: 10 }),
+        timeoutMs: 5000,
+      });
+      const run = await pullFromHq({
+        ctx: l.ctx,
+        remote: viaProxy,
+        accountId: l.accountId,
+        remoteAccountId: hq.accountId,
+      });
       expect(run, run.error ?? '').toMatchObject({ status: 'done', pagesDone: 3, pagesTotal: 3 });
       expect(faults.size).toBe(0);
       expect(run.counts).toMatchObject({ created: HQ_CONTACTS + 1, reference: 0 });
-      expect(run.notes).toEqual(expect.arrayContaining(['HQ does not list campaigns: link each one used by gifts with giftdesk sync link.']));
+      expect(run.notes).toEqual(
+        expect.arrayContaining([
+          'HQ does not list campaigns: link each one used by gifts with giftdesk sync link.',
+        ]),
+      );
       expect((await listContacts(l.ctx, { accountId: l.accountId })).total).toBe(HQ_CONTACTS + 1);
       expect(proxy.records.filter((r) => r.action === 'rateLimited')).toEqual([]);
 
@@ -275,9 +483,18 @@ describe('through a faulty network, and an HQ that has only the spec routes', ()
       // means "no such campaign"); a committee cannot be checked, so it is stored as entered.
       const gala = await createCampaign(l.ctx, { accountId: l.accountId, name: 'Gala' });
       const args = { accountId: l.accountId, remoteAccountId: hq.accountId, localId: gala.id };
-      await expect(linkReference(l.ctx, viaProxy, { ...args, kind: 'campaign', remoteId: campaign.id })).resolves.toMatchObject({ checked: true, remoteName: 'Spring Gala' });
+      await expect(
+        linkReference(l.ctx, viaProxy, { ...args, kind: 'campaign', remoteId: campaign.id }),
+      ).resolves.toMatchObject({ checked: true, remoteName: 'Spring Gala' });
       const cmt = await createCommittee(l.ctx, { accountId: l.accountId, name: 'Finance' });
-      await expect(linkReference(l.ctx, viaProxy, { ...args, kind: 'committee', localId: cmt.id, remoteId: 'cmt_anything' })).resolves.toMatchObject({ checked: false, remoteName: null });
+      await expect(
+        linkReference(l.ctx, viaProxy, {
+          ...args,
+          kind: 'committee',
+          localId: cmt.id,
+          remoteId: 'cmt_anything',
+        }),
+      ).resolves.toMatchObject({ checked: false, remoteName: null });
     } finally {
       await l.drop();
       await proxy.close();

@@ -33,11 +33,22 @@ async function inFlightNamesakes(tag: string, patch: Partial<ItemRow> = {}): Pro
   const { ctx, store, accountId } = rig.local;
   const ids: string[] = [];
   for (const email of [`rbrown${tag}@example.org`, `rbrown${tag}@example.org`, null]) {
-    const c = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', ...(email ? { email } : {}) });
+    const c = await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      ...(email ? { email } : {}),
+    });
     const at = new Date().toISOString();
     await store.write(async (trx) => {
       await ensureItem(trx, { entityType: 'contact', entityId: c.id, accountId, laneId: c.id, at });
-      await updateItem(trx, 'contact', c.id, { state: 'in_flight', op: 'create', attemptId: `att_${tag}_${ids.length}`, attemptAt: at, ...patch });
+      await updateItem(trx, 'contact', c.id, {
+        state: 'in_flight',
+        op: 'create',
+        attemptId: `att_${tag}_${ids.length}`,
+        attemptAt: at,
+        ...patch,
+      });
     });
     ids.push(c.id);
   }
@@ -61,13 +72,19 @@ describe('takeLeaseForPass', () => {
     const ids = await inFlightNamesakes('a');
 
     // Another holder while A's lease runs: no pass, nothing touched.
-    expect(await takeLeaseForPass(store, { holder: 'laptop-b', nowMs: t0 + 1000, leaseMs: LEASE })).toBe(false);
+    expect(await takeLeaseForPass(store, { holder: 'laptop-b', nowMs: t0 + 1000, leaseMs: LEASE })).toBe(
+      false,
+    );
     // A renews: its own in-flight requests are still its own.
-    expect(await takeLeaseForPass(store, { holder: 'laptop-a', nowMs: t0 + 2000, leaseMs: LEASE })).toBe(true);
+    expect(await takeLeaseForPass(store, { holder: 'laptop-a', nowMs: t0 + 2000, leaseMs: LEASE })).toBe(
+      true,
+    );
     expect((await states(ids)).map((i) => i.state)).toEqual(['in_flight', 'in_flight', 'in_flight']);
 
     // B after A's lease expired: A's requests ended long ago; their outcome is unknown, looked for at once.
-    expect(await takeLeaseForPass(store, { holder: 'laptop-b', nowMs: t0 + 2000 + LEASE + 1, leaseMs: LEASE })).toBe(true);
+    expect(
+      await takeLeaseForPass(store, { holder: 'laptop-b', nowMs: t0 + 2000 + LEASE + 1, leaseMs: LEASE }),
+    ).toBe(true);
     const after = await states(ids);
     expect(after.map((i) => i.state)).toEqual(['unknown', 'unknown', 'unknown']);
     expect(after.map((i) => i.nextTryAt)).toEqual([null, null, null]);
@@ -88,7 +105,9 @@ describe('takeLeaseForPass', () => {
     const [backedOff] = await inFlightNamesakes('dead2', { nextTryAt: later });
 
     // Long before the dead holder's lease would expire.
-    expect(await takeLeaseForPass(store, { holder: processHolderId(deadline), nowMs: t0 + 100, leaseMs: LEASE })).toBe(true);
+    expect(
+      await takeLeaseForPass(store, { holder: processHolderId(deadline), nowMs: t0 + 100, leaseMs: LEASE }),
+    ).toBe(true);
     const [a, b] = await states([plain!, backedOff!]);
     expect(a!.state).toBe('unknown');
     expect(a!.nextTryAt).toBe(new Date(t0 + 2 * deadline).toISOString());
@@ -98,19 +117,37 @@ describe('takeLeaseForPass', () => {
 });
 
 describe('createLeasedRemote', () => {
-  const client = (timeoutMs: number) => createRemoteClient({ baseUrl: cfg.baseUrl, keyId: cfg.keyId, secret: cfg.secret, pacer: createPacer({ ratePerSecond: 1000 }), timeoutMs });
+  const client = (timeoutMs: number) =>
+    createRemoteClient({
+      baseUrl: cfg.baseUrl,
+      keyId: cfg.keyId,
+      secret: cfg.secret,
+      pacer: createPacer({ ratePerSecond: 1000 }),
+      timeoutMs,
+    });
 
   it('a request leaves under the lease and renews it; once another process took over, nothing leaves', async () => {
     await clearLease();
     const { store } = rig.local;
     let now = Date.now();
-    const remote = createLeasedRemote({ store, holder: 'laptop-a', leaseMs: LEASE, clock: () => now, requestTimeoutMs: 5000, makeClient: () => client(5000), signal: new AbortController().signal });
+    const remote = createLeasedRemote({
+      store,
+      holder: 'laptop-a',
+      leaseMs: LEASE,
+      clock: () => now,
+      requestTimeoutMs: 5000,
+      makeClient: () => client(5000),
+      signal: new AbortController().signal,
+    });
     expect(await takeLeaseForPass(store, { holder: 'laptop-a', nowMs: now, leaseMs: LEASE })).toBe(true);
     const c = remote.clientFor(cfg);
     const before = rig.proxy.forwarded().length;
 
     now += 20_000; // most of the lease gone: the request itself renews it
-    const r = await remote.request(c, 'GET', '/contacts', undefined, { accountId: rig.hq.accountId, limit: 1 });
+    const r = await remote.request(c, 'GET', '/contacts', undefined, {
+      accountId: rig.hq.accountId,
+      limit: 1,
+    });
     expect(r.outcome).toBe('applied');
     expect(rig.proxy.forwarded().length).toBe(before + 1);
     expect((await leaseHolder(store.db))?.expiresAt).toBe(new Date(now + LEASE).toISOString());
@@ -118,7 +155,13 @@ describe('createLeasedRemote', () => {
     // Laptop B takes over after A's lease expired; A's next request is refused before it leaves.
     now += LEASE + 1;
     expect(await takeLeaseForPass(store, { holder: 'laptop-b', nowMs: now, leaseMs: LEASE })).toBe(true);
-    await expect(remote.request(c, 'POST', '/contacts', { accountId: rig.hq.accountId, firstName: 'Zoë', lastName: 'Twin' })).rejects.toBeInstanceOf(LostLease);
+    await expect(
+      remote.request(c, 'POST', '/contacts', {
+        accountId: rig.hq.accountId,
+        firstName: 'Zoë',
+        lastName: 'Twin',
+      }),
+    ).rejects.toBeInstanceOf(LostLease);
     expect(rig.proxy.forwarded().length).toBe(before + 1);
     expect(rig.proxy.forwarded('POST', '/api/v1/contacts').length).toBe(0);
   });
@@ -126,11 +169,27 @@ describe('createLeasedRemote', () => {
   it('one client per remote, reused; a client that may wait longer than the holder id promised is refused', async () => {
     const signal = new AbortController().signal;
     let made = 0;
-    const ok = createLeasedRemote({ store: rig.local.store, holder: 'h', leaseMs: LEASE, clock: Date.now, requestTimeoutMs: 5000, makeClient: () => (made++, client(5000)), signal });
+    const ok = createLeasedRemote({
+      store: rig.local.store,
+      holder: 'h',
+      leaseMs: LEASE,
+      clock: Date.now,
+      requestTimeoutMs: 5000,
+      makeClient: () => (made++, client(5000)),
+      signal,
+    });
     expect(ok.clientFor(cfg)).toBe(ok.clientFor({ ...cfg }));
     expect(made).toBe(1);
     expect(ok.clientFor({ ...cfg, ratePerSecond: cfg.ratePerSecond + 1 })).not.toBe(ok.clientFor(cfg));
-    const slow = createLeasedRemote({ store: rig.local.store, holder: 'h', leaseMs: LEASE, clock: Date.now, requestTimeoutMs: 5000, makeClient: () => client(5001), signal });
+    const slow = createLeasedRemote({
+      store: rig.local.store,
+      holder: 'h',
+      leaseMs: LEASE,
+      clock: Date.now,
+      requestTimeoutMs: 5000,
+      makeClient: () => client(5001),
+      signal,
+    });
     expect(() => slow.clientFor(cfg)).toThrow(/deadline \(5001 ms\) exceeds/);
   });
 });

@@ -43,8 +43,29 @@ beforeEach(async () => {
   ctx = createContext(store);
   accountId = (await createAccount(ctx, 'Event laptop')).id;
   campaignId = (await createCampaign(ctx, { accountId, name: 'Gala 2026' })).id;
-  await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: campaignId, remoteId: hqCampaignId, source: 'manual', at: new Date().toISOString() }));
-  await saveRemoteSettings(store, keys, { accountId, baseUrl: hq.url, keyId: hq.keyId, secret: hq.secret, remoteAccountId: hq.accountId, ratePerSecond: 50 }, new Date().toISOString());
+  await store.write((trx) =>
+    linkRemote(trx, {
+      accountId,
+      entityType: 'campaign',
+      localId: campaignId,
+      remoteId: hqCampaignId,
+      source: 'manual',
+      at: new Date().toISOString(),
+    }),
+  );
+  await saveRemoteSettings(
+    store,
+    keys,
+    {
+      accountId,
+      baseUrl: hq.url,
+      keyId: hq.keyId,
+      secret: hq.secret,
+      remoteAccountId: hq.accountId,
+      ratePerSecond: 50,
+    },
+    new Date().toISOString(),
+  );
   engine = createSyncEngine({ store, keys });
 });
 afterEach(async () => {
@@ -52,17 +73,34 @@ afterEach(async () => {
   await store.close();
 });
 
-const hqGet = async (path: string) => (await hq.request('GET', `/api/v1${path}${path.includes('?') ? '&' : '?'}accountId=${hq.accountId}`)).body;
+const hqGet = async (path: string) =>
+  (await hq.request('GET', `/api/v1${path}${path.includes('?') ? '&' : '?'}accountId=${hq.accountId}`)).body;
 async function hqDonationsWithRef(localId: string) {
   const list = await hqGet('/donations?limit=100');
-  return (list.donations as Array<{ id: string; notes: string | null; contactId: string; donationAmount: number }>).filter((d) => d.notes?.includes(`gd:${localId}`));
+  return (
+    list.donations as Array<{ id: string; notes: string | null; contactId: string; donationAmount: number }>
+  ).filter((d) => d.notes?.includes(`gd:${localId}`));
 }
 const gift = (contactId: string, amount: number, extra: Record<string, unknown> = {}) =>
-  createDonation(ctx, { accountId, contactId, donationAmount: amount, donationDate: '2026-03-01', paymentMethod: 'check', campaignId, ...extra });
+  createDonation(ctx, {
+    accountId,
+    contactId,
+    donationAmount: amount,
+    donationDate: '2026-03-01',
+    paymentMethod: 'check',
+    campaignId,
+    ...extra,
+  });
 
 describe('push to a real HQ', () => {
   it('contacts then their gifts, each once, with references; the queue empties', async () => {
-    const zoe = await createContact(ctx, { accountId, firstName: 'Zoë', lastName: 'Adams', primaryEmail: 'zoe@example.org', tags: ['vip'] });
+    const zoe = await createContact(ctx, {
+      accountId,
+      firstName: 'Zoë',
+      lastName: 'Adams',
+      primaryEmail: 'zoe@example.org',
+      tags: ['vip'],
+    });
     const bo = await createContact(ctx, { accountId, firstName: 'Bo', lastName: 'Chen' });
     const g1 = await gift(zoe.id, 125.5, { notes: 'table 4' });
     const g2 = await gift(bo.id, 20);
@@ -76,15 +114,32 @@ describe('push to a real HQ', () => {
 
     const zoeHq = await remoteIdFor(store.db, 'contact', zoe.id);
     const c = await hqGet(`/contacts/${zoeHq}`);
-    expect(c).toMatchObject({ firstName: 'Zoë', lastName: 'Adams', primaryEmail: 'zoe@example.org', tags: ['vip', `gd:${zoe.id}`] });
-    for (const [g, contact, amount] of [[g1, zoe, 125.5], [g2, bo, 20], [g3, zoe, 5]] as const) {
+    expect(c).toMatchObject({
+      firstName: 'Zoë',
+      lastName: 'Adams',
+      primaryEmail: 'zoe@example.org',
+      tags: ['vip', `gd:${zoe.id}`],
+    });
+    for (const [g, contact, amount] of [
+      [g1, zoe, 125.5],
+      [g2, bo, 20],
+      [g3, zoe, 5],
+    ] as const) {
       const at = await hqDonationsWithRef(g.id);
       expect(at).toHaveLength(1);
-      expect(at[0]).toMatchObject({ contactId: await remoteIdFor(store.db, 'contact', contact.id), donationAmount: amount });
+      expect(at[0]).toMatchObject({
+        contactId: await remoteIdFor(store.db, 'contact', contact.id),
+        donationAmount: amount,
+      });
       expect(await remoteIdFor(store.db, 'donation', g.id)).toBe(at[0]!.id);
     }
     expect((await hqDonationsWithRef(g1.id))[0]!.notes).toBe(`table 4\ngd:${g1.id}`);
-    expect(await queueCounts(store.db, accountId)).toMatchObject({ pending: 0, inFlight: 0, needsAttention: 0, done: 5 });
+    expect(await queueCounts(store.db, accountId)).toMatchObject({
+      pending: 0,
+      inFlight: 0,
+      needsAttention: 0,
+      done: 5,
+    });
     expect((await recordSyncState(store.db, 'donation', g1.id)).phase).toBe('sent');
     expect((await recordSyncState(store.db, 'donation', g1.id)).readOnly).toBe(true);
 
@@ -100,29 +155,52 @@ describe('push to a real HQ', () => {
     let res = await engine.runPass();
     expect(res.accounts[0]!.requests).toBe(1);
     const hqId = (await remoteIdFor(store.db, 'contact', c.id))!;
-    expect(await hqGet(`/contacts/${hqId}`)).toMatchObject({ firstName: 'Ann', lastName: 'Leigh', organization: 'Acme' });
+    expect(await hqGet(`/contacts/${hqId}`)).toMatchObject({
+      firstName: 'Ann',
+      lastName: 'Leigh',
+      organization: 'Acme',
+    });
 
     // Staff edit the organisation at HQ; locally only the first name changes (twice).
     await hq.request('PUT', `/api/v1/contacts/${hqId}`, { organization: 'Edited at HQ', title: 'Dr' });
     await updateContact(ctx, accountId, c.id, { firstName: 'Anne' });
-    await updateContact(ctx, accountId, c.id, { firstName: 'Annie', phoneNumbers: [{ phoneNumber: '555-0100', isPrimary: true }] });
+    await updateContact(ctx, accountId, c.id, {
+      firstName: 'Annie',
+      phoneNumbers: [{ phoneNumber: '555-0100', isPrimary: true }],
+    });
     res = await engine.runPass();
     expect(res.accounts[0]!.requests).toBe(1); // update + update → one PUT
     const after = await hqGet(`/contacts/${hqId}`);
-    expect(after).toMatchObject({ firstName: 'Annie', lastName: 'Leigh', organization: 'Edited at HQ', title: 'Dr' }); // C1: only sent fields changed
+    expect(after).toMatchObject({
+      firstName: 'Annie',
+      lastName: 'Leigh',
+      organization: 'Edited at HQ',
+      title: 'Dr',
+    }); // C1: only sent fields changed
     expect(after.phoneNumbers).toMatchObject([{ phoneNumber: '555-0100', isPrimary: true }]);
     expect(after.tags).toEqual([`gd:${c.id}`]); // tags were not sent: HQ kept the create's
   });
 
-  it('custom fields go one by one (C4); a field HQ lacks parks the contact with HQ\'s message, its gifts wait; retry after the fix sends all', async () => {
+  it("custom fields go one by one (C4); a field HQ lacks parks the contact with HQ's message, its gifts wait; retry after the fix sends all", async () => {
     await createCustomField(ctx, { accountId, name: 'Shirt Size', type: 'text' });
-    const c = await createContact(ctx, { accountId, firstName: 'Cy', lastName: 'Dee', customFields: { 'Shirt Size': 'L' } });
+    const c = await createContact(ctx, {
+      accountId,
+      firstName: 'Cy',
+      lastName: 'Dee',
+      customFields: { 'Shirt Size': 'L' },
+    });
     const g = await gift(c.id, 50);
     let res = await engine.runPass();
     expect(res.accounts[0]).toMatchObject({ requests: 1, parked: 1 });
     const list = await listAttention(store.db, accountId);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ entityType: 'contact', entityId: c.id, code: 'remote_refused', remoteStatus: 400, label: 'Cy Dee' });
+    expect(list[0]).toMatchObject({
+      entityType: 'contact',
+      entityId: c.id,
+      code: 'remote_refused',
+      remoteStatus: 400,
+      label: 'Cy Dee',
+    });
     expect(list[0]!.reason).toMatch(/Shirt Size/i);
     expect((await recordSyncState(store.db, 'donation', g.id)).reason).toMatch(/waiting for its donor/);
     expect(await hqDonationsWithRef(g.id)).toHaveLength(0);
@@ -131,7 +209,11 @@ describe('push to a real HQ', () => {
     res = await engine.runPass();
     expect(res.accounts[0]!.requests).toBe(0);
 
-    await hq.request('POST', '/api/v1/custom-fields', { accountId: hq.accountId, name: 'Shirt Size', type: 'text' });
+    await hq.request('POST', '/api/v1/custom-fields', {
+      accountId: hq.accountId,
+      name: 'Shirt Size',
+      type: 'text',
+    });
     await retryItem(store, accountId, 'contact', c.id, new Date().toISOString());
     res = await engine.runPass();
     expect(res.accounts[0]).toMatchObject({ requests: 2, parked: 0 });
@@ -140,7 +222,11 @@ describe('push to a real HQ', () => {
     expect(await hqDonationsWithRef(g.id)).toHaveLength(1);
 
     await createCustomField(ctx, { accountId, name: 'Team', type: 'text' });
-    await hq.request('POST', '/api/v1/custom-fields', { accountId: hq.accountId, name: 'Team', type: 'text' });
+    await hq.request('POST', '/api/v1/custom-fields', {
+      accountId: hq.accountId,
+      name: 'Team',
+      type: 'text',
+    });
     await hq.request('PUT', `/api/v1/contacts/${hqId}`, { customFields: { Team: 'HQ set this' } });
     await updateContact(ctx, accountId, c.id, { customFields: { 'shirt size': '' } }); // clears one field only
     await engine.runPass();
@@ -166,7 +252,11 @@ describe('push to a real HQ', () => {
     expect(res.accounts[0]).toMatchObject({ requests: 2, parked: 0 });
     expect((await hq.request('GET', `/api/v1/contacts/${aHq}?accountId=${hq.accountId}`)).status).toBe(404);
     expect(await remoteIdFor(store.db, 'contact', a.id)).toBeNull();
-    expect(await queueCounts(store.db, accountId)).toMatchObject({ pending: 0, inFlight: 0, needsAttention: 0 });
+    expect(await queueCounts(store.db, accountId)).toMatchObject({
+      pending: 0,
+      inFlight: 0,
+      needsAttention: 0,
+    });
   });
 
   it('deleting a contact whose gifts HQ has asks first: parked until confirmed; discard keeps them at HQ', async () => {
@@ -209,8 +299,20 @@ describe('push to a real HQ', () => {
     const [item] = await listAttention(store.db, accountId);
     expect(item).toMatchObject({ code: 'reference_not_linked', entityId: g.id });
     expect(item!.reason).toContain('Spring Appeal');
-    const r = await hq.request('POST', '/api/v1/campaigns', { accountId: hq.accountId, name: 'Spring Appeal' });
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: other.id, remoteId: r.body.id, source: 'manual', at: new Date().toISOString() }));
+    const r = await hq.request('POST', '/api/v1/campaigns', {
+      accountId: hq.accountId,
+      name: 'Spring Appeal',
+    });
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'campaign',
+        localId: other.id,
+        remoteId: r.body.id,
+        source: 'manual',
+        at: new Date().toISOString(),
+      }),
+    );
     res = await engine.runPass();
     expect(res.accounts[0]).toMatchObject({ requests: 1, parked: 0 });
     expect(await hqDonationsWithRef(g.id)).toHaveLength(1);

@@ -45,7 +45,9 @@ describe('testSeeds', () => {
       withSeed(42, 'test/sync/x.test.ts', async () => {
         throw new Error('duplicate gift');
       }),
-    ).rejects.toThrow('[seed 42; replay: GIFTDESK_SEED=42 npx vitest run test/sync/x.test.ts] duplicate gift');
+    ).rejects.toThrow(
+      '[seed 42; replay: GIFTDESK_SEED=42 npx vitest run test/sync/x.test.ts] duplicate gift',
+    );
     expect(printed.mock.calls.flat().join(' ')).toContain('seed 42 FAILED');
     printed.mockRestore();
   });

@@ -26,7 +26,10 @@ let remote: TestServer;
 let strict: TestServer;
 
 beforeAll(async () => {
-  [remote, strict] = await Promise.all([startTestServer(), startTestServer({ rateLimit: { ratePerSecond: 3, burst: 2 } })]);
+  [remote, strict] = await Promise.all([
+    startTestServer(),
+    startTestServer({ rateLimit: { ratePerSecond: 3, burst: 2 } }),
+  ]);
 });
 afterAll(async () => {
   await remote?.close();
@@ -42,7 +45,9 @@ async function drive(client: RemoteClient, server: TestServer, lanes: number, to
       while (next < total) {
         next++;
         for (;;) {
-          const r = await client.request('GET', '/contacts', undefined, { query: { accountId: server.accountId, limit: 1 } });
+          const r = await client.request('GET', '/contacts', undefined, {
+            query: { accountId: server.accountId, limit: 1 },
+          });
           statuses.push(r.status ?? 0);
           if (r.status !== 429) break;
         }
@@ -58,8 +63,16 @@ describe('rate at the remote', () => {
 
   it('8 lanes at 5/s with a remote answering in 0–400 ms: never more than 5 + 1 in any second', async () => {
     const rng = createRng(5);
-    proxy = await startFaultProxy({ target: remote.url, rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 400) }) });
-    const client = createRemoteClient({ baseUrl: proxy.url, keyId: remote.keyId, secret: remote.secret, pacer: createPacer({ ratePerSecond: 5, burst: 1 }) });
+    proxy = await startFaultProxy({
+      target: remote.url,
+      rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 400) }),
+    });
+    const client = createRemoteClient({
+      baseUrl: proxy.url,
+      keyId: remote.keyId,
+      secret: remote.secret,
+      pacer: createPacer({ ratePerSecond: 5, burst: 1 }),
+    });
     const statuses = await drive(client, remote, 8, 16);
     expect(statuses.every((s) => s === 200)).toBe(true);
     const times = proxy.records.map((r) => r.at);
@@ -70,7 +83,12 @@ describe('rate at the remote', () => {
   it('a remote that enforces 3/s of its own: its headers hold us back, a 429 pauses us, every request gets through', async () => {
     const p = await startFaultProxy({ target: strict.url });
     try {
-      const client = createRemoteClient({ baseUrl: p.url, keyId: strict.keyId, secret: strict.secret, pacer: createPacer({ ratePerSecond: 10, burst: 1 }) });
+      const client = createRemoteClient({
+        baseUrl: p.url,
+        keyId: strict.keyId,
+        secret: strict.secret,
+        pacer: createPacer({ ratePerSecond: 10, burst: 1 }),
+      });
       const statuses = await drive(client, strict, 4, 12);
       expect(statuses.filter((s) => s === 200)).toHaveLength(12);
       const limited = statuses.filter((s) => s === 429).length;
@@ -89,13 +107,28 @@ describe('rate at the remote, with the sync engine', () => {
   it('pushing 50 changes over many lanes at the default 5/s, remote answering in 0–300 ms: never more than 5 + 1 requests in any second', async () => {
     const hq = await startHq();
     const rng = createRng(11);
-    const rig = await startRig({ hqSide: hq, ratePerSecond: 5, rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 300) }) });
+    const rig = await startRig({
+      hqSide: hq,
+      ratePerSecond: 5,
+      rule: () => ({ kind: 'forward', latencyMs: rng.int(0, 300) }),
+    });
     // The production client: the settings' rate, burst 1, the production deadline.
     const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: defaultClient });
     try {
       for (let i = 0; i < 25; i++) {
-        const c = await createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName: 'Rate', lastName: `Donor${i}` });
-        await createDonation(rig.local.ctx, { accountId: rig.local.accountId, contactId: c.id, donationAmount: 10 + i, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId: rig.local.campaignId });
+        const c = await createContact(rig.local.ctx, {
+          accountId: rig.local.accountId,
+          firstName: 'Rate',
+          lastName: `Donor${i}`,
+        });
+        await createDonation(rig.local.ctx, {
+          accountId: rig.local.accountId,
+          contactId: c.id,
+          donationAmount: 10 + i,
+          donationDate: '2026-11-24',
+          paymentMethod: 'cash',
+          campaignId: rig.local.campaignId,
+        });
       }
       const from = hq.proxy.records.length;
       await syncToCompletion(engine, rig);

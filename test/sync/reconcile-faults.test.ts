@@ -21,12 +21,27 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
   it('a failed GET of a candidate leaves it unknown; later it is posted once and linked to its real HQ id', async () => {
     rig = await startRig();
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       // A namesake entered at HQ by staff: the identity search by name finds it first.
-      const hqA = (await createContact(rig.remote.ctx, { accountId: rig.hq.accountId, firstName: 'Ada', lastName: 'Lovelace' })).id;
+      const hqA = (
+        await createContact(rig.remote.ctx, {
+          accountId: rig.hq.accountId,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+        })
+      ).id;
 
-      const b = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Ada', lastName: 'Lovelace' });
+      const b = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+      });
       let resetOnce = false;
       let readsFail = true;
       let failedReads = 0;
@@ -63,11 +78,25 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
   it('looking for an absent create costs a few reads, not one per contact HQ has (records already linked are skipped)', async () => {
     rig = await startRig();
     const { local } = rig;
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
-      for (let i = 0; i < 25; i++) await createContact(local.ctx, { accountId: local.accountId, firstName: 'Donor', lastName: `Number${i}` });
+      for (let i = 0; i < 25; i++)
+        await createContact(local.ctx, {
+          accountId: local.accountId,
+          firstName: 'Donor',
+          lastName: `Number${i}`,
+        });
       await syncToCompletion(engine, rig);
-      const lost = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Grace', lastName: 'Hopper' });
+      const lost = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Grace',
+        lastName: 'Hopper',
+      });
       let reset = false;
       rig.proxy.setRule((r): FaultAction => {
         if (!reset && r.method === 'POST' && r.body.includes(`gd:${lost.id}`)) {
@@ -95,16 +124,37 @@ describe('reconciling an unknown contact create when HQ reads fail', () => {
     rig = await startRig();
     const { local } = rig;
     // Full jitter drawn at its middle: the first retry waits half a second.
-    const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.5 });
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0.5,
+    });
     try {
-      const gone = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Gone', lastName: 'Before' });
-      rig.proxy.setRule((r): FaultAction => (r.method === 'POST' && r.body.includes(`gd:${gone.id}`) ? { kind: 'resetBeforeForward' } : { kind: 'forward' }));
+      const gone = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Gone',
+        lastName: 'Before',
+      });
+      rig.proxy.setRule((r): FaultAction =>
+        r.method === 'POST' && r.body.includes(`gd:${gone.id}`)
+          ? { kind: 'resetBeforeForward' }
+          : { kind: 'forward' },
+      );
       await engine.runPass({ accountId: local.accountId }); // its POST is reset: unknown, backed off
       expect((await getItem(local.store.db, 'contact', gone.id))?.state).toBe('unknown');
       // Deleted here before it ever reached HQ: once looked for and found absent, nothing is left to send.
       await deleteContact(local.ctx, local.accountId, gone.id);
-      const later = await createContact(local.ctx, { accountId: local.accountId, firstName: 'Later', lastName: 'Donor' });
-      rig.proxy.setRule((r): FaultAction => (r.method === 'POST' && r.body.includes(`gd:${later.id}`) ? { kind: 'resetBeforeForward' } : { kind: 'forward' }));
+      const later = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Later',
+        lastName: 'Donor',
+      });
+      rig.proxy.setRule((r): FaultAction =>
+        r.method === 'POST' && r.body.includes(`gd:${later.id}`)
+          ? { kind: 'resetBeforeForward' }
+          : { kind: 'forward' },
+      );
       await expect.poll(async () => ((await engine.nextRetryAt()) ?? Infinity) <= Date.now()).toBe(true); // its backoff runs out
       await engine.runPass({ accountId: local.accountId }); // the first is settled; the second's POST is reset
       expect((await getItem(local.store.db, 'contact', later.id))?.state).toBe('unknown');

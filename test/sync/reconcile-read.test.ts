@@ -21,8 +21,18 @@ beforeAll(async () => {
   cfg = (await loadRemoteConfig(rig.local.store.db, testKeys, rig.local.accountId))!;
   client = rig.makeClient(cfg);
   // HQ holds a contact for this account (created through its API, as a push would).
-  await client.request('POST', '/contacts', { accountId: rig.hq.accountId, firstName: 'Zoë', lastName: 'Adams' });
-  expect(await createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName: 'Zoe', lastName: 'Adams' })).toBeTruthy();
+  await client.request('POST', '/contacts', {
+    accountId: rig.hq.accountId,
+    firstName: 'Zoë',
+    lastName: 'Adams',
+  });
+  expect(
+    await createContact(rig.local.ctx, {
+      accountId: rig.local.accountId,
+      firstName: 'Zoe',
+      lastName: 'Adams',
+    }),
+  ).toBeTruthy();
 });
 afterAll(async () => {
   await rig?.close();
@@ -34,7 +44,15 @@ beforeEach(() => {
 
 function deps(extra: Partial<ReadForReconcileDeps> = {}): { d: ReadForReconcileDeps; sent: () => number } {
   let n = 0;
-  const d: ReadForReconcileDeps = { get: (path, query) => client.request('GET', path, undefined, { query }), cfg, clock: Date.now, random: () => 0, stopped: () => false, counted: () => n++, ...extra };
+  const d: ReadForReconcileDeps = {
+    get: (path, query) => client.request('GET', path, undefined, { query }),
+    cfg,
+    clock: Date.now,
+    random: () => 0,
+    stopped: () => false,
+    counted: () => n++,
+    ...extra,
+  };
   return { d, sent: () => n };
 }
 
@@ -58,7 +76,12 @@ describe('readForReconcile', () => {
     expect(sent()).toBe(1);
     const [only] = reads(from);
     const url = new URL(only!.path, 'http://hq');
-    expect([url.pathname, url.searchParams.get('accountId'), url.searchParams.get('limit'), url.searchParams.get('offset')]).toEqual(['/api/v1/contacts', rig.hq.accountId, '5', '0']);
+    expect([
+      url.pathname,
+      url.searchParams.get('accountId'),
+      url.searchParams.get('limit'),
+      url.searchParams.get('offset'),
+    ]).toEqual(['/api/v1/contacts', rig.hq.accountId, '5', '0']);
   });
 
   it('503, then a reset: read again, and the third read’s answer is the result', async () => {
@@ -73,7 +96,11 @@ describe('readForReconcile', () => {
 
   it('three 500s: a failure after three reads, never a made-up empty list', async () => {
     const from = rig.proxy.records.length;
-    firstAnswers({ kind: 'respond', status: 500 }, { kind: 'respond', status: 500 }, { kind: 'respond', status: 500 });
+    firstAnswers(
+      { kind: 'respond', status: 500 },
+      { kind: 'respond', status: 500 },
+      { kind: 'respond', status: 500 },
+    );
     const { d, sent } = deps();
     const r = await readForReconcile(d, '/contacts', { limit: 5 });
     expect(r).toMatchObject({ ok: false, result: 'failed', status: 500 });
@@ -84,18 +111,30 @@ describe('readForReconcile', () => {
   it('a refused key: `auth` at once, the reason kept for the pass', async () => {
     firstAnswers({ kind: 'respond', status: 403 });
     const { d, sent } = deps();
-    expect(await readForReconcile(d, '/contacts', { limit: 5 })).toMatchObject({ ok: false, result: 'auth', status: 403 });
+    expect(await readForReconcile(d, '/contacts', { limit: 5 })).toMatchObject({
+      ok: false,
+      result: 'auth',
+      status: 403,
+    });
     expect(sent()).toBe(1);
     expect(cfg.lastError).toBe('HQ refused the API key (403)');
   });
 
   it('any other refusal (404) is not read again; nor is a passing failure once the engine stops', async () => {
     const { d, sent } = deps();
-    expect(await readForReconcile(d, '/contacts/cnt_nowhere', {})).toMatchObject({ ok: false, result: 'failed', status: 404 });
+    expect(await readForReconcile(d, '/contacts/cnt_nowhere', {})).toMatchObject({
+      ok: false,
+      result: 'failed',
+      status: 404,
+    });
     expect(sent()).toBe(1);
     firstAnswers({ kind: 'respond', status: 503, retryAfter: '0' });
     const stopping = deps({ stopped: () => true });
-    expect(await readForReconcile(stopping.d, '/contacts', { limit: 5 })).toMatchObject({ ok: false, result: 'failed', status: 503 });
+    expect(await readForReconcile(stopping.d, '/contacts', { limit: 5 })).toMatchObject({
+      ok: false,
+      result: 'failed',
+      status: 503,
+    });
     expect(stopping.sent()).toBe(1);
   });
 });

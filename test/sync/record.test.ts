@@ -38,28 +38,61 @@ beforeEach(async () => {
 });
 
 /** HQ as this rig's account sees it (its own key). */
-const hq = (method: string, path: string) => client.request(method, path, undefined, { query: { accountId: rig.hq.accountId } });
+const hq = (method: string, path: string) =>
+  client.request(method, path, undefined, { query: { accountId: rig.hq.accountId } });
 
 const deps = () => ({ store: rig.local.store, clock: Date.now, random: () => 0.5 });
 
 /** Prepares the record for real, sends it through the proxy under `rule`, records the answer. */
-async function pushOnce(entityType: PushEntity, entityId: string, rule: FaultRule = forwardAll): Promise<{ r: RecordResult; step: SendStep; sentAt: number }> {
+async function pushOnce(
+  entityType: PushEntity,
+  entityId: string,
+  rule: FaultRule = forwardAll,
+): Promise<{ r: RecordResult; step: SendStep; sentAt: number }> {
   const { store, ctx, accountId } = rig.local;
-  const step = await prepare({ store, ctx, holder: 'laptop-a', leaseMs: 30_000, clock: Date.now, cfg, record: { entityType, entityId, firstSeq: 0 }, emailMatch: false, progress: () => undefined });
+  const step = await prepare({
+    store,
+    ctx,
+    holder: 'laptop-a',
+    leaseMs: 30_000,
+    clock: Date.now,
+    cfg,
+    record: { entityType, entityId, firstSeq: 0 },
+    emailMatch: false,
+    progress: () => undefined,
+  });
   if (step.kind !== 'send') throw new Error(`expected a request, got ${JSON.stringify(step)}`);
   expect(accountId).toBe(cfg.accountId);
   rig.proxy.setRule(rule);
-  const res = await client.request(step.method, step.path, step.body, step.query ? { query: step.query } : {});
+  const res = await client.request(
+    step.method,
+    step.path,
+    step.body,
+    step.query ? { query: step.query } : {},
+  );
   rig.proxy.setRule(forwardAll);
-  const r = await recordAnswer(deps(), { cfg, record: { entityType, entityId, firstSeq: 0 }, step, res, deadlineMs: DEADLINE, progress: (n) => (done += n) });
+  const r = await recordAnswer(deps(), {
+    cfg,
+    record: { entityType, entityId, firstSeq: 0 },
+    step,
+    res,
+    deadlineMs: DEADLINE,
+    progress: (n) => (done += n),
+  });
   return { r, step, sentAt: res.sentAt };
 }
 
 async function changes(entityId: string) {
-  return rig.local.store.db.selectFrom('changeLog').select(['attemptId', 'syncedAt']).where('entityId', '=', entityId).orderBy('seq').execute();
+  return rig.local.store.db
+    .selectFrom('changeLog')
+    .select(['attemptId', 'syncedAt'])
+    .where('entityId', '=', entityId)
+    .orderBy('seq')
+    .execute();
 }
 
-const person = (firstName: string, lastName: string, extra: Record<string, unknown> = {}) => createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName, lastName, ...extra });
+const person = (firstName: string, lastName: string, extra: Record<string, unknown> = {}) =>
+  createContact(rig.local.ctx, { accountId: rig.local.accountId, firstName, lastName, ...extra });
 
 describe('recordAnswer', () => {
   it('applied create: linked to HQ’s id, its changes done, the item idle with what HQ holds', async () => {
@@ -89,12 +122,29 @@ describe('recordAnswer', () => {
 
   it('refused by HQ (4xx): parked with HQ’s message, its changes pending again for after the fix', async () => {
     const c = await person('Ines', 'Muller');
-    const body = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Validation failed', details: [{ field: 'lastName', issue: 'is too long' }] });
-    const { r } = await pushOnce('contact', c.id, () => ({ kind: 'respond', status: 400, body, headers: { 'content-type': 'application/json' } }));
+    const body = JSON.stringify({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Validation failed',
+      details: [{ field: 'lastName', issue: 'is too long' }],
+    });
+    const { r } = await pushOnce('contact', c.id, () => ({
+      kind: 'respond',
+      status: 400,
+      body,
+      headers: { 'content-type': 'application/json' },
+    }));
     expect(r).toBe('parked');
     const item = await getItem(rig.local.store.db, 'contact', c.id);
-    expect(item).toMatchObject({ state: 'attention', attentionCode: 'remote_refused', attentionStatus: 400, attemptId: null });
-    expect(item!.attentionReason).toBe('HQ refused the create (400): Validation failed (lastName is too long)');
+    expect(item).toMatchObject({
+      state: 'attention',
+      attentionCode: 'remote_refused',
+      attentionStatus: 400,
+      attemptId: null,
+    });
+    expect(item!.attentionReason).toBe(
+      'HQ refused the create (400): Validation failed (lastName is too long)',
+    );
     expect(await changes(c.id)).toEqual([{ attemptId: null, syncedAt: null }]);
   });
 
@@ -102,7 +152,12 @@ describe('recordAnswer', () => {
     const c = await person('Jose', 'Nunez');
     const { r } = await pushOnce('contact', c.id, () => ({ kind: 'respond', status: 429, retryAfter: '0' }));
     expect(r).toBe('again');
-    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({ state: 'idle', attemptId: null, failures: 0, nextTryAt: null });
+    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({
+      state: 'idle',
+      attemptId: null,
+      failures: 0,
+      nextTryAt: null,
+    });
     expect(await changes(c.id)).toEqual([{ attemptId: null, syncedAt: null }]);
   });
 
@@ -111,7 +166,10 @@ describe('recordAnswer', () => {
     const { r } = await pushOnce('contact', c.id, () => ({ kind: 'respond', status: 401 }));
     expect(r).toBe('auth');
     expect(cfg.lastError).toMatch(/^HQ refused the API key \(401\)/);
-    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({ state: 'idle', attentionCode: null });
+    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({
+      state: 'idle',
+      attentionCode: null,
+    });
     cfg.lastError = null;
   });
 
@@ -124,18 +182,35 @@ describe('recordAnswer', () => {
     const { r, step } = await pushOnce('contact', c.id);
     expect(step.method).toBe('PUT');
     expect(r).toBe('parked');
-    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({ state: 'attention', attentionCode: 'deleted_at_hq', attentionStatus: 404 });
+    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({
+      state: 'attention',
+      attentionCode: 'deleted_at_hq',
+      attentionStatus: 404,
+    });
   });
 
   it('a delete HQ answers 404 is done, and the contact’s gifts lose their HQ link with it', async () => {
     const c = await person('Robert', 'Brown');
     expect((await pushOnce('contact', c.id)).r).toBe('again');
-    const gift = await createDonation(rig.local.ctx, { accountId: rig.local.accountId, contactId: c.id, donationAmount: 19.99, donationDate: '2026-11-24', paymentMethod: 'cash', campaignId: rig.local.campaignId });
+    const gift = await createDonation(rig.local.ctx, {
+      accountId: rig.local.accountId,
+      contactId: c.id,
+      donationAmount: 19.99,
+      donationDate: '2026-11-24',
+      paymentMethod: 'cash',
+      campaignId: rig.local.campaignId,
+    });
     expect((await pushOnce('donation', gift.id)).r).toBe('again');
     expect(await remoteIdFor(rig.local.store.db, 'donation', gift.id)).not.toBeNull();
     const remoteId = await remoteIdFor(rig.local.store.db, 'contact', c.id);
     expect((await hq('DELETE', `/contacts/${remoteId}`)).status).toBe(200);
-    await rig.local.store.write((trx) => trx.updateTable('syncItems').set({ attentionCode: 'delete_confirmed' }).where('entityId', '=', c.id).execute());
+    await rig.local.store.write((trx) =>
+      trx
+        .updateTable('syncItems')
+        .set({ attentionCode: 'delete_confirmed' })
+        .where('entityId', '=', c.id)
+        .execute(),
+    );
     await deleteContact(rig.local.ctx, rig.local.accountId, c.id);
     const { r, step } = await pushOnce('contact', c.id);
     expect(step.method).toBe('DELETE');
@@ -149,13 +224,47 @@ describe('recordAnswer', () => {
 describe('backOff', () => {
   it('counts failures and backs off (full jitter), never before notBefore; only an unknown outcome changes the state', async () => {
     const c = await person('Lee', 'Wong');
-    await rig.local.store.write((trx) => linkRemote(trx, { accountId: rig.local.accountId, entityType: 'contact', localId: c.id, remoteId: 'cnt_x', source: 'pushed', at: new Date().toISOString() }));
-    await rig.local.store.write((trx) => trx.insertInto('syncItems').values({ entityType: 'contact', entityId: c.id, accountId: rig.local.accountId, laneId: c.id, state: 'idle', failures: 0, updatedAt: new Date().toISOString() }).execute());
+    await rig.local.store.write((trx) =>
+      linkRemote(trx, {
+        accountId: rig.local.accountId,
+        entityType: 'contact',
+        localId: c.id,
+        remoteId: 'cnt_x',
+        source: 'pushed',
+        at: new Date().toISOString(),
+      }),
+    );
+    await rig.local.store.write((trx) =>
+      trx
+        .insertInto('syncItems')
+        .values({
+          entityType: 'contact',
+          entityId: c.id,
+          accountId: rig.local.accountId,
+          laneId: c.id,
+          state: 'idle',
+          failures: 0,
+          updatedAt: new Date().toISOString(),
+        })
+        .execute(),
+    );
     const t = Date.now();
     const d = { store: rig.local.store, clock: () => t, random: () => 0 };
     await backOff(d, { entityType: 'contact', entityId: c.id }, 'HQ could not be reached');
-    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({ state: 'idle', failures: 1, lastError: 'HQ could not be reached', nextTryAt: new Date(t).toISOString() });
-    await backOff(d, { entityType: 'contact', entityId: c.id }, 'reset', { unknown: true, notBefore: t + 60_000 });
-    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({ state: 'unknown', failures: 2, nextTryAt: new Date(t + 60_000).toISOString() });
+    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({
+      state: 'idle',
+      failures: 1,
+      lastError: 'HQ could not be reached',
+      nextTryAt: new Date(t).toISOString(),
+    });
+    await backOff(d, { entityType: 'contact', entityId: c.id }, 'reset', {
+      unknown: true,
+      notBefore: t + 60_000,
+    });
+    expect(await getItem(rig.local.store.db, 'contact', c.id)).toMatchObject({
+      state: 'unknown',
+      failures: 2,
+      nextTryAt: new Date(t + 60_000).toISOString(),
+    });
   });
 });

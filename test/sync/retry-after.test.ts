@@ -14,7 +14,12 @@ describe('parseRetryAfter', () => {
     ['RFC 850 date', 'Tuesday, 24-Nov-26 16:00:30 GMT', undefined, 30_000],
     ['asctime date', 'Tue Nov 24 16:00:10 2026', undefined, 10_000],
     ['a date in the past means now', 'Tue, 24 Nov 2026 15:00:00 GMT', undefined, 0],
-    ['GiftDesk / hosted 429 body', null, { statusCode: 429, error: 'Too Many Requests', message: 'slow down', retryAfter: 2 }, 2000],
+    [
+      'GiftDesk / hosted 429 body',
+      null,
+      { statusCode: 429, error: 'Too Many Requests', message: 'slow down', retryAfter: 2 },
+      2000,
+    ],
     ['body retryAfter as a string', null, { retryAfter: '4' }, 4000],
     ['envelope body', null, { error: { message: 'rate limited', retryAfter: 9 } }, 9000],
     ['header wins over body', '5', { retryAfter: 60 }, 5000],

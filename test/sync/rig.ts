@@ -31,7 +31,10 @@ import { forwardAll, startFaultProxy, type FaultProxy, type FaultRule } from './
 export const CUSTOM_FIELD = 'Shirt size';
 /** A fixed sealing key for tests: the secret is still sealed at rest, never plain. */
 export const TEST_KEY_HEX = '7'.repeat(64);
-export const testKeys: KeySource = { describe: 'the test key', key: async () => Buffer.from(TEST_KEY_HEX, 'hex') };
+export const testKeys: KeySource = {
+  describe: 'the test key',
+  key: async () => Buffer.from(TEST_KEY_HEX, 'hex'),
+};
 
 export interface LocalSide {
   dataDir: string;
@@ -111,11 +114,27 @@ export async function startRig(opts: RigOptions = {}): Promise<SyncRig> {
   await createCustomField(ctx, { accountId, name: CUSTOM_FIELD, type: 'text' });
   await createCustomField(remote.ctx, { accountId: hqKey.accountId, name: CUSTOM_FIELD, type: 'text' });
   const at = new Date().toISOString();
-  await store.write((trx) => linkRemote(trx, { accountId, entityType: 'campaign', localId: campaign.id, remoteId: hqCampaign.id, source: 'manual', at }));
+  await store.write((trx) =>
+    linkRemote(trx, {
+      accountId,
+      entityType: 'campaign',
+      localId: campaign.id,
+      remoteId: hqCampaign.id,
+      source: 'manual',
+      at,
+    }),
+  );
   await saveRemoteSettings(
     store,
     testKeys,
-    { accountId, baseUrl: proxy.url, keyId: hqKey.keyId, secret: hqKey.secret, remoteAccountId: hqKey.accountId, ratePerSecond: opts.ratePerSecond ?? 1000 },
+    {
+      accountId,
+      baseUrl: proxy.url,
+      keyId: hqKey.keyId,
+      secret: hqKey.secret,
+      remoteAccountId: hqKey.accountId,
+      ratePerSecond: opts.ratePerSecond ?? 1000,
+    },
     at,
   );
   return {
@@ -134,7 +153,15 @@ export async function startRig(opts: RigOptions = {}): Promise<SyncRig> {
 
 /* ------------------------------------------------------------------ the oracle */
 
-const VOLATILE = new Set(['id', 'accountId', 'createdAt', 'updatedAt', 'totalDonations', 'totalDonated', 'lastDonationDate']);
+const VOLATILE = new Set([
+  'id',
+  'accountId',
+  'createdAt',
+  'updatedAt',
+  'totalDonations',
+  'totalDonated',
+  'lastDonationDate',
+]);
 
 /** A contact's read shape without ids, timestamps, totals and sync's own `gd:` tags. */
 export function comparableContact(c: unknown): unknown {
@@ -171,7 +198,16 @@ interface DonationFacts {
 async function donationsOf(store: Store, accountId: string): Promise<DonationFacts[]> {
   return store.db
     .selectFrom('donations')
-    .select(['id', 'contactId', 'amountCents', 'donationDate', 'paymentMethod', 'campaignId', 'notes', 'status'])
+    .select([
+      'id',
+      'contactId',
+      'amountCents',
+      'donationDate',
+      'paymentMethod',
+      'campaignId',
+      'notes',
+      'status',
+    ])
     .where('accountId', '=', accountId)
     .orderBy('id')
     .execute() as Promise<DonationFacts[]>;
@@ -183,7 +219,10 @@ export interface OracleReport {
 }
 
 /** Throws with every difference found (not just the first). */
-export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: ReadonlySet<string>; hqNotes?: ReadonlyMap<string, string> } = {}): Promise<OracleReport> {
+export async function checkHqMatchesLocal(
+  rig: SyncRig,
+  opts: { voided?: ReadonlySet<string>; hqNotes?: ReadonlyMap<string, string> } = {},
+): Promise<OracleReport> {
   const { local, remote } = rig;
   const hqAccount = rig.hq.accountId;
   const problems: string[] = [];
@@ -191,11 +230,21 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
   const counts = await queueCounts(local.store.db, local.accountId);
   const left = Object.entries(counts).filter(([k, v]) => k !== 'done' && typeof v === 'number' && v > 0);
   if (left.length > 0) problems.push(`queue not drained: ${JSON.stringify(counts)}`);
-  const open = await local.store.db.selectFrom('syncItems').select(['entityType', 'entityId', 'state']).where('accountId', '=', local.accountId).where('state', '!=', 'idle').execute();
-  if (open.length > 0) problems.push(`items not idle: ${open.map((o) => `${o.entityType} ${o.entityId} ${o.state}`).join(', ')}`);
+  const open = await local.store.db
+    .selectFrom('syncItems')
+    .select(['entityType', 'entityId', 'state'])
+    .where('accountId', '=', local.accountId)
+    .where('state', '!=', 'idle')
+    .execute();
+  if (open.length > 0)
+    problems.push(
+      `items not idle: ${open.map((o) => `${o.entityType} ${o.entityId} ${o.state}`).join(', ')}`,
+    );
 
   // HQ contacts by identity tag
-  const hqContactIds = (await remote.store.db.selectFrom('contacts').select('id').where('accountId', '=', hqAccount).execute()).map((r) => r.id);
+  const hqContactIds = (
+    await remote.store.db.selectFrom('contacts').select('id').where('accountId', '=', hqAccount).execute()
+  ).map((r) => r.id);
   const hqByRef = new Map<string, unknown[]>();
   const hqUntagged: string[] = [];
   const hqContacts = new Map<string, Awaited<ReturnType<typeof getContact>>>();
@@ -206,9 +255,16 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
     if (refs.length !== 1) hqUntagged.push(`${id} tags=${JSON.stringify(c.tags)}`);
     for (const r of refs) hqByRef.set(r.slice(3), [...(hqByRef.get(r.slice(3)) ?? []), c]);
   }
-  if (hqUntagged.length > 0) problems.push(`HQ contacts without exactly one gd: identity: ${hqUntagged.join(', ')}`);
+  if (hqUntagged.length > 0)
+    problems.push(`HQ contacts without exactly one gd: identity: ${hqUntagged.join(', ')}`);
 
-  const localContactIds = (await local.store.db.selectFrom('contacts').select('id').where('accountId', '=', local.accountId).execute()).map((r) => r.id);
+  const localContactIds = (
+    await local.store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('accountId', '=', local.accountId)
+      .execute()
+  ).map((r) => r.id);
   const localSet = new Set(localContactIds);
   for (const id of localContactIds) {
     const at = hqByRef.get(id) ?? [];
@@ -221,9 +277,11 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
     const got = JSON.stringify(comparableContact(at[0]));
     if (want !== got) problems.push(`contact ${id} differs at HQ:\n  local ${want}\n  HQ    ${got}`);
     const linked = await remoteIdFor(local.store.db, 'contact', id);
-    if (linked !== (at[0] as { id: string }).id) problems.push(`contact ${id} is linked to ${linked}, but HQ has it as ${(at[0] as { id: string }).id}`);
+    if (linked !== (at[0] as { id: string }).id)
+      problems.push(`contact ${id} is linked to ${linked}, but HQ has it as ${(at[0] as { id: string }).id}`);
   }
-  for (const ref of hqByRef.keys()) if (!localSet.has(ref)) problems.push(`HQ still has contact gd:${ref}, deleted (or never) here`);
+  for (const ref of hqByRef.keys())
+    if (!localSet.has(ref)) problems.push(`HQ still has contact gd:${ref}, deleted (or never) here`);
 
   // Donations by reference
   const localDonations = await donationsOf(local.store, local.accountId);
@@ -231,18 +289,31 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
   // HQ's gifts this laptop pushed (or found), by HQ id: a gift whose notes staff rewrote at HQ
   // has lost its reference, and is identified by the link instead.
   const linkedD = new Map(
-    (await local.store.db.selectFrom('syncLinks').select(['localId', 'remoteId']).where('accountId', '=', local.accountId).where('entityType', '=', 'donation').execute()).map((l) => [l.remoteId, l.localId]),
+    (
+      await local.store.db
+        .selectFrom('syncLinks')
+        .select(['localId', 'remoteId'])
+        .where('accountId', '=', local.accountId)
+        .where('entityType', '=', 'donation')
+        .execute()
+    ).map((l) => [l.remoteId, l.localId]),
   );
   const hqByRefD = new Map<string, DonationFacts[]>();
   for (const d of hqDonations) {
     const refs = (d.notes ?? '').match(/gd:don_[0-9A-Za-z]+/g)?.map((r) => r.slice(3)) ?? [];
     const staff = opts.hqNotes?.get(d.id);
     if (staff !== undefined) {
-      if (d.notes !== staff) problems.push(`HQ donation ${d.id}: the notes staff wrote at HQ (${JSON.stringify(staff)}) became ${JSON.stringify(d.notes)}`);
+      if (d.notes !== staff)
+        problems.push(
+          `HQ donation ${d.id}: the notes staff wrote at HQ (${JSON.stringify(staff)}) became ${JSON.stringify(d.notes)}`,
+        );
       const linked = linkedD.get(d.id);
       if (linked) refs.splice(0, refs.length, linked);
       else problems.push(`HQ donation ${d.id}, whose notes staff rewrote, is linked to no local gift`);
-    } else if (refs.length !== 1) problems.push(`HQ donation ${d.id} carries ${refs.length} gd: references (notes ${JSON.stringify(d.notes)})`);
+    } else if (refs.length !== 1)
+      problems.push(
+        `HQ donation ${d.id} carries ${refs.length} gd: references (notes ${JSON.stringify(d.notes)})`,
+      );
     for (const r of refs) hqByRefD.set(r, [...(hqByRefD.get(r) ?? []), d]);
   }
   let expectedDonations = 0;
@@ -269,12 +340,17 @@ export async function checkHqMatchesLocal(rig: SyncRig, opts: { voided?: Readonl
     if (h.paymentMethod !== d.paymentMethod) mismatch.push(`method ${h.paymentMethod} ≠ ${d.paymentMethod}`);
     if (h.campaignId !== rig.hq.campaignId) mismatch.push(`campaign ${h.campaignId} ≠ ${rig.hq.campaignId}`);
     if (h.contactId !== hqContact) mismatch.push(`donor ${h.contactId} ≠ ${hqContact}`);
-    if (d.notes && !opts.hqNotes?.has(h.id) && !(h.notes ?? '').includes(d.notes)) mismatch.push(`notes ${JSON.stringify(h.notes)} lack ${JSON.stringify(d.notes)}`);
+    if (d.notes && !opts.hqNotes?.has(h.id) && !(h.notes ?? '').includes(d.notes))
+      mismatch.push(`notes ${JSON.stringify(h.notes)} lack ${JSON.stringify(d.notes)}`);
     if (mismatch.length > 0) problems.push(`donation ${d.id} differs at HQ: ${mismatch.join('; ')}`);
   }
-  for (const ref of hqByRefD.keys()) if (!localDonationIds.has(ref)) problems.push(`HQ has donation gd:${ref}, which is not here`);
+  for (const ref of hqByRefD.keys())
+    if (!localDonationIds.has(ref)) problems.push(`HQ has donation gd:${ref}, which is not here`);
 
-  if (problems.length > 0) throw new Error(`HQ does not match the local intent (${problems.length} problems):\n- ${problems.slice(0, 40).join('\n- ')}`);
+  if (problems.length > 0)
+    throw new Error(
+      `HQ does not match the local intent (${problems.length} problems):\n- ${problems.slice(0, 40).join('\n- ')}`,
+    );
   return { contacts: localContactIds.length, donations: expectedDonations };
 }
 
@@ -291,7 +367,11 @@ export interface DrainableEngine {
  * With HQ reachable again, the run must end within `maxPasses` passes or, on a slow (loaded)
  * machine where backoffs outlast quick passes, within `settleMs` of the faults ending.
  */
-export async function syncToCompletion(engine: DrainableEngine, rig: SyncRig, opts: { faultyPasses?: number; maxPasses?: number; settleMs?: number } = {}): Promise<{ passes: number }> {
+export async function syncToCompletion(
+  engine: DrainableEngine,
+  rig: SyncRig,
+  opts: { faultyPasses?: number; maxPasses?: number; settleMs?: number } = {},
+): Promise<{ passes: number }> {
   const faulty = opts.faultyPasses ?? 15;
   const max = opts.maxPasses ?? faulty + 40;
   const settleMs = opts.settleMs ?? 30_000;
@@ -304,7 +384,12 @@ export async function syncToCompletion(engine: DrainableEngine, rig: SyncRig, op
     }
     await engine.runPass({ accountId });
     const c = await queueCounts(store.db, accountId);
-    const open = await store.db.selectFrom('syncItems').select('entityId').where('accountId', '=', accountId).where('state', 'in', ['unknown', 'in_flight']).executeTakeFirst();
+    const open = await store.db
+      .selectFrom('syncItems')
+      .select('entityId')
+      .where('accountId', '=', accountId)
+      .where('state', 'in', ['unknown', 'in_flight'])
+      .executeTakeFirst();
     if (c.pending === 0 && c.inFlight === 0 && !open) return { passes: i + 1 };
     if (i + 1 >= max && (faultsEnded === Infinity || Date.now() - faultsEnded >= settleMs)) break;
     const next = await engine.nextRetryAt();
@@ -319,5 +404,7 @@ export async function syncToCompletion(engine: DrainableEngine, rig: SyncRig, op
     .where((eb) => eb.or([eb('state', '!=', 'idle'), eb('nextTryAt', 'is not', null)]))
     .limit(10)
     .execute();
-  throw new Error(`sync did not finish in ${max} passes${faultsEnded === Infinity ? ' (faults never off)' : ` and ${Math.round((Date.now() - faultsEnded) / 1000)} s with HQ reachable`}: ${JSON.stringify(c)}; records not idle: ${JSON.stringify(left)}; nextRetryAt ${await engine.nextRetryAt()}, now ${Date.now()}`);
+  throw new Error(
+    `sync did not finish in ${max} passes${faultsEnded === Infinity ? ' (faults never off)' : ` and ${Math.round((Date.now() - faultsEnded) / 1000)} s with HQ reachable`}: ${JSON.stringify(c)}; records not idle: ${JSON.stringify(left)}; nextRetryAt ${await engine.nextRetryAt()}, now ${Date.now()}`,
+  );
 }

@@ -9,9 +9,26 @@ import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount } from '../../electron/domain/accounts.ts';
 import { createContext } from '../../electron/domain/context.ts';
-import { getRemoteSettings, loadRemoteConfig, normaliseBaseUrl, saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
-import { KEY_FILE, envKeySource, keyFileSource, openSecret, sealSecret } from '../../electron/sync/secret-box.ts';
-import { linkRemote, localIdFor, remoteIdFor, remoteIdsFor, unlinkRemote } from '../../electron/sync/state.ts';
+import {
+  getRemoteSettings,
+  loadRemoteConfig,
+  normaliseBaseUrl,
+  saveRemoteSettings,
+} from '../../electron/sync/remote-settings.ts';
+import {
+  KEY_FILE,
+  envKeySource,
+  keyFileSource,
+  openSecret,
+  sealSecret,
+} from '../../electron/sync/secret-box.ts';
+import {
+  linkRemote,
+  localIdFor,
+  remoteIdFor,
+  remoteIdsFor,
+  unlinkRemote,
+} from '../../electron/sync/state.ts';
 import { freshDatabase } from '../helpers/server.ts';
 
 let store: Store;
@@ -35,25 +52,75 @@ describe('id map', () => {
   it('links, finds both ways, relinks and unlinks', async () => {
     const at = new Date().toISOString();
     expect(await remoteIdFor(store.db, 'contact', 'cnt_A')).toBeNull();
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'contact', localId: 'cnt_A', remoteId: 'hq_1', source: 'pushed', at }));
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: 'cnt_A',
+        remoteId: 'hq_1',
+        source: 'pushed',
+        at,
+      }),
+    );
     expect(await remoteIdFor(store.db, 'contact', 'cnt_A')).toBe('hq_1');
     expect(await localIdFor(store.db, accountId, 'contact', 'hq_1')).toBe('cnt_A');
     expect(await remoteIdFor(store.db, 'donation', 'cnt_A')).toBeNull(); // per type
-    await store.write((trx) => linkRemote(trx, { accountId, entityType: 'contact', localId: 'cnt_A', remoteId: 'hq_2', source: 'found', at }));
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: 'cnt_A',
+        remoteId: 'hq_2',
+        source: 'found',
+        at,
+      }),
+    );
     expect(await remoteIdFor(store.db, 'contact', 'cnt_A')).toBe('hq_2');
     expect([...(await remoteIdsFor(store.db, 'contact', ['cnt_A', 'cnt_B']))]).toEqual([['cnt_A', 'hq_2']]);
     // one HQ record, one local record
-    await expect(store.write((trx) => linkRemote(trx, { accountId, entityType: 'contact', localId: 'cnt_B', remoteId: 'hq_2', source: 'pulled', at }))).rejects.toThrow();
+    await expect(
+      store.write((trx) =>
+        linkRemote(trx, {
+          accountId,
+          entityType: 'contact',
+          localId: 'cnt_B',
+          remoteId: 'hq_2',
+          source: 'pulled',
+          at,
+        }),
+      ),
+    ).rejects.toThrow();
     await store.write((trx) => unlinkRemote(trx, 'contact', 'cnt_A'));
     expect(await remoteIdFor(store.db, 'contact', 'cnt_A')).toBeNull();
   });
 
   it('the outbox has the sync columns, pending by default', async () => {
-    const row = await store.db.selectFrom('changeLog').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+    const row = await store.db
+      .selectFrom('changeLog')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
     // createAccount logs nothing; insert through the domain's own helper instead
     expect(row).toBeUndefined();
-    await store.write((trx) => trx.insertInto('changeLog').values({ accountId, entityType: 'contact', entityId: 'cnt_X', op: 'create', fields: null, push: 1, createdAt: new Date().toISOString() }).execute());
-    const r = await store.db.selectFrom('changeLog').selectAll().where('accountId', '=', accountId).executeTakeFirstOrThrow();
+    await store.write((trx) =>
+      trx
+        .insertInto('changeLog')
+        .values({
+          accountId,
+          entityType: 'contact',
+          entityId: 'cnt_X',
+          op: 'create',
+          fields: null,
+          push: 1,
+          createdAt: new Date().toISOString(),
+        })
+        .execute(),
+    );
+    const r = await store.db
+      .selectFrom('changeLog')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .executeTakeFirstOrThrow();
     expect(r.syncedAt).toBeNull();
     expect(r.attemptId).toBeNull();
   });
@@ -83,8 +150,26 @@ describe('secret at rest', () => {
 
   it('settings keep the secret sealed and never show it', async () => {
     const keys = envKeySource({ GIFTDESK_SYNC_KEY: 'c'.repeat(64) })!;
-    await expect(saveRemoteSettings(store, keys, { accountId, baseUrl: 'https://hq.example.org/api/v1/', keyId: 'gdk_x', remoteAccountId: 'acct_hq' }, new Date().toISOString())).rejects.toThrow(/secret/);
-    const saved = await saveRemoteSettings(store, keys, { accountId, baseUrl: 'https://hq.example.org/api/v1/', keyId: 'gdk_x', secret: 'gds_plain', remoteAccountId: 'acct_hq' }, new Date().toISOString());
+    await expect(
+      saveRemoteSettings(
+        store,
+        keys,
+        { accountId, baseUrl: 'https://hq.example.org/api/v1/', keyId: 'gdk_x', remoteAccountId: 'acct_hq' },
+        new Date().toISOString(),
+      ),
+    ).rejects.toThrow(/secret/);
+    const saved = await saveRemoteSettings(
+      store,
+      keys,
+      {
+        accountId,
+        baseUrl: 'https://hq.example.org/api/v1/',
+        keyId: 'gdk_x',
+        secret: 'gds_plain',
+        remoteAccountId: 'acct_hq',
+      },
+      new Date().toISOString(),
+    );
     expect(saved.baseUrl).toBe('https://hq.example.org');
     expect(saved.ratePerSecond).toBe(5);
     expect(JSON.stringify(saved)).not.toContain('gds_plain');
@@ -92,7 +177,18 @@ describe('secret at rest', () => {
     expect(JSON.stringify(row)).not.toContain('gds_plain');
     expect((await loadRemoteConfig(store.db, keys, accountId))!.secret).toBe('gds_plain');
     // a later save without the secret keeps it
-    await saveRemoteSettings(store, keys, { accountId, baseUrl: 'http://127.0.0.1:9', keyId: 'gdk_y', remoteAccountId: 'acct_hq', ratePerSecond: 2 }, new Date().toISOString());
+    await saveRemoteSettings(
+      store,
+      keys,
+      {
+        accountId,
+        baseUrl: 'http://127.0.0.1:9',
+        keyId: 'gdk_y',
+        remoteAccountId: 'acct_hq',
+        ratePerSecond: 2,
+      },
+      new Date().toISOString(),
+    );
     expect((await loadRemoteConfig(store.db, keys, accountId))!.secret).toBe('gds_plain');
     expect((await getRemoteSettings(store.db, accountId))!.ratePerSecond).toBe(2);
     expect(() => normaliseBaseUrl('ftp://x')).toThrow(/baseUrl/);

@@ -45,7 +45,16 @@ async function twinGifts(r: SyncRig, n: number) {
   const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
   const gifts = [];
   for (let i = 0; i < n; i++) {
-    gifts.push(await createDonation(ctx, { accountId, contactId: donor.id, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId }));
+    gifts.push(
+      await createDonation(ctx, {
+        accountId,
+        contactId: donor.id,
+        donationAmount: 19.99,
+        donationDate: '2026-11-24T19:42:00Z',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+    );
   }
   return { donor, gifts };
 }
@@ -58,26 +67,42 @@ describe('twin gifts with an unknown outcome', () => {
     ['an answer dropped after HQ committed', { kind: 'dropAfterCommit' }],
   ];
 
-  it.each(unknowns)('the second twin reaches HQ exactly once after %s (the first twin at HQ is not a lookalike)', async (_, action) => {
-    rig = await startRig();
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
-    try {
-      const { gifts } = await twinGifts(rig, 2);
-      const faulted = faultPostOf(rig, gifts[1]!.id, action);
-      await syncToCompletion(engine, rig);
-      expect(faulted()).toBe(true);
-      expect(await listAttention(rig.local.store.db, rig.local.accountId)).toEqual([]);
-      expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 2 });
-      const [a, b] = [await remoteIdFor(rig.local.store.db, 'donation', gifts[0]!.id), await remoteIdFor(rig.local.store.db, 'donation', gifts[1]!.id)];
-      expect(a).not.toBe(b);
-    } finally {
-      await engine.stop();
-    }
-  });
+  it.each(unknowns)(
+    'the second twin reaches HQ exactly once after %s (the first twin at HQ is not a lookalike)',
+    async (_, action) => {
+      rig = await startRig();
+      const engine = createSyncEngine({
+        store: rig.local.store,
+        keys: testKeys,
+        makeClient: rig.makeClient,
+        random: () => 0,
+      });
+      try {
+        const { gifts } = await twinGifts(rig, 2);
+        const faulted = faultPostOf(rig, gifts[1]!.id, action);
+        await syncToCompletion(engine, rig);
+        expect(faulted()).toBe(true);
+        expect(await listAttention(rig.local.store.db, rig.local.accountId)).toEqual([]);
+        expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 2 });
+        const [a, b] = [
+          await remoteIdFor(rig.local.store.db, 'donation', gifts[0]!.id),
+          await remoteIdFor(rig.local.store.db, 'donation', gifts[1]!.id),
+        ];
+        expect(a).not.toBe(b);
+      } finally {
+        await engine.stop();
+      }
+    },
+  );
 
   it('triplets: the third twin, unknown twice over, still reaches HQ once', async () => {
     rig = await startRig();
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { gifts } = await twinGifts(rig, 3);
       let faults = 0;
@@ -99,26 +124,45 @@ describe('twin gifts with an unknown outcome', () => {
 
   it("a twin whose notes staff edited at HQ (its reference gone) is still the first twin's, not a lookalike of the second", async () => {
     rig = await startRig();
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { gifts } = await twinGifts(rig, 2);
       const [first, second] = gifts as [(typeof gifts)[0], (typeof gifts)[0]];
-      rig.proxy.setRule((req): FaultAction => (req.method === 'POST' && req.body.includes(`gd:${second.id}`) ? { kind: 'respond', status: 503 } : { kind: 'forward' }));
+      rig.proxy.setRule((req): FaultAction =>
+        req.method === 'POST' && req.body.includes(`gd:${second.id}`)
+          ? { kind: 'respond', status: 503 }
+          : { kind: 'forward' },
+      );
       await engine.runPass({ accountId: rig.local.accountId }); // the first twin at HQ; the second unknown
       const hqFirst = (await remoteIdFor(rig.local.store.db, 'donation', first.id))!;
       expect(hqFirst).toMatch(/^don_/);
       expect((await getItem(rig.local.store.db, 'donation', second.id))?.state).toBe('unknown');
       // Staff rewrite the first twin's notes in HQ's web application: its reference is gone.
-      await rig.remote.store.db.updateTable('donations').set({ notes: 'thank-you card sent' }).where('id', '=', hqFirst).execute();
+      await rig.remote.store.db
+        .updateTable('donations')
+        .set({ notes: 'thank-you card sent' })
+        .where('id', '=', hqFirst)
+        .execute();
       rig.proxy.setRule(() => ({ kind: 'forward' }));
       await syncToCompletion(engine, rig);
       expect(await listAttention(rig.local.store.db, rig.local.accountId)).toEqual([]);
-      const atHq = await rig.remote.store.db.selectFrom('donations').select(['id', 'notes', 'amountCents']).where('accountId', '=', rig.hq.accountId).execute();
+      const atHq = await rig.remote.store.db
+        .selectFrom('donations')
+        .select(['id', 'notes', 'amountCents'])
+        .where('accountId', '=', rig.hq.accountId)
+        .execute();
       expect(atHq).toHaveLength(2);
       expect(atHq.filter((d) => d.notes?.includes(`gd:${second.id}`))).toHaveLength(1);
       expect(await remoteIdFor(rig.local.store.db, 'donation', second.id)).not.toBe(hqFirst);
       // the oracle knows the first twin at HQ by its link, and staff's notes stay
-      expect(await checkHqMatchesLocal(rig, { hqNotes: new Map([[hqFirst, 'thank-you card sent']]) })).toEqual({ contacts: 1, donations: 2 });
+      expect(
+        await checkHqMatchesLocal(rig, { hqNotes: new Map([[hqFirst, 'thank-you card sent']]) }),
+      ).toEqual({ contacts: 1, donations: 2 });
     } finally {
       await engine.stop();
     }
@@ -126,13 +170,34 @@ describe('twin gifts with an unknown outcome', () => {
 
   it('a gift typed at HQ by hand (no reference, linked to nothing here) is still a lookalike for a person', async () => {
     rig = await startRig();
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
     try {
       const { donor, gifts } = await twinGifts(rig, 1);
-      rig.proxy.setRule((req): FaultAction => (req.method === 'POST' && req.body.includes(`gd:${gifts[0]!.id}`) ? { kind: 'respond', status: 503 } : { kind: 'forward' }));
+      rig.proxy.setRule((req): FaultAction =>
+        req.method === 'POST' && req.body.includes(`gd:${gifts[0]!.id}`)
+          ? { kind: 'respond', status: 503 }
+          : { kind: 'forward' },
+      );
       await engine.runPass({ accountId: rig.local.accountId });
       const hqDonor = (await remoteIdFor(rig.local.store.db, 'contact', donor.id))!;
-      await rig.remote.request('POST', '/api/v1/donations', { accountId: rig.hq.accountId, contactId: hqDonor, donationAmount: 19.99, donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash', campaignId: rig.hq.campaignId }, { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` });
+      await rig.remote.request(
+        'POST',
+        '/api/v1/donations',
+        {
+          accountId: rig.hq.accountId,
+          contactId: hqDonor,
+          donationAmount: 19.99,
+          donationDate: '2026-11-24T19:42:00Z',
+          paymentMethod: 'cash',
+          campaignId: rig.hq.campaignId,
+        },
+        { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` },
+      );
       rig.proxy.setRule(() => ({ kind: 'forward' }));
       await passWhenDue(engine, rig.local.accountId); // once the 503'd request's deadline has passed
       const attention = await listAttention(rig.local.store.db, rig.local.accountId);
@@ -148,14 +213,30 @@ describe('namesake contacts', () => {
     rig = await startRig();
     const { ctx, accountId } = rig.local;
     // Backoff drawn at its top: the unknown create waits while the namesake comes up.
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0.99 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0.99,
+    });
     try {
-      const a = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'browns@example.org' });
+      const a = await createContact(ctx, {
+        accountId,
+        firstName: 'Robert',
+        lastName: 'Brown',
+        primaryEmail: 'browns@example.org',
+      });
       faultPostOf(rig, a.id, { kind: 'dropAfterCommit' }); // A is at HQ; the laptop does not know
       await engine.runPass({ accountId });
       expect((await getItem(rig.local.store.db, 'contact', a.id))?.state).toBe('unknown');
       // Robert's wife, same household email, typed at the next table.
-      const b = await createContact(ctx, { accountId, firstName: 'Roberta', lastName: 'Brown', primaryEmail: 'browns@example.org' });
+      const b = await createContact(ctx, {
+        accountId,
+        firstName: 'Roberta',
+        lastName: 'Brown',
+        primaryEmail: 'browns@example.org',
+      });
       rig.proxy.setRule(() => ({ kind: 'forward' }));
       await engine.runPass({ accountId }); // A still backed off: B must wait for it, not take A's HQ record
       expect(await remoteIdFor(rig.local.store.db, 'contact', b.id)).toBeNull();
@@ -176,16 +257,38 @@ describe('a pull while a create is unconfirmed', () => {
   /** HQ's directory comes down through the rig's client (the proxy forwards everything). */
   async function pull(r: SyncRig) {
     const cfg = (await loadRemoteConfig(r.local.store.db, testKeys, r.local.accountId))!;
-    return pullFromHq({ ctx: r.local.ctx, remote: r.makeClient(cfg), accountId: r.local.accountId, remoteAccountId: r.hq.accountId });
+    return pullFromHq({
+      ctx: r.local.ctx,
+      remote: r.makeClient(cfg),
+      accountId: r.local.accountId,
+      remoteAccountId: r.hq.accountId,
+    });
   }
-  const localContacts = async (r: SyncRig) => (await r.local.store.db.selectFrom('contacts').select('id').where('accountId', '=', r.local.accountId).execute()).map((c) => c.id);
+  const localContacts = async (r: SyncRig) =>
+    (
+      await r.local.store.db
+        .selectFrom('contacts')
+        .select('id')
+        .where('accountId', '=', r.local.accountId)
+        .execute()
+    ).map((c) => c.id);
 
-  it('renamed here after its create was sent: HQ\'s copy (as sent) is left to the engine, not pulled as a second donor', async () => {
+  it("renamed here after its create was sent: HQ's copy (as sent) is left to the engine, not pulled as a second donor", async () => {
     rig = await startRig();
     const { ctx, accountId } = rig.local;
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.99 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0.99,
+    });
     try {
-      const x = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'rb@example.org' });
+      const x = await createContact(ctx, {
+        accountId,
+        firstName: 'Robert',
+        lastName: 'Brown',
+        primaryEmail: 'rb@example.org',
+      });
       faultPostOf(rig, x.id, { kind: 'dropAfterCommit' });
       await engine.runPass({ accountId });
       expect((await getItem(rig.local.store.db, 'contact', x.id))?.state).toBe('unknown');
@@ -202,10 +305,15 @@ describe('a pull while a create is unconfirmed', () => {
     }
   });
 
-  it('deleted here after its create was sent: HQ\'s copy is not pulled back as a ghost donor', async () => {
+  it("deleted here after its create was sent: HQ's copy is not pulled back as a ghost donor", async () => {
     rig = await startRig();
     const { ctx, accountId } = rig.local;
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, random: () => 0.99 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0.99,
+    });
     try {
       const x = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
       faultPostOf(rig, x.id, { kind: 'dropAfterCommit' });
@@ -233,12 +341,39 @@ describe('an email match never takes what HQ holds for another local contact (fo
   it('a household namesake is never linked to the HQ contact GiftDesk created for another local contact', async () => {
     rig = await startRig();
     const { ctx, accountId } = rig.local;
-    const engine = createSyncEngine({ store: rig.local.store, keys: testKeys, makeClient: rig.makeClient, matchContact: matchContactByEmail, random: () => 0 });
+    const engine = createSyncEngine({
+      store: rig.local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      matchContact: matchContactByEmail,
+      random: () => 0,
+    });
     try {
-      await createContact(ctx, { accountId, firstName: 'Roberta', lastName: 'Brown', primaryEmail: 'browns@example.org' });
-      const a = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'browns@example.org' });
+      await createContact(ctx, {
+        accountId,
+        firstName: 'Roberta',
+        lastName: 'Brown',
+        primaryEmail: 'browns@example.org',
+      });
+      const a = await createContact(ctx, {
+        accountId,
+        firstName: 'Robert',
+        lastName: 'Brown',
+        primaryEmail: 'browns@example.org',
+      });
       // A's earlier attempt, committed at HQ after the laptop had given up on it
-      await rig.remote.request('POST', '/api/v1/contacts', { accountId: rig.hq.accountId, firstName: 'Robert', lastName: 'Brown', primaryEmail: 'browns@example.org', tags: [`gd:${a.id}`] }, { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` });
+      await rig.remote.request(
+        'POST',
+        '/api/v1/contacts',
+        {
+          accountId: rig.hq.accountId,
+          firstName: 'Robert',
+          lastName: 'Brown',
+          primaryEmail: 'browns@example.org',
+          tags: [`gd:${a.id}`],
+        },
+        { 'x-api-key': rig.hq.keyId, authorization: `Bearer ${rig.hq.secret}` },
+      );
       await syncToCompletion(engine, rig, { faultyPasses: 0 });
       expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 2, donations: 0 });
     } finally {

@@ -26,15 +26,53 @@ import type { FaultAction, FaultKind, FaultRule, ProxiedRequest } from './fault-
 import { CUSTOM_FIELD, type LocalSide, type SyncRig } from './rig.ts';
 import { createRng, type Rng } from './random.ts';
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Frances', 'Tony', 'Radia', 'Niklaus', 'Zoë', 'José', 'Jose', 'Robert', 'Roberta'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 'Allen', 'Hoare', 'Perlman', 'Wirth', 'Ørsted', 'Núñez', 'Nunez', 'Brown'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Edsger',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Tony',
+  'Radia',
+  'Niklaus',
+  'Zoë',
+  'José',
+  'Jose',
+  'Robert',
+  'Roberta',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Hoare',
+  'Perlman',
+  'Wirth',
+  'Ørsted',
+  'Núñez',
+  'Nunez',
+  'Brown',
+];
 const ORGS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', null];
 const TAGS = ['donor', 'volunteer', 'board', 'major', 'lapsed', 'vip'];
 const METHODS = ['cash', 'check', 'credit_card', 'ach', 'venmo', 'in_kind'] as const;
 /** What staff type over a gift's notes in HQ's web application. */
 const STAFF_NOTES = ['thank-you card sent', 'receipt mailed', 'matched by employer', 'Called to thank'];
 
-export const CASES = ['twins', 'namesakes', 'giftToNewContact', 'hqEditedNotes', 'deleteUnknown', 'racingEdit'] as const;
+export const CASES = [
+  'twins',
+  'namesakes',
+  'giftToNewContact',
+  'hqEditedNotes',
+  'deleteUnknown',
+  'racingEdit',
+] as const;
 export type EventCase = (typeof CASES)[number];
 
 interface Person {
@@ -126,7 +164,11 @@ function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
         body.tags = rng.shuffle([...TAGS]).slice(0, rng.int(0, 3));
         break;
       case 6:
-        body.phoneNumbers = Array.from({ length: rng.int(0, 2) }, (_, k) => ({ phoneNumber: `+1 555 01${rng.int(10, 99)}`, phoneType: k === 0 ? 'mobile' : 'home', isPrimary: k === 0 }));
+        body.phoneNumbers = Array.from({ length: rng.int(0, 2) }, (_, k) => ({
+          phoneNumber: `+1 555 01${rng.int(10, 99)}`,
+          phoneType: k === 0 ? 'mobile' : 'home',
+          isPrimary: k === 0,
+        }));
         break;
       case 7:
         body.customFields = { [CUSTOM_FIELD]: rng.chance(0.25) ? null : rng.pick(['S', 'M', 'L', 'XL']) };
@@ -136,7 +178,12 @@ function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
   return body;
 }
 
-async function editContact(local: LocalSide, w: WorkloadState, id: string, body: ContactUpdateBody): Promise<void> {
+async function editContact(
+  local: LocalSide,
+  w: WorkloadState,
+  id: string,
+  body: ContactUpdateBody,
+): Promise<void> {
   await updateContact(local.ctx, local.accountId, id, body);
   w.writes++;
   const p = w.people.get(id);
@@ -190,7 +237,13 @@ function eventMinute(rng: Rng): string {
   return `${eventDay(rng)}T${String(rng.int(0, 23)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00Z`;
 }
 
-async function gift(local: LocalSide, rng: Rng, w: WorkloadState, donor: string, twin?: { amount: number; date: string; method: (typeof METHODS)[number] }): Promise<string> {
+async function gift(
+  local: LocalSide,
+  rng: Rng,
+  w: WorkloadState,
+  donor: string,
+  twin?: { amount: number; date: string; method: (typeof METHODS)[number] },
+): Promise<string> {
   const day = eventDay(rng);
   const d = await createDonation(local.ctx, {
     accountId: local.accountId,
@@ -210,7 +263,11 @@ async function gift(local: LocalSide, rng: Rng, w: WorkloadState, donor: string,
 /** Twins (or triplets): identical gifts, back to back; a pass may start between them. */
 async function twinGifts(local: LocalSide, rng: Rng, w: WorkloadState, donor: string): Promise<string[]> {
   const n = rng.chance(0.3) ? 3 : 2;
-  const facts = { amount: rng.pick([19.99, 19.99, 20, 50, 100]), date: eventMinute(rng), method: rng.pick(['cash', 'cash', 'check', 'credit_card'] as const) };
+  const facts = {
+    amount: rng.pick([19.99, 19.99, 20, 50, 100]),
+    date: eventMinute(rng),
+    method: rng.pick(['cash', 'cash', 'check', 'credit_card'] as const),
+  };
   const group: string[] = [];
   for (let i = 0; i < n; i++) {
     if (i > 0 && rng.chance(0.3)) w.kick?.();
@@ -224,8 +281,18 @@ async function twinGifts(local: LocalSide, rng: Rng, w: WorkloadState, donor: st
   return group;
 }
 
-async function hasLink(local: LocalSide, type: 'contact' | 'donation', localId: string): Promise<string | null> {
-  const r = await local.store.db.selectFrom('syncLinks').select('remoteId').where('accountId', '=', local.accountId).where('entityType', '=', type).where('localId', '=', localId).executeTakeFirst();
+async function hasLink(
+  local: LocalSide,
+  type: 'contact' | 'donation',
+  localId: string,
+): Promise<string | null> {
+  const r = await local.store.db
+    .selectFrom('syncLinks')
+    .select('remoteId')
+    .where('accountId', '=', local.accountId)
+    .where('entityType', '=', type)
+    .where('localId', '=', localId)
+    .executeTakeFirst();
   return r?.remoteId ?? null;
 }
 
@@ -261,9 +328,24 @@ export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState):
   const kind =
     ids.length === 0
       ? 'create'
-      : rng.weighted({ create: 3, edit: 4, delete: 1, donate: 4, twins: 1.2, namesake: 0.8, household: 0.8, freshDonor: 0.8, deleteUnknown: 0.6, staffEdit: 0.6 });
+      : rng.weighted({
+          create: 3,
+          edit: 4,
+          delete: 1,
+          donate: 4,
+          twins: 1.2,
+          namesake: 0.8,
+          household: 0.8,
+          freshDonor: 0.8,
+          deleteUnknown: 0.6,
+          staffEdit: 0.6,
+        });
   if (kind === 'create') {
-    const id = await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: rng.chance(0.6) ? freshEmail(rng, w) : null });
+    const id = await newContact(local, rng, w, {
+      firstName: rng.pick(FIRST),
+      lastName: rng.pick(LAST),
+      email: rng.chance(0.6) ? freshEmail(rng, w) : null,
+    });
     return `create ${id}`;
   }
   if (kind === 'namesake' || kind === 'household') {
@@ -272,11 +354,20 @@ export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState):
       kind === 'namesake'
         ? rng.chance(0.3)
           ? { firstName: plain(other.firstName), lastName: plain(other.lastName), email: freshEmail(rng, w) }
-          : { firstName: other.firstName, lastName: other.lastName, email: rng.chance(0.8) ? freshEmail(rng, w) : null }
-        : { firstName: rng.pick(FIRST.filter((f) => f !== other.firstName)), lastName: rng.chance(0.5) ? other.lastName : rng.pick(LAST), email: other.email ?? freshEmail(rng, w) };
+          : {
+              firstName: other.firstName,
+              lastName: other.lastName,
+              email: rng.chance(0.8) ? freshEmail(rng, w) : null,
+            }
+        : {
+            firstName: rng.pick(FIRST.filter((f) => f !== other.firstName)),
+            lastName: rng.chance(0.5) ? other.lastName : rng.pick(LAST),
+            email: other.email ?? freshEmail(rng, w),
+          };
     const id = await withBusy(w, [otherId], async () => {
       // give the household its shared email first
-      if (kind === 'household' && !other.email) await editContact(local, w, otherId, { primaryEmail: person.email });
+      if (kind === 'household' && !other.email)
+        await editContact(local, w, otherId, { primaryEmail: person.email });
       return newContact(local, rng, w, person);
     });
     tag(w, id, 'namesakes');
@@ -285,11 +376,17 @@ export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState):
     return `${kind} ${id} of ${otherId}`;
   }
   if (kind === 'freshDonor') {
-    const donor = await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: rng.chance(0.5) ? freshEmail(rng, w) : null });
+    const donor = await newContact(local, rng, w, {
+      firstName: rng.pick(FIRST),
+      lastName: rng.pick(LAST),
+      email: rng.chance(0.5) ? freshEmail(rng, w) : null,
+    });
     w.busy.add(donor);
     try {
       if (rng.chance(0.6)) w.kick?.(); // the donor's create goes out while the gift is typed
-      const gifts = rng.chance(0.3) ? await twinGifts(local, rng, w, donor) : [await gift(local, rng, w, donor)];
+      const gifts = rng.chance(0.3)
+        ? await twinGifts(local, rng, w, donor)
+        : [await gift(local, rng, w, donor)];
       tag(w, donor, 'giftToNewContact');
       for (const g of gifts) tag(w, g, 'giftToNewContact');
       w.seen.giftToNewContact++;
@@ -340,14 +437,23 @@ export async function randomWrite(local: LocalSide, rng: Rng, w: WorkloadState):
  * every case.
  */
 export async function completeCases(local: LocalSide, rng: Rng, w: WorkloadState): Promise<void> {
-  if (w.contacts.size === 0) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: freshEmail(rng, w) });
+  if (w.contacts.size === 0)
+    await newContact(local, rng, w, {
+      firstName: rng.pick(FIRST),
+      lastName: rng.pick(LAST),
+      email: freshEmail(rng, w),
+    });
   if (w.seen.twins === 0) {
     const donor = rng.pick([...w.contacts.keys()]);
     await withBusy(w, [donor], () => twinGifts(local, rng, w, donor));
   }
   if (w.seen.namesakes === 0 || w.seen.giftToNewContact === 0) {
     const [otherId, other] = rng.pick([...w.people.entries()]);
-    const id = await newContact(local, rng, w, { firstName: other.firstName, lastName: other.lastName, email: freshEmail(rng, w) });
+    const id = await newContact(local, rng, w, {
+      firstName: other.firstName,
+      lastName: other.lastName,
+      email: freshEmail(rng, w),
+    });
     tag(w, id, 'namesakes');
     tag(w, otherId, 'namesakes');
     w.seen.namesakes++;
@@ -359,8 +465,14 @@ export async function completeCases(local: LocalSide, rng: Rng, w: WorkloadState
   if (w.seen.racingEdit === 0 || w.seen.deleteUnknown === 0) {
     w.forceRace = w.seen.racingEdit === 0;
     w.forceDelete = w.seen.deleteUnknown === 0;
-    if (w.forceRace) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: freshEmail(rng, w) });
-    if (w.forceDelete) await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: null });
+    if (w.forceRace)
+      await newContact(local, rng, w, {
+        firstName: rng.pick(FIRST),
+        lastName: rng.pick(LAST),
+        email: freshEmail(rng, w),
+      });
+    if (w.forceDelete)
+      await newContact(local, rng, w, { firstName: rng.pick(FIRST), lastName: rng.pick(LAST), email: null });
   }
 }
 
@@ -387,11 +499,22 @@ export async function recordsOf(rig: SyncRig, w: WorkloadState, req: ProxiedRequ
   const byId = /^\/api\/v1\/contacts\/([^/]+)$/.exec(url.pathname);
   if (byId) {
     const hqId = decodeURIComponent(byId[1]!);
-    const link = await local.store.db.selectFrom('syncLinks').select('localId').where('accountId', '=', local.accountId).where('entityType', '=', 'contact').where('remoteId', '=', hqId).execute();
+    const link = await local.store.db
+      .selectFrom('syncLinks')
+      .select('localId')
+      .where('accountId', '=', local.accountId)
+      .where('entityType', '=', 'contact')
+      .where('remoteId', '=', hqId)
+      .execute();
     for (const l of link) out.add(l.localId);
     if (link.length === 0) {
-      const row = await rig.remote.store.db.selectFrom('contacts').select('tags').where('id', '=', hqId).executeTakeFirst();
-      for (const t of row ? (JSON.parse(row.tags) as string[]) : []) if (t.startsWith('gd:')) out.add(t.slice(3));
+      const row = await rig.remote.store.db
+        .selectFrom('contacts')
+        .select('tags')
+        .where('id', '=', hqId)
+        .executeTakeFirst();
+      for (const t of row ? (JSON.parse(row.tags) as string[]) : [])
+        if (t.startsWith('gd:')) out.add(t.slice(3));
     }
   }
   if (req.method === 'GET' && (url.pathname === '/api/v1/contacts' || url.pathname === '/api/v1/donations')) {
@@ -406,18 +529,36 @@ export async function recordsOf(rig: SyncRig, w: WorkloadState, req: ProxiedRequ
       .execute();
     for (const o of open) {
       if (!o.attemptBody) continue;
-      const sent = JSON.parse(o.attemptBody) as { firstName?: string; lastName?: string; primaryEmail?: string; body?: { donationDate?: string } };
+      const sent = JSON.parse(o.attemptBody) as {
+        firstName?: string;
+        lastName?: string;
+        primaryEmail?: string;
+        body?: { donationDate?: string };
+      };
       if (type === 'contact') {
         const search = url.searchParams.get('search');
-        if (search === null || search === (sent.primaryEmail ? sent.primaryEmail : `${sent.firstName ?? ''} ${sent.lastName ?? ''}`).slice(0, 200)) out.add(o.entityId);
+        if (
+          search === null ||
+          search ===
+            (sent.primaryEmail ? sent.primaryEmail : `${sent.firstName ?? ''} ${sent.lastName ?? ''}`).slice(
+              0,
+              200,
+            )
+        )
+          out.add(o.entityId);
       } else if (sent.body?.donationDate) {
         const win = donationSearchWindow(sent.body.donationDate);
-        if (url.searchParams.get('startDate') === win.startDate && url.searchParams.get('endDate') === win.endDate) out.add(o.entityId);
+        if (
+          url.searchParams.get('startDate') === win.startDate &&
+          url.searchParams.get('endDate') === win.endDate
+        )
+          out.add(o.entityId);
       }
     }
     // an email match's search, before the create
     const search = url.searchParams.get('search');
-    if (type === 'contact' && search?.includes('@')) for (const [id, p] of w.people) if (p.email === search) out.add(id);
+    if (type === 'contact' && search?.includes('@'))
+      for (const [id, p] of w.people) if (p.email === search) out.add(id);
   }
   return [...out];
 }
@@ -480,7 +621,8 @@ export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: Ev
     if (req.method === 'POST' && url.pathname === '/api/v1/donations' && records.length === 1) {
       // staff open a twin of this gift at HQ while this one is on the wire
       const siblings = (w.twins.get(records[0]!) ?? []).filter((g) => g !== records[0]);
-      if (siblings.length > 0 && rng.chance(0.35)) for (const s of siblings) if (await staffEdit(local, rng, w, s)) break;
+      if (siblings.length > 0 && rng.chance(0.35))
+        for (const s of siblings) if (await staffEdit(local, rng, w, s)) break;
     }
     const cases = new Set<EventCase>();
     for (const r of records) for (const c of w.cases.get(r) ?? []) cases.add(c);

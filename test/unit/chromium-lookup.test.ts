@@ -15,7 +15,10 @@ const machine = (over: Partial<ChromiumLookup> = {}): ChromiumLookup => ({
 
 describe('which Chromium runs the browser tests', () => {
   it('GIFTDESK_CHROMIUM first, even where the npm build and the system one are both there', () => {
-    expect(chooseChromium(machine({ env: { GIFTDESK_CHROMIUM: '/opt/chrome/chrome' } }))).toEqual({ source: 'GIFTDESK_CHROMIUM', path: '/opt/chrome/chrome' });
+    expect(chooseChromium(machine({ env: { GIFTDESK_CHROMIUM: '/opt/chrome/chrome' } }))).toEqual({
+      source: 'GIFTDESK_CHROMIUM',
+      path: '/opt/chrome/chrome',
+    });
   });
 
   it('then the npm build on Linux x64, before /usr/bin/chromium', () => {
@@ -25,13 +28,21 @@ describe('which Chromium runs the browser tests', () => {
 
   it('the system one where the package has no build (arm64, macOS) or is not installed', () => {
     expect(chooseChromium(machine({ arch: 'arm64' }))).toEqual({ source: 'system', path: SYSTEM_CHROMIUM });
-    expect(chooseChromium(machine({ platform: 'darwin', arch: 'x64' }))).toEqual({ source: 'system', path: SYSTEM_CHROMIUM });
-    expect(chooseChromium(machine({ npmBuildInstalled: false }))).toEqual({ source: 'system', path: SYSTEM_CHROMIUM });
+    expect(chooseChromium(machine({ platform: 'darwin', arch: 'x64' }))).toEqual({
+      source: 'system',
+      path: SYSTEM_CHROMIUM,
+    });
+    expect(chooseChromium(machine({ npmBuildInstalled: false }))).toEqual({
+      source: 'system',
+      path: SYSTEM_CHROMIUM,
+    });
   });
 
   it('none at all: says what was looked for and what to do', () => {
     const r = chooseChromium(machine({ arch: 'arm64', exists: () => false }));
     expect(r.source).toBeNull();
-    expect('why' in r && r.why).toMatch(/GIFTDESK_CHROMIUM is not set.*no build for linux-arm64.*\/usr\/bin\/chromium does not exist/);
+    expect('why' in r && r.why).toMatch(
+      /GIFTDESK_CHROMIUM is not set.*no build for linux-arm64.*\/usr\/bin\/chromium does not exist/,
+    );
   });
 });

@@ -20,26 +20,73 @@ const defs: CustomFieldDef[] = [
   { id: 'cf_text', name: 'Volunteer Interests', type: 'text', archived: false, options: [] },
   { id: 'cf_num', name: 'Wealth Score', type: 'number', archived: false, options: [] },
   { id: 'cf_date', name: 'Last Contacted', type: 'date', archived: false, options: [] },
-  { id: 'cf_pick', name: 'Membership.Level', type: 'picklist', archived: false, options: [{ id: 'o1', name: 'Gold', retired: false }, { id: 'o2', name: 'Tin', retired: true }] },
+  {
+    id: 'cf_pick',
+    name: 'Membership.Level',
+    type: 'picklist',
+    archived: false,
+    options: [
+      { id: 'o1', name: 'Gold', retired: false },
+      { id: 'o2', name: 'Tin', retired: true },
+    ],
+  },
   { id: 'cf_old', name: 'Old Field', type: 'text', archived: true, options: [] },
 ];
 
 const contact: Contact = {
-  id: 'cnt_1', contactType: 'INDIVIDUAL', status: 'ACTIVE', firstName: 'Zoë', lastName: 'Núñez', prefix: null, middleName: null, suffix: null,
-  salutation: null, formalSalutation: null, primaryEmail: 'zoe@example.org', primaryPhone: null, organization: 'Fjord', title: null,
-  employer: null, occupation: null, industry: null, spouse: null, birthDate: '1990-02-03', gender: null, politicalParty: null, capacity: null,
-  quickNotes: null, source: null, preferredContactMethod: 'EMAIL', tags: ['board'],
+  id: 'cnt_1',
+  contactType: 'INDIVIDUAL',
+  status: 'ACTIVE',
+  firstName: 'Zoë',
+  lastName: 'Núñez',
+  prefix: null,
+  middleName: null,
+  suffix: null,
+  salutation: null,
+  formalSalutation: null,
+  primaryEmail: 'zoe@example.org',
+  primaryPhone: null,
+  organization: 'Fjord',
+  title: null,
+  employer: null,
+  occupation: null,
+  industry: null,
+  spouse: null,
+  birthDate: '1990-02-03',
+  gender: null,
+  politicalParty: null,
+  capacity: null,
+  quickNotes: null,
+  source: null,
+  preferredContactMethod: 'EMAIL',
+  tags: ['board'],
   phoneNumbers: [{ id: 'sub_1', phoneNumber: '555 0100', phoneType: 'mobile', isPrimary: true }],
-  emailAddresses: [], addresses: [], education: [{ id: 'sub_2', institution: 'Oslo U', degree: null, fieldOfStudy: null, graduationYear: 2012 }],
-  employment: [], notes: [], customFields: { 'Wealth Score': 7, 'Membership.Level': 'Tin' },
-  email: 'zoe@example.org', phone: '555 0100', address: null, lastDonationDate: null, createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z', totalDonations: 0, totalDonated: 0,
+  emailAddresses: [],
+  addresses: [],
+  education: [{ id: 'sub_2', institution: 'Oslo U', degree: null, fieldOfStudy: null, graduationYear: 2012 }],
+  employment: [],
+  notes: [],
+  customFields: { 'Wealth Score': 7, 'Membership.Level': 'Tin' },
+  email: 'zoe@example.org',
+  phone: '555 0100',
+  address: null,
+  lastDonationDate: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  totalDonations: 0,
+  totalDonated: 0,
 };
 
 describe('createBody', () => {
   it('sends what was filled in, numbers as numbers, and leaves empty fields and archived custom fields out', () => {
     const v = emptyValues(defs);
-    Object.assign(v, { firstName: 'Ada', lastName: 'Byron', organization: 'Engines', gender: 'FEMALE', tags: ['major donor'] });
+    Object.assign(v, {
+      firstName: 'Ada',
+      lastName: 'Byron',
+      organization: 'Engines',
+      gender: 'FEMALE',
+      tags: ['major donor'],
+    });
     v.education = [{ institution: 'Home', degree: '', fieldOfStudy: '', graduationYear: '1990' }];
     v.custom = { ...v.custom, cf_num: '12.5', cf_date: '2026-03-01', cf_pick: 'Gold', cf_text: '' };
     expect(v.custom).not.toHaveProperty('cf_old');
@@ -113,7 +160,9 @@ describe('checkBody and formPath', () => {
     v.phoneNumbers = [];
     v.education = [{ institution: 'Old School', degree: '', fieldOfStudy: '', graduationYear: '1833' }];
     v.firstName = 'Ada';
-    expect(checkBody(createBody(v, defs), 'create', defs)).toEqual([{ path: 'education.0.graduationYear', message: 'must be at least 1900' }]);
+    expect(checkBody(createBody(v, defs), 'create', defs)).toEqual([
+      { path: 'education.0.graduationYear', message: 'must be at least 1900' },
+    ]);
   });
 
   it('maps the server’s field names, custom field names with dots included', () => {

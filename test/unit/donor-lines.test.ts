@@ -9,16 +9,40 @@ import { donorLine, donorLines } from '../../renderer/screens/gift-entry/donor-l
 import type { ContactSummary } from '../../shared/schemas/contact-views.ts';
 
 const base: ContactSummary = {
-  id: 'cnt_000000000001', contactType: 'INDIVIDUAL', status: 'ACTIVE', firstName: 'Robert', lastName: 'Brown', organization: null,
-  email: null, phone: null, city: null, tags: [], totalDonations: 0, lastDonationDate: null, createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z',
+  id: 'cnt_000000000001',
+  contactType: 'INDIVIDUAL',
+  status: 'ACTIVE',
+  firstName: 'Robert',
+  lastName: 'Brown',
+  organization: null,
+  email: null,
+  phone: null,
+  city: null,
+  tags: [],
+  totalDonations: 0,
+  lastDonationDate: null,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
 };
 const c = (over: Partial<ContactSummary>): ContactSummary => ({ ...base, ...over });
 
 describe('donor lines', () => {
   it('gives namesakes what tells them apart, and keeps the short line for everyone else', () => {
     const list = [
-      c({ id: 'cnt_a', email: 'rbrown@pine.example', city: 'Akron', lastDonationDate: '2025-05-01', totalDonations: 19.99 }),
-      c({ id: 'cnt_b', firstName: 'ROBERT', lastName: 'Brówn', organization: 'Oak Trust', phone: '555-0101' }),
+      c({
+        id: 'cnt_a',
+        email: 'rbrown@pine.example',
+        city: 'Akron',
+        lastDonationDate: '2025-05-01',
+        totalDonations: 19.99,
+      }),
+      c({
+        id: 'cnt_b',
+        firstName: 'ROBERT',
+        lastName: 'Brówn',
+        organization: 'Oak Trust',
+        phone: '555-0101',
+      }),
       c({ id: 'cnt_c', firstName: 'Roberta', lastName: 'Browning', email: 'roberta@browning.example' }),
     ];
     const lines = donorLines(list);

@@ -22,7 +22,9 @@ interface LockPackage {
 }
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, LockPackage> };
+const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8')) as {
+  packages: Record<string, LockPackage>;
+};
 const readme = fs.readFileSync('README.md', 'utf8');
 
 /** Every locked package whose `engines.node` refuses `version`, as "name@version wants range". */
@@ -32,7 +34,8 @@ function refusing(packages: Record<string, LockPackage>, version: string): strin
     if (where === '') continue; // the project itself
     const range = p.engines && !Array.isArray(p.engines) ? p.engines.node : undefined;
     if (typeof range !== 'string') continue;
-    if (!semver.satisfies(version, range, { includePrerelease: true })) out.push(`${where.replace(/^.*node_modules\//, '')}@${p.version ?? '?'} wants node ${range}`);
+    if (!semver.satisfies(version, range, { includePrerelease: true }))
+      out.push(`${where.replace(/^.*node_modules\//, '')}@${p.version ?? '?'} wants node ${range}`);
   }
   return out;
 }

@@ -9,8 +9,19 @@ import type { RemoteResult } from '../../electron/sync/http-client.ts';
 
 const at = (s: string) => `2026-03-07T19:${s}.000Z`;
 const now = Date.parse(at('10:00'));
-const none: ConnectionFacts = { hqAnsweredAt: null, hqFailedAt: null, hqFailure: null, hqRefusedAt: null, pausedUntil: null };
-const answer = (r: Partial<RemoteResult>): RemoteResult => ({ outcome: 'applied', sent: true, sentAt: now, ...r });
+const none: ConnectionFacts = {
+  hqAnsweredAt: null,
+  hqFailedAt: null,
+  hqFailure: null,
+  hqRefusedAt: null,
+  pausedUntil: null,
+};
+const answer = (r: Partial<RemoteResult>): RemoteResult => ({
+  outcome: 'applied',
+  sent: true,
+  sentAt: now,
+  ...r,
+});
 
 describe('classifyAnswer', () => {
   it.each([
@@ -22,19 +33,63 @@ describe('classifyAnswer', () => {
     [{ status: 403, outcome: 'notApplied' as const }, 'refused'],
     [{ status: 302, outcome: 'notApplied' as const }, 'failed'],
     [{ status: 503, outcome: 'unknown' as const }, 'failed'],
-    [{ status: undefined, sent: false, outcome: 'notApplied' as const, networkError: { kind: 'refused' as const, code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' } }, 'failed'],
-    [{ status: undefined, outcome: 'unknown' as const, networkError: { kind: 'timeout' as const, message: 'No answer within 15000 ms' } }, 'failed'],
-    [{ status: 200, outcome: 'unknown' as const, networkError: { kind: 'reset' as const, message: 'other side closed' } }, 'failed'],
+    [
+      {
+        status: undefined,
+        sent: false,
+        outcome: 'notApplied' as const,
+        networkError: {
+          kind: 'refused' as const,
+          code: 'ECONNREFUSED',
+          message: 'connect ECONNREFUSED 127.0.0.1:9',
+        },
+      },
+      'failed',
+    ],
+    [
+      {
+        status: undefined,
+        outcome: 'unknown' as const,
+        networkError: { kind: 'timeout' as const, message: 'No answer within 15000 ms' },
+      },
+      'failed',
+    ],
+    [
+      {
+        status: 200,
+        outcome: 'unknown' as const,
+        networkError: { kind: 'reset' as const, message: 'other side closed' },
+      },
+      'failed',
+    ],
   ])('%j is %s', (r, kind) => {
     expect(classifyAnswer(answer(r))?.kind).toBe(kind);
   });
 
   it('a request we cancelled ourselves (shutdown) says nothing of HQ', () => {
-    expect(classifyAnswer(answer({ status: undefined, outcome: 'notApplied', sent: false, networkError: { kind: 'aborted', message: 'Cancelled before the request was sent' } }))).toBeNull();
+    expect(
+      classifyAnswer(
+        answer({
+          status: undefined,
+          outcome: 'notApplied',
+          sent: false,
+          networkError: { kind: 'aborted', message: 'Cancelled before the request was sent' },
+        }),
+      ),
+    ).toBeNull();
   });
 
   it('a failure says what happened', () => {
-    expect(classifyAnswer(answer({ status: undefined, sent: false, outcome: 'notApplied', networkError: { kind: 'refused', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } }))?.note).toBe('refused (ECONNREFUSED): connect ECONNREFUSED');
+    expect(
+      classifyAnswer(
+        answer({
+          status: undefined,
+          sent: false,
+          outcome: 'notApplied',
+          networkError: { kind: 'refused', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+        }),
+      )?.note,
+    ).toBe('refused (ECONNREFUSED): connect ECONNREFUSED');
   });
 });
 
@@ -46,13 +101,34 @@ describe('connectionState', () => {
   it('online within two minutes of an answer, quiet after (nothing asked HQ since), offline once a later request failed', () => {
     expect(connectionState({ ...none, hqAnsweredAt: at('08:01') }, now)).toBe('online');
     expect(connectionState({ ...none, hqAnsweredAt: at('07:59') }, now)).toBe('quiet');
-    expect(connectionState({ ...none, hqAnsweredAt: at('09:00'), hqFailedAt: at('08:30') }, now)).toBe('online');
-    expect(connectionState({ ...none, hqAnsweredAt: at('09:00'), hqFailedAt: at('09:30') }, now)).toBe('offline');
+    expect(connectionState({ ...none, hqAnsweredAt: at('09:00'), hqFailedAt: at('08:30') }, now)).toBe(
+      'online',
+    );
+    expect(connectionState({ ...none, hqAnsweredAt: at('09:00'), hqFailedAt: at('09:30') }, now)).toBe(
+      'offline',
+    );
   });
   it('paused while HQ’s pause lasts; refused when HQ’s last answer refused the key, whatever came later', () => {
-    expect(connectionState({ ...none, hqAnsweredAt: at('09:59'), pausedUntil: at('10:30') }, now)).toBe('paused');
-    expect(connectionState({ ...none, hqAnsweredAt: at('09:59'), pausedUntil: at('09:30') }, now)).toBe('online');
-    expect(connectionState({ ...none, hqAnsweredAt: at('09:00'), hqRefusedAt: at('09:30'), hqFailedAt: at('09:50'), pausedUntil: at('10:30') }, now)).toBe('refused');
-    expect(connectionState({ ...none, hqRefusedAt: at('09:30'), hqAnsweredAt: at('09:40') }, now)).toBe('online');
+    expect(connectionState({ ...none, hqAnsweredAt: at('09:59'), pausedUntil: at('10:30') }, now)).toBe(
+      'paused',
+    );
+    expect(connectionState({ ...none, hqAnsweredAt: at('09:59'), pausedUntil: at('09:30') }, now)).toBe(
+      'online',
+    );
+    expect(
+      connectionState(
+        {
+          ...none,
+          hqAnsweredAt: at('09:00'),
+          hqRefusedAt: at('09:30'),
+          hqFailedAt: at('09:50'),
+          pausedUntil: at('10:30'),
+        },
+        now,
+      ),
+    ).toBe('refused');
+    expect(connectionState({ ...none, hqRefusedAt: at('09:30'), hqAnsweredAt: at('09:40') }, now)).toBe(
+      'online',
+    );
   });
 });

@@ -31,9 +31,7 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('api_keys')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('secret_hash', 'text', (c) => c.notNull())
         .addColumn('label', 'text')
         .addColumn('created_at', ts, (c) => c.notNull())
@@ -47,9 +45,7 @@ export function migration(engine: Engine): Migration {
         : contacts.addColumn('seq', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity());
       await contacts
         .addColumn('id', 'text', (c) => c.notNull().unique())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('contact_type', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('first_name', 'text', (c) => c.notNull().modifyEnd(nocase))
@@ -86,9 +82,10 @@ export function migration(engine: Engine): Migration {
       for (const col of ['created_at', 'last_name', 'first_name', 'email']) {
         // Missing emails sort first ascending (SQLite's natural order; PostgreSQL is told).
         const index = s.createIndex(`contacts_account_${col}`).on('contacts');
-        await (col === 'email' && !isSqlite
-          ? index.expression(sql`account_id, email nulls first, id`)
-          : index.columns(['account_id', col, 'id'])
+        await (
+          col === 'email' && !isSqlite
+            ? index.expression(sql`account_id, email nulls first, id`)
+            : index.columns(['account_id', col, 'id'])
         ).execute();
       }
       await s
@@ -108,9 +105,7 @@ export function migration(engine: Engine): Migration {
         s
           .createTable(table)
           .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('contact_id', 'text', (c) =>
-            c.notNull().references('contacts.id').onDelete('cascade'),
-          )
+          .addColumn('contact_id', 'text', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
           .addColumn('position', 'integer', (c) => c.notNull());
       await sub('contact_phones')
         .addColumn('phone_number', 'text', (c) => c.notNull())
@@ -165,9 +160,7 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('custom_fields')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('name_key', 'text', (c) => c.notNull())
         .addColumn('field_type', 'text', (c) => c.notNull())
@@ -179,9 +172,7 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('custom_field_options')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('field_id', 'text', (c) =>
-          c.notNull().references('custom_fields.id').onDelete('cascade'),
-        )
+        .addColumn('field_id', 'text', (c) => c.notNull().references('custom_fields.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('retired_at', ts)
@@ -193,12 +184,8 @@ export function migration(engine: Engine): Migration {
         .execute();
       await s
         .createTable('contact_custom_values')
-        .addColumn('contact_id', 'text', (c) =>
-          c.notNull().references('contacts.id').onDelete('cascade'),
-        )
-        .addColumn('field_id', 'text', (c) =>
-          c.notNull().references('custom_fields.id').onDelete('cascade'),
-        )
+        .addColumn('contact_id', 'text', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
+        .addColumn('field_id', 'text', (c) => c.notNull().references('custom_fields.id').onDelete('cascade'))
         .addColumn('value_text', 'text')
         .addColumn('value_number', isSqlite ? 'real' : 'double precision')
         .addColumn('option_id', 'text', (c) => c.references('custom_field_options.id'))
@@ -209,12 +196,14 @@ export function migration(engine: Engine): Migration {
         s
           .createTable(table)
           .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('account_id', 'text', (c) =>
-            c.notNull().references('accounts.id').onDelete('cascade'),
-          )
+          .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
           .addColumn('name', 'text', (c) => c.notNull());
-      await named('campaigns').addColumn('created_at', ts, (c) => c.notNull()).execute();
-      await named('committees').addColumn('created_at', ts, (c) => c.notNull()).execute();
+      await named('campaigns')
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .execute();
+      await named('committees')
+        .addColumn('created_at', ts, (c) => c.notNull())
+        .execute();
       await named('donation_accounts')
         .addColumn('limit_per_election_cents', bigint)
         .addColumn('limit_per_cycle_cents', bigint)
@@ -227,33 +216,22 @@ export function migration(engine: Engine): Migration {
       }
       await s
         .createTable('campaign_donation_accounts')
-        .addColumn('campaign_id', 'text', (c) =>
-          c.notNull().references('campaigns.id').onDelete('cascade'),
-        )
+        .addColumn('campaign_id', 'text', (c) => c.notNull().references('campaigns.id').onDelete('cascade'))
         .addColumn('donation_account_id', 'text', (c) =>
           c.notNull().references('donation_accounts.id').onDelete('cascade'),
         )
-        .addPrimaryKeyConstraint('campaign_donation_accounts_pk', [
-          'campaign_id',
-          'donation_account_id',
-        ])
+        .addPrimaryKeyConstraint('campaign_donation_accounts_pk', ['campaign_id', 'donation_account_id'])
         .execute();
 
       await s
         .createTable('elections')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('election_type', 'text', (c) => c.notNull())
         .addColumn('election_year', 'integer', (c) => c.notNull())
         .addColumn('election_date', 'text', (c) => c.notNull())
         .addColumn('created_at', ts, (c) => c.notNull())
-        .addUniqueConstraint('elections_account_type_year', [
-          'account_id',
-          'election_type',
-          'election_year',
-        ])
+        .addUniqueConstraint('elections_account_type_year', ['account_id', 'election_type', 'election_year'])
         .execute();
       await s
         .createIndex('elections_account_date')
@@ -264,12 +242,8 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('donations')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
-        .addColumn('contact_id', 'text', (c) =>
-          c.notNull().references('contacts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('contact_id', 'text', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
         .addColumn('amount_cents', bigint, (c) => c.notNull())
         .addColumn('donation_date', ts, (c) => c.notNull())
         .addColumn('payment_method', 'text', (c) => c.notNull())
@@ -279,9 +253,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('donation_account_id', 'text', (c) => c.references('donation_accounts.id'))
         .addColumn('election_type', 'text', (c) => c.notNull())
         .addColumn('election_year', 'integer', (c) => c.notNull())
-        .addColumn('on_behalf_of_contact_id', 'text', (c) =>
-          c.references('contacts.id').onDelete('set null'),
-        )
+        .addColumn('on_behalf_of_contact_id', 'text', (c) => c.references('contacts.id').onDelete('set null'))
         .addColumn('facilitated_by_contact_id', 'text', (c) =>
           c.references('contacts.id').onDelete('set null'),
         )
@@ -323,12 +295,8 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('limit_flags')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
-        .addColumn('donation_id', 'text', (c) =>
-          c.notNull().references('donations.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('donation_id', 'text', (c) => c.notNull().references('donations.id').onDelete('cascade'))
         .addColumn('limit_kind', 'text', (c) => c.notNull())
         .addColumn('window_key', 'text', (c) => c.notNull())
         .addColumn('limit_cents', bigint, (c) => c.notNull())
@@ -343,18 +311,12 @@ export function migration(engine: Engine): Migration {
         .on('limit_flags')
         .columns(['account_id', 'state', 'created_at'])
         .execute();
-      await s
-        .createIndex('limit_flags_donation')
-        .on('limit_flags')
-        .columns(['donation_id'])
-        .execute();
+      await s.createIndex('limit_flags_donation').on('limit_flags').columns(['donation_id']).execute();
 
       await s
         .createTable('donation_history')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('donation_id', 'text', (c) =>
-          c.notNull().references('donations.id').onDelete('cascade'),
-        )
+        .addColumn('donation_id', 'text', (c) => c.notNull().references('donations.id').onDelete('cascade'))
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('note', 'text')
         .addColumn('detail', 'text')
@@ -387,9 +349,7 @@ export function migration(engine: Engine): Migration {
 
       await s
         .createTable('account_counters')
-        .addColumn('account_id', 'text', (c) =>
-          c.primaryKey().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
         .addColumn('contacts', bigint, (c) => c.notNull().defaultTo(0))
         .addColumn('donations', bigint, (c) => c.notNull().defaultTo(0))
         .execute();
@@ -397,9 +357,7 @@ export function migration(engine: Engine): Migration {
       await s
         .createTable('imports')
         .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('total_rows', 'integer', (c) => c.notNull())

@@ -12,8 +12,14 @@ export function migration(_engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const s = db.schema;
-      await s.alterTable('imports').addColumn('rejected_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await s.alterTable('imports').addColumn('skipped_rows', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await s
+        .alterTable('imports')
+        .addColumn('rejected_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await s
+        .alterTable('imports')
+        .addColumn('skipped_rows', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await s
         .createTable('import_rejections')
         .addColumn('import_id', 'text', (c) => c.notNull().references('imports.id').onDelete('cascade'))

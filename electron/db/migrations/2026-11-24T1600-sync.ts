@@ -96,7 +96,11 @@ export function migration(engine: Engine): Migration {
         .addColumn('updated_at', ts, (c) => c.notNull())
         .addPrimaryKeyConstraint('sync_items_pk', ['entity_type', 'entity_id'])
         .execute();
-      await s.createIndex('sync_items_account_state').on('sync_items').columns(['account_id', 'state']).execute();
+      await s
+        .createIndex('sync_items_account_state')
+        .on('sync_items')
+        .columns(['account_id', 'state'])
+        .execute();
       await s.createIndex('sync_items_lane').on('sync_items').columns(['lane_id']).execute();
 
       await s

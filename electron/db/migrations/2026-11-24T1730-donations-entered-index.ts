@@ -12,7 +12,11 @@ export const name = '2026-11-24T1730-donations-entered-index';
 export function migration(_engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createIndex('donations_account_created').on('donations').columns(['account_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('donations_account_created')
+        .on('donations')
+        .columns(['account_id', 'created_at'])
+        .execute();
     },
   };
 }

@@ -30,7 +30,11 @@ export function migration(engine: Engine): Migration {
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('closed_at', ts)
         .execute();
-      await db.schema.createIndex('batches_account_created').on('batches').columns(['account_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('batches_account_created')
+        .on('batches')
+        .columns(['account_id', 'created_at'])
+        .execute();
       // Nullable, no default: metadata only on both engines, whatever the table's size.
       await db.schema
         .alterTable('donations')

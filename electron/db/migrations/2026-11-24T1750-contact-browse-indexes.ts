@@ -15,12 +15,21 @@ export function migration(engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const s = db.schema;
-      await s.createIndex('contacts_account_name').on('contacts').columns(['account_id', 'last_name', 'first_name', 'id']).execute();
-      await s.createIndex('contacts_account_total').on('contacts').columns(['account_id', 'total_cents', 'id']).execute();
+      await s
+        .createIndex('contacts_account_name')
+        .on('contacts')
+        .columns(['account_id', 'last_name', 'first_name', 'id'])
+        .execute();
+      await s
+        .createIndex('contacts_account_total')
+        .on('contacts')
+        .columns(['account_id', 'total_cents', 'id'])
+        .execute();
       const lastGift = s.createIndex('contacts_account_last_gift').on('contacts');
-      await (isSqlite
-        ? lastGift.columns(['account_id', 'last_donation_date', 'id'])
-        : lastGift.expression(sql`account_id, last_donation_date nulls first, id`)
+      await (
+        isSqlite
+          ? lastGift.columns(['account_id', 'last_donation_date', 'id'])
+          : lastGift.expression(sql`account_id, last_donation_date nulls first, id`)
       ).execute();
     },
   };

@@ -34,7 +34,11 @@ export function migration(engine: Engine): Migration {
         .addColumn('heartbeat_at', ts, (c) => c.notNull())
         .addColumn('finished_at', ts)
         .execute();
-      await db.schema.createIndex('sync_pull_runs_account').on('sync_pull_runs').columns(['account_id', 'started_at']).execute();
+      await db.schema
+        .createIndex('sync_pull_runs_account')
+        .on('sync_pull_runs')
+        .columns(['account_id', 'started_at'])
+        .execute();
     },
   };
 }

@@ -26,7 +26,9 @@ export function migration(engine: Engine): Migration {
       await t().addColumn('hq_failed_at', ts).execute();
       await t().addColumn('hq_failure', 'text').execute();
       await t().addColumn('hq_refused_at', ts).execute();
-      await t().addColumn('sent_count', bigint, (c) => c.notNull().defaultTo(0)).execute();
+      await t()
+        .addColumn('sent_count', bigint, (c) => c.notNull().defaultTo(0))
+        .execute();
       await sql`update sync_remotes set sent_count = (
           select count(*) from change_log c
           where c.account_id = sync_remotes.account_id and c.push = 1 and c.synced_at is not null and c.attempt_id is not null

@@ -72,7 +72,9 @@ export function migration(engine: Engine): Migration {
         const keys = (r: 'new' | 'contacts') => sql.raw(`${r}.seq, ${sqliteKeys(r)}`);
         await sql`insert into contacts_fts(rowid, name, email, organization, account)
             select ${row('contacts')} from contacts order by seq`.execute(db);
-        await sql`insert into contacts_exact(rowid, exact) select ${keys('contacts')} from contacts order by seq`.execute(db);
+        await sql`insert into contacts_exact(rowid, exact) select ${keys('contacts')} from contacts order by seq`.execute(
+          db,
+        );
         await sql`create trigger contacts_fts_insert after insert on contacts begin
             insert into contacts_fts(rowid, name, email, organization, account) values (${row('new')});
             insert into contacts_exact(rowid, exact) values (${keys('new')});

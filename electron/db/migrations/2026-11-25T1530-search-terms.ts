@@ -34,7 +34,9 @@ export function migration(engine: Engine): Migration {
           primary key (account_id, term, contact_seq))`.execute(db);
       // By contact: a contact's rewrite or delete, and a word tested for one contact (the other
       // words of a search probed from its narrowest one) without the table.
-      await sql`create index contact_search_terms_contact on contact_search_terms (contact_seq, term)`.execute(db);
+      await sql`create index contact_search_terms_contact on contact_search_terms (contact_seq, term)`.execute(
+        db,
+      );
       await sql`insert into contact_search_terms (account_id, term, contact_seq)
           select c.account_id, t, c.seq from contacts c, contacts_search_terms(c) t`.execute(db);
       await sql`create function contacts_search_terms_sync() returns trigger language plpgsql as $$

@@ -36,7 +36,11 @@ export function migration(_engine: Engine): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('sync_hq_contacts_pk', ['account_id', 'remote_id'])
         .execute();
-      await db.schema.createIndex('sync_hq_contacts_email').on('sync_hq_contacts').columns(['account_id', 'email_key']).execute();
+      await db.schema
+        .createIndex('sync_hq_contacts_email')
+        .on('sync_hq_contacts')
+        .columns(['account_id', 'email_key'])
+        .execute();
     },
   };
 }

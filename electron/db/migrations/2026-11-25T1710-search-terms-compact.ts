@@ -61,7 +61,9 @@ export function migration(engine: Engine): Migration {
       await sql`create table contact_search_accounts (
           account_id text primary key references accounts(id) on delete cascade,
           key integer generated always as identity unique)`.execute(db);
-      await sql`insert into contact_search_accounts (account_id) select distinct account_id from contacts order by 1`.execute(db);
+      await sql`insert into contact_search_accounts (account_id) select distinct account_id from contacts order by 1`.execute(
+        db,
+      );
 
       await sql`drop trigger contacts_search_terms on contacts`.execute(db);
       await sql`drop table contact_search_terms`.execute(db);
@@ -72,13 +74,19 @@ export function migration(engine: Engine): Migration {
           shared smallint not null)`.execute(db);
       await sql`insert into contact_search_terms (account_key, term, contact_seq, shared)
           select k.key, w.term, c.seq, w.shared
-          from contacts c join contact_search_accounts k on k.account_id = c.account_id, contacts_search_words(c) w`.execute(db);
+          from contacts c join contact_search_accounts k on k.account_id = c.account_id, contacts_search_words(c) w`.execute(
+        db,
+      );
       // The key after the fill: built sorted, its pages full (filled in contact order instead,
       // it came out twice the size: 394 MB for 5.3 million entries).
-      await sql`alter table contact_search_terms add primary key (account_key, term, contact_seq) include (shared)`.execute(db);
+      await sql`alter table contact_search_terms add primary key (account_key, term, contact_seq) include (shared)`.execute(
+        db,
+      );
       // By contact: a contact's rewrite or delete, and a word tested for one contact (the other
       // words of a search probed from its narrowest one, a page's entries) without the table.
-      await sql`create index contact_search_terms_contact on contact_search_terms (contact_seq, term) include (shared, account_key)`.execute(db);
+      await sql`create index contact_search_terms_contact on contact_search_terms (contact_seq, term) include (shared, account_key)`.execute(
+        db,
+      );
       await sql`create or replace function contacts_search_terms_sync() returns trigger language plpgsql as $$
           declare
             k integer;

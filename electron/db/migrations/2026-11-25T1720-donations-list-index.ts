@@ -17,7 +17,11 @@ export function migration(_engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.dropIndex('donations_account_date').execute();
-      await db.schema.createIndex('donations_account_date_status').on('donations').columns(['account_id', 'donation_date', 'id', 'status']).execute();
+      await db.schema
+        .createIndex('donations_account_date_status')
+        .on('donations')
+        .columns(['account_id', 'donation_date', 'id', 'status'])
+        .execute();
     },
   };
 }

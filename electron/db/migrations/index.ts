@@ -17,4 +17,21 @@ import * as searchTermsCompact from './2026-11-25T1710-search-terms-compact.ts';
 import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
-export const MIGRATIONS: readonly NamedMigration[] = [initial, importProgress, counterSlots, sync, enteredIndex, batches, contactBrowseIndexes, syncPull, searchAccountToken, syncHqContact, apiKeySessions, searchRelevance, searchTerms, syncDirectory, searchTermsCompact, donationsListIndex];
+export const MIGRATIONS: readonly NamedMigration[] = [
+  initial,
+  importProgress,
+  counterSlots,
+  sync,
+  enteredIndex,
+  batches,
+  contactBrowseIndexes,
+  syncPull,
+  searchAccountToken,
+  syncHqContact,
+  apiKeySessions,
+  searchRelevance,
+  searchTerms,
+  syncDirectory,
+  searchTermsCompact,
+  donationsListIndex,
+];

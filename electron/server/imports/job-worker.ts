@@ -27,13 +27,30 @@ const store = await openSqlite({ file: spec.databaseFile });
 try {
   const ctx = createContext(store);
   try {
-    await importCsvFile(ctx, { kind: spec.kind, accountId: spec.accountId, push: spec.push, jobId: spec.jobId, chunkRows: 500, targetChunkMs: TARGET_WORKER_CHUNK_MS, collectRejected: false, signal: stop.signal }, spec.file);
+    await importCsvFile(
+      ctx,
+      {
+        kind: spec.kind,
+        accountId: spec.accountId,
+        push: spec.push,
+        jobId: spec.jobId,
+        chunkRows: 500,
+        targetChunkMs: TARGET_WORKER_CHUNK_MS,
+        collectRejected: false,
+        signal: stop.signal,
+      },
+      spec.file,
+    );
     await finishImportJob(ctx, spec.jobId, { status: 'done' });
     outcome = { type: 'done' };
   } catch (err) {
     const error = failureMessage(err, stop.signal.aborted);
     await finishImportJob(ctx, spec.jobId, { status: 'failed', error });
-    outcome = { type: 'failed', error, unexpected: isDomainError(err) ? null : String((err as Error)?.stack ?? err) };
+    outcome = {
+      type: 'failed',
+      error,
+      unexpected: isDomainError(err) ? null : String((err as Error)?.stack ?? err),
+    };
   }
 } finally {
   await store.close();

@@ -36,9 +36,11 @@ export interface JobSpec {
   databaseFile: string;
 }
 
-export type JobWorkerMessage = { type: 'done' } | { type: 'failed'; error: string; unexpected: string | null };
+export type JobWorkerMessage =
+  { type: 'done' } | { type: 'failed'; error: string; unexpected: string | null };
 
-const AFTER = 'The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).';
+const AFTER =
+  'The rows counted as imported are saved; import the file again to finish (rows with an externalId are not added twice).';
 
 /** What a failed job tells the user (never a stack trace). */
 export function failureMessage(err: unknown, stopped: boolean): string {
@@ -52,7 +54,9 @@ export function failureMessage(err: unknown, stopped: boolean): string {
 /** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
 function tsxEsmApi(from: string): string {
   const pkgFile = createRequire(from).resolve('tsx/package.json');
-  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
   return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
 }
 
@@ -74,7 +78,12 @@ export interface RunningJob {
  * Starts an import job. `thread`: 'auto' (a worker on SQLite), or 'server' to run it on this
  * thread (what PostgreSQL does, and the fallback; tests use it to cover that path).
  */
-export function runImportJob(ctx: DomainContext, spec: Omit<JobSpec, 'databaseFile'>, log: FastifyBaseLogger, thread: 'auto' | 'server' = 'auto'): RunningJob {
+export function runImportJob(
+  ctx: DomainContext,
+  spec: Omit<JobSpec, 'databaseFile'>,
+  log: FastifyBaseLogger,
+  thread: 'auto' | 'server' = 'auto',
+): RunningJob {
   if (thread === 'auto' && ctx.store.engine === 'sqlite') {
     let worker: Worker | null = null;
     try {
@@ -87,20 +96,31 @@ export function runImportJob(ctx: DomainContext, spec: Omit<JobSpec, 'databaseFi
   return runHere(ctx, spec, log);
 }
 
-function watchWorker(ctx: DomainContext, worker: Worker, spec: Omit<JobSpec, 'databaseFile'>, log: FastifyBaseLogger): RunningJob {
+function watchWorker(
+  ctx: DomainContext,
+  worker: Worker,
+  spec: Omit<JobSpec, 'databaseFile'>,
+  log: FastifyBaseLogger,
+): RunningJob {
   let settled = false;
   let stopped = false;
   const done = new Promise<void>((resolve) => {
     worker.on('message', (m: JobWorkerMessage) => {
       settled = true;
-      if (m.type === 'failed' && m.unexpected) log.error({ importId: spec.jobId, detail: m.unexpected }, 'import failed');
+      if (m.type === 'failed' && m.unexpected)
+        log.error({ importId: spec.jobId, detail: m.unexpected }, 'import failed');
     });
     worker.on('error', (err) => log.error({ err, importId: spec.jobId }, 'import worker failed'));
     worker.on('exit', () => {
       if (settled) return resolve();
       // The worker ended without saying how (it could not start, or crashed): say so on the job.
-      finishImportJob(ctx, spec.jobId, { status: 'failed', error: failureMessage(new Error('import worker stopped'), stopped) })
-        .catch((err: unknown) => log.error({ err, importId: spec.jobId }, 'could not record the failed import'))
+      finishImportJob(ctx, spec.jobId, {
+        status: 'failed',
+        error: failureMessage(new Error('import worker stopped'), stopped),
+      })
+        .catch((err: unknown) =>
+          log.error({ err, importId: spec.jobId }, 'could not record the failed import'),
+        )
         .finally(resolve);
     });
   });
@@ -113,15 +133,37 @@ function watchWorker(ctx: DomainContext, worker: Worker, spec: Omit<JobSpec, 'da
   };
 }
 
-function runHere(ctx: DomainContext, spec: Omit<JobSpec, 'databaseFile'>, log: FastifyBaseLogger): RunningJob {
+function runHere(
+  ctx: DomainContext,
+  spec: Omit<JobSpec, 'databaseFile'>,
+  log: FastifyBaseLogger,
+): RunningJob {
   const stop = new AbortController();
   const done = (async () => {
     try {
-      await importCsvFile(ctx, { kind: spec.kind, accountId: spec.accountId, push: spec.push, jobId: spec.jobId, chunkRows: 200, targetChunkMs: TARGET_LOOP_CHUNK_MS, collectRejected: false, signal: stop.signal }, spec.file);
+      await importCsvFile(
+        ctx,
+        {
+          kind: spec.kind,
+          accountId: spec.accountId,
+          push: spec.push,
+          jobId: spec.jobId,
+          chunkRows: 200,
+          targetChunkMs: TARGET_LOOP_CHUNK_MS,
+          collectRejected: false,
+          signal: stop.signal,
+        },
+        spec.file,
+      );
       await finishImportJob(ctx, spec.jobId, { status: 'done' });
     } catch (err) {
       if (!isDomainError(err)) log.error({ err, importId: spec.jobId }, 'import failed');
-      await finishImportJob(ctx, spec.jobId, { status: 'failed', error: failureMessage(err, stop.signal.aborted) }).catch((e: unknown) => log.error({ err: e, importId: spec.jobId }, 'could not record the failed import'));
+      await finishImportJob(ctx, spec.jobId, {
+        status: 'failed',
+        error: failureMessage(err, stop.signal.aborted),
+      }).catch((e: unknown) =>
+        log.error({ err: e, importId: spec.jobId }, 'could not record the failed import'),
+      );
     }
   })();
   return { stop: () => stop.abort(), done };

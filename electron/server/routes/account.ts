@@ -6,7 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
-import { Account, ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyRevoked, Election } from '../../../shared/schemas/extensions.ts';
+import {
+  Account,
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyRevoked,
+  Election,
+} from '../../../shared/schemas/extensions.ts';
 import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
 import { readCounters } from '../../domain/change-log.ts';
 import { DomainError, notFound } from '../../domain/errors.ts';
@@ -18,7 +25,12 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/account', {
-    schema: { tags, summary: 'The account of this key, with its counts', querystring: accountQuery, response: { 200: Account, ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: 'The account of this key, with its counts',
+      querystring: accountQuery,
+      response: { 200: Account, ...errors(400, 403) },
+    },
     handler: async (req) => {
       const id = scopedAccount(req, req.query.accountId);
       const a = await getAccount(ctx, id);
@@ -27,7 +39,13 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
       return {
         id: a.id,
         name: a.name,
-        defaultElection: a.defaultElectionType && a.defaultElectionYear ? { electionType: a.defaultElectionType as z.infer<typeof Election>['electionType'], electionYear: a.defaultElectionYear } : null,
+        defaultElection:
+          a.defaultElectionType && a.defaultElectionYear
+            ? {
+                electionType: a.defaultElectionType as z.infer<typeof Election>['electionType'],
+                electionYear: a.defaultElectionYear,
+              }
+            : null,
         contacts: Number(counts?.contacts ?? 0),
         donations: Number(counts?.donations ?? 0),
         createdAt: a.createdAt,
@@ -36,13 +54,19 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
   });
   /* API keys */
   r.get('/api-keys', {
-    schema: { tags, summary: "List the account's API keys (never their secrets)", querystring: accountQuery, response: { 200: listOf(ApiKey), ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: "List the account's API keys (never their secrets)",
+      querystring: accountQuery,
+      response: { 200: listOf(ApiKey), ...errors(400, 403) },
+    },
     handler: async (req) => ({ data: await listApiKeys(ctx, scopedAccount(req, req.query.accountId)) }),
   });
   r.post('/api-keys', {
     schema: {
       tags,
-      summary: 'Create an API key; the secret is shown this once. A browser-session key (from a one-time link) cannot create keys: 403.',
+      summary:
+        'Create an API key; the secret is shown this once. A browser-session key (from a one-time link) cannot create keys: 403.',
       body: ApiKeyCreate,
       response: { 201: ApiKeyCreated, ...errors(400, 403) },
     },
@@ -51,15 +75,24 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
       if (req.auth?.session === 'browser') {
         // A browser tab's key lives in the page; a permanent key minted through it would
         // outlive the session. Keys are made in the desktop app or with `giftdesk key create`.
-        throw new DomainError('forbidden', 'session_cannot_create_keys', 'A browser session cannot create API keys. Create keys in the desktop app or with: giftdesk key create --account <id>', [
-          { field: 'X-API-Key', issue: 'is a browser-session key' },
-        ]);
+        throw new DomainError(
+          'forbidden',
+          'session_cannot_create_keys',
+          'A browser session cannot create API keys. Create keys in the desktop app or with: giftdesk key create --account <id>',
+          [{ field: 'X-API-Key', issue: 'is a browser-session key' }],
+        );
       }
       return reply.code(201).send(await createApiKey(ctx, accountId, req.body.label ?? null));
     },
   });
   r.delete('/api-keys/:id', {
-    schema: { tags, summary: 'Revoke an API key', params: IdParams, querystring: accountQuery, response: { 200: ApiKeyRevoked, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Revoke an API key',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: ApiKeyRevoked, ...errors(400, 403, 404) },
+    },
     handler: async (req) => revokeApiKey(ctx, req.params.id, scopedAccount(req, req.query.accountId)),
   });
 }

@@ -6,7 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountQuery, pagingQuery } from '../../../shared/schemas/common.ts';
-import { Batch, BatchCreate, BatchDonationList, BatchGiftSaved, BatchList, BatchListQuery, BatchUpdate } from '../../../shared/schemas/batches.ts';
+import {
+  Batch,
+  BatchCreate,
+  BatchDonationList,
+  BatchGiftSaved,
+  BatchList,
+  BatchListQuery,
+  BatchUpdate,
+} from '../../../shared/schemas/batches.ts';
 import { DonationCreateBody } from '../../../shared/schemas/donations.ts';
 import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
 import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
@@ -19,32 +27,59 @@ export async function batchRoutes(app: FastifyInstance, ctx: DomainContext): Pro
 
   /* gift-entry batches */
   r.get('/batches', {
-    schema: { tags, summary: 'List gift-entry batches, newest first, with their count and total', querystring: BatchListQuery, response: { 200: BatchList, ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: 'List gift-entry batches, newest first, with their count and total',
+      querystring: BatchListQuery,
+      response: { 200: BatchList, ...errors(400, 403) },
+    },
     handler: async (req) => {
       const limit = req.query.limit ?? 20;
       const offset = req.query.offset ?? 0;
-      return { ...(await listBatches(ctx, scopedAccount(req, req.query.accountId), { limit, offset })), limit, offset };
+      return {
+        ...(await listBatches(ctx, scopedAccount(req, req.query.accountId), { limit, offset })),
+        limit,
+        offset,
+      };
     },
   });
   r.get('/batches/:id', {
-    schema: { tags, summary: 'Read a batch: its defaults, expected and actual count and total', params: IdParams, querystring: accountQuery, response: { 200: Batch, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Read a batch: its defaults, expected and actual count and total',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: Batch, ...errors(400, 403, 404) },
+    },
     handler: async (req) => requireBatch(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
   r.get('/batches/:id/donations', {
-    schema: { tags, summary: "A batch's gifts in full, in the order they were typed", params: IdParams, querystring: z.object({ accountId: accountQuery.shape.accountId, ...pagingQuery }), response: { 200: BatchDonationList, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: "A batch's gifts in full, in the order they were typed",
+      params: IdParams,
+      querystring: z.object({ accountId: accountQuery.shape.accountId, ...pagingQuery }),
+      response: { 200: BatchDonationList, ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.query.accountId);
       await requireBatch(ctx, accountId, req.params.id);
       const limit = req.query.limit ?? 20;
       const offset = req.query.offset ?? 0;
-      return { ...(await listBatchDonations(ctx, accountId, req.params.id, { limit, offset })), limit, offset };
+      return {
+        ...(await listBatchDonations(ctx, accountId, req.params.id, { limit, offset })),
+        limit,
+        offset,
+      };
     },
   });
   r.post('/batches/:id/donations', {
     schema: {
       tags,
-      summary: 'Record a gift typed in this batch; answers the gift in full and the batch with its new count and total',
-      description: 'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows, so the app reads nothing after a save. A closed batch: 409.',
+      summary:
+        'Record a gift typed in this batch; answers the gift in full and the batch with its new count and total',
+      description:
+        'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows, so the app reads nothing after a save. A closed batch: 409.',
       params: IdParams,
       body: DonationCreateBody,
       response: { 201: BatchGiftSaved, ...errors(400, 403, 404, 409, 413) },
@@ -52,16 +87,33 @@ export async function batchRoutes(app: FastifyInstance, ctx: DomainContext): Pro
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const created = await createDonation(ctx, { ...req.body, accountId }, { batchId: req.params.id });
-      const [donation, batch] = await Promise.all([getDonation(ctx, accountId, created.id), requireBatch(ctx, accountId, req.params.id)]);
+      const [donation, batch] = await Promise.all([
+        getDonation(ctx, accountId, created.id),
+        requireBatch(ctx, accountId, req.params.id),
+      ]);
       return reply.code(201).send({ donation, batch });
     },
   });
   r.post('/batches', {
-    schema: { tags, summary: 'Start a gift-entry batch', body: BatchCreate, response: { 201: Batch, ...errors(400, 403, 404) } },
-    handler: async (req, reply) => reply.code(201).send(await createBatch(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+    schema: {
+      tags,
+      summary: 'Start a gift-entry batch',
+      body: BatchCreate,
+      response: { 201: Batch, ...errors(400, 403, 404) },
+    },
+    handler: async (req, reply) =>
+      reply
+        .code(201)
+        .send(await createBatch(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
   });
   r.put('/batches/:id', {
-    schema: { tags, summary: 'Change a batch (only the fields sent; null clears); closed: true closes it to new gifts', params: IdParams, body: BatchUpdate, response: { 200: Batch, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Change a batch (only the fields sent; null clears); closed: true closes it to new gifts',
+      params: IdParams,
+      body: BatchUpdate,
+      response: { 200: Batch, ...errors(400, 403, 404) },
+    },
     handler: async (req) => updateBatch(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
   });
 }

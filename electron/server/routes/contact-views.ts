@@ -13,7 +13,11 @@ import {
   ContactSummaryList,
   ContactSummaryQuery,
 } from '../../../shared/schemas/contact-views.ts';
-import { contactDeletePreview, listContactDonations, listContactSummaries } from '../../domain/contact-views.ts';
+import {
+  contactDeletePreview,
+  listContactDonations,
+  listContactSummaries,
+} from '../../domain/contact-views.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
@@ -26,7 +30,8 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
   r.get('/contact-summaries', {
     schema: {
       tags,
-      summary: 'Contacts with their giving totals: search, sort by name, last gift, total given or creation, page',
+      summary:
+        'Contacts with their giving totals: search, sort by name, last gift, total given or creation, page',
       description:
         'search: words and word prefixes over name, email and organization, case- and accent-insensitive; the whole text also ' +
         'matches a full name (either order), email, phone digits or organization exactly. ' +
@@ -37,7 +42,8 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
       querystring: ContactSummaryQuery,
       response: { 200: ContactSummaryList, ...errors(400, 403) },
     },
-    handler: async (req) => listContactSummaries(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+    handler: async (req) =>
+      listContactSummaries(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 
   r.get('/contacts/:id/donations', {
@@ -48,7 +54,8 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
       querystring: ContactDonationsQuery,
       response: { 200: ContactDonationList, ...errors(400, 403, 404) },
     },
-    handler: async (req) => listContactDonations(ctx, scopedAccount(req, req.query.accountId), req.params.id, req.query),
+    handler: async (req) =>
+      listContactDonations(ctx, scopedAccount(req, req.query.accountId), req.params.id, req.query),
   });
 
   r.get('/contacts/:id/delete-preview', {

@@ -39,16 +39,28 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
       querystring: ContactListQuery,
       response: { 200: ContactList, ...errors(400, 403) },
     },
-    handler: async (req) => listContacts(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+    handler: async (req) =>
+      listContacts(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 
   r.get('/contacts/:id', {
-    schema: { tags, summary: 'Read a contact', params: IdParams, querystring: accountQuery, response: { 200: Contact, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Read a contact',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: Contact, ...errors(400, 403, 404) },
+    },
     handler: async (req) => getContact(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 
   r.post('/contacts', {
-    schema: { tags, summary: 'Create a contact', body: ContactCreateBody, response: { 201: Contact, ...errors(400, 403, 413) } },
+    schema: {
+      tags,
+      summary: 'Create a contact',
+      body: ContactCreateBody,
+      response: { 201: Contact, ...errors(400, 403, 413) },
+    },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const created = await createContact(ctx, { ...req.body, accountId });
@@ -57,12 +69,25 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
   });
 
   r.put('/contacts/:id', {
-    schema: { tags, summary: 'Update a contact (only sent fields change)', params: IdParams, body: ContactUpdateBody, response: { 200: Contact, ...errors(400, 403, 404, 413) } },
-    handler: async (req) => updateContact(ctx, scopedAccount(req, req.body.accountId ?? undefined), req.params.id, req.body),
+    schema: {
+      tags,
+      summary: 'Update a contact (only sent fields change)',
+      params: IdParams,
+      body: ContactUpdateBody,
+      response: { 200: Contact, ...errors(400, 403, 404, 413) },
+    },
+    handler: async (req) =>
+      updateContact(ctx, scopedAccount(req, req.body.accountId ?? undefined), req.params.id, req.body),
   });
 
   r.delete('/contacts/:id', {
-    schema: { tags, summary: 'Delete a contact and everything attached to it', params: IdParams, querystring: accountQuery, response: { 200: ContactDeleted, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Delete a contact and everything attached to it',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: ContactDeleted, ...errors(400, 403, 404) },
+    },
     handler: async (req) => deleteContact(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 }

@@ -5,8 +5,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
-import { CustomFieldAction, CustomFieldCreate, CustomFieldDefinition } from '../../../shared/schemas/extensions.ts';
-import { addCustomFieldOption, archiveCustomField, createCustomField, listCustomFields, retireCustomFieldOption } from '../../domain/custom-fields.ts';
+import {
+  CustomFieldAction,
+  CustomFieldCreate,
+  CustomFieldDefinition,
+} from '../../../shared/schemas/extensions.ts';
+import {
+  addCustomFieldOption,
+  archiveCustomField,
+  createCustomField,
+  listCustomFields,
+  retireCustomFieldOption,
+} from '../../domain/custom-fields.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
@@ -17,15 +27,38 @@ export async function customFieldRoutes(app: FastifyInstance, ctx: DomainContext
 
   /* custom field definitions */
   r.get('/custom-fields', {
-    schema: { tags, summary: 'List custom field definitions (archived ones included, marked)', querystring: accountQuery, response: { 200: listOf(CustomFieldDefinition), ...errors(400, 403) } },
-    handler: async (req) => ({ data: await listCustomFields(ctx.store.db, scopedAccount(req, req.query.accountId)) }),
+    schema: {
+      tags,
+      summary: 'List custom field definitions (archived ones included, marked)',
+      querystring: accountQuery,
+      response: { 200: listOf(CustomFieldDefinition), ...errors(400, 403) },
+    },
+    handler: async (req) => ({
+      data: await listCustomFields(ctx.store.db, scopedAccount(req, req.query.accountId)),
+    }),
   });
   r.post('/custom-fields', {
-    schema: { tags, summary: 'Define a custom field', body: CustomFieldCreate, response: { 201: CustomFieldDefinition, ...errors(400, 403, 409) } },
-    handler: async (req, reply) => reply.code(201).send(await createCustomField(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+    schema: {
+      tags,
+      summary: 'Define a custom field',
+      body: CustomFieldCreate,
+      response: { 201: CustomFieldDefinition, ...errors(400, 403, 409) },
+    },
+    handler: async (req, reply) =>
+      reply
+        .code(201)
+        .send(
+          await createCustomField(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) }),
+        ),
   });
   r.post('/custom-fields/:id/actions', {
-    schema: { tags, summary: 'Add or retire a pick-list option; archive or unarchive a field', params: IdParams, body: CustomFieldAction, response: { 200: CustomFieldDefinition, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Add or retire a pick-list option; archive or unarchive a field',
+      params: IdParams,
+      body: CustomFieldAction,
+      response: { 200: CustomFieldDefinition, ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const field = (await listCustomFields(ctx.store.db, accountId)).find((f) => f.id === req.params.id);

@@ -11,7 +11,13 @@ import {
   DonationVoidBody,
 } from '../../../shared/schemas/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { correctDonation, createDonation, getDonation, listDonations, voidDonation } from '../../domain/donations.ts';
+import {
+  correctDonation,
+  createDonation,
+  getDonation,
+  listDonations,
+  voidDonation,
+} from '../../domain/donations.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 
@@ -21,13 +27,24 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/donations', {
-    schema: { tags, summary: 'List donations, newest first', querystring: DonationListQuery, response: { 200: DonationList, ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: 'List donations, newest first',
+      querystring: DonationListQuery,
+      response: { 200: DonationList, ...errors(400, 403) },
+    },
     serializerCompiler: domainTypedSerializer,
-    handler: async (req) => listDonations(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+    handler: async (req) =>
+      listDonations(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 
   r.post('/donations', {
-    schema: { tags, summary: 'Record a donation (GiftDesk also takes `batchId`, the gift-entry batch it is typed in)', body: DonationCreateRequest, response: { 201: DonationCreated, ...errors(400, 403, 404, 409, 413) } },
+    schema: {
+      tags,
+      summary: 'Record a donation (GiftDesk also takes `batchId`, the gift-entry batch it is typed in)',
+      body: DonationCreateRequest,
+      response: { 201: DonationCreated, ...errors(400, 403, 404, 409, 413) },
+    },
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
@@ -37,7 +54,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
   });
 
   r.get('/donations/:id', {
-    schema: { tags: ['Extensions'], summary: 'Read one donation in full (GiftDesk extension)', params: IdParams, querystring: accountQuery, response: { 200: DonationDetail, ...errors(400, 403, 404) } },
+    schema: {
+      tags: ['Extensions'],
+      summary: 'Read one donation in full (GiftDesk extension)',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: DonationDetail, ...errors(400, 403, 404) },
+    },
     handler: async (req) => getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 
@@ -45,7 +68,8 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     schema: {
       tags: ['Extensions'],
       summary: 'Correct a gift not yet sent to HQ (GiftDesk extension)',
-      description: "Any create field but the account; every create rule applies again. A gift that was sent to HQ (or is being sent) is read-only: 409, because HQ's API cannot change a gift.",
+      description:
+        "Any create field but the account; every create rule applies again. A gift that was sent to HQ (or is being sent) is read-only: 409, because HQ's API cannot change a gift.",
       params: IdParams,
       body: DonationPatchBody,
       response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
@@ -60,11 +84,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     schema: {
       tags: ['Extensions'],
       summary: 'Void a gift not yet sent to HQ (GiftDesk extension)',
-      description: 'The gift stays on record with status voided, leaves totals and lists, and is never sent. A gift already sent to HQ (or being sent) cannot be voided here: 409.',
+      description:
+        'The gift stays on record with status voided, leaves totals and lists, and is never sent. A gift already sent to HQ (or being sent) cannot be voided here: 409.',
       params: IdParams,
       body: DonationVoidBody,
       response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => voidDonation(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body.reason ?? null),
+    handler: async (req) =>
+      voidDonation(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body.reason ?? null),
   });
 }

@@ -5,7 +5,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
-import { DonationHistoryEntry, FlagActionBody, Flag, FlagList, FlagListQuery } from '../../../shared/schemas/extensions.ts';
+import {
+  DonationHistoryEntry,
+  FlagActionBody,
+  Flag,
+  FlagList,
+  FlagListQuery,
+} from '../../../shared/schemas/extensions.ts';
 import { getDonation } from '../../domain/donations.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -17,15 +23,34 @@ export async function flagRoutes(app: FastifyInstance, ctx: DomainContext): Prom
 
   /* contribution-limit review queue (D6) */
   r.get('/flags', {
-    schema: { tags, summary: 'Gifts flagged over a contribution limit', querystring: FlagListQuery, response: { 200: FlagList, ...errors(400, 403) } },
-    handler: async (req) => ({ flagged: await listFlags(ctx, scopedAccount(req, req.query.accountId), req.query.state ?? 'open') }),
+    schema: {
+      tags,
+      summary: 'Gifts flagged over a contribution limit',
+      querystring: FlagListQuery,
+      response: { 200: FlagList, ...errors(400, 403) },
+    },
+    handler: async (req) => ({
+      flagged: await listFlags(ctx, scopedAccount(req, req.query.accountId), req.query.state ?? 'open'),
+    }),
   });
   r.post('/flags/:id/actions', {
-    schema: { tags, summary: 'Mark reviewed, refund, or redesignate a flagged gift', params: IdParams, body: FlagActionBody, response: { 200: Flag, ...errors(400, 403, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Mark reviewed, refund, or redesignate a flagged gift',
+      params: IdParams,
+      body: FlagActionBody,
+      response: { 200: Flag, ...errors(400, 403, 404, 409) },
+    },
     handler: async (req) => resolveFlag(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
   });
   r.get('/donations/:id/history', {
-    schema: { tags, summary: "A donation's history (flags and review actions)", params: IdParams, querystring: accountQuery, response: { 200: listOf(DonationHistoryEntry), ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: "A donation's history (flags and review actions)",
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: listOf(DonationHistoryEntry), ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       await getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id);
       return { data: await donationHistory(ctx, req.params.id) };

@@ -15,7 +15,8 @@ export async function giftCheckRoutes(app: FastifyInstance, ctx: DomainContext):
   app.withTypeProvider<ZodTypeProvider>().get('/contacts/:id/gift-check', {
     schema: {
       tags: ['Extensions'],
-      summary: "Before saving a gift: the donor's room under each limit of a donation account (D5's election) and their total for the gift's year",
+      summary:
+        "Before saving a gift: the donor's room under each limit of a donation account (D5's election) and their total for the gift's year",
       params: IdParams,
       querystring: GiftCheckQuery,
       response: { 200: GiftCheck, ...errors(400, 403, 404) },

@@ -16,12 +16,24 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
 import { ErrorBody, accountQuery } from '../../../shared/schemas/common.ts';
-import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '../../../shared/schemas/imports.ts';
+import {
+  CsvText,
+  ImportCsvBody,
+  ImportJob,
+  ImportQuery,
+  type ImportKind,
+} from '../../../shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { createRecordCounter, csvLine, readCsv } from '../../domain/csv-reader.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { exportCsv } from '../../domain/exports.ts';
-import { checkImportHeader, createImportJob, failInterruptedImports, importRejections, requireImportJob } from '../../domain/imports.ts';
+import {
+  checkImportHeader,
+  createImportJob,
+  failInterruptedImports,
+  importRejections,
+  requireImportJob,
+} from '../../domain/imports.ts';
 import { runImportJob } from '../imports/jobs.ts';
 import { errorBody } from '../errors.ts';
 import { scopedAccount } from '../scope.ts';
@@ -31,7 +43,8 @@ const tags = ['Extensions'];
 export const IMPORT_BODY_LIMIT = 512 * 1024 * 1024;
 
 class TooLarge extends Error {}
-const tooLarge = () => new TooLarge(`The file is larger than this server accepts (${IMPORT_BODY_LIMIT / 2 ** 20} MiB)`);
+const tooLarge = () =>
+  new TooLarge(`The file is larger than this server accepts (${IMPORT_BODY_LIMIT / 2 ** 20} MiB)`);
 
 /** The body stream → a private temp file, its size checked and its records counted on the way. */
 async function spool(body: Readable, file: string): Promise<{ bytes: number; records: number }> {
@@ -56,7 +69,13 @@ async function firstRecord(file: string): Promise<string[] | null> {
   for await (const batch of readCsv(fs.createReadStream(file, { highWaterMark: 64 * 1024 }))) {
     const first = batch[0];
     if (first) {
-      if (first.malformed) throw new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${first.malformed}`, [{ field: '(header)', issue: first.malformed }]);
+      if (first.malformed)
+        throw new DomainError(
+          'bad_request',
+          'invalid_header',
+          `The header row cannot be read: ${first.malformed}`,
+          [{ field: '(header)', issue: first.malformed }],
+        );
       return first.cells;
     }
   }
@@ -89,10 +108,14 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
       bodyLimit: IMPORT_BODY_LIMIT,
       // The body is a stream of CSV, documented as text and checked by the import itself; the
       // query goes through zod as everywhere (Fastify hands over one part's schema at a time).
-      validatorCompiler: (part) => (part.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(part as unknown as Parameters<typeof validatorCompiler>[0])),
+      validatorCompiler: (part) =>
+        part.httpPart === 'body'
+          ? (data: unknown) => ({ value: data })
+          : validatorCompiler(part as unknown as Parameters<typeof validatorCompiler>[0]),
       schema: {
         tags,
-        summary: 'Import contacts or donations from a CSV file (runs in the background; follow it at /imports/{id})',
+        summary:
+          'Import contacts or donations from a CSV file (runs in the background; follow it at /imports/{id})',
         description:
           "Columns: the create fields' wire names, plus externalId (a re-run adds nothing twice), contactExternalId (donations: a contact by its externalId), address.street1… (contacts: one primary address), customFields.<Field Name>. Tags as a;b. Every row passes the same rules as POST /contacts or /donations; rejected rows are listed at /imports/{id}/rejected.csv with their row number (the line of the file a row starts on, the header being line 1). push=false: history HQ already has, not queued for sync.",
         consumes: ['text/csv'],
@@ -105,7 +128,16 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
         const kind: ImportKind = req.query.kind;
         const push = req.query.push !== 'false';
         const body: unknown = req.body;
-        if (!(body instanceof Readable)) return reply.code(415).send(errorBody(415, 'unsupported_media_type', 'Send the CSV file as the request body with Content-Type: text/csv'));
+        if (!(body instanceof Readable))
+          return reply
+            .code(415)
+            .send(
+              errorBody(
+                415,
+                'unsupported_media_type',
+                'Send the CSV file as the request body with Content-Type: text/csv',
+              ),
+            );
         const tooBig = () => reply.code(413).send(errorBody(413, 'body_too_large', tooLarge().message));
         if (Number(req.headers['content-length'] ?? 0) > IMPORT_BODY_LIMIT) return tooBig();
         const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'giftdesk-import-'));
@@ -120,9 +152,17 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
             throw err;
           }
           const header = await firstRecord(file);
-          if (!header) throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [{ field: '(body)', issue: 'is empty' }]);
+          if (!header)
+            throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [
+              { field: '(body)', issue: 'is empty' },
+            ]);
           await checkImportHeader(ctx, kind, accountId, header);
-          const job = await createImportJob(ctx, { accountId, kind, push, totalRows: Math.max(0, records - 1) });
+          const job = await createImportJob(ctx, {
+            accountId,
+            kind,
+            push,
+            totalRows: Math.max(0, records - 1),
+          });
           const run = runImportJob(ctx, { jobId: job.id, accountId, kind, push, file }, req.log);
           const done = run.done.finally(() => {
             running.delete(job.id);
@@ -138,31 +178,57 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
     });
 
     r.get('/imports/:id', {
-      schema: { tags, summary: "An import's progress", params: IdParams, querystring: accountQuery, response: { 200: ImportJob, ...errors(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: "An import's progress",
+        params: IdParams,
+        querystring: accountQuery,
+        response: { 200: ImportJob, ...errors(400, 403, 404) },
+      },
       handler: async (req) => requireImportJob(ctx, scopedAccount(req, req.query.accountId), req.params.id),
     });
 
     r.get('/imports/:id/rejected.csv', {
-      schema: { tags, summary: "An import's rejected rows as CSV: row, reason", produces: ['text/csv'], params: IdParams, querystring: accountQuery, response: { 200: CsvText, ...errors(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: "An import's rejected rows as CSV: row, reason",
+        produces: ['text/csv'],
+        params: IdParams,
+        querystring: accountQuery,
+        response: { 200: CsvText, ...errors(400, 403, 404) },
+      },
       handler: async (req, reply) => {
         const job = await requireImportJob(ctx, scopedAccount(req, req.query.accountId), req.params.id);
         async function* lines() {
           yield csvLine(['row', 'reason']);
-          for await (const page of importRejections(ctx, job.id)) yield page.map((x) => csvLine([x.row, x.reason])).join('');
+          for await (const page of importRejections(ctx, job.id))
+            yield page.map((x) => csvLine([x.row, x.reason])).join('');
         }
-        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${job.id}-rejected.csv"`).send(csvStream(lines()));
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${job.id}-rejected.csv"`)
+          .send(csvStream(lines()));
       },
     });
 
     for (const kind of ['contacts', 'donations'] as const) {
       r.get(`/exports/${kind}.csv`, {
-        schema: { tags, summary: `Export the account's ${kind} as CSV, in the columns the import reads`, produces: ['text/csv'], querystring: accountQuery, response: { 200: CsvText, ...errors(400, 403, 404) } },
+        schema: {
+          tags,
+          summary: `Export the account's ${kind} as CSV, in the columns the import reads`,
+          produces: ['text/csv'],
+          querystring: accountQuery,
+          response: { 200: CsvText, ...errors(400, 403, 404) },
+        },
         handler: async (req, reply) => {
           const accountId = scopedAccount(req, req.query.accountId);
           async function* text() {
             for await (const page of exportCsv(ctx, kind, accountId)) yield page.text;
           }
-          return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind}.csv"`).send(csvStream(text()));
+          return reply
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${kind}.csv"`)
+            .send(csvStream(text()));
         },
       });
     }

@@ -15,7 +15,14 @@ export async function statsRoutes(app: FastifyInstance, ctx: DomainContext): Pro
 
   /* statistics for the dashboard */
   r.get('/stats/donations', {
-    schema: { tags, summary: 'Totals of completed gifts in a date range and/or batch: overall, by campaign, over time (UTC hours or days)', querystring: DonationStatsQuery, response: { 200: DonationStats, ...errors(400, 403, 404) } },
-    handler: async (req) => donationStats(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
+    schema: {
+      tags,
+      summary:
+        'Totals of completed gifts in a date range and/or batch: overall, by campaign, over time (UTC hours or days)',
+      querystring: DonationStatsQuery,
+      response: { 200: DonationStats, ...errors(400, 403, 404) },
+    },
+    handler: async (req) =>
+      donationStats(ctx, { ...req.query, accountId: scopedAccount(req, req.query.accountId) }),
   });
 }

@@ -6,7 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '../../../shared/schemas/common.ts';
-import { SyncActionBody, SyncAttentionList, SyncItemParams, SyncRecordState, SyncRunResult, SyncSettings, SyncSettingsBody, SyncStatus } from '../../../shared/schemas/sync.ts';
+import {
+  SyncActionBody,
+  SyncAttentionList,
+  SyncItemParams,
+  SyncRecordState,
+  SyncRunResult,
+  SyncSettings,
+  SyncSettingsBody,
+  SyncStatus,
+} from '../../../shared/schemas/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/attention.ts';
@@ -25,30 +34,61 @@ export interface SyncServices {
   scheduler?: SyncScheduler | null;
 }
 
-export async function syncRoutes(app: FastifyInstance, ctx: DomainContext, sync: SyncServices | undefined): Promise<void> {
+export async function syncRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  sync: SyncServices | undefined,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.store.db;
 
   const settingsView = (s: NonNullable<Awaited<ReturnType<typeof getRemoteSettings>>>) => ({
-    accountId: s.accountId, baseUrl: s.baseUrl, keyId: s.keyId, remoteAccountId: s.remoteAccountId,
-    ratePerSecond: s.ratePerSecond, scheduleSeconds: s.scheduleSeconds, emailMatch: s.emailMatch, hasSecret: s.hasSecret,
+    accountId: s.accountId,
+    baseUrl: s.baseUrl,
+    keyId: s.keyId,
+    remoteAccountId: s.remoteAccountId,
+    ratePerSecond: s.ratePerSecond,
+    scheduleSeconds: s.scheduleSeconds,
+    emailMatch: s.emailMatch,
+    hasSecret: s.hasSecret,
   });
 
   r.get('/sync/settings', {
-    schema: { tags, summary: 'Where this account syncs to (never the secret)', querystring: accountQuery, response: { 200: SyncSettings, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: 'Where this account syncs to (never the secret)',
+      querystring: accountQuery,
+      response: { 200: SyncSettings, ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.query.accountId);
       const s = await getRemoteSettings(db, accountId);
-      if (!s) throw new DomainError('not_found', 'sync_not_configured', 'Sync to HQ is not configured for this account', [{ field: 'accountId', issue: 'has no HQ settings' }]);
+      if (!s)
+        throw new DomainError(
+          'not_found',
+          'sync_not_configured',
+          'Sync to HQ is not configured for this account',
+          [{ field: 'accountId', issue: 'has no HQ settings' }],
+        );
       return settingsView(s);
     },
   });
 
   r.put('/sync/settings', {
-    schema: { tags, summary: 'Configure sync to HQ (the secret is stored encrypted and never returned)', body: SyncSettingsBody, response: { 200: SyncSettings, ...errors(400, 403, 409) } },
+    schema: {
+      tags,
+      summary: 'Configure sync to HQ (the secret is stored encrypted and never returned)',
+      body: SyncSettingsBody,
+      response: { 200: SyncSettings, ...errors(400, 403, 409) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      if (!sync) throw new DomainError('conflict', 'sync_unavailable', 'This server cannot store an HQ secret (no key source): configure sync with `giftdesk sync configure`');
+      if (!sync)
+        throw new DomainError(
+          'conflict',
+          'sync_unavailable',
+          'This server cannot store an HQ secret (no key source): configure sync with `giftdesk sync configure`',
+        );
       const { accountId: _a, ...rest } = req.body;
       const s = await saveRemoteSettings(ctx.store, sync.keys, { ...rest, accountId }, ctx.now());
       sync.scheduler?.kick();
@@ -57,12 +97,23 @@ export async function syncRoutes(app: FastifyInstance, ctx: DomainContext, sync:
   });
 
   r.get('/sync/status', {
-    schema: { tags, summary: 'Queue counts, last success, pause, current rate, failures', querystring: accountQuery, response: { 200: SyncStatus, ...errors(400, 403) } },
-    handler: async (req) => syncStatus(db, scopedAccount(req, req.query.accountId), sync?.scheduler?.running ?? false),
+    schema: {
+      tags,
+      summary: 'Queue counts, last success, pause, current rate, failures',
+      querystring: accountQuery,
+      response: { 200: SyncStatus, ...errors(400, 403) },
+    },
+    handler: async (req) =>
+      syncStatus(db, scopedAccount(req, req.query.accountId), sync?.scheduler?.running ?? false),
   });
 
   r.get('/sync/attention', {
-    schema: { tags, summary: 'Records that need a person, with the reason', querystring: accountQuery, response: { 200: SyncAttentionList, ...errors(400, 403) } },
+    schema: {
+      tags,
+      summary: 'Records that need a person, with the reason',
+      querystring: accountQuery,
+      response: { 200: SyncAttentionList, ...errors(400, 403) },
+    },
     handler: async (req) => ({ data: await listAttention(db, scopedAccount(req, req.query.accountId)) }),
   });
 
@@ -83,7 +134,13 @@ export async function syncRoutes(app: FastifyInstance, ctx: DomainContext, sync:
   });
 
   r.post('/sync/items/:entityType/:id/discard', {
-    schema: { tags, summary: "Discard a record's unsent changes (HQ keeps what it has)", params: SyncItemParams, body: SyncActionBody, response: { 200: SyncRecordState, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: "Discard a record's unsent changes (HQ keeps what it has)",
+      params: SyncItemParams,
+      body: SyncActionBody,
+      response: { 200: SyncRecordState, ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
       await discardItem(ctx.store, accountId, req.params.entityType, req.params.id, ctx.now());
@@ -92,23 +149,60 @@ export async function syncRoutes(app: FastifyInstance, ctx: DomainContext, sync:
   });
 
   r.get('/sync/records/:entityType/:id', {
-    schema: { tags, summary: "One record's sync state (and why a gift is read-only)", params: SyncItemParams, querystring: accountQuery, response: { 200: SyncRecordState, ...errors(400, 403, 404) } },
+    schema: {
+      tags,
+      summary: "One record's sync state (and why a gift is read-only)",
+      params: SyncItemParams,
+      querystring: accountQuery,
+      response: { 200: SyncRecordState, ...errors(400, 403, 404) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.query.accountId);
       const table = req.params.entityType === 'contact' ? 'contacts' : 'donations';
-      const exists = await db.selectFrom(table).select('id').where('id', '=', req.params.id).where('accountId', '=', accountId).executeTakeFirst();
-      const item = await db.selectFrom('syncItems').select('accountId').where('entityType', '=', req.params.entityType).where('entityId', '=', req.params.id).executeTakeFirst();
-      if (!exists && item?.accountId !== accountId) throw new DomainError('not_found', `${req.params.entityType}_not_found`, `No ${req.params.entityType} ${req.params.id} in this account`, [{ field: 'id', issue: 'does not exist in this account' }]);
+      const exists = await db
+        .selectFrom(table)
+        .select('id')
+        .where('id', '=', req.params.id)
+        .where('accountId', '=', accountId)
+        .executeTakeFirst();
+      const item = await db
+        .selectFrom('syncItems')
+        .select('accountId')
+        .where('entityType', '=', req.params.entityType)
+        .where('entityId', '=', req.params.id)
+        .executeTakeFirst();
+      if (!exists && item?.accountId !== accountId)
+        throw new DomainError(
+          'not_found',
+          `${req.params.entityType}_not_found`,
+          `No ${req.params.entityType} ${req.params.id} in this account`,
+          [{ field: 'id', issue: 'does not exist in this account' }],
+        );
       return recordSyncState(db, req.params.entityType, req.params.id);
     },
   });
 
   r.post('/sync/run', {
-    schema: { tags, summary: 'Sync now: one pass for this account, answered when it ends', body: SyncActionBody, response: { 200: SyncRunResult, ...errors(400, 403, 409) } },
+    schema: {
+      tags,
+      summary: 'Sync now: one pass for this account, answered when it ends',
+      body: SyncActionBody,
+      response: { 200: SyncRunResult, ...errors(400, 403, 409) },
+    },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      if (!(await getRemoteSettings(db, accountId))) throw new DomainError('conflict', 'sync_not_configured', 'Sync to HQ is not configured for this account: PUT /api/v1/sync/settings first');
-      if (!sync?.scheduler) throw new DomainError('conflict', 'sync_not_running', 'This server does not run sync (run it with `giftdesk sync run`, or start `giftdesk serve` with HQ settings)');
+      if (!(await getRemoteSettings(db, accountId)))
+        throw new DomainError(
+          'conflict',
+          'sync_not_configured',
+          'Sync to HQ is not configured for this account: PUT /api/v1/sync/settings first',
+        );
+      if (!sync?.scheduler)
+        throw new DomainError(
+          'conflict',
+          'sync_not_running',
+          'This server does not run sync (run it with `giftdesk sync run`, or start `giftdesk serve` with HQ settings)',
+        );
       const result = await sync.scheduler.runNow(accountId);
       const mine = result.accounts.find((a) => a.accountId === accountId);
       return {
@@ -116,7 +210,9 @@ export async function syncRoutes(app: FastifyInstance, ctx: DomainContext, sync:
         requests: mine?.requests ?? 0,
         parked: mine?.parked ?? 0,
         failed: mine?.failed ?? 0,
-        stopped: result.ran ? (mine?.stopped ?? null) : 'another process holds the sync lease (the app or another giftdesk serve): it is syncing this database',
+        stopped: result.ran
+          ? (mine?.stopped ?? null)
+          : 'another process holds the sync lease (the app or another giftdesk serve): it is syncing this database',
         status: await syncStatus(db, accountId, sync.scheduler.running),
       };
     },

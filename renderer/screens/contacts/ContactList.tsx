@@ -34,7 +34,13 @@ const SORTS = [
   { value: 'createdAt:desc', label: 'Added, newest first' },
   { value: 'createdAt:asc', label: 'Added, oldest first' },
 ] as const;
-const DEFAULT_ORDER: Record<ContactSummarySortField, 'asc' | 'desc'> = { name: 'asc', lastDonationDate: 'desc', totalDonations: 'desc', createdAt: 'desc', relevance: 'desc' };
+const DEFAULT_ORDER: Record<ContactSummarySortField, 'asc' | 'desc'> = {
+  name: 'asc',
+  lastDonationDate: 'desc',
+  totalDonations: 'desc',
+  createdAt: 'desc',
+  relevance: 'desc',
+};
 
 interface Sort {
   by: ContactSummarySortField;
@@ -75,7 +81,10 @@ export function ContactList() {
   const sort = picked ?? (searchText !== '' ? RELEVANCE : BY_NAME);
   const sortBy = sort.by;
   const sortOrder = sort.order;
-  const params: ListParams = useMemo(() => ({ search: searchText, sortBy, sortOrder }), [searchText, sortBy, sortOrder]);
+  const params: ListParams = useMemo(
+    () => ({ search: searchText, sortBy, sortOrder }),
+    [searchText, sortBy, sortOrder],
+  );
   const [active, setActive] = useState(remembered.active);
   const focusRow = useRef(false);
   const [, rerender] = useState(0);
@@ -113,7 +122,8 @@ export function ContactList() {
   // rows, its scroll went back to the top, and End landed on nothing.
   const [known, setKnown] = useState<{ params: ListParams; total: number } | null>(null);
   useEffect(() => {
-    if (pagesTotal !== null && (known?.params !== params || known.total !== pagesTotal)) setKnown({ params, total: pagesTotal });
+    if (pagesTotal !== null && (known?.params !== params || known.total !== pagesTotal))
+      setKnown({ params, total: pagesTotal });
   }, [pagesTotal, params, known]);
   const total: number | null = pagesTotal ?? (known?.params === params ? known.total : null);
   const error = results.find((r) => r.error)?.error ?? null;
@@ -192,7 +202,8 @@ export function ContactList() {
     }
   };
 
-  const pageRows = () => Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+  const pageRows = () =>
+    Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
 
   const onListKey = (e: KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -243,7 +254,8 @@ export function ContactList() {
     if (sortBy === by) setSort(by, sortOrder === 'asc' ? 'desc' : 'asc');
     else setSort(by, DEFAULT_ORDER[by]);
   };
-  const ariaSort = (by: ContactSummarySortField) => (sortBy === by ? (sortOrder === 'asc' ? 'ascending' : 'descending') : undefined);
+  const ariaSort = (by: ContactSummarySortField) =>
+    sortBy === by ? (sortOrder === 'asc' ? 'ascending' : 'descending') : undefined;
 
   const searching = params.search !== '';
   const statusText = error
@@ -315,14 +327,22 @@ export function ContactList() {
             title={`No contact matches “${params.search}”.`}
             action={
               <div className="contacts-empty-actions">
-                <Button onClick={() => { setInput(''); searchRef.current?.focus(); }}>Clear the search</Button>
+                <Button
+                  onClick={() => {
+                    setInput('');
+                    searchRef.current?.focus();
+                  }}
+                >
+                  Clear the search
+                </Button>
                 <a className="btn btn-primary" href={hrefFor('contacts', 'new')}>
                   New contact
                 </a>
               </div>
             }
           >
-            Search looks at the start of each word of a name, email or organization; accents and capitals do not matter.
+            Search looks at the start of each word of a name, email or organization; accents and capitals do
+            not matter.
           </EmptyState>
         ) : (
           <EmptyState
@@ -338,7 +358,13 @@ export function ContactList() {
         )
       ) : null}
 
-      <div className={['contacts-table', total === 0 || error ? 'is-hidden' : ''].join(' ')} role="table" aria-label="Contacts" aria-rowcount={(total ?? 0) + 1} aria-busy={loadingFirst || isStale || undefined}>
+      <div
+        className={['contacts-table', total === 0 || error ? 'is-hidden' : ''].join(' ')}
+        role="table"
+        aria-label="Contacts"
+        aria-rowcount={(total ?? 0) + 1}
+        aria-busy={loadingFirst || isStale || undefined}
+      >
         <div role="rowgroup" className="contacts-head">
           <div role="row" aria-rowindex={1} className="crow crow-head">
             <div role="columnheader" className="ccell ccell-name" aria-sort={ariaSort('name')}>
@@ -346,9 +372,15 @@ export function ContactList() {
                 Name{sortArrow(sortBy === 'name', sortOrder)}
               </button>
             </div>
-            <div role="columnheader" className="ccell ccell-email">Email</div>
-            <div role="columnheader" className="ccell ccell-phone">Phone</div>
-            <div role="columnheader" className="ccell ccell-city">City</div>
+            <div role="columnheader" className="ccell ccell-email">
+              Email
+            </div>
+            <div role="columnheader" className="ccell ccell-phone">
+              Phone
+            </div>
+            <div role="columnheader" className="ccell ccell-city">
+              City
+            </div>
             <div role="columnheader" className="ccell ccell-date" aria-sort={ariaSort('lastDonationDate')}>
               <button type="button" className="sort-button" onClick={() => headerSort('lastDonationDate')}>
                 Last gift{sortArrow(sortBy === 'lastDonationDate', sortOrder)}
@@ -361,7 +393,14 @@ export function ContactList() {
             </div>
           </div>
         </div>
-        <div role="rowgroup" id="contact-rows" className="contacts-scroll" ref={scrollRef} tabIndex={-1} onKeyDown={onListKey}>
+        <div
+          role="rowgroup"
+          id="contact-rows"
+          className="contacts-scroll"
+          ref={scrollRef}
+          tabIndex={-1}
+          onKeyDown={onListKey}
+        >
           <div role="presentation" className="contacts-spacer" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const row = rowsByPage.get(Math.floor(item.index / PAGE_SIZE))?.[item.index % PAGE_SIZE];
@@ -371,14 +410,24 @@ export function ContactList() {
                   role="row"
                   aria-rowindex={item.index + 2}
                   data-index={item.index}
-                  className={['crow', item.index === active ? 'is-active' : '', row ? '' : 'is-loading'].join(' ')}
+                  className={['crow', item.index === active ? 'is-active' : '', row ? '' : 'is-loading'].join(
+                    ' ',
+                  )}
                   style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                   onClick={(e) => {
                     if (!row || (e.target as HTMLElement).closest('a')) return;
                     navigate('contacts', row.id);
                   }}
                 >
-                  {row ? <Row row={row} tabIndex={item.index === active ? 0 : -1} onFocus={() => setActive(item.index)} /> : <LoadingRow />}
+                  {row ? (
+                    <Row
+                      row={row}
+                      tabIndex={item.index === active ? 0 : -1}
+                      onFocus={() => setActive(item.index)}
+                    />
+                  ) : (
+                    <LoadingRow />
+                  )}
                 </div>
               );
             })}
@@ -403,7 +452,9 @@ function Row({ row, tabIndex, onFocus }: { row: ContactSummary; tabIndex: number
         </a>
         <span className="crow-sub">
           {row.organization ? <span className="muted">{row.organization}</span> : null}
-          {row.status !== 'ACTIVE' ? <span className="badge">{row.status.replace(/_/g, ' ').toLowerCase()}</span> : null}
+          {row.status !== 'ACTIVE' ? (
+            <span className="badge">{row.status.replace(/_/g, ' ').toLowerCase()}</span>
+          ) : null}
           {row.tags.slice(0, 3).map((t) => (
             <span key={t} className="badge badge-tag">
               {t}

@@ -40,7 +40,11 @@ export function ContactPage({ id }: { id: string }) {
     return (
       <Screen title={missing ? 'Contact not found' : 'Contact'}>
         <EmptyState
-          title={missing ? 'This contact does not exist (it may have been deleted).' : `The contact could not be loaded: ${errorMessage(contact.error)}`}
+          title={
+            missing
+              ? 'This contact does not exist (it may have been deleted).'
+              : `The contact could not be loaded: ${errorMessage(contact.error)}`
+          }
           action={
             <a className="btn" href={hrefFor('contacts')}>
               Back to contacts
@@ -80,8 +84,15 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
       await api.contacts.delete(c.id);
       setAsking(false);
       queryClient.removeQueries({ queryKey: qk.contact(c.id) });
-      await Promise.all([qk.contacts, qk.donations, qk.account, qk.campaigns, qk.flags, qk.sync, qk.batches].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-      toast.show({ message: `${name} was deleted${preview && preview.donationCount > 0 ? `, with ${count(preview.donationCount, 'gift')}` : ''}.`, tone: 'success' });
+      await Promise.all(
+        [qk.contacts, qk.donations, qk.account, qk.campaigns, qk.flags, qk.sync, qk.batches].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+      toast.show({
+        message: `${name} was deleted${preview && preview.donationCount > 0 ? `, with ${count(preview.donationCount, 'gift')}` : ''}.`,
+        tone: 'success',
+      });
       navigate('contacts');
     } catch (e) {
       setPreviewError(`Not deleted: ${errorMessage(e)}`);
@@ -116,7 +127,13 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
       }
     >
       <p className="contact-lede muted">
-        {[enumLabel(c.contactType), c.title && c.organization ? `${c.title}, ${c.organization}` : c.organization ?? c.title, c.address?.city].filter(Boolean).join(' · ')}
+        {[
+          enumLabel(c.contactType),
+          c.title && c.organization ? `${c.title}, ${c.organization}` : (c.organization ?? c.title),
+          c.address?.city,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       </p>
       {c.tags.length > 0 ? (
         <ul className="tag-list" aria-label="Tags">
@@ -142,7 +159,11 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
       <ConfirmDialog
         open={asking}
         title={`Delete ${name}?`}
-        confirmLabel={preview && preview.donationCount > 0 ? `Delete contact and ${count(preview.donationCount, 'gift')}` : 'Delete contact'}
+        confirmLabel={
+          preview && preview.donationCount > 0
+            ? `Delete contact and ${count(preview.donationCount, 'gift')}`
+            : 'Delete contact'
+        }
         busy={deleting || (!preview && !previewError)}
         onConfirm={() => void doDelete()}
         onCancel={() => setAsking(false)}
@@ -154,18 +175,28 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
         ) : !preview ? (
           <p role="status">Counting the gifts that go with this contact…</p>
         ) : preview.donationCount === 0 ? (
-          <p>{name} has no gifts. The contact, with their phones, emails, addresses, notes and custom fields, is deleted for good.</p>
+          <p>
+            {name} has no gifts. The contact, with their phones, emails, addresses, notes and custom fields,
+            is deleted for good.
+          </p>
         ) : (
           <>
             <p className="notice notice-warn">
               <strong>
-                This also deletes {count(preview.donationCount, 'gift')} totalling {money(preview.donationTotal)}
+                This also deletes {count(preview.donationCount, 'gift')} totalling{' '}
+                {money(preview.donationTotal)}
               </strong>
-              {preview.completedCount !== preview.donationCount ? ` (${money(preview.completedTotal)} of it in ${count(preview.completedCount, 'completed gift')})` : ''}.
+              {preview.completedCount !== preview.donationCount
+                ? ` (${money(preview.completedTotal)} of it in ${count(preview.completedCount, 'completed gift')})`
+                : ''}
+              .
             </p>
             <p>They disappear from campaign totals and reports. This cannot be undone.</p>
             {preview.linkedDonationCount > 0 ? (
-              <p>{count(preview.linkedDonationCount, 'gift')} from other donors name {name} as the person credited or the solicitor; those gifts stay and lose that link.</p>
+              <p>
+                {count(preview.linkedDonationCount, 'gift')} from other donors name {name} as the person
+                credited or the solicitor; those gifts stay and lose that link.
+              </p>
             ) : null}
           </>
         )}
@@ -238,7 +269,9 @@ function Profile({ c }: { c: Contact }) {
 }
 
 function formatAddress(a: NonNullable<Contact['address']>): string {
-  return [a.street1, a.street2, [a.city, a.state].filter(Boolean).join(', '), a.postalCode, a.country].filter(Boolean).join(', ');
+  return [a.street1, a.street2, [a.city, a.state].filter(Boolean).join(', '), a.postalCode, a.country]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function CustomFields({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] }) {
@@ -252,7 +285,8 @@ function CustomFields({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[]
           const v = byName.get(d.name.toLowerCase());
           if (v === undefined) return [d.name, <span className="muted">—</span>];
           if (d.type === 'date') return [d.name, day(String(v))];
-          if (d.type === 'number') return [d.name, typeof v === 'number' ? v.toLocaleString('en-US') : String(v)];
+          if (d.type === 'number')
+            return [d.name, typeof v === 'number' ? v.toLocaleString('en-US') : String(v)];
           return [d.name, String(v)];
         })}
       />
@@ -264,10 +298,58 @@ function SubRecords({ c }: { c: Contact }) {
   const primary = (p: boolean) => (p ? <span className="badge">primary</span> : null);
   return (
     <Section title="Phones, emails, addresses" id="contact-subrecords">
-      <SubList title="Phone numbers" empty="No phone numbers." items={c.phoneNumbers.map((p) => ({ id: p.id, body: <>{p.phoneNumber} {p.phoneType ? <span className="muted">({p.phoneType})</span> : null} {primary(p.isPrimary)}</> }))} />
-      <SubList title="Email addresses" empty="No email addresses." items={c.emailAddresses.map((e) => ({ id: e.id, body: <>{e.emailAddress} {e.emailType ? <span className="muted">({e.emailType})</span> : null} {primary(e.isPrimary)}</> }))} />
-      <SubList title="Addresses" empty="No addresses." items={c.addresses.map((a) => ({ id: a.id, body: <>{formatAddress(a)} {a.addressType ? <span className="muted">({a.addressType})</span> : null} {primary(a.isPrimary)}</> }))} />
-      <SubList title="Education" empty="No education recorded." items={c.education.map((e) => ({ id: e.id, body: <>{[e.institution, e.degree, e.fieldOfStudy].filter(Boolean).join(', ')}{e.graduationYear ? ` (${e.graduationYear})` : ''}</> }))} />
+      <SubList
+        title="Phone numbers"
+        empty="No phone numbers."
+        items={c.phoneNumbers.map((p) => ({
+          id: p.id,
+          body: (
+            <>
+              {p.phoneNumber} {p.phoneType ? <span className="muted">({p.phoneType})</span> : null}{' '}
+              {primary(p.isPrimary)}
+            </>
+          ),
+        }))}
+      />
+      <SubList
+        title="Email addresses"
+        empty="No email addresses."
+        items={c.emailAddresses.map((e) => ({
+          id: e.id,
+          body: (
+            <>
+              {e.emailAddress} {e.emailType ? <span className="muted">({e.emailType})</span> : null}{' '}
+              {primary(e.isPrimary)}
+            </>
+          ),
+        }))}
+      />
+      <SubList
+        title="Addresses"
+        empty="No addresses."
+        items={c.addresses.map((a) => ({
+          id: a.id,
+          body: (
+            <>
+              {formatAddress(a)} {a.addressType ? <span className="muted">({a.addressType})</span> : null}{' '}
+              {primary(a.isPrimary)}
+            </>
+          ),
+        }))}
+      />
+      <SubList
+        title="Education"
+        empty="No education recorded."
+        items={c.education.map((e) => ({
+          id: e.id,
+          body: (
+            <>
+              {[e.institution, e.degree, e.fieldOfStudy].filter(Boolean).join(', ')}
+              {e.graduationYear ? ` (${e.graduationYear})` : ''}
+            </>
+          ),
+        }))}
+      />
       <SubList
         title="Employment"
         empty="No employment recorded."
@@ -277,17 +359,42 @@ function SubRecords({ c }: { c: Contact }) {
             <>
               {[e.title, e.employer].filter(Boolean).join(' at ')}
               {e.occupation ? <span className="muted"> · {e.occupation}</span> : null}
-              {e.startDate || e.endDate || e.isCurrent ? <span className="muted"> · {day(e.startDate) || '?'} – {e.isCurrent ? 'now' : day(e.endDate) || '?'}</span> : null}
+              {e.startDate || e.endDate || e.isCurrent ? (
+                <span className="muted">
+                  {' '}
+                  · {day(e.startDate) || '?'} – {e.isCurrent ? 'now' : day(e.endDate) || '?'}
+                </span>
+              ) : null}
             </>
           ),
         }))}
       />
-      <SubList title="Notes" empty="No notes." items={c.notes.map((n) => ({ id: n.id, body: <>{n.noteType ? <span className="badge">{n.noteType}</span> : null} <span className="note-text">{n.content}</span> <span className="muted">{day(n.createdAt)}</span></> }))} />
+      <SubList
+        title="Notes"
+        empty="No notes."
+        items={c.notes.map((n) => ({
+          id: n.id,
+          body: (
+            <>
+              {n.noteType ? <span className="badge">{n.noteType}</span> : null}{' '}
+              <span className="note-text">{n.content}</span> <span className="muted">{day(n.createdAt)}</span>
+            </>
+          ),
+        }))}
+      />
     </Section>
   );
 }
 
-function SubList({ title, items, empty }: { title: string; items: Array<{ id: string; body: ReactNode }>; empty: string }) {
+function SubList({
+  title,
+  items,
+  empty,
+}: {
+  title: string;
+  items: Array<{ id: string; body: ReactNode }>;
+  empty: string;
+}) {
   return (
     <div className="sublist">
       <h3>{title}</h3>
@@ -363,7 +470,8 @@ function Giving({ id }: { id: string }) {
           </dl>
           {totals.refundedTotal > 0 || totals.disputedTotal > 0 ? (
             <p className="muted">
-              Not counted in the total: {totals.refundedTotal > 0 ? `${money(totals.refundedTotal)} refunded` : ''}
+              Not counted in the total:{' '}
+              {totals.refundedTotal > 0 ? `${money(totals.refundedTotal)} refunded` : ''}
               {totals.refundedTotal > 0 && totals.disputedTotal > 0 ? ', ' : ''}
               {totals.disputedTotal > 0 ? `${money(totals.disputedTotal)} disputed` : ''}.
             </p>
@@ -395,8 +503,16 @@ function Giving({ id }: { id: string }) {
                     {d.notes ? <div className="muted giving-note">{d.notes}</div> : null}
                   </td>
                   <td>
-                    {d.status === 'completed' ? 'Completed' : <span className="badge badge-warn">{enumLabel(d.status)}</span>}
-                    {d.flagged ? <span className="badge badge-warn" title="Over a contribution limit: see Review">over limit</span> : null}
+                    {d.status === 'completed' ? (
+                      'Completed'
+                    ) : (
+                      <span className="badge badge-warn">{enumLabel(d.status)}</span>
+                    )}
+                    {d.flagged ? (
+                      <span className="badge badge-warn" title="Over a contribution limit: see Review">
+                        over limit
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -4,22 +4,35 @@
  */
 import { money } from './format.ts';
 
-export function GivingChart({ years }: { years: ReadonlyArray<{ year: number; total: number; count: number }> }) {
+export function GivingChart({
+  years,
+}: {
+  years: ReadonlyArray<{ year: number; total: number; count: number }>;
+}) {
   // Every year from the first to the last, so a year without gifts shows as a gap.
   const first = years[0]!.year;
   const last = years[years.length - 1]!.year;
   const all = [];
-  for (let y = Math.max(first, last - 11); y <= last; y++) all.push(years.find((x) => x.year === y) ?? { year: y, total: 0, count: 0 });
+  for (let y = Math.max(first, last - 11); y <= last; y++)
+    all.push(years.find((x) => x.year === y) ?? { year: y, total: 0, count: 0 });
   const max = Math.max(...all.map((y) => y.total), 1);
   const barW = 44;
   const gap = 14;
   const h = 120;
   const width = all.length * (barW + gap) + gap;
-  const summary = all.map((y) => `${y.year}: ${money(y.total)} in ${y.count} gift${y.count === 1 ? '' : 's'}`).join('; ');
+  const summary = all
+    .map((y) => `${y.year}: ${money(y.total)} in ${y.count} gift${y.count === 1 ? '' : 's'}`)
+    .join('; ');
   return (
     <figure className="giving-chart">
       <figcaption>Given by year</figcaption>
-      <svg role="img" aria-label={`Given by year. ${summary}`} viewBox={`0 0 ${width} ${h + 40}`} width={width} height={h + 40}>
+      <svg
+        role="img"
+        aria-label={`Given by year. ${summary}`}
+        viewBox={`0 0 ${width} ${h + 40}`}
+        width={width}
+        height={h + 40}
+      >
         <line x1={0} x2={width} y1={h + 18} y2={h + 18} className="chart-axis" />
         {all.map((y, i) => {
           const bh = y.total === 0 ? 0 : Math.max(2, Math.round((y.total / max) * h));

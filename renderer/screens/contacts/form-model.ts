@@ -6,7 +6,13 @@
  * form control it names. Pure: no React, no DOM.
  */
 import type { z } from 'zod';
-import type { CONTACT_METHODS, ContactStatus, ContactType, CustomFieldType, GENDERS } from '../../../shared/enums.ts';
+import type {
+  CONTACT_METHODS,
+  ContactStatus,
+  ContactType,
+  CustomFieldType,
+  GENDERS,
+} from '../../../shared/enums.ts';
 import { type Contact, ContactCreateBody, ContactUpdateBody } from '../../../shared/schemas/contacts.ts';
 
 type Gender = (typeof GENDERS)[number];
@@ -60,9 +66,26 @@ export interface NoteValues {
 }
 
 export const TEXT_FIELDS = [
-  'prefix', 'firstName', 'middleName', 'lastName', 'suffix', 'primaryEmail', 'primaryPhone', 'organization', 'title',
-  'employer', 'occupation', 'industry', 'spouse', 'birthDate', 'salutation', 'formalSalutation', 'politicalParty',
-  'capacity', 'source', 'quickNotes',
+  'prefix',
+  'firstName',
+  'middleName',
+  'lastName',
+  'suffix',
+  'primaryEmail',
+  'primaryPhone',
+  'organization',
+  'title',
+  'employer',
+  'occupation',
+  'industry',
+  'spouse',
+  'birthDate',
+  'salutation',
+  'formalSalutation',
+  'politicalParty',
+  'capacity',
+  'source',
+  'quickNotes',
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
@@ -82,15 +105,38 @@ export type ContactFormValues = Record<TextField, string> & {
   custom: Record<string, string>;
 };
 
-export const COLLECTIONS = ['phoneNumbers', 'emailAddresses', 'addresses', 'education', 'employment', 'notes'] as const;
+export const COLLECTIONS = [
+  'phoneNumbers',
+  'emailAddresses',
+  'addresses',
+  'education',
+  'employment',
+  'notes',
+] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export const EMPTY_ITEM = {
   phoneNumbers: (): PhoneValues => ({ phoneNumber: '', phoneType: '', isPrimary: false }),
   emailAddresses: (): EmailValues => ({ emailAddress: '', emailType: '', isPrimary: false }),
-  addresses: (): AddressValues => ({ addressType: '', street1: '', street2: '', city: '', state: '', postalCode: '', country: '', isPrimary: false }),
+  addresses: (): AddressValues => ({
+    addressType: '',
+    street1: '',
+    street2: '',
+    city: '',
+    state: '',
+    postalCode: '',
+    country: '',
+    isPrimary: false,
+  }),
   education: (): EducationValues => ({ institution: '', degree: '', fieldOfStudy: '', graduationYear: '' }),
-  employment: (): EmploymentValues => ({ employer: '', title: '', occupation: '', startDate: '', endDate: '', isCurrent: false }),
+  employment: (): EmploymentValues => ({
+    employer: '',
+    title: '',
+    occupation: '',
+    startDate: '',
+    endDate: '',
+    isCurrent: false,
+  }),
   notes: (): NoteValues => ({ content: '', noteType: '' }),
 } satisfies { [K in Collection]: () => ContactFormValues[K][number] };
 
@@ -131,11 +177,40 @@ export function valuesFromContact(c: Contact, defs: readonly CustomFieldDef[]): 
     gender: c.gender ?? '',
     preferredContactMethod: c.preferredContactMethod ?? '',
     tags: [...c.tags],
-    phoneNumbers: c.phoneNumbers.map((p) => ({ phoneNumber: p.phoneNumber, phoneType: s(p.phoneType), isPrimary: p.isPrimary })),
-    emailAddresses: c.emailAddresses.map((e) => ({ emailAddress: e.emailAddress, emailType: s(e.emailType), isPrimary: e.isPrimary })),
-    addresses: c.addresses.map((a) => ({ addressType: s(a.addressType), street1: s(a.street1), street2: s(a.street2), city: s(a.city), state: s(a.state), postalCode: s(a.postalCode), country: s(a.country), isPrimary: a.isPrimary })),
-    education: c.education.map((e) => ({ institution: e.institution, degree: s(e.degree), fieldOfStudy: s(e.fieldOfStudy), graduationYear: s(e.graduationYear) })),
-    employment: c.employment.map((e) => ({ employer: e.employer, title: s(e.title), occupation: s(e.occupation), startDate: s(e.startDate), endDate: s(e.endDate), isCurrent: e.isCurrent })),
+    phoneNumbers: c.phoneNumbers.map((p) => ({
+      phoneNumber: p.phoneNumber,
+      phoneType: s(p.phoneType),
+      isPrimary: p.isPrimary,
+    })),
+    emailAddresses: c.emailAddresses.map((e) => ({
+      emailAddress: e.emailAddress,
+      emailType: s(e.emailType),
+      isPrimary: e.isPrimary,
+    })),
+    addresses: c.addresses.map((a) => ({
+      addressType: s(a.addressType),
+      street1: s(a.street1),
+      street2: s(a.street2),
+      city: s(a.city),
+      state: s(a.state),
+      postalCode: s(a.postalCode),
+      country: s(a.country),
+      isPrimary: a.isPrimary,
+    })),
+    education: c.education.map((e) => ({
+      institution: e.institution,
+      degree: s(e.degree),
+      fieldOfStudy: s(e.fieldOfStudy),
+      graduationYear: s(e.graduationYear),
+    })),
+    employment: c.employment.map((e) => ({
+      employer: e.employer,
+      title: s(e.title),
+      occupation: s(e.occupation),
+      startDate: s(e.startDate),
+      endDate: s(e.endDate),
+      isCurrent: e.isCurrent,
+    })),
     notes: c.notes.map((n) => ({ content: n.content, noteType: s(n.noteType) })),
     custom: Object.fromEntries(liveFields(defs).map((d) => [d.id, s(byName.get(d.name.toLowerCase()))])),
   };
@@ -157,15 +232,44 @@ function numberOrText(v: string): number | string | null {
 function collectionBody<K extends Collection>(key: K, items: ContactFormValues[K]) {
   switch (key) {
     case 'phoneNumbers':
-      return (items as PhoneValues[]).map((p) => ({ phoneNumber: p.phoneNumber, phoneType: orNull(p.phoneType), isPrimary: p.isPrimary }));
+      return (items as PhoneValues[]).map((p) => ({
+        phoneNumber: p.phoneNumber,
+        phoneType: orNull(p.phoneType),
+        isPrimary: p.isPrimary,
+      }));
     case 'emailAddresses':
-      return (items as EmailValues[]).map((e) => ({ emailAddress: e.emailAddress.trim(), emailType: orNull(e.emailType), isPrimary: e.isPrimary }));
+      return (items as EmailValues[]).map((e) => ({
+        emailAddress: e.emailAddress.trim(),
+        emailType: orNull(e.emailType),
+        isPrimary: e.isPrimary,
+      }));
     case 'addresses':
-      return (items as AddressValues[]).map((a) => ({ addressType: orNull(a.addressType), street1: orNull(a.street1), street2: orNull(a.street2), city: orNull(a.city), state: orNull(a.state), postalCode: orNull(a.postalCode), country: orNull(a.country), isPrimary: a.isPrimary }));
+      return (items as AddressValues[]).map((a) => ({
+        addressType: orNull(a.addressType),
+        street1: orNull(a.street1),
+        street2: orNull(a.street2),
+        city: orNull(a.city),
+        state: orNull(a.state),
+        postalCode: orNull(a.postalCode),
+        country: orNull(a.country),
+        isPrimary: a.isPrimary,
+      }));
     case 'education':
-      return (items as EducationValues[]).map((e) => ({ institution: e.institution, degree: orNull(e.degree), fieldOfStudy: orNull(e.fieldOfStudy), graduationYear: numberOrText(e.graduationYear) }));
+      return (items as EducationValues[]).map((e) => ({
+        institution: e.institution,
+        degree: orNull(e.degree),
+        fieldOfStudy: orNull(e.fieldOfStudy),
+        graduationYear: numberOrText(e.graduationYear),
+      }));
     case 'employment':
-      return (items as EmploymentValues[]).map((e) => ({ employer: e.employer, title: orNull(e.title), occupation: orNull(e.occupation), startDate: orNull(e.startDate), endDate: orNull(e.endDate), isCurrent: e.isCurrent }));
+      return (items as EmploymentValues[]).map((e) => ({
+        employer: e.employer,
+        title: orNull(e.title),
+        occupation: orNull(e.occupation),
+        startDate: orNull(e.startDate),
+        endDate: orNull(e.endDate),
+        isCurrent: e.isCurrent,
+      }));
     case 'notes':
       return (items as NoteValues[]).map((n) => ({ content: n.content, noteType: orNull(n.noteType) }));
   }
@@ -180,7 +284,8 @@ function customValue(def: CustomFieldDef, raw: string): string | number | null {
 /** POST body: every field filled in (empty ones left out), every collection item, every custom value set. */
 export function createBody(v: ContactFormValues, defs: readonly CustomFieldDef[]): CreateInput {
   const body: Record<string, unknown> = { contactType: v.contactType, status: v.status };
-  for (const f of TEXT_FIELDS) if (v[f].trim() !== '' || f === 'firstName' || f === 'lastName') body[f] = v[f];
+  for (const f of TEXT_FIELDS)
+    if (v[f].trim() !== '' || f === 'firstName' || f === 'lastName') body[f] = v[f];
   if (v.gender) body.gender = v.gender;
   if (v.preferredContactMethod) body.preferredContactMethod = v.preferredContactMethod;
   if (v.tags.length > 0) body.tags = v.tags;
@@ -197,7 +302,11 @@ export function createBody(v: ContactFormValues, defs: readonly CustomFieldDef[]
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** PUT body: only what differs from `initial` (C1); a changed collection whole (C3); changed custom fields only (C4). */
-export function updateBody(v: ContactFormValues, initial: ContactFormValues, defs: readonly CustomFieldDef[]): UpdateInput {
+export function updateBody(
+  v: ContactFormValues,
+  initial: ContactFormValues,
+  defs: readonly CustomFieldDef[],
+): UpdateInput {
   const body: Record<string, unknown> = {};
   for (const f of TEXT_FIELDS) {
     if (v[f] === initial[f]) continue;
@@ -206,7 +315,8 @@ export function updateBody(v: ContactFormValues, initial: ContactFormValues, def
   if (v.contactType !== initial.contactType) body.contactType = v.contactType;
   if (v.status !== initial.status) body.status = v.status;
   if (v.gender !== initial.gender) body.gender = v.gender || null;
-  if (v.preferredContactMethod !== initial.preferredContactMethod) body.preferredContactMethod = v.preferredContactMethod || null;
+  if (v.preferredContactMethod !== initial.preferredContactMethod)
+    body.preferredContactMethod = v.preferredContactMethod || null;
   if (!same(v.tags, initial.tags)) body.tags = v.tags;
   for (const key of COLLECTIONS) if (!same(v[key], initial[key])) body[key] = collectionBody(key, v[key]);
   const custom: Record<string, string | number | null> = {};
@@ -229,7 +339,10 @@ export interface FormIssue {
  * The form control an error names: a zod path (["phoneNumbers", 0, "phoneNumber"]) or the
  * server's field ("phoneNumbers[0].phoneNumber", "customFields.Wealth Score").
  */
-export function formPath(field: string | ReadonlyArray<PropertyKey>, defs: readonly CustomFieldDef[]): string | null {
+export function formPath(
+  field: string | ReadonlyArray<PropertyKey>,
+  defs: readonly CustomFieldDef[],
+): string | null {
   const parts: string[] = typeof field === 'string' ? parseField(field) : field.map((p) => String(p));
   if (parts.length === 0) return null;
   const [head, ...rest] = parts;
@@ -242,7 +355,11 @@ export function formPath(field: string | ReadonlyArray<PropertyKey>, defs: reado
     if (rest.length === 0) return null; // the collection as a whole: shown with the form's message
     return [head, ...rest].join('.');
   }
-  if ((TEXT_FIELDS as readonly string[]).includes(head!) || ['contactType', 'status', 'gender', 'preferredContactMethod'].includes(head!)) return head!;
+  if (
+    (TEXT_FIELDS as readonly string[]).includes(head!) ||
+    ['contactType', 'status', 'gender', 'preferredContactMethod'].includes(head!)
+  )
+    return head!;
   if (head === 'tags') return 'tags';
   return null;
 }
@@ -257,11 +374,17 @@ function parseField(field: string): string[] {
 }
 
 /** Checks a body with the shared schema; the issues, each at its form control. */
-export function checkBody(body: CreateInput | UpdateInput, mode: 'create' | 'edit', defs: readonly CustomFieldDef[]): FormIssue[] {
+export function checkBody(
+  body: CreateInput | UpdateInput,
+  mode: 'create' | 'edit',
+  defs: readonly CustomFieldDef[],
+): FormIssue[] {
   const schema = mode === 'create' ? ContactCreateBody.omit({ accountId: true }) : ContactUpdateBody;
   const r = schema.safeParse(body);
   if (r.success) return [...primaryIssues(body)];
-  return r.error.issues.map((i) => ({ path: formPath(i.path, defs), message: humanMessage(i.message) })).concat([...primaryIssues(body)]);
+  return r.error.issues
+    .map((i) => ({ path: formPath(i.path, defs), message: humanMessage(i.message) }))
+    .concat([...primaryIssues(body)]);
 }
 
 /** At most one primary phone, email and address (the server says so too). */
@@ -269,7 +392,8 @@ function* primaryIssues(body: CreateInput | UpdateInput): Generator<FormIssue> {
   for (const key of ['phoneNumbers', 'emailAddresses', 'addresses'] as const) {
     const items = body[key] ?? [];
     const primaries = items.map((x, i) => (x.isPrimary ? i : -1)).filter((i) => i >= 0);
-    if (primaries.length > 1) yield { path: `${key}.${primaries[1]}.isPrimary`, message: 'only one can be primary' };
+    if (primaries.length > 1)
+      yield { path: `${key}.${primaries[1]}.isPrimary`, message: 'only one can be primary' };
   }
 }
 
@@ -280,13 +404,23 @@ function humanMessage(m: string): string {
   const size = /^Too (big|small): expected \w+ to (be|have) (<=|>=|<|>)(\S+)(?: (\w+))?$/i.exec(m);
   if (size) {
     const [, , verb = 'be', op = '', bound = '', unit] = size;
-    const words: Record<string, string> = { '<=': 'at most', '>=': 'at least', '<': 'less than', '>': 'more than' };
+    const words: Record<string, string> = {
+      '<=': 'at most',
+      '>=': 'at least',
+      '<': 'less than',
+      '>': 'more than',
+    };
     return `must ${verb === 'have' ? 'have' : 'be'} ${words[op] ?? op} ${bound}${unit ? ` ${unit}` : ''}`;
   }
   return m.replace(/^Invalid input: /i, '');
 }
 
 /** The display name of a contact, as lists and headings show it. */
-export function displayName(c: { firstName: string; lastName: string; prefix?: string | null; suffix?: string | null }): string {
+export function displayName(c: {
+  firstName: string;
+  lastName: string;
+  prefix?: string | null;
+  suffix?: string | null;
+}): string {
   return [c.firstName, c.lastName].filter((x) => x.trim() !== '').join(' ');
 }

@@ -7,7 +7,12 @@ export function money(dollars: number): string {
   return cents === null ? `$${dollars}` : formatCents(cents);
 }
 
-const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dateFmt = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** An ISO timestamp or YYYY-MM-DD → "Mar 1, 2026" (the UTC day: gifts are dated in UTC, D4). */
 export function day(iso: string | null | undefined): string {

@@ -41,7 +41,13 @@ export const contactKeys = {
 export function fetchSummaryPage(api: Api, p: ListParams, page: number, signal?: AbortSignal) {
   return api.raw.request('GET', '/contact-summaries', {
     schema: ContactSummaryList,
-    query: { search: p.search.trim() || undefined, sortBy: p.sortBy, sortOrder: p.sortOrder, limit: PAGE_SIZE, offset: page * PAGE_SIZE },
+    query: {
+      search: p.search.trim() || undefined,
+      sortBy: p.sortBy,
+      sortOrder: p.sortOrder,
+      limit: PAGE_SIZE,
+      offset: page * PAGE_SIZE,
+    },
     signal,
   });
 }
@@ -55,7 +61,10 @@ export function useCustomFields() {
   const api = useApi();
   return useQuery({
     queryKey: qk.customFields,
-    queryFn: () => api.raw.request('GET', '/custom-fields', { schema: z.object({ data: z.array(CustomFieldDefinition) }) }).then((r) => r.data),
+    queryFn: () =>
+      api.raw
+        .request('GET', '/custom-fields', { schema: z.object({ data: z.array(CustomFieldDefinition) }) })
+        .then((r) => r.data),
   });
 }
 
@@ -66,11 +75,17 @@ export function useGiving(id: string, page: number) {
   return useQuery({
     queryKey: contactKeys.giving(id, page),
     queryFn: ({ signal }) =>
-      api.raw.request('GET', `/contacts/${encodeURIComponent(id)}/donations`, { schema: ContactDonationList, query: { limit: GIVING_PAGE_SIZE, offset: page * GIVING_PAGE_SIZE }, signal }),
+      api.raw.request('GET', `/contacts/${encodeURIComponent(id)}/donations`, {
+        schema: ContactDonationList,
+        query: { limit: GIVING_PAGE_SIZE, offset: page * GIVING_PAGE_SIZE },
+        signal,
+      }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function fetchDeletePreview(api: Api, id: string) {
-  return api.raw.request('GET', `/contacts/${encodeURIComponent(id)}/delete-preview`, { schema: ContactDeletePreview });
+  return api.raw.request('GET', `/contacts/${encodeURIComponent(id)}/delete-preview`, {
+    schema: ContactDeletePreview,
+  });
 }

@@ -19,18 +19,28 @@ import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 const cents = (dollars: number) => Math.round(dollars * 100);
 
 /** "Matches", or what is short or over, in words. */
-export function batchMismatch(b: Pick<Batch, 'count' | 'total' | 'expectedCount' | 'expectedTotal'>): { matches: boolean; text: string } | null {
+export function batchMismatch(
+  b: Pick<Batch, 'count' | 'total' | 'expectedCount' | 'expectedTotal'>,
+): { matches: boolean; text: string } | null {
   if (b.expectedCount === null && b.expectedTotal === null) return null;
   const parts: string[] = [];
   if (b.expectedCount !== null && b.expectedCount !== b.count) {
     const d = b.expectedCount - b.count;
-    parts.push(d > 0 ? `${d} gift${d === 1 ? '' : 's'} fewer than expected` : `${-d} gift${d === -1 ? '' : 's'} more than expected`);
+    parts.push(
+      d > 0
+        ? `${d} gift${d === 1 ? '' : 's'} fewer than expected`
+        : `${-d} gift${d === -1 ? '' : 's'} more than expected`,
+    );
   }
   if (b.expectedTotal !== null && cents(b.expectedTotal) !== cents(b.total)) {
     const d = cents(b.expectedTotal) - cents(b.total);
-    parts.push(d > 0 ? `${formatCents(d)} short of the expected total` : `${formatCents(-d)} over the expected total`);
+    parts.push(
+      d > 0 ? `${formatCents(d)} short of the expected total` : `${formatCents(-d)} over the expected total`,
+    );
   }
-  return parts.length === 0 ? { matches: true, text: 'Count and total match what was expected.' } : { matches: false, text: `Does not match yet: ${parts.join('; ')}.` };
+  return parts.length === 0
+    ? { matches: true, text: 'Count and total match what was expected.' }
+    : { matches: false, text: `Does not match yet: ${parts.join('; ')}.` };
 }
 
 interface BatchForm {
@@ -55,16 +65,35 @@ const FIELD_MAP: Record<string, keyof BatchForm> = {
   expectedTotal: 'expectedTotal',
 };
 
-export function NewBatchDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (b: Batch) => void }) {
+export function NewBatchDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (b: Batch) => void;
+}) {
   const api = useApi();
   const client = useQueryClient();
   const ref = useReferenceData();
   const [topError, setTopError] = useState<string | null>(null);
   const form = useForm<BatchForm>({
-    defaultValues: { name: `Gifts ${localToday()}`, batchDate: localToday(), campaignId: '', committeeId: '', donationAccountId: '', paymentMethod: 'check', expectedCount: '', expectedTotal: '' },
+    defaultValues: {
+      name: `Gifts ${localToday()}`,
+      batchDate: localToday(),
+      campaignId: '',
+      committeeId: '',
+      donationAccountId: '',
+      paymentMethod: 'check',
+      expectedCount: '',
+      expectedTotal: '',
+    },
   });
   const errors = form.formState.errors;
-  const create = useMutation({ mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body) });
+  const create = useMutation({
+    mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body),
+  });
 
   const submit = form.handleSubmit(async (v) => {
     setTopError(null);
@@ -118,21 +147,77 @@ export function NewBatchDialog({ open, onClose, onCreated }: { open: boolean; on
     >
       <form id="new-batch-form" className="grid-form" onSubmit={submit} noValidate>
         {topError ? <div className="notice notice-error span-all">{topError}</div> : null}
-        <TextField label="Batch name" autoFocus {...form.register('name')} error={errors.name?.message} fieldClassName="span-2" />
-        <TextField label="Gift date" type="date" {...form.register('batchDate')} error={errors.batchDate?.message} />
-        <Select label="Payment method" options={METHOD_OPTIONS} placeholder="— none —" {...form.register('paymentMethod')} error={errors.paymentMethod?.message} />
-        <Select label="Campaign" options={opts(ref.campaigns)} placeholder="— none —" {...form.register('campaignId')} error={errors.campaignId?.message} />
-        <Select label="Committee" options={opts(ref.committees)} placeholder="— none —" {...form.register('committeeId')} error={errors.committeeId?.message} />
-        <Select label="Donation account" options={opts(ref.donationAccounts)} placeholder="— none —" {...form.register('donationAccountId')} error={errors.donationAccountId?.message} />
-        <TextField label="Expected number of gifts" inputMode="numeric" hint="Optional: from the stack of checks or envelopes" {...form.register('expectedCount')} error={errors.expectedCount?.message} />
-        <TextField label="Expected total ($)" inputMode="decimal" hint="Optional: the adding-machine tape" {...form.register('expectedTotal')} error={errors.expectedTotal?.message} />
+        <TextField
+          label="Batch name"
+          autoFocus
+          {...form.register('name')}
+          error={errors.name?.message}
+          fieldClassName="span-2"
+        />
+        <TextField
+          label="Gift date"
+          type="date"
+          {...form.register('batchDate')}
+          error={errors.batchDate?.message}
+        />
+        <Select
+          label="Payment method"
+          options={METHOD_OPTIONS}
+          placeholder="— none —"
+          {...form.register('paymentMethod')}
+          error={errors.paymentMethod?.message}
+        />
+        <Select
+          label="Campaign"
+          options={opts(ref.campaigns)}
+          placeholder="— none —"
+          {...form.register('campaignId')}
+          error={errors.campaignId?.message}
+        />
+        <Select
+          label="Committee"
+          options={opts(ref.committees)}
+          placeholder="— none —"
+          {...form.register('committeeId')}
+          error={errors.committeeId?.message}
+        />
+        <Select
+          label="Donation account"
+          options={opts(ref.donationAccounts)}
+          placeholder="— none —"
+          {...form.register('donationAccountId')}
+          error={errors.donationAccountId?.message}
+        />
+        <TextField
+          label="Expected number of gifts"
+          inputMode="numeric"
+          hint="Optional: from the stack of checks or envelopes"
+          {...form.register('expectedCount')}
+          error={errors.expectedCount?.message}
+        />
+        <TextField
+          label="Expected total ($)"
+          inputMode="decimal"
+          hint="Optional: the adding-machine tape"
+          {...form.register('expectedTotal')}
+          error={errors.expectedTotal?.message}
+        />
       </form>
     </Dialog>
   );
 }
 
 /** Keys that move a closed native select's choice at once (and fire its change event). */
-const MOVING_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+const MOVING_KEYS = new Set([
+  'ArrowDown',
+  'ArrowUp',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
 
 /**
  * The batch being typed into, switchable. A closed native select takes the next batch on the
@@ -140,7 +225,15 @@ const MOVING_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 
  * switch to, said under the field; Enter switches, Escape or leaving the field keeps the
  * batch. A choice made in the opened list (a click, or Enter in it) switches at once.
  */
-function BatchSwitch({ batch, options, onChoose }: { batch: Batch; options: Array<{ value: string; label: string }>; onChoose: (id: string) => void }) {
+function BatchSwitch({
+  batch,
+  options,
+  onChoose,
+}: {
+  batch: Batch;
+  options: Array<{ value: string; label: string }>;
+  onChoose: (id: string) => void;
+}) {
   const [pending, setPending] = useState<string | null>(null);
   const keyed = useRef(false);
   const marked = pending !== null && pending !== batch.id ? pending : null;
@@ -149,7 +242,8 @@ function BatchSwitch({ batch, options, onChoose }: { batch: Batch; options: Arra
       label="Batch"
       value={marked ?? batch.id}
       onKeyDown={(e) => {
-        keyed.current = !e.altKey && !e.ctrlKey && !e.metaKey && (MOVING_KEYS.has(e.key) || e.key.length === 1);
+        keyed.current =
+          !e.altKey && !e.ctrlKey && !e.metaKey && (MOVING_KEYS.has(e.key) || e.key.length === 1);
         if (e.key === 'Enter' && marked) {
           e.preventDefault();
           setPending(null);
@@ -169,21 +263,42 @@ function BatchSwitch({ batch, options, onChoose }: { batch: Batch; options: Arra
         keyed.current = false;
       }}
       onBlur={() => setPending(null)}
-      hint={marked ? `Enter switches to ${options.find((o) => o.value === marked)?.label ?? 'this batch'}; Escape keeps ${batch.name}` : undefined}
+      hint={
+        marked
+          ? `Enter switches to ${options.find((o) => o.value === marked)?.label ?? 'this batch'}; Escape keeps ${batch.name}`
+          : undefined
+      }
       options={options}
       fieldClassName="batch-select"
     />
   );
 }
 
-export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch; batches: Batch[]; onChoose: (id: string) => void; onNew: () => void }) {
+export function BatchSummary({
+  batch,
+  batches,
+  onChoose,
+  onNew,
+}: {
+  batch: Batch;
+  batches: Batch[];
+  onChoose: (id: string) => void;
+  onNew: () => void;
+}) {
   const ref = useReferenceData();
   const mismatch = batchMismatch(batch);
   const open = batches.filter((b) => b.closedAt === null);
   return (
     <section className="panel batch-panel" aria-label="Batch">
       <div className="batch-head">
-        <BatchSwitch batch={batch} options={(open.some((b) => b.id === batch.id) ? open : [batch, ...open]).map((b) => ({ value: b.id, label: b.name }))} onChoose={onChoose} />
+        <BatchSwitch
+          batch={batch}
+          options={(open.some((b) => b.id === batch.id) ? open : [batch, ...open]).map((b) => ({
+            value: b.id,
+            label: b.name,
+          }))}
+          onChoose={onChoose}
+        />
         <Button onClick={onNew}>New batch…</Button>
         <dl className="batch-defaults">
           <div>
@@ -205,17 +320,25 @@ export function BatchSummary({ batch, batches, onChoose, onNew }: { batch: Batch
           <span className="figure-label">Gifts</span>
           <span className="figure-value" data-testid="batch-count">
             {batch.count}
-            {batch.expectedCount !== null ? <span className="figure-of"> of {batch.expectedCount}</span> : null}
+            {batch.expectedCount !== null ? (
+              <span className="figure-of"> of {batch.expectedCount}</span>
+            ) : null}
           </span>
         </div>
         <div className="figure">
           <span className="figure-label">Total</span>
           <span className="figure-value" data-testid="batch-total">
             {formatCents(cents(batch.total))}
-            {batch.expectedTotal !== null ? <span className="figure-of"> of {formatCents(cents(batch.expectedTotal))}</span> : null}
+            {batch.expectedTotal !== null ? (
+              <span className="figure-of"> of {formatCents(cents(batch.expectedTotal))}</span>
+            ) : null}
           </span>
         </div>
-        {mismatch ? <p className={`notice ${mismatch.matches ? 'notice-ok' : 'notice-warn'} batch-mismatch`}>{mismatch.text}</p> : null}
+        {mismatch ? (
+          <p className={`notice ${mismatch.matches ? 'notice-ok' : 'notice-warn'} batch-mismatch`}>
+            {mismatch.text}
+          </p>
+        ) : null}
       </div>
     </section>
   );

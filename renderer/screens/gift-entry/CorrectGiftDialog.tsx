@@ -56,7 +56,24 @@ function formOf(g: DonationDetail): CorrectForm {
 }
 
 /** The gift's fields as PATCH takes them (for the undo: the values before the correction). */
-function patchOf(g: DonationDetail): Required<Pick<Patch, 'contactId' | 'donationAmount' | 'donationDate' | 'paymentMethod' | 'campaignId' | 'committeeId' | 'donationAccountId' | 'notes' | 'isAnonymous' | 'isRecurring' | 'thankYouSent'>> {
+function patchOf(
+  g: DonationDetail,
+): Required<
+  Pick<
+    Patch,
+    | 'contactId'
+    | 'donationAmount'
+    | 'donationDate'
+    | 'paymentMethod'
+    | 'campaignId'
+    | 'committeeId'
+    | 'donationAccountId'
+    | 'notes'
+    | 'isAnonymous'
+    | 'isRecurring'
+    | 'thankYouSent'
+  >
+> {
   return {
     contactId: g.contactId,
     donationAmount: g.donationAmount,
@@ -77,7 +94,13 @@ function patchOf(g: DonationDetail): Required<Pick<Patch, 'contactId' | 'donatio
  * same year; for the limits also the same donation account and date), so the warnings speak of
  * the corrected amount, not of both.
  */
-function withoutThisGift(check: GiftCheck | null, g: DonationDetail, donorId: string | undefined, date: string, accountId: string): GiftCheck | null {
+function withoutThisGift(
+  check: GiftCheck | null,
+  g: DonationDetail,
+  donorId: string | undefined,
+  date: string,
+  accountId: string,
+): GiftCheck | null {
   if (!check || donorId !== g.contactId || g.status !== 'completed') return check;
   const own = g.donationAmount;
   const sameYear = date.slice(0, 4) === g.donationDate.slice(0, 4);
@@ -85,7 +108,13 @@ function withoutThisGift(check: GiftCheck | null, g: DonationDetail, donorId: st
   return {
     ...check,
     yearTotal: sameYear ? Math.max(0, check.yearTotal - own) : check.yearTotal,
-    limits: sameWindow ? check.limits.map((l) => ({ ...l, donorTotal: Math.max(0, l.donorTotal - own), room: Math.min(l.limit, l.room + own) })) : check.limits,
+    limits: sameWindow
+      ? check.limits.map((l) => ({
+          ...l,
+          donorTotal: Math.max(0, l.donorTotal - own),
+          room: Math.min(l.limit, l.room + own),
+        }))
+      : check.limits,
   };
 }
 
@@ -97,9 +126,14 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
   const form = useForm<CorrectForm>({ defaultValues: formOf(gift) });
   const { register, formState, setError, clearErrors } = form;
   const errors = formState.errors;
-  const original = useQuery({ queryKey: qk.contact(gift.contactId), queryFn: () => api.contacts.get(gift.contactId), retry: false });
+  const original = useQuery({
+    queryKey: qk.contact(gift.contactId),
+    queryFn: () => api.contacts.get(gift.contactId),
+    retry: false,
+  });
   const [picked, setPicked] = useState<ContactSummary | null | undefined>(undefined); // undefined: the gift's own donor
-  const donor: ContactSummary | null = picked === undefined ? (original.data ? summaryOf(original.data) : null) : picked;
+  const donor: ContactSummary | null =
+    picked === undefined ? (original.data ? summaryOf(original.data) : null) : picked;
   const donorId = picked === undefined ? gift.contactId : picked?.id;
   const [donorError, setDonorError] = useState<string | undefined>();
   const [topError, setTopError] = useState<string | null>(null);
@@ -107,7 +141,13 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
   const watched = useWatch({ control: form.control });
   const amountCents = parseAmountCents(watched.amount ?? '');
   const check = useGiftCheck(donorId, watched.date ?? '', watched.donationAccountId ?? '');
-  const adjusted = withoutThisGift(check.data ?? null, gift, donorId, watched.date ?? '', watched.donationAccountId ?? '');
+  const adjusted = withoutThisGift(
+    check.data ?? null,
+    gift,
+    donorId,
+    watched.date ?? '',
+    watched.donationAccountId ?? '',
+  );
   const warnings = giftWarnings({
     amountCents,
     method: watched.method ?? '',
@@ -147,7 +187,9 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     const before = patchOf(gift);
     // Only what changed goes to the server (and into the gift's history).
     const patch: Patch = {};
-    const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => (k === 'donationAmount' ? cents(next[k]) !== cents(before[k]) : next[k] !== before[k]));
+    const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) =>
+      k === 'donationAmount' ? cents(next[k]) !== cents(before[k]) : next[k] !== before[k],
+    );
     for (const k of changed) Object.assign(patch, { [k]: next[k] });
     if (changed.length === 0) {
       onClose();
@@ -169,9 +211,14 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
         undo: async () => {
           try {
             await api.donations.correct(gift.id, undo);
-            toast.show({ message: `Correction undone: ${formatCents(cents(gift.donationAmount))} from ${gift.contactName} again.` });
+            toast.show({
+              message: `Correction undone: ${formatCents(cents(gift.donationAmount))} from ${gift.contactName} again.`,
+            });
           } catch (err) {
-            toast.show({ tone: 'error', message: `The correction could not be undone: ${err instanceof Error ? err.message : String(err)}` });
+            toast.show({
+              tone: 'error',
+              message: `The correction could not be undone: ${err instanceof Error ? err.message : String(err)}`,
+            });
           }
           await invalidateAfterGift(client);
         },
@@ -208,8 +255,16 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
         </>
       }
     >
-      <form className="correct-gift" aria-label="Correct gift" onSubmit={submit} onKeyDown={onKeyDown} noValidate>
-        <p className="muted">Not yet sent to HQ, so it can still be corrected: HQ will only ever receive the corrected gift.</p>
+      <form
+        className="correct-gift"
+        aria-label="Correct gift"
+        onSubmit={submit}
+        onKeyDown={onKeyDown}
+        noValidate
+      >
+        <p className="muted">
+          Not yet sent to HQ, so it can still be corrected: HQ will only ever receive the corrected gift.
+        </p>
         {topError ? (
           <div className="notice notice-error" role="alert">
             {topError}
@@ -226,7 +281,9 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
               form.setFocus('amount');
             }}
             onClear={() => setPicked(null)}
-            onNewDonor={() => setDonorError('Choose an existing donor here; a new donor is added in the entry row.')}
+            onNewDonor={() =>
+              setDonorError('Choose an existing donor here; a new donor is added in the entry row.')
+            }
           />
           <TextField
             label="Amount ($)"
@@ -237,7 +294,12 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
             error={errors.amount?.message}
           />
           <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
-          <Select label="Method" options={METHOD_OPTIONS} {...register('method')} error={errors.method?.message} />
+          <Select
+            label="Method"
+            options={METHOD_OPTIONS}
+            {...register('method')}
+            error={errors.method?.message}
+          />
           <DesignationFields register={register} errors={errors} options={ref} />
         </div>
         <GiftFlags register={register} />

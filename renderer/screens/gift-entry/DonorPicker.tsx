@@ -56,7 +56,8 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     staleTime: 5_000,
   });
   // Matches for what is typed now (not a previous search still on screen).
-  const current = enabled && search === text.trim() && !matches.isPlaceholderData ? (matches.data?.data ?? []) : [];
+  const current =
+    enabled && search === text.trim() && !matches.isPlaceholderData ? (matches.data?.data ?? []) : [];
   const lines = donorLines(current);
   const options: Array<{ kind: 'contact'; c: ContactSummary; line: string } | { kind: 'new' }> = [
     ...current.map((c, i) => ({ kind: 'contact' as const, c, line: lines[i]! })),
@@ -118,7 +119,10 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
         aria-controls={listId}
         aria-activedescendant={showList && options.length > 0 && !waiting ? optionId(activeIndex) : undefined}
         aria-invalid={error ? true : undefined}
-        aria-describedby={[error ? `${id}-error` : null, selected ? `${id}-chosen` : null].filter(Boolean).join(' ') || undefined}
+        aria-describedby={
+          [error ? `${id}-error` : null, selected ? `${id}-chosen` : null].filter(Boolean).join(' ') ||
+          undefined
+        }
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -152,7 +156,13 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
               id={optionId(i)}
               role="option"
               aria-selected={i === activeIndex}
-              className={['donor-option', i === activeIndex ? 'donor-option-active' : '', o.kind === 'new' ? 'donor-option-new' : ''].filter(Boolean).join(' ')}
+              className={[
+                'donor-option',
+                i === activeIndex ? 'donor-option-active' : '',
+                o.kind === 'new' ? 'donor-option-new' : '',
+              ]
+                .filter(Boolean)
+                .join(' ')}
               onMouseDown={(e) => {
                 e.preventDefault();
                 choose(i);

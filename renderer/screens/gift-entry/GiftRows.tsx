@@ -26,7 +26,10 @@ interface ShownRows {
  */
 export async function showSavedGift(client: QueryClient, saved: BatchGiftSaved): Promise<void> {
   const batchId = saved.batch.id;
-  await Promise.all([client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true }), client.cancelQueries({ queryKey: qk.batch(batchId), exact: true })]);
+  await Promise.all([
+    client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true }),
+    client.cancelQueries({ queryKey: qk.batch(batchId), exact: true }),
+  ]);
   client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
     if (!old || old.rows.some((r) => r.id === saved.donation.id)) return old;
     return { rows: [...old.rows, saved.donation].slice(-SHOWN), total: old.total + 1 };
@@ -46,7 +49,10 @@ export function GiftRows({ batchId }: { batchId: string }) {
       // The last SHOWN gifts: where they start is known from the batch's count when it is at
       // hand (one request); a second one only when the count moved meanwhile.
       const known = client.getQueryData<Batch>(qk.batch(batchId))?.count ?? 0;
-      const first = await api.batches.donations(batchId, { limit: SHOWN, offset: Math.max(0, known - SHOWN) });
+      const first = await api.batches.donations(batchId, {
+        limit: SHOWN,
+        offset: Math.max(0, known - SHOWN),
+      });
       const offset = Math.max(0, first.total - SHOWN);
       if (offset === first.offset) return { rows: first.data, total: first.total };
       const last = await api.batches.donations(batchId, { limit: SHOWN, offset });
@@ -56,7 +62,11 @@ export function GiftRows({ batchId }: { batchId: string }) {
   const list: DonationDetail[] = [...(rows.data?.rows ?? [])].reverse();
   const total = rows.data?.total ?? 0;
   if (rows.isSuccess && list.length === 0) {
-    return <EmptyState title="No gifts in this batch yet.">Type a donor’s name above, then the amount, and press Enter.</EmptyState>;
+    return (
+      <EmptyState title="No gifts in this batch yet.">
+        Type a donor’s name above, then the amount, and press Enter.
+      </EmptyState>
+    );
   }
   return (
     <section aria-labelledby="saved-gifts-title" className="saved-gifts">
@@ -66,9 +76,13 @@ export function GiftRows({ batchId }: { batchId: string }) {
       <table className="table gift-table">
         <thead>
           <tr>
-            <th scope="col" className="num">#</th>
+            <th scope="col" className="num">
+              #
+            </th>
             <th scope="col">Donor</th>
-            <th scope="col" className="num">Amount</th>
+            <th scope="col" className="num">
+              Amount
+            </th>
             <th scope="col">Date</th>
             <th scope="col">Method</th>
             <th scope="col">Credited to</th>
@@ -77,7 +91,20 @@ export function GiftRows({ batchId }: { batchId: string }) {
         </thead>
         <tbody>
           {list.map((d, i) => (
-            <GiftRowLine key={d.id} d={d} n={total - i} credited={[d.campaignName, ref.nameOf('committee', d.committeeId), ref.nameOf('donationAccount', d.donationAccountId)].filter(Boolean).join(' · ') || '—'} />
+            <GiftRowLine
+              key={d.id}
+              d={d}
+              n={total - i}
+              credited={
+                [
+                  d.campaignName,
+                  ref.nameOf('committee', d.committeeId),
+                  ref.nameOf('donationAccount', d.donationAccountId),
+                ]
+                  .filter(Boolean)
+                  .join(' · ') || '—'
+              }
+            />
           ))}
         </tbody>
       </table>
@@ -89,7 +116,15 @@ export function GiftRows({ batchId }: { batchId: string }) {
  * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
  * were (the same gift objects, the same numbers), so only the new row renders.
  */
-const GiftRowLine = memo(function GiftRowLine({ d, n, credited }: { d: DonationDetail; n: number; credited: string }) {
+const GiftRowLine = memo(function GiftRowLine({
+  d,
+  n,
+  credited,
+}: {
+  d: DonationDetail;
+  n: number;
+  credited: string;
+}) {
   return (
     <tr data-donation-id={d.id}>
       <td className="num muted">{n}</td>

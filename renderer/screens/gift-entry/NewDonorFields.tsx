@@ -25,7 +25,18 @@ export interface NewDonorValues {
   occupation: string;
 }
 
-export const EMPTY_NEW_DONOR: NewDonorValues = { firstName: '', lastName: '', email: '', phone: '', street1: '', city: '', state: '', postalCode: '', employer: '', occupation: '' };
+export const EMPTY_NEW_DONOR: NewDonorValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  street1: '',
+  city: '',
+  state: '',
+  postalCode: '',
+  employer: '',
+  occupation: '',
+};
 
 /** "Jane van der Berg" → first "Jane", last "van der Berg". */
 export function splitName(typed: string): { firstName: string; lastName: string } {
@@ -35,7 +46,8 @@ export function splitName(typed: string): { firstName: string; lastName: string 
   return i < 0 ? { firstName: t, lastName: '' } : { firstName: t.slice(0, i), lastName: t.slice(i + 1) };
 }
 
-const fold = (s: string | null | undefined) => (s ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+const fold = (s: string | null | undefined) =>
+  (s ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
 export function NewDonorFields(props: {
   register: UseFormRegister<{ newDonor: NewDonorValues }>;
@@ -65,7 +77,9 @@ export function NewDonorFields(props: {
     enabled: /.+@.+\..+/.test(probe.email),
   });
   const same = new Map<string, ContactSummary>();
-  for (const c of byName.data?.data ?? []) if (fold(c.firstName) === fold(values.firstName) && fold(c.lastName) === fold(values.lastName)) same.set(c.id, c);
+  for (const c of byName.data?.data ?? [])
+    if (fold(c.firstName) === fold(values.firstName) && fold(c.lastName) === fold(values.lastName))
+      same.set(c.id, c);
   for (const c of byEmail.data?.data ?? []) if (email && fold(c.email) === fold(email)) same.set(c.id, c);
   const existing = [...same.values()];
   const lines = donorLines(existing);
@@ -77,7 +91,10 @@ export function NewDonorFields(props: {
       {existing.length > 0 ? (
         <div className="notice notice-warn existing-offer" role="status">
           <p>
-            <strong>Already on file?</strong> {existing.length === 1 ? 'A donor with this name or email exists:' : 'Donors with this name or email exist:'}
+            <strong>Already on file?</strong>{' '}
+            {existing.length === 1
+              ? 'A donor with this name or email exists:'
+              : 'Donors with this name or email exist:'}
           </p>
           <ul>
             {existing.map((c, i) => (
@@ -94,11 +111,21 @@ export function NewDonorFields(props: {
         </div>
       ) : null}
       <div className="new-donor-grid">
-        <TextField label="First name" autoFocus {...r('newDonor.firstName')} error={errors?.firstName?.message} />
+        <TextField
+          label="First name"
+          autoFocus
+          {...r('newDonor.firstName')}
+          error={errors?.firstName?.message}
+        />
         <TextField label="Last name" {...r('newDonor.lastName')} error={errors?.lastName?.message} />
         <TextField label="Email" type="email" {...r('newDonor.email')} error={errors?.email?.message} />
         <TextField label="Phone" type="tel" {...r('newDonor.phone')} error={errors?.phone?.message} />
-        <TextField label="Street" {...r('newDonor.street1')} error={errors?.street1?.message} fieldClassName="span-2" />
+        <TextField
+          label="Street"
+          {...r('newDonor.street1')}
+          error={errors?.street1?.message}
+          fieldClassName="span-2"
+        />
         <TextField label="City" {...r('newDonor.city')} error={errors?.city?.message} />
         <TextField label="State" {...r('newDonor.state')} error={errors?.state?.message} />
         <TextField label="Postal code" {...r('newDonor.postalCode')} error={errors?.postalCode?.message} />

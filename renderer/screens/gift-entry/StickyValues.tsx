@@ -10,11 +10,22 @@ import { METHOD_LABEL } from './reference.ts';
 export type StickyField = 'date' | 'method' | 'campaignId' | 'committeeId' | 'donationAccountId';
 export type StickyValuesOf = Record<StickyField, string>;
 
-const LABEL: Record<StickyField, string> = { date: 'Date', method: 'Method', campaignId: 'Campaign', committeeId: 'Committee', donationAccountId: 'Donation account' };
+const LABEL: Record<StickyField, string> = {
+  date: 'Date',
+  method: 'Method',
+  campaignId: 'Campaign',
+  committeeId: 'Committee',
+  donationAccountId: 'Donation account',
+};
 const ORDER: StickyField[] = ['method', 'date', 'campaignId', 'committeeId', 'donationAccountId'];
 
 /** "Wed, Nov 25, 2026" for a yyyy-mm-dd date (what was typed, while it is not one yet). */
-const DAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+const DAY = new Intl.DateTimeFormat('en-US', {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+});
 
 export function dayName(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date || '—';
@@ -49,18 +60,30 @@ export function StickyValues({
       <span className="gift-sticky-title" id={id}>
         Each gift until changed:{' '}
         {items.map((f, i) => (
-          <span key={f} className={values[f] !== batch[f] ? 'sticky-value sticky-changed' : 'sticky-value'} data-sticky={f}>
+          <span
+            key={f}
+            className={values[f] !== batch[f] ? 'sticky-value sticky-changed' : 'sticky-value'}
+            data-sticky={f}
+          >
             {i > 0 ? ' · ' : null}
             {f === 'method' || f === 'date' ? null : `${LABEL[f]} `}
             <b>{shown(f, values[f])}</b>
-            {values[f] !== batch[f] ? <span className="sticky-was"> (this batch: {shown(f, batch[f])})</span> : null}
+            {values[f] !== batch[f] ? (
+              <span className="sticky-was"> (this batch: {shown(f, batch[f])})</span>
+            ) : null}
           </span>
         ))}
       </span>
       {items
         .filter((f) => values[f] !== batch[f])
         .map((f) => (
-          <Button key={f} tone="quiet" className="sticky-revert" onClick={() => onRevert(f)} aria-label={`Back to ${shown(f, batch[f])}, this batch’s ${LABEL[f].toLowerCase()}`}>
+          <Button
+            key={f}
+            tone="quiet"
+            className="sticky-revert"
+            onClick={() => onRevert(f)}
+            aria-label={`Back to ${shown(f, batch[f])}, this batch’s ${LABEL[f].toLowerCase()}`}
+          >
             Back to {shown(f, batch[f])}
           </Button>
         ))}

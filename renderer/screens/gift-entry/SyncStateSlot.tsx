@@ -32,12 +32,17 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
     mutationFn: () => api.donations.void(gift.id),
     onSuccess: async () => {
       setAsking(false);
-      toast.show({ message: `Gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName} voided; it will not be sent to HQ.` });
+      toast.show({
+        message: `Gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName} voided; it will not be sent to HQ.`,
+      });
       await queryClient.invalidateQueries();
     },
     onError: (err) => {
       setAsking(false);
-      toast.show({ message: err instanceof ApiError ? err.message : 'The gift could not be voided.', tone: 'error' });
+      toast.show({
+        message: err instanceof ApiError ? err.message : 'The gift could not be voided.',
+        tone: 'error',
+      });
     },
   });
   if (gift.status === 'voided') {
@@ -47,26 +52,45 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
       </span>
     );
   }
-  const tone = sync.state === 'needs_attention' ? 'badge badge-warn' : sync.state === 'sent' ? 'badge badge-ok' : 'badge';
+  const tone =
+    sync.state === 'needs_attention'
+      ? 'badge badge-warn'
+      : sync.state === 'sent'
+        ? 'badge badge-ok'
+        : 'badge';
   return (
     <>
       <span className={tone} data-sync-state={sync.state} title={sync.reason ?? undefined}>
-        {sync.state === 'needs_attention' ? <a href="#/settings/sync">{LABEL[sync.state]}</a> : LABEL[sync.state]}
+        {sync.state === 'needs_attention' ? (
+          <a href="#/settings/sync">{LABEL[sync.state]}</a>
+        ) : (
+          LABEL[sync.state]
+        )}
       </span>
       {sync.readOnly && sync.reason ? (
         <span className="row-notes" data-read-only>
           {sync.reason}
-          {sync.state === 'sent' ? ' To correct it, change it at HQ (or void it there and enter the right gift here).' : ''}
+          {sync.state === 'sent'
+            ? ' To correct it, change it at HQ (or void it there and enter the right gift here).'
+            : ''}
         </span>
       ) : null}
       {!sync.readOnly ? (
-        <Button tone="quiet" onClick={() => setCorrecting(true)} aria-label={`Correct the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}>
+        <Button
+          tone="quiet"
+          onClick={() => setCorrecting(true)}
+          aria-label={`Correct the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}
+        >
           Correct
         </Button>
       ) : null}
       {correcting ? <CorrectGiftDialog gift={gift} onClose={() => setCorrecting(false)} /> : null}
       {!sync.readOnly ? (
-        <Button tone="quiet" onClick={() => setAsking(true)} aria-label={`Void the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}>
+        <Button
+          tone="quiet"
+          onClick={() => setAsking(true)}
+          aria-label={`Void the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}
+        >
           Void
         </Button>
       ) : null}
@@ -78,8 +102,8 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         onConfirm={() => voiding.mutate()}
         onCancel={() => setAsking(false)}
       >
-        The gift of {formatCents(Math.round(gift.donationAmount * 100))} from {gift.contactName} stays on record as voided, leaves the totals, and is never
-        sent to HQ.
+        The gift of {formatCents(Math.round(gift.donationAmount * 100))} from {gift.contactName} stays on
+        record as voided, leaves the totals, and is never sent to HQ.
       </ConfirmDialog>
     </>
   );

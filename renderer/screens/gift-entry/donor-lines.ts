@@ -6,14 +6,24 @@ import { formatCents } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 
 export function donorLine(c: ContactSummary): string {
-  const parts = [c.email, c.city, c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet', c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null];
+  const parts = [
+    c.email,
+    c.city,
+    c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet',
+    c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
-export const donorName = (c: { firstName: string; lastName: string }) => `${c.firstName} ${c.lastName}`.trim();
+export const donorName = (c: { firstName: string; lastName: string }) =>
+  `${c.firstName} ${c.lastName}`.trim();
 
 const foldName = (c: { firstName: string; lastName: string }) =>
-  donorName(c).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ');
+  donorName(c)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
 /**
  * The detail line of each contact in a list of matches. A contact whose name another shown
@@ -30,7 +40,10 @@ export function donorLines(list: readonly ContactSummary[]): string[] {
     const total = c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null;
     return [c.email ?? 'no email', c.organization, c.city, c.phone, gift, total].filter(Boolean).join(' · ');
   });
-  for (const extra of [(c: ContactSummary) => `added ${c.createdAt.slice(0, 10)}`, (c: ContactSummary) => `ref …${c.id.slice(-6)}`]) {
+  for (const extra of [
+    (c: ContactSummary) => `added ${c.createdAt.slice(0, 10)}`,
+    (c: ContactSummary) => `ref …${c.id.slice(-6)}`,
+  ]) {
     const key = (i: number) => `${foldName(list[i]!)}\u0000${lines[i]}`;
     const counts = new Map<string, number>();
     lines.forEach((_, i) => counts.set(key(i), (counts.get(key(i)) ?? 0) + 1));

@@ -82,7 +82,22 @@ export function donationFields(v: GiftFieldValues, cents: number) {
 
 /** A contact as the donor box shows a chosen donor. */
 export function summaryOf(c: Contact): ContactSummary {
-  return { id: c.id, contactType: c.contactType, status: c.status, firstName: c.firstName, lastName: c.lastName, organization: c.organization, email: c.email, phone: c.phone, city: c.address?.city ?? null, tags: c.tags, totalDonations: c.totalDonations, lastDonationDate: c.lastDonationDate, createdAt: c.createdAt, updatedAt: c.updatedAt };
+  return {
+    id: c.id,
+    contactType: c.contactType,
+    status: c.status,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    organization: c.organization,
+    email: c.email,
+    phone: c.phone,
+    city: c.address?.city ?? null,
+    tags: c.tags,
+    totalDonations: c.totalDonations,
+    lastDonationDate: c.lastDonationDate,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
 }
 
 /**
@@ -92,7 +107,11 @@ export function summaryOf(c: Contact): ContactSummary {
 export function showFieldIssues<F extends string>(
   issues: FieldIssue[],
   map: Record<string, F | 'donor'>,
-  show: { field: (name: F, message: string) => void; donor: (message: string) => void; top: (message: string) => void },
+  show: {
+    field: (name: F, message: string) => void;
+    donor: (message: string) => void;
+    top: (message: string) => void;
+  },
 ): F | 'donor' | null {
   const { fields, rest } = mapIssues(issues, map);
   let first: F | 'donor' | null = null;
@@ -111,7 +130,15 @@ export function useGiftCheck(donorId: string | undefined, date: string, donation
   const query = { contactId: donorId ?? '', donationDate: date, donationAccountId };
   return useQuery({
     queryKey: qk.giftCheck(query),
-    queryFn: ({ signal }) => api.contacts.giftCheck(query.contactId, { donationDate: query.donationDate || undefined, donationAccountId: query.donationAccountId || undefined }, signal),
+    queryFn: ({ signal }) =>
+      api.contacts.giftCheck(
+        query.contactId,
+        {
+          donationDate: query.donationDate || undefined,
+          donationAccountId: query.donationAccountId || undefined,
+        },
+        signal,
+      ),
     enabled: donorId !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(query.donationDate),
     retry: false,
   });
@@ -160,16 +187,44 @@ export function DesignationFields<T extends GiftFieldValues>({
   notesClassName?: string;
 }) {
   // "Credit it to one of the three" is one refusal, though the API names each field: said once, at the first.
-  const designation = [errors.campaignId?.message, errors.committeeId?.message, errors.donationAccountId?.message];
+  const designation = [
+    errors.campaignId?.message,
+    errors.committeeId?.message,
+    errors.donationAccountId?.message,
+  ];
   const issue = humanIssue(DESIGNATION_ISSUE); // as showFieldIssues put it at each field
   const once = designation.includes(issue);
   const shown = (m: string | undefined) => (once && m === issue ? undefined : m);
   return (
     <>
-      <Select label="Campaign" options={options.campaigns} placeholder="— none —" {...register(gift<T>('campaignId'))} error={once ? DESIGNATION_FORM_ISSUE : errors.campaignId?.message} />
-      <Select label="Committee" options={options.committees} placeholder="— none —" {...register(gift<T>('committeeId'))} error={shown(errors.committeeId?.message)} />
-      <Select label="Donation account" options={options.donationAccounts} placeholder="— none —" {...register(gift<T>('donationAccountId'))} error={shown(errors.donationAccountId?.message)} />
-      <TextField label="Notes" autoComplete="off" {...register(gift<T>('notes'))} error={errors.notes?.message} fieldClassName={notesClassName} />
+      <Select
+        label="Campaign"
+        options={options.campaigns}
+        placeholder="— none —"
+        {...register(gift<T>('campaignId'))}
+        error={once ? DESIGNATION_FORM_ISSUE : errors.campaignId?.message}
+      />
+      <Select
+        label="Committee"
+        options={options.committees}
+        placeholder="— none —"
+        {...register(gift<T>('committeeId'))}
+        error={shown(errors.committeeId?.message)}
+      />
+      <Select
+        label="Donation account"
+        options={options.donationAccounts}
+        placeholder="— none —"
+        {...register(gift<T>('donationAccountId'))}
+        error={shown(errors.donationAccountId?.message)}
+      />
+      <TextField
+        label="Notes"
+        autoComplete="off"
+        {...register(gift<T>('notes'))}
+        error={errors.notes?.message}
+        fieldClassName={notesClassName}
+      />
     </>
   );
 }

@@ -18,21 +18,33 @@ export const METHOD_LABEL: Record<(typeof PAYMENT_METHODS)[number], string> = {
   in_kind: 'In kind',
   other: 'Other',
 };
-export const METHOD_OPTIONS: SelectOption[] = PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }));
+export const METHOD_OPTIONS: SelectOption[] = PAYMENT_METHODS.map((m) => ({
+  value: m,
+  label: METHOD_LABEL[m],
+}));
 
 export function useReferenceData() {
   const api = useApi();
   const campaigns = useQuery({ queryKey: qk.campaigns, queryFn: () => api.campaigns.list() });
   const committees = useQuery({ queryKey: qk.committees, queryFn: () => api.committees.list() });
   const accounts = useQuery({ queryKey: qk.donationAccounts, queryFn: () => api.donationAccounts.list() });
-  const toOptions = (xs: Array<{ id: string; name: string }> | undefined): SelectOption[] => (xs ?? []).map((x) => ({ value: x.id, label: x.name }));
+  const toOptions = (xs: Array<{ id: string; name: string }> | undefined): SelectOption[] =>
+    (xs ?? []).map((x) => ({ value: x.id, label: x.name }));
   return {
     campaigns: toOptions(campaigns.data?.data),
     committees: toOptions(committees.data?.data),
     donationAccounts: toOptions(accounts.data?.data),
-    nameOf: (kind: 'campaign' | 'committee' | 'donationAccount', id: string | null | undefined): string | null => {
+    nameOf: (
+      kind: 'campaign' | 'committee' | 'donationAccount',
+      id: string | null | undefined,
+    ): string | null => {
       if (!id) return null;
-      const list = kind === 'campaign' ? campaigns.data?.data : kind === 'committee' ? committees.data?.data : accounts.data?.data;
+      const list =
+        kind === 'campaign'
+          ? campaigns.data?.data
+          : kind === 'committee'
+            ? committees.data?.data
+            : accounts.data?.data;
       return list?.find((x) => x.id === id)?.name ?? null;
     },
   };

@@ -41,10 +41,21 @@ export function giftWarnings(w: WarningInput): Warning[] {
   const yearTotal = dollars(w.check?.yearTotal ?? 0) + amount;
   const missing = [!w.employer?.trim() && 'employer', !w.occupation?.trim() && 'occupation'].filter(Boolean);
   if (yearTotal > 20_000 && missing.length > 0) {
-    out.push({ id: 'aggregate', text: `This donor's ${w.check?.year ?? 'year'} total would be ${formatCents(yearTotal)}, over $200: ask for their ${missing.join(' and ')}.` });
+    out.push({
+      id: 'aggregate',
+      text: `This donor's ${w.check?.year ?? 'year'} total would be ${formatCents(yearTotal)}, over $200: ask for their ${missing.join(' and ')}.`,
+    });
   }
-  if (w.method === 'cash' && amount > 10_000) out.push({ id: 'cash', text: 'Cash over $100: the limit for cash gifts is $100; take a check or card for the rest.' });
-  if (w.method === 'cash' && w.isAnonymous && amount > 5_000) out.push({ id: 'anonymous-cash', text: 'Anonymous cash over $50 cannot be kept: ask for the donor’s name or return the excess.' });
+  if (w.method === 'cash' && amount > 10_000)
+    out.push({
+      id: 'cash',
+      text: 'Cash over $100: the limit for cash gifts is $100; take a check or card for the rest.',
+    });
+  if (w.method === 'cash' && w.isAnonymous && amount > 5_000)
+    out.push({
+      id: 'anonymous-cash',
+      text: 'Anonymous cash over $50 cannot be kept: ask for the donor’s name or return the excess.',
+    });
   return out;
 }
 

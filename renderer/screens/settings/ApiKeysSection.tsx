@@ -128,7 +128,8 @@ export function ApiKeysSection() {
       return ks.length;
     },
     invalidate: [qk.apiKeys],
-    done: (n) => `Ended ${n === 1 ? 'the other window’s session' : `the other ${n} windows’ sessions`}. A window still open asks for a fresh link.`,
+    done: (n) =>
+      `Ended ${n === 1 ? 'the other window’s session' : `the other ${n} windows’ sessions`}. A window still open asks for a fresh link.`,
     onSaved: () => setEndingOthers(false),
     onFailed: () => setEndingOthers(false),
   });
@@ -244,8 +245,8 @@ export function ApiKeysSection() {
               ? 'This window only.'
               : `This window and ${otherWindows.length} other ${otherWindows.length === 1 ? 'window' : 'windows'} opened since GiftDesk started.`}{' '}
             <span className="muted">
-              Each window has a session of its own, not an API key: it ends when GiftDesk stops. A browser
-              tab that was closed keeps its session until then, unless you end it here.
+              Each window has a session of its own, not an API key: it ends when GiftDesk stops. A browser tab
+              that was closed keeps its session until then, unless you end it here.
             </span>
           </p>
           {otherWindows.length > 0 ? (
@@ -332,8 +333,8 @@ export function ApiKeysSection() {
         onCancel={() => setEndingOthers(false)}
       >
         <p>
-          This window stays open. A window whose session ends shows GiftDesk no more until it is opened
-          again from the newest link printed where GiftDesk runs.
+          This window stays open. A window whose session ends shows GiftDesk no more until it is opened again
+          from the newest link printed where GiftDesk runs.
         </p>
       </ConfirmDialog>
 

@@ -29,7 +29,12 @@ type Body = z.output<typeof CampaignForm>;
 type CampaignRow = z.infer<typeof Campaign>;
 type AccountRow = z.infer<typeof DonationAccount>;
 /** The donation accounts' query, as far as the choices need it. */
-type AccountsQuery = { isError: boolean; isPending: boolean; error: Error | null; data?: { data: AccountRow[] } | undefined };
+type AccountsQuery = {
+  isError: boolean;
+  isPending: boolean;
+  error: Error | null;
+  data?: { data: AccountRow[] } | undefined;
+};
 const FIELDS = ['name', 'donationAccountIds'] as const;
 const TAKEN = 'A campaign with this name already exists.';
 

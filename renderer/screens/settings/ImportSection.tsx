@@ -144,9 +144,9 @@ export function ImportSection() {
         </div>
         <p className="notice" id="import-rerun-notice">
           Running the same file again? Rows with an <code>externalId</code> column (your own reference) that
-          GiftDesk already has are skipped. Rows <strong>without an externalId are added again</strong>: every one
-          becomes a duplicate. Add an externalId to each row before importing a file you may need to run twice
-          (for example after an interruption).
+          GiftDesk already has are skipped. Rows <strong>without an externalId are added again</strong>: every
+          one becomes a duplicate. Add an externalId to each row before importing a file you may need to run
+          twice (for example after an interruption).
         </p>
         <Checkbox
           label="HQ already has these records (do not send them when syncing)"

@@ -14,7 +14,15 @@ import type { ReferenceCandidates, ReferenceLink } from '../../../shared/schemas
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, ConfirmDialog, EmptyState, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
+import {
+  Button,
+  ConfirmDialog,
+  EmptyState,
+  ProgressBar,
+  Select,
+  TextField,
+  useToast,
+} from '../../ui/index.ts';
 import { sentence } from './forms.ts';
 import { Loaded, SettingsTable } from './kit.tsx';
 
@@ -123,9 +131,16 @@ export function SyncLinks() {
   const kinds = new Map((candidates.data?.kinds ?? []).map((k) => [k.kind, k]));
   const offers = new Map((candidates.data?.unlinked ?? []).map((u) => [rowKey(u), u]));
   const unlinkedNow = new Set(rows.filter((r) => r.remoteId === null).map(rowKey));
-  const suggested = (candidates.data?.unlinked ?? []).filter((u) => u.suggestedRemoteId !== null && unlinkedNow.has(rowKey(u)));
-  const hqName = (u: Unlinked) => kinds.get(u.kind)?.hq.find((c) => c.remoteId === u.suggestedRemoteId)?.name ?? u.suggestedRemoteId ?? '';
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: qk.sync }), qc.invalidateQueries({ queryKey: CANDIDATES_KEY })]);
+  const suggested = (candidates.data?.unlinked ?? []).filter(
+    (u) => u.suggestedRemoteId !== null && unlinkedNow.has(rowKey(u)),
+  );
+  const hqName = (u: Unlinked) =>
+    kinds.get(u.kind)?.hq.find((c) => c.remoteId === u.suggestedRemoteId)?.name ?? u.suggestedRemoteId ?? '';
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: qk.sync }),
+      qc.invalidateQueries({ queryKey: CANDIDATES_KEY }),
+    ]);
   const linkAll = useMutation({
     mutationFn: async (items: Unlinked[]) => {
       const linked: string[] = [];
@@ -145,7 +160,11 @@ export function SyncLinks() {
       setConfirmAll(false);
       setAllFailures(r.failed);
       if (r.linked.length > 0) {
-        toast.show({ message: `${r.linked.length} linked to HQ${r.failed.length > 0 ? `; ${r.failed.length} not linked (see why below)` : ''}.`, tone: r.failed.length > 0 ? 'info' : 'success', duration: 3500 });
+        toast.show({
+          message: `${r.linked.length} linked to HQ${r.failed.length > 0 ? `; ${r.failed.length} not linked (see why below)` : ''}.`,
+          tone: r.failed.length > 0 ? 'info' : 'success',
+          duration: 3500,
+        });
       }
       await refresh();
     },
@@ -168,8 +187,8 @@ export function SyncLinks() {
         {unlinked > 0 ? (
           <>
             <p className="settings-inline-note">
-              Gifts credited to an unlinked one wait (needs attention) until it is linked. Choose HQ’s record for
-              each; HQ checks it before it is kept.
+              Gifts credited to an unlinked one wait (needs attention) until it is linked. Choose HQ’s record
+              for each; HQ checks it before it is kept.
             </p>
             {candidates.isPending ? (
               <p className="settings-inline-note muted" role="status">
@@ -178,8 +197,8 @@ export function SyncLinks() {
             ) : candidates.isError ? (
               <div className="notice notice-error sync-link-problem" role="alert">
                 <span>
-                  Could not read HQ’s lists to choose from: {sentence(errorMessage(candidates.error))} Meanwhile,
-                  HQ’s id can be typed for each one below (it is checked at HQ before it is kept).
+                  Could not read HQ’s lists to choose from: {sentence(errorMessage(candidates.error))}{' '}
+                  Meanwhile, HQ’s id can be typed for each one below (it is checked at HQ before it is kept).
                 </span>
                 <Button busy={candidates.isFetching} onClick={() => void candidates.refetch()}>
                   Try again
@@ -220,7 +239,9 @@ export function SyncLinks() {
             ) : null}
           </>
         ) : (
-          <p className="settings-inline-note">Every one is linked to HQ: gifts for them go to HQ with HQ’s ids.</p>
+          <p className="settings-inline-note">
+            Every one is linked to HQ: gifts for them go to HQ with HQ’s ids.
+          </p>
         )}
         <SettingsTable
           caption="Local campaigns, committees and donation accounts with their HQ ids"
@@ -236,7 +257,12 @@ export function SyncLinks() {
                 ) : candidates.isPending ? (
                   <span className="muted">Reading HQ’s list…</span>
                 ) : (
-                  <LinkCell row={r} kind={kinds.get(r.kind)} offer={offers.get(rowKey(r))} onLinked={refresh} />
+                  <LinkCell
+                    row={r}
+                    kind={kinds.get(r.kind)}
+                    offer={offers.get(rowKey(r))}
+                    onLinked={refresh}
+                  />
                 )}
               </td>
             </tr>
@@ -266,8 +292,19 @@ export function SyncLinks() {
 }
 
 /** An unlinked row's way to link: choose HQ's record where HQ lists its kind, else type HQ's id. */
-function LinkCell({ row, kind, offer, onLinked }: { row: Link; kind: KindCandidates | undefined; offer: Unlinked | undefined; onLinked: () => Promise<unknown> }) {
-  if (kind?.listed && kind.hq.length > 0) return <LinkChoice row={row} kind={kind} offer={offer} onLinked={onLinked} />;
+function LinkCell({
+  row,
+  kind,
+  offer,
+  onLinked,
+}: {
+  row: Link;
+  kind: KindCandidates | undefined;
+  offer: Unlinked | undefined;
+  onLinked: () => Promise<unknown>;
+}) {
+  if (kind?.listed && kind.hq.length > 0)
+    return <LinkChoice row={row} kind={kind} offer={offer} onLinked={onLinked} />;
   return <LinkEntry row={row} hint={offer?.reason} onLinked={onLinked} />;
 }
 
@@ -284,17 +321,29 @@ function useLink(row: Link, onLinked: () => Promise<unknown>, onError: (message:
       });
       await onLinked();
     },
-    onError: (err) => onError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
+    onError: (err) =>
+      onError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
   });
 }
 
-function LinkChoice({ row, kind, offer, onLinked }: { row: Link; kind: KindCandidates; offer: Unlinked | undefined; onLinked: () => Promise<unknown> }) {
+function LinkChoice({
+  row,
+  kind,
+  offer,
+  onLinked,
+}: {
+  row: Link;
+  kind: KindCandidates;
+  offer: Unlinked | undefined;
+  onLinked: () => Promise<unknown>;
+}) {
   const noun = NOUN[row.kind];
   const [value, setValue] = useState(offer?.suggestedRemoteId ?? '');
   const [error, setError] = useState<string | undefined>();
   const link = useLink(row, onLinked, setError);
   const sameName = new Map<string, number>();
-  for (const c of kind.hq) sameName.set(c.name.trim().toLowerCase(), (sameName.get(c.name.trim().toLowerCase()) ?? 0) + 1);
+  for (const c of kind.hq)
+    sameName.set(c.name.trim().toLowerCase(), (sameName.get(c.name.trim().toLowerCase()) ?? 0) + 1);
   const options = kind.hq.map((c) => ({
     value: c.remoteId,
     label: `${c.name}${(sameName.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? ` (${c.remoteId})` : ''}${c.linkedTo ? ` — linked to “${c.linkedTo.name}”` : ''}`,
@@ -323,7 +372,11 @@ function LinkChoice({ row, kind, offer, onLinked }: { row: Link; kind: KindCandi
           setValue(e.target.value);
           setError(undefined);
         }}
-        hint={offer && (offer.suggestedRemoteId === null || chosen === offer.suggestedRemoteId) ? offer.reason : undefined}
+        hint={
+          offer && (offer.suggestedRemoteId === null || chosen === offer.suggestedRemoteId)
+            ? offer.reason
+            : undefined
+        }
         error={error}
       />
       <Button type="submit" busy={link.isPending} aria-label={`Link ${row.name}`}>
@@ -333,7 +386,15 @@ function LinkChoice({ row, kind, offer, onLinked }: { row: Link; kind: KindCandi
   );
 }
 
-function LinkEntry({ row, hint, onLinked }: { row: Link; hint: string | undefined; onLinked: () => Promise<unknown> }) {
+function LinkEntry({
+  row,
+  hint,
+  onLinked,
+}: {
+  row: Link;
+  hint: string | undefined;
+  onLinked: () => Promise<unknown>;
+}) {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const link = useLink(row, onLinked, setError);

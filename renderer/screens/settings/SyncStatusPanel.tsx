@@ -32,17 +32,35 @@ export function SyncStatusPanel() {
     },
     onSuccess: (r) => {
       qc.setQueryData(syncKeys.status, r.status);
-      if (!r.ran) setOutcome({ tone: 'warn', text: r.stopped ?? 'Another process is syncing this database.' });
+      if (!r.ran)
+        setOutcome({ tone: 'warn', text: r.stopped ?? 'Another process is syncing this database.' });
       else if (r.stopped) setOutcome({ tone: 'warn', text: `Stopped: ${r.stopped}` });
-      else if (r.parked > 0) setOutcome({ tone: 'warn', text: `Done, but ${r.parked} ${r.parked === 1 ? 'record needs' : 'records need'} attention (below).` });
-      else if (r.failed > 0) setOutcome({ tone: 'warn', text: `${r.failed} could not be sent yet; they are retried on their own.` });
-      else setOutcome({ tone: 'ok', text: r.requests === 0 ? 'Nothing was waiting: HQ is up to date.' : `Sent. HQ is up to date (${r.requests} ${r.requests === 1 ? 'request' : 'requests'}).` });
+      else if (r.parked > 0)
+        setOutcome({
+          tone: 'warn',
+          text: `Done, but ${r.parked} ${r.parked === 1 ? 'record needs' : 'records need'} attention (below).`,
+        });
+      else if (r.failed > 0)
+        setOutcome({
+          tone: 'warn',
+          text: `${r.failed} could not be sent yet; they are retried on their own.`,
+        });
+      else
+        setOutcome({
+          tone: 'ok',
+          text:
+            r.requests === 0
+              ? 'Nothing was waiting: HQ is up to date.'
+              : `Sent. HQ is up to date (${r.requests} ${r.requests === 1 ? 'request' : 'requests'}).`,
+        });
     },
     onError: (err) => setOutcome({ tone: 'error', text: err.message }),
     onSettled: async () => {
       setRun(null);
       // The badge and every gift row's sync state (sent / needs attention) follow the pass at once.
-      await Promise.all([qk.sync, qk.batches, qk.donations].map((queryKey) => qc.invalidateQueries({ queryKey })));
+      await Promise.all(
+        [qk.sync, qk.batches, qk.donations].map((queryKey) => qc.invalidateQueries({ queryKey })),
+      );
     },
   });
 
@@ -89,21 +107,31 @@ export function SyncStatusPanel() {
               <dd data-testid="sync-sent">{s.sent}</dd>
             </div>
           </dl>
-          <p className="muted sync-counts-note">Waiting, in flight and sent count changes (a new gift is one, each edit another); HQ confirmed every change counted as sent.</p>
+          <p className="muted sync-counts-note">
+            Waiting, in flight and sent count changes (a new gift is one, each edit another); HQ confirmed
+            every change counted as sent.
+          </p>
           <ul className="sync-facts">
             <li>
               HQ:{' '}
               <strong data-testid="sync-connection" data-state={s.connection.state}>
                 <ConnectionText said={said} />
               </strong>
-              {s.connection.state === 'online' ? ` (it answered in the last ${s.connection.onlineWindowSeconds / 60} minutes)` : ''}
-              {s.connection.lastFailure && ['offline', 'never', 'refused'].includes(s.connection.state) ? <span className="muted"> — {s.connection.lastFailure}</span> : null}
+              {s.connection.state === 'online'
+                ? ` (it answered in the last ${s.connection.onlineWindowSeconds / 60} minutes)`
+                : ''}
+              {s.connection.lastFailure && ['offline', 'never', 'refused'].includes(s.connection.state) ? (
+                <span className="muted"> — {s.connection.lastFailure}</span>
+              ) : null}
             </li>
             <li>
               HQ last answered:{' '}
               <strong data-testid="sync-last-answer">
                 {s.connection.lastAnsweredAt ? (
-                  <time dateTime={s.connection.lastAnsweredAt} title={new Date(s.connection.lastAnsweredAt).toLocaleString()}>
+                  <time
+                    dateTime={s.connection.lastAnsweredAt}
+                    title={new Date(s.connection.lastAnsweredAt).toLocaleString()}
+                  >
                     {ago(s.connection.lastAnsweredAt)}
                   </time>
                 ) : (
@@ -113,7 +141,9 @@ export function SyncStatusPanel() {
             </li>
             <li>
               Rate: <strong>{s.currentRate ?? s.ratePerSecond ?? '—'}</strong> requests/s
-              {s.currentRate !== null && s.ratePerSecond !== null && s.currentRate < s.ratePerSecond ? ` (recovering towards ${s.ratePerSecond} after HQ asked to slow down)` : ''}
+              {s.currentRate !== null && s.ratePerSecond !== null && s.currentRate < s.ratePerSecond
+                ? ` (recovering towards ${s.ratePerSecond} after HQ asked to slow down)`
+                : ''}
             </li>
             {s.running && !run ? <li>A sync pass is running.</li> : null}
           </ul>
@@ -127,10 +157,15 @@ export function SyncStatusPanel() {
               Backing off after errors; next retry {until(nextRetry)}.
             </p>
           ) : null}
-          {s.lastError && !paused && !nextRetry ? <p className="notice notice-warn">Last error: {s.lastError}</p> : null}
+          {s.lastError && !paused && !nextRetry ? (
+            <p className="notice notice-warn">Last error: {s.lastError}</p>
+          ) : null}
           {s.failing.length > 0 ? (
             <div className="notice notice-error">
-              <p className="sync-failing-title">Failing {s.failing.length === 1 ? 'record' : 'records'} (three tries or more; retried on their own):</p>
+              <p className="sync-failing-title">
+                Failing {s.failing.length === 1 ? 'record' : 'records'} (three tries or more; retried on their
+                own):
+              </p>
               <ul>
                 {s.failing.map((f) => (
                   <li key={`${f.entityType}:${f.entityId}`}>

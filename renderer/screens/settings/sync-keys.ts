@@ -27,7 +27,9 @@ export function until(iso: string, now = Date.now()): string {
 export function clockTime(iso: string, now = Date.now()): string {
   const d = new Date(iso);
   const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return d.toDateString() === new Date(now).toDateString() ? time : `${d.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+  return d.toDateString() === new Date(now).toDateString()
+    ? time
+    : `${d.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
 type Connection = SyncStatus['connection'];
@@ -36,7 +38,10 @@ type Connection = SyncStatus['connection'];
  * What is true of HQ, in words, with the time it rests on (null when none): the badge's first
  * part and the panel's "HQ" line. From the status's `connection` only.
  */
-export function connectionWords(c: Connection, pausedUntil: string | null): { text: string; at: string | null } {
+export function connectionWords(
+  c: Connection,
+  pausedUntil: string | null,
+): { text: string; at: string | null } {
   switch (c.state) {
     case 'online':
       return { text: 'Online', at: null };
