@@ -329,6 +329,15 @@ describe.each(SIZES)('at $width×$height', (size) => {
         await expect.poll(() => page.evaluate(() => document.querySelector('h1')?.textContent)).toBe(name);
         if (name === 'Contacts') await page.getByText('Robert Brown').first().waitFor();
         await page.waitForLoadState('networkidle').catch(() => undefined);
+        if (name === 'Contacts') {
+          // No amount is cut short: a donor's total given ($1,250,085.00 here) shows whole.
+          const cut = await page.evaluate(() =>
+            [...document.querySelectorAll<HTMLElement>('.ccell-money, .ccell-date')]
+              .filter((c) => c.scrollWidth > c.clientWidth)
+              .map((c) => c.textContent),
+          );
+          expect(cut, `Contacts at ${tag}: amounts or dates cut short`).toEqual([]);
+        }
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
           `${name}: no sideways scrolling`,
