@@ -13,8 +13,8 @@ import * as apiKeySessions from './2026-11-25T1510-api-key-sessions.ts';
 import * as searchRelevance from './2026-11-25T1520-search-relevance.ts';
 import * as searchTerms from './2026-11-25T1530-search-terms.ts';
 import * as syncDirectory from './2026-11-25T1540-sync-directory.ts';
-import * as searchTermsCompact from './2026-11-25T1710-search-terms-compact.ts';
 import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
+import * as searchTermsCompact from './2026-11-25T1725-search-terms-compact.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -32,6 +32,6 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   searchRelevance,
   searchTerms,
   syncDirectory,
-  searchTermsCompact,
   donationsListIndex,
+  searchTermsCompact,
 ];

@@ -21,7 +21,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-25T1710-search-terms-compact';
+export const name = '2026-11-25T1725-search-terms-compact';
 
 export function migration(engine: Engine): Migration {
   return {
