@@ -7,17 +7,13 @@ import { useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
 import { flushSync } from 'react-dom';
 import { useApi } from './api/provider.tsx';
 import { qk } from './api/query-keys.ts';
-import { hrefFor, navigate, SCREENS, useRoute, type Route, type ScreenId } from './router.ts';
+import { hrefFor, navigate, SCREENS, useRoute, type ScreenId, type ScreenProps } from './router.ts';
 import { ContactsScreen } from './screens/ContactsScreen.tsx';
 import { DashboardScreen } from './screens/DashboardScreen.tsx';
 import { GiftEntryScreen } from './screens/GiftEntryScreen.tsx';
 import { ReviewScreen } from './screens/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/SettingsScreen.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
-
-export interface ScreenProps {
-  route: Route;
-}
 
 const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {
   gifts: GiftEntryScreen,

@@ -13,6 +13,14 @@ export const SCREENS = [
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
+/** What every screen is given by the shell (renderer/App.tsx). */
+export interface ScreenProps {
+  route: Route;
+}
+
+/** Where the batch being typed into is remembered, per account (gift entry sets it, the Dashboard reads it). */
+export const batchKey = (accountId: string) => `giftdesk.batch.${accountId}`;
+
 export interface Route {
   screen: ScreenId;
   /** The path after the screen: "#/contacts/cnt_1/edit" → ["cnt_1", "edit"]. */

@@ -34,3 +34,17 @@ export function formatCents(cents: number): string {
   const whole = Math.floor(abs / 100).toLocaleString('en-US');
   return `${sign}$${whole}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/**
+ * Decimal dollars as the API sends them → integer cents, for showing and comparing: they are
+ * whole cents, so this is dollarsToCents; a value that is not (binary noise from arithmetic
+ * on the page) is rounded to the nearest cent rather than refused.
+ */
+export function wireCents(dollars: number): number {
+  return dollarsToCents(dollars) ?? Math.round(dollars * 100);
+}
+
+/** Decimal dollars from the API → "$1,234.50" for people. */
+export function formatDollars(dollars: number): string {
+  return formatCents(wireCents(dollars));
+}

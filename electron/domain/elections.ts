@@ -31,8 +31,12 @@ export function nextFederalGeneral(day: string): Election {
 
 /** The two-year cycle a day falls in, named by its years: 2025–2026 for any day of either. */
 export function cycleOf(day: string): { start: number; end: number } {
-  const y = Number(day.slice(0, 4));
-  const end = y % 2 === 0 ? y : y + 1;
+  return cycleOfYear(Number(day.slice(0, 4)));
+}
+
+/** The two-year cycle of a year (the one formula: a cycle ends in an even year). */
+export function cycleOfYear(year: number): { start: number; end: number } {
+  const end = year % 2 === 0 ? year : year + 1;
   return { start: end - 1, end };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
+import { cycleOfYear } from './elections.ts';
 import { accountLimits, flagRows } from './limits.ts';
 
 /** Runs fn over values in slices small enough for one statement's parameters. */
@@ -32,8 +33,8 @@ export async function checkChunkLimits(
   const years = new Set<string>();
   for (const r of limited) {
     const y = Number(r.donationDate.slice(0, 4));
-    const end = y % 2 === 0 ? y : y + 1;
-    for (const x of [y, end - 1, end]) years.add(String(x).padStart(4, '0'));
+    const { start, end } = cycleOfYear(y);
+    for (const x of [y, start, end]) years.add(String(x).padStart(4, '0'));
   }
   const yearList = [...years];
   const dacs = [...new Set(limited.map((r) => r.donationAccountId as string))];
@@ -108,10 +109,9 @@ export async function checkChunkLimits(
       else if (kind === 'per_election') total = w.byElection.get(`${r.electionType}-${r.electionYear}`) ?? 0;
       else if (kind === 'per_year') total = w.byYear.get(year) ?? 0;
       else {
-        const y = Number(year);
-        const end = y % 2 === 0 ? y : y + 1;
+        const { start, end } = cycleOfYear(Number(year));
         total =
-          (w.byYear.get(String(end - 1).padStart(4, '0')) ?? 0) +
+          (w.byYear.get(String(start).padStart(4, '0')) ?? 0) +
           (w.byYear.get(String(end).padStart(4, '0')) ?? 0);
       }
       if (total > limit) flags.push(flagRows(r, kind, limit, total, at));

@@ -7,13 +7,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { DonationStats } from '../../shared/schemas/stats.ts';
-import type { ScreenProps } from '../App.tsx';
+import { batchKey, type ScreenProps } from '../router.ts';
 import { useApi } from '../api/provider.tsx';
 import { qk } from '../api/query-keys.ts';
 import { hrefFor } from '../router.ts';
 import { Button, EmptyState, Screen, Select } from '../ui/index.ts';
 import { GiftsChart } from './dashboard-chart.tsx';
-import { batchKey } from './GiftEntryScreen.tsx';
 import { localDate, periodQuery, type Period } from './dashboard-periods.ts';
 import { count, money, whole } from './format.ts';
 import './dashboard.css';

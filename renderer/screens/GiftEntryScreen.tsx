@@ -17,7 +17,7 @@ import type { Batch } from '../../shared/schemas/batches.ts';
 import { isApiError, type FieldIssue } from '../api/errors.ts';
 import { useApi } from '../api/provider.tsx';
 import { invalidateAfterGift, qk, refreshAfterGift } from '../api/query-keys.ts';
-import type { ScreenProps } from '../App.tsx';
+import { batchKey, type ScreenProps } from '../router.ts';
 import { localToday, orNull, schemaIssues } from '../forms.ts';
 import { Button, EmptyState, Screen, Select, TextField, useToast } from '../ui/index.ts';
 import { BatchSummary, NewBatchDialog, OpenBatchList } from './gift-entry/BatchPanel.tsx';
@@ -65,8 +65,6 @@ const CONTACT_FIELDS: Record<string, FormField> = {
   employer: 'newDonor.employer',
   occupation: 'newDonor.occupation',
 };
-
-export const batchKey = (accountId: string) => `giftdesk.batch.${accountId}`;
 
 function defaultsFrom(batch: Batch | null, sticky: Partial<GiftForm> = {}): GiftForm {
   return {

@@ -5,7 +5,7 @@
  * chosen from a list that Tab and Enter (or the arrow keys) walk.
  */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { ScreenProps } from '../App.tsx';
+import type { ScreenProps } from '../router.ts';
 import { hrefFor } from '../router.ts';
 import { Screen } from '../ui/index.ts';
 import { SETTINGS_SECTIONS, sectionFor } from './settings/sections.tsx';

@@ -1,8 +1,6 @@
 /** Formatting for people, shared by the screens. */
-import { dollarsToCents, formatCents } from '../../shared/money.ts';
-
-/** Decimal dollars from the API → "$1,234.50". */
-export const money = (dollars: number): string => formatCents(dollarsToCents(dollars) ?? 0);
+/** Decimal dollars from the API → "$1,234.50" (shared/money's formatDollars). */
+export { formatDollars as money } from '../../shared/money.ts';
 
 /** "primary", 2026 → "Primary 2026". */
 export const electionLabel = (type: string, year: number): string =>

@@ -5,3 +5,4 @@ export { EmptyState } from './EmptyState.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
 export { ToastProvider, useToast, type ToastInput } from './Toast.tsx';
 export { Screen } from './Screen.tsx';
+export { useDebounced } from './useDebounced.ts';

@@ -17,7 +17,7 @@ import type { ContactSummary, ContactSummarySortField } from '../../../shared/sc
 import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { hrefFor, navigate } from '../../router.ts';
-import { Button, EmptyState, Screen, Select } from '../../ui/index.ts';
+import { Button, EmptyState, Screen, Select, useDebounced } from '../../ui/index.ts';
 import { count, day, money } from './format.ts';
 import { contactKeys, fetchSummaryPage, PAGE_SIZE, type ListParams } from './queries.ts';
 
@@ -58,15 +58,6 @@ const remembered: { input: string; picked: Sort | null; active: number } = {
   picked: null,
   active: 0,
 };
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export function ContactList() {
   const api = useApi();

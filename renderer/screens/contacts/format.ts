@@ -1,11 +1,5 @@
 /** How the contact screen writes money, dates and counts for people. */
-import { dollarsToCents, formatCents } from '../../../shared/money.ts';
-
-/** 1234.5 → "$1,234.50" (through integer cents: no float noise). */
-export function money(dollars: number): string {
-  const cents = dollarsToCents(dollars);
-  return cents === null ? `$${dollars}` : formatCents(cents);
-}
+export { money } from '../format.ts';
 
 const dateFmt = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, wireCents } from '../../../shared/money.ts';
 import { BatchCreate, type Batch } from '../../../shared/schemas/batches.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -15,8 +15,6 @@ import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
 import { parseAmountCents } from './warnings.ts';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
-
-const cents = (dollars: number) => Math.round(dollars * 100);
 
 /** "Matches", or what is short or over, in words. */
 export function batchMismatch(
@@ -32,8 +30,8 @@ export function batchMismatch(
         : `${-d} gift${d === -1 ? '' : 's'} more than expected`,
     );
   }
-  if (b.expectedTotal !== null && cents(b.expectedTotal) !== cents(b.total)) {
-    const d = cents(b.expectedTotal) - cents(b.total);
+  if (b.expectedTotal !== null && wireCents(b.expectedTotal) !== wireCents(b.total)) {
+    const d = wireCents(b.expectedTotal) - wireCents(b.total);
     parts.push(
       d > 0 ? `${formatCents(d)} short of the expected total` : `${formatCents(-d)} over the expected total`,
     );
@@ -328,9 +326,9 @@ export function BatchSummary({
         <div className="figure">
           <span className="figure-label">Total</span>
           <span className="figure-value" data-testid="batch-total">
-            {formatCents(cents(batch.total))}
+            {formatCents(wireCents(batch.total))}
             {batch.expectedTotal !== null ? (
-              <span className="figure-of"> of {formatCents(cents(batch.expectedTotal))}</span>
+              <span className="figure-of"> of {formatCents(wireCents(batch.expectedTotal))}</span>
             ) : null}
           </span>
         </div>

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, wireCents } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 import { DonationPatchBody, type DonationDetail } from '../../../shared/schemas/donations.ts';
 import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
@@ -38,11 +38,9 @@ import { giftWarnings, parseAmountCents } from './warnings.ts';
 type CorrectForm = GiftFieldValues;
 type Patch = Omit<DonationPatchBody, 'accountId'>;
 
-const cents = (dollars: number) => Math.round(dollars * 100);
-
 function formOf(g: DonationDetail): CorrectForm {
   return {
-    amount: (cents(g.donationAmount) / 100).toFixed(2),
+    amount: (wireCents(g.donationAmount) / 100).toFixed(2),
     date: g.donationDate.slice(0, 10),
     method: g.paymentMethod,
     campaignId: g.campaignId ?? '',
@@ -188,7 +186,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     // Only what changed goes to the server (and into the gift's history).
     const patch: Patch = {};
     const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) =>
-      k === 'donationAmount' ? cents(next[k]) !== cents(before[k]) : next[k] !== before[k],
+      k === 'donationAmount' ? wireCents(next[k]) !== wireCents(before[k]) : next[k] !== before[k],
     );
     for (const k of changed) Object.assign(patch, { [k]: next[k] });
     if (changed.length === 0) {
@@ -207,12 +205,12 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
       onClose();
       toast.show({
         tone: 'success',
-        message: `Corrected: ${formatCents(cents(saved.donationAmount))} from ${saved.contactName}${cents(saved.donationAmount) !== cents(gift.donationAmount) ? ` (was ${formatCents(cents(gift.donationAmount))})` : ''}.`,
+        message: `Corrected: ${formatCents(wireCents(saved.donationAmount))} from ${saved.contactName}${wireCents(saved.donationAmount) !== wireCents(gift.donationAmount) ? ` (was ${formatCents(wireCents(gift.donationAmount))})` : ''}.`,
         undo: async () => {
           try {
             await api.donations.correct(gift.id, undo);
             toast.show({
-              message: `Correction undone: ${formatCents(cents(gift.donationAmount))} from ${gift.contactName} again.`,
+              message: `Correction undone: ${formatCents(wireCents(gift.donationAmount))} from ${gift.contactName} again.`,
             });
           } catch (err) {
             toast.show({
@@ -242,7 +240,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     <Dialog
       open
       wide
-      title={`Correct the gift of ${formatCents(cents(gift.donationAmount))} from ${gift.contactName}`}
+      title={`Correct the gift of ${formatCents(wireCents(gift.donationAmount))} from ${gift.contactName}`}
       onClose={onClose}
       actions={
         <>

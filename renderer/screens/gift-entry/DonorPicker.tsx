@@ -12,18 +12,10 @@ import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react'
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
+import { useDebounced } from '../../ui/index.ts';
 import { donorLine, donorLines, donorName } from './donor-lines.ts';
 
 export { donorLine, donorLines, donorName } from './donor-lines.ts';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export interface DonorPickerProps {
   selected: ContactSummary | null;

@@ -1,7 +1,7 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { memo } from 'react';
-import { formatCents } from '../../../shared/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import type { Batch, BatchGiftSaved } from '../../../shared/schemas/batches.ts';
 import type { DonationDetail } from '../../../shared/schemas/donations.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -129,7 +129,7 @@ const GiftRowLine = memo(function GiftRowLine({
     <tr data-donation-id={d.id}>
       <td className="num muted">{n}</td>
       <td>{d.contactName}</td>
-      <td className="num">{formatCents(Math.round(d.donationAmount * 100))}</td>
+      <td className="num">{formatDollars(d.donationAmount)}</td>
       <td>{d.donationDate.slice(0, 10)}</td>
       <td>{METHOD_LABEL[d.paymentMethod]}</td>
       <td>{credited}</td>

@@ -8,7 +8,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { DonationDetail } from '../../../shared/schemas/donations.ts';
-import { formatCents } from '../../../shared/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
@@ -33,7 +33,7 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
     onSuccess: async () => {
       setAsking(false);
       toast.show({
-        message: `Gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName} voided; it will not be sent to HQ.`,
+        message: `Gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName} voided; it will not be sent to HQ.`,
       });
       await queryClient.invalidateQueries();
     },
@@ -79,7 +79,7 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         <Button
           tone="quiet"
           onClick={() => setCorrecting(true)}
-          aria-label={`Correct the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}
+          aria-label={`Correct the gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName}`}
         >
           Correct
         </Button>
@@ -89,7 +89,7 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         <Button
           tone="quiet"
           onClick={() => setAsking(true)}
-          aria-label={`Void the gift of ${formatCents(Math.round(gift.donationAmount * 100))} from ${gift.contactName}`}
+          aria-label={`Void the gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName}`}
         >
           Void
         </Button>
@@ -102,8 +102,8 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         onConfirm={() => voiding.mutate()}
         onCancel={() => setAsking(false)}
       >
-        The gift of {formatCents(Math.round(gift.donationAmount * 100))} from {gift.contactName} stays on
-        record as voided, leaves the totals, and is never sent to HQ.
+        The gift of {formatDollars(gift.donationAmount)} from {gift.contactName} stays on record as voided,
+        leaves the totals, and is never sent to HQ.
       </ConfirmDialog>
     </>
   );

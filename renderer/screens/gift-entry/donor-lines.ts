@@ -2,7 +2,7 @@
  * How a donor reads in a list of matches (the donor box, the new-donor hint): name, and a
  * detail line that tells namesakes apart. Pure, so it is tested without a browser.
  */
-import { formatCents } from '../../../shared/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
 
 export function donorLine(c: ContactSummary): string {
@@ -10,7 +10,7 @@ export function donorLine(c: ContactSummary): string {
     c.email,
     c.city,
     c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet',
-    c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null,
+    c.totalDonations > 0 ? `${formatDollars(c.totalDonations)} given` : null,
   ];
   return parts.filter(Boolean).join(' · ');
 }
@@ -37,7 +37,7 @@ export function donorLines(list: readonly ContactSummary[]): string[] {
   const lines = list.map((c) => {
     if ((seen.get(foldName(c)) ?? 0) < 2) return donorLine(c);
     const gift = c.lastDonationDate ? `last gift ${c.lastDonationDate.slice(0, 10)}` : 'no gifts yet';
-    const total = c.totalDonations > 0 ? `${formatCents(Math.round(c.totalDonations * 100))} given` : null;
+    const total = c.totalDonations > 0 ? `${formatDollars(c.totalDonations)} given` : null;
     return [c.email ?? 'no email', c.organization, c.city, c.phone, gift, total].filter(Boolean).join(' · ');
   });
   for (const extra of [

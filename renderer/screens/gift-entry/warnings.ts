@@ -3,7 +3,7 @@
  * them, the treasurer sorts them out (over-limit gifts land in the review queue, D6).
  * Pure: amounts in integer cents.
  */
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, wireCents } from '../../../shared/money.ts';
 import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
 
 export interface WarningInput {
@@ -23,22 +23,20 @@ export interface Warning {
   text: string;
 }
 
-const dollars = (n: number) => Math.round(n * 100);
-
 export function giftWarnings(w: WarningInput): Warning[] {
   const out: Warning[] = [];
   const amount = w.amountCents;
   if (amount === null || amount <= 0) return out;
   for (const l of w.check?.limits ?? []) {
-    const room = dollars(l.room);
+    const room = wireCents(l.room);
     if (amount > room) {
       out.push({
         id: 'limit',
-        text: `Over the ${l.label} limit of ${formatCents(dollars(l.limit))}${w.donationAccountName ? ` for ${w.donationAccountName}` : ''}: this donor has ${formatCents(room)} of room left (given ${formatCents(dollars(l.donorTotal))}). It will be saved and flagged for review.`,
+        text: `Over the ${l.label} limit of ${formatCents(wireCents(l.limit))}${w.donationAccountName ? ` for ${w.donationAccountName}` : ''}: this donor has ${formatCents(room)} of room left (given ${formatCents(wireCents(l.donorTotal))}). It will be saved and flagged for review.`,
       });
     }
   }
-  const yearTotal = dollars(w.check?.yearTotal ?? 0) + amount;
+  const yearTotal = wireCents(w.check?.yearTotal ?? 0) + amount;
   const missing = [!w.employer?.trim() && 'employer', !w.occupation?.trim() && 'occupation'].filter(Boolean);
   if (yearTotal > 20_000 && missing.length > 0) {
     out.push({
