@@ -26,6 +26,7 @@ import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { benchHq, hqMarkdown } from './hq-postgres.ts';
 import { benchSync, syncMarkdown } from './sync.ts';
+import { FIRST, LAST, rng } from './names.ts';
 
 const exec = promisify(execFile);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -62,62 +63,6 @@ async function cli(dataDir: string, ...args: string[]): Promise<Record<string, u
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const FIRST = [
-  'Jane',
-  'John',
-  'Zoë',
-  'José',
-  'Siobhán',
-  'Amélie',
-  'Mohammed',
-  'Wei',
-  'Olga',
-  'Kwame',
-  'Priya',
-  'Lars',
-  'Aoife',
-  'Björn',
-  'Chloé',
-  'Dmitri',
-  'Fatima',
-  'Hiroshi',
-  'Ines',
-  'Mateo',
-];
-const LAST = [
-  'Smith',
-  'García',
-  'Nguyen',
-  'Müller',
-  'OBrien',
-  'Kowalski',
-  'Okafor',
-  'Rossi',
-  'Dubois',
-  'Svensson',
-  'Tanaka',
-  'Novák',
-  'Haddad',
-  'Johansson',
-  'Fernández',
-  'Walker',
-  'Patel',
-  'Kim',
-  'Lopez',
-  'Cohen',
-];
 
 function contactsCsv(file: string, n: number): void {
   const r = rng(1);

@@ -20,6 +20,7 @@ import { openStore } from '../electron/db/open.ts';
 import { searchWords } from '../electron/db/store.ts';
 import { listContacts } from '../electron/domain/contacts.ts';
 import { createContext } from '../electron/domain/context.ts';
+import { FIRST, LAST, rng } from './names.ts';
 
 const exec = promisify(execFile);
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
@@ -43,62 +44,6 @@ async function cli(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await exec('node', ['bin/giftdesk.mjs', ...args, '--data-dir', dir, '--json']);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-// The same names as bench/run.ts.
-const FIRST = [
-  'Jane',
-  'John',
-  'Zoë',
-  'José',
-  'Siobhán',
-  'Amélie',
-  'Mohammed',
-  'Wei',
-  'Olga',
-  'Kwame',
-  'Priya',
-  'Lars',
-  'Aoife',
-  'Björn',
-  'Chloé',
-  'Dmitri',
-  'Fatima',
-  'Hiroshi',
-  'Ines',
-  'Mateo',
-];
-const LAST = [
-  'Smith',
-  'García',
-  'Nguyen',
-  'Müller',
-  'OBrien',
-  'Kowalski',
-  'Okafor',
-  'Rossi',
-  'Dubois',
-  'Svensson',
-  'Tanaka',
-  'Novák',
-  'Haddad',
-  'Johansson',
-  'Fernández',
-  'Walker',
-  'Patel',
-  'Kim',
-  'Lopez',
-  'Cohen',
-];
 
 interface Setup {
   accountId: string;

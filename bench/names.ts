@@ -1,0 +1,59 @@
+/**
+ * The bench's messy names (accents, a name typed without its apostrophe) and its seeded
+ * generator, shared by bench/run.ts and bench/search-sqlite.ts so both build the same people.
+ */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const FIRST = [
+  'Jane',
+  'John',
+  'Zoë',
+  'José',
+  'Siobhán',
+  'Amélie',
+  'Mohammed',
+  'Wei',
+  'Olga',
+  'Kwame',
+  'Priya',
+  'Lars',
+  'Aoife',
+  'Björn',
+  'Chloé',
+  'Dmitri',
+  'Fatima',
+  'Hiroshi',
+  'Ines',
+  'Mateo',
+];
+export const LAST = [
+  'Smith',
+  'García',
+  'Nguyen',
+  'Müller',
+  'OBrien',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Dubois',
+  'Svensson',
+  'Tanaka',
+  'Novák',
+  'Haddad',
+  'Johansson',
+  'Fernández',
+  'Walker',
+  'Patel',
+  'Kim',
+  'Lopez',
+  'Cohen',
+];
