@@ -1,8 +1,8 @@
 /**
  * The browser-test harness: a real GiftDesk server (temp SQLite file) serving the built
  * renderer, Chromium (test/browser/chromium.ts says which) driven by playwright-core, the app opened through a one-time
- * link exactly as a user opens it, an axe-core scan that fails on serious or critical
- * violations (on any, with expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
+ * link exactly as a user opens it, an axe-core scan that fails on a violation of any impact
+ * (expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -129,11 +129,6 @@ async function expectNoA11yViolationsOf(
       .join('\n');
     throw new Error(`axe-core found ${found.length} ${impacts.join('/')} violation(s) on ${what}:\n${text}`);
   }
-}
-
-/** Runs axe-core on the page; fails listing every serious or critical violation. */
-export function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
-  return expectNoA11yViolationsOf(page, what, ['serious', 'critical']);
 }
 
 /** Runs axe-core on the page; fails listing every violation, of any impact (minor included). */

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import {
-  expectNoSeriousA11yViolations,
+  expectNoA11yViolations,
   launchChromium,
   openApp,
   screenshot,
@@ -99,7 +99,7 @@ describe('Review', () => {
     const { page, context, problems } = await openApp(browser, server);
     await page.keyboard.press('Alt+3');
     await page.getByText('Nothing to review').waitFor();
-    await expectNoSeriousA11yViolations(page, 'Review (empty)');
+    await expectNoA11yViolations(page, 'Review (empty)');
     await screenshot(page, 'review-empty');
     expect(problems).toEqual([]);
     await context.close();
@@ -120,7 +120,7 @@ describe('Review', () => {
       .toMatch(/per-election limit.*\$100\.00.*Federal.*Primary 2026/);
     expect(await ada.textContent()).toContain('$150.00');
     expect(await ada.textContent()).toMatch(/Over by\s*\$50\.00/);
-    await expectNoSeriousA11yViolations(page, 'Review (flags)');
+    await expectNoA11yViolations(page, 'Review (flags)');
     await screenshot(page, 'review');
 
     // 1. Mark reviewed — by keyboard alone: focus the button, Enter, type the note, Enter.
@@ -154,7 +154,7 @@ describe('Review', () => {
     const ask = page.getByRole('dialog', { name: 'Refund this gift?' });
     await ask.waitFor();
     expect(await ask.textContent()).toContain('cannot be undone');
-    await expectNoSeriousA11yViolations(page, 'Review (refund dialog)');
+    await expectNoA11yViolations(page, 'Review (refund dialog)');
     await screenshot(page, 'review-refund-dialog');
     // the safe choice has the focus
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
@@ -213,7 +213,7 @@ describe('Review', () => {
     expect(await hist.textContent()).toMatch(
       /Flagged over a limit.*Refunded.*Over the limit; check returned/s,
     );
-    await expectNoSeriousA11yViolations(page, 'Review (all, history open)');
+    await expectNoA11yViolations(page, 'Review (all, history open)');
     await screenshot(page, 'review-all-history');
     expect(problems).toEqual([]);
     await context.close();
