@@ -23,6 +23,7 @@ import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
+import { PG_FIRST, PG_LAST } from './names.ts';
 
 const run = promisify(execFile);
 
@@ -188,42 +189,8 @@ async function postThroughput(
 
 /** A million contacts straight into PostgreSQL (the search triggers fill their keys and terms). */
 export async function fillContacts(store: Store, accountId: string, n: number): Promise<void> {
-  const first = [
-    'Jane',
-    'John',
-    'Zoë',
-    'José',
-    'Siobhán',
-    'Amélie',
-    'Mohammed',
-    'Wei',
-    'Olga',
-    'Kwame',
-    'Priya',
-    'Lars',
-    'Aoife',
-    'Björn',
-    'Chloé',
-    'Dmitri',
-  ];
-  const last = [
-    'Smith',
-    'García',
-    'Nguyen',
-    'Müller',
-    'O’Brien',
-    'Kowalski',
-    'Okafor',
-    'Rossi',
-    'Dubois',
-    'Svensson',
-    'Tanaka',
-    'Novák',
-    'Haddad',
-    'Johansson',
-    'Fernández',
-    'Walker',
-  ];
+  const first = PG_FIRST;
+  const last = PG_LAST;
   const batch = 100_000;
   for (let start = 0; start < n; start += batch) {
     const size = Math.min(batch, n - start);

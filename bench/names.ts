@@ -57,3 +57,44 @@ export const LAST = [
   'Lopez',
   'Cohen',
 ];
+
+/**
+ * The PostgreSQL benches' 16 × 16 names (filled in SQL: 1,000,000 contacts give each first
+ * name and each last name 62,500 times, the totals bench/search-postgres.ts checks).
+ */
+export const PG_FIRST = [
+  'Jane',
+  'John',
+  'Zoë',
+  'José',
+  'Siobhán',
+  'Amélie',
+  'Mohammed',
+  'Wei',
+  'Olga',
+  'Kwame',
+  'Priya',
+  'Lars',
+  'Aoife',
+  'Björn',
+  'Chloé',
+  'Dmitri',
+];
+export const PG_LAST = [
+  'Smith',
+  'García',
+  'Nguyen',
+  'Müller',
+  'O’Brien',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Dubois',
+  'Svensson',
+  'Tanaka',
+  'Novák',
+  'Haddad',
+  'Johansson',
+  'Fernández',
+  'Walker',
+];

@@ -19,6 +19,7 @@ import { searchWords } from '../electron/db/store.ts';
 import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
+import { PG_FIRST, PG_LAST } from './names.ts';
 
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL ?? '';
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
@@ -49,42 +50,8 @@ const log = (s: string) =>
 
 /** Contacts straight into PostgreSQL in SQL (the search triggers fill the keys and terms); names as bench/hq-postgres.ts. */
 async function fill(store: Store, accountId: string, idPrefix: string, n: number): Promise<void> {
-  const first = [
-    'Jane',
-    'John',
-    'Zoë',
-    'José',
-    'Siobhán',
-    'Amélie',
-    'Mohammed',
-    'Wei',
-    'Olga',
-    'Kwame',
-    'Priya',
-    'Lars',
-    'Aoife',
-    'Björn',
-    'Chloé',
-    'Dmitri',
-  ];
-  const last = [
-    'Smith',
-    'García',
-    'Nguyen',
-    'Müller',
-    'O’Brien',
-    'Kowalski',
-    'Okafor',
-    'Rossi',
-    'Dubois',
-    'Svensson',
-    'Tanaka',
-    'Novák',
-    'Haddad',
-    'Johansson',
-    'Fernández',
-    'Walker',
-  ];
+  const first = PG_FIRST;
+  const last = PG_LAST;
   for (let start = 0; start < n; start += 100_000) {
     const size = Math.min(100_000, n - start);
     await sql`
