@@ -23,7 +23,7 @@ import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
-import { PG_FIRST, PG_LAST } from './names.ts';
+import { PG_FIRST, PG_LAST, PG_SEARCHES } from './names.ts';
 
 const run = promisify(execFile);
 
@@ -216,24 +216,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function searchLatency(url: string, org: Org): Promise<{ p50: number; p95: number; p99: number }> {
-  const queries = [
-    'jane',
-    'zoe',
-    'jose smi',
-    'garc',
-    'siob',
-    'user12345',
-    'example7',
-    'org 12',
-    'müller',
-    'amelie dub',
-    'kwame',
-    'tanaka5',
-    'chloe',
-    'walker10',
-    'li',
-    'wei ng',
-  ];
+  const queries = PG_SEARCHES;
   const headers = { 'x-api-key': org.keyId, authorization: `Bearer ${org.secret}` };
   const times: number[] = [];
   for (let round = 0; round < 20; round++) {

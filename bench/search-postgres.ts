@@ -19,32 +19,13 @@ import { searchWords } from '../electron/db/store.ts';
 import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
-import { PG_FIRST, PG_LAST } from './names.ts';
+import { PG_FIRST, PG_LAST, PG_SEARCHES } from './names.ts';
 
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL ?? '';
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
 const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
 const NAME = 'giftdesk_bench_search';
-const SEARCHES = [
-  'jane',
-  'zoe',
-  'jose smi',
-  'garc',
-  'siob',
-  'user12345',
-  'example7',
-  'org 12',
-  'müller',
-  'amelie dub',
-  'kwame',
-  'tanaka5',
-  'chloe',
-  'walker10',
-  'li',
-  'wei ng',
-  'jane smith3',
-  'user777@example27.org',
-];
+const SEARCHES = [...PG_SEARCHES, 'jane smith3', 'user777@example27.org'];
 const log = (s: string) =>
   process.stderr.write(`[pg-search ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
