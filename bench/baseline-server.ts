@@ -5,7 +5,7 @@
  */
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
-import { DonationCreateBody } from '../shared/schemas/donations.ts';
+import { DonationCreateBody } from '#shared/schemas/donations.ts';
 
 export async function startBaselineServer(
   file: string,

@@ -4,7 +4,7 @@
  */
 import { StrictMode, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { AppSession } from '../shared/schemas/session.ts';
+import type { AppSession } from '#shared/schemas/session.ts';
 import { App } from './App.tsx';
 import { ApiProvider } from './api/provider.tsx';
 import { forgetSession, obtainSession, type SessionResult } from './session/session.ts';

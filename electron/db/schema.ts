@@ -16,8 +16,8 @@ import type {
   Gender,
   LimitKind,
   PaymentMethod,
-} from '../../shared/enums.ts';
-import type { ImportKind, ImportStatus } from '../../shared/schemas/imports.ts';
+} from '#shared/enums.ts';
+import type { ImportKind, ImportStatus } from '#shared/schemas/imports.ts';
 
 type Flag01 = 0 | 1;
 

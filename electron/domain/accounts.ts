@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import os from 'node:os';
-import { newId } from '../../shared/ids.ts';
+import { newId } from '#shared/ids.ts';
 import { reusable } from '../db/bulk.ts';
 import type { DomainContext } from './context.ts';
 import { DomainError } from './errors.ts';

@@ -4,9 +4,9 @@
  * The batch's own count and total are computed from its completed gifts, so they always
  * agree with the donation list. Local bookkeeping only: not in the outbox, never pushed.
  */
-import { newId } from '../../shared/ids.ts';
-import { centsToDollars, dollarsToCents } from '../../shared/money.ts';
-import type { Batch, BatchCreate, BatchUpdate } from '../../shared/schemas/batches.ts';
+import { newId } from '#shared/ids.ts';
+import { centsToDollars, dollarsToCents } from '#shared/money.ts';
+import type { Batch, BatchCreate, BatchUpdate } from '#shared/schemas/batches.ts';
 import type { BatchesTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from './context.ts';

@@ -4,7 +4,7 @@
  * paged by offset over an index so the 100,000th contact costs what the first does; a
  * contact's giving history with its totals; and what deleting a contact would take with it.
  */
-import { centsToDollars } from '../../shared/money.ts';
+import { centsToDollars } from '#shared/money.ts';
 import type {
   ContactDeletePreview,
   ContactDonation,
@@ -15,7 +15,7 @@ import type {
   ContactSummaryQuery,
   ContactSummarySortField,
   GivingTotals,
-} from '../../shared/schemas/contact-views.ts';
+} from '#shared/schemas/contact-views.ts';
 import { readCounters } from './change-log.ts';
 import { type ContactOrderColumn, type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
 import { contactNotFound, getContactRow } from './contacts.ts';

@@ -1,8 +1,8 @@
 /**
  * Contacts: create, read, update (C1–C5), delete with everything attached, list and search.
  */
-import { centsToDollars } from '../../shared/money.ts';
-import { newId } from '../../shared/ids.ts';
+import { centsToDollars } from '#shared/money.ts';
+import { newId } from '#shared/ids.ts';
 import {
   CONTACT_COLLECTIONS,
   CONTACT_SCALAR_FIELDS,
@@ -13,7 +13,7 @@ import {
   type ContactListItem,
   type ContactListQuery,
   type ContactUpdateBody,
-} from '../../shared/schemas/contacts.ts';
+} from '#shared/schemas/contacts.ts';
 import { insertObjects } from '../db/bulk.ts';
 import type {
   ContactAddressesTable,

@@ -5,12 +5,12 @@
  * address in plain columns) and `customFields.<Field Name>`. A cell becomes the value the API
  * would receive: numbers and booleans are converted, an empty cell is a field not sent.
  */
-import type { ContactCreateBody } from '../../shared/schemas/contacts.ts';
-import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
+import type { ContactCreateBody } from '#shared/schemas/contacts.ts';
+import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 import { DomainError } from './errors.ts';
 
-import { IMPORT_KINDS, type ImportKind } from '../../shared/schemas/imports.ts';
+import { IMPORT_KINDS, type ImportKind } from '#shared/schemas/imports.ts';
 
 export { IMPORT_KINDS, type ImportKind };
 

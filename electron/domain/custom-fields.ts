@@ -4,11 +4,11 @@
  * case-insensitive keys, type checks, retired options and archived fields refused,
  * "" or null clears, all or nothing.
  */
-import { inYearRange, isDateOnly, YEAR_RANGE_ISSUE } from '../../shared/dates.ts';
-import type { CustomFieldType } from '../../shared/enums.ts';
-import { CUSTOM_FIELD_TYPES } from '../../shared/enums.ts';
-import { newId } from '../../shared/ids.ts';
-import type { CustomFieldValuesInput } from '../../shared/schemas/contacts.ts';
+import { inYearRange, isDateOnly, YEAR_RANGE_ISSUE } from '#shared/dates.ts';
+import type { CustomFieldType } from '#shared/enums.ts';
+import { CUSTOM_FIELD_TYPES } from '#shared/enums.ts';
+import { newId } from '#shared/ids.ts';
+import type { CustomFieldValuesInput } from '#shared/schemas/contacts.ts';
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from './context.ts';
 import { DomainError, type FieldIssue } from './errors.ts';

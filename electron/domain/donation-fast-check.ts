@@ -5,10 +5,10 @@
  * then asks zod, so a bad row gets zod's reason word for word. Never more permissive than
  * the schema: test/unit/donation-fast-check.test.ts compares the two on random bodies.
  */
-import { toStoredInstant } from '../../shared/dates.ts';
-import { ELECTION_TYPES, PAYMENT_METHODS } from '../../shared/enums.ts';
-import { MAX_DOLLARS, dollarsToCents } from '../../shared/money.ts';
-import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
+import { toStoredInstant } from '#shared/dates.ts';
+import { ELECTION_TYPES, PAYMENT_METHODS } from '#shared/enums.ts';
+import { MAX_DOLLARS, dollarsToCents } from '#shared/money.ts';
+import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 
 const PAYMENT = new Set<string>(PAYMENT_METHODS);
 const ELECTION = new Set<string>(ELECTION_TYPES);

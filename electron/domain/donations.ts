@@ -3,17 +3,17 @@
  * app. The remote API has no donation update; locally a gift is corrected only through the
  * review actions (limits.ts) and, before it is pushed, by the sync engine's own rules.
  */
-import { toIsoInstant, toRangeEnd } from '../../shared/dates.ts';
-import { newId } from '../../shared/ids.ts';
-import { centsToDollars, dollarsToCents } from '../../shared/money.ts';
+import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
+import { newId } from '#shared/ids.ts';
+import { centsToDollars, dollarsToCents } from '#shared/money.ts';
 import type {
   DonationCreateBody,
   DonationCreated,
   DonationDetail,
   DonationList,
   DonationListQuery,
-} from '../../shared/schemas/donations.ts';
-import { DESIGNATION_ISSUE } from '../../shared/schemas/donations.ts';
+} from '#shared/schemas/donations.ts';
+import { DESIGNATION_ISSUE } from '#shared/schemas/donations.ts';
 import { reusable } from '../db/bulk.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';

@@ -2,8 +2,8 @@
  * Which election a gift counts toward (D5), and the windows contribution limits are
  * measured over (D6). Pure functions, plus the account's election calendar.
  */
-import { ELECTION_TYPES, type ElectionType, type LimitKind } from '../../shared/enums.ts';
-import { newId } from '../../shared/ids.ts';
+import { ELECTION_TYPES, type ElectionType, type LimitKind } from '#shared/enums.ts';
+import { newId } from '#shared/ids.ts';
 import { reusable } from '../db/bulk.ts';
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from './context.ts';

@@ -3,10 +3,10 @@
  * under each limit of a donation account, in the election D5 would choose, and the donor's
  * total for the gift's calendar year. The same sums the save-time check (limits.ts) uses.
  */
-import type { ElectionType } from '../../shared/enums.ts';
-import { centsToDollars } from '../../shared/money.ts';
-import { toIsoInstant } from '../../shared/dates.ts';
-import type { GiftCheck } from '../../shared/schemas/gift-checks.ts';
+import type { ElectionType } from '#shared/enums.ts';
+import { centsToDollars } from '#shared/money.ts';
+import { toIsoInstant } from '#shared/dates.ts';
+import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 import type { DomainContext } from './context.ts';
 import { limitWindow, resolveElection } from './elections.ts';
 import { invalidField, notFound } from './errors.ts';

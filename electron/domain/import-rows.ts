@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import type { z } from 'zod';
-import { newId } from '../../shared/ids.ts';
-import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
-import { DonationCreateBody } from '../../shared/schemas/donations.ts';
+import { newId } from '#shared/ids.ts';
+import { ContactCreateBody } from '#shared/schemas/contacts.ts';
+import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import { type NewContactRecord, prepareContact } from './contacts.ts';
 import {
   CONTACT_REF_FIELD,

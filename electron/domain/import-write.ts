@@ -5,8 +5,8 @@
  * once; donor totals and the account's counts move once per chunk and donor.
  */
 import { CompiledQuery } from 'kysely';
-import { ID_PREFIX, newId } from '../../shared/ids.ts';
-import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
+import { ID_PREFIX, newId } from '#shared/ids.ts';
+import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import { insertMany, insertObjects, prepare } from '../db/bulk.ts';
 import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
 import type { Engine } from '../db/migration-types.ts';

@@ -16,8 +16,8 @@
  * A row whose `externalId` the account already has (from an earlier run, or earlier in this
  * file) is skipped: neither imported again nor rejected.
  */
-import { newId } from '../../shared/ids.ts';
-import type { ImportJob } from '../../shared/schemas/imports.ts';
+import { newId } from '#shared/ids.ts';
+import type { ImportJob } from '#shared/schemas/imports.ts';
 import { requireAccount } from './accounts.ts';
 import type { DomainContext } from './context.ts';
 import { type ImportKind, planColumns } from './csv-columns.ts';

@@ -5,10 +5,10 @@
  * redesignating it to another election; each action is kept in the gift's history.
  */
 import type { z } from 'zod';
-import { LIMIT_KINDS, type ElectionType, type FlagState, type LimitKind } from '../../shared/enums.ts';
-import type { Flag } from '../../shared/schemas/extensions.ts';
-import { newId } from '../../shared/ids.ts';
-import { centsToDollars } from '../../shared/money.ts';
+import { LIMIT_KINDS, type ElectionType, type FlagState, type LimitKind } from '#shared/enums.ts';
+import type { Flag } from '#shared/schemas/extensions.ts';
+import { newId } from '#shared/ids.ts';
+import { centsToDollars } from '#shared/money.ts';
 import type { Selectable } from 'kysely';
 import type { DonationAccountRow, DonationHistoryTable, DonationRow, LimitFlagsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';

@@ -5,8 +5,8 @@
  * (electron/sync/pull.ts) runs these inside its own transaction, together with the id-map
  * row that links the local record to its HQ id, so a record is never left half-linked.
  */
-import { newId } from '../../shared/ids.ts';
-import { dollarsToCents } from '../../shared/money.ts';
+import { newId } from '#shared/ids.ts';
+import { dollarsToCents } from '#shared/money.ts';
 import type { ContactsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';

@@ -2,8 +2,8 @@
  * Reference records a gift is credited to: campaigns (with their donation accounts),
  * committees, and donation accounts with contribution limits. Extensions beyond the spec.
  */
-import { newId } from '../../shared/ids.ts';
-import { centsToDollars, dollarsToCents } from '../../shared/money.ts';
+import { newId } from '#shared/ids.ts';
+import { centsToDollars, dollarsToCents } from '#shared/money.ts';
 import type { Db } from '../db/store.ts';
 import { logChange } from './change-log.ts';
 import type { DomainContext } from './context.ts';

@@ -5,9 +5,9 @@
  * donation_date) or (account_id, created_at) for a range (today's figures read only
  * today's gifts), the partial batch index for a batch. Sums are of integer cents; dollars only at the edge.
  */
-import { toIsoInstant, toRangeEnd } from '../../shared/dates.ts';
-import { centsToDollars } from '../../shared/money.ts';
-import { MAX_TIME_POINTS, type DonationStats, type DonationStatsQuery } from '../../shared/schemas/stats.ts';
+import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
+import { centsToDollars } from '#shared/money.ts';
+import { MAX_TIME_POINTS, type DonationStats, type DonationStatsQuery } from '#shared/schemas/stats.ts';
 import type { TimeUnit } from '../db/store.ts';
 import type { DomainContext } from './context.ts';
 import { invalidField, notFound } from './errors.ts';

@@ -16,7 +16,7 @@ import {
 import { isUtf8 } from 'node:buffer';
 import type http from 'node:http';
 import https from 'node:https';
-import { newId } from '../../shared/ids.ts';
+import { newId } from '#shared/ids.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { DomainError, type FieldIssue } from '../domain/errors.ts';
 import { errorBody, errorHandler } from './errors.ts';

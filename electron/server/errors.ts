@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '../../shared/schemas/common.ts';
+import type { ErrorBody } from '#shared/schemas/common.ts';
 import { isDomainError } from '../domain/errors.ts';
 
 const REASON: Record<number, string> = {

@@ -4,7 +4,7 @@
  * file renamed into place so a failed export leaves no half file behind.
  */
 import fs from 'node:fs';
-import type { ImportKind } from '../../shared/schemas/imports.ts';
+import type { ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { exportCsv } from '../domain/exports.ts';
 

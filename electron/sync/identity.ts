@@ -11,7 +11,7 @@
  *   and reads the new candidates to find the tags. Local ids are ULIDs: unique, never reused,
  *   so the tag and the reference name exactly one record.
  */
-import type { DonationListItem } from '../../shared/schemas/donations.ts';
+import type { DonationListItem } from '#shared/schemas/donations.ts';
 
 export const REFERENCE_PREFIX = 'gd:';
 

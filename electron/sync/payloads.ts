@@ -3,15 +3,15 @@
  * test/sync/payloads.test.ts). Local ids never leave: every reference is mapped to HQ's id
  * by the caller (the id map), and a reference with no HQ id stops the build (`missing`).
  */
-import { centsToDollars } from '../../shared/money.ts';
+import { centsToDollars } from '#shared/money.ts';
 import {
   CONTACT_COLLECTIONS,
   CONTACT_SCALAR_FIELDS,
   type Contact,
   type ContactCreateBody,
   type ContactUpdateBody,
-} from '../../shared/schemas/contacts.ts';
-import type { DonationCreateBody } from '../../shared/schemas/donations.ts';
+} from '#shared/schemas/contacts.ts';
+import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
 import { contactReferenceTag, withDonationReference } from './identity.ts';
 

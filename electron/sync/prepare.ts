@@ -9,8 +9,8 @@
  * the same email), `parked` (needs a person: "needs attention" with the reason), and
  * `emailCheck` (before creating a contact, look for HQ's contact with its email first).
  */
-import { newId } from '../../shared/ids.ts';
-import type { Contact } from '../../shared/schemas/contacts.ts';
+import { newId } from '#shared/ids.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db, Store } from '../db/store.ts';
 import { getContact } from '../domain/contacts.ts';

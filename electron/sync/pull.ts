@@ -30,7 +30,7 @@
  * - A run is resumable: it records the offset of the next page; a run whose process died
  *   (no heartbeat for a minute) is picked up where it stopped by the next pull.
  */
-import { newId } from '../../shared/ids.ts';
+import { newId } from '#shared/ids.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { DomainError } from '../domain/errors.ts';
 import {

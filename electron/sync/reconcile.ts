@@ -24,8 +24,8 @@
  * fails (after its retries) leaves every due record of that sweep unknown, backed off — never
  * "found" under a made-up id. A create found before it is due is linked at once (it landed).
  */
-import type { ContactListItem } from '../../shared/schemas/contacts.ts';
-import type { DonationListItem } from '../../shared/schemas/donations.ts';
+import type { ContactListItem } from '#shared/schemas/contacts.ts';
+import type { DonationListItem } from '#shared/schemas/donations.ts';
 import type { Db, Store } from '../db/store.ts';
 import { backoffDelay } from './backoff.ts';
 import type { RemoteResult } from './http-client.ts';

@@ -5,7 +5,7 @@
  */
 import type { Db, Store } from '../db/store.ts';
 import { invalidField } from '../domain/errors.ts';
-import { hqUrlIssue } from '../../shared/schemas/sync.ts';
+import { hqUrlIssue } from '#shared/schemas/sync.ts';
 import { type KeySource, openSecret, sealSecret } from './secret-box.ts';
 
 export const DEFAULT_RATE = 5;

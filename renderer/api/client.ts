@@ -4,7 +4,7 @@
  * the renderer's types and the wire agree (a mismatch is an error, not a silent undefined).
  */
 import type { z } from 'zod';
-import type { AppSession } from '../../shared/schemas/session.ts';
+import type { AppSession } from '#shared/schemas/session.ts';
 import { ApiError } from './errors.ts';
 
 export type Query = Record<string, string | number | boolean | null | undefined>;

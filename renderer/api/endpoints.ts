@@ -11,7 +11,7 @@ import {
   ContactList,
   ContactListQuery,
   ContactUpdateBody,
-} from '../../shared/schemas/contacts.ts';
+} from '#shared/schemas/contacts.ts';
 import {
   Batch,
   BatchCreate,
@@ -19,14 +19,14 @@ import {
   BatchGiftSaved,
   BatchList,
   BatchUpdate,
-} from '../../shared/schemas/batches.ts';
+} from '#shared/schemas/batches.ts';
 import {
   ContactDeletePreview,
   ContactDonationList,
   ContactDonationsQuery,
   ContactSummaryList,
   ContactSummaryQuery,
-} from '../../shared/schemas/contact-views.ts';
+} from '#shared/schemas/contact-views.ts';
 import {
   DonationCreateBody,
   DonationCreated,
@@ -36,9 +36,9 @@ import {
   DonationListQuery,
   DonationPatchBody,
   DonationVoidBody,
-} from '../../shared/schemas/donations.ts';
-import { GiftCheck, GiftCheckQuery } from '../../shared/schemas/gift-checks.ts';
-import { DonationStats, DonationStatsQuery } from '../../shared/schemas/stats.ts';
+} from '#shared/schemas/donations.ts';
+import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
+import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
 import {
   Account,
   ApiKey,
@@ -64,8 +64,8 @@ import {
   Flag,
   FlagActionBody,
   FlagList,
-} from '../../shared/schemas/extensions.ts';
-import { ImportJob } from '../../shared/schemas/imports.ts';
+} from '#shared/schemas/extensions.ts';
+import { ImportJob } from '#shared/schemas/imports.ts';
 import {
   LinkBody,
   LinkResult,
@@ -73,7 +73,7 @@ import {
   PullStatus,
   ReferenceCandidates,
   ReferenceLinkList,
-} from '../../shared/schemas/sync-pull.ts';
+} from '#shared/schemas/sync-pull.ts';
 import {
   SyncAttentionList,
   SyncRecordState,
@@ -81,7 +81,7 @@ import {
   SyncSettings,
   SyncSettingsBody,
   SyncStatus,
-} from '../../shared/schemas/sync.ts';
+} from '#shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
 

@@ -2,7 +2,7 @@
  * An error from the API (or from reaching it), carrying the server's `details` so a form
  * can show each message at the field it names.
  */
-import { ErrorBody } from '../../shared/schemas/common.ts';
+import { ErrorBody } from '#shared/schemas/common.ts';
 
 export interface FieldIssue {
   field: string;

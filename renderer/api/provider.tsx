@@ -5,7 +5,7 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { AppSession } from '../../shared/schemas/session.ts';
+import type { AppSession } from '#shared/schemas/session.ts';
 import { createApiClient } from './client.ts';
 import { endpoints, type Api } from './endpoints.ts';
 import { isApiError } from './errors.ts';

@@ -6,7 +6,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { DonationStats } from '../../shared/schemas/stats.ts';
+import type { DonationStats } from '#shared/schemas/stats.ts';
 import { batchKey, type ScreenProps } from '../router.ts';
 import { useApi } from '../api/provider.tsx';
 import { qk } from '../api/query-keys.ts';

@@ -9,11 +9,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { formatCents } from '../../shared/money.ts';
-import { ContactCreateBody } from '../../shared/schemas/contacts.ts';
-import type { ContactSummary } from '../../shared/schemas/contact-views.ts';
-import { DonationCreateRequest } from '../../shared/schemas/donations.ts';
-import type { Batch } from '../../shared/schemas/batches.ts';
+import { formatCents } from '#shared/money.ts';
+import { ContactCreateBody } from '#shared/schemas/contacts.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
+import { DonationCreateRequest } from '#shared/schemas/donations.ts';
+import type { Batch } from '#shared/schemas/batches.ts';
 import { isApiError, type FieldIssue } from '../api/errors.ts';
 import { useApi } from '../api/provider.tsx';
 import { invalidateAfterGift, qk, refreshAfterGift } from '../api/query-keys.ts';

@@ -7,7 +7,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { ELECTION_TYPES, type ElectionType, type LimitKind } from '../../shared/enums.ts';
+import { ELECTION_TYPES, type ElectionType, type LimitKind } from '#shared/enums.ts';
 import type { ScreenProps } from '../router.ts';
 import { isApiError } from '../api/errors.ts';
 import { useApi } from '../api/provider.tsx';

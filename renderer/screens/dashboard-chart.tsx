@@ -3,7 +3,7 @@
  * raised), titled and described for screen readers, with the same figures as a table.
  */
 import { useId } from 'react';
-import type { DonationStats } from '../../shared/schemas/stats.ts';
+import type { DonationStats } from '#shared/schemas/stats.ts';
 import { count, money, whole } from './format.ts';
 
 const W = 720;

@@ -1,6 +1,6 @@
 /** Formatting for people, shared by the screens. */
 /** Decimal dollars from the API → "$1,234.50" (shared/money's formatDollars). */
-export { formatDollars as money } from '../../shared/money.ts';
+export { formatDollars as money } from '#shared/money.ts';
 
 /** "primary", 2026 → "Primary 2026". */
 export const electionLabel = (type: string, year: number): string =>

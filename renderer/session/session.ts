@@ -4,7 +4,7 @@
  * `npm start` carries a one-time token (`#token=…`): it is traded once for a session, kept
  * in sessionStorage (this tab only), and removed from the address bar and history.
  */
-import { AppSession } from '../../shared/schemas/session.ts';
+import { AppSession } from '#shared/schemas/session.ts';
 
 declare global {
   interface Window {

@@ -15,7 +15,7 @@ import {
   prepareContact,
   type NewContactRecord,
 } from '../../electron/domain/contacts.ts';
-import { newId } from '../../shared/ids.ts';
+import { newId } from '#shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -14,15 +14,15 @@ import { createCampaign } from '../../electron/domain/reference.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox.ts';
 import { openSecret } from '../../electron/sync/secret-box.ts';
-import { DonationDetail } from '../../shared/schemas/donations.ts';
-import { LinkResult, PullRun, PullStatus, ReferenceLinkList } from '../../shared/schemas/sync-pull.ts';
+import { DonationDetail } from '#shared/schemas/donations.ts';
+import { LinkResult, PullRun, PullStatus, ReferenceLinkList } from '#shared/schemas/sync-pull.ts';
 import {
   SyncAttentionList,
   SyncRecordState,
   SyncRunResult,
   SyncSettings,
   SyncStatus,
-} from '../../shared/schemas/sync.ts';
+} from '#shared/schemas/sync.ts';
 import {
   asNewAccount,
   expectError,

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
 import { linkRemote } from '../../electron/sync/state.ts';
-import { SyncAttentionList, SyncStatus } from '../../shared/schemas/sync.ts';
+import { SyncAttentionList, SyncStatus } from '#shared/schemas/sync.ts';
 import {
   asNewAccount,
   expectStatus,

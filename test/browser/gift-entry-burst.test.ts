@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCents } from '../../shared/money.ts';
+import { formatCents } from '#shared/money.ts';
 import { expectStatus, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
 import { launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
 

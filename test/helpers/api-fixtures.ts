@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest';
 import type { Database } from '../../electron/db/schema.ts';
-import type { Contact } from '../../shared/schemas/contacts.ts';
-import type { DonationCreated, DonationDetail } from '../../shared/schemas/donations.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
+import type { DonationCreated, DonationDetail } from '#shared/schemas/donations.ts';
 import { rawRequest, type ApiResponse, type TestServer } from './server.ts';
 
 type Body = Record<string, unknown>;

@@ -15,7 +15,7 @@ import {
   prepareContact,
   type NewContactRecord,
 } from '../../electron/domain/contacts.ts';
-import { newId } from '../../shared/ids.ts';
+import { newId } from '#shared/ids.ts';
 
 const FIRST = [
   'Ada',

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dollarsToCents } from '../../shared/money.ts';
+import { dollarsToCents } from '#shared/money.ts';
 import { cliJson, isolatedEnv, type ServeChild, startServe } from '../helpers/cli.ts';
 import { rawRequest, tempDir } from '../helpers/server.ts';
 

@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../shared/schemas/common.ts';
+import { ErrorBody } from '#shared/schemas/common.ts';
 import { snapshotDbIfChanged, snapshotDiff, type DbSnapshot } from '../helpers/db-snapshot.ts';
 import {
   bodyArb,

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dollarsToCents } from '../../shared/money.ts';
+import { dollarsToCents } from '#shared/money.ts';
 import { cliJson, isolatedEnv, type ServeChild, startServe } from '../helpers/cli.ts';
 import { rawRequest, tempDir } from '../helpers/server.ts';
 

@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../../electron/server/serve.ts'
 import { saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
 import { envKeySource } from '../../electron/sync/secret-box.ts';
 import { linkRemote } from '../../electron/sync/state.ts';
-import { ReferenceCandidates } from '../../shared/schemas/sync-pull.ts';
+import { ReferenceCandidates } from '#shared/schemas/sync-pull.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from './fault-proxy.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Contact } from '../../shared/schemas/contacts.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
 import type { DonationRow } from '../../electron/db/schema.ts';
 import {
   contactCreateBody,

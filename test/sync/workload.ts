@@ -21,7 +21,7 @@ import { createContact, deleteContact, updateContact } from '../../electron/doma
 import { createDonation } from '../../electron/domain/donations.ts';
 import { isDomainError } from '../../electron/domain/errors.ts';
 import { donationSearchWindow } from '../../electron/sync/identity.ts';
-import type { ContactUpdateBody } from '../../shared/schemas/contacts.ts';
+import type { ContactUpdateBody } from '#shared/schemas/contacts.ts';
 import type { FaultAction, FaultKind, FaultRule, ProxiedRequest } from './fault-proxy.ts';
 import { CUSTOM_FIELD, type LocalSide, type SyncRig } from './rig.ts';
 import { createRng, type Rng } from './random.ts';

@@ -5,7 +5,7 @@
  * shared schema or the server find the control they name.
  */
 import { describe, expect, it } from 'vitest';
-import type { Contact } from '../../shared/schemas/contacts.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
 import {
   checkBody,
   createBody,

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDateOnly, toIsoInstant, toRangeEnd } from '../../shared/dates.ts';
+import { isDateOnly, toIsoInstant, toRangeEnd } from '#shared/dates.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
 

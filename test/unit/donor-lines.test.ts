@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { donorLine, donorLines } from '../../renderer/screens/gift-entry/donor-lines.ts';
-import type { ContactSummary } from '../../shared/schemas/contact-views.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 
 const base: ContactSummary = {
   id: 'cnt_000000000001',

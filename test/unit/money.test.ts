@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DOLLARS, centsToDollars, dollarsToCents, formatCents } from '../../shared/money.ts';
+import { MAX_DOLLARS, centsToDollars, dollarsToCents, formatCents } from '#shared/money.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ImportKind } from '../../../shared/schemas/imports.ts';
+import type { ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
 import { finishImportJob, importCsvFile } from '../../domain/imports.ts';

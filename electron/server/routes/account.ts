@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Account,
   ApiKey,
@@ -13,7 +13,7 @@ import {
   ApiKeyCreated,
   ApiKeyRevoked,
   Election,
-} from '../../../shared/schemas/extensions.ts';
+} from '#shared/schemas/extensions.ts';
 import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
 import { readCounters } from '../../domain/change-log.ts';
 import { DomainError, notFound } from '../../domain/errors.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountQuery, pagingQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery, pagingQuery } from '#shared/schemas/common.ts';
 import {
   Batch,
   BatchCreate,
@@ -14,8 +14,8 @@ import {
   BatchList,
   BatchListQuery,
   BatchUpdate,
-} from '../../../shared/schemas/batches.ts';
-import { DonationCreateBody } from '../../../shared/schemas/donations.ts';
+} from '#shared/schemas/batches.ts';
+import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
 import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';

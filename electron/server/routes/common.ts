@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBody } from '../../../shared/schemas/common.ts';
+import { ErrorBody } from '#shared/schemas/common.ts';
 
 /** Error responses documented on a route (the body is always ErrorBody). */
 export function errors(...codes: number[]): Record<number, typeof ErrorBody> {

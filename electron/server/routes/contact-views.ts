@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   ContactDeletePreview,
   ContactDonationList,
   ContactDonationsQuery,
   ContactSummaryList,
   ContactSummaryQuery,
-} from '../../../shared/schemas/contact-views.ts';
+} from '#shared/schemas/contact-views.ts';
 import {
   contactDeletePreview,
   listContactDonations,

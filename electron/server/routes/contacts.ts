@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Contact,
   ContactCreateBody,
@@ -8,7 +8,7 @@ import {
   ContactList,
   ContactListQuery,
   ContactUpdateBody,
-} from '../../../shared/schemas/contacts.ts';
+} from '#shared/schemas/contacts.ts';
 import {
   createContact,
   deleteContact,

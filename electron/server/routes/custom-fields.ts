@@ -4,12 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
-import {
-  CustomFieldAction,
-  CustomFieldCreate,
-  CustomFieldDefinition,
-} from '../../../shared/schemas/extensions.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
+import { CustomFieldAction, CustomFieldCreate, CustomFieldDefinition } from '#shared/schemas/extensions.ts';
 import {
   addCustomFieldOption,
   archiveCustomField,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   DonationCreateRequest,
   DonationCreated,
@@ -9,7 +9,7 @@ import {
   DonationListQuery,
   DonationPatchBody,
   DonationVoidBody,
-} from '../../../shared/schemas/donations.ts';
+} from '#shared/schemas/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import {
   correctDonation,

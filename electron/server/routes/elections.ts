@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
-import { DefaultElection, Election, ElectionCreate } from '../../../shared/schemas/extensions.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
+import { DefaultElection, Election, ElectionCreate } from '#shared/schemas/extensions.ts';
 import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
 import { invalidField } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';

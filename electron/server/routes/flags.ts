@@ -4,14 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   DonationHistoryEntry,
   FlagActionBody,
   Flag,
   FlagList,
   FlagListQuery,
-} from '../../../shared/schemas/extensions.ts';
+} from '#shared/schemas/extensions.ts';
 import { getDonation } from '../../domain/donations.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
 import type { DomainContext } from '../../domain/context.ts';

@@ -15,14 +15,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
-import { ErrorBody, accountQuery } from '../../../shared/schemas/common.ts';
-import {
-  CsvText,
-  ImportCsvBody,
-  ImportJob,
-  ImportQuery,
-  type ImportKind,
-} from '../../../shared/schemas/imports.ts';
+import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
+import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { createRecordCounter, csvLine, readCsv } from '../../domain/csv-reader.ts';
 import { DomainError } from '../../domain/errors.ts';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Campaign,
   CampaignCreate,
@@ -15,7 +15,7 @@ import {
   DonationAccount,
   DonationAccountCreate,
   DonationAccountUpdate,
-} from '../../../shared/schemas/extensions.ts';
+} from '#shared/schemas/extensions.ts';
 import {
   createCampaign,
   createCommittee,

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DonationStats, DonationStatsQuery } from '../../../shared/schemas/stats.ts';
+import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
 import { donationStats } from '../../domain/stats.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   LinkBody,
   LinkResult,
@@ -20,7 +20,7 @@ import {
   PullStatus,
   ReferenceCandidates,
   ReferenceLinkList,
-} from '../../../shared/schemas/sync-pull.ts';
+} from '#shared/schemas/sync-pull.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { defaultClient } from '../../sync/engine.ts';

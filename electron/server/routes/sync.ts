@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountQuery } from '../../../shared/schemas/common.ts';
+import { accountQuery } from '#shared/schemas/common.ts';
 import {
   SyncActionBody,
   SyncAttentionList,
@@ -15,7 +15,7 @@ import {
   SyncSettings,
   SyncSettingsBody,
   SyncStatus,
-} from '../../../shared/schemas/sync.ts';
+} from '#shared/schemas/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/attention.ts';

@@ -15,8 +15,8 @@ import {
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
-import { CONTACT_METHODS, CONTACT_STATUSES, CONTACT_TYPES, GENDERS } from '../../../shared/enums.ts';
-import type { Contact } from '../../../shared/schemas/contacts.ts';
+import { CONTACT_METHODS, CONTACT_STATUSES, CONTACT_TYPES, GENDERS } from '#shared/enums.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

@@ -13,7 +13,7 @@
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ContactSummary, ContactSummarySortField } from '../../../shared/schemas/contact-views.ts';
+import type { ContactSummary, ContactSummarySortField } from '#shared/schemas/contact-views.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { hrefFor, navigate } from '../../router.ts';

@@ -5,8 +5,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { Contact } from '../../../shared/schemas/contacts.ts';
-import type { ContactDeletePreview } from '../../../shared/schemas/contact-views.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
+import type { ContactDeletePreview } from '#shared/schemas/contact-views.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

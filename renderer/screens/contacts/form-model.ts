@@ -6,14 +6,8 @@
  * form control it names. Pure: no React, no DOM.
  */
 import type { z } from 'zod';
-import type {
-  CONTACT_METHODS,
-  ContactStatus,
-  ContactType,
-  CustomFieldType,
-  GENDERS,
-} from '../../../shared/enums.ts';
-import { type Contact, ContactCreateBody, ContactUpdateBody } from '../../../shared/schemas/contacts.ts';
+import type { CONTACT_METHODS, ContactStatus, ContactType, CustomFieldType, GENDERS } from '#shared/enums.ts';
+import { type Contact, ContactCreateBody, ContactUpdateBody } from '#shared/schemas/contacts.ts';
 
 type Gender = (typeof GENDERS)[number];
 type ContactMethod = (typeof CONTACT_METHODS)[number];

@@ -6,13 +6,13 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { CustomFieldDefinition } from '../../../shared/schemas/extensions.ts';
+import { CustomFieldDefinition } from '#shared/schemas/extensions.ts';
 import {
   ContactDeletePreview,
   ContactDonationList,
   ContactSummaryList,
   type ContactSummarySortField,
-} from '../../../shared/schemas/contact-views.ts';
+} from '#shared/schemas/contact-views.ts';
 import type { Api } from '../../api/endpoints.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

@@ -6,8 +6,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { formatCents, wireCents } from '../../../shared/money.ts';
-import { BatchCreate, type Batch } from '../../../shared/schemas/batches.ts';
+import { formatCents, wireCents } from '#shared/money.ts';
+import { BatchCreate, type Batch } from '#shared/schemas/batches.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

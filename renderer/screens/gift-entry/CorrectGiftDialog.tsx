@@ -8,10 +8,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { formatCents, wireCents } from '../../../shared/money.ts';
-import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
-import { DonationPatchBody, type DonationDetail } from '../../../shared/schemas/donations.ts';
-import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
+import { formatCents, wireCents } from '#shared/money.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
+import { DonationPatchBody, type DonationDetail } from '#shared/schemas/donations.ts';
+import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 import { isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';

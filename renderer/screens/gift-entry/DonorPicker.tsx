@@ -9,7 +9,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
-import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { useDebounced } from '../../ui/index.ts';

@@ -1,9 +1,9 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { memo } from 'react';
-import { formatDollars } from '../../../shared/money.ts';
-import type { Batch, BatchGiftSaved } from '../../../shared/schemas/batches.ts';
-import type { DonationDetail } from '../../../shared/schemas/donations.ts';
+import { formatDollars } from '#shared/money.ts';
+import type { Batch, BatchGiftSaved } from '#shared/schemas/batches.ts';
+import type { DonationDetail } from '#shared/schemas/donations.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { EmptyState } from '../../ui/index.ts';

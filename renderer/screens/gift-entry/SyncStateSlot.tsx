@@ -7,8 +7,8 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { DonationDetail } from '../../../shared/schemas/donations.ts';
-import { formatDollars } from '../../../shared/money.ts';
+import type { DonationDetail } from '#shared/schemas/donations.ts';
+import { formatDollars } from '#shared/money.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';

@@ -2,8 +2,8 @@
  * How a donor reads in a list of matches (the donor box, the new-donor hint): name, and a
  * detail line that tells namesakes apart. Pure, so it is tested without a browser.
  */
-import { formatDollars } from '../../../shared/money.ts';
-import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
+import { formatDollars } from '#shared/money.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 
 export function donorLine(c: ContactSummary): string {
   const parts = [

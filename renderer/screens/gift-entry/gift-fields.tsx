@@ -7,11 +7,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { KeyboardEvent } from 'react';
 import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
-import type { PaymentMethod } from '../../../shared/enums.ts';
-import type { ContactSummary } from '../../../shared/schemas/contact-views.ts';
-import { AMOUNT_TEXT_ISSUE, positiveDollars } from '../../../shared/schemas/common.ts';
-import type { Contact } from '../../../shared/schemas/contacts.ts';
-import { DESIGNATION_FORM_ISSUE, DESIGNATION_ISSUE } from '../../../shared/schemas/donations.ts';
+import type { PaymentMethod } from '#shared/enums.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
+import { AMOUNT_TEXT_ISSUE, positiveDollars } from '#shared/schemas/common.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
+import { DESIGNATION_FORM_ISSUE, DESIGNATION_ISSUE } from '#shared/schemas/donations.ts';
 import type { FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

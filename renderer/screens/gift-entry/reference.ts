@@ -1,6 +1,6 @@
 /** Campaigns, committees and donation accounts as select options (one cached query each). */
 import { useQuery } from '@tanstack/react-query';
-import { PAYMENT_METHODS } from '../../../shared/enums.ts';
+import { PAYMENT_METHODS } from '#shared/enums.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import type { SelectOption } from '../../ui/index.ts';

@@ -3,8 +3,8 @@
  * them, the treasurer sorts them out (over-limit gifts land in the review queue, D6).
  * Pure: amounts in integer cents.
  */
-import { formatCents, wireCents } from '../../../shared/money.ts';
-import type { GiftCheck } from '../../../shared/schemas/gift-checks.ts';
+import { formatCents, wireCents } from '#shared/money.ts';
+import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 
 export interface WarningInput {
   amountCents: number | null;

@@ -8,7 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { ApiKeyCreate, type ApiKey, type ApiKeyCreated } from '../../../shared/schemas/extensions.ts';
+import { ApiKeyCreate, type ApiKey, type ApiKeyCreated } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, ConfirmDialog, Dialog, EmptyState, TextField } from '../../ui/index.ts';

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { CampaignCreate, type Campaign, type DonationAccount } from '../../../shared/schemas/extensions.ts';
+import { CampaignCreate, type Campaign, type DonationAccount } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState } from '../../ui/index.ts';

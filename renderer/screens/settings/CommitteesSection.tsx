@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { CommitteeCreate, type Committee } from '../../../shared/schemas/extensions.ts';
+import { CommitteeCreate, type Committee } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState } from '../../ui/index.ts';

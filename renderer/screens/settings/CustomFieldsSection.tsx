@@ -6,12 +6,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { CUSTOM_FIELD_TYPES } from '../../../shared/enums.ts';
+import { CUSTOM_FIELD_TYPES } from '#shared/enums.ts';
 import {
   CustomFieldCreate,
   type CustomFieldAction,
   type CustomFieldDefinition,
-} from '../../../shared/schemas/extensions.ts';
+} from '#shared/schemas/extensions.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

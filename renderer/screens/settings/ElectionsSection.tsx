@@ -4,8 +4,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ELECTION_TYPES, type ElectionType } from '../../../shared/enums.ts';
-import { ElectionCreate } from '../../../shared/schemas/extensions.ts';
+import { ELECTION_TYPES, type ElectionType } from '#shared/enums.ts';
+import { ElectionCreate } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, Checkbox, EmptyState, Select, TextField } from '../../ui/index.ts';

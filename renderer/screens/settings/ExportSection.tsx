@@ -3,7 +3,7 @@
  * export imports back without adding anything twice).
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { IMPORT_KINDS, type ImportKind } from '../../../shared/schemas/imports.ts';
+import { IMPORT_KINDS, type ImportKind } from '#shared/schemas/imports.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

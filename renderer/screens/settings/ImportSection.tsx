@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { IMPORT_KINDS, type ImportJob, type ImportKind } from '../../../shared/schemas/imports.ts';
+import { IMPORT_KINDS, type ImportJob, type ImportKind } from '#shared/schemas/imports.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

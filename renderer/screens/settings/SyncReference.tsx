@@ -10,7 +10,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { ReferenceCandidates, ReferenceLink } from '../../../shared/schemas/sync-pull.ts';
+import type { ReferenceCandidates, ReferenceLink } from '#shared/schemas/sync-pull.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';

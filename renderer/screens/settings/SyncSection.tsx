@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { SyncSettingsBody, type SyncSettings as SyncSettingsSchema } from '../../../shared/schemas/sync.ts';
+import { SyncSettingsBody, type SyncSettings as SyncSettingsSchema } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, Checkbox, TextField } from '../../ui/index.ts';

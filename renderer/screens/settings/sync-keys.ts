@@ -1,4 +1,4 @@
-import type { SyncStatus } from '../../../shared/schemas/sync.ts';
+import type { SyncStatus } from '#shared/schemas/sync.ts';
 
 /** Query keys of the sync screens and badge (under qk.sync, so a saved gift refreshes them). */
 export const syncKeys = {
