@@ -198,6 +198,41 @@ describe('donor lookup', () => {
     await context.close();
   });
 
+  it('takes the top match for an Enter pressed before the matches arrived, and not after the text changed', async () => {
+    const { page, context, problems } = await openApp(browser, server);
+    await page.getByRole('button', { name: 'Start a batch' }).first().click();
+    await page.getByLabel('Batch name').fill('Quick hands');
+    await page.keyboard.press('Enter');
+    await donorBox(page).waitFor();
+
+    // A practised volunteer types the whole name and Enter at once, before any answer is on
+    // screen: the Enter is kept and takes the top match of that text when it arrives.
+    for (const [typed, who] of [
+      ['william williams', TARGETS.william],
+      ['jose nunez', TARGETS.jose],
+    ] as const) {
+      await donorBox(page).fill('');
+      await donorBox(page).pressSequentially(typed);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => donorBox(page).inputValue()).toBe(`${who.firstName} ${who.lastName}`);
+      await expect.poll(async () => page.locator('.donor-chosen').textContent()).toContain(who.primaryEmail);
+    }
+
+    // An Enter followed by more typing is forgotten: the donor box waits for the new text's
+    // own Enter instead of taking a match of what was typed before.
+    await donorBox(page).fill('');
+    await donorBox(page).pressSequentially('robert');
+    await page.keyboard.press('Enter');
+    await donorBox(page).pressSequentially(' brown');
+    await expect
+      .poll(async () => page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option').count())
+      .toBeGreaterThan(3);
+    expect(await donorBox(page).inputValue()).toBe('robert brown');
+    expect(await page.locator('.donor-chosen').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("ranks the Contacts screen's search the same way: the whole name first, namesakes side by side with their emails", async () => {
     const { page, context, problems } = await openApp(browser, server);
     await page.keyboard.press('Alt+2');

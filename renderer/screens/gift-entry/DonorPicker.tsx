@@ -2,7 +2,8 @@
  * The donor box: type part of a name, email or organisation (accents and case ignored, by
  * the server's search), best match first (the server's relevance order: the whole typed
  * name, email, phone or organisation exactly, then every word whole, then prefixes); the
- * top match is highlighted, so Enter takes it. Each match shows email, city, last gift and
+ * top match is highlighted, so Enter takes it (an Enter pressed while the matches for the
+ * typed text are still on their way takes the top one as soon as they arrive). Each match shows email, city, last gift and
  * total; namesakes among the matches also show organisation and phone, and never the same
  * line (donorLines), so two Robert Browns can be told apart. The last choice is "New donor",
  * which opens the inline new-donor fields with the typed name.
@@ -32,6 +33,9 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
   const [text, setText] = useState(selected ? donorName(selected) : '');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  // An Enter pressed before the matches for the typed text arrived: the text it was pressed
+  // on, taken as soon as that text's matches are on screen (unless the text changed since).
+  const [pendingEnter, setPendingEnter] = useState<string | null>(null);
   const search = useDebounced(text.trim(), 30);
   const enabled = open && search.length > 0 && !selected;
 
@@ -67,6 +71,12 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     else onNewDonor(text.trim());
   };
 
+  useEffect(() => {
+    if (pendingEnter === null || waiting) return;
+    setPendingEnter(null);
+    if (showList && pendingEnter === text.trim() && !matches.isError) choose(activeIndex);
+  });
+
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (!showList) {
       if (e.key === 'ArrowDown' && text.trim()) {
@@ -84,6 +94,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     } else if (e.key === 'Enter') {
       e.preventDefault(); // never save a gift while the donor is still being chosen
       if (!waiting) choose(activeIndex);
+      else setPendingEnter(text.trim());
     } else if (e.key === 'Escape') {
       setOpen(false);
       e.preventDefault();
@@ -119,11 +130,15 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
         onChange={(e) => {
           setText(e.target.value);
           setActive(0);
+          setPendingEnter(null);
           setOpen(true);
           if (selected) onClear();
         }}
         onFocus={() => !selected && text.trim() && setOpen(true)}
-        onBlur={() => setOpen(false)}
+        onBlur={() => {
+          setOpen(false);
+          setPendingEnter(null);
+        }}
         onKeyDown={onKeyDown}
       />
       {selected ? (
