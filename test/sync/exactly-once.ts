@@ -29,11 +29,11 @@ import {
   CASES,
   completeCases,
   completeStaffEdit,
-  eventRule,
   newWorkload,
   randomWrite,
   type EventCase,
 } from './workload.ts';
+import { eventRule } from './workload-faults.ts';
 
 const FILE = 'test/sync/exactly-once';
 /**

@@ -14,17 +14,14 @@
  *   reference gone), some while a twin of it is on the wire;
  * - `deleteUnknown`: contacts deleted while their create is on the wire or its outcome unknown;
  * - `racingEdit`: contacts edited while their create is on the wire.
- * The last three and some staff edits happen inside the fault proxy's rule (`eventRule`), at
- * the moment the engine's request is between the laptop and HQ.
+ * The last three and some staff edits happen inside the fault proxy's rule (`eventRule`, in
+ * `workload-faults.ts`), at the moment the engine's request is between the laptop and HQ.
  */
 import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
-import { isDomainError } from '../../electron/domain/errors.ts';
-import { donationSearchWindow } from '../../electron/sync/identity.ts';
 import type { ContactUpdateBody } from '#shared/schemas/contacts.ts';
-import type { FaultAction, FaultKind, FaultRule, ProxiedRequest } from './fault-proxy.ts';
-import { CUSTOM_FIELD, type LocalSide, type SyncRig } from './rig.ts';
-import { createRng, type Rng } from './random.ts';
+import { CUSTOM_FIELD, type LocalSide } from './rig.ts';
+import type { Rng } from './random.ts';
 
 const FIRST = [
   'Ada',
@@ -125,7 +122,7 @@ export function newWorkload(): WorkloadState {
   };
 }
 
-function tag(w: WorkloadState, id: string, c: EventCase): void {
+export function tag(w: WorkloadState, id: string, c: EventCase): void {
   const s = w.cases.get(id) ?? new Set<EventCase>();
   s.add(c);
   w.cases.set(id, s);
@@ -140,7 +137,7 @@ function plain(s: string): string {
     .replace(/ø/g, 'o');
 }
 
-function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
+export function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
   const body: ContactUpdateBody = {};
   const n = rng.int(1, 3);
   for (let i = 0; i < n; i++) {
@@ -178,7 +175,7 @@ function contactEdit(rng: Rng, w: WorkloadState): ContactUpdateBody {
   return body;
 }
 
-async function editContact(
+export async function editContact(
   local: LocalSide,
   w: WorkloadState,
   id: string,
@@ -195,7 +192,7 @@ async function editContact(
 }
 
 /** Deletes a contact the caller already took out of `w.contacts`. */
-async function removeContact(local: LocalSide, w: WorkloadState, id: string): Promise<void> {
+export async function removeContact(local: LocalSide, w: WorkloadState, id: string): Promise<void> {
   await deleteContact(local.ctx, local.accountId, id);
   w.writes++;
 }
@@ -297,7 +294,12 @@ async function hasLink(
 }
 
 /** Staff rewrite the notes of pushed gift `localId` at HQ (its reference gone); false when it is not at HQ yet. */
-async function staffEdit(local: LocalSide, rng: Rng, w: WorkloadState, localId: string): Promise<boolean> {
+export async function staffEdit(
+  local: LocalSide,
+  rng: Rng,
+  w: WorkloadState,
+  localId: string,
+): Promise<boolean> {
   if (!w.staffEditNotes) return false;
   const hqId = await hasLink(local, 'donation', localId);
   if (!hqId || w.hqNotes.has(hqId)) return false;
@@ -480,165 +482,4 @@ export async function completeCases(local: LocalSide, rng: Rng, w: WorkloadState
 export async function completeStaffEdit(local: LocalSide, rng: Rng, w: WorkloadState): Promise<void> {
   if (w.seen.hqEditedNotes > 0) return;
   for (const g of rng.shuffle([...w.donations])) if (await staffEdit(local, rng, w, g)) return;
-}
-
-/* ------------------------------------------------------------------ at the proxy */
-
-const REF = /gd:((?:cnt|don)_[0-9A-Za-z]+)/g;
-
-/**
- * The local records a request concerns: the `gd:` references in its body, the HQ contact in
- * its path (by the local link, else by its tag at HQ), and for a reconcile's reads the records
- * whose create is unknown and whose attempt they look for.
- */
-export async function recordsOf(rig: SyncRig, w: WorkloadState, req: ProxiedRequest): Promise<string[]> {
-  const { local } = rig;
-  const out = new Set<string>();
-  for (const m of req.body.matchAll(REF)) out.add(m[1]!);
-  const url = new URL(req.path, 'http://hq');
-  const byId = /^\/api\/v1\/contacts\/([^/]+)$/.exec(url.pathname);
-  if (byId) {
-    const hqId = decodeURIComponent(byId[1]!);
-    const link = await local.store.db
-      .selectFrom('syncLinks')
-      .select('localId')
-      .where('accountId', '=', local.accountId)
-      .where('entityType', '=', 'contact')
-      .where('remoteId', '=', hqId)
-      .execute();
-    for (const l of link) out.add(l.localId);
-    if (link.length === 0) {
-      const row = await rig.remote.store.db
-        .selectFrom('contacts')
-        .select('tags')
-        .where('id', '=', hqId)
-        .executeTakeFirst();
-      for (const t of row ? (JSON.parse(row.tags) as string[]) : [])
-        if (t.startsWith('gd:')) out.add(t.slice(3));
-    }
-  }
-  if (req.method === 'GET' && (url.pathname === '/api/v1/contacts' || url.pathname === '/api/v1/donations')) {
-    const type = url.pathname.endsWith('contacts') ? 'contact' : 'donation';
-    const open = await local.store.db
-      .selectFrom('syncItems')
-      .select(['entityId', 'attemptBody'])
-      .where('accountId', '=', local.accountId)
-      .where('entityType', '=', type)
-      .where('state', 'in', ['unknown', 'in_flight'])
-      .where('op', '=', 'create')
-      .execute();
-    for (const o of open) {
-      if (!o.attemptBody) continue;
-      const sent = JSON.parse(o.attemptBody) as {
-        firstName?: string;
-        lastName?: string;
-        primaryEmail?: string;
-        body?: { donationDate?: string };
-      };
-      if (type === 'contact') {
-        const search = url.searchParams.get('search');
-        if (
-          search === null ||
-          search ===
-            (sent.primaryEmail ? sent.primaryEmail : `${sent.firstName ?? ''} ${sent.lastName ?? ''}`).slice(
-              0,
-              200,
-            )
-        )
-          out.add(o.entityId);
-      } else if (sent.body?.donationDate) {
-        const win = donationSearchWindow(sent.body.donationDate);
-        if (
-          url.searchParams.get('startDate') === win.startDate &&
-          url.searchParams.get('endDate') === win.endDate
-        )
-          out.add(o.entityId);
-      }
-    }
-    // an email match's search, before the create
-    const search = url.searchParams.get('search');
-    if (type === 'contact' && search?.includes('@'))
-      for (const [id, p] of w.people) if (p.email === search) out.add(id);
-  }
-  return [...out];
-}
-
-export interface EventRuleOptions {
-  /** Draws for requests that concern no event case. */
-  draw: () => { kind: FaultKind; action: FaultAction };
-  /** Draws for requests of records in an event case (a higher fault rate, every kind). */
-  caseDraw: () => { kind: FaultKind; action: FaultAction };
-  /**
-   * The first request of a record in this case hangs (no answer until the client's deadline;
-   * forwarded or not, half each): one per run at most, since each costs a whole deadline.
-   */
-  hangCase?: EventCase;
-  /** Each faulted request: its kind and the cases of the records it concerns. */
-  onFault?: (kind: FaultKind, cases: ReadonlySet<EventCase>) => void;
-}
-
-const HEALTHY: ReadonlySet<FaultKind> = new Set(['forward', 'slow']);
-
-/**
- * The proxy's rule for a workload run: the seeded faults, with requests of records in an event
- * case drawn from `caseDraw`, and the events that happen while a request is on the wire — an
- * edit or a delete of the contact being created, staff editing a twin's notes at HQ.
- */
-export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: EventRuleOptions): FaultRule {
-  const rng = createRng(seed ^ 0xca5e);
-  const { local } = rig;
-  let hung = false;
-  return async (req: ProxiedRequest): Promise<FaultAction> => {
-    const records = await recordsOf(rig, w, req);
-    let beforeAnswer: (() => Promise<void>) | undefined;
-    const url = new URL(req.path, 'http://hq');
-    if (req.method === 'POST' && url.pathname === '/api/v1/contacts' && records.length === 1) {
-      const id = records[0]!;
-      if (w.contacts.get(id) === 0 && !w.busy.has(id) && (w.forceDelete || rng.chance(0.08))) {
-        // deleted here while its create is on the wire
-        w.forceDelete = false;
-        w.contacts.delete(id);
-        w.people.delete(id);
-        tag(w, id, 'deleteUnknown');
-        w.seen.deleteUnknown++;
-        await removeContact(local, w, id);
-      } else if (w.contacts.has(id) && (w.forceRace || rng.chance(0.12))) {
-        // edited here while its create is on the wire: before HQ has it, or between HQ's commit and its answer
-        w.forceRace = false;
-        tag(w, id, 'racingEdit');
-        w.seen.racingEdit++;
-        const body = contactEdit(rng, w);
-        const edit = async () => {
-          if (!w.contacts.has(id)) return;
-          await editContact(local, w, id, body).catch((e: unknown) => {
-            if (!isDomainError(e) || e.status !== 404) throw e;
-          });
-        };
-        if (rng.chance(0.5)) await edit();
-        else beforeAnswer = edit;
-      }
-    }
-    if (req.method === 'POST' && url.pathname === '/api/v1/donations' && records.length === 1) {
-      // staff open a twin of this gift at HQ while this one is on the wire
-      const siblings = (w.twins.get(records[0]!) ?? []).filter((g) => g !== records[0]);
-      if (siblings.length > 0 && rng.chance(0.35))
-        for (const s of siblings) if (await staffEdit(local, rng, w, s)) break;
-    }
-    const cases = new Set<EventCase>();
-    for (const r of records) for (const c of w.cases.get(r) ?? []) cases.add(c);
-    let hangNow = false;
-    if (opts.hangCase && !hung && cases.has(opts.hangCase)) {
-      hung = true;
-      hangNow = true;
-    }
-    const { kind, action }: { kind: FaultKind; action: FaultAction } = hangNow
-      ? { kind: 'hang', action: rng.chance(0.5) ? { kind: 'hang' } : { kind: 'hangAfterCommit' } }
-      : cases.size > 0
-        ? opts.caseDraw()
-        : opts.draw();
-    if (!HEALTHY.has(kind)) opts.onFault?.(kind, cases);
-    if (beforeAnswer && action.kind === 'forward') return { ...action, beforeAnswer };
-    if (beforeAnswer) await beforeAnswer();
-    return action;
-  };
 }
