@@ -92,6 +92,11 @@ const CLI_IMPORT_CACHE_MIB = 512;
  */
 const CLI_IMPORT_WAL_MIB = 1024;
 
+/** How the CLI opens the store for an import (bench/import-profile.ts runs the same). */
+export const CLI_IMPORT_OPEN = { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB };
+/** The CLI's chunking of an import (bench/import-profile.ts runs the same). */
+export const CLI_IMPORT_OPTIONS = { chunkRows: 5000, targetChunkMs: CLI_CHUNK_MS };
+
 async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): Promise<void> {
   let size: number;
   try {
@@ -112,8 +117,7 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
             kind,
             accountId: o.account,
             push: o.push,
-            chunkRows: 5000,
-            targetChunkMs: CLI_CHUNK_MS,
+            ...CLI_IMPORT_OPTIONS,
             onProgress: (p) => bar.update(p),
           },
           file,
@@ -122,7 +126,7 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
         bar.stop();
       }
     },
-    { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB },
+    CLI_IMPORT_OPEN,
   );
   const out: { imported: number; rejected: ImportResult['rejected']; skipped?: number } = {
     imported: result.imported,
