@@ -98,14 +98,21 @@ function* donationRows(n: number, contacts: number): Generator<DonationRowSpec> 
   const methods = ['cash', 'check', 'credit_card', 'ach'];
   const start = Date.UTC(2023, 0, 1);
   const span = Date.UTC(2026, 10, 21) - start;
+  let previous: DonationRowSpec | null = null;
   for (let i = 0; i < n; i++) {
-    yield {
+    const row: DonationRowSpec = {
       externalId: `d${i}`,
       contact: Math.floor(r() * contacts),
       cents: 500 + Math.floor(r() * 50_000),
       date: new Date(start + Math.floor(r() * span)).toISOString(),
       method: methods[i % methods.length]!,
     };
+    // Twin gifts, as at real events: every 50th pair is the same donor, $19.99 cash, the same
+    // minute, each row with its own reference (two gifts: both are imported).
+    if (i % 50 === 48) Object.assign(row, { cents: 1999, method: 'cash' });
+    if (i % 50 === 49 && previous) Object.assign(row, { ...previous, externalId: `d${i}` });
+    previous = row;
+    yield row;
   }
 }
 

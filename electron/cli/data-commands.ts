@@ -76,11 +76,15 @@ function importSummary(kind: ImportKind, r: ImportResult): string {
 }
 
 /**
- * The CLI's chunks grow toward this long each: every commit syncs and checkpoints the pages
- * the chunk touched (a donor's totals row, index pages), so fewer, larger transactions write
- * far less. A server with the same file open waits for one chunk at most (busy timeout).
+ * The CLI's chunks grow until each one's write transaction takes about this long: every commit
+ * syncs the pages the chunk touched (a donor's totals row, index pages spread over the file), so
+ * fewer, larger transactions write far less (bench/RESULTS.md: 100,000 gifts into 1,000,000
+ * donors, chunks of ~5,000 rows wrote 9.4 s of commits, of ~25,000 rows 4.0 s). A server with
+ * the same file open waits for one chunk's transaction at most; its busy timeout (5 s) leaves
+ * twice this for a chunk that runs slower than the one before. Reading and checking the rows
+ * happen before the transaction and do not count.
  */
-const CLI_CHUNK_MS = 1500;
+const CLI_WRITE_MS = 2500;
 /** The import's page cache: a chunk's donors' rows and index pages stay in memory until its commit. */
 const CLI_IMPORT_CACHE_MIB = 512;
 /**
@@ -91,6 +95,11 @@ const CLI_IMPORT_CACHE_MIB = 512;
  * itself (up to this much) on its own thread; on a quiet file the CLI does it on close.
  */
 const CLI_IMPORT_WAL_MIB = 1024;
+
+/** How the CLI opens the store for an import (bench/import-profile.ts runs the same). */
+export const CLI_IMPORT_OPEN = { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB };
+/** The CLI's chunking of an import (bench/import-profile.ts runs the same). */
+export const CLI_IMPORT_OPTIONS = { chunkRows: 5000, targetWriteMs: CLI_WRITE_MS };
 
 async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): Promise<void> {
   let size: number;
@@ -112,8 +121,7 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
             kind,
             accountId: o.account,
             push: o.push,
-            chunkRows: 5000,
-            targetChunkMs: CLI_CHUNK_MS,
+            ...CLI_IMPORT_OPTIONS,
             onProgress: (p) => bar.update(p),
           },
           file,
@@ -122,7 +130,7 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
         bar.stop();
       }
     },
-    { cacheMiB: CLI_IMPORT_CACHE_MIB, walCheckpointMiB: CLI_IMPORT_WAL_MIB },
+    CLI_IMPORT_OPEN,
   );
   const out: { imported: number; rejected: ImportResult['rejected']; skipped?: number } = {
     imported: result.imported,

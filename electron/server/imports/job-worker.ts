@@ -9,7 +9,7 @@ import { openSqlite } from '../../db/sqlite.ts';
 import { createContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
 import { finishImportJob, importCsvFile } from '../../domain/imports.ts';
-import { type JobSpec, type JobWorkerMessage, TARGET_WORKER_CHUNK_MS, failureMessage } from './jobs.ts';
+import { type JobSpec, type JobWorkerMessage, TARGET_WORKER_WRITE_MS, failureMessage } from './jobs.ts';
 
 function port() {
   if (!parentPort) throw new Error('job-worker.ts runs in a worker thread');
@@ -35,7 +35,7 @@ try {
         push: spec.push,
         jobId: spec.jobId,
         chunkRows: 500,
-        targetChunkMs: TARGET_WORKER_CHUNK_MS,
+        targetWriteMs: TARGET_WORKER_WRITE_MS,
         collectRejected: false,
         signal: stop.signal,
       },

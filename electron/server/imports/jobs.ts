@@ -17,11 +17,12 @@ import { finishImportJob, importCsvFile } from '../../domain/imports.ts';
 import { storageFailure } from '../errors.ts';
 
 /**
- * A worker's chunk (read, checked, written): long enough to write efficiently, short enough
- * that a gift entered meanwhile barely waits (the server thread sits in SQLite's busy
- * handler until the chunk's transaction commits).
+ * A worker's chunk's write transaction: long enough to write efficiently, short enough that a
+ * gift entered meanwhile barely waits (the server thread sits in SQLite's busy handler until
+ * the chunk's transaction commits). The worker reads and checks the rows before it, on its
+ * own thread, and that does not count.
  */
-export const TARGET_WORKER_CHUNK_MS = 60;
+export const TARGET_WORKER_WRITE_MS = 60;
 /** A chunk on the server's own thread: the event loop gets a turn at least this often. */
 const TARGET_LOOP_CHUNK_MS = 25;
 
