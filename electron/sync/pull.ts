@@ -40,7 +40,7 @@ import type { Db } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import { loadDirectory, saveDirectory, watermarkAfter } from './email-match.ts';
 import { applyContactPage } from './pull-apply.ts';
-import { pullReferenceData } from './reference.ts';
+import { pullReferenceData } from './reference-pull.ts';
 import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
 
 export const PULL_PAGE_SIZE = 100;
