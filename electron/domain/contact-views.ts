@@ -20,6 +20,7 @@ import { readCounters } from './change-log.ts';
 import { type ContactOrderColumn, type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
 import { contactNotFound, getContactRow } from './contacts.ts';
 import type { DomainContext } from './context.ts';
+import { donationAmountOf, donationFlagsOf } from './row-mappers.ts';
 
 type Direction = 'asc' | 'desc';
 
@@ -252,7 +253,7 @@ export async function listContactDonations(
 
   const donations: ContactDonation[] = rows.map((r) => ({
     id: r.id,
-    donationAmount: centsToDollars(Number(r.amountCents)),
+    donationAmount: donationAmountOf(r.amountCents),
     donationDate: r.donationDate,
     paymentMethod: r.paymentMethod,
     status: r.status,
@@ -264,9 +265,7 @@ export async function listContactDonations(
     donationAccountName: r.donationAccountName,
     electionType: r.electionType,
     electionYear: r.electionYear,
-    isAnonymous: r.isAnonymous === 1,
-    isRecurring: r.isRecurring === 1,
-    thankYouSent: r.thankYouSent === 1,
+    ...donationFlagsOf(r),
     notes: r.notes,
     flagged: Boolean(r.flagged),
     createdAt: r.createdAt,

@@ -39,6 +39,14 @@ import {
   resolveCustomValues,
 } from './custom-fields.ts';
 import { DomainError, type FieldIssue } from './errors.ts';
+import {
+  addressFromRow,
+  educationFromRow,
+  emailFromRow,
+  employmentFromRow,
+  noteFromRow,
+  phoneFromRow,
+} from './row-mappers.ts';
 
 type Collections = Pick<ContactUpdateBody, ContactCollection>;
 
@@ -447,17 +455,7 @@ export async function getContact(
     db.selectFrom('contactNotes').selectAll().where('contactId', '=', id).orderBy('position').execute(),
     readCustomValues(db, [id]),
   ]);
-  const addressList = addresses.map((a) => ({
-    id: a.id,
-    addressType: a.addressType,
-    street1: a.street1,
-    street2: a.street2,
-    city: a.city,
-    state: a.state,
-    postalCode: a.postalCode,
-    country: a.country,
-    isPrimary: a.isPrimary === 1,
-  }));
+  const addressList = addresses.map(addressFromRow);
   const total = centsToDollars(Number(row.totalCents));
   return {
     id: row.id,
@@ -486,36 +484,12 @@ export async function getContact(
     source: row.source,
     preferredContactMethod: row.preferredContactMethod,
     tags: JSON.parse(row.tags) as string[],
-    phoneNumbers: phones.map((p) => ({
-      id: p.id,
-      phoneNumber: p.phoneNumber,
-      phoneType: p.phoneType,
-      isPrimary: p.isPrimary === 1,
-    })),
-    emailAddresses: emails.map((e) => ({
-      id: e.id,
-      emailAddress: e.emailAddress,
-      emailType: e.emailType,
-      isPrimary: e.isPrimary === 1,
-    })),
+    phoneNumbers: phones.map(phoneFromRow),
+    emailAddresses: emails.map(emailFromRow),
     addresses: addressList,
-    education: education.map((e) => ({
-      id: e.id,
-      institution: e.institution,
-      degree: e.degree,
-      fieldOfStudy: e.fieldOfStudy,
-      graduationYear: e.graduationYear,
-    })),
-    employment: employment.map((e) => ({
-      id: e.id,
-      employer: e.employer,
-      title: e.title,
-      occupation: e.occupation,
-      startDate: e.startDate,
-      endDate: e.endDate,
-      isCurrent: e.isCurrent === 1,
-    })),
-    notes: notes.map((n) => ({ id: n.id, content: n.content, noteType: n.noteType, createdAt: n.createdAt })),
+    education: education.map(educationFromRow),
+    employment: employment.map(employmentFromRow),
+    notes: notes.map(noteFromRow),
     customFields: custom.get(id) ?? {},
     email: row.email,
     phone: row.phone,

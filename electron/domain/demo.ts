@@ -8,7 +8,8 @@
  *
  * Deterministic: one seeded generator draws every name, amount and date (dates count back
  * from now). It goes in through the bulk import, so every row passes the API's rules, and
- * it is local data: nothing of it is queued for HQ.
+ * it is local data: nothing of it is queued for HQ. The generator and the names it draws
+ * from are in demo-data.ts.
  */
 import { createAccount, createApiKey } from './accounts.ts';
 import type { DomainContext } from './context.ts';
@@ -18,6 +19,19 @@ import { createElection, federalGeneralElectionDay } from './elections.ts';
 import { DomainError } from './errors.ts';
 import { importRecords } from './imports.ts';
 import { createCampaign, createCommittee, createDonationAccount } from './reference.ts';
+import {
+  ascii,
+  CITIES,
+  DOMAINS,
+  EMPLOYERS,
+  FIRST,
+  generator,
+  INTERESTS,
+  LAST,
+  LEVELS,
+  OCCUPATIONS,
+  STREETS,
+} from './demo-data.ts';
 
 export interface DemoCredentials {
   accountId: string;
@@ -27,273 +41,6 @@ export interface DemoCredentials {
 
 export const DEMO_CONTACTS = 3000;
 export const DEMO_DONATIONS = 6000;
-
-/** mulberry32: small, fast, and the same sequence everywhere for a seed. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
-  const weighted = <T>(xs: ReadonlyArray<readonly [T, number]>): T => {
-    const total = xs.reduce((s, [, w]) => s + w, 0);
-    let r = next() * total;
-    for (const [x, w] of xs) {
-      r -= w;
-      if (r < 0) return x;
-    }
-    return xs[xs.length - 1]![0];
-  };
-  return { next, int, pick, weighted, chance: (p: number) => next() < p };
-}
-
-const FIRST = [
-  'Zoë',
-  'José',
-  'Siobhán',
-  'Renée',
-  'Chloé',
-  'Søren',
-  'Łukasz',
-  'Björn',
-  'Anaïs',
-  'Darío',
-  'Élodie',
-  'Ngọc',
-  'Maria',
-  'James',
-  'Aisha',
-  'Wei',
-  'Priya',
-  'Mohammed',
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Ava',
-  'Lucas',
-  'Sofía',
-  'Mateo',
-  'Hannah',
-  'Ethan',
-  'Fatima',
-  'Kenji',
-  'Yuki',
-  'Amara',
-  'Chinedu',
-  'Ingrid',
-  'Henrik',
-  'Agnieszka',
-  'Tomás',
-  'Camila',
-  'Diego',
-  'Grace',
-  'Samuel',
-  'Leah',
-  'Daniel',
-  'Rachel',
-  'David',
-  'Naomi',
-  'Isaac',
-  'Miriam',
-  'Patrick',
-  'Bridget',
-  'Seán',
-  'Aoife',
-  'Raúl',
-  'Inés',
-  'François',
-  'Hélène',
-  'Jürgen',
-  'Müge',
-  'Ayşe',
-  'Oğuz',
-  'Thandiwe',
-  'Kwame',
-  'Abena',
-  'Rosa',
-  'Carmen',
-  'Luis',
-  'Ana',
-  'Robert',
-  'Linda',
-  'Michael',
-  'Susan',
-  'William',
-  'Karen',
-  'Joseph',
-  'Nancy',
-  'Thomas',
-  'Betty',
-  'Charles',
-  'Dorothy',
-] as const;
-const LAST = [
-  'García',
-  'Núñez',
-  "O'Brien",
-  'Müller',
-  'Nguyễn',
-  'Kowalski',
-  'Ó Ceallaigh',
-  "D'Angelo",
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Miller',
-  'Davis',
-  'Rodríguez',
-  'Martínez',
-  'Hernández',
-  'López',
-  'González',
-  'Wilson',
-  'Anderson',
-  'Thomas',
-  'Taylor',
-  'Moore',
-  'Jackson',
-  'Martin',
-  'Lee',
-  'Pérez',
-  'Thompson',
-  'White',
-  'Harris',
-  'Sánchez',
-  'Clark',
-  'Ramírez',
-  'Lewis',
-  'Robinson',
-  'Walker',
-  'Young',
-  'Allen',
-  'King',
-  'Wright',
-  'Scott',
-  'Torres',
-  'Hill',
-  'Flores',
-  'Green',
-  'Adams',
-  'Nelson',
-  'Baker',
-  'Hall',
-  'Rivera',
-  'Campbell',
-  'Mitchell',
-  'Carter',
-  'Roberts',
-  'Okafor',
-  'Mensah',
-  'Chen',
-  'Wang',
-  'Patel',
-  'Shah',
-  'Kim',
-  'Park',
-  'Tanaka',
-  'Sato',
-  'Johansson',
-  'Lindqvist',
-  'Øvergaard',
-  'Dubois',
-  'Lefèvre',
-  'Schröder',
-  'Yılmaz',
-  'Nowak',
-  'Wiśniewska',
-  'Murphy',
-  'Kelly',
-  'Byrne',
-  'Fitzgerald',
-  'Cohen',
-  'Levi',
-] as const;
-const CITIES = [
-  ['Springfield', 'IL', '627'],
-  ['Riverside', 'CA', '925'],
-  ['Franklin', 'TN', '370'],
-  ['Greenville', 'SC', '296'],
-  ['Madison', 'WI', '537'],
-  ['Salem', 'OR', '973'],
-  ['Fairview', 'NJ', '070'],
-  ['Georgetown', 'TX', '786'],
-  ['Clinton', 'IA', '527'],
-  ['Arlington', 'VA', '222'],
-  ['Ashland', 'OH', '448'],
-  ['Burlington', 'VT', '054'],
-] as const;
-const STREETS = [
-  'Main St',
-  'Oak Ave',
-  'Maple Dr',
-  'Cedar Ln',
-  'Elm St',
-  'Washington Ave',
-  'Lakeview Rd',
-  'Park Pl',
-  'River Rd',
-  'Hillcrest Dr',
-  'Church St',
-  'Mill Rd',
-] as const;
-const EMPLOYERS = [
-  'Riverside Health',
-  'Acme Logistics',
-  'City of Springfield',
-  'Self-employed',
-  'Greenleaf Bank',
-  'State University',
-  'Northwind Traders',
-  'Retired',
-  'Bluebird Software',
-  'Harbor Legal LLP',
-  'Lakeside School District',
-  'Summit Engineering',
-] as const;
-const OCCUPATIONS = [
-  'Nurse',
-  'Engineer',
-  'Teacher',
-  'Attorney',
-  'Retired',
-  'Accountant',
-  'Physician',
-  'Software developer',
-  'Small business owner',
-  'Professor',
-  'Electrician',
-  'Consultant',
-] as const;
-const INTERESTS = [
-  'phone banking',
-  'canvassing',
-  'event setup',
-  'hosting a house party',
-  'data entry',
-  'driving voters',
-] as const;
-const LEVELS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Founding Member'] as const;
-const DOMAINS = ['example.org', 'example.com', 'example.net', 'mail.example', 'post.example'] as const;
-
-/** "Zoë Núñez" → "zoe.nunez": accents folded for the email's local part. */
-function ascii(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/ø/gi, 'o')
-    .replace(/ł/gi, 'l')
-    .replace(/ı/g, 'i')
-    .toLowerCase()
-    .replace(/[^a-z]+/g, '');
-}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -5,7 +5,7 @@
  */
 import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
 import { newId } from '#shared/ids.ts';
-import { centsToDollars, dollarsToCents } from '#shared/money.ts';
+import { dollarsToCents } from '#shared/money.ts';
 import type {
   DonationCreateBody,
   DonationCreated,
@@ -23,6 +23,7 @@ import { type Election, resolveElection } from './elections.ts';
 import { DomainError, invalidField, notFound } from './errors.ts';
 import { requireOpenBatch } from './batches.ts';
 import { addHistory, checkLimits, recomputeContactTotals } from './limits.ts';
+import { donationAmountOf, donationFromRow } from './row-mappers.ts';
 
 const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
@@ -80,16 +81,17 @@ const referenceInAccount = Object.fromEntries(
 ) as Record<(typeof DONATION_REFERENCES)[number][1], ReturnType<typeof reusable>>;
 
 export function toCreated(row: DonationRow): DonationCreated {
+  const d = donationFromRow(row);
   return {
-    id: row.id,
-    contactId: row.contactId,
-    campaignId: row.campaignId,
-    donationAmount: centsToDollars(Number(row.amountCents)),
-    donationDate: row.donationDate,
-    paymentMethod: row.paymentMethod,
-    status: row.status,
-    notes: row.notes,
-    createdAt: row.createdAt,
+    id: d.id,
+    contactId: d.contactId,
+    campaignId: d.campaignId,
+    donationAmount: d.donationAmount,
+    donationDate: d.donationDate,
+    paymentMethod: d.paymentMethod,
+    status: d.status,
+    notes: d.notes,
+    createdAt: d.createdAt,
   };
 }
 
@@ -350,7 +352,7 @@ export async function listDonations(ctx: DomainContext, q: DonationListQuery): P
       id: r.id,
       contactId: r.contactId,
       contactName: `${r.firstName} ${r.lastName}`.trim(),
-      donationAmount: centsToDollars(Number(r.amountCents)),
+      donationAmount: donationAmountOf(r.amountCents),
       donationDate: r.donationDate,
       paymentMethod: r.paymentMethod,
       campaignId: r.campaignId,
@@ -458,31 +460,11 @@ type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeF
 
 function toDetail(r: DetailRow): DonationDetail {
   return {
-    id: r.id,
-    contactId: r.contactId,
+    ...donationFromRow(r),
     contactName: `${r.firstName} ${r.lastName}`.trim(),
-    donationAmount: centsToDollars(Number(r.amountCents)),
-    donationDate: r.donationDate,
-    paymentMethod: r.paymentMethod,
-    status: r.status,
-    campaignId: r.campaignId,
     campaignName: r.campaignName,
-    committeeId: r.committeeId,
-    donationAccountId: r.donationAccountId,
-    electionType: r.electionType,
-    electionYear: r.electionYear,
-    onBehalfOfContactId: r.onBehalfOfContactId,
-    facilitatedByContactId: r.facilitatedByContactId,
-    isAnonymous: r.isAnonymous === 1,
-    isRecurring: r.isRecurring === 1,
-    thankYouSent: r.thankYouSent === 1,
-    thankYouSentDate: r.thankYouSentDate,
-    notes: r.notes,
     flagged: Boolean(r.flagged),
-    batchId: r.batchId,
     sync: syncOf(r),
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
   };
 }
 
@@ -597,22 +579,23 @@ export async function correctDonation(
   await ctx.store.write(async (trx) => {
     const row = await lockUnsentDonation(trx, accountId, id, 'correct');
     if (fields.length === 0) return;
+    const d = donationFromRow(row);
     const current: DonationCreateBody = {
       accountId,
-      contactId: row.contactId,
-      donationAmount: centsToDollars(Number(row.amountCents)),
-      donationDate: row.donationDate,
-      paymentMethod: row.paymentMethod,
-      campaignId: row.campaignId,
-      committeeId: row.committeeId,
-      donationAccountId: row.donationAccountId,
-      onBehalfOfContactId: row.onBehalfOfContactId,
-      facilitatedByContactId: row.facilitatedByContactId,
-      isAnonymous: row.isAnonymous === 1,
-      isRecurring: row.isRecurring === 1,
-      thankYouSent: row.thankYouSent === 1,
-      thankYouSentDate: row.thankYouSentDate,
-      notes: row.notes,
+      contactId: d.contactId,
+      donationAmount: d.donationAmount,
+      donationDate: d.donationDate,
+      paymentMethod: d.paymentMethod,
+      campaignId: d.campaignId,
+      committeeId: d.committeeId,
+      donationAccountId: d.donationAccountId,
+      onBehalfOfContactId: d.onBehalfOfContactId,
+      facilitatedByContactId: d.facilitatedByContactId,
+      isAnonymous: d.isAnonymous,
+      isRecurring: d.isRecurring,
+      thankYouSent: d.thankYouSent,
+      thankYouSentDate: d.thankYouSentDate,
+      notes: d.notes,
     };
     const next: DonationCreateBody = { ...current, ...patch, accountId };
     const checked = checkDonation(next);

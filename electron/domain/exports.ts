@@ -8,7 +8,15 @@
  */
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from './context.ts';
-import { ADDRESS_PARTS, type ImportKind } from './csv-columns.ts';
+import type { ImportKind } from './csv-columns.ts';
+import {
+  addressFromRow,
+  educationFromRow,
+  emailFromRow,
+  employmentFromRow,
+  noteFromRow,
+  phoneFromRow,
+} from './row-mappers.ts';
 import { csvLine } from './csv-reader.ts';
 import { listCustomFields, readCustomValues } from './custom-fields.ts';
 
@@ -40,6 +48,12 @@ function dollarsText(cents: number): string {
 const bool = (v: number) => (v === 1 ? 'true' : 'false');
 /** A sub-record list as JSON (without ids, which are GiftDesk's own), or empty. */
 const json = (items: object[]) => (items.length === 0 ? '' : JSON.stringify(items));
+
+/** A sub-record as exported: its API shape without the id (a new one is made on import). */
+function withoutId<T extends { id: string }>(item: T): Omit<T, 'id'> {
+  const { id: _id, ...rest } = item;
+  return rest;
+}
 
 const CONTACT_SCALARS = [
   'prefix',
@@ -165,46 +179,18 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
         c.status,
         ...CONTACT_SCALARS.map((f) => c[f]),
         (JSON.parse(c.tags) as string[]).join(';'),
+        // The API's shapes (row-mappers.ts) without the ids (a note without its date too).
+        json((ph.get(c.id) ?? []).map((p) => withoutId(phoneFromRow(p)))),
+        json((em.get(c.id) ?? []).map((e) => withoutId(emailFromRow(e)))),
+        json((ad.get(c.id) ?? []).map((a) => withoutId(addressFromRow(a)))),
+        json((ed.get(c.id) ?? []).map((e) => withoutId(educationFromRow(e)))),
+        json((emp.get(c.id) ?? []).map((e) => withoutId(employmentFromRow(e)))),
         json(
-          (ph.get(c.id) ?? []).map((p) => ({
-            phoneNumber: p.phoneNumber,
-            phoneType: p.phoneType,
-            isPrimary: p.isPrimary === 1,
-          })),
+          (no.get(c.id) ?? []).map((n) => {
+            const { content, noteType } = noteFromRow(n);
+            return { content, noteType };
+          }),
         ),
-        json(
-          (em.get(c.id) ?? []).map((e) => ({
-            emailAddress: e.emailAddress,
-            emailType: e.emailType,
-            isPrimary: e.isPrimary === 1,
-          })),
-        ),
-        json(
-          (ad.get(c.id) ?? []).map((a) => ({
-            addressType: a.addressType,
-            ...Object.fromEntries(ADDRESS_PARTS.map((p) => [p, a[p]])),
-            isPrimary: a.isPrimary === 1,
-          })),
-        ),
-        json(
-          (ed.get(c.id) ?? []).map((e) => ({
-            institution: e.institution,
-            degree: e.degree,
-            fieldOfStudy: e.fieldOfStudy,
-            graduationYear: e.graduationYear,
-          })),
-        ),
-        json(
-          (emp.get(c.id) ?? []).map((e) => ({
-            employer: e.employer,
-            title: e.title,
-            occupation: e.occupation,
-            startDate: e.startDate,
-            endDate: e.endDate,
-            isCurrent: e.isCurrent === 1,
-          })),
-        ),
-        json((no.get(c.id) ?? []).map((n) => ({ content: n.content, noteType: n.noteType }))),
         ...fields.map((f) => values[f.name]),
       ]);
     }

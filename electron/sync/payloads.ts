@@ -3,7 +3,6 @@
  * test/sync/payloads.test.ts). Local ids never leave: every reference is mapped to HQ's id
  * by the caller (the id map), and a reference with no HQ id stops the build (`missing`).
  */
-import { centsToDollars } from '#shared/money.ts';
 import {
   CONTACT_COLLECTIONS,
   CONTACT_SCALAR_FIELDS,
@@ -13,6 +12,7 @@ import {
 } from '#shared/schemas/contacts.ts';
 import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { DonationRow } from '../db/schema.ts';
+import { donationAmountOf, donationFlagsOf } from '../domain/row-mappers.ts';
 import { contactReferenceTag, withDonationReference } from './identity.ts';
 
 type Collections = Pick<ContactCreateBody, (typeof CONTACT_COLLECTIONS)[number]>;
@@ -143,14 +143,12 @@ export function donationCreateBody(
   const body: DonationCreateBody = {
     accountId: remoteAccountId,
     contactId: contactId ?? '',
-    donationAmount: centsToDollars(Number(d.amountCents)),
+    donationAmount: donationAmountOf(d.amountCents),
     donationDate: d.donationDate,
     paymentMethod: d.paymentMethod,
     electionType: d.electionType,
     electionYear: d.electionYear,
-    isAnonymous: d.isAnonymous === 1,
-    isRecurring: d.isRecurring === 1,
-    thankYouSent: d.thankYouSent === 1,
+    ...donationFlagsOf(d),
     notes: withDonationReference(d.notes, d.id),
   };
   const refs = [

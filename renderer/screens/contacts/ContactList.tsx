@@ -10,44 +10,19 @@
  * through it (one row is in the Tab order: roving tabindex); Enter opens a contact; Enter in
  * the search box opens the top match; typing a letter in the list goes back to searching.
  */
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ContactSummary, ContactSummarySortField } from '#shared/schemas/contact-views.ts';
+import type { ContactSummarySortField } from '#shared/schemas/contact-views.ts';
 import { errorMessage } from '../../api/errors.ts';
-import { useApi } from '../../api/provider.tsx';
 import { hrefFor, navigate } from '../../router.ts';
 import { Button, EmptyState, Screen, Select, useDebounced } from '../../ui/index.ts';
-import { count, day, money } from './format.ts';
-import { contactKeys, fetchSummaryPage, PAGE_SIZE, type ListParams } from './queries.ts';
+import { LoadingRow, Row } from './contact-row.tsx';
+import { count } from './format.ts';
+import { BEST_MATCH, BY_NAME, DEFAULT_ORDER, RELEVANCE, SORTS, sortArrow, type Sort } from './list-sort.ts';
+import { PAGE_SIZE, type ListParams } from './queries.ts';
+import { useSummaryPages } from './use-summary-pages.ts';
 
 const ROW_HEIGHT = 52;
-
-const BEST_MATCH = { value: 'relevance:desc', label: 'Best match' } as const;
-const SORTS = [
-  { value: 'name:asc', label: 'Name, A to Z' },
-  { value: 'name:desc', label: 'Name, Z to A' },
-  { value: 'lastDonationDate:desc', label: 'Last gift, newest first' },
-  { value: 'lastDonationDate:asc', label: 'Last gift, oldest first' },
-  { value: 'totalDonations:desc', label: 'Total given, highest first' },
-  { value: 'totalDonations:asc', label: 'Total given, lowest first' },
-  { value: 'createdAt:desc', label: 'Added, newest first' },
-  { value: 'createdAt:asc', label: 'Added, oldest first' },
-] as const;
-const DEFAULT_ORDER: Record<ContactSummarySortField, 'asc' | 'desc'> = {
-  name: 'asc',
-  lastDonationDate: 'desc',
-  totalDonations: 'desc',
-  createdAt: 'desc',
-  relevance: 'desc',
-};
-
-interface Sort {
-  by: ContactSummarySortField;
-  order: 'asc' | 'desc';
-}
-const RELEVANCE: Sort = { by: 'relevance', order: 'desc' };
-const BY_NAME: Sort = { by: 'name', order: 'asc' };
 
 /**
  * What the list was showing, so coming back from a contact finds it as it was left: the text
@@ -60,7 +35,6 @@ const remembered: { input: string; picked: Sort | null; active: number } = {
 };
 
 export function ContactList() {
-  const api = useApi();
   const [input, setInput] = useState(remembered.input);
   // 10 ms: the events of one paste still make one request; a search answers in well under a
   // keystroke's interval at 100,000 contacts, so a longer wait was the largest part of
@@ -82,42 +56,7 @@ export function ContactList() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const statusId = useId();
-
-  // Rows in view → the pages they need (page 0 until the total is known).
-  const [range, setRange] = useState<[number, number]>([0, 0]);
-  const pages = useMemo(() => {
-    const out: number[] = [];
-    for (let p = Math.floor(range[0] / PAGE_SIZE); p <= Math.floor(range[1] / PAGE_SIZE); p++) out.push(p);
-    return out;
-  }, [range]);
-  const results = useQueries({
-    queries: pages.map((page) => ({
-      queryKey: contactKeys.summaryPage(params, page),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSummaryPage(api, params, page, signal),
-      placeholderData: keepPreviousData,
-      staleTime: 30_000,
-    })),
-  });
-  const rowsByPage = new Map<number, ContactSummary[]>();
-  let pagesTotal: number | null = null;
-  let isStale = false;
-  results.forEach((r, i) => {
-    if (!r.data) return;
-    pagesTotal ??= r.data.total;
-    if (r.isPlaceholderData) isStale = true;
-    else rowsByPage.set(pages[i]!, r.data.data);
-  });
-  // The count outlives the pages in view: a jump far down (End, a long scroll) asks for pages
-  // never fetched, whose queries start empty (keepPreviousData only helps a query that had
-  // data). Without this the count fell to "unknown" while they loaded, the list shrank to no
-  // rows, its scroll went back to the top, and End landed on nothing.
-  const [known, setKnown] = useState<{ params: ListParams; total: number } | null>(null);
-  useEffect(() => {
-    if (pagesTotal !== null && (known?.params !== params || known.total !== pagesTotal))
-      setKnown({ params, total: pagesTotal });
-  }, [pagesTotal, params, known]);
-  const total: number | null = pagesTotal ?? (known?.params === params ? known.total : null);
-  const error = results.find((r) => r.error)?.error ?? null;
+  const { rowsByPage, isStale, total, error, setRange, retry } = useSummaryPages(params);
   const loadingFirst = total === null && !error;
 
   const virtualizer = useVirtualizer({
@@ -306,7 +245,7 @@ export function ContactList() {
       {error ? (
         <div className="notice notice-error contacts-error" role="alert">
           The contacts could not be loaded: {errorMessage(error)}{' '}
-          <Button tone="quiet" onClick={() => results.forEach((r) => void r.refetch())}>
+          <Button tone="quiet" onClick={retry}>
             Try again
           </Button>
         </div>
@@ -426,63 +365,5 @@ export function ContactList() {
         </div>
       </div>
     </Screen>
-  );
-}
-
-function sortArrow(on: boolean, order: 'asc' | 'desc'): string {
-  return on ? (order === 'asc' ? ' ▲' : ' ▼') : '';
-}
-
-function Row({ row, tabIndex, onFocus }: { row: ContactSummary; tabIndex: number; onFocus: () => void }) {
-  const name = `${row.firstName} ${row.lastName}`.trim();
-  return (
-    <>
-      <div role="cell" className="ccell ccell-name">
-        <a href={hrefFor('contacts', row.id)} tabIndex={tabIndex} onFocus={onFocus} className="crow-link">
-          {name}
-        </a>
-        <span className="crow-sub">
-          {row.organization ? <span className="muted">{row.organization}</span> : null}
-          {row.status !== 'ACTIVE' ? (
-            <span className="badge">{row.status.replace(/_/g, ' ').toLowerCase()}</span>
-          ) : null}
-          {row.tags.slice(0, 3).map((t) => (
-            <span key={t} className="badge badge-tag">
-              {t}
-            </span>
-          ))}
-        </span>
-      </div>
-      <div role="cell" className="ccell ccell-email">
-        {row.email ?? <span className="muted">—</span>}
-      </div>
-      <div role="cell" className="ccell ccell-phone">
-        {row.phone ?? <span className="muted">—</span>}
-      </div>
-      <div role="cell" className="ccell ccell-city">
-        {row.city ?? <span className="muted">—</span>}
-      </div>
-      <div role="cell" className="ccell ccell-date">
-        {row.lastDonationDate ? day(row.lastDonationDate) : <span className="muted">never</span>}
-      </div>
-      <div role="cell" className="ccell ccell-money">
-        {money(row.totalDonations)}
-      </div>
-    </>
-  );
-}
-
-function LoadingRow() {
-  return (
-    <>
-      <div role="cell" className="ccell ccell-name">
-        <span className="skeleton">Loading…</span>
-      </div>
-      <div role="cell" className="ccell ccell-email" />
-      <div role="cell" className="ccell ccell-phone" />
-      <div role="cell" className="ccell ccell-city" />
-      <div role="cell" className="ccell ccell-date" />
-      <div role="cell" className="ccell ccell-money" />
-    </>
   );
 }

@@ -1,0 +1,78 @@
+/**
+ * What the core (SQLite) parts of `npm run bench` share (bench/run.ts runs them): the scale,
+ * the work directory, logging and formatting, the CLI, request timing, and the result rows.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const exec = promisify(execFile);
+export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+export const N = Math.round(1_000_000 * SCALE);
+export const CONTACTS = N;
+/** The far page the issue names: offset 900,000 of 1,000,000. */
+export const FAR_OFFSET = Math.floor(N * 0.9);
+export const WORK = path.resolve('bench/.work', `run-${process.pid}`);
+export const log = (s: string) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+export const fmt = (n: number, d = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/**
+ * CPU seconds (user + system) of this process's finished children (Linux; NaN elsewhere):
+ * on a shared machine a command's CPU time moves far less with the load than its wall time.
+ */
+export function childCpuSeconds(): number {
+  try {
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime, cstime, in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+export async function cli(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await exec('node', ['bin/giftdesk.mjs', ...args, '--data-dir', dataDir, '--json'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+export function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
+
+export async function timeRequests(
+  urls: string[],
+  headers: Record<string, string>,
+  rounds: number,
+): Promise<{ p50: number; p95: number; p99: number; total: number }> {
+  const times: number[] = [];
+  let total = 0;
+  for (let round = 0; round <= rounds; round++) {
+    for (const url of urls) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers });
+      const body = (await res.json()) as { total?: number };
+      const dt = performance.now() - t0;
+      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+      if (round > 0) times.push(dt); // round 0 warms the cache
+      total = body.total ?? total;
+    }
+  }
+  return { ...percentiles(times), total };
+}
+
+export interface Row {
+  name: string;
+  figure: string;
+  baseline: string;
+  ratio: string;
+  goal: string;
+  met: string;
+}
+export const rows: Row[] = [];
+export const notes: string[] = [];

@@ -1,0 +1,274 @@
+/**
+ * Applying one page of HQ's contacts (pull.ts fetches the pages): each contact is linked to
+ * the local one it already is (sync_links), linked by email to a local contact that never
+ * goes to HQ by itself, left for the engine when it may be a create of ours not confirmed
+ * yet, or written as a new local contact; a field changed here and not pushed yet is kept.
+ * See pull.ts for the rules.
+ */
+import type { DomainContext } from '../domain/context.ts';
+import {
+  insertPulledContact,
+  pulledContactFields,
+  type PulledContactFields,
+  refreshPulledContact,
+} from '../domain/pulled.ts';
+import type { Db } from '../db/store.ts';
+import { noteHqContacts } from './email-match.ts';
+import type { PullCounts } from './pull.ts';
+import { linkRemote, unconfirmedContactCreates } from './state.ts';
+
+interface RemoteContact {
+  remoteId: string;
+  fields: PulledContactFields;
+  createdAt: string | null;
+}
+
+/**
+ * The wire fields of each contact that the user changed here and HQ has not received yet
+ * (push = 1, not synced): 'all' for a create, delete or whole-record change.
+ */
+export async function unpushedContactFields(
+  db: Db,
+  accountId: string,
+  contactIds: readonly string[],
+): Promise<Map<string, Set<string> | 'all'>> {
+  const out = new Map<string, Set<string> | 'all'>();
+  for (let i = 0; i < contactIds.length; i += 200) {
+    const part = contactIds.slice(i, i + 200);
+    const rows = await db
+      .selectFrom('changeLog')
+      .select(['entityId', 'op', 'fields'])
+      .where('accountId', '=', accountId)
+      .where('entityType', '=', 'contact')
+      .where('entityId', 'in', part)
+      .where('push', '=', 1)
+      .where('syncedAt', 'is', null)
+      .execute();
+    for (const r of rows) {
+      const cur = out.get(r.entityId);
+      if (cur === 'all') continue;
+      if (r.op !== 'update' || r.fields === null) {
+        out.set(r.entityId, 'all');
+        continue;
+      }
+      const set = cur ?? new Set<string>();
+      for (const f of JSON.parse(r.fields) as string[]) set.add(f);
+      out.set(r.entityId, set);
+    }
+  }
+  return out;
+}
+
+/** Local contacts made here whose create HQ has not confirmed (no link yet, create not synced). */
+async function unconfirmedCreates(
+  db: Db,
+  accountId: string,
+): Promise<Array<{ id: string; firstName: string; lastName: string; email: string | null }>> {
+  // Creates not sent yet: the engine will send (and email-match) the contact as it is now.
+  const unsent = await db
+    .selectFrom('changeLog as l')
+    .innerJoin('contacts as c', 'c.id', 'l.entityId')
+    .select(['c.id', 'c.firstName', 'c.lastName', 'c.email'])
+    .where('l.accountId', '=', accountId)
+    .where('l.push', '=', 1)
+    .where('l.syncedAt', 'is', null)
+    .where('l.entityType', '=', 'contact')
+    .where('l.op', '=', 'create')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as s')
+            .select('s.localId')
+            .where('s.entityType', '=', 'contact')
+            .whereRef('s.localId', '=', 'c.id'),
+        ),
+      ),
+    )
+    .execute();
+  // Creates sent whose outcome is not known: HQ may hold what the attempt SENT, whatever the
+  // contact became here since (renamed, given another email, deleted). That record is the
+  // engine's to find by its tag; pulled as a new local contact it would be a ghost donor.
+  return [...unsent, ...(await unconfirmedContactCreates(db, accountId))];
+}
+
+/** Unlinked local contacts whose displayed email is one of `emails` (case-insensitive). */
+async function unlinkedByEmail(
+  db: Db,
+  engine: 'sqlite' | 'postgres',
+  accountId: string,
+  emails: readonly string[],
+) {
+  const wanted = [...new Set(emails.map((e) => e.toLowerCase()))];
+  if (wanted.length === 0) return [];
+  let q = db
+    .selectFrom('contacts as c')
+    .select(['c.id', 'c.firstName', 'c.lastName', 'c.email'])
+    .where('c.accountId', '=', accountId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as s')
+            .select('s.localId')
+            .where('s.entityType', '=', 'contact')
+            .whereRef('s.localId', '=', 'c.id'),
+        ),
+      ),
+    );
+  // SQLite's email column compares case-insensitively (and uses its index); PostgreSQL's does not.
+  q =
+    engine === 'sqlite'
+      ? q.where('c.email', 'in', wanted)
+      : q.where((eb) => eb(eb.fn('lower', ['c.email']), 'in', wanted));
+  return q.orderBy('c.createdAt').execute();
+}
+
+const lower = (s: string | null) => (s ?? '').toLowerCase();
+
+/** Writes one page of HQ's contacts (the caller's transaction). */
+export async function applyContactPage(
+  trx: Db,
+  ctx: DomainContext,
+  accountId: string,
+  items: readonly unknown[],
+  emailMatch: boolean,
+  counts: PullCounts,
+  note: (n: string) => void,
+): Promise<void> {
+  const at = ctx.now();
+  const contacts: RemoteContact[] = [];
+  const seen = new Set<string>();
+  for (const raw of items) {
+    const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const remoteId = typeof o.id === 'string' ? o.id : typeof o.id === 'number' ? String(o.id) : null;
+    if (!remoteId) {
+      counts.rejected++;
+      note('HQ listed a contact without an id; it was skipped');
+      continue;
+    }
+    if (seen.has(remoteId)) continue;
+    seen.add(remoteId);
+    const f = pulledContactFields(o);
+    if ('problem' in f) {
+      counts.rejected++;
+      note(`HQ contact ${remoteId} was not pulled: ${f.problem}`);
+      continue;
+    }
+    contacts.push({
+      remoteId,
+      fields: f,
+      createdAt:
+        typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null,
+    });
+  }
+  if (contacts.length === 0) return;
+
+  const links = await trx
+    .selectFrom('syncLinks')
+    .select(['localId', 'remoteId'])
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where(
+      'remoteId',
+      'in',
+      contacts.map((c) => c.remoteId),
+    )
+    .execute();
+  const localOf = new Map(links.map((l) => [l.remoteId, l.localId]));
+  const pending = await unpushedContactFields(
+    trx,
+    accountId,
+    links.map((l) => l.localId),
+  );
+
+  const unlinked = contacts.filter((c) => !localOf.has(c.remoteId));
+  const waiting = unlinked.length > 0 ? await unconfirmedCreates(trx, accountId) : [];
+  const byEmail = await unlinkedByEmail(
+    trx,
+    ctx.store.engine,
+    accountId,
+    unlinked.flatMap((c) => (c.fields.email ? [c.fields.email] : [])),
+  );
+  const waitingIds = new Set(waiting.map((w) => w.id));
+  const takenHere = new Set<string>();
+  const deferred: Array<{ id: string; email: string | null; createdAt: string }> = [];
+
+  for (const c of contacts) {
+    const f = c.fields;
+    let localId = localOf.get(c.remoteId);
+    if (localId === undefined) {
+      const sameNames = (x: { firstName: string; lastName: string }) =>
+        lower(x.firstName) === lower(f.firstName) && lower(x.lastName) === lower(f.lastName);
+      const sameEmail = (x: { email: string | null }) =>
+        f.email !== null && lower(x.email) === lower(f.email);
+      // The engine's to link: a contact made here, not confirmed at HQ yet, that this one may be.
+      if (
+        waiting.some(
+          (w) =>
+            (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) ||
+            (emailMatch && sameEmail(w)),
+        )
+      ) {
+        counts.deferred++;
+        deferred.push({ id: c.remoteId, email: f.email, createdAt: c.createdAt ?? at });
+        continue;
+      }
+      const match = byEmail.find(
+        (x) => !waitingIds.has(x.id) && !takenHere.has(x.id) && sameEmail(x) && (emailMatch || sameNames(x)),
+      );
+      if (match) {
+        localId = match.id;
+        takenHere.add(match.id);
+        await linkRemote(trx, {
+          accountId,
+          entityType: 'contact',
+          localId,
+          remoteId: c.remoteId,
+          source: 'pulled',
+          at,
+        });
+        counts.linked++;
+        const r = await refreshPulledContact(
+          trx,
+          accountId,
+          localId,
+          f,
+          (await unpushedContactFields(trx, accountId, [localId])).get(localId) ?? new Set(),
+          at,
+        );
+        if (r.kind === 'kept') counts.kept++;
+        continue;
+      }
+      const id = await insertPulledContact(trx, accountId, f, at);
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: id,
+        remoteId: c.remoteId,
+        source: 'pulled',
+        at,
+      });
+      counts.created++;
+      continue;
+    }
+    const r = await refreshPulledContact(trx, accountId, localId, f, pending.get(localId) ?? new Set(), at);
+    switch (r.kind) {
+      case 'missing':
+        counts.deletedHere++;
+        break;
+      case 'unchanged':
+        counts.unchanged++;
+        break;
+      case 'kept':
+        counts.kept++;
+        break;
+      case 'updated':
+        if (pending.has(localId)) counts.kept++;
+        else counts.updated++;
+        break;
+    }
+  }
+  // Left for the engine: the email match's directory lists them (email-match.ts).
+  await noteHqContacts(trx, accountId, deferred);
+}
