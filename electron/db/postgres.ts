@@ -97,6 +97,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
     contactSearchCondition: (text, accountId, drive, tier) => searchCondition(text, accountId, tier, drive),
     countContactSearch: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
       countSearch(db, text, accountId, tier),
+    contactSearchSet: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
+      searchSet(text, accountId, tier),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
       return unit === 'hour'
@@ -222,6 +224,23 @@ function searchCondition(
     sql` and `,
   );
   return sql<SqlBool>`(contacts.account_id = ${accountId} and (case when ${dense} then ${probe} else ${hashed} end or ${exact}))`;
+}
+
+/**
+ * The seqs of a tier's matches when it has several words (see Store.contactSearchSet): their
+ * ranges joined (a hash of the narrower, ~60 % of a request of two broad words, measured by
+ * EXPLAIN ANALYZE) plus the exact matches the words miss. Counted with its page in one
+ * statement, the join is built once instead of twice (count, then the page's set or its
+ * density test and probes).
+ */
+function searchSet(text: string, accountId: string, tier: SearchTier): RawBuilder<{ seq: number }> | null {
+  const words = searchWords(text);
+  const key = exactKey(text);
+  if (words.length < 2 || key === null || tier === 'exact') return null;
+  return sql<{
+    seq: number;
+  }>`select contact_seq as seq from (${termSet(accountId, words, tier === 'words')}) w
+    union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
 }
 
 async function countSearch(

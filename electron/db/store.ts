@@ -71,6 +71,14 @@ export interface Store {
    */
   countContactSearch(text: string, accountId: string, tier?: SearchTier): Promise<number | null>;
   /**
+   * Where the engine counts a tier's matches only by building the set of them anyway (the
+   * join of several words' ranges, on PostgreSQL): a query of that set's contact `seq`s, each
+   * once, the same set as `contactSearchCondition` for the tier, so the caller can count it
+   * and read a page of it in one statement from one build. Null when counting is cheaper
+   * without the set (one word; SQLite's full-text index), or the text has no words.
+   */
+  contactSearchSet?(text: string, accountId: string, tier?: SearchTier): RawBuilder<{ seq: number }> | null;
+  /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely
    * reference such as `'d.donationDate'`.
