@@ -26,7 +26,7 @@ import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { benchHq, hqMarkdown } from './hq-postgres.ts';
 import { benchSync, syncMarkdown } from './sync.ts';
-import { FIRST, LAST, rng } from './names.ts';
+import { FIRST, LAST, SQLITE_SEARCHES, rng } from './names.ts';
 
 const exec = promisify(execFile);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -428,24 +428,7 @@ async function benchReads(big: BigDb): Promise<void> {
   const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
   const q = `accountId=${big.accountId}`;
   try {
-    const searches = [
-      'jane',
-      'zoe',
-      'jose gar',
-      'siob',
-      'amelie dub',
-      'kwame',
-      'müller',
-      'tanaka12',
-      'example42',
-      'org 17',
-      'chloe',
-      'walker4',
-      'wei ng',
-      'priya pat',
-      'mateo lo',
-      'fatima h',
-    ];
+    const searches = SQLITE_SEARCHES;
     log('search latency over HTTP');
     const s = await timeRequests(
       searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`),
