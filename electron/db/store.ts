@@ -55,7 +55,9 @@ export interface Store {
    * the full-text match drive the plan. Null when the text has no words. `drive: 'order'`
    * lets the engine walk the account's order index instead, probing the match set: cheaper
    * for one page of a broad match (the page's rows come early in the index). With `range`,
-   * the engine may leave out matches whose seq is outside it.
+   * the engine may leave out matches whose seq is outside it. `dense`, with 'order': the
+   * caller has counted the set and it holds at least a twentieth of the account's contacts
+   * (so does each word's range, which holds the set), which the engine need not test itself.
    */
   contactSearchCondition(
     text: string,
@@ -63,6 +65,7 @@ export interface Store {
     drive?: 'match' | 'order',
     tier?: SearchTier,
     range?: SeqRange,
+    dense?: boolean,
   ): Expression<SqlBool> | null;
   /**
    * How many contacts of the account match the search text (exact, the same set as

@@ -61,7 +61,14 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
   const upTo = p.skip + p.take;
   const drive = pageFromOrderIndex(p.size, upTo, accountContacts) ? 'order' : 'match';
   const cond = (range?: SeqRange): Expression<SqlBool> => {
-    const inTier = store.contactSearchCondition(p.text, p.accountId, drive, p.tier, range)!;
+    const inTier = store.contactSearchCondition(
+      p.text,
+      p.accountId,
+      drive,
+      p.tier,
+      range,
+      20 * p.size >= accountContacts,
+    )!;
     if (!p.without) return inTier;
     // Membership only (the row is the account's already): the set of every account, which
     // costs no intersection with the account's own long token list.
