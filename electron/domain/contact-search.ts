@@ -134,11 +134,25 @@ export async function countedSearchPage(
       ? sql` and contacts.seq not in (${without})`
       : sql` and not ${store.contactSearchCondition(p.text, p.accountId, 'match', p.without)!}`;
   }
-  const r = await sql<{ n: number | string; ids: string[] | null }>`with s as materialized (${set})
-    select (select count(*) from s) as n,
-      array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
+  const order = ORDER_SQL(p.order);
+  const lookup = sql`array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
         and contacts.seq = any(array(select seq from s))${outside}
-        order by ${ORDER_SQL(p.order)} limit ${p.take} offset ${p.skip}) as ids`.execute(store.db);
+        order by ${order} limit ${p.take} offset ${p.skip})`;
+  // The orders whose index holds the seq (creation, last gift: migrations contact-browse-indexes,
+  // search-relevance) can instead be walked testing each entry against the set, hashed, without
+  // reading a row: cheaper than looking every match up when the set is dense enough that the
+  // page's entries come early (pageFromOrderIndex's rule). `jose smi` (3,907 matches): 5,000
+  // index entries instead of 3,907 rows read at random, 16 ms of a 76-ms statement at load 6.
+  const walkable = ['createdAt', 'lastDonationDate'].includes(p.order[0]?.column ?? '');
+  const ids = walkable
+    ? sql`case when 20 * (select count(*) from s) * (select count(*) from s) > ${p.skip + p.take}::bigint * (select coalesce(sum(c.contacts), 0) from account_counter_slots c where c.account_id = ${p.accountId})
+        then array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
+          and (contacts.seq in (select seq from s)) is true${outside}
+          order by ${order} limit ${p.take} offset ${p.skip})
+        else ${lookup} end`
+    : lookup;
+  const r = await sql<{ n: number | string; ids: string[] | null }>`with s as materialized (${set})
+    select (select count(*) from s) as n, ${ids} as ids`.execute(store.db);
   const row = r.rows[0];
   return { ids: row?.ids ?? [], total: Number(row?.n ?? 0) };
 }
