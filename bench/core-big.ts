@@ -27,6 +27,7 @@ import {
   notes,
 } from './core-common.ts';
 import { contactsCsv, donationRows, donationsCsv } from './core-data.ts';
+import { SQLITE_SEARCHES } from './names.ts';
 
 export interface BigDb {
   dir: string;
@@ -192,24 +193,7 @@ export async function benchReads(big: BigDb): Promise<void> {
   const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
   const q = `accountId=${big.accountId}`;
   try {
-    const searches = [
-      'jane',
-      'zoe',
-      'jose gar',
-      'siob',
-      'amelie dub',
-      'kwame',
-      'müller',
-      'tanaka12',
-      'example42',
-      'org 17',
-      'chloe',
-      'walker4',
-      'wei ng',
-      'priya pat',
-      'mateo lo',
-      'fatima h',
-    ];
+    const searches = SQLITE_SEARCHES;
     log('search latency over HTTP');
     const s = await timeRequests(
       searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`),

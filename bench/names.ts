@@ -85,3 +85,26 @@ export const PG_SEARCHES = [
   'li',
   'wei ng',
 ];
+
+/**
+ * The searches `npm run bench` times on SQLite (bench/run.ts), seven of them two words: the
+ * dedicated bench (bench/search-sqlite.ts) times them too, so both tell the same story.
+ */
+export const SQLITE_SEARCHES = [
+  'jane',
+  'zoe',
+  'jose gar',
+  'siob',
+  'amelie dub',
+  'kwame',
+  'müller',
+  'tanaka12',
+  'example42',
+  'org 17',
+  'chloe',
+  'walker4',
+  'wei ng',
+  'priya pat',
+  'mateo lo',
+  'fatima h',
+];

@@ -94,9 +94,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
         }
       }
     },
-    contactSearchCondition: (text, accountId, drive, tier) => searchCondition(text, accountId, tier, drive),
+    contactSearchCondition: (text, accountId, drive, tier, _range, dense) =>
+      searchCondition(text, accountId, tier, drive, dense),
     countContactSearch: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
       countSearch(db, text, accountId, tier),
+    contactSearchSet: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
+      searchSet(text, accountId, tier),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {
       // timestamptz, truncated in UTC; read back as canonical ISO text by the type parser.
       return unit === 'hour'
@@ -129,7 +132,10 @@ function wordMatch(t: string, w: string, whole: boolean, once: boolean) {
   const term = sql.ref(`${t}.term`);
   if (whole) return sql`${term} = ${folded(w)}`;
   const range = sql`${term} >= ${folded(w)} and ${term} < ${folded(w)} || chr(1114111)`;
-  return once ? sql`${range} and ${sql.ref(`${t}.shared`)} < length(${folded(w)})` : range;
+  // The length as a scalar subquery: computed once per statement. As an expression it was
+  // computed for every entry of the range (unaccent is not immutable, so never folded to a
+  // constant): `jane`'s count took 28 ms instead of 9 (62,500 entries, psql, load 6).
+  return once ? sql`${range} and ${sql.ref(`${t}.shared`)} < (select length(${folded(w)}))` : range;
 }
 
 /**
@@ -185,6 +191,7 @@ function searchCondition(
   accountId: string,
   tier: SearchTier = 'prefix',
   drive: 'match' | 'order' = 'match',
+  known?: boolean,
 ): Expression<SqlBool> | null {
   const words = searchWords(text);
   const key = exactKey(text);
@@ -206,13 +213,21 @@ function searchCondition(
   // `is true` keeps each set a hashed subplan (built once, when first tested), not a join.
   const hashed = sql`(contacts.seq in (${termSet(accountId, words, whole)})) is true`;
   const exact = sql`(contacts.seq in (${exactSet})) is true`;
-  const dense = sql.join(
-    words.map(
-      (w) => sql`(select count(*) from (select from contact_search_terms d
+  // A set counted dense (Store.contactSearchCondition's `dense`) needs no test; a sparse count
+  // says nothing of each word's range, unless there is one word (its range is the set, and
+  // the exact matches it misses).
+  const dense =
+    known === true
+      ? sql`true`
+      : known === false && words.length === 1
+        ? sql`false`
+        : sql.join(
+            words.map(
+              (w) => sql`(select count(*) from (select from contact_search_terms d
         where d.account_key = ${accountKey(accountId)} and ${wordMatch('d', w, whole, true)} limit ${denseShare(accountId)}) d) >= ${denseShare(accountId)}`,
-    ),
-    sql` and `,
-  );
+            ),
+            sql` and `,
+          );
   // A scalar subquery per entry and word (never turned into a hash of the whole range).
   const probe = sql.join(
     words.map(
@@ -222,6 +237,23 @@ function searchCondition(
     sql` and `,
   );
   return sql<SqlBool>`(contacts.account_id = ${accountId} and (case when ${dense} then ${probe} else ${hashed} end or ${exact}))`;
+}
+
+/**
+ * The seqs of a tier's matches when it has several words (see Store.contactSearchSet): their
+ * ranges joined (a hash of the narrower, ~60 % of a request of two broad words, measured by
+ * EXPLAIN ANALYZE) plus the exact matches the words miss. Counted with its page in one
+ * statement, the join is built once instead of twice (count, then the page's set or its
+ * density test and probes).
+ */
+function searchSet(text: string, accountId: string, tier: SearchTier): RawBuilder<{ seq: number }> | null {
+  const words = searchWords(text);
+  const key = exactKey(text);
+  if (words.length < 2 || key === null || tier === 'exact') return null;
+  return sql<{
+    seq: number;
+  }>`select contact_seq as seq from (${termSet(accountId, words, tier === 'words')}) w
+    union select seq from contacts where account_id = ${accountId} and search_keys @> array[${`${accountId} ${key}`}::text]`;
 }
 
 async function countSearch(

@@ -55,7 +55,9 @@ export interface Store {
    * the full-text match drive the plan. Null when the text has no words. `drive: 'order'`
    * lets the engine walk the account's order index instead, probing the match set: cheaper
    * for one page of a broad match (the page's rows come early in the index). With `range`,
-   * the engine may leave out matches whose seq is outside it.
+   * the engine may leave out matches whose seq is outside it. `dense`, with 'order': the
+   * caller has counted the set and it holds at least a twentieth of the account's contacts
+   * (so does each word's range, which holds the set), which the engine need not test itself.
    */
   contactSearchCondition(
     text: string,
@@ -63,6 +65,7 @@ export interface Store {
     drive?: 'match' | 'order',
     tier?: SearchTier,
     range?: SeqRange,
+    dense?: boolean,
   ): Expression<SqlBool> | null;
   /**
    * How many contacts of the account match the search text (exact, the same set as
@@ -70,6 +73,14 @@ export interface Store {
    * reading each match's row where the engine can. Null when the text has no words.
    */
   countContactSearch(text: string, accountId: string, tier?: SearchTier): Promise<number | null>;
+  /**
+   * Where the engine counts a tier's matches only by building the set of them anyway (the
+   * join of several words' ranges, on PostgreSQL): a query of that set's contact `seq`s, each
+   * once, the same set as `contactSearchCondition` for the tier, so the caller can count it
+   * and read a page of it in one statement from one build. Null when counting is cheaper
+   * without the set (one word; SQLite's full-text index), or the text has no words.
+   */
+  contactSearchSet?(text: string, accountId: string, tier?: SearchTier): RawBuilder<{ seq: number }> | null;
   /**
    * The start of the UTC hour or day a timestamp column falls in, as the canonical
    * `YYYY-MM-DDTHH:MM:SS.mmmZ` text, for GROUP BY (gifts over time). `column` is a Kysely

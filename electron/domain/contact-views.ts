@@ -17,7 +17,13 @@ import type {
   GivingTotals,
 } from '#shared/schemas/contact-views.ts';
 import { readCounters } from './change-log.ts';
-import { type ContactOrderColumn, type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
+import {
+  type ContactOrderColumn,
+  type OrderTerm,
+  countedSearchPage,
+  relevancePage,
+  searchPageIds,
+} from './contact-search.ts';
 import { contactNotFound, getContactRow } from './contacts.ts';
 import type { DomainContext } from './context.ts';
 import { donationAmountOf, donationFlagsOf } from './row-mappers.ts';
@@ -103,16 +109,32 @@ export async function listContactSummaries(
   if (sortBy === 'relevance') {
     ({ ids, total } = await relevancePage(ctx, q.accountId, q.search, offset, limit));
   } else {
-    // The total first (from the full-text index alone where the engine can), then the page:
-    // driven by the match, or read off the order's index for a broad match (as listContacts).
-    const counted = q.search !== undefined ? await ctx.store.countContactSearch(q.search, q.accountId) : null;
-    if (counted !== null && q.search !== undefined) {
+    // Count and page in one statement where the engine builds the match set to count it
+    // anyway; else the total first (from the full-text index alone where the engine can),
+    // then the page: driven by the match, or read off the order's index for a broad match
+    // (as listContacts).
+    const order = summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]);
+    const both =
+      q.search !== undefined
+        ? await countedSearchPage(ctx, {
+            accountId: q.accountId,
+            text: q.search,
+            order,
+            skip: offset,
+            take: limit,
+          })
+        : null;
+    const counted =
+      both || q.search === undefined ? null : await ctx.store.countContactSearch(q.search, q.accountId);
+    if (both) {
+      ({ ids, total } = both);
+    } else if (counted !== null && q.search !== undefined) {
       total = counted;
       ids = await searchPageIds(ctx, {
         accountId: q.accountId,
         text: q.search,
         size: counted,
-        order: summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]),
+        order,
         skip: offset,
         take: limit,
       });

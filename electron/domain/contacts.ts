@@ -28,7 +28,7 @@ import type {
 } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
-import { type OrderTerm, relevancePage, searchPageIds } from './contact-search.ts';
+import { type OrderTerm, countedSearchPage, relevancePage, searchPageIds } from './contact-search.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import {
   type CustomFieldDefinition,
@@ -597,22 +597,33 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
 
   const direction = q.sortOrder ?? 'desc';
   const column = SORT_COLUMN[q.sortBy ?? 'createdAt'];
-  // The total first, driven by the full-text match (account-scoped: Store.countContactSearch),
-  // then the page (contact-search.ts).
+  // A missing email sorts before every other ascending and after every other descending,
+  // on both engines; the other columns are never empty.
+  const order: OrderTerm[] = [
+    {
+      column,
+      dir: direction,
+      ...(column === 'email' ? { nulls: direction === 'asc' ? ('first' as const) : ('last' as const) } : {}),
+    },
+    { column: 'id', dir: direction },
+  ];
+  if (search !== undefined) {
+    // Count and page in one statement where the engine builds the match set to count it
+    // anyway (contact-search.ts countedSearchPage).
+    const both = await countedSearchPage(ctx, {
+      accountId: q.accountId,
+      text: search,
+      order,
+      skip: offset,
+      take: limit,
+    });
+    if (both)
+      return { data: await contactItems(db, q.accountId, both.ids), total: both.total, limit, offset };
+  }
+  // Else the total first, driven by the full-text match (account-scoped:
+  // Store.countContactSearch), then the page (contact-search.ts).
   const counted = search !== undefined ? await ctx.store.countContactSearch(search, q.accountId) : null;
   if (counted !== null && search !== undefined) {
-    // A missing email sorts before every other ascending and after every other descending,
-    // on both engines; the other columns are never empty.
-    const order: OrderTerm[] = [
-      {
-        column,
-        dir: direction,
-        ...(column === 'email'
-          ? { nulls: direction === 'asc' ? ('first' as const) : ('last' as const) }
-          : {}),
-      },
-      { column: 'id', dir: direction },
-    ];
     const ids = await searchPageIds(ctx, {
       accountId: q.accountId,
       text: search,

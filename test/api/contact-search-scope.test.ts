@@ -183,4 +183,27 @@ describe('search scope', () => {
       await big.close();
     }
   });
+
+  it('finds a one-letter last word as the start of any word, whatever letter follows it, this account only', async () => {
+    const t = await asNewAccount(s);
+    const other = await asNewAccount(s);
+    for (const [firstName, lastName] of [
+      ['Fatimah', 'Høyer'],
+      ['Fatimah', 'Hansen'],
+      ['Fatimah', 'Ólafsdóttir'],
+      ['Fatimah', 'Ha'],
+      ['Fatimah', 'H'],
+      ['Hëlga', 'Fatimah'],
+    ] as const)
+      await makeContact(t, { firstName, lastName });
+    await makeContact(t, { firstName: 'Fatimah', lastName: 'Olsen' });
+    await makeContact(other, { firstName: 'Fatimah', lastName: 'Hansen' });
+    for (const [text, names] of [
+      ['fatimah h', ['Fatimah', 'Fatimah', 'Fatimah', 'Fatimah', 'Hëlga']],
+      ['h fatimah', ['Fatimah', 'Fatimah', 'Fatimah', 'Fatimah', 'Hëlga']],
+      ['fatimah o', ['Fatimah', 'Fatimah']],
+    ] as const) {
+      expect(await found(t, text), text).toEqual({ total: names.length, names: [...names] });
+    }
+  });
 });
