@@ -138,6 +138,7 @@ function installProbe(): void {
     const a = armed;
     if (!a) return;
     a.start = startAt(e); // an input event restarts it: the time counts from the last keystroke
+    performance.mark('bench-start', { startTime: a.start }); // for a trace (BENCH_UI_PROFILE)
     if (a.observer) return;
     a.observer = new MutationObserver(() => {
       if (a.start === null || !a.cond()) return;
@@ -147,6 +148,7 @@ function installProbe(): void {
       const start = a.start;
       requestAnimationFrame(() => {
         const frame = performance.now();
+        performance.mark('bench-frame');
         const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
           .filter((e) => e.startTime >= start - 1 && e.startTime <= frame)
           .map((e) => ({
@@ -340,8 +342,22 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
     'content-type': 'application/json',
     accept: 'application/json',
   };
+  // BENCH_UI_PROFILE=dir: a Chromium trace (timeline) and a CPU profile of the counted gifts, into dir.
+  const profileDir = process.env.BENCH_UI_PROFILE;
+  const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+  const traceEvents: unknown[] = [];
+  cdp?.on('Tracing.dataCollected', (e) => traceEvents.push(...(e.value as unknown[])));
   for (let i = 0; i < WARMUP_ENTRIES + ENTRIES; i++) {
     if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + ENTRIES} (${WARMUP_ENTRIES} warm-up)`);
+    if (cdp && i === WARMUP_ENTRIES) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+      await cdp.send('Tracing.start', {
+        categories: 'devtools.timeline,blink.user_timing,v8.execute',
+        transferMode: 'ReportEvents',
+      });
+    }
     const d = donors[i % donors.length]!;
     const amount = `${10 + (i % 90)}.${String(i % 100).padStart(2, '0')}`;
     await waitForFocus(page, /^Donor$/);
@@ -445,6 +461,16 @@ async function giftEntry(browser: Browser, server: AppServer): Promise<{ rows: U
       ours.push(t);
       base.push(b);
     }
+  }
+  if (cdp && profileDir) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(path.join(profileDir, 'gift.cpuprofile'), JSON.stringify(profile));
+    fs.writeFileSync(path.join(profileDir, 'gift.trace.json'), JSON.stringify({ traceEvents }));
+    log(`profile and trace in ${profileDir}`);
   }
   const count = await page.evaluate(
     () => document.querySelector('[data-testid="batch-count"]')?.textContent ?? '',
