@@ -6,7 +6,7 @@
  * typing and never block. A refused save shows the server's message at the field it names
  * and keeps everything typed.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MutationObserver, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useForm, useWatch } from 'react-hook-form';
@@ -235,9 +235,18 @@ const GiftRow = memo(
     const saveContact = useMutation({
       mutationFn: (body: Parameters<typeof api.contacts.create>[0]) => api.contacts.create(body),
     });
-    const saveGift = useMutation({
-      mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body),
-    });
+    // The gift's save, a mutation the query client knows of (a burst's refresh waits for it),
+    // observed by no component: the row says it is saving through `saving`, set with the rest
+    // of the row's state, so the answer renders the entry row once (its reset), not again for
+    // the mutation's own state a timer later, while the next donor is being typed.
+    const [saveGift] = useState(
+      () =>
+        new MutationObserver(client, {
+          mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) =>
+            api.batches.addGift(batch.id, body),
+        }),
+    );
+    const [saving, setSaving] = useState(false);
 
     const submit = form.handleSubmit(async (v) => {
       clearErrors();
@@ -309,7 +318,8 @@ const GiftRow = memo(
       }
       try {
         const { batchId: _inPath, ...body } = gift;
-        const saved = await saveGift.mutateAsync({ ...body, contactId: chosen!.id });
+        setSaving(true);
+        const saved = await saveGift.mutate({ ...body, contactId: chosen!.id });
         // The row and the batch's figures come with the save's answer: on screen with no other
         // request, first, before the entry row is reset (the table's render does not wait for
         // the row's). What else a gift changes (totals, stats, badges) is refreshed once per burst.
@@ -317,6 +327,7 @@ const GiftRow = memo(
         // Then the entry row, in the same task, so the next keys typed land in the donor box. Sticky:
         // date, method and designation stay for the next gift; the rest starts empty.
         flushSync(() => {
+          setSaving(false);
           form.reset(
             defaultsFrom(batch, {
               date: v.date,
@@ -354,6 +365,7 @@ const GiftRow = memo(
           },
         });
       } catch (err) {
+        setSaving(false);
         if (isApiError(err) && err.details.length) showIssues(err.details, DONATION_FIELDS);
         else setTopError(err instanceof Error ? err.message : String(err));
       }
@@ -362,7 +374,7 @@ const GiftRow = memo(
     // Enter saves from any field of the row.
     const onKeyDown = enterSubmits(submit);
 
-    const busy = saveContact.isPending || saveGift.isPending;
+    const busy = saveContact.isPending || saving;
     return (
       <form
         className="panel gift-row"
