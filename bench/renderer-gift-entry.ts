@@ -2,6 +2,8 @@
  * bench/renderer.ts's gift-entry figure: Enter → the saved row on screen, over gifts typed by
  * keyboard, against a bare fetch baseline in the same page.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { openApp, type AppServer } from '../test/browser/helpers.ts';
 import { CONTACTS, ENTRIES, WARMUP_ENTRIES, log, fmt, type UiRow, percentiles } from './renderer-common.ts';
@@ -97,8 +99,22 @@ export async function giftEntry(
     'content-type': 'application/json',
     accept: 'application/json',
   };
+  // BENCH_UI_PROFILE=dir: a Chromium trace (timeline) and a CPU profile of the counted gifts, into dir.
+  const profileDir = process.env.BENCH_UI_PROFILE;
+  const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+  const traceEvents: unknown[] = [];
+  cdp?.on('Tracing.dataCollected', (e) => traceEvents.push(...(e.value as unknown[])));
   for (let i = 0; i < WARMUP_ENTRIES + ENTRIES; i++) {
     if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + ENTRIES} (${WARMUP_ENTRIES} warm-up)`);
+    if (cdp && i === WARMUP_ENTRIES) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+      await cdp.send('Tracing.start', {
+        categories: 'devtools.timeline,blink.user_timing,v8.execute',
+        transferMode: 'ReportEvents',
+      });
+    }
     const d = donors[i % donors.length]!;
     const amount = `${10 + (i % 90)}.${String(i % 100).padStart(2, '0')}`;
     await waitForFocus(page, /^Donor$/);
@@ -202,6 +218,16 @@ export async function giftEntry(
       ours.push(t);
       base.push(b);
     }
+  }
+  if (cdp && profileDir) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(path.join(profileDir, 'gift.cpuprofile'), JSON.stringify(profile));
+    fs.writeFileSync(path.join(profileDir, 'gift.trace.json'), JSON.stringify({ traceEvents }));
+    log(`profile and trace in ${profileDir}`);
   }
   const count = await page.evaluate(
     () => document.querySelector('[data-testid="batch-count"]')?.textContent ?? '',

@@ -75,6 +75,7 @@ export function installProbe(): void {
     const a = armed;
     if (!a) return;
     a.start = startAt(e); // an input event restarts it: the time counts from the last keystroke
+    performance.mark('bench-start', { startTime: a.start }); // for a trace (BENCH_UI_PROFILE)
     if (a.observer) return;
     a.observer = new MutationObserver(() => {
       if (a.start === null || !a.cond()) return;
@@ -84,6 +85,7 @@ export function installProbe(): void {
       const start = a.start;
       requestAnimationFrame(() => {
         const frame = performance.now();
+        performance.mark('bench-frame');
         const requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
           .filter((e) => e.startTime >= start - 1 && e.startTime <= frame)
           .map((e) => ({

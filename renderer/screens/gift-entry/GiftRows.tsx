@@ -1,6 +1,14 @@
 /** The batch's saved gifts, newest first, each with its sync-state slot. */
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  defaultScheduler,
+  notifyManager,
+  replaceEqualDeep,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { memo } from 'react';
+import { flushSync } from 'react-dom';
 import { formatDollars } from '#shared/money.ts';
 import type { Batch, BatchGiftSaved } from '#shared/schemas/batches.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
@@ -19,30 +27,72 @@ interface ShownRows {
 
 /**
  * Puts a just-saved gift (the save's answer) into the batch's list, and the batch's new count
- * and total into its figures, at once: no read after the save. A read of either still on its
- * way (the 5-second sync poll, a burst's refresh) may have been answered before this gift was
- * written, so it is cancelled first and cannot put the list back without the gift. Idempotent:
- * a row already there is left as it is.
+ * and total into its figures, and has React put them on screen before this returns: no read
+ * after the save, and no wait for the query cache's next notification tick (a timer) nor behind
+ * the entry row's own reset. A read of either still on its way (the 5-second sync poll, a
+ * burst's refresh) may have been answered before this gift was written, so it is cancelled
+ * first (cancelling puts the query back at once) and cannot put the list back without the gift.
+ * Idempotent: a row already there is left as it is.
  */
-export async function showSavedGift(client: QueryClient, saved: BatchGiftSaved): Promise<void> {
+export function showSavedGift(client: QueryClient, saved: BatchGiftSaved): void {
   const batchId = saved.batch.id;
-  await Promise.all([
-    client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true }),
-    client.cancelQueries({ queryKey: qk.batch(batchId), exact: true }),
-  ]);
-  client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
-    if (!old || old.rows.some((r) => r.id === saved.donation.id)) return old;
-    return { rows: [...old.rows, saved.donation].slice(-SHOWN), total: old.total + 1 };
+  notifyNow(() => {
+    void client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true });
+    void client.cancelQueries({ queryKey: qk.batch(batchId), exact: true });
+    client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
+      if (!old || old.rows.some((r) => r.id === saved.donation.id)) return old;
+      return { rows: [...old.rows, saved.donation].slice(-SHOWN), total: old.total + 1 };
+    });
+    client.setQueryData<Batch>(qk.batch(batchId), saved.batch);
   });
-  client.setQueryData<Batch>(qk.batch(batchId), saved.batch);
 }
 
-export function GiftRows({ batchId }: { batchId: string }) {
+/**
+ * Runs `fn`'s query-cache writes with their subscribers told at once (the cache's notifier
+ * otherwise tells them on a 0-ms timer) and React's resulting render committed before it
+ * returns. The notifier's default scheduling is back when this returns.
+ */
+function notifyNow(fn: () => void): void {
+  notifyManager.setScheduler((cb) => cb());
+  try {
+    flushSync(() => notifyManager.batch(fn));
+  } finally {
+    notifyManager.setScheduler(defaultScheduler);
+  }
+}
+
+/**
+ * The list's structural sharing by gift id: a row whose gift is unchanged keeps its object (so
+ * its memoised line does not render again) even when the list moved by one, as it does once
+ * the batch has more than SHOWN gifts; the default compares position by position, so every
+ * row differs from its neighbour and is compared field by field.
+ */
+function shareRows(old: unknown, next: unknown): unknown {
+  const o = old as ShownRows | undefined;
+  const n = next as ShownRows;
+  if (!o?.rows || !n?.rows) return next;
+  const byId = new Map(o.rows.map((r) => [r.id, r]));
+  let same = o.total === n.total && o.rows.length === n.rows.length;
+  const rows = n.rows.map((r, i) => {
+    const prev = byId.get(r.id);
+    const kept = prev ? replaceEqualDeep(prev, r) : r;
+    if (kept !== o.rows[i]) same = false;
+    return kept;
+  });
+  return same ? o : { rows, total: n.total };
+}
+
+/**
+ * Memoised: the screen renders again for every change of the batch (its count and total with
+ * each save); the list renders for its own query only.
+ */
+export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string }) {
   const api = useApi();
   const client = useQueryClient();
   const ref = useReferenceData();
   const rows = useQuery({
     queryKey: qk.batchDonations(batchId),
+    structuralSharing: shareRows,
     // While any gift is on its way to HQ, its state is read again every few seconds.
     refetchInterval: (q) => (q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false),
     queryFn: async (): Promise<ShownRows> => {
@@ -110,7 +160,7 @@ export function GiftRows({ batchId }: { batchId: string }) {
       </table>
     </section>
   );
-}
+});
 
 /**
  * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
