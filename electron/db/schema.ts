@@ -78,6 +78,12 @@ export interface ContactsTable {
   phone: string | null;
   /** Reference from a bulk import, so a re-run adds nothing twice. */
   externalId: string | null;
+  /**
+   * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) this record was created
+   * with through the create API; unique per account, so a second create with it answers this
+   * record (migration sync-reference-unique). Null for records created without one.
+   */
+  syncReference: string | null;
   /** Sum of completed donations, cents. */
   totalCents: number;
   lastDonationDate: string | null;
@@ -213,6 +219,12 @@ export interface DonationsTable {
   thankYouSentDate: string | null;
   notes: string | null;
   externalId: string | null;
+  /**
+   * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) this record was created
+   * with through the create API; unique per account, so a second create with it answers this
+   * record (migration sync-reference-unique). Null for records created without one.
+   */
+  syncReference: string | null;
   /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
   batchId: string | null;
   createdAt: string;

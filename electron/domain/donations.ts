@@ -14,13 +14,14 @@ import type {
   DonationListQuery,
 } from '#shared/schemas/donations.ts';
 import { DESIGNATION_ISSUE } from '#shared/schemas/donations.ts';
+import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { reusable } from '../db/bulk.ts';
 import type { DonationRow } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type Election, resolveElection } from './elections.ts';
-import { DomainError, invalidField, notFound } from './errors.ts';
+import { DomainError, invalidField, notFound, ReferenceHeld } from './errors.ts';
 import { requireOpenBatch } from './batches.ts';
 import { addHistory, checkLimits, recomputeContactTotals } from './limits.ts';
 
@@ -144,6 +145,7 @@ export function donationRow(
     thankYouSentDate: checked.thankYouSentDate,
     notes: present(input.notes) ? input.notes : null,
     externalId,
+    syncReference: null,
     batchId: null,
     createdAt: at,
     updatedAt: at,
@@ -200,6 +202,7 @@ const DONATION_COLUMNS = [
   'thankYouSentDate',
   'notes',
   'externalId',
+  'syncReference',
   'batchId',
   'createdAt',
   'updatedAt',
@@ -213,7 +216,21 @@ void everyDonationColumn;
 const insertDonationRow = reusable((db, p) =>
   db
     .insertInto('donations')
-    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow),
+    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow)
+    // A gift with a sync reference the account already holds (a create racing its twin with
+    // that reference, committed meanwhile): nothing is inserted, and insertDonation says so.
+    .onConflict((oc) =>
+      oc.columns(['accountId', 'syncReference']).where('syncReference', 'is not', null).doNothing(),
+    ),
+);
+
+/** The account's gift created with this sync reference (values accountId, syncReference). */
+const donationByReference = reusable((db, p) =>
+  db
+    .selectFrom('donations')
+    .selectAll()
+    .where('accountId', '=', p<string>(0))
+    .where('syncReference', '=', p<string>(1)),
 );
 
 /**
@@ -227,6 +244,12 @@ export async function insertDonation(
   opts: DonationWriteOptions = {},
 ): Promise<DonationRow> {
   const checked = checkDonation(input);
+  // A sync reference the account holds already: the record it names is the answer.
+  const reference = donationReferenceOf(input.notes);
+  if (reference !== null) {
+    const held = await donationByReference(trx, [input.accountId, reference]);
+    if (held.rows.length > 0) throw new ReferenceHeld(reference);
+  }
   // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
   // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
   // Anything refused after it is rolled back with the rest of the request.
@@ -243,12 +266,16 @@ export async function insertDonation(
   if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
+    syncReference: reference,
     batchId: present(opts.batchId) ? opts.batchId : null,
   };
-  await insertDonationRow(
+  const inserted = await insertDonationRow(
     trx,
     DONATION_COLUMNS.map((c) => row[c]),
   );
+  // Another create with this reference committed since the check above (PostgreSQL: this one
+  // waited for it on the unique index): roll this one back, answer that one.
+  if (reference !== null && Number(inserted.numAffectedRows ?? 1) === 0) throw new ReferenceHeld(reference);
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
   await logChange(trx, {
@@ -273,10 +300,35 @@ export async function createDonation(
   input: DonationCreateBody,
   opts: DonationWriteOptions = {},
 ): Promise<DonationCreated> {
+  return (await createDonationOnce(ctx, input, opts)).donation;
+}
+
+/**
+ * Creates a gift, once per sync reference: when the notes' last line is a GiftDesk reference
+ * (`gd:<local id>`, #shared/sync-reference.ts) and the account already holds a gift created
+ * with it, that gift is the answer (`created: false`) and nothing is written — no row, no
+ * totals, no change-log entry. The database enforces it (a unique reference per account), so
+ * two creates racing with one reference store one gift and both answer it.
+ */
+export async function createDonationOnce(
+  ctx: DomainContext,
+  input: DonationCreateBody,
+  opts: DonationWriteOptions = {},
+): Promise<{ donation: DonationCreated; created: boolean }> {
   requireDesignation(input); // fail fast before queueing a write
-  const at = ctx.now();
-  const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
-  return toCreated(row);
+  for (;;) {
+    const at = ctx.now();
+    try {
+      const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
+      return { donation: toCreated(row), created: true };
+    } catch (err) {
+      if (!(err instanceof ReferenceHeld)) throw err;
+      const held = await donationByReference(ctx.store.db, [input.accountId, err.reference]);
+      const row = held.rows[0] as DonationRow | undefined;
+      if (row) return { donation: toCreated(row), created: false };
+      // Deleted (with its donor) since it was seen: the reference is free again, try once more.
+    }
+  }
 }
 
 /** The gifts a list query covers: the account's, not voided, in the date range. */

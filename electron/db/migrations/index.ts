@@ -15,6 +15,7 @@ import * as searchTerms from './2026-11-25T1530-search-terms.ts';
 import * as syncDirectory from './2026-11-25T1540-sync-directory.ts';
 import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
 import * as searchTermsCompact from './2026-11-25T1725-search-terms-compact.ts';
+import * as syncReferenceUnique from './2026-11-25T1930-sync-reference-unique.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   syncDirectory,
   donationsListIndex,
   searchTermsCompact,
+  syncReferenceUnique,
 ];
