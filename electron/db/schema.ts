@@ -78,12 +78,6 @@ export interface ContactsTable {
   phone: string | null;
   /** Reference from a bulk import, so a re-run adds nothing twice. */
   externalId: string | null;
-  /**
-   * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) this record was created
-   * with through the create API; unique per account, so a second create with it answers this
-   * record (migration sync-reference-unique). Null for records created without one.
-   */
-  syncReference: string | null;
   /** Sum of completed donations, cents. */
   totalCents: number;
   lastDonationDate: string | null;
@@ -219,12 +213,6 @@ export interface DonationsTable {
   thankYouSentDate: string | null;
   notes: string | null;
   externalId: string | null;
-  /**
-   * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) this record was created
-   * with through the create API; unique per account, so a second create with it answers this
-   * record (migration sync-reference-unique). Null for records created without one.
-   */
-  syncReference: string | null;
   /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
   batchId: string | null;
   createdAt: string;
@@ -444,6 +432,24 @@ export interface SyncHqContactsTable {
   createdAt: string;
 }
 
+/**
+ * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) a gift was created with
+ * through the create API: one gift per reference and account, so a second create with it
+ * answers that gift (migration sync-reference-unique).
+ */
+export interface DonationSyncReferencesTable {
+  accountId: string;
+  reference: string;
+  donationId: string;
+}
+
+/** The same for contacts (their last `gd:` tag). */
+export interface ContactSyncReferencesTable {
+  accountId: string;
+  reference: string;
+  contactId: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -477,6 +483,8 @@ export interface Database {
   syncPullRuns: SyncPullRunsTable;
   syncDirectory: SyncDirectoryTable;
   syncHqContacts: SyncHqContactsTable;
+  donationSyncReferences: DonationSyncReferencesTable;
+  contactSyncReferences: ContactSyncReferencesTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -314,7 +314,6 @@ export function prepareContact(
     email: null as string | null,
     phone: null as string | null,
     externalId,
-    syncReference: null as string | null,
     totalCents: 0,
     lastDonationDate: null,
     createdAt: at,
@@ -337,21 +336,13 @@ export function prepareContact(
   };
 }
 
-/**
- * Inserts prepared contacts with everything attached (no counters, no outbox: the caller's).
- * `rows: false`: the contacts' own rows are in already (a create with a sync reference).
- */
-export async function insertContactRecords(
-  trx: Db,
-  records: readonly NewContactRecord[],
-  { rows = true }: { rows?: boolean } = {},
-): Promise<void> {
-  if (rows)
-    await insertObjects(
-      trx,
-      'contacts',
-      records.map((r) => r.row),
-    );
+/** Inserts prepared contacts with everything attached (no counters, no outbox: the caller's). */
+export async function insertContactRecords(trx: Db, records: readonly NewContactRecord[]): Promise<void> {
+  await insertObjects(
+    trx,
+    'contacts',
+    records.map((r) => r.row),
+  );
   await insertObjects(
     trx,
     'contactPhones',
@@ -400,10 +391,10 @@ export async function createContact(
 /** The account's contact created with this sync reference, if any. */
 async function contactByReference(db: Db, accountId: string, reference: string) {
   return db
-    .selectFrom('contacts')
-    .select('id')
+    .selectFrom('contactSyncReferences')
+    .select('contactId as id')
     .where('accountId', '=', accountId)
-    .where('syncReference', '=', reference)
+    .where('reference', '=', reference)
     .executeTakeFirst();
 }
 
@@ -443,21 +434,18 @@ async function insertContact(
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     const defs = input.customFields ? await listCustomFields(trx, input.accountId) : [];
-    const record = prepareContact(input, defs, id, at, opts.externalId ?? null);
-    if (reference === null) await insertContactRecords(trx, [record]);
-    else {
-      if (await contactByReference(trx, input.accountId, reference)) throw new ReferenceHeld(reference);
-      const inserted = await trx
-        .insertInto('contacts')
-        .values({ ...record.row, syncReference: reference })
+    if (reference !== null && (await contactByReference(trx, input.accountId, reference)))
+      throw new ReferenceHeld(reference);
+    await insertContactRecords(trx, [prepareContact(input, defs, id, at, opts.externalId ?? null)]);
+    if (reference !== null) {
+      const kept = await trx
+        .insertInto('contactSyncReferences')
+        .values({ accountId: input.accountId, reference, contactId: id })
         // Another create with this reference committed since the check (PostgreSQL: this one
-        // waited for it on the unique index): nothing inserted; roll back, answer that one.
-        .onConflict((oc) =>
-          oc.columns(['accountId', 'syncReference']).where('syncReference', 'is not', null).doNothing(),
-        )
+        // waited for it on the key): nothing inserted; roll this one back, answer that one.
+        .onConflict((oc) => oc.columns(['accountId', 'reference']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) throw new ReferenceHeld(reference);
-      await insertContactRecords(trx, [record], { rows: false });
+      if (Number(kept.numInsertedOrUpdatedRows ?? 0n) === 0) throw new ReferenceHeld(reference);
     }
     await bumpCounters(trx, input.accountId, { contacts: 1 });
     await logChange(trx, {

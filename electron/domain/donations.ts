@@ -145,7 +145,6 @@ export function donationRow(
     thankYouSentDate: checked.thankYouSentDate,
     notes: present(input.notes) ? input.notes : null,
     externalId,
-    syncReference: null,
     batchId: null,
     createdAt: at,
     updatedAt: at,
@@ -202,7 +201,6 @@ const DONATION_COLUMNS = [
   'thankYouSentDate',
   'notes',
   'externalId',
-  'syncReference',
   'batchId',
   'createdAt',
   'updatedAt',
@@ -216,21 +214,29 @@ void everyDonationColumn;
 const insertDonationRow = reusable((db, p) =>
   db
     .insertInto('donations')
-    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow)
-    // A gift with a sync reference the account already holds (a create racing its twin with
-    // that reference, committed meanwhile): nothing is inserted, and insertDonation says so.
-    .onConflict((oc) =>
-      oc.columns(['accountId', 'syncReference']).where('syncReference', 'is not', null).doNothing(),
-    ),
+    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow),
 );
 
-/** The account's gift created with this sync reference (values accountId, syncReference). */
+/**
+ * A gift's sync reference (values accountId, reference, donationId). One per reference and
+ * account: when another create with it has committed meanwhile (PostgreSQL: this one waited
+ * for it on the key), nothing is inserted, and insertDonation says so.
+ */
+const insertDonationReference = reusable((db, p) =>
+  db
+    .insertInto('donationSyncReferences')
+    .values({ accountId: p<string>(0), reference: p<string>(1), donationId: p<string>(2) })
+    .onConflict((oc) => oc.columns(['accountId', 'reference']).doNothing()),
+);
+
+/** The account's gift created with this sync reference (values accountId, reference). */
 const donationByReference = reusable((db, p) =>
   db
-    .selectFrom('donations')
-    .selectAll()
-    .where('accountId', '=', p<string>(0))
-    .where('syncReference', '=', p<string>(1)),
+    .selectFrom('donationSyncReferences as r')
+    .innerJoin('donations as d', 'd.id', 'r.donationId')
+    .selectAll('d')
+    .where('r.accountId', '=', p<string>(0))
+    .where('r.reference', '=', p<string>(1)),
 );
 
 /**
@@ -266,16 +272,18 @@ export async function insertDonation(
   if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
-    syncReference: reference,
     batchId: present(opts.batchId) ? opts.batchId : null,
   };
-  const inserted = await insertDonationRow(
+  await insertDonationRow(
     trx,
     DONATION_COLUMNS.map((c) => row[c]),
   );
-  // Another create with this reference committed since the check above (PostgreSQL: this one
-  // waited for it on the unique index): roll this one back, answer that one.
-  if (reference !== null && Number(inserted.numAffectedRows ?? 1) === 0) throw new ReferenceHeld(reference);
+  if (reference !== null) {
+    const kept = await insertDonationReference(trx, [input.accountId, reference, row.id]);
+    // Another create with this reference committed since the check above: roll this one back
+    // (the gift, the totals, everything), answer that one.
+    if (Number(kept.numAffectedRows ?? 0) === 0) throw new ReferenceHeld(reference);
+  }
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
   await logChange(trx, {

@@ -128,7 +128,6 @@ const gift: DonationRow = {
   thankYouSentDate: null,
   notes: 'table 4',
   externalId: null,
-  syncReference: null,
   batchId: null,
   createdAt: 'x',
   updatedAt: 'x',
