@@ -10,6 +10,11 @@
  *   the engine pages HQ's contacts newest first back to the earliest attempt (reconcile.ts),
  *   and reads the new candidates to find the tags. Local ids are ULIDs: unique, never reused,
  *   so the tag and the reference name exactly one record.
+ *
+ * The reference is parsed in one place, #shared/sync-reference.ts, which GiftDesk's own server
+ * uses too: as HQ it answers a create carrying a reference it already holds with that record
+ * (200, nothing written), so a create it commits after our deadline is not doubled by the post
+ * that reconcile releases.
  */
 import type { DonationListItem } from '#shared/schemas/donations.ts';
 import {
