@@ -432,6 +432,24 @@ export interface SyncHqContactsTable {
   createdAt: string;
 }
 
+/**
+ * The sync reference (`gd:<local id>`, #shared/sync-reference.ts) a gift was created with
+ * through the create API: one gift per reference and account, so a second create with it
+ * answers that gift (migration sync-reference-unique).
+ */
+export interface DonationSyncReferencesTable {
+  accountId: string;
+  reference: string;
+  donationId: string;
+}
+
+/** The same for contacts (their last `gd:` tag). */
+export interface ContactSyncReferencesTable {
+  accountId: string;
+  reference: string;
+  contactId: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -465,6 +483,8 @@ export interface Database {
   syncPullRuns: SyncPullRunsTable;
   syncDirectory: SyncDirectoryTable;
   syncHqContacts: SyncHqContactsTable;
+  donationSyncReferences: DonationSyncReferencesTable;
+  contactSyncReferences: ContactSyncReferencesTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

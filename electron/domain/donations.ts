@@ -14,6 +14,7 @@ import type {
   DonationListQuery,
 } from '#shared/schemas/donations.ts';
 import { DESIGNATION_ISSUE } from '#shared/schemas/donations.ts';
+import { donationReferenceOf } from '#shared/sync-reference.ts';
 import type { InferResult } from 'kysely';
 import { reusable } from '../db/bulk.ts';
 import type { DonationRow } from '../db/schema.ts';
@@ -21,7 +22,7 @@ import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange, readCounters } from './change-log.ts';
 import type { DomainContext, WriteOptions } from './context.ts';
 import { type Election, resolveElection } from './elections.ts';
-import { DomainError, invalidField, notFound } from './errors.ts';
+import { DomainError, invalidField, notFound, ReferenceHeld } from './errors.ts';
 import { requireOpenBatch } from './batches.ts';
 import { addHistory, checkLimits, recomputeContactTotals } from './limits.ts';
 import { donationAmountOf, donationFromRow } from './row-mappers.ts';
@@ -220,6 +221,28 @@ const insertDonationRow = reusable((db, p) =>
 );
 
 /**
+ * A gift's sync reference (values accountId, reference, donationId). One per reference and
+ * account: when another create with it has committed meanwhile (PostgreSQL: this one waited
+ * for it on the key), nothing is inserted, and insertDonation says so.
+ */
+const insertDonationReference = reusable((db, p) =>
+  db
+    .insertInto('donationSyncReferences')
+    .values({ accountId: p<string>(0), reference: p<string>(1), donationId: p<string>(2) })
+    .onConflict((oc) => oc.columns(['accountId', 'reference']).doNothing()),
+);
+
+/** The account's gift created with this sync reference (values accountId, reference). */
+const donationByReference = reusable((db, p) =>
+  db
+    .selectFrom('donationSyncReferences as r')
+    .innerJoin('donations as d', 'd.id', 'r.donationId')
+    .selectAll('d')
+    .where('r.accountId', '=', p<string>(0))
+    .where('r.reference', '=', p<string>(1)),
+);
+
+/**
  * Inserts one donation inside an open write transaction: the rules, the contact's totals,
  * the account's count, the limit check (D6) and the outbox entry, all or nothing.
  */
@@ -230,6 +253,12 @@ export async function insertDonation(
   opts: DonationWriteOptions = {},
 ): Promise<DonationRow> {
   const checked = checkDonation(input);
+  // A sync reference the account holds already: the record it names is the answer.
+  const reference = donationReferenceOf(input.notes);
+  if (reference !== null) {
+    const held = await donationByReference(trx, [input.accountId, reference]);
+    if (held.rows.length > 0) throw new ReferenceHeld(reference);
+  }
   // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
   // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
   // Anything refused after it is rolled back with the rest of the request.
@@ -252,6 +281,12 @@ export async function insertDonation(
     trx,
     DONATION_COLUMNS.map((c) => row[c]),
   );
+  if (reference !== null) {
+    const kept = await insertDonationReference(trx, [input.accountId, reference, row.id]);
+    // Another create with this reference committed since the check above: roll this one back
+    // (the gift, the totals, everything), answer that one.
+    if (Number(kept.numAffectedRows ?? 0) === 0) throw new ReferenceHeld(reference);
+  }
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
   await logChange(trx, {
@@ -276,10 +311,35 @@ export async function createDonation(
   input: DonationCreateBody,
   opts: DonationWriteOptions = {},
 ): Promise<DonationCreated> {
+  return (await createDonationOnce(ctx, input, opts)).donation;
+}
+
+/**
+ * Creates a gift, once per sync reference: when the notes' last line is a GiftDesk reference
+ * (`gd:<local id>`, #shared/sync-reference.ts) and the account already holds a gift created
+ * with it, that gift is the answer (`created: false`) and nothing is written — no row, no
+ * totals, no change-log entry. The database enforces it (a unique reference per account), so
+ * two creates racing with one reference store one gift and both answer it.
+ */
+export async function createDonationOnce(
+  ctx: DomainContext,
+  input: DonationCreateBody,
+  opts: DonationWriteOptions = {},
+): Promise<{ donation: DonationCreated; created: boolean }> {
   requireDesignation(input); // fail fast before queueing a write
-  const at = ctx.now();
-  const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
-  return toCreated(row);
+  for (;;) {
+    const at = ctx.now();
+    try {
+      const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
+      return { donation: toCreated(row), created: true };
+    } catch (err) {
+      if (!(err instanceof ReferenceHeld)) throw err;
+      const held = await donationByReference(ctx.store.db, [input.accountId, err.reference]);
+      const row = held.rows[0] as DonationRow | undefined;
+      if (row) return { donation: toCreated(row), created: false };
+      // Deleted (with its donor) since it was seen: the reference is free again, try once more.
+    }
+  }
 }
 
 /** The list query's date range as stored instants (null: open at that end). */

@@ -53,3 +53,14 @@ export function notFound(what: string, field: string, id: string, code?: string)
     [{ field, issue: 'does not exist in this account' }],
   );
 }
+
+/**
+ * Thrown inside a create's write when the account already holds a record created with the
+ * same sync reference: the write is rolled back (nothing of it stays), and the create answers
+ * that record instead (createDonationOnce, createContactOnce).
+ */
+export class ReferenceHeld extends Error {
+  constructor(readonly reference: string) {
+    super(`a record with sync reference ${reference} exists already`);
+  }
+}

@@ -10,56 +10,61 @@
  *   the engine pages HQ's contacts newest first back to the earliest attempt (reconcile.ts),
  *   and reads the new candidates to find the tags. Local ids are ULIDs: unique, never reused,
  *   so the tag and the reference name exactly one record.
+ *
+ * The reference is parsed in one place, #shared/sync-reference.ts, which GiftDesk's own server
+ * uses too: as HQ it answers a create carrying a reference it already holds with that record
+ * (200, nothing written), so a create it commits after our deadline is not doubled by the post
+ * that reconcile releases.
  */
 import type { DonationListItem } from '#shared/schemas/donations.ts';
+import {
+  donationReferenceOf,
+  REFERENCE_PREFIX,
+  referenceFor,
+  referencesIn,
+  referenceTagOwner,
+} from '#shared/sync-reference.ts';
 
-export const REFERENCE_PREFIX = 'gd:';
+export { REFERENCE_PREFIX };
 
 export function contactReferenceTag(localId: string): string {
-  return `${REFERENCE_PREFIX}${localId}`;
+  return referenceFor(localId);
 }
 
 export function donationReference(localId: string): string {
-  return `${REFERENCE_PREFIX}${localId}`;
+  return referenceFor(localId);
 }
 
-/** The notes HQ gets: the gift's own notes, then the reference on a line of its own. */
+/**
+ * The notes HQ gets: the gift's own notes, then the reference on a line of its own — the last
+ * line, where GiftDesk HQ reads it (`donationReferenceOf`, #shared/sync-reference.ts) to answer a
+ * second create of this gift with the first.
+ */
 export function withDonationReference(notes: string | null, localId: string): string {
   const ref = donationReference(localId);
   if (notes === null || notes === '') return ref;
-  if (hasDonationReference(notes, localId)) return notes;
+  if (donationReferenceOf(notes) === ref) return notes;
   return `${notes}\n${ref}`;
 }
 
 /** Whether notes carry this gift's reference (a whole token: not a prefix of a longer id). */
 export function hasDonationReference(notes: string | null | undefined, localId: string): boolean {
-  if (!notes) return false;
-  const ref = donationReference(localId);
-  let from = 0;
-  for (;;) {
-    const i = notes.indexOf(ref, from);
-    if (i < 0) return false;
-    const after = notes.charAt(i + ref.length);
-    const before = i === 0 ? '' : notes.charAt(i - 1);
-    if (!/[0-9A-Za-z_]/.test(after) && !/[0-9A-Za-z_:]/.test(before)) return true;
-    from = i + 1;
-  }
+  return referencesIn(notes).includes(localId);
 }
 
 /** The local ids a contact's `gd:` tags name (the records GiftDesk created it for). */
 export function referenceOwners(tags: unknown): string[] {
   if (!Array.isArray(tags)) return [];
-  return tags.flatMap((t) =>
-    typeof t === 'string' && t.trim().toLowerCase().startsWith(REFERENCE_PREFIX)
-      ? [t.trim().slice(REFERENCE_PREFIX.length)]
-      : [],
-  );
+  return tags.flatMap((t) => {
+    const owner = referenceTagOwner(t);
+    return owner === null ? [] : [owner];
+  });
 }
 
 /** Whether a contact's tags carry its reference tag. */
 export function hasContactReference(tags: readonly string[] | null | undefined, localId: string): boolean {
-  const ref = contactReferenceTag(localId).toLowerCase();
-  return (tags ?? []).some((t) => t.trim().toLowerCase() === ref);
+  const id = localId.toLowerCase();
+  return (tags ?? []).some((t) => referenceTagOwner(t)?.toLowerCase() === id);
 }
 
 /** What a donation attempt sent, as far as the list shows it. */
@@ -79,12 +84,9 @@ export type DonationMatch =
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
 
-/** A GiftDesk reference anywhere in notes, whatever record it names (`gd:` then an id, a whole token). */
-const ANY_REFERENCE = /(?:^|[^0-9A-Za-z_:])gd:[0-9A-Za-z_]+/;
-
-/** Whether notes carry a GiftDesk reference of any record: such a gift was posted by GiftDesk for that record. */
+/** Whether notes carry a GiftDesk reference of any record (`gd:` then an id, a whole token): such a gift was posted by GiftDesk for that record. */
 export function hasAnyDonationReference(notes: string | null | undefined): boolean {
-  return !!notes && ANY_REFERENCE.test(notes);
+  return referencesIn(notes).length > 0;
 }
 
 /**

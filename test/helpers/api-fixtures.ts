@@ -231,6 +231,8 @@ const TABLES = {
   syncPullRuns: true,
   syncDirectory: true,
   syncHqContacts: true,
+  donationSyncReferences: true,
+  contactSyncReferences: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

@@ -16,6 +16,7 @@ import * as syncDirectory from './2026-11-25T1540-sync-directory.ts';
 import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
 import * as searchTermsCompact from './2026-11-25T1725-search-terms-compact.ts';
 import * as searchPrefixOne from './2026-11-25T1935-search-prefix-one.ts';
+import * as syncReferenceUnique from './2026-11-25T1940-sync-reference-unique.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   donationsListIndex,
   searchTermsCompact,
   searchPrefixOne,
+  syncReferenceUnique,
 ];

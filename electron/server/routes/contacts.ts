@@ -10,7 +10,7 @@ import {
   ContactUpdateBody,
 } from '#shared/schemas/contacts.ts';
 import {
-  createContact,
+  createContactOnce,
   deleteContact,
   getContact,
   listContacts,
@@ -58,13 +58,17 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
     schema: {
       tags,
       summary: 'Create a contact',
+      description:
+        'GiftDesk creates a contact once per sync reference: when its tags carry a GiftDesk reference (a tag `gd:` then ' +
+        'an id; the last such tag counts) and the account already holds a contact created with it, the answer is 200 ' +
+        'with that contact, and nothing is written. Otherwise 201.',
       body: ContactCreateBody,
-      response: { 201: Contact, ...errors(400, 403, 413) },
+      response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const created = await createContact(ctx, { ...req.body, accountId });
-      return reply.code(201).send(created);
+      const { contact, created } = await createContactOnce(ctx, { ...req.body, accountId });
+      return reply.code(created ? 201 : 200).send(contact);
     },
   });
 

@@ -13,7 +13,7 @@ import {
 import type { DomainContext } from '../../domain/context.ts';
 import {
   correctDonation,
-  createDonation,
+  createDonationOnce,
   getDonation,
   listDonations,
   voidDonation,
@@ -42,14 +42,19 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     schema: {
       tags,
       summary: 'Record a donation (GiftDesk also takes `batchId`, the gift-entry batch it is typed in)',
+      description:
+        'GiftDesk records a gift once per sync reference: when the last line of `notes` is a GiftDesk reference ' +
+        '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
+        'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201.',
       body: DonationCreateRequest,
-      response: { 201: DonationCreated, ...errors(400, 403, 404, 409, 413) },
+      response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const { batchId, ...body } = req.body;
-      return reply.code(201).send(await createDonation(ctx, { ...body, accountId }, { batchId }));
+      const { donation, created } = await createDonationOnce(ctx, { ...body, accountId }, { batchId });
+      return reply.code(created ? 201 : 200).send(donation);
     },
   });
 

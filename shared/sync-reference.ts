@@ -1,0 +1,58 @@
+/**
+ * GiftDesk's sync reference, `gd:<local id>`: the one parser of it, for the sync engine
+ * (electron/sync/identity.ts: what it sends, what it looks for at HQ) and for the server
+ * (electron/domain: a create that carries a reference the account already holds answers with
+ * that record instead of adding one).
+ *
+ * - A reference is `gd:` then an id (letters, digits, `_`), a whole token: not preceded by a
+ *   letter, digit, `_` or `:`, not followed by a letter, digit or `_`.
+ * - A donation's reference is its notes' LAST line when that line is a reference and nothing
+ *   else (spaces, tabs and a carriage return around it aside): the sync puts it there. A
+ *   reference elsewhere in the notes ("see gd:x above") is a mention, not the gift's reference.
+ * - A contact's reference is its last tag that is a reference and nothing else (`gd:` in any
+ *   case; tags are stored trimmed): the sync appends its own tag last.
+ *
+ * The migration sync-reference-unique backfills the same rule in SQL (frozen there; its test
+ * checks it agrees with this file).
+ */
+
+export const REFERENCE_PREFIX = 'gd:';
+
+/** The reference that names a local record. */
+export function referenceFor(localId: string): string {
+  return `${REFERENCE_PREFIX}${localId}`;
+}
+
+/** Every reference in a text, whole tokens only, in order (the local ids they name). */
+const ANY_REFERENCE = /(?<![0-9A-Za-z_:])gd:([0-9A-Za-z_]+)/g;
+
+/** The local ids of every `gd:` reference anywhere in a text (whole tokens), in order. */
+export function referencesIn(text: string | null | undefined): string[] {
+  if (!text) return [];
+  return [...text.matchAll(ANY_REFERENCE)].map((m) => m[1]!);
+}
+
+const LAST_LINE_REFERENCE = /(?:^|\n)[ \t\r]*(gd:[0-9A-Za-z_]+)[ \t\r]*$/;
+
+/** A donation's reference (`gd:<id>`): its notes' last line, when that line is one; else null. */
+export function donationReferenceOf(notes: string | null | undefined): string | null {
+  if (!notes) return null;
+  return LAST_LINE_REFERENCE.exec(notes)?.[1] ?? null;
+}
+
+const REFERENCE_TAG = /^gd:([0-9A-Za-z_]+)$/i;
+
+/** The local id a tag names when the tag is a reference (`gd:` in any case, surrounding spaces aside); else null. */
+export function referenceTagOwner(tag: unknown): string | null {
+  if (typeof tag !== 'string') return null;
+  return REFERENCE_TAG.exec(tag.trim())?.[1] ?? null;
+}
+
+/** A contact's reference (`gd:<id>`): its last tag that is a reference; else null. */
+export function contactReferenceOf(tags: readonly unknown[] | null | undefined): string | null {
+  for (let i = (tags?.length ?? 0) - 1; i >= 0; i--) {
+    const owner = referenceTagOwner(tags![i]);
+    if (owner !== null) return referenceFor(owner);
+  }
+  return null;
+}

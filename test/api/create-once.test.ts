@@ -1,0 +1,237 @@
+/**
+ * Creates are once per sync reference: a POST /donations whose notes end with a GiftDesk
+ * reference (`gd:<local id>` alone on the last line), or a POST /contacts whose tags carry one,
+ * answers 200 with the record the account already holds for that reference, and writes
+ * nothing — the second copy the sync would otherwise leave at HQ when HQ commits its first
+ * create after the client gave up on it (test/sync/late-commit.test.ts). A reference in
+ * another account is another record; a reference merely mentioned in notes is not one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asNewAccount,
+  expectStatus,
+  expectUnchanged,
+  getContact,
+  giftBody,
+  makeCampaign,
+  makeContact,
+  snapshot,
+} from '../helpers/api-fixtures.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let s: TestServer;
+let donorId: string;
+let campaignId: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  donorId = (await makeContact(s, { firstName: 'Robert', lastName: 'Brown' })).id;
+  campaignId = (await makeCampaign(s, 'Spring Gala')).id;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+/** A $19.99 cash gift at the gala table, as the sync posts it: the local id on the last line. */
+const twin = (t: TestServer, donor: string, campaign: string, ref: string, notes = 'table 4') =>
+  giftBody(t, donor, {
+    campaignId: campaign,
+    donationAmount: 19.99,
+    donationDate: '2026-11-24T19:42:00Z',
+    paymentMethod: 'cash',
+    notes: `${notes}\ngd:${ref}`,
+  });
+
+const donations = (t: TestServer) =>
+  t.request('GET', `/api/v1/donations?accountId=${t.accountId}&limit=100`).then((r) => expectStatus(r, 200));
+
+describe('POST /donations with a sync reference', () => {
+  it('a second create with the reference answers 200 with the first gift and changes nothing', async () => {
+    const first = expectStatus(
+      await s.request(
+        'POST',
+        '/api/v1/donations',
+        twin(s, donorId, campaignId, 'don_01JDTWINA0000000000000000'),
+      ),
+      201,
+    );
+    const before = await snapshot(s, { contacts: [donorId] });
+    const again = await s.request(
+      'POST',
+      '/api/v1/donations',
+      twin(s, donorId, campaignId, 'don_01JDTWINA0000000000000000'),
+    );
+    expect(expectStatus(again, 200)).toEqual(first);
+    await expectUnchanged(s, before); // no row, no totals, no change-log entry, same list
+    const list = await donations(s);
+    expect(list.donations.filter((d: { id: string }) => d.id === first.id)).toHaveLength(1);
+    expect((await getContact(s, donorId)).totalDonations).toBe(19.99);
+  });
+
+  it('identical twins (same donor, $19.99 cash, same minute) with their own references are two gifts', async () => {
+    const t = await asNewAccount(s);
+    const donor = (await makeContact(t, { firstName: 'Robert', lastName: 'Brown' })).id;
+    const campaign = (await makeCampaign(t, 'Spring Gala')).id;
+    const a = await t.request(
+      'POST',
+      '/api/v1/donations',
+      twin(t, donor, campaign, 'don_01JDTWINB0000000000000001'),
+    );
+    const b = await t.request(
+      'POST',
+      '/api/v1/donations',
+      twin(t, donor, campaign, 'don_01JDTWINB0000000000000002'),
+    );
+    expect(expectStatus(a, 201).id).not.toBe(expectStatus(b, 201).id);
+    expect((await donations(t)).total).toBe(2);
+    expect((await getContact(t, donor)).totalDonations).toBe(39.98);
+  });
+
+  it('ten concurrent creates with one reference store one gift, and all ten answer it', async () => {
+    const t = await asNewAccount(s);
+    const donor = (await makeContact(t, { firstName: 'Zoë', lastName: 'Núñez' })).id;
+    const campaign = (await makeCampaign(t, 'Spring Gala')).id;
+    const body = twin(t, donor, campaign, 'don_01JDRACE00000000000000000');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.request('POST', '/api/v1/donations', body)),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    expect((await donations(t)).total).toBe(1);
+    expect((await getContact(t, donor)).totalDonations).toBe(19.99);
+    const log = await t.store.db
+      .selectFrom('changeLog')
+      .select('entityId')
+      .where('accountId', '=', t.accountId)
+      .where('entityType', '=', 'donation')
+      .execute();
+    expect(log).toHaveLength(1);
+  });
+
+  it('the same reference in another account is another gift there', async () => {
+    const t = await asNewAccount(s);
+    const donor = (await makeContact(t, { firstName: 'Robert', lastName: 'Brown' })).id;
+    const campaign = (await makeCampaign(t, 'Spring Gala')).id;
+    const ref = 'don_01JDTWINA0000000000000000'; // the first test's, in the first account
+    expectStatus(await t.request('POST', '/api/v1/donations', twin(t, donor, campaign, ref)), 201);
+    expect((await donations(t)).total).toBe(1);
+  });
+
+  it('a reference mentioned in the notes, not alone on the last line, is no reference', async () => {
+    const t = await asNewAccount(s);
+    const donor = (await makeContact(t, { firstName: 'Robert', lastName: 'Brown' })).id;
+    const campaign = (await makeCampaign(t, 'Spring Gala')).id;
+    const base = {
+      campaignId: campaign,
+      donationAmount: 19.99,
+      donationDate: '2026-11-24',
+      paymentMethod: 'cash',
+    };
+    for (const notes of [
+      'same as gd:don_01JDMENTION000000000000000 last year', // mid-text
+      'gd:don_01JDMENTION000000000000000\ncard sent', // not the last line
+      'pledge gd:don_01JDMENTION000000000000000', // on the last line, with other words
+      'xgd:don_01JDMENTION000000000000000', // not a whole token
+    ]) {
+      for (let i = 0; i < 2; i++)
+        expectStatus(
+          await t.request('POST', '/api/v1/donations', giftBody(t, donor, { ...base, notes })),
+          201,
+        );
+    }
+    expect((await donations(t)).total).toBe(8);
+    // Blanks around the reference line are forgiven: still the reference.
+    const ref = 'notes\r\n  gd:don_01JDMENTION000000000000001 \t';
+    const a = expectStatus(
+      await t.request('POST', '/api/v1/donations', giftBody(t, donor, { ...base, notes: ref })),
+      201,
+    );
+    const b = await t.request(
+      'POST',
+      '/api/v1/donations',
+      giftBody(t, donor, { ...base, notes: 'other notes\ngd:don_01JDMENTION000000000000001' }),
+    );
+    expect(expectStatus(b, 200).id).toBe(a.id);
+    expect((await donations(t)).total).toBe(9);
+  });
+
+  it('a refused create with a held reference is still refused (the rules come first)', async () => {
+    const before = await snapshot(s);
+    const bad = await s.request('POST', '/api/v1/donations', {
+      ...twin(s, donorId, campaignId, 'don_01JDTWINA0000000000000000'),
+      donationAmount: -5,
+    });
+    expect(bad.status).toBe(400);
+    await expectUnchanged(s, before);
+  });
+});
+
+describe('POST /contacts with a sync reference tag', () => {
+  const robert = (t: TestServer, ref: string, extra: Record<string, unknown> = {}) => ({
+    accountId: t.accountId,
+    firstName: 'Robert',
+    lastName: 'Brown',
+    primaryEmail: 'robert.brown@example.org',
+    tags: ['gala 2026', `gd:${ref}`],
+    ...extra,
+  });
+
+  it('a second create with the tag answers 200 with the first contact and changes nothing', async () => {
+    const t = await asNewAccount(s);
+    const first = expectStatus(
+      await t.request('POST', '/api/v1/contacts', robert(t, 'cnt_01JDROBERT00000000000001')),
+      201,
+    );
+    const before = await snapshot(t, { contacts: [first.id] });
+    // The re-post the sync would send; a namesake with another reference is another contact.
+    const again = await t.request(
+      'POST',
+      '/api/v1/contacts',
+      robert(t, 'cnt_01JDROBERT00000000000001', { tags: ['GD:cnt_01JDROBERT00000000000001'] }),
+    );
+    expect(expectStatus(again, 200)).toEqual(first);
+    await expectUnchanged(t, before);
+    const namesake = await t.request('POST', '/api/v1/contacts', robert(t, 'cnt_01JDROBERT00000000000002'));
+    expect(expectStatus(namesake, 201).id).not.toBe(first.id);
+    const list = expectStatus(
+      await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&limit=100`),
+      200,
+    );
+    expect(list.total).toBe(2);
+  });
+
+  it('concurrent creates with one tag store one contact', async () => {
+    const t = await asNewAccount(s);
+    const body = robert(t, 'cnt_01JDRACE000000000000000C');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.request('POST', '/api/v1/contacts', body)),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    const list = expectStatus(
+      await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&limit=100`),
+      200,
+    );
+    expect(list.total).toBe(1);
+  });
+
+  it('a tag that only starts with gd: is no reference, and a contact deleted frees its reference', async () => {
+    const t = await asNewAccount(s);
+    for (let i = 0; i < 2; i++)
+      expectStatus(
+        await t.request('POST', '/api/v1/contacts', robert(t, 'x', { tags: ['gd: VIP table'] })),
+        201,
+      );
+    const a = expectStatus(
+      await t.request('POST', '/api/v1/contacts', robert(t, 'cnt_01JDGONE0000000000000000')),
+      201,
+    );
+    expectStatus(await t.request('DELETE', `/api/v1/contacts/${a.id}?accountId=${t.accountId}`), 200);
+    const b = expectStatus(
+      await t.request('POST', '/api/v1/contacts', robert(t, 'cnt_01JDGONE0000000000000000')),
+      201,
+    );
+    expect(b.id).not.toBe(a.id);
+  });
+});

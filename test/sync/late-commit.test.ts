@@ -1,0 +1,170 @@
+/**
+ * HQ commits a create after the client's deadline: the one doubling the engine alone cannot
+ * prevent (docs/design.md, "Why it is exactly once"). The first create of a record is held in
+ * a real proxy on 127.0.0.1 past the engine's 300-ms deadline, so the engine records it
+ * unknown, looks for it at HQ once the deadline has passed, finds nothing and posts again; only
+ * after that re-post has committed at HQ does the proxy let the first create through. GiftDesk
+ * HQ (the real server, on PostgreSQL with GIFTDESK_TEST_ENGINE=postgres) answers that late
+ * create with the record its reference already names, so the record is at HQ once, and the
+ * local record is linked to it. The order is made by the proxy, not by timing.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContact } from '../../electron/domain/contacts.ts';
+import { createDonation } from '../../electron/domain/donations.ts';
+import { createSyncEngine } from '../../electron/sync/engine.ts';
+import { remoteIdFor } from '../../electron/sync/state.ts';
+import type { FaultAction } from './fault-proxy.ts';
+import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
+
+/** The engine's request deadline here; the first create is held until well past it. */
+const DEADLINE_MS = 300;
+/** Never hold for ever: past this the held create goes through anyway (and the test judges what happened). */
+const HOLD_CAP_MS = 20_000;
+
+let rig: SyncRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+interface Held {
+  /** Resolves with HQ's status for the held (first) create once HQ has answered it. */
+  landed: Promise<number>;
+  /** Whether the re-post had committed at HQ before the held create was let through. */
+  repostFirst(): boolean;
+}
+
+/**
+ * Holds the first POST carrying `gd:<ref>` until the next POST carrying it (the engine's
+ * re-post) has been answered by HQ, then forwards it; everything else goes straight through.
+ */
+function holdFirstCreate(r: SyncRig, ref: string): Held {
+  const marker = `gd:${ref}`;
+  let seen = 0;
+  let repostCommitted = false;
+  let releaseHold!: () => void;
+  const hold = new Promise<void>((resolve) => (releaseHold = resolve));
+  let landed!: (status: number) => void;
+  const landedP = new Promise<number>((resolve) => (landed = resolve));
+  r.proxy.setRule(async (req): Promise<FaultAction> => {
+    if (req.method !== 'POST' || !req.body.includes(marker)) return { kind: 'forward' };
+    seen++;
+    if (seen === 1) {
+      const cap = new Promise<void>((resolve) => setTimeout(resolve, HOLD_CAP_MS).unref());
+      await Promise.race([hold, cap]);
+      return {
+        kind: 'forward',
+        beforeAnswer: () => {
+          const rec = r.proxy.records.find((x) => x.method === 'POST' && x.body.includes(marker));
+          landed(rec?.upstreamStatus ?? 0);
+        },
+      };
+    }
+    return {
+      kind: 'forward',
+      beforeAnswer: () => {
+        repostCommitted = true;
+        releaseHold();
+      },
+    };
+  });
+  return { landed: landedP, repostFirst: () => repostCommitted };
+}
+
+async function run(r: SyncRig, held: Held) {
+  const engine = createSyncEngine({
+    store: r.local.store,
+    keys: testKeys,
+    makeClient: r.makeClient,
+    random: () => 0,
+  });
+  try {
+    // The hold is the only fault, and it must stay on: syncToCompletion switches the proxy to
+    // plain forwarding once `faultyPasses` are done.
+    await syncToCompletion(engine, r, { faultyPasses: 200 });
+    const status = await held.landed; // the late create has reached HQ and been answered
+    expect(held.repostFirst(), 'the first create was let through only after the re-post committed').toBe(
+      true,
+    );
+    // Another pass: nothing left to send, and nothing the late create could have stirred.
+    await engine.runPass({ accountId: r.local.accountId });
+    return status;
+  } finally {
+    await engine.stop();
+  }
+}
+
+/** HQ's gifts carrying this local gift's reference. */
+async function hqGiftsOf(r: SyncRig, localId: string) {
+  const all = await r.remote.store.db
+    .selectFrom('donations')
+    .select(['id', 'notes'])
+    .where('accountId', '=', r.hq.accountId)
+    .execute();
+  return all.filter((d) => (d.notes ?? '').split('\n').includes(`gd:${localId}`)).map((d) => d.id);
+}
+
+const gala = { donationDate: '2026-11-24T19:42:00Z', paymentMethod: 'cash' as const, donationAmount: 19.99 };
+
+describe('a create HQ commits after the client gave up on it', () => {
+  it('a gift: at HQ once, the late create answered with it, the local gift linked to it', async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const { ctx, accountId, campaignId } = rig.local;
+    const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
+    const gift = await createDonation(ctx, {
+      accountId,
+      contactId: donor.id,
+      campaignId,
+      ...gala,
+      notes: 'table 4',
+    });
+    const held = holdFirstCreate(rig, gift.id);
+    const status = await run(rig, held);
+    expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 1 });
+    expect(status).toBe(200); // HQ answered the late create with the gift it had: nothing written
+    const atHq = await hqGiftsOf(rig, gift.id);
+    expect(atHq).toHaveLength(1);
+    expect(await remoteIdFor(rig.local.store.db, 'donation', gift.id)).toBe(atHq[0]);
+  });
+
+  it('a contact (with its gift): at HQ once, linked, the gift on it', async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const { ctx, accountId, campaignId } = rig.local;
+    const donor = await createContact(ctx, {
+      accountId,
+      firstName: 'Zoe',
+      lastName: 'Nunez',
+      primaryEmail: 'zoe.nunez@example.org',
+      tags: ['gala 2026'],
+    });
+    const gift = await createDonation(ctx, { accountId, contactId: donor.id, campaignId, ...gala });
+    const held = holdFirstCreate(rig, donor.id);
+    const status = await run(rig, held);
+    expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 1 });
+    expect(status).toBe(200);
+    const hqContacts = await rig.remote.store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('accountId', '=', rig.hq.accountId)
+      .execute();
+    expect(hqContacts).toHaveLength(1);
+    expect(await remoteIdFor(rig.local.store.db, 'contact', donor.id)).toBe(hqContacts[0]!.id);
+    expect(await hqGiftsOf(rig, gift.id)).toHaveLength(1);
+  });
+
+  it('twins (same donor, $19.99 cash, same minute), the first one late: both at HQ, once each', async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const { ctx, accountId, campaignId } = rig.local;
+    const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
+    const first = await createDonation(ctx, { accountId, contactId: donor.id, campaignId, ...gala });
+    const second = await createDonation(ctx, { accountId, contactId: donor.id, campaignId, ...gala });
+    const held = holdFirstCreate(rig, first.id);
+    const status = await run(rig, held);
+    expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 2 });
+    expect(status).toBe(200);
+    const [a, b] = [await hqGiftsOf(rig, first.id), await hqGiftsOf(rig, second.id)];
+    expect([a.length, b.length]).toEqual([1, 1]);
+    expect(await remoteIdFor(rig.local.store.db, 'donation', first.id)).toBe(a[0]);
+    expect(await remoteIdFor(rig.local.store.db, 'donation', second.id)).toBe(b[0]);
+  });
+});
