@@ -180,7 +180,6 @@ async function main(): Promise<void> {
       'serve',
       '--port',
       '0',
-      '--json',
       '--data-dir',
       dir,
       '--rate',
@@ -196,8 +195,16 @@ async function main(): Promise<void> {
     process.stderr.write(b);
   });
   try {
-    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-    const { url } = JSON.parse(line.toString()) as { url: string };
+    // As an operator runs it: every request to the log file at the default level, the terminal
+    // quiet; its first line names the address.
+    let out = '';
+    let url = '';
+    while (!url) {
+      const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+      out += chunk.toString();
+      url = /GiftDesk is serving (http:\/\/[^\s/]+)\/api\/v1/.exec(out)?.[1] ?? '';
+    }
+    child.stdout!.resume();
     // The server's integrity check of a big file may outlast its start-up budget and go on in
     // a worker while serving: time the searches only once it has finished (it reads the whole
     // file, so it would be timed with them otherwise).

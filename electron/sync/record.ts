@@ -3,7 +3,9 @@
  * classifies it):
  * - applied → the remote id linked (a create), the links dropped (a delete: HQ deleted the
  *   contact's gifts with it), the attempt's changes done, the item idle with what HQ now
- *   holds; a DELETE answered 404 is done too;
+ *   holds; a DELETE answered 404 is done too; a create answered 200 (GiftDesk HQ already held
+ *   a record with its reference, from an earlier attempt that landed late) is linked, and its
+ *   changes go again: coalesce.ts turns them into an update of what HQ's copy may lack;
  * - not applied → the attempt's changes pending again; then 429 → again after the pacer's
  *   pause; no answer or 408 → backoff; 401/403 → the pass stops; any other 4xx → parked with
  *   HQ's message (an update answered 404: deleted at HQ);
@@ -64,6 +66,11 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       await backOff(d, e, 'HQ answered the create without an id', { unknown: true });
       return 'failed';
     }
+    // A create answered 200, not 201: HQ already held a record with this one's reference (an
+    // earlier attempt that landed late) and answered with it, writing nothing. HQ holds what
+    // that attempt carried, not necessarily this one's body (an edit made since may be in it):
+    // linked, and the changes go again, so whatever HQ's copy lacks follows as an update.
+    const existing = step.op === 'create' && res.status === 200;
     const n = await store.write(async (trx) => {
       if (step.op === 'create')
         await linkRemote(trx, {
@@ -71,7 +78,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           entityType: e.entityType,
           localId: e.entityId,
           remoteId: remoteId!,
-          source: 'pushed',
+          source: existing ? 'found' : 'pushed',
           at,
         });
       if (step.op === 'delete') {
@@ -93,7 +100,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           .execute();
         for (const g of gifts) await unlinkRemote(trx, 'donation', g.entityId);
       }
-      const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+      let settled = 0;
+      if (existing) await releaseAttempt(trx, step.attemptId);
+      else settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
       await updateItem(trx, e.entityType, e.entityId, {
         state: 'idle',
         attemptId: null,
@@ -101,7 +110,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         failures: 0,
         nextTryAt: null,
         lastError: null,
-        ...(step.op === 'delete' ? {} : { pushedState: JSON.stringify(step.body ?? null) }),
+        ...(step.op === 'delete'
+          ? {}
+          : { pushedState: JSON.stringify((existing ? res.body : step.body) ?? null) }),
         updatedAt: at,
       });
       return settled;

@@ -9,7 +9,7 @@
  * local record is linked to it. The order is made by the proxy, not by timing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createContact, getContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
 import { createSyncEngine } from '../../electron/sync/engine.ts';
 import { remoteIdFor } from '../../electron/sync/state.ts';
@@ -69,6 +69,45 @@ function holdFirstCreate(r: SyncRig, ref: string): Held {
     };
   });
   return { landed: landedP, repostFirst: () => repostCommitted };
+}
+
+/**
+ * Holds the first POST carrying `gd:<ref>` (running `meanwhile` first: a local edit) until the
+ * engine's re-post reaches the proxy; then lets the first one reach HQ and commit, and only
+ * after HQ has answered it forwards the re-post — which HQ answers with the record the first
+ * one created (200), not with what the re-post carried.
+ */
+function landFirstJustBeforeRepost(r: SyncRig, ref: string, meanwhile: () => Promise<void>): Held {
+  const marker = `gd:${ref}`;
+  let seen = 0;
+  let repostStatus = 0;
+  let releaseHold!: () => void;
+  const hold = new Promise<void>((resolve) => (releaseHold = resolve));
+  let firstLanded!: () => void;
+  const firstLandedP = new Promise<void>((resolve) => (firstLanded = resolve));
+  let landed!: (status: number) => void;
+  const landedP = new Promise<number>((resolve) => (landed = resolve));
+  r.proxy.setRule(async (req): Promise<FaultAction> => {
+    if (req.method !== 'POST' || !req.body.includes(marker)) return { kind: 'forward' };
+    seen++;
+    if (seen === 1) {
+      await meanwhile();
+      const cap = new Promise<void>((resolve) => setTimeout(resolve, HOLD_CAP_MS).unref());
+      await Promise.race([hold, cap]);
+      return { kind: 'forward', beforeAnswer: () => firstLanded() };
+    }
+    releaseHold();
+    await firstLandedP;
+    return {
+      kind: 'forward',
+      beforeAnswer: () => {
+        const recs = r.proxy.records.filter((x) => x.method === 'POST' && x.body.includes(marker));
+        repostStatus = recs.at(-1)?.upstreamStatus ?? 0;
+        landed(repostStatus);
+      },
+    };
+  });
+  return { landed: landedP, repostFirst: () => seen >= 2 };
 }
 
 async function run(r: SyncRig, held: Held) {
@@ -166,5 +205,30 @@ describe('a create HQ commits after the client gave up on it', () => {
     expect([a.length, b.length]).toEqual([1, 1]);
     expect(await remoteIdFor(rig.local.store.db, 'donation', first.id)).toBe(a[0]);
     expect(await remoteIdFor(rig.local.store.db, 'donation', second.id)).toBe(b[0]);
+  });
+
+  it('a contact edited while its create was lost, the late create landing just before the re-post: the edit still reaches HQ', async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const { ctx, accountId } = rig.local;
+    const donor = await createContact(ctx, {
+      accountId,
+      firstName: 'Jose',
+      lastName: 'Nunez',
+      primaryEmail: 'jose.nunez@example.org',
+    });
+    // The volunteer fixes the accents and adds the employer while the first create is on the wire.
+    const held = landFirstJustBeforeRepost(rig, donor.id, async () => {
+      await updateContact(ctx, accountId, donor.id, {
+        firstName: 'José',
+        lastName: 'Núñez',
+        employer: 'Acme',
+      });
+    });
+    const status = await run(rig, held);
+    expect(status).toBe(200); // the re-post was answered with the record the late create made
+    expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
+    const hqId = await remoteIdFor(rig.local.store.db, 'contact', donor.id);
+    const atHq = await getContact(rig.remote.ctx, rig.hq.accountId, hqId!);
+    expect([atHq.firstName, atHq.lastName, atHq.employer]).toEqual(['José', 'Núñez', 'Acme']);
   });
 });

@@ -163,14 +163,27 @@ export function ContactList() {
     }
   };
 
+  // An Enter pressed before the matches of what is typed arrived: the text it was pressed on,
+  // whose top match opens as soon as it is on screen (forgotten if the text changes first).
+  const [pendingOpen, setPendingOpen] = useState<string | null>(null);
+  const pageZero = rowsByPage.get(0);
+  useEffect(() => {
+    if (pendingOpen === null) return;
+    if (pendingOpen !== input || error) return setPendingOpen(null);
+    if (debounced !== input || !pageZero) return;
+    setPendingOpen(null);
+    if (pageZero[0]) navigate('contacts', pageZero[0].id);
+  }, [pendingOpen, input, debounced, pageZero, error]);
+
   const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' && count_ > 0) {
       e.preventDefault();
       moveTo(active);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      const top = rowsByPage.get(0)?.[0];
+      const top = pageZero?.[0];
       if (top && debounced === input) navigate('contacts', top.id);
+      else if (input.trim() && (debounced !== input || !pageZero)) setPendingOpen(input);
     } else if (e.key === 'Escape' && input) {
       e.preventDefault();
       setInput('');
