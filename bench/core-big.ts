@@ -21,6 +21,7 @@ import {
   fmt,
   childCpuSeconds,
   cli,
+  benchAccount,
   percentiles,
   timeRequests,
   rows,
@@ -56,20 +57,7 @@ export async function bigDb(): Promise<BigDb> {
 
 async function benchImport(dir: string): Promise<BigDb> {
   fs.mkdirSync(dir, { recursive: true });
-  const { id: accountId } = (await cli(dir, 'account', 'create', '--name', 'Bench')) as { id: string };
-  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as {
-    keyId: string;
-    secret: string;
-  };
-  const { id: campaignId } = (await cli(
-    dir,
-    'campaign',
-    'create',
-    '--account',
-    accountId,
-    '--name',
-    'Legacy',
-  )) as { id: string };
+  const { accountId, keyId, secret, campaignId } = await benchAccount(dir, 'Legacy');
   const contactsFile = path.join(WORK, 'contacts.csv');
   const donationsFile = path.join(WORK, 'donations.csv');
   log(`generating ${fmt(CONTACTS, 0)} contacts and ${fmt(N, 0)} donations as CSV`);

@@ -39,6 +39,28 @@ export async function cli(dataDir: string, ...args: string[]): Promise<Record<st
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/** A fresh account in `dataDir` with a script key and one campaign, through the CLI. */
+export async function benchAccount(
+  dataDir: string,
+  campaign: string,
+): Promise<{ accountId: string; keyId: string; secret: string; campaignId: string }> {
+  const { id: accountId } = (await cli(dataDir, 'account', 'create', '--name', 'Bench')) as { id: string };
+  const { keyId, secret } = (await cli(dataDir, 'key', 'create', '--account', accountId)) as {
+    keyId: string;
+    secret: string;
+  };
+  const { id: campaignId } = (await cli(
+    dataDir,
+    'campaign',
+    'create',
+    '--account',
+    accountId,
+    '--name',
+    campaign,
+  )) as { id: string };
+  return { accountId, keyId, secret, campaignId };
+}
+
 export function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
   const s = [...samples].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;

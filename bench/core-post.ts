@@ -8,7 +8,7 @@ import { openStore } from '../electron/db/open.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
 import { startBaselineServer } from './baseline-server.ts';
-import { exec, WORK, log, fmt, cli, rows, notes } from './core-common.ts';
+import { exec, WORK, log, fmt, cli, rows, notes, benchAccount } from './core-common.ts';
 import { contactsCsv } from './core-data.ts';
 
 async function postLoad(job: Record<string, unknown>): Promise<LoadResult> {
@@ -23,20 +23,7 @@ async function postLoad(job: Record<string, unknown>): Promise<LoadResult> {
 export async function benchPostThroughput(): Promise<void> {
   const dir = path.join(WORK, 'post');
   fs.mkdirSync(dir, { recursive: true });
-  const { id: accountId } = (await cli(dir, 'account', 'create', '--name', 'Bench')) as { id: string };
-  const { keyId, secret } = (await cli(dir, 'key', 'create', '--account', accountId)) as {
-    keyId: string;
-    secret: string;
-  };
-  const { id: campaignId } = (await cli(
-    dir,
-    'campaign',
-    'create',
-    '--account',
-    accountId,
-    '--name',
-    'Gala',
-  )) as { id: string };
+  const { accountId, keyId, secret, campaignId } = await benchAccount(dir, 'Gala');
   const csv = path.join(dir, 'donors.csv');
   contactsCsv(csv, 200);
   await cli(dir, 'import', 'contacts', csv, '--account', accountId, '--no-push');
