@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { newId } from '#shared/ids.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
-import { type NewContactRecord, prepareContact } from './contacts.ts';
+import { type NewContactRecord, prepareContact } from './contact-records.ts';
 import {
   CONTACT_REF_FIELD,
   type ColumnPlan,

@@ -12,7 +12,7 @@ import type { DonationAccountRow, DonationRow } from '../db/schema.ts';
 import type { Engine } from '../db/migration-types.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, changeLogRow } from './change-log.ts';
-import { insertContactRecords, type NewContactRecord } from './contacts.ts';
+import { insertContactRecords, type NewContactRecord } from './contact-records.ts';
 import type { DomainContext } from './context.ts';
 import { CONTACT_REF_FIELD, type ImportKind } from './csv-columns.ts';
 import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from './donations.ts';
