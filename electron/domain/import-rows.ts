@@ -20,7 +20,7 @@ import {
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 import { fastDonationBody } from './donation-fast-check.ts';
-import { type CheckedDonation, checkDonation } from './donations.ts';
+import { type CheckedDonation, checkDonation } from './donation-rules.ts';
 import { explicitElection } from './elections.ts';
 import { DomainError, isDomainError } from './errors.ts';
 

@@ -15,7 +15,7 @@ import { bumpCounters, changeLogRow } from './change-log.ts';
 import { insertContactRecords, type NewContactRecord } from './contact-records.ts';
 import type { DomainContext } from './context.ts';
 import { CONTACT_REF_FIELD, type ImportKind } from './csv-columns.ts';
-import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from './donations.ts';
+import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from './donation-rules.ts';
 import { electionFromCalendar, loadElectionCalendar } from './elections.ts';
 import { checkChunkLimits, inSlices } from './import-limits.ts';
 import type { Checked, ContactCandidate, DonationCandidate, Rejection } from './import-rows.ts';
