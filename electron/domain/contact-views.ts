@@ -24,7 +24,7 @@ import {
   relevancePage,
   searchPageIds,
 } from './contact-search.ts';
-import { contactNotFound, getContactRow } from './contacts.ts';
+import { contactNotFound, getContactRow } from './contact-read.ts';
 import type { DomainContext } from './context.ts';
 import { donationAmountOf, donationFlagsOf } from './row-mappers.ts';
 

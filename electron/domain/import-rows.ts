@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { newId } from '#shared/ids.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
-import { type NewContactRecord, prepareContact } from './contacts.ts';
+import { type NewContactRecord, prepareContact } from './contact-records.ts';
 import {
   CONTACT_REF_FIELD,
   type ColumnPlan,
@@ -20,7 +20,7 @@ import {
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 import { fastDonationBody } from './donation-fast-check.ts';
-import { type CheckedDonation, checkDonation } from './donations.ts';
+import { type CheckedDonation, checkDonation } from './donation-rules.ts';
 import { explicitElection } from './elections.ts';
 import { DomainError, isDomainError } from './errors.ts';
 

@@ -10,7 +10,8 @@ import { dollarsToCents } from '#shared/money.ts';
 import type { ContactsTable } from '../db/schema.ts';
 import type { Db } from '../db/store.ts';
 import { bumpCounters, logChange } from './change-log.ts';
-import { insertContactRecords, lockContact, prepareContact } from './contacts.ts';
+import { lockContact } from './contact-read.ts';
+import { insertContactRecords, prepareContact } from './contact-records.ts';
 import type { CustomFieldDefinition } from './custom-fields.ts';
 
 /** What a spec contact list item tells about a contact (the list has no more). */
