@@ -212,9 +212,10 @@ async function main(): Promise<void> {
     if (checkLate) {
       const logFile = path.join(dir, 'giftdesk.log');
       const t0 = Date.now();
-      console.log('waiting for the server\'s integrity check to finish before timing…');
+      console.log("waiting for the server's integrity check to finish before timing…");
       while (!fs.readFileSync(logFile, 'utf8').includes('integrity check finished')) {
-        if (Date.now() - t0 > 900_000) throw new Error('the integrity check did not finish within 15 minutes');
+        if (Date.now() - t0 > 900_000)
+          throw new Error('the integrity check did not finish within 15 minutes');
         await new Promise((r) => setTimeout(r, 1000));
       }
       console.log(`integrity check finished after ${((Date.now() - t0) / 1000).toFixed(0)} s more`);
