@@ -56,9 +56,10 @@ const pendingRefresh = new WeakMap<QueryClient, { timer: ReturnType<typeof setTi
 /**
  * After a gift saved in gift entry (whose row and batch figures came with the save's answer):
  * what else it changes — totals, stats, badges, other lists — is refreshed once per burst of
- * saves, BURST_QUIET_MS after the last one (at the latest BURST_MAX_WAIT_MS after the first),
- * not once per gift. Donor checks are only marked stale at once (no request): the next donor
- * picked is checked afresh, a twin gift's check included. A refresh falling due while a
+ * saves, BURST_QUIET_MS after the last one, not once per gift; during a longer burst also
+ * right after the row of the first save that comes BURST_MAX_WAIT_MS or more after the burst
+ * began. Donor checks are only marked stale at once (no request): the next donor picked is
+ * checked afresh, a twin gift's check included. A refresh falling due while a
  * save is on its way waits for it.
  */
 export function refreshAfterGift(client: QueryClient): void {
@@ -67,8 +68,10 @@ export function refreshAfterGift(client: QueryClient): void {
   const pending = pendingRefresh.get(client);
   if (pending) clearTimeout(pending.timer);
   const since = pending?.since ?? now;
-  const wait = Math.max(0, Math.min(BURST_QUIET_MS, since + BURST_MAX_WAIT_MS - now));
-  arm(client, since, wait);
+  // A long burst: refreshed as soon as this gift's row is in (a task later: its render, and
+  // whatever observes it, go first) — not from a timer that could go off just as the next
+  // gift's Enter is pressed, beside its save.
+  arm(client, since, now - since >= BURST_MAX_WAIT_MS ? 0 : BURST_QUIET_MS);
 }
 
 function arm(client: QueryClient, since: number, wait: number): void {

@@ -12,8 +12,10 @@ import { flushSync } from 'react-dom';
 import { formatDollars } from '#shared/money.ts';
 import type { Batch, BatchGiftSaved } from '#shared/schemas/batches.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
+import type { SyncStatus } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
+import { syncKeys } from '../settings/sync-keys.ts';
 import { EmptyState } from '../../ui/index.ts';
 import { METHOD_LABEL, useReferenceData } from './reference.ts';
 import { SyncStateSlot } from './SyncStateSlot.tsx';
@@ -90,11 +92,17 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   const api = useApi();
   const client = useQueryClient();
   const ref = useReferenceData();
+  // The sync badge's status, from the cache (this observer never fetches it itself).
+  const hqSetUp =
+    useQuery<SyncStatus>({ queryKey: syncKeys.status, queryFn: () => api.sync.status(), enabled: false }).data
+      ?.configured ?? false;
   const rows = useQuery({
     queryKey: qk.batchDonations(batchId),
     structuralSharing: shareRows,
-    // While any gift is on its way to HQ, its state is read again every few seconds.
-    refetchInterval: (q) => (q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false),
+    // While any gift is on its way to HQ, its state is read again every few seconds; without
+    // HQ set up (the sync badge's status says so) nothing would change, so nothing is asked.
+    refetchInterval: (q) =>
+      hqSetUp && q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false,
     queryFn: async (): Promise<ShownRows> => {
       // The last SHOWN gifts: where they start is known from the batch's count when it is at
       // hand (one request); a second one only when the count moved meanwhile.
