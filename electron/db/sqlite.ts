@@ -272,9 +272,11 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   /**
    * How the account's matches of the words are counted (an SQL expression): the words alone
    * when no other account has a contact; when the other accounts are few and small beside
-   * this one, every account's matches less theirs (each a short intersection with a small
-   * account's token list, where intersecting with this account's own long list costs a seek
-   * per match); else the words within the account's token.
+   * this one, the words' matches NOT in those accounts' tokens, in one full-text query (the
+   * other accounts' token lists are short; intersecting with this account's own long list
+   * costs a seek per match; and counting the others' matches apart merged every prefix's
+   * terms a second time: `jose gar` 3.6 → 2.4 ms raw on 1,000,000 contacts); else the words
+   * within the account's token.
    */
   async function accountWordCount(q: FtsQueries, accountId: string) {
     const count = (m: unknown) => sql`(select count(*) from contacts_fts where contacts_fts match ${m})`;
@@ -285,7 +287,12 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     const others = sizes.rows.filter((r) => r.acct !== accountId);
     const othersSize = others.reduce((t, r) => t + Math.max(0, Number(r.n)), 0);
     if (others.length > 0 && others.length <= 4 && othersSize * 4 <= mine) {
-      return sql.join([count(q.words), ...others.map((o) => count(inAccount(q, o.acct)))], sql` - `);
+      return count(
+        notInAccounts(
+          q,
+          others.map((o) => o.acct),
+        ),
+      );
     }
     return count(scopedMatch(q, accountId));
   }
@@ -409,8 +416,15 @@ export function ftsQueries(text: string, accountId: string, tier: SearchTier = '
   return { words, inAccount: inAccount({ words }, accountId), key };
 }
 
+const accountToken = (accountId: string) => `"${Buffer.from(accountId, 'utf8').toString('hex')}"`;
+
 function inAccount(q: { words: string }, accountId: string): string {
-  return `account : "${Buffer.from(accountId, 'utf8').toString('hex')}" AND ${q.words}`;
+  return `account : ${accountToken(accountId)} AND ${q.words}`;
+}
+
+/** The words' matches outside the given accounts (every contact holds its own account's token). */
+function notInAccounts(q: { words: string }, accountIds: readonly string[]): string {
+  return `(${q.words}) NOT account : (${accountIds.map(accountToken).join(' OR ')})`;
 }
 
 /**

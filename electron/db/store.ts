@@ -25,8 +25,9 @@ export type SearchTier = 'exact' | 'words' | 'prefix';
  * rows to that span anyway (contact-search.ts searchPageIds).
  */
 export interface SeqRange {
-  from: number;
-  to: number;
+  /** A number, or an SQL expression evaluated once in the statement (a scalar subquery). */
+  from: number | Expression<number>;
+  to: number | Expression<number>;
 }
 
 export interface WriteMode {

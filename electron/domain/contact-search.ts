@@ -78,29 +78,36 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
   const order = ORDER_SQL(p.order);
   if (drive === 'order' && store.engine === 'sqlite') {
     // The entries the density says hold the page, half as many again and a few more; once
-    // four times that if they were too few.
+    // four times that if they were too few. One statement takes the window's seq span (a
+    // walk of the order's index reading the seq alone) and reads the page off the index
+    // with the full-text read bounded by that span; a span too wide to be worth it reads
+    // nothing (an empty range) and says so.
     const expected = (upTo * accountContacts) / p.size;
+    const columns = ['seq', 'accountId', ...new Set(p.order.map((t) => t.column)), 'id'];
     for (const factor of [1.5, 6]) {
       const window = Math.min(accountContacts, Math.ceil(factor * expected) + 64);
-      const walk = sql`select ${sql.join(['seq', 'accountId', ...new Set(p.order.map((t) => t.column)), 'id'].map((c) => sql.ref(`contacts.${c}`)))}
+      const walk = (
+        cols: readonly string[],
+      ) => sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))}
         from contacts where contacts.account_id = ${p.accountId} order by ${order} limit ${window}`;
-      const bounds = await sql<{
-        lo: number | null;
-        hi: number | null;
-        n: number;
-        top: number | null;
-      }>`select min(seq) as lo, max(seq) as hi,
-          count(*) as n, (select max(seq) from contacts) as top from (${walk})`.execute(store.db);
-      const b = bounds.rows[0];
-      // Worth it when the span is a small part of every contact's seqs (else the bounded read
-      // is about the whole set, and the window only adds its walk).
-      if (!b || b.lo === null || b.hi === null || b.top === null || (b.hi - b.lo + 1) * 4 > b.top) break;
-      const range: SeqRange = { from: Number(b.lo), to: Number(b.hi) };
-      const rows = await sql<{ id: string }>`with walk as (${walk})
-        select contacts.id from walk as contacts where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}`.execute(
+      const range: SeqRange = {
+        from: sql<number>`(select lo from bounds)`,
+        // Worth it when the span is a small part of every contact's seqs (else the bounded
+        // read is about the whole set, and the window only adds its walk).
+        to: sql<number>`(select case when (hi - lo + 1) * 4 > top then lo - 1 else hi end from bounds)`,
+      };
+      const r = await sql<{ meta: string; ids: string }>`with walk as (${walk(columns)}),
+        bounds as (select min(seq) as lo, max(seq) as hi, count(*) as n,
+          (select max(seq) from contacts) as top from (${walk(['seq'])}))
+        select (select json_array(lo, hi, n, top) from bounds) as meta,
+          (select json_group_array(contacts.id order by ${order}) from (select * from walk as contacts
+            where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}) as contacts) as ids`.execute(
         store.db,
       );
-      if (rows.rows.length === p.take || Number(b.n) < window) return rows.rows.map((r) => r.id);
+      const [lo, hi, n, top] = JSON.parse(r.rows[0]?.meta ?? '[]') as Array<number | null>;
+      if (lo == null || hi == null || n == null || top == null || (hi - lo + 1) * 4 > top) break;
+      const ids = JSON.parse(r.rows[0]?.ids ?? '[]') as string[];
+      if (ids.length === p.take || n < window) return ids;
       if (window === accountContacts) break;
     }
   }

@@ -139,7 +139,7 @@ describe('search scope', () => {
     expect((await found(t, 'kept')).total).toBe(1);
   });
 
-  it("counts a large account's matches exactly beside small accounts with the same words (SQLite: every match less theirs)", async () => {
+  it("counts a large account's matches exactly beside small accounts with the same words (SQLite: the matches outside theirs)", async () => {
     const big = await startTestServer();
     try {
       const seeded = await seedContacts(big.store, big.accountId, 600, { seed: 7 });
