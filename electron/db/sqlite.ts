@@ -356,13 +356,19 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         return Number(r.rows[0]?.n ?? 0);
       }
       // The words' matches counted in the full-text index alone, no contact row read; plus the
-      // exact matches the words miss (a phone number, an email typed without its dots), each
-      // probed in the index by rowid. One statement, so one snapshot.
+      // exact matches the words miss (a phone number, an email typed without its dots). A few
+      // exact matches are each probed in the full-text index by rowid; more are checked
+      // against the words' matches read once: each probe merges every term of a prefix again
+      // (`org 17`, 83 contacts of "Org 17": 14.6 ms probed one by one). One statement, so one
+      // snapshot.
       const words = await accountWordCount(q, accountId);
-      const r = await sql<{ n: number }>`select ${words} + (select count(*) from ${exact}
-          and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq)) as n`.execute(
-        db,
-      );
+      const r = await sql<{ n: number }>`select ${words} + (select case
+          when e.n = 0 then 0
+          when e.n <= 8 then (select count(*) from ${exact}
+            and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq))
+          else (select count(*) from ${exact}
+            and c.seq not in (select rowid from contacts_fts where contacts_fts match ${q.words}))
+          end from (select count(*) as n from ${exact}) as e) as n`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
     },
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {

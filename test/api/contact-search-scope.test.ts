@@ -161,6 +161,20 @@ describe('search scope', () => {
         lastName: 'Dialtone',
         phoneNumbers: [{ phoneNumber: '(555) 010-9999', isPrimary: true }],
       });
+      // A switchboard number a dozen staff of one office share (more exact matches than are
+      // probed one by one), two of them in the small account too.
+      for (let i = 0; i < 12; i++)
+        await makeContact(i < 2 ? small : big, {
+          firstName: `Staff${i}`,
+          lastName: 'Switchboard',
+          phoneNumbers: [{ phoneNumber: '+1 (555) 010-4444', isPrimary: true }],
+        });
+      for (let i = 0; i < 10; i++)
+        await makeContact(big, {
+          firstName: `Desk${i}`,
+          lastName: 'Switchboard',
+          phoneNumbers: [{ phoneNumber: '(555) 010-4444', isPrimary: true }],
+        });
       const expectCount = (pred: (c: (typeof seeded)[number]) => boolean) => seeded.filter(pred).length;
       const cases: Array<[string, number]> = [
         ['quenn', expectCount((c) => c.lastName.toLowerCase().startsWith('quenn'))],
@@ -168,13 +182,27 @@ describe('search scope', () => {
         ['acme', expectCount((c) => (c.organization ?? '').startsWith('Acme'))],
         ['5550109999', 1],
         ['555 010 9999', 1],
+        ['5550104444', 10],
+        ['15550104444', 10],
       ];
-      for (const route of ROUTES) {
+      // Relevance counts each tier; an ordinary sort counts the whole match set at once.
+      for (const [route, sort] of ROUTES.flatMap((r) =>
+        (['relevance', 'createdAt'] as const).map((o) => [r, o] as const),
+      )) {
         for (const [text, n] of cases) {
           for (const t of [big, small]) {
-            const page = await find(t, route, text, '&limit=100&sortBy=relevance');
-            const want = t === big ? n : text.startsWith('555') ? 1 : text === 'ada quenneville' ? 1 : 3;
-            expect(page.total, `${route} ${t === big ? 'big' : 'small'} “${text}”`).toBe(want);
+            const page = await find(t, route, text, `&limit=100&sortBy=${sort}`);
+            const want =
+              t === big
+                ? n
+                : text.endsWith('4444')
+                  ? text.startsWith('1')
+                    ? 2
+                    : 0
+                  : text.startsWith('555') || text === 'ada quenneville'
+                    ? 1
+                    : 3;
+            expect(page.total, `${route} ${sort} ${t === big ? 'big' : 'small'} “${text}”`).toBe(want);
             expect(page.data.length, `${route} “${text}”`).toBe(Math.min(want, 100));
           }
         }
