@@ -3,6 +3,7 @@
  * one Kysely handle typed by `Database`, plus the few things only an engine knows how to do.
  */
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { foldText } from '#shared/fold.ts';
 import type { Engine } from './migration-types.ts';
 import type { Database } from './schema.ts';
 
@@ -96,12 +97,9 @@ export interface Store {
   readonly location: string;
 }
 
-/** The words of a search text: accents folded, lower case, split on anything not a letter or digit. */
+/** The words of a search text: accents folded (foldText), lower case, split on anything not a letter or digit. */
 export function searchWords(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  return foldText(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0)
     .slice(0, 16);

@@ -4,6 +4,8 @@
  * included, as staff meet them).
  */
 
+import { foldText } from '#shared/fold.ts';
+
 /** mulberry32: small, fast, and the same sequence everywhere for a seed. */
 export function generator(seed: number) {
   let a = seed >>> 0;
@@ -261,12 +263,5 @@ export const DOMAINS = ['example.org', 'example.com', 'example.net', 'mail.examp
 
 /** "Zoë Núñez" → "zoe.nunez": accents folded for the email's local part. */
 export function ascii(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/ø/gi, 'o')
-    .replace(/ł/gi, 'l')
-    .replace(/ı/g, 'i')
-    .toLowerCase()
-    .replace(/[^a-z]+/g, '');
+  return foldText(s).replace(/[^a-z]+/g, '');
 }

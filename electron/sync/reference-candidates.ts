@@ -2,6 +2,7 @@
  * Choosing instead of typing (reference.ts has the rules): for each local campaign, committee
  * and donation account not linked yet, HQ's records of its kind and a suggestion by name.
  */
+import { foldText } from '#shared/fold.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { DomainContext } from '../domain/context.ts';
 import type { ReferenceKind } from '../domain/pulled.ts';
@@ -17,12 +18,7 @@ import { listLinks } from './state.ts';
 
 /** A name as compared for suggestions: case, accents and runs of spaces aside ("Fonds général" = "fonds  general"). */
 export function nameKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return foldText(name).replace(/\s+/g, ' ').trim();
 }
 
 export interface ReferenceCandidate {

@@ -7,57 +7,14 @@
  * held reference answers the held record. On SQLite, or PostgreSQL with GIFTDESK_TEST_ENGINE.
  */
 import { type Kysely, sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
-import { migrateToLatest } from '../../electron/db/migrate.ts';
-import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
-import { openPostgres } from '../../electron/db/postgres.ts';
-import { openSqlite } from '../../electron/db/sqlite.ts';
-import type { Store } from '../../electron/db/store.ts';
+import { expect, it } from 'vitest';
 import { createContext } from '../../electron/domain/context.ts';
 import { createContactOnce } from '../../electron/domain/contacts.ts';
 import { createDonationOnce } from '../../electron/domain/donations.ts';
 import { contactReferenceOf, donationReferenceOf } from '#shared/sync-reference.ts';
-import { freshDatabase, TEST_ENGINE } from '../helpers/server.ts';
+import { beforeMigration } from '../helpers/before-migration.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-const BEFORE = MIGRATIONS.slice(0, -1);
-expect(MIGRATIONS.at(-1)!.name).toBe('2026-11-25T1940-sync-reference-unique');
-
-/** A database at the schema just before the migration, open, and how to apply the rest. */
-async function beforeMigration(): Promise<{ store: Store; migrate(): Promise<Store> }> {
-  const fresh = await freshDatabase(TEST_ENGINE);
-  if (TEST_ENGINE === 'postgres') {
-    const store = await openPostgres({ url: fresh.databaseUrl!, migrate: false });
-    await migrateToLatest(store.db as unknown as Kysely<unknown>, { engine: 'postgres', migrations: BEFORE });
-    cleanups.push(async () => {
-      await store.close().catch(() => undefined);
-      await fresh.drop();
-    });
-    return {
-      store,
-      async migrate() {
-        await migrateToLatest(store.db as unknown as Kysely<unknown>, { engine: 'postgres' });
-        return store;
-      },
-    };
-  }
-  const file = `${fresh.dataDir}/giftdesk.sqlite`;
-  const store = await openSqlite({ file, migrations: BEFORE });
-  cleanups.push(() => fresh.drop());
-  return {
-    store,
-    async migrate() {
-      await store.close();
-      const after = await openSqlite({ file });
-      cleanups.push(() => after.close().catch(() => undefined));
-      return after;
-    },
-  };
-}
+const beforeSyncReference = () => beforeMigration('2026-11-25T1940-sync-reference-unique');
 
 /** Messy notes as HQ holds them: references where the sync puts them, and mentions that are not. */
 const NOTES: Array<string | null> = [
@@ -89,7 +46,7 @@ const TAGS: string[][] = [
 ];
 
 it('backfills every reference as the parser reads it, the earliest of duplicates only, then holds it unique', async () => {
-  const { store, migrate } = await beforeMigration();
+  const { store, migrate } = await beforeSyncReference();
   const db = store.db as unknown as Kysely<unknown>;
   const at = (i: number) => new Date(Date.UTC(2026, 10, 24, 19, 42, i)).toISOString();
   for (const a of ['acct_A', 'acct_B'])

@@ -2,6 +2,7 @@
  * How a donor reads in a list of matches (the donor box, the new-donor hint): name, and a
  * detail line that tells namesakes apart. Pure, so it is tested without a browser.
  */
+import { foldText } from '#shared/fold.ts';
 import { formatDollars } from '#shared/money.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 
@@ -18,12 +19,7 @@ export function donorLine(c: ContactSummary): string {
 export const donorName = (c: { firstName: string; lastName: string }) =>
   `${c.firstName} ${c.lastName}`.trim();
 
-const foldName = (c: { firstName: string; lastName: string }) =>
-  donorName(c)
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ');
+const foldName = (c: { firstName: string; lastName: string }) => foldText(donorName(c)).replace(/\s+/g, ' ');
 
 /**
  * The detail line of each contact in a list of matches. A contact whose name another shown
