@@ -84,32 +84,46 @@ describe('the list of migrations', () => {
   it.skipIf(!gitAvailable())(
     'never gains a migration dated before one added earlier (git history, then uncommitted files)',
     () => {
-      const log = execFileSync(
-        'git',
-        [
-          'log',
-          '--reverse',
-          '--no-renames',
-          '--diff-filter=A',
-          '--format=@%H',
-          '--name-only',
-          '--',
-          'electron/db/migrations/',
-        ],
-        { encoding: 'utf8' },
-      );
       const present = new Set(migrationFiles());
-      const groups: string[][] = [];
-      for (const chunk of log.split('@').slice(1)) {
-        const names = chunk
-          .split('\n')
+      // Each commit that added migrations, when: `git log` leaves out what a merge added
+      // itself (a migration renamed while merging its branch), which the merges' own diffs
+      // against the branch they were merged into (--first-parent -m) show.
+      const added = (extra: string[]) =>
+        execFileSync(
+          'git',
+          [
+            'log',
+            ...extra,
+            '--no-renames',
+            '--diff-filter=A',
+            '--format=@%ct',
+            '--name-only',
+            '--',
+            'electron/db/migrations/',
+          ],
+          { encoding: 'utf8' },
+        )
+          .split('@')
           .slice(1)
-          .map((l) => path.basename(l.trim()).replace(/\.ts$/, ''))
-          .filter((n) => present.has(n));
-        if (names.length > 0) groups.push(names);
+          .map((chunk) => {
+            const [when = '0', ...lines] = chunk.split('\n');
+            return {
+              when: Number(when),
+              names: lines
+                .map((l) => path.basename(l.trim()).replace(/\.ts$/, ''))
+                .filter((n) => present.has(n)),
+            };
+          })
+          .filter((g) => g.names.length > 0);
+      const commits = added([]);
+      const seen = new Set(commits.flatMap((g) => g.names));
+      for (const merge of added(['--first-parent', '-m'])) {
+        const names = merge.names.filter((n) => !seen.has(n));
+        if (names.length > 0) commits.push({ when: merge.when, names });
+        names.forEach((n) => seen.add(n));
       }
-      const committed = new Set(groups.flat());
-      const fresh = [...present].filter((n) => !committed.has(n));
+      const groups = commits.sort((a, b) => a.when - b.when).map((g) => g.names);
+      const fresh = [...present].filter((n) => !seen.has(n));
       if (fresh.length > 0) groups.push(fresh);
       expect(datedBeforeAnEarlierOne(groups)).toEqual([]);
     },

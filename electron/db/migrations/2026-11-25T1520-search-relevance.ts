@@ -26,7 +26,8 @@ export const name = '2026-11-25T1520-search-relevance';
 /** Characters a key drops in SQLite (everything else unicode61 would split on stays a split). */
 const SEPARATORS = [' ', '-', '.', '@', '_', '+', '(', ')', "'", '\u2019', ',', '&', '/', '#', ':', ';', '"'];
 
-function strip(expr: string): string {
+/** A key's text with the separators taken out (migration search-fold-letters uses it too). */
+export function strip(expr: string): string {
   let out = `coalesce(${expr}, '')`;
   for (const c of SEPARATORS) out = `replace(${out}, '${c === "'" ? "''" : c}', '')`;
   return out;

@@ -15,6 +15,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
+import { strip } from './2026-11-25T1520-search-relevance.ts';
 
 export const name = '2026-11-25T2310-search-fold-letters';
 
@@ -46,15 +47,6 @@ const FOLDS: ReadonlyArray<readonly [string, string]> = [
 function fold(expr: string): string {
   let out = expr;
   for (const [from, to] of FOLDS) out = `replace(${out}, '${from}', '${to}')`;
-  return out;
-}
-
-/** Characters a key drops (as migration search-relevance). */
-const SEPARATORS = [' ', '-', '.', '@', '_', '+', '(', ')', "'", '\u2019', ',', '&', '/', '#', ':', ';', '"'];
-
-function strip(expr: string): string {
-  let out = `coalesce(${expr}, '')`;
-  for (const c of SEPARATORS) out = `replace(${out}, '${c === "'" ? "''" : c}', '')`;
   return out;
 }
 
