@@ -16,6 +16,7 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { applyDonorTotalDeltas } from './donor-total-deltas.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
@@ -290,7 +291,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     return count(scopedMatch(q, accountId));
   }
 
-  return {
+  const store: Store = {
     engine: 'sqlite',
     db,
     location: opts.file,
@@ -378,6 +379,16 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       await db.destroy();
     },
   };
+  // The donors' totals of an import killed before its end: added before anyone reads them.
+  if (opts.migrate !== false) {
+    try {
+      await applyDonorTotalDeltas(store);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  return store;
 }
 
 interface FtsQueries {
