@@ -379,8 +379,12 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
       await db.destroy();
     },
   };
-  // The donors' totals of an import killed before its end: added before anyone reads them.
-  if (opts.migrate !== false) {
+  // The donors' totals of an import killed before its end: added before anyone reads them
+  // (a file migrated only part of the way, in the migrator's tests, has no such table).
+  const deltasTable = raw
+    .prepare("select 1 from sqlite_master where type = 'table' and name = 'donor_total_deltas'")
+    .get();
+  if (opts.migrate !== false && deltasTable !== undefined) {
     try {
       await applyDonorTotalDeltas(store);
     } catch (err) {

@@ -91,6 +91,8 @@ describe('the list of migrations', () => {
           '--reverse',
           '--no-renames',
           '--diff-filter=A',
+          // a migration renamed while merging its branch is added by the merge commit
+          '--diff-merges=first-parent',
           '--format=@%H',
           '--name-only',
           '--',
@@ -100,12 +102,15 @@ describe('the list of migrations', () => {
       );
       const present = new Set(migrationFiles());
       const groups: string[][] = [];
+      const seen = new Set<string>();
       for (const chunk of log.split('@').slice(1)) {
+        // a branch's migration is added by its own commit and again by the merge: the first counts
         const names = chunk
           .split('\n')
           .slice(1)
           .map((l) => path.basename(l.trim()).replace(/\.ts$/, ''))
-          .filter((n) => present.has(n));
+          .filter((n) => present.has(n) && !seen.has(n));
+        for (const n of names) seen.add(n);
         if (names.length > 0) groups.push(names);
       }
       const committed = new Set(groups.flat());
