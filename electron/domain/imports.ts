@@ -161,8 +161,8 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
     await source.close();
     if (opts.deferTotals && ctx.store.engine === 'sqlite') {
       // The donors' totals of every chunk saved, in one pass sorted by donor (stopped or
-      // failed imports too: their saved gifts count). Should this fail after a failed
-      // import, that failure is the one reported; the next open applies them.
+      // failed imports too: their saved gifts count). If this fails after the import itself
+      // failed, the import's own error is the one reported; the next open applies them.
       const applying = applyDonorTotalDeltas(ctx.store, opts.targetWriteMs);
       if (ended) await applying;
       else await applying.catch(() => undefined);
