@@ -8,7 +8,9 @@
  * Runs the CLI's import in process with the CLI's settings (chunk target, page cache, WAL
  * size) on a scratch copy, timing every SQL statement by its kind (commits included), and
  * prints one JSON object: wall and CPU seconds, chunks, SQL seconds by kind, the rest.
- * `rows` (optional) imports only the file's first rows.
+ * `rows` (optional) imports only the file's first rows. PROFILE_OPTIONS (JSON) overrides the
+ * import's options (`{"deferTotals":false}`: totals moved per chunk); PROFILE_DROP_INDEXES
+ * (comma-separated names) drops indexes from the scratch copy first, to price each one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,6 +66,15 @@ for (const method of ['run', 'all', 'get', 'iterate'] as const) {
   };
 }
 
+// PROFILE_DROP_INDEXES=a,b: what those indexes cost, measured by importing without them (the
+// scratch copy only; the app never drops them).
+const dropIndexes = (process.env.PROFILE_DROP_INDEXES ?? '').split(',').filter(Boolean);
+if (dropIndexes.length > 0) {
+  const scratch = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'));
+  for (const name of dropIndexes) scratch.exec(`drop index "${name.replace(/"/g, '')}"`);
+  scratch.close();
+}
+
 const store = await openStore({ dataDir: dir, ...CLI_IMPORT_OPEN });
 const ctx = createContext(store);
 const accountId = (await store.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
@@ -113,6 +124,7 @@ process.stdout.write(
       writtenMiB: Math.round((writtenBytes() - written0) / 2 ** 20),
       sqlSeconds: +(sqlMs / 1000).toFixed(2),
       outsideSqlSeconds: +(wall - sqlMs / 1000).toFixed(2),
+      droppedIndexes: dropIndexes,
       loadAverage: os.loadavg().map((x) => +x.toFixed(2)),
       bySql,
     },

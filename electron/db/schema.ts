@@ -450,6 +450,14 @@ export interface ContactSyncReferencesTable {
   contactId: string;
 }
 
+/** A bulk import's gifts not yet in their donor's total (migration donor-total-deltas). */
+export interface DonorTotalDeltasTable {
+  contactId: string;
+  cents: number;
+  /** The latest of the gifts' dates. */
+  latestDate: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
@@ -485,6 +493,7 @@ export interface Database {
   syncHqContacts: SyncHqContactsTable;
   donationSyncReferences: DonationSyncReferencesTable;
   contactSyncReferences: ContactSyncReferencesTable;
+  donorTotalDeltas: DonorTotalDeltasTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -2,7 +2,8 @@
  * The second half of an import: writing a chunk of checked rows in one transaction. The
  * references are resolved with one query per kind for the whole chunk, duplicates of an
  * earlier run are skipped by externalId, and the rows go in with multi-row INSERTs compiled
- * once; donor totals and the account's counts move once per chunk and donor.
+ * once; the account's counts move once per chunk, donors' totals once per chunk and donor (or,
+ * with deferTotals on SQLite, once per import: electron/db/donor-total-deltas.ts).
  */
 import { CompiledQuery } from 'kysely';
 import { ID_PREFIX, newId } from '#shared/ids.ts';
@@ -28,6 +29,12 @@ export interface ChunkSpec {
   push?: boolean;
   /** An `imports` row: progress and rejected rows are recorded in the chunk's own transaction. */
   jobId?: string;
+  /**
+   * SQLite: a chunk records its donors' totals as deltas (electron/db/donor-total-deltas.ts),
+   * applied in one sorted pass when the import ends, instead of updating each donor's row per
+   * chunk. The CLI's bulk import; donors' totals leave out its gifts until then.
+   */
+  deferTotals?: boolean;
 }
 
 export interface ChunkOutcome {
@@ -365,13 +372,31 @@ async function writeDonations(
   }
   if (rows.length === 0) return { imported: 0, skipped, rejections };
 
-  // Donor totals first: on PostgreSQL each UPDATE is also the donor's row lock, as in the API.
-  const moved = await addChunkTotals(trx, engine, accountId, donors);
-  if (moved !== donors.size)
-    throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
+  const deferred = opts.deferTotals === true && engine === 'sqlite';
+  if (deferred) {
+    await insertMany(
+      trx,
+      'donorTotalDeltas',
+      ['contactId', 'cents', 'latestDate'],
+      [...donors].map(([contactId, d]) => [contactId, d.cents, d.latest]),
+    );
+  } else {
+    // Donor totals first: on PostgreSQL each UPDATE is also the donor's row lock, as in the API.
+    const moved = await addChunkTotals(trx, engine, accountId, donors);
+    if (moved !== donors.size)
+      throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
+  }
 
   const flags = await checkChunkLimits(trx, rows, refs.donationAccounts, at);
-  await insertObjects(trx, 'donations', rows);
+  try {
+    await insertObjects(trx, 'donations', rows);
+  } catch (err) {
+    // Deferred totals do not find the donors: a donor (or campaign) deleted since an earlier
+    // chunk looked it up fails the gift's foreign key instead. Look them up again.
+    if (deferred && (err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+      throw new ChunkRetry('a donor or reference of the chunk vanished during the import');
+    throw err;
+  }
   await insertObjects(
     trx,
     'limitFlags',

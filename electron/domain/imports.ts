@@ -18,6 +18,7 @@
  */
 import { newId } from '#shared/ids.ts';
 import type { ImportJob } from '#shared/schemas/imports.ts';
+import { applyDonorTotalDeltas } from '../db/donor-total-deltas.ts';
 import { requireAccount } from './accounts.ts';
 import type { DomainContext } from './context.ts';
 import { type ImportKind, planColumns } from './csv-columns.ts';
@@ -108,6 +109,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * transaction, the event loop given a turn between chunks.
  */
 async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSource): Promise<ImportResult> {
+  let ended = false;
   try {
     await requireAccount(ctx, opts.accountId);
     const defsNow = () => listCustomFields(ctx.store.db, opts.accountId);
@@ -147,6 +149,7 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
       }
       await nextTurn();
     }
+    ended = true;
     return {
       imported: totals.imported,
       rejected,
@@ -156,6 +159,14 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
     };
   } finally {
     await source.close();
+    if (opts.deferTotals && ctx.store.engine === 'sqlite') {
+      // The donors' totals of every chunk saved, in one pass sorted by donor (stopped or
+      // failed imports too: their saved gifts count). If this fails after the import itself
+      // failed, the import's own error is the one reported; the next open applies them.
+      const applying = applyDonorTotalDeltas(ctx.store, opts.targetWriteMs);
+      if (ended) await applying;
+      else await applying.catch(() => undefined);
+    }
   }
 }
 

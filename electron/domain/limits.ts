@@ -11,6 +11,7 @@ import { newId } from '#shared/ids.ts';
 import { centsToDollars } from '#shared/money.ts';
 import type { Selectable } from 'kysely';
 import type { DonationAccountRow, DonationHistoryTable, DonationRow, LimitFlagsTable } from '../db/schema.ts';
+import { dropDonorDeltas } from '../db/donor-total-deltas.ts';
 import type { Db } from '../db/store.ts';
 import { logChange } from './change-log.ts';
 import type { DomainContext } from './context.ts';
@@ -179,8 +180,12 @@ export async function addHistory(
     .execute();
 }
 
-/** Recomputes a contact's lifetime total and last gift from its completed donations. */
+/**
+ * Recomputes a contact's lifetime total and last gift from its completed donations (an import's
+ * gifts still pending in donor_total_deltas included: their deltas are dropped).
+ */
 export async function recomputeContactTotals(trx: Db, contactId: string): Promise<void> {
+  await dropDonorDeltas(trx, contactId); // an import's pending gifts are counted below
   const r = await trx
     .selectFrom('donations')
     .select((eb) => [

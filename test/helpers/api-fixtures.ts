@@ -233,6 +233,7 @@ const TABLES = {
   syncHqContacts: true,
   donationSyncReferences: true,
   contactSyncReferences: true,
+  donorTotalDeltas: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

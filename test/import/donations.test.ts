@@ -5,7 +5,10 @@
  * contribution-limit flags come out as if each gift had been posted one by one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../helpers/server.ts';
+import BetterSqlite3 from 'better-sqlite3';
+import { deleteContact } from '../../electron/domain/contact-delete.ts';
+import { voidDonation } from '../../electron/domain/donation-corrections.ts';
+import { TEST_ENGINE, type TestServer, startTestServer } from '../helpers/server.ts';
 import { type Org, contactIdOf, csvFile, importFile, makeOrg } from './fixtures.ts';
 
 let s: TestServer;
@@ -230,6 +233,124 @@ describe('import donations', () => {
     expect(account.body).toMatchObject({ contacts: 6, donations: 8 });
     const campaign = await s.request('GET', `/api/v1/campaigns/${c}?accountId=${s.accountId}`);
     expect(campaign.body).toMatchObject({ totalRaised: 212.45, donationCount: 8 });
+  });
+
+  it.skipIf(TEST_ENGINE === 'postgres')(
+    "the CLI's totals, moved at the end (SQLite): a gift voided and a twin posted mid-import count once each",
+    async () => {
+      const zoeId = await contactIdOf(s, 'L-1');
+      // twin gifts (same donor, $19.99 cash, same minute) in two chunks, and a namesake's gift
+      const file = csvFile([
+        HEADER,
+        [
+          't1',
+          'L-1',
+          '',
+          '19.99',
+          '2025-04-05T10:15:00Z',
+          'cash',
+          org.campaignId,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ],
+        [
+          't2',
+          'L-1',
+          '',
+          '19.99',
+          '2025-04-05T10:15:00Z',
+          'cash',
+          org.campaignId,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ],
+        ['t3', 'L-1', '', '100', '2025-05-01', 'check', org.campaignId, '', '', '', '', '', '', ''],
+        ['t4', 'L-2', '', '5', '2025-05-02', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+      ]);
+      const file2 = new BetterSqlite3(s.ctx.store.location, { readonly: true });
+      const writes: Array<Promise<unknown>> = [];
+      const seen: number[] = [];
+      const r = await importFile(s, file, {
+        kind: 'donations',
+        chunkRows: 1,
+        deferTotals: true,
+        onProgress: (p) => {
+          seen.push(p.imported);
+          if (p.imported !== 1) return;
+          // After the first chunk (t1 saved, its total pending): the volunteer voids t1, typed
+          // twice by mistake, and enters a gift over the API; both queue before the next chunk.
+          const t1 = file2.prepare("select id from donations where external_id = 't1'").get() as {
+            id: string;
+          };
+          writes.push(voidDonation(s.ctx, s.accountId, t1.id, 'typed twice'));
+          writes.push(
+            s.request('POST', '/api/v1/donations', {
+              accountId: s.accountId,
+              contactId: zoeId,
+              donationAmount: 7,
+              donationDate: '2025-01-02',
+              paymentMethod: 'cash',
+              campaignId: org.campaignId,
+            }),
+          );
+        },
+      });
+      await Promise.all(writes);
+      file2.close();
+      expect(r).toMatchObject({ imported: 4, rejectedCount: 0 });
+      expect(seen).toEqual([1, 2, 3, 4]);
+      const zoe = await s.request('GET', `/api/v1/contacts/${zoeId}?accountId=${s.accountId}`);
+      expect(zoe.body.totalDonations).toBe(126.99); // t2 + t3 + the API's $7; t1 voided
+      expect(zoe.body.lastDonationDate).toBe('2025-05-01T00:00:00.000Z');
+      const jose = await s.request(
+        'GET',
+        `/api/v1/contacts/${await contactIdOf(s, 'L-2')}?accountId=${s.accountId}`,
+      );
+      expect(jose.body.totalDonations).toBe(5);
+    },
+  );
+
+  it('a donor deleted between two chunks: its later gift is rejected, naming the donor, and the rest count', async () => {
+    const joseId = await contactIdOf(s, 'L-2');
+    const file = csvFile([
+      HEADER,
+      ['d1', 'L-2', '', '40', '2025-04-05', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+      ['d2', 'L-1', '', '19.99', '2025-04-05T10:15:00Z', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+      ['d3', 'L-2', '', '60', '2025-04-06', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+      ['d4', 'L-1', '', '19.99', '2025-04-05T10:15:00Z', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+    ]);
+    const writes: Array<Promise<unknown>> = [];
+    const r = await importFile(s, file, {
+      kind: 'donations',
+      chunkRows: 2,
+      deferTotals: true,
+      onProgress: (p) => {
+        // after the first chunk (José's d1 saved): José is deleted, his gifts with him
+        if (p.imported === 2) writes.push(deleteContact(s.ctx, s.accountId, joseId));
+      },
+    });
+    await Promise.all(writes);
+    expect(r).toMatchObject({ imported: 3, rejectedCount: 1 });
+    expect(r.rejected).toEqual([
+      { row: 4, reason: expect.stringMatching(/contactExternalId L-2 matches no contact/) },
+    ]);
+    const zoe = await s.request(
+      'GET',
+      `/api/v1/contacts/${await contactIdOf(s, 'L-1')}?accountId=${s.accountId}`,
+    );
+    expect(zoe.body.totalDonations).toBe(39.98); // the twins, both
+    const account = await s.request('GET', `/api/v1/account?accountId=${s.accountId}`);
+    expect(account.body).toMatchObject({ contacts: 2, donations: 2 });
   });
 
   it('a second run of the same file adds nothing: rows with an externalId already imported are skipped', async () => {

@@ -17,6 +17,7 @@ import * as donationsListIndex from './2026-11-25T1720-donations-list-index.ts';
 import * as searchTermsCompact from './2026-11-25T1725-search-terms-compact.ts';
 import * as searchPrefixOne from './2026-11-25T1935-search-prefix-one.ts';
 import * as syncReferenceUnique from './2026-11-25T1940-sync-reference-unique.ts';
+import * as donorTotalDeltas from './2026-11-25T2300-donor-total-deltas.ts';
 import * as searchFoldLetters from './2026-11-25T2310-search-fold-letters.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
@@ -39,5 +40,6 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   searchTermsCompact,
   searchPrefixOne,
   syncReferenceUnique,
+  donorTotalDeltas,
   searchFoldLetters,
 ];
