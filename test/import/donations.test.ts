@@ -47,6 +47,18 @@ const HEADER = [
   'status',
 ];
 
+/** A CSV row of a gift to a donor by external id, to the test's campaign, the other columns empty. */
+const gift = (ext: string, donor: string, amount: string, date: string, method = 'cash') => [
+  ext,
+  donor,
+  '',
+  amount,
+  date,
+  method,
+  org.campaignId,
+  ...Array<string>(7).fill(''),
+];
+
 describe('import donations', () => {
   it('imports the good rows and rejects each bad one with its row number and a reason naming the problem', async () => {
     const jose = await contactIdOf(s, 'L-2');
@@ -242,40 +254,10 @@ describe('import donations', () => {
       // twin gifts (same donor, $19.99 cash, same minute) in two chunks, and a namesake's gift
       const file = csvFile([
         HEADER,
-        [
-          't1',
-          'L-1',
-          '',
-          '19.99',
-          '2025-04-05T10:15:00Z',
-          'cash',
-          org.campaignId,
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-        ],
-        [
-          't2',
-          'L-1',
-          '',
-          '19.99',
-          '2025-04-05T10:15:00Z',
-          'cash',
-          org.campaignId,
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-        ],
-        ['t3', 'L-1', '', '100', '2025-05-01', 'check', org.campaignId, '', '', '', '', '', '', ''],
-        ['t4', 'L-2', '', '5', '2025-05-02', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+        gift('t1', 'L-1', '19.99', '2025-04-05T10:15:00Z'),
+        gift('t2', 'L-1', '19.99', '2025-04-05T10:15:00Z'),
+        gift('t3', 'L-1', '100', '2025-05-01', 'check'),
+        gift('t4', 'L-2', '5', '2025-05-02'),
       ]);
       const file2 = new BetterSqlite3(s.ctx.store.location, { readonly: true });
       const writes: Array<Promise<unknown>> = [];
@@ -324,10 +306,10 @@ describe('import donations', () => {
     const joseId = await contactIdOf(s, 'L-2');
     const file = csvFile([
       HEADER,
-      ['d1', 'L-2', '', '40', '2025-04-05', 'cash', org.campaignId, '', '', '', '', '', '', ''],
-      ['d2', 'L-1', '', '19.99', '2025-04-05T10:15:00Z', 'cash', org.campaignId, '', '', '', '', '', '', ''],
-      ['d3', 'L-2', '', '60', '2025-04-06', 'cash', org.campaignId, '', '', '', '', '', '', ''],
-      ['d4', 'L-1', '', '19.99', '2025-04-05T10:15:00Z', 'cash', org.campaignId, '', '', '', '', '', '', ''],
+      gift('d1', 'L-2', '40', '2025-04-05'),
+      gift('d2', 'L-1', '19.99', '2025-04-05T10:15:00Z'),
+      gift('d3', 'L-2', '60', '2025-04-06'),
+      gift('d4', 'L-1', '19.99', '2025-04-05T10:15:00Z'),
     ]);
     const writes: Array<Promise<unknown>> = [];
     const r = await importFile(s, file, {
