@@ -46,6 +46,19 @@ describe.runIf(TEST_ENGINE === 'sqlite' && process.platform !== 'win32')(
       await store.close();
     });
 
+    it('leaves a folder shared by design (sticky, as /tmp) as it is; the database in it is still 0600', async () => {
+      const shared = path.join(root, 'shared-tmp');
+      fs.mkdirSync(shared);
+      fs.chmodSync(shared, 0o1777);
+      const file = path.join(shared, 'giftdesk.sqlite');
+      const store = await openSqlite({ file });
+      await store.close();
+      expect({ dir: (fs.statSync(shared).mode & 0o7777).toString(8), db: mode(file) }).toEqual({
+        dir: '1777',
+        db: '600',
+      });
+    });
+
     it('tightens a folder and database left readable to others, and writes backups 0600', async () => {
       const dataDir = path.join(root, 'old');
       const file = path.join(dataDir, 'giftdesk.sqlite');
