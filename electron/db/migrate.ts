@@ -1,6 +1,7 @@
 /**
  * Runs pending migrations, each in a transaction of its own together with its record, so a
- * failure halfway leaves the database exactly as it was before that migration.
+ * failure halfway leaves the database exactly as it was before that migration; the error then
+ * says which migration failed and what it said (`migration_failed`).
  * (Kysely's Migrator runs SQLite migrations outside a transaction; this one does not.)
  */
 import { type Kysely, sql } from 'kysely';
@@ -54,9 +55,41 @@ export async function migrateToLatest(
         await sql`commit`.execute(conn);
       } catch (err) {
         await sql`rollback`.execute(conn);
-        throw err;
+        throw migrationFailed(m.name, ran, err);
       }
     });
   }
   return ran;
+}
+
+export type MigrationFailure = Error & { code: 'migration_failed'; migration: string };
+
+export function isMigrationFailure(err: unknown): err is MigrationFailure {
+  return err instanceof Error && 'code' in err && err.code === 'migration_failed';
+}
+
+/** The error of a migration that failed and was rolled back; those before it in this run stay applied. */
+function migrationFailed(name: string, appliedThisRun: string[], cause: unknown): MigrationFailure {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const earlier =
+    appliedThisRun.length > 0
+      ? ` The update steps before it were applied: ${appliedThisRun.join(', ')}.`
+      : '';
+  return Object.assign(
+    new Error(
+      `Updating the database failed at step ${name}: ${why}. That step was undone: the database is as it was before it.${earlier}`,
+      { cause },
+    ),
+    { code: 'migration_failed' as const, migration: name },
+  );
+}
+
+/** The same failure, saying where the copy taken before the update is. */
+export function withBackup(err: MigrationFailure, backup: string): MigrationFailure {
+  return Object.assign(
+    new Error(`${err.message} A copy of the file from before this update is at ${backup}.`, {
+      cause: err.cause,
+    }),
+    { code: err.code, migration: err.migration, backup },
+  );
 }

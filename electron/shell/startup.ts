@@ -5,6 +5,11 @@
  * session through the preload bridge, and follow Electron's security checklist (CSP,
  * permissions refused, window.open and navigation kept to the app, the session IPC answering
  * only the app's origin, context isolation, sandbox).
+ *
+ * A start-up that fails at any point (a damaged file, the port taken, an update of the
+ * database that fails, …) closes what it opened, shows an error box saying what happened and
+ * what to do (startup-failure.ts), and exits with code 1. A second launch only hands over to
+ * the running one and quits: it opens nothing.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,7 +27,9 @@ import type {
 } from 'electron';
 import type { KeySource } from '../sync/secret-box.ts';
 import { assertIntact, damagedMessage } from '../db/integrity.ts';
+import type { NamedMigration } from '../db/migration-types.ts';
 import { openStore } from '../db/open.ts';
+import type { Store } from '../db/store.ts';
 import { databaseFile } from '../paths.ts';
 import { rendererStatic } from '../server/renderer-static.ts';
 import { startServer, type RunningServer } from '../server/serve.ts';
@@ -30,6 +37,7 @@ import { exportCsvToFile } from './export-file.ts';
 import { desktopPort } from './port.ts';
 import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from './security.ts';
 import { closeDesktopSession, openDesktopSession, type DesktopSession } from './session.ts';
+import { startupFailure } from './startup-failure.ts';
 
 /** The app's window, as far as the shell uses it (Electron's BrowserWindow fits). */
 export interface ShellWindow {
@@ -82,6 +90,8 @@ export interface ShellOptions {
   env: Record<string, string | undefined>;
   /** The built preload (dist/electron/preload.cjs, beside main.js). */
   preload: string;
+  /** The database migrations (tests of one that fails); the app's own list by default. */
+  migrations?: readonly NamedMigration[];
 }
 
 /** Wires the app's events and starts once Electron is ready; settles when start-up has ended. */
@@ -90,14 +100,20 @@ export function runShell<W extends ShellWindow>(
   opts: ShellOptions,
 ): Promise<void> {
   const { app, dialog, ipcMain, session, shell } = electron;
+  let store: Store | null = null;
   let server: RunningServer | null = null;
   let desktop: DesktopSession | null = null;
   let quitting = false;
+  let port: number | null = null;
 
-  if (!app.requestSingleInstanceLock()) app.quit();
+  // Another launch while this app runs: it hands over (second-instance, below) and quits.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return Promise.resolve();
+  }
 
-  async function start(): Promise<void> {
-    const dataDir = app.getPath('userData'); // the same folder the CLI uses by default
+  async function start(dataDir: string): Promise<void> {
+    port = desktopPort(opts.env); // a bad GIFTDESK_PORT is refused before anything is opened
     if (!opts.env.DATABASE_URL) {
       // A damaged file is refused (the error box says how to restore); a late finding is shown too.
       const file = databaseFile(dataDir);
@@ -107,12 +123,17 @@ export function runShell<W extends ShellWindow>(
           dialog.showErrorBox('GiftDesk: the database is damaged', damagedMessage(file, r.problems)),
       });
     }
-    const store = await openStore({ dataDir, databaseUrl: opts.env.DATABASE_URL });
+    const opened = await openStore({
+      dataDir,
+      databaseUrl: opts.env.DATABASE_URL,
+      ...(opts.migrations ? { migrations: opts.migrations } : {}),
+    });
+    store = opened;
     // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
     const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });
     server = await startServer({
-      store,
-      port: desktopPort(opts.env),
+      store: opened,
+      port,
       host: '127.0.0.1',
       plugins: [ui],
       sync: { keys: safeStorageKeys(electron.safeStorage, dataDir), run: true },
@@ -164,7 +185,7 @@ export function runShell<W extends ShellWindow>(
               const r = await dialog.showSaveDialog(win, {
                 defaultPath: `giftdesk-backup-${new Date().toISOString().slice(0, 10)}.sqlite`,
               });
-              if (!r.canceled && r.filePath) await store.backupTo(r.filePath);
+              if (!r.canceled && r.filePath) await opened.backupTo(r.filePath);
             },
           },
           ...(['contacts', 'donations'] as const).map((kind) => ({
@@ -202,10 +223,34 @@ export function runShell<W extends ShellWindow>(
     })();
   });
 
-  return app.whenReady().then(start, (err: unknown) => {
-    dialog.showErrorBox('GiftDesk could not start', err instanceof Error ? err.message : String(err));
-    app.exit(1);
-  });
+  /** What start-up opened, closed again (the session key revoked, the server stopped, the file closed). */
+  async function release(): Promise<void> {
+    const running = server;
+    if (running && desktop) await closeDesktopSession(running.ctx, desktop).catch(() => undefined);
+    if (running) await running.close().catch(() => undefined);
+    else await store?.close().catch(() => undefined);
+    server = null;
+    desktop = null;
+    store = null;
+  }
+
+  let dataDir = '';
+  return app
+    .whenReady()
+    .then(() => {
+      dataDir = app.getPath('userData'); // the same folder the CLI uses by default
+      return start(dataDir);
+    })
+    .catch(async (err: unknown) => {
+      await release();
+      const { title, message } = startupFailure(err, {
+        dataDir,
+        port,
+        portFromEnv: Boolean(opts.env.GIFTDESK_PORT?.trim()),
+      });
+      dialog.showErrorBox(title, message);
+      app.exit(1);
+    });
 }
 
 /**

@@ -3,12 +3,19 @@
  * Electron's calls (./electron-stand-in.ts), with real SQLite files in a real data folder and
  * a real server on a real port: a good folder opens one window on the server, with every
  * security setting, and the session IPC answers only the app's own origin; quitting revokes
- * the window's key and frees the port.
+ * the window's key and frees the port. A start-up that fails (a damaged file, the port taken,
+ * an update of the database that fails) ends in an error box that says what happened and
+ * what to do, no window, exit code 1, and the database closed again; a second launch leaves
+ * the first one's folder alone.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { NamedMigration } from '../../electron/db/migration-types.ts';
+import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
 import { openSqlite } from '../../electron/db/sqlite.ts';
 import { createAccount, verifyApiKey } from '../../electron/domain/accounts.ts';
 import { createContact } from '../../electron/domain/contacts.ts';
@@ -155,5 +162,168 @@ describe('the desktop shell on a good data folder', () => {
     } finally {
       await after.close();
     }
+  });
+});
+
+/** Everything about the file: its schema and every row of every table. */
+function fingerprint(file: string): string {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    const schema = db
+      .prepare("select type, name, sql from sqlite_master where name not like 'sqlite_%' order by type, name")
+      .all() as Array<{ type: string; name: string }>;
+    const rows = schema
+      .filter((t) => t.type === 'table')
+      .map((t) => ({ table: t.name, rows: db.prepare(`select * from "${t.name}" order by 1`).all() }));
+    return JSON.stringify({ schema, rows });
+  } finally {
+    db.close();
+  }
+}
+
+/** The database was closed again: SQLite removes the -wal file when its last connection closes. */
+const closedAgain = (file: string) => !fs.existsSync(`${file}-wal`);
+
+async function listening(port: number): Promise<boolean> {
+  return fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('a start-up that fails ends in an error box and exit code 1, with nothing left open', () => {
+  it('a damaged database file: the box says so and how to restore from the newest backup', async () => {
+    const { userData, file, accountId } = await dataFolder();
+    const store = await openSqlite({ file, synchronous: 'NORMAL' });
+    const ctx = createContext(store);
+    for (let i = 0; i < 600; i++)
+      await createContact(ctx, {
+        accountId,
+        firstName: `Donor${i}`,
+        lastName: 'Lopez',
+        primaryEmail: `d${i}@example.org`,
+      });
+    await store.close();
+    const backup = `${file}.before-2026-11-25T1510-api-key-sessions.2026-11-25T14-00-00-000Z.bak`;
+    fs.copyFileSync(file, backup);
+    // Garbage over one page in the middle of the file (a disk or copy gone wrong).
+    const pageSize = 4096;
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(
+      fd,
+      Buffer.alloc(pageSize, 0x5a),
+      0,
+      pageSize,
+      Math.floor(fs.statSync(file).size / pageSize / 2) * pageSize,
+    );
+    fs.closeSync(fd);
+    const port = await freePort();
+
+    const fake = electronStandIn({ userData, appPath: appFolder() });
+    await runShell(fake.electron, { env: { GIFTDESK_PORT: String(port) }, preload: PRELOAD });
+
+    expect(fake.errorBoxes).toHaveLength(1);
+    const box = fake.errorBoxes[0]!;
+    expect(box.title).toBe('GiftDesk: the database is damaged');
+    expect(box.content).toContain(`The database file ${file} is damaged: SQLite's check found`);
+    expect(box.content).toContain(`cp "${backup}" "${file}"`);
+    expect(box.content).toMatch(/Start GiftDesk again/);
+    expect(fake.windows).toEqual([]);
+    expect(fake.exitCode).toBe(1);
+    expect(await listening(port)).toBe(false);
+    expect(fs.readdirSync(userData).filter((f) => f.endsWith('.bak'))).toEqual([path.basename(backup)]);
+  });
+
+  it('the port taken by another program: the box names the port and what to do', async () => {
+    const { userData, file } = await dataFolder();
+    const other = net.createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as net.AddressInfo;
+    try {
+      const fake = electronStandIn({ userData, appPath: appFolder() });
+      await runShell(fake.electron, { env: { GIFTDESK_PORT: String(port) }, preload: PRELOAD });
+
+      expect(fake.errorBoxes).toHaveLength(1);
+      const box = fake.errorBoxes[0]!;
+      expect(box.title).toBe(`GiftDesk: port ${port} is in use`);
+      expect(box.content).toContain(`port ${port}`);
+      expect(box.content).toContain('GIFTDESK_PORT');
+      expect(box.content).toMatch(/close (it|that program)/i);
+      expect(box.content).toMatch(/your data is as it was/i);
+      expect(fake.windows).toEqual([]);
+      expect(fake.exitCode).toBe(1);
+      expect(closedAgain(file)).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
+  it('a GIFTDESK_PORT that is no port: the box names the setting, and the database is not opened', async () => {
+    const userData = tempDir('giftdesk-shell-data-');
+    dirs.push(userData);
+    const fake = electronStandIn({ userData, appPath: appFolder() });
+    await runShell(fake.electron, { env: { GIFTDESK_PORT: '80' }, preload: PRELOAD });
+
+    expect(fake.errorBoxes).toEqual([
+      {
+        title: 'GiftDesk could not start',
+        content: expect.stringContaining('GIFTDESK_PORT must be a port number from 1024 to 65535, not 80'),
+      },
+    ]);
+    expect(fake.windows).toEqual([]);
+    expect(fake.exitCode).toBe(1);
+    expect(fs.readdirSync(userData)).toEqual([]);
+  });
+
+  it('an update of the database that fails: the box names the step and its error; the file is as it was, a copy kept', async () => {
+    const { userData, file } = await dataFolder();
+    const before = fingerprint(file);
+    const broken: NamedMigration = {
+      name: '2999-01-01T0000-contact-nickname',
+      migration: () => ({
+        async up(db) {
+          await sql`create table nicknames (contact_id text primary key)`.execute(db);
+          await sql`insert into nicknames select id from contacts`.execute(db);
+          await sql`update contacts set nickname = first_name`.execute(db); // no such column
+        },
+      }),
+    };
+    const port = await freePort();
+    const fake = electronStandIn({ userData, appPath: appFolder() });
+    await runShell(fake.electron, {
+      env: { GIFTDESK_PORT: String(port) },
+      preload: PRELOAD,
+      migrations: [...MIGRATIONS, broken],
+    });
+
+    expect(fake.errorBoxes).toHaveLength(1);
+    const box = fake.errorBoxes[0]!;
+    expect(box.title).toBe('GiftDesk could not update its database');
+    expect(box.content).toContain(`${file}`);
+    expect(box.content).toContain('2999-01-01T0000-contact-nickname');
+    expect(box.content).toContain('no such column: nickname');
+    expect(box.content).toMatch(/undone: the database is as it was/);
+    const backups = fs.readdirSync(userData).filter((f) => f.endsWith('.bak'));
+    expect(backups).toHaveLength(1);
+    expect(box.content).toContain(path.join(userData, backups[0]!));
+    expect(fake.windows).toEqual([]);
+    expect(fake.exitCode).toBe(1);
+    expect(await listening(port)).toBe(false);
+    expect(closedAgain(file)).toBe(true);
+    expect(fingerprint(file)).toBe(before);
+  });
+});
+
+describe('a second launch', () => {
+  it('quits, leaving the running app its folder and port: no window, no error box, nothing opened', async () => {
+    const userData = tempDir('giftdesk-shell-data-');
+    dirs.push(userData);
+    const fake = electronStandIn({ userData, appPath: appFolder(), singleInstanceLock: false });
+    await runShell(fake.electron, { env: { GIFTDESK_PORT: String(await freePort()) }, preload: PRELOAD });
+
+    expect(fake.quitCalls).toBe(1);
+    expect(fake.windows).toEqual([]);
+    expect(fake.errorBoxes).toEqual([]);
+    expect(fs.readdirSync(userData)).toEqual([]);
   });
 });

@@ -194,7 +194,15 @@ describe('migrating a SQLite file', () => {
         },
       }),
     };
-    await expect(openSqlite({ file, migrations: [...MIGRATIONS, broken] })).rejects.toThrow('boom halfway');
+    const failed = openSqlite({ file, migrations: [...MIGRATIONS, broken] });
+    await expect(failed).rejects.toThrow('boom halfway');
+    // The error names the step, says it was undone, and where the copy taken before it is.
+    const [backup] = backupsOf(file);
+    await expect(failed).rejects.toMatchObject({
+      code: 'migration_failed',
+      migration: '2999-01-01T0000-broken',
+      message: `Updating the database failed at step 2999-01-01T0000-broken: boom halfway. That step was undone: the database is as it was before it. A copy of the file from before this update is at ${path.join(path.dirname(file), backup!)}.`,
+    });
     expect(fingerprint(file)).toBe(before);
 
     // The app opens it as before, with its data, and can write to it.
