@@ -3,6 +3,7 @@
  * at the computer can do about it. Pure: the start-up (startup.ts) shows it and exits.
  */
 import { isMigrationFailure } from '../db/migrate.ts';
+import { databaseFile } from '../paths.ts';
 
 export interface StartupFailure {
   title: string;
@@ -27,16 +28,34 @@ export function startupFailure(err: unknown, ctx: FailureContext): StartupFailur
 
   if (code === 'database_damaged') return { title: 'GiftDesk: the database is damaged', message: text }; // says how to restore
 
-  if (isMigrationFailure(err))
+  if (code === 'database_newer')
+    return {
+      title: 'GiftDesk: the database is from a newer version',
+      message: [
+        `The database in ${ctx.dataDir} was last opened by a newer version of GiftDesk than this one.`,
+        text,
+        'Install that newer version again (ask whoever looks after GiftDesk for it) and start it: your gifts and contacts are in the file.',
+      ].join('\n\n'),
+    };
+
+  if (isMigrationFailure(err)) {
+    const file = databaseFile(ctx.dataDir);
+    const keepWorking =
+      err.applied.length === 0
+        ? 'To keep working, start the GiftDesk version you used before: it opens the database as it is.'
+        : err.backup
+          ? `The version you used before will not open the file as it is now (the steps applied before the failure are newer than it). To keep working with that version, move ${file} (and its -wal and -shm files) aside and copy the backup in its place: cp "${err.backup}" "${file}". The backup holds everything the file held before this update.`
+          : 'The version you used before will not open the database as it is now (the steps applied before the failure are newer than it): to keep working with it, restore the backup taken before this update.';
     return {
       title: 'GiftDesk could not update its database',
       message: [
         `This version of GiftDesk updates the database in ${ctx.dataDir} when it starts, and the update failed.`,
         text,
-        'Your gifts and contacts are still in the file: keep it (and the copy, if one is named above). ' +
-          'To keep working, start the GiftDesk version you used before, and send this message to whoever looks after GiftDesk for you so the update can be fixed.',
+        `Your gifts and contacts are still in the file: keep it. ${keepWorking}`,
+        'Send this message to whoever looks after GiftDesk for you, so that the update can be fixed.',
       ].join('\n\n'),
     };
+  }
 
   if ((code === 'EADDRINUSE' || code === 'EACCES') && ctx.port !== null) {
     const port = ctx.port;

@@ -4,9 +4,9 @@
  * a real server on a real port: a good folder opens one window on the server, with every
  * security setting, and the session IPC answers only the app's own origin; quitting revokes
  * the window's key and frees the port. A start-up that fails (a damaged file, the port taken,
- * an update of the database that fails) ends in an error box that says what happened and
- * what to do, no window, exit code 1, and the database closed again; a second launch leaves
- * the first one's folder alone.
+ * an update of the database that fails, a database from a newer GiftDesk) ends in an error
+ * box that says what happened and what to do, no window, exit code 1, and the database closed
+ * again; a second launch leaves the first one's folder alone.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -191,6 +191,30 @@ async function listening(port: number): Promise<boolean> {
   );
 }
 
+/** A migration that fails halfway (the column it sets does not exist), after writing a table. */
+const broken: NamedMigration = {
+  name: '2999-01-01T0000-contact-nickname',
+  migration: () => ({
+    async up(db) {
+      await sql`create table nicknames (contact_id text primary key)`.execute(db);
+      await sql`insert into nicknames select id from contacts`.execute(db);
+      await sql`update contacts set nickname = first_name`.execute(db); // no such column
+    },
+  }),
+};
+
+/** A migration that works, dated before `broken`. */
+const addedStep: NamedMigration = {
+  name: '2998-12-31T0000-gift-receipt-numbers',
+  migration: () => ({
+    async up(db) {
+      await sql`create table receipt_numbers (donation_id text primary key, number integer not null)`.execute(
+        db,
+      );
+    },
+  }),
+};
+
 describe('a start-up that fails ends in an error box and exit code 1, with nothing left open', () => {
   it('a damaged database file: the box says so and how to restore from the newest backup', async () => {
     const { userData, file, accountId } = await dataFolder();
@@ -278,16 +302,6 @@ describe('a start-up that fails ends in an error box and exit code 1, with nothi
   it('an update of the database that fails: the box names the step and its error; the file is as it was, a copy kept', async () => {
     const { userData, file } = await dataFolder();
     const before = fingerprint(file);
-    const broken: NamedMigration = {
-      name: '2999-01-01T0000-contact-nickname',
-      migration: () => ({
-        async up(db) {
-          await sql`create table nicknames (contact_id text primary key)`.execute(db);
-          await sql`insert into nicknames select id from contacts`.execute(db);
-          await sql`update contacts set nickname = first_name`.execute(db); // no such column
-        },
-      }),
-    };
     const port = await freePort();
     const fake = electronStandIn({ userData, appPath: appFolder() });
     await runShell(fake.electron, {
@@ -306,11 +320,77 @@ describe('a start-up that fails ends in an error box and exit code 1, with nothi
     const backups = fs.readdirSync(userData).filter((f) => f.endsWith('.bak'));
     expect(backups).toHaveLength(1);
     expect(box.content).toContain(path.join(userData, backups[0]!));
+    expect(box.content).toContain(
+      'start the GiftDesk version you used before: it opens the database as it is',
+    );
     expect(fake.windows).toEqual([]);
     expect(fake.exitCode).toBe(1);
     expect(await listening(port)).toBe(false);
     expect(closedAgain(file)).toBe(true);
     expect(fingerprint(file)).toBe(before);
+  });
+
+  it('an update that fails after an earlier step of it was applied: the box says how to go back to the copy for the version used before', async () => {
+    const { userData, file } = await dataFolder();
+    const before = fingerprint(file);
+    const fake = electronStandIn({ userData, appPath: appFolder() });
+    await runShell(fake.electron, {
+      env: { GIFTDESK_PORT: String(await freePort()) },
+      preload: PRELOAD,
+      migrations: [...MIGRATIONS, addedStep, broken],
+    });
+
+    expect(fake.errorBoxes).toHaveLength(1);
+    const box = fake.errorBoxes[0]!;
+    expect(box.title).toBe('GiftDesk could not update its database');
+    expect(box.content).toContain(`The update steps before it were applied: ${addedStep.name}.`);
+    const [backup] = fs.readdirSync(userData).filter((f) => f.endsWith('.bak'));
+    const copy = path.join(userData, backup!);
+    const restore = `cp "${copy}" "${file}"`;
+    expect(box.content).toContain(restore);
+    expect(fake.exitCode).toBe(1);
+
+    // As the box says: the version used before refuses the file as it is, and opens the copy put in its place.
+    await expect(openSqlite({ file })).rejects.toMatchObject({ code: 'database_newer' });
+    fs.copyFileSync(copy, file);
+    expect(fingerprint(file)).toBe(before);
+    const reopened = await openSqlite({ file });
+    const browns = await reopened.db
+      .selectFrom('contacts')
+      .select('lastName')
+      .where('lastName', '=', 'Brown')
+      .execute();
+    expect(browns).toHaveLength(3);
+    await reopened.close();
+  });
+});
+
+describe('a database from a newer GiftDesk', () => {
+  it('is refused before anything is written: the box says so and to use that version; no window', async () => {
+    const { userData, file } = await dataFolder();
+    const raw = new BetterSqlite3(file);
+    raw
+      .prepare('insert into giftdesk_migrations (name, applied_at) values (?, ?)')
+      .run('2999-06-01T0900-gift-aid-declarations', '2999-06-02T10:00:00.000Z');
+    raw.close();
+    const before = fingerprint(file);
+    const port = await freePort();
+    const fake = electronStandIn({ userData, appPath: appFolder() });
+    await runShell(fake.electron, { env: { GIFTDESK_PORT: String(port) }, preload: PRELOAD });
+
+    expect(fake.errorBoxes).toHaveLength(1);
+    const box = fake.errorBoxes[0]!;
+    expect(box.title).toBe('GiftDesk: the database is from a newer version');
+    expect(box.content).toContain(userData);
+    expect(box.content).toContain('2999-06-01T0900-gift-aid-declarations');
+    expect(box.content).toContain(MIGRATIONS.at(-1)!.name);
+    expect(box.content).toMatch(/nothing was changed/);
+    expect(fake.windows).toEqual([]);
+    expect(fake.exitCode).toBe(1);
+    expect(await listening(port)).toBe(false);
+    expect(closedAgain(file)).toBe(true);
+    expect(fingerprint(file)).toBe(before);
+    expect(fs.readdirSync(userData).filter((f) => f.endsWith('.bak'))).toEqual([]);
   });
 });
 
