@@ -28,7 +28,13 @@ type PermissionHandler = Parameters<
   ShellElectron['session']['defaultSession']['setPermissionRequestHandler']
 >[0];
 
-export function electronStandIn(opts: { userData: string; appPath: string; singleInstanceLock?: boolean }) {
+export function electronStandIn(opts: {
+  userData: string;
+  appPath: string;
+  singleInstanceLock?: boolean;
+  /** The window's loadURL fails with this (as Electron's does, e.g. "ERR_FAILED (-2) loading …"). */
+  loadFails?: string;
+}) {
   const errorBoxes: Array<{ title: string; content: string }> = [];
   const windows: StandInWindow[] = [];
   const ipc = new Map<string, IpcListener>();
@@ -52,6 +58,7 @@ export function electronStandIn(opts: { userData: string; appPath: string; singl
       loaded: [],
       focused: 0,
       async loadURL(url) {
+        if (opts.loadFails) throw new Error(opts.loadFails);
         const res = await fetch(url);
         win.loaded.push({ url, status: res.status, body: await res.text() });
       },

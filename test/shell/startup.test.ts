@@ -365,6 +365,36 @@ describe('a start-up that fails ends in an error box and exit code 1, with nothi
   });
 });
 
+describe('a start-up that fails after the server and the session were opened', () => {
+  it('revokes the session key, stops the server and closes the file; the box says what failed; exit 1', async () => {
+    const { userData, file } = await dataFolder();
+    const port = await freePort();
+    const failure = `ERR_FAILED (-2) loading 'http://127.0.0.1:${port}/'`;
+    const fake = electronStandIn({ userData, appPath: appFolder(), loadFails: failure });
+    await runShell(fake.electron, { env: { GIFTDESK_PORT: String(port) }, preload: PRELOAD });
+
+    expect(fake.errorBoxes).toEqual([
+      { title: 'GiftDesk could not start', content: `${failure}\n\nThe data folder is ${userData}.` },
+    ]);
+    expect(fake.windows).toHaveLength(1); // made, then closed by the exit
+    expect(fake.exitCode).toBe(1);
+    expect(await listening(port)).toBe(false);
+    expect(closedAgain(file)).toBe(true);
+    const db = new BetterSqlite3(file, { readonly: true });
+    try {
+      const keys = db
+        .prepare("select revoked_at from api_keys where session_kind = 'desktop'")
+        .all() as Array<{
+        revoked_at: string | null;
+      }>;
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.revoked_at).not.toBeNull();
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('a database from a newer GiftDesk', () => {
   it('is refused before anything is written: the box says so and to use that version; no window', async () => {
     const { userData, file } = await dataFolder();
