@@ -11,7 +11,7 @@ export interface StartupFailure {
 }
 
 export interface FailureContext {
-  /** The data folder (app.getPath('userData')). */
+  /** The data folder (app.getPath('userData')); '' when Electron failed before it was known. */
   dataDir: string;
   /** The port the app was to serve on, once known. */
   port: number | null;
@@ -80,6 +80,6 @@ export function startupFailure(err: unknown, ctx: FailureContext): StartupFailur
 
   return {
     title: 'GiftDesk could not start',
-    message: `${text}\n\nThe data folder is ${ctx.dataDir}.`,
+    message: ctx.dataDir ? `${text}\n\nThe data folder is ${ctx.dataDir}.` : text, // none yet: Electron did not start
   };
 }
