@@ -34,6 +34,8 @@ export function electronStandIn(opts: {
   singleInstanceLock?: boolean;
   /** The window's loadURL fails with this (as Electron's does, e.g. "ERR_FAILED (-2) loading …"). */
   loadFails?: string;
+  /** app.whenReady() fails with this (Electron itself could not start). */
+  readyFails?: string;
 }) {
   const errorBoxes: Array<{ title: string; content: string }> = [];
   const windows: StandInWindow[] = [];
@@ -88,7 +90,7 @@ export function electronStandIn(opts: {
         exitCode = code ?? 0;
         exited(exitCode);
       },
-      whenReady: () => Promise.resolve(),
+      whenReady: () => (opts.readyFails ? Promise.reject(new Error(opts.readyFails)) : Promise.resolve()),
       getPath: () => opts.userData,
       getAppPath: () => opts.appPath,
       on(event: string, listener: Listener) {

@@ -424,6 +424,26 @@ describe('a database from a newer GiftDesk', () => {
   });
 });
 
+describe('Electron failing to get ready', () => {
+  it('shows what it said and exits 1; nothing is opened', async () => {
+    const userData = tempDir('giftdesk-shell-data-');
+    dirs.push(userData);
+    const fake = electronStandIn({
+      userData,
+      appPath: appFolder(),
+      readyFails: 'GPU process could not start',
+    });
+    await runShell(fake.electron, { env: {}, preload: PRELOAD });
+
+    expect(fake.errorBoxes).toEqual([
+      { title: 'GiftDesk could not start', content: 'GPU process could not start' },
+    ]);
+    expect(fake.windows).toEqual([]);
+    expect(fake.exitCode).toBe(1);
+    expect(fs.readdirSync(userData)).toEqual([]);
+  });
+});
+
 describe('a second launch', () => {
   it('quits, leaving the running app its folder and port: no window, no error box, nothing opened', async () => {
     const userData = tempDir('giftdesk-shell-data-');
