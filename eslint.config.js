@@ -57,4 +57,23 @@ export default tseslint.config(
     ['electron'],
     'only electron/main.ts and preload.ts import Electron.',
   ),
+  {
+    // The shell's logic is run in Node against a stand-in for Electron: its types only.
+    files: ['electron/shell/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowTypeImports: true,
+              message:
+                "Bad layering: electron/shell/ takes Electron's calls from main.ts (ShellElectron); import its types only.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,159 +1,23 @@
 /**
- * The Electron shell, kept thin: start the server in-process on 127.0.0.1, open one window
- * on it, hand the window its session through the preload bridge, and follow Electron's
- * security checklist. Everything else lives in modules proven in Node.
+ * The Electron shell, kept thin: hands Electron's own calls to the start-up in
+ * shell/startup.ts (proven in Node against a stand-in: test/shell/startup.test.ts). This file
+ * only wires them, and typechecks against Electron's types (tsconfig.electron.json).
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
-import type { KeySource } from './sync/secret-box.ts';
-import { assertIntact, damagedMessage } from './db/integrity.ts';
-import { openStore } from './db/open.ts';
-import { databaseFile } from './paths.ts';
-import { rendererStatic } from './server/renderer-static.ts';
-import { startServer, type RunningServer } from './server/serve.ts';
-import { exportCsvToFile } from './shell/export-file.ts';
-import { desktopPort } from './shell/port.ts';
-import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from './shell/security.ts';
-import { closeDesktopSession, openDesktopSession, type DesktopSession } from './shell/session.ts';
+import { runShell } from './shell/startup.ts';
 
-let server: RunningServer | null = null;
-let desktop: DesktopSession | null = null;
-let quitting = false;
-
-if (!app.requestSingleInstanceLock()) app.quit();
-
-async function start(): Promise<void> {
-  const dataDir = app.getPath('userData'); // the same folder the CLI uses by default
-  if (!process.env.DATABASE_URL) {
-    // A damaged file is refused (the error box says how to restore); a late finding is shown too.
-    const file = databaseFile(dataDir);
-    await assertIntact(file, {
-      onLate: (r) =>
-        r.status === 'damaged' &&
-        dialog.showErrorBox('GiftDesk: the database is damaged', damagedMessage(file, r.problems)),
-    });
-  }
-  const store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL });
-  // The same UI a browser gets from `npm start` (dist/renderer, built by vite; packaged in the app).
-  const ui = rendererStatic({ dir: path.join(app.getAppPath(), 'dist', 'renderer') });
-  server = await startServer({
-    store,
-    port: desktopPort(process.env),
-    host: '127.0.0.1',
-    plugins: [ui],
-    sync: { keys: safeStorageKeys(dataDir), run: true },
-  });
-  desktop = await openDesktopSession(server.ctx, server.url);
-  const appOrigin = server.url;
-
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] },
-    });
-  });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-
-  ipcMain.handle('giftdesk:session', (event) => {
-    if (!event.senderFrame || !isAppUrl(event.senderFrame.url, appOrigin))
-      throw new Error('refused: not the app window');
-    return desktop;
-  });
-
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 860,
-    title: 'GiftDesk',
-    webPreferences: {
-      preload: path.join(import.meta.dirname, 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    const external = externalUrlToOpen(url);
-    if (external) void shell.openExternal(external);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, appOrigin)) event.preventDefault();
-  });
-
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate([
-      {
-        label: 'File',
-        submenu: [
-          {
-            label: 'Back up database…',
-            click: async () => {
-              const r = await dialog.showSaveDialog(win, {
-                defaultPath: `giftdesk-backup-${new Date().toISOString().slice(0, 10)}.sqlite`,
-              });
-              if (!r.canceled && r.filePath) await store.backupTo(r.filePath);
-            },
-          },
-          ...(['contacts', 'donations'] as const).map((kind) => ({
-            label: `Export ${kind} CSV…`,
-            click: async () => {
-              const r = await dialog.showSaveDialog(win, {
-                defaultPath: `${kind}-${new Date().toISOString().slice(0, 10)}.csv`,
-              });
-              if (!r.canceled && r.filePath && server && desktop)
-                await exportCsvToFile(server.ctx, kind, desktop.accountId, r.filePath);
-            },
-          })),
-          { label: 'Open data folder', click: () => void shell.openPath(dataDir) },
-          { type: 'separator' },
-          { role: 'quit' },
-        ],
-      },
-      { role: 'editMenu' },
-      { role: 'viewMenu' },
-    ]),
-  );
-  await win.loadURL(`${appOrigin}/`);
-}
-
-/**
- * The key of the stored HQ secret, sealed by the OS keychain (safeStorage) in
- * `sync-key.safestorage` beside the database; created on first use. See sync/secret-box.ts.
- */
-function safeStorageKeys(dataDir: string): KeySource {
-  const file = path.join(dataDir, 'sync-key.safestorage');
-  return {
-    describe: "the desktop app's key (sealed by the system keychain)",
-    async key() {
-      if (!safeStorage.isEncryptionAvailable())
-        throw new Error('The system keychain is not available: the HQ secret cannot be stored');
-      if (!fs.existsSync(file))
-        fs.writeFileSync(file, safeStorage.encryptString(crypto.randomBytes(32).toString('hex')), {
-          mode: 0o600,
-          flag: 'wx',
-        });
-      return Buffer.from(safeStorage.decryptString(fs.readFileSync(file)), 'hex');
-    },
-  };
-}
-
-app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
-app.on('window-all-closed', () => app.quit());
-app.on('before-quit', (event) => {
-  if (quitting || !server) return;
-  event.preventDefault(); // finish writes first, then quit
-  quitting = true;
-  const running = server;
-  void (async () => {
-    if (desktop) await closeDesktopSession(running.ctx, desktop).catch(() => undefined);
-    await running.close();
-    app.exit(0);
-  })();
-});
-
-app.whenReady().then(start, (err: unknown) => {
-  dialog.showErrorBox('GiftDesk could not start', err instanceof Error ? err.message : String(err));
-  app.exit(1);
-});
+void runShell<BrowserWindow>(
+  {
+    app,
+    dialog,
+    ipcMain,
+    session,
+    safeStorage,
+    shell,
+    createWindow: (options) => new BrowserWindow(options),
+    focusOpenWindow: () => BrowserWindow.getAllWindows()[0]?.focus(),
+    setApplicationMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
+  },
+  { env: process.env, preload: path.join(import.meta.dirname, 'preload.cjs') },
+);

@@ -1,7 +1,14 @@
 /**
  * Runs pending migrations, each in a transaction of its own together with its record, so a
- * failure halfway leaves the database exactly as it was before that migration.
+ * failure halfway leaves the database exactly as it was before that migration; the error then
+ * says which migration failed and what it said (`migration_failed`).
  * (Kysely's Migrator runs SQLite migrations outside a transaction; this one does not.)
+ *
+ * A database a newer GiftDesk has updated (it records a migration dated after this version's
+ * newest) is refused before anything is written (`database_newer`): this version's code does
+ * not know the newer schema's rules and could write rows the newer version reads wrongly.
+ * A recorded name this version does not know but dated before its newest (a migration renamed
+ * before release) is left alone, as before.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Engine, NamedMigration } from './migration-types.ts';
@@ -25,7 +32,24 @@ export async function pendingMigrations(
       name text primary key, applied_at text not null)`.execute(db);
   const done = await sql<{ name: string }>`select name from ${sql.table(TABLE)}`.execute(db);
   const applied = new Set(done.rows.map((r) => r.name));
+  const known = new Set(migrations.map((m) => m.name));
+  const newest = migrations.reduce((max, m) => (m.name > max ? m.name : max), '');
+  const newer = [...applied].filter((name) => !known.has(name) && name > newest).sort();
+  if (newer.length > 0) throw databaseNewer(newer, newest);
   return migrations.filter((m) => !applied.has(m.name)).map((m) => m.name);
+}
+
+/** A database updated by a newer GiftDesk than this one. */
+function databaseNewer(newer: string[], newest: string): Error & { code: 'database_newer' } {
+  return Object.assign(
+    new Error(
+      `This database was updated by a newer version of GiftDesk: it records the update ${newer.at(-1)}, ` +
+        `which this version does not know (its newest is ${newest}). This version does not open it, so that ` +
+        'nothing is written the newer version would read wrongly; nothing was changed. Use that newer version ' +
+        '(or a later one) with this database.',
+    ),
+    { code: 'database_newer' as const },
+  );
 }
 
 export async function migrateToLatest(
@@ -54,9 +78,49 @@ export async function migrateToLatest(
         await sql`commit`.execute(conn);
       } catch (err) {
         await sql`rollback`.execute(conn);
-        throw err;
+        throw migrationFailed(m.name, ran, err);
       }
     });
   }
   return ran;
+}
+
+export type MigrationFailure = Error & {
+  code: 'migration_failed';
+  /** The step that failed (rolled back). */
+  migration: string;
+  /** The steps before it in this run, applied. */
+  applied: string[];
+  /** SQLite: the copy of the file taken before this run. */
+  backup?: string;
+};
+
+export function isMigrationFailure(err: unknown): err is MigrationFailure {
+  return err instanceof Error && 'code' in err && err.code === 'migration_failed';
+}
+
+/** The error of a migration that failed and was rolled back; those before it in this run stay applied. */
+function migrationFailed(name: string, appliedThisRun: string[], cause: unknown): MigrationFailure {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  const earlier =
+    appliedThisRun.length > 0
+      ? ` The update steps before it were applied: ${appliedThisRun.join(', ')}.`
+      : '';
+  return Object.assign(
+    new Error(
+      `Updating the database failed at step ${name}: ${why}. That step was undone: the database is as it was before it.${earlier}`,
+      { cause },
+    ),
+    { code: 'migration_failed' as const, migration: name, applied: [...appliedThisRun] },
+  );
+}
+
+/** The same failure, saying where the copy taken before the update is. */
+export function withBackup(err: MigrationFailure, backup: string): MigrationFailure {
+  return Object.assign(
+    new Error(`${err.message} A copy of the file from before this update is at ${backup}.`, {
+      cause: err.cause,
+    }),
+    { code: err.code, migration: err.migration, applied: err.applied, backup },
+  );
 }

@@ -1,4 +1,5 @@
 import { databaseFile } from '../paths.ts';
+import type { NamedMigration } from './migration-types.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
 import type { Store } from './store.ts';
@@ -13,6 +14,8 @@ export interface OpenOptions {
   walCheckpointMiB?: number;
   /** SQLite only; FULL (the default) syncs every commit. Tests whose subject is not durability may use NORMAL. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** SQLite only: the migrations to apply (tests of a failing one); the app's own list by default. */
+  migrations?: readonly NamedMigration[];
 }
 
 /** Opens the store the options name and brings its schema up to date. */
@@ -28,5 +31,6 @@ export async function openStore(opts: OpenOptions): Promise<Store> {
     cacheMiB: opts.cacheMiB,
     walCheckpointMiB: opts.walCheckpointMiB,
     ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+    ...(opts.migrations ? { migrations: opts.migrations } : {}),
   });
 }

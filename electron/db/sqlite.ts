@@ -17,7 +17,7 @@ import {
   sql,
 } from 'kysely';
 import { applyDonorTotalDeltas } from './donor-total-deltas.ts';
-import { migrateToLatest } from './migrate.ts';
+import { isMigrationFailure, migrateToLatest, withBackup } from './migrate.ts';
 import type { NamedMigration } from './migration-types.ts';
 import type { Database } from './schema.ts';
 import {
@@ -163,6 +163,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   });
 
   if (opts.migrate !== false) {
+    let backup: string | null = null;
     try {
       await migrateToLatest(db as unknown as Kysely<unknown>, {
         engine: 'sqlite',
@@ -170,12 +171,14 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
         beforeMigrating: (pending) => {
           if (!existed) return;
           const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-          backupBeforeMigrating(raw, `${opts.file}.before-${pending[0]}.${stamp}.bak`);
+          const copy = `${opts.file}.before-${pending[0]}.${stamp}.bak`;
+          backupBeforeMigrating(raw, copy);
+          backup = copy;
         },
       });
     } catch (err) {
       await db.destroy(); // the file stays as it was; do not leave it open
-      throw err;
+      throw backup !== null && isMigrationFailure(err) ? withBackup(err, backup) : err;
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * Migrations: frozen, named by date, applied in date order; a new one is never dated before
- * the newest; one that fails halfway leaves the database exactly as it was; and an existing
- * database is backed up (`vacuum into`) before it is migrated.
+ * the newest; one that fails halfway leaves the database exactly as it was; an existing
+ * database is backed up (`vacuum into`) before it is migrated; and one a newer GiftDesk
+ * updated is refused.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -194,7 +195,15 @@ describe('migrating a SQLite file', () => {
         },
       }),
     };
-    await expect(openSqlite({ file, migrations: [...MIGRATIONS, broken] })).rejects.toThrow('boom halfway');
+    const failed = openSqlite({ file, migrations: [...MIGRATIONS, broken] });
+    await expect(failed).rejects.toThrow('boom halfway');
+    // The error names the step, says it was undone, and where the copy taken before it is.
+    const [backup] = backupsOf(file);
+    await expect(failed).rejects.toMatchObject({
+      code: 'migration_failed',
+      migration: '2999-01-01T0000-broken',
+      message: `Updating the database failed at step 2999-01-01T0000-broken: boom halfway. That step was undone: the database is as it was before it. A copy of the file from before this update is at ${path.join(path.dirname(file), backup!)}.`,
+    });
     expect(fingerprint(file)).toBe(before);
 
     // The app opens it as before, with its data, and can write to it.
@@ -252,6 +261,31 @@ describe('migrating a SQLite file', () => {
     } finally {
       migrated.close();
     }
+  });
+
+  it('refuses a database a newer GiftDesk updated, changing nothing; an unknown name dated earlier is left alone', async () => {
+    const { file } = await databaseWithData();
+    const record = (name: string) => {
+      const db = new BetterSqlite3(file);
+      db.prepare('insert into giftdesk_migrations (name, applied_at) values (?, ?)').run(
+        name,
+        new Date().toISOString(),
+      );
+      db.close();
+    };
+    record('2026-11-23T0800-renamed-before-release'); // a name this version does not know, dated before its newest
+    await (await openSqlite({ file })).close();
+
+    record('2999-06-01T0900-gift-aid-declarations');
+    const before = fingerprint(file);
+    await expect(openSqlite({ file })).rejects.toMatchObject({
+      code: 'database_newer',
+      message: expect.stringContaining(
+        `it records the update 2999-06-01T0900-gift-aid-declarations, which this version does not know (its newest is ${MIGRATIONS.at(-1)!.name})`,
+      ),
+    });
+    expect(fingerprint(file)).toBe(before);
+    expect(backupsOf(file)).toEqual([]);
   });
 
   it('makes no backup of a new, empty database, nor when nothing is pending', async () => {
