@@ -264,7 +264,8 @@ export const GiftRow = memo(
         const saved = await saveGift.mutate({ ...body, contactId: chosen!.id });
         // The row and the batch's figures come with the save's answer: on screen with no other
         // request, first, before the entry row is reset (the table's render does not wait for
-        // the row's). What else a gift changes (totals, stats, badges) is refreshed once per burst.
+        // the row's), and the sync badge's status. What else a gift changes (totals elsewhere,
+        // stats) is only marked stale: nothing on this screen shows it.
         showSavedGift(client, saved);
         // Then the entry row, in the same task, so the next keys typed land in the donor box. Sticky:
         // date, method and designation stay for the next gift; the rest starts empty.
