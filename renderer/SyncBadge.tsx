@@ -4,9 +4,10 @@
  * the key refused), the changes waiting for HQ, and the records that need attention (a link
  * to that list). Every word comes from the one sync status (GET /sync/status, query key
  * syncKeys.status, shared with Settings → Sync), never from the browser's own network flag.
- * It is refreshed at once when the app saves a gift or contact or runs "Sync now" (they
- * invalidate qk.sync), and polls for the scheduler's passes: every 3 s while anything waits
- * for HQ, every 15 s when all is sent (not while the window is hidden).
+ * A gift saved in gift entry brings the status in its answer (showSavedGift); saving a contact
+ * or "Sync now" refreshes it (they invalidate qk.sync). It polls for the scheduler's passes:
+ * every 3 s while anything waits for HQ, every 15 s when all is sent (not while the window is
+ * hidden), counted from the status's last news — so while saves bring it, it never polls.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from './api/provider.tsx';

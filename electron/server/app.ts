@@ -218,7 +218,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await customFieldRoutes(api, ctx);
       await electionRoutes(api, ctx);
       await flagRoutes(api, ctx);
-      await batchRoutes(api, ctx);
+      await batchRoutes(api, ctx, opts.sync);
       await statsRoutes(api, ctx);
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);

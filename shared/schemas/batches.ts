@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PAYMENT_METHODS } from '../enums.ts';
 import { accountIdField, dateOnly, limitDollars, pagingQuery, requiredText, typeError } from './common.ts';
 import { DonationDetail } from './donations.ts';
+import { SyncStatus } from './sync.ts';
 
 const refId = z
   .string({ error: typeError('must be a string') })
@@ -73,6 +74,8 @@ export const BatchList = z.object({
   offset: z.number().int(),
 });
 
+export type BatchListPage = z.infer<typeof BatchList>;
+
 export const BatchDonationList = z.object({
   data: z.array(DonationDetail),
   total: z.number().int(),
@@ -85,7 +88,12 @@ export const BatchDonationList = z.object({
  * and the batch with its new count and total. Gift entry puts both on screen from this one
  * answer, with no read after the save.
  */
+/**
+ * A gift saved in a batch: the gift in full, the batch with its new count and total, and the
+ * sync status the save changed (its waiting count) — what gift entry shows, so it reads
+ * nothing after a save.
+ */
 export const BatchGiftSaved = z
-  .object({ donation: DonationDetail, batch: Batch })
+  .object({ donation: DonationDetail, batch: Batch, sync: SyncStatus })
   .meta({ id: 'BatchGiftSaved' });
 export type BatchGiftSaved = z.infer<typeof BatchGiftSaved>;

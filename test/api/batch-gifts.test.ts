@@ -84,6 +84,12 @@ describe('POST /api/v1/batches/:id/donations', () => {
       200,
     );
     expect(twin.donation).toEqual(read);
+    // The sync badge's status comes with the save, after it: what GET /sync/status says now.
+    const status = expectStatus(await s.request('GET', `/api/v1/sync/status?accountId=${s.accountId}`), 200);
+    const { checkedAt: _then, ...saidAtSave } = twin.sync;
+    const { checkedAt: _now, ...saidNow } = status;
+    expect(saidAtSave).toEqual(saidNow);
+    expect(twin.sync.waiting).toBe(first.sync.waiting + 1);
   });
 
   it('an over-limit gift comes back flagged', async () => {

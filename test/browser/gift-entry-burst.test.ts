@@ -4,8 +4,12 @@
  * with twin gifts ($19.99 cash, same donor, back to back), three Robert Browns told apart by
  * email, two donors sharing one email, and accented names typed without accents. The app is
  * never refused by its own server, every gift is saved exactly once, the batch shows all 300
- * with the right total, and the app's requests stay within budget: the POST alone (at most
- * two requests) between Enter and the saved row, three a gift in all.
+ * with the right total, and the app's requests stay within budget, counted by what causes
+ * them: each gift's own (its donor lookup, its limit check, its save) at most two between Enter
+ * and the saved row and three in all; everything else (reference data, the batch, the sync
+ * badge) is a timed refresh, at most one of a kind per 10 s of the test's own elapsed time, and
+ * none while saves are flowing (the save's answer brings what the screen shows). Nothing here
+ * depends on how fast the machine is: a slower run has more seconds, never more per gift.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,8 +142,22 @@ interface Probe {
 interface SeenRequest {
   method: string;
   path: string;
+  search: string | null;
   gift: number;
+  /** Milliseconds since the first gift began (the test's own clock). */
+  at: number;
 }
+
+/** The requests a gift causes itself: its donor lookup, its limit check, its save. */
+const PER_GIFT = new Set([
+  'GET /api/v1/contact-summaries',
+  'GET /api/v1/contacts/:id/gift-check',
+  'POST /api/v1/batches/:id/donations',
+]);
+/** A timed refresh may run once a kind per this many ms of the test's elapsed time. */
+const REFRESH_EVERY_MS = 10_000;
+const kindOf = (r: Pick<SeenRequest, 'method' | 'path'>) =>
+  `${r.method} ${r.path.replace(/\/[a-z]+_[0-9A-Z]{26}/g, '/:id')}`;
 
 describe('gift entry at a scanner’s pace', () => {
   it('300 gifts into one batch: never refused, each saved once, all shown with the right total, within the request budget', async () => {
@@ -186,11 +204,19 @@ describe('gift entry at a scanner’s pace', () => {
 
     // Every API request the page sends from here on, and every refusal it meets.
     let gift = -1;
+    let startedAt = Date.now();
     const seen: SeenRequest[] = [];
     const refused: string[] = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
-      if (url.pathname.startsWith('/api/')) seen.push({ method: r.method(), path: url.pathname, gift });
+      if (url.pathname.startsWith('/api/'))
+        seen.push({
+          method: r.method(),
+          path: url.pathname,
+          search: url.searchParams.get('search'),
+          gift,
+          at: Date.now() - startedAt,
+        });
     });
     page.on('response', (r) => {
       if (r.status() === 429 || r.status() >= 500)
@@ -199,6 +225,7 @@ describe('gift entry at a scanner’s pace', () => {
 
     const gifts = plan();
     const typedTotalCents = gifts.reduce((s, g) => s + Math.round(Number(g.amount) * 100), 0);
+    startedAt = Date.now();
     for (const [i, g] of gifts.entries()) {
       gift = i;
       await expect.poll(() => focusedLabel(page), { timeout: 10_000, interval: 10 }).toBe('Donor');
@@ -231,7 +258,8 @@ describe('gift entry at a scanner’s pace', () => {
       expect(refused, `refused by its own server by gift ${i + 1}`).toEqual([]);
     }
     gift = GIFTS;
-    // The burst's one refresh (totals, stats, badges) has gone out and come back.
+    const burstEndedAt = Date.now() - startedAt;
+    // What the burst left to refresh has gone out and come back.
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^300\b/);
     let settled = -1;
     await expect
@@ -250,16 +278,37 @@ describe('gift entry at a scanner’s pace', () => {
     expect(refused).toEqual([]);
     expect(problems).toEqual([]);
 
-    // The request budget.
+    const elapsedMs = Date.now() - startedAt;
+
+    // The request budget, by cause (each part reported, pass or fail).
+    // Each gift's own requests, counted while it was typed. The donor box looks up what is typed
+    // once it rests 30 ms, so a slow machine (keys arriving late) also looks up some prefixes of
+    // it on the way: those are the typist's, at most one per key and never one text twice. The
+    // gift's own work is the rest — the lookup of what was typed, the check, the save: three.
+    const perGift = gifts.map((g, i) => {
+      const own = seen.filter((r) => r.gift === i && PER_GIFT.has(kindOf(r)));
+      const texts = own.filter((r) => r.search !== null).map((r) => r.search!);
+      const typed = g.donor.type;
+      return {
+        i,
+        own,
+        asYouType: texts.filter((t) => t !== typed),
+        work: own.filter((r) => r.search === null || r.search === typed),
+        repeated: texts.filter((t, k) => texts.indexOf(t) !== k),
+        strange: texts.filter((t) => !typed.startsWith(t)),
+      };
+    });
+    const asYouType = perGift.reduce((n, g) => n + g.asYouType.length, 0);
     const byKind = new Map<string, number>();
-    for (const r of seen) {
-      const kind = `${r.method} ${r.path.replace(/\/[a-z]+_[0-9A-Z]{26}/g, '/:id')}`;
-      byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
-    }
-    const summary = [...byKind]
+    for (const r of seen) byKind.set(kindOf(r), (byKind.get(kindOf(r)) ?? 0) + 1);
+    const summary = `in ${(elapsedMs / 1000).toFixed(0)} s (${asYouType} of the lookups were of a prefix, as typed):\n${[
+      ...byKind,
+    ]
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${n} ${k}`)
-      .join('\n');
+      .join('\n')}`;
+    // The counts, in the test's output: how a run on this machine spent its requests.
+    process.stdout.write(`Gift entry burst: ${GIFTS} gifts ${summary}\n`);
     const saves = seen.filter((r) => r.method === 'POST' && /\/donations$/.test(r.path)).length;
     expect(saves, summary).toBe(GIFTS);
     expect(
@@ -279,14 +328,44 @@ describe('gift entry at a scanner’s pace', () => {
       if (!row) throw new Error(`gift ${i + 1}: its row never appeared`);
       return timing.starts.filter((t) => t >= enter && t <= row.t).length;
     });
-    expect(
-      Math.max(...beforeRow),
-      `requests between Enter and the row, per gift: ${beforeRow.join(' ')}`,
-    ).toBeLessThanOrEqual(2);
-    expect(
-      seen.length / GIFTS,
-      `${seen.length} requests for ${GIFTS} gifts:\n${summary}`,
-    ).toBeLessThanOrEqual(3);
+    expect
+      .soft(Math.max(...beforeRow), `requests between Enter and the row, per gift: ${beforeRow.join(' ')}`)
+      .toBeLessThanOrEqual(2);
+    const said = (rs: SeenRequest[]) =>
+      rs.map((r) => `${kindOf(r)}${r.search ? ` "${r.search}"` : ''}`).join(', ');
+    expect
+      .soft(
+        perGift.filter((g) => g.work.length > 3).map((g) => `gift ${g.i + 1}: ${said(g.work)}`),
+        `gifts whose own work took more than 3 requests; ${summary}`,
+      )
+      .toEqual([]);
+    expect
+      .soft(
+        perGift
+          .filter((g) => g.repeated.length > 0 || g.strange.length > 0)
+          .map((g) => `gift ${g.i + 1}: ${said(g.own)}`),
+        'a text looked up twice for one gift, or one not typed for it (a refetch, not the typing)',
+      )
+      .toEqual([]);
+    // Timed refreshes: at most one of a kind per 10 s of elapsed time, and none while saves flow.
+    const timed = seen.filter((r) => !PER_GIFT.has(kindOf(r)));
+    const allowed = Math.max(1, Math.ceil(elapsedMs / REFRESH_EVERY_MS));
+    const timedByKind = new Map<string, number>();
+    for (const r of timed) timedByKind.set(kindOf(r), (timedByKind.get(kindOf(r)) ?? 0) + 1);
+    expect
+      .soft(
+        [...timedByKind].filter(([, n]) => n > allowed),
+        `timed refreshes over ${allowed} a kind (${(elapsedMs / 1000).toFixed(0)} s); ${summary}`,
+      )
+      .toEqual([]);
+    expect
+      .soft(
+        timed
+          .filter((r) => r.gift >= 0 && r.gift < GIFTS)
+          .map((r) => `${kindOf(r)} during gift ${r.gift + 1}`),
+        `refreshes while saves were flowing (the burst took ${(burstEndedAt / 1000).toFixed(0)} s); ${summary}`,
+      )
+      .toEqual([]);
 
     // The batch on screen: all 300, the right total.
     expect(await page.getByTestId('batch-count').textContent()).toMatch(/^300\b/);

@@ -19,10 +19,16 @@ import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
 import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
+import { syncStatus } from '../../sync/status.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, tags } from './common.ts';
+import type { SyncServices } from './sync.ts';
 
-export async function batchRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+export async function batchRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  sync: SyncServices | undefined,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   /* gift-entry batches */
@@ -77,9 +83,9 @@ export async function batchRoutes(app: FastifyInstance, ctx: DomainContext): Pro
     schema: {
       tags,
       summary:
-        'Record a gift typed in this batch; answers the gift in full and the batch with its new count and total',
+        'Record a gift typed in this batch; answers the gift in full, the batch with its new count and total, and the sync status',
       description:
-        'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows, so the app reads nothing after a save. A closed batch: 409.',
+        'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows (the sync status as GET /v1/sync/status answers it, after this gift), so the app reads nothing after a save. A closed batch: 409.',
       params: IdParams,
       body: DonationCreateBody,
       response: { 201: BatchGiftSaved, ...errors(400, 403, 404, 409, 413) },
@@ -87,11 +93,12 @@ export async function batchRoutes(app: FastifyInstance, ctx: DomainContext): Pro
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const created = await createDonation(ctx, { ...req.body, accountId }, { batchId: req.params.id });
-      const [donation, batch] = await Promise.all([
+      const [donation, batch, status] = await Promise.all([
         getDonation(ctx, accountId, created.id),
         requireBatch(ctx, accountId, req.params.id),
+        syncStatus(ctx.store.db, accountId, sync?.scheduler?.running ?? false),
       ]);
-      return reply.code(201).send({ donation, batch });
+      return reply.code(201).send({ donation, batch, sync: status });
     },
   });
   r.post('/batches', {

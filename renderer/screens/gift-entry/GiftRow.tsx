@@ -34,6 +34,12 @@ import {
   type GiftFieldValues,
 } from './gift-fields.tsx';
 import { showSavedGift } from './GiftRows.tsx';
+import {
+  chooseAccountHint,
+  defaultAccountOf,
+  missingAccountIssue,
+  useCampaignAccount,
+} from './campaign-account.ts';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
@@ -108,6 +114,13 @@ export const GiftRow = memo(
     const watched = useWatch({ control: form.control });
     const stickyId = useId();
     const batchValues = defaultsFrom(batch);
+    // The batch's campaign's only donation account is the batch's own too (campaign-account.ts).
+    batchValues.donationAccountId ||= defaultAccountOf(ref.accountsOf(batch.campaignId));
+    const offered = ref.accountsOf(watched.campaignId);
+    useCampaignAccount(offered, {
+      get: () => form.getValues('donationAccountId'),
+      set: (id) => form.setValue('donationAccountId', id),
+    });
     const stickyOf = (v: Partial<Record<StickyField, string>>): Record<StickyField, string> => ({
       date: v.date ?? '',
       method: v.method ?? '',
@@ -182,6 +195,16 @@ export const GiftRow = memo(
         form.setFocus('amount');
         return;
       }
+      const noAccount = missingAccountIssue(
+        ref.accountsOf(v.campaignId),
+        v.donationAccountId,
+        ref.nameOf('campaign', v.campaignId),
+      );
+      if (noAccount) {
+        setError('donationAccountId', { message: noAccount });
+        form.setFocus('donationAccountId');
+        return;
+      }
       const gift = {
         batchId: batch.id,
         contactId: donor?.id ?? 'new',
@@ -241,7 +264,8 @@ export const GiftRow = memo(
         const saved = await saveGift.mutate({ ...body, contactId: chosen!.id });
         // The row and the batch's figures come with the save's answer: on screen with no other
         // request, first, before the entry row is reset (the table's render does not wait for
-        // the row's). What else a gift changes (totals, stats, badges) is refreshed once per burst.
+        // the row's), and the sync badge's status. What else a gift changes (totals elsewhere,
+        // stats) is only marked stale: nothing on this screen shows it.
         showSavedGift(client, saved);
         // Then the entry row, in the same task, so the next keys typed land in the donor box. Sticky:
         // date, method and designation stay for the next gift; the rest starts empty.
@@ -385,7 +409,13 @@ export const GiftRow = memo(
           onRevert={revertSticky}
         />
         <div className="gift-row-more">
-          <DesignationFields register={register} errors={errors} options={ref} notesClassName="notes-field" />
+          <DesignationFields
+            register={register}
+            errors={errors}
+            options={ref}
+            notesClassName="notes-field"
+            accountHint={chooseAccountHint(offered, watched.donationAccountId ?? '')}
+          />
           <GiftFlags register={register} />
         </div>
         <GiftWarnings warnings={warnings} />

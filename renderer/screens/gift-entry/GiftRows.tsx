@@ -10,7 +10,7 @@ import {
 import { memo } from 'react';
 import { flushSync } from 'react-dom';
 import { formatDollars } from '#shared/money.ts';
-import type { Batch, BatchGiftSaved } from '#shared/schemas/batches.ts';
+import type { Batch, BatchGiftSaved, BatchListPage } from '#shared/schemas/batches.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
 import type { SyncStatus } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -28,24 +28,31 @@ interface ShownRows {
 }
 
 /**
- * Puts a just-saved gift (the save's answer) into the batch's list, and the batch's new count
- * and total into its figures, and has React put them on screen before this returns: no read
- * after the save, and no wait for the query cache's next notification tick (a timer) nor behind
- * the entry row's own reset. A read of either still on its way (the 5-second sync poll, a
- * burst's refresh) may have been answered before this gift was written, so it is cancelled
- * first (cancelling puts the query back at once) and cannot put the list back without the gift.
- * Idempotent: a row already there is left as it is.
+ * Puts a just-saved gift (the save's answer) into the batch's list, the batch's new count and
+ * total into its figures and into the list of batches, and the sync status it brought into the
+ * sync badge, and has React put them on screen before this returns: no read after the save,
+ * and no wait for the query cache's next notification tick (a timer) nor behind the entry
+ * row's own reset. A read still on its way (the 5-second sync poll, the badge's) may have been
+ * answered before this gift was written, so it is cancelled first (cancelling puts the query
+ * back at once) and cannot put the list back without the gift. Each of these writes also
+ * restarts that query's timed refresh, so none runs while saves are flowing: the answers
+ * bring the news. Idempotent: a row already there is left as it is.
  */
 export function showSavedGift(client: QueryClient, saved: BatchGiftSaved): void {
   const batchId = saved.batch.id;
   notifyNow(() => {
     void client.cancelQueries({ queryKey: qk.batchDonations(batchId), exact: true });
     void client.cancelQueries({ queryKey: qk.batch(batchId), exact: true });
+    void client.cancelQueries({ queryKey: syncKeys.status, exact: true });
     client.setQueryData<ShownRows>(qk.batchDonations(batchId), (old) => {
       if (!old || old.rows.some((r) => r.id === saved.donation.id)) return old;
       return { rows: [...old.rows, saved.donation].slice(-SHOWN), total: old.total + 1 };
     });
     client.setQueryData<Batch>(qk.batch(batchId), saved.batch);
+    client.setQueryData<BatchListPage>(qk.batches, (old) =>
+      old ? { ...old, data: old.data.map((b) => (b.id === batchId ? saved.batch : b)) } : old,
+    );
+    client.setQueryData<SyncStatus>(syncKeys.status, saved.sync);
   });
 }
 

@@ -180,11 +180,14 @@ export function DesignationFields<T extends GiftFieldValues>({
   errors,
   options,
   notesClassName,
+  accountHint,
 }: {
   register: UseFormRegister<T>;
   errors: FieldErrors<GiftFieldValues>;
   options: { campaigns: SelectOption[]; committees: SelectOption[]; donationAccounts: SelectOption[] };
   notesClassName?: string;
+  /** Said at the donation account while the row waits for a choice (a campaign offering several). */
+  accountHint?: string;
 }) {
   // "Credit it to one of the three" is one refusal, though the API names each field: said once, at the first.
   const designation = [
@@ -214,9 +217,10 @@ export function DesignationFields<T extends GiftFieldValues>({
       <Select
         label="Donation account"
         options={options.donationAccounts}
-        placeholder="— none —"
+        placeholder={accountHint ? '— choose —' : '— none —'}
         {...register(gift<T>('donationAccountId'))}
         error={shown(errors.donationAccountId?.message)}
+        hint={accountHint}
       />
       <TextField
         label="Notes"

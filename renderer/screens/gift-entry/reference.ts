@@ -1,4 +1,7 @@
-/** Campaigns, committees and donation accounts as select options (one cached query each). */
+/**
+ * Campaigns, committees and donation accounts as select options (one cached query each), and
+ * the donation accounts each campaign offers.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { PAYMENT_METHODS } from '#shared/enums.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -34,6 +37,9 @@ export function useReferenceData() {
     campaigns: toOptions(campaigns.data?.data),
     committees: toOptions(committees.data?.data),
     donationAccounts: toOptions(accounts.data?.data),
+    /** The donation accounts a campaign offers (Settings → Campaigns); none for no campaign. */
+    accountsOf: (campaignId: string | null | undefined): Array<{ id: string; name: string }> =>
+      (campaignId && campaigns.data?.data.find((c) => c.id === campaignId)?.donationAccounts) || [],
     nameOf: (
       kind: 'campaign' | 'committee' | 'donationAccount',
       id: string | null | undefined,
