@@ -30,6 +30,8 @@ export interface RendererStaticOptions {
     tokens: OneTimeTokens;
     /** Called after a token was traded (e.g. to print a fresh link for another window). */
     onRedeemed?: () => void;
+    /** The data folder to name to the command line (`--data-dir`), when not the default one. */
+    dataDir?: string | null;
   };
 }
 
@@ -136,7 +138,12 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
         return reply
           .code(201)
           .header('Cache-Control', 'no-store')
-          .send({ accountId: s.accountId, keyId: s.keyId, secret: s.secret });
+          .send({
+            accountId: s.accountId,
+            keyId: s.keyId,
+            secret: s.secret,
+            dataDir: sessions.dataDir ?? null,
+          });
       },
     });
   };
