@@ -61,7 +61,10 @@ function serve(): Promise<Serving> {
 
 /** The newest link the server printed: the first, or the fresh one printed after a link was used. */
 const newestLink = (s: Serving) =>
-  s.stderr().match(/http:\/\/127\.0\.0\.1:\d+\/#token=gdt_[\w-]+/g)?.at(-1) ?? s.appUrl;
+  s
+    .stderr()
+    .match(/http:\/\/127\.0\.0\.1:\d+\/#token=gdt_[\w-]+/g)
+    ?.at(-1) ?? s.appUrl;
 
 /** Ctrl+C: the server finishes what is in flight and exits. */
 async function stop(): Promise<void> {
