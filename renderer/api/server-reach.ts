@@ -7,7 +7,7 @@
  * donor search typed meanwhile reruns) and nothing typed is touched.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react';
 
 export interface ServerReach {
   /** True from a request that could not reach the server until the next one that did. */
@@ -42,10 +42,8 @@ export const ServerReachContext = createContext<ServerReach | null>(null);
 /** True while GiftDesk's own server is not answering. */
 export function useServerDown(): boolean {
   const reach = useContext(ServerReachContext);
-  return useSyncExternalStore(
-    (l) => reach?.subscribe(l) ?? (() => undefined),
-    () => reach?.isDown() ?? false,
-  );
+  const subscribe = useCallback((l: () => void) => reach?.subscribe(l) ?? (() => undefined), [reach]);
+  return useSyncExternalStore(subscribe, () => reach?.isDown() ?? false);
 }
 
 /**
