@@ -159,9 +159,9 @@ export function ApiKeysSection() {
       </SectionHeader>
       {browserWindow ? (
         <p className="notice" id="api-keys-browser-notice">
-          A browser window cannot create API keys: its own key is this window’s session, and a key made
-          through it would outlive that. Create keys in the GiftDesk desktop app, or on the computer where
-          GiftDesk runs, in the GiftDesk folder (where <code>npm start</code> runs):{' '}
+          A browser window cannot create API keys: its own key is the window’s session, and a key made through
+          it would outlive that. Create keys in the GiftDesk desktop app, or on the computer where GiftDesk
+          runs, in the GiftDesk folder (where <code>npm start</code> runs):{' '}
           <code data-testid="key-create-command">{keyCreateCommand(api.accountId, api.dataDir)}</code>
         </p>
       ) : (
