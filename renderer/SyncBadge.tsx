@@ -8,9 +8,12 @@
  * or "Sync now" refreshes it (they invalidate qk.sync). It polls for the scheduler's passes:
  * every 3 s while anything waits for HQ, every 15 s when all is sent (not while the window is
  * hidden), counted from the status's last news — so while saves bring it, it never polls.
+ * While GiftDesk's own server is not answering (api/server-reach.ts) it says that instead:
+ * the last status it read may no longer be true.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from './api/provider.tsx';
+import { useServerDown } from './api/server-reach.ts';
 import { hrefFor } from './router.ts';
 import { ConnectionText } from './screens/settings/ConnectionText.tsx';
 import { clockTime, connectionWords, syncKeys } from './screens/settings/sync-keys.ts';
@@ -24,7 +27,24 @@ export function SyncBadge() {
       q.state.data && q.state.data.configured && q.state.data.waiting > 0 ? 3_000 : 15_000,
     refetchIntervalInBackground: false,
   });
+  const serverDown = useServerDown();
   const s = status.data;
+  if (serverDown)
+    return (
+      <div
+        className="sync-badge sync-badge-warn"
+        data-testid="sync-badge"
+        role="status"
+        aria-label="GiftDesk’s server is not answering; nothing typed is lost, it will retry"
+      >
+        <span className="sync-badge-down">
+          <span className="sync-dot sync-dot-off" aria-hidden="true" />
+          <span data-testid="sync-badge-connection" data-state="server-down">
+            Server not answering
+          </span>
+        </span>
+      </div>
+    );
   if (!s) return null;
   const href = hrefFor('settings', 'sync');
   if (!s.configured)

@@ -1,13 +1,15 @@
 /**
  * The renderer's entry: get the API session (preload bridge, one-time link or this tab's
- * storage) before anything renders, then mount the app.
+ * storage) before anything renders, then mount the app. A link pasted into the address bar
+ * of an open tab (only the `#token=…` part changes, so the page is not loaded again) is
+ * traded at once and the app mounts again with it: no reload needed.
  */
 import { StrictMode, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AppSession } from '#shared/schemas/session.ts';
 import { App } from './App.tsx';
 import { ApiProvider } from './api/provider.tsx';
-import { forgetSession, obtainSession, type SessionResult } from './session/session.ts';
+import { forgetSession, obtainSession, tokenFromHash, type SessionResult } from './session/session.ts';
 import { ToastProvider } from './ui/index.ts';
 import './styles.css';
 
@@ -16,7 +18,7 @@ function NoSession({ result }: { result: Exclude<SessionResult, { kind: 'ready' 
     result.kind === 'link-refused' || result.kind === 'unreachable'
       ? result.message
       : result.kind === 'ended'
-        ? 'This window’s session has ended (GiftDesk was restarted). Open the newest link printed where GiftDesk is running.'
+        ? 'This window’s session has ended (it was ended in Settings, or not used for 12 hours). Paste the newest link printed where GiftDesk is running into this tab’s address bar.'
         : 'Open GiftDesk with the link printed where it is running (npm start prints it; each link works once).';
   return (
     <main className="no-session" id="main">
@@ -43,21 +45,30 @@ function Root({ session }: { session: AppSession }) {
 }
 
 const root = createRoot(document.getElementById('root')!);
-obtainSession().then(
-  (result) => {
-    root.render(
-      <StrictMode>
-        {result.kind === 'ready' ? <Root session={result.session} /> : <NoSession result={result} />}
-      </StrictMode>,
-    );
-  },
-  () =>
-    root.render(
-      <NoSession
-        result={{
-          kind: 'unreachable',
-          message: 'GiftDesk could not start this window. Reload the page to try again.',
-        }}
-      />,
-    ),
-);
+const start = () =>
+  obtainSession().then(
+    (result) => {
+      root.render(
+        <StrictMode>
+          {result.kind === 'ready' ? (
+            <Root key={result.session.keyId} session={result.session} />
+          ) : (
+            <NoSession result={result} />
+          )}
+        </StrictMode>,
+      );
+    },
+    () =>
+      root.render(
+        <NoSession
+          result={{
+            kind: 'unreachable',
+            message: 'GiftDesk could not start this window. Reload the page to try again.',
+          }}
+        />,
+      ),
+  );
+void start();
+window.addEventListener('hashchange', () => {
+  if (tokenFromHash(window.location.hash)) void start();
+});

@@ -219,10 +219,14 @@ export function registerDataCommands(program: Command): void {
         'seed a demo organisation (campaigns, limits, custom fields, ~3,000 contacts, ~6,000 gifts)',
       ),
   ).action(async (o: CommonOptions) => {
-    const r = await withContext(o, async (ctx) => {
-      const { seedDemo } = await import('../domain/demo.ts');
-      return seedDemo(ctx);
-    });
+    const r = await withContext(
+      o,
+      async (ctx) => {
+        const { seedDemo } = await import('../domain/demo.ts');
+        return seedDemo(ctx);
+      },
+      { create: true },
+    );
     print(
       o,
       r,

@@ -43,7 +43,7 @@ const account = program.command('account').description('organisation accounts');
 common(
   account.command('create').description('create an account').requiredOption('--name <name>', 'account name'),
 ).action(async (o: CommonOptions & { name: string }) => {
-  const r = await withContext(o, (ctx) => createAccount(ctx, o.name));
+  const r = await withContext(o, (ctx) => createAccount(ctx, o.name), { create: true });
   print(o, r, () => `Created account ${r.id}`);
 });
 
@@ -55,7 +55,7 @@ common(
     .requiredOption('--account <id>', 'account id')
     .option('--label <label>', 'what the key is for'),
 ).action(async (o: CommonOptions & { account: string; label?: string }) => {
-  const r = await withContext(o, (ctx) => createApiKey(ctx, o.account, o.label));
+  const r = await withAccount(o, (ctx) => createApiKey(ctx, o.account, o.label));
   print(
     o,
     r,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
 import { databaseFile } from '../paths.ts';
-import { type CommonOptions, common, resolveDataDir } from './context.ts';
+import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { CliError, print } from './output.ts';
@@ -98,9 +98,14 @@ export function registerServe(program: Command): void {
         const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
         (o.json ? process.stderr : process.stdout).write(line);
       };
+      // The app's Settings say the `giftdesk` command that reaches this data folder.
+      const dataDirForCli = o.databaseUrl || process.env.DATABASE_URL ? null : cliDataDirOption(o);
       ui = {
         tokens,
-        plugin: rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens, onRedeemed } }),
+        plugin: rendererStatic({
+          dir: RENDERER_DIST,
+          browserSessions: { tokens, onRedeemed, dataDir: dataDirForCli },
+        }),
       };
     }
     const databaseUrl = o.databaseUrl ?? process.env.DATABASE_URL;

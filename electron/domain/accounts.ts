@@ -48,6 +48,19 @@ function hashSecret(secret: string): Buffer {
 export type SessionKind = 'browser' | 'desktop';
 
 /**
+ * A browser window's key belongs to the data folder's database, not to one server process:
+ * a restart of the server (Ctrl+C and `npm start` again, or a crash) must not lock a tab
+ * out in the middle of a gift. It ends when a person ends it, or after this long unused
+ * (a tab left open overnight asks for a fresh link in the morning).
+ */
+export const BROWSER_SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+
+/** True when a browser key last used (or made) at `lastActive` is past its idle time at `now`. */
+export function browserSessionExpired(lastActive: string, now: string): boolean {
+  return Date.parse(now) - Date.parse(lastActive) >= BROWSER_SESSION_IDLE_MS;
+}
+
+/**
  * This process, as the owner of the session keys it hands out: host, pid and a random part
  * (a pid is reused after a restart; the random part never is).
  */
@@ -75,7 +88,8 @@ export async function createApiKey(
         revokedAt: null,
         lastUsedAt: null,
         sessionKind: session ?? null,
-        sessionOwner: session ? THIS_PROCESS : null,
+        // The desktop window's key is this process's; a browser window's outlives a restart.
+        sessionOwner: session === 'desktop' ? THIS_PROCESS : null,
       })
       .execute(),
   );
@@ -100,18 +114,26 @@ function ownerMayBeAlive(owner: string): boolean {
 
 /**
  * Revokes the session keys of processes that are gone (a crash, kill -9, a power cut: the
- * revocation at shutdown never ran). Run at start; returns how many were revoked. Such keys
- * already fail in every other process (a session key works only in its own), so this makes
- * the list of keys say so too.
+ * revocation at shutdown never ran), and browser windows' keys unused for
+ * BROWSER_SESSION_IDLE_MS. Run at start; returns how many were revoked. Such keys already
+ * fail everywhere (a desktop key works only in its own process, an idle browser key nowhere),
+ * so this makes the list of keys say so too.
  */
 export async function revokeOrphanedSessionKeys(ctx: DomainContext): Promise<number> {
   const live = await ctx.store.db
     .selectFrom('apiKeys')
-    .select(['id', 'sessionOwner'])
-    .where('sessionOwner', 'is not', null)
+    .select(['id', 'sessionKind', 'sessionOwner', 'createdAt', 'lastUsedAt'])
+    .where('sessionKind', 'is not', null)
     .where('revokedAt', 'is', null)
     .execute();
-  const gone = live.filter((k) => !ownerMayBeAlive(k.sessionOwner ?? '')).map((k) => k.id);
+  const now = ctx.now();
+  const gone = live
+    .filter((k) =>
+      k.sessionOwner !== null
+        ? !ownerMayBeAlive(k.sessionOwner)
+        : browserSessionExpired(k.lastUsedAt ?? k.createdAt, now),
+    )
+    .map((k) => k.id);
   if (gone.length === 0) return 0;
   const at = ctx.now();
   await ctx.store.write((trx) =>
@@ -207,14 +229,23 @@ export async function verifyApiKey(
 const keyById = reusable((db, p) =>
   db
     .selectFrom('apiKeys')
-    .select(['accountId', 'secretHash', 'revokedAt', 'sessionKind', 'sessionOwner'])
+    .select([
+      'accountId',
+      'secretHash',
+      'revokedAt',
+      'sessionKind',
+      'sessionOwner',
+      'createdAt',
+      'lastUsedAt',
+    ])
     .where('id', '=', p<string>(0)),
 );
 
 /**
- * verifyApiKey with what the key is: a permanent key (session null) or a session key, which
- * is valid only inside the process that made it (a key of a crashed process is dead at once,
- * before the next start revokes it).
+ * verifyApiKey with what the key is: a permanent key (session null) or a session key. The
+ * desktop window's is valid only inside the process that made it (a key of a crashed process
+ * is dead at once, before the next start revokes it); a browser window's in any server on
+ * this database until it is ended or goes unused for BROWSER_SESSION_IDLE_MS.
  */
 export async function authenticateApiKey(
   ctx: DomainContext,
@@ -228,6 +259,8 @@ export async function authenticateApiKey(
         revokedAt: string | null;
         sessionKind: SessionKind | null;
         sessionOwner: string | null;
+        createdAt: string;
+        lastUsedAt: string | null;
       }
     | undefined;
   const presented = hashSecret(secret);
@@ -235,6 +268,12 @@ export async function authenticateApiKey(
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!row || !same || row.revokedAt !== null) return null;
   if (row.sessionOwner !== null && row.sessionOwner !== THIS_PROCESS) return null;
+  if (
+    row.sessionKind === 'browser' &&
+    row.sessionOwner === null &&
+    browserSessionExpired(row.lastUsedAt ?? row.createdAt, ctx.now())
+  )
+    return null;
   const last = lastUsedWritten.get(keyId) ?? 0;
   if (Date.now() - last > 60_000) {
     lastUsedWritten.set(keyId, Date.now());

@@ -2,7 +2,9 @@
  * Serves the built renderer (dist/renderer) from the API's own origin with a strict CSP,
  * and — for a browser, where no preload bridge hands over credentials — the one-time-token
  * exchange: POST /api/v1/browser-session trades a token from the printed URL for an API
- * session (a fresh key for this window, revoked when the server stops).
+ * session (a fresh key for this window). The key outlives a restart of the server on the same
+ * data folder (the tab carries on), until a person ends it or it goes unused for a day's
+ * idle time (domain/accounts.ts, BROWSER_SESSION_IDLE_MS).
  *
  * Files are read once at start (the bundle is small and content-hashed); nothing outside
  * the folder can be asked for, because only the files found there get a route.
@@ -13,7 +15,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '#shared/schemas/common.ts';
 import { AppSession, BrowserSessionRequest } from '#shared/schemas/session.ts';
-import { revokeApiKey } from '../domain/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { contentSecurityPolicy } from '../shell/security.ts';
 import { openDesktopSession } from '../shell/session.ts';
@@ -29,6 +30,8 @@ export interface RendererStaticOptions {
     tokens: OneTimeTokens;
     /** Called after a token was traded (e.g. to print a fresh link for another window). */
     onRedeemed?: () => void;
+    /** The data folder to name to the command line (`--data-dir`), when not the default one. */
+    dataDir?: string | null;
   };
 }
 
@@ -109,13 +112,6 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
 
     const sessions = opts.browserSessions;
     if (!sessions) return;
-    const issuedKeys: Array<{ keyId: string; accountId: string }> = [];
-    app.addHook('onClose', async () => {
-      // A browser tab's key lives as long as this server: a restart asks for a fresh link.
-      for (const k of issuedKeys) {
-        await revokeApiKey(ctx, k.keyId, k.accountId).catch(() => undefined);
-      }
-    });
     app.withTypeProvider<ZodTypeProvider>().post('/api/v1/browser-session', {
       schema: {
         tags: ['Extensions'],
@@ -137,13 +133,17 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
               ),
             );
         }
-        const s = await openDesktopSession(ctx, '', 'browser window (until the server stops)', 'browser');
-        issuedKeys.push({ keyId: s.keyId, accountId: s.accountId });
+        const s = await openDesktopSession(ctx, '', 'browser window', 'browser');
         sessions.onRedeemed?.();
         return reply
           .code(201)
           .header('Cache-Control', 'no-store')
-          .send({ accountId: s.accountId, keyId: s.keyId, secret: s.secret });
+          .send({
+            accountId: s.accountId,
+            keyId: s.keyId,
+            secret: s.secret,
+            dataDir: sessions.dataDir ?? null,
+          });
       },
     });
   };

@@ -21,6 +21,8 @@ export interface ApiClient {
   readonly accountId: string;
   /** This session's API key id (never its secret). */
   readonly keyId: string;
+  /** The data folder to give `giftdesk` commands (--data-dir), when the server said one. */
+  readonly dataDir: string | null;
   request<S extends z.ZodType>(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
@@ -41,8 +43,10 @@ export interface ClientOptions {
   session: AppSession;
   /** Origin of the API; '' = this page's own origin. */
   baseUrl?: string;
-  /** Called when the server says the session's key is no longer valid (e.g. it restarted). */
+  /** Called when the server says the session's key is no longer valid (ended or idle too long). */
   onUnauthorized?: () => void;
+  /** Told after each request whether the server answered at all (./server-reach.ts). */
+  onReach?: (answered: boolean) => void;
 }
 
 function buildUrl(base: string, path: string, query: Query | undefined): string {
@@ -78,12 +82,14 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       });
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') throw err;
+      opts.onReach?.(false);
       throw new ApiError(
         0,
         'network',
         'GiftDesk’s server is not answering. Nothing was lost on this screen; try again in a moment.',
       );
     }
+    opts.onReach?.(true);
     if (!res.ok) {
       const body: unknown = await res.json().catch(() => null);
       const error = ApiError.fromBody(res.status, body);
@@ -108,6 +114,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   return {
     accountId,
     keyId,
+    dataDir: opts.session.dataDir ?? null,
     async request(method, path, o) {
       const withAccount = method === 'GET' || method === 'DELETE';
       const query = withAccount ? { accountId, ...o.query } : o.query;

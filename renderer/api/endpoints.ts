@@ -101,6 +101,8 @@ export function endpoints(c: ApiClient) {
     accountId: c.accountId,
     /** The API key this window uses (Settings marks it and does not offer to revoke it). */
     keyId: c.keyId,
+    /** The data folder a `giftdesk` command needs (--data-dir), or null: the default one. */
+    dataDir: c.dataDir,
     raw: c,
 
     account: () => c.request('GET', '/account', { schema: Account }),

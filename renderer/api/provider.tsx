@@ -2,13 +2,15 @@
  * The API and the query cache for the whole app: <ApiProvider session=…> at the root,
  * useApi() in screens. Server state lives in TanStack Query; keys are in ./query-keys.ts so
  * screens invalidate each other's data consistently (a saved gift refreshes contact totals).
+ * Whether the server answers at all is watched here too (./server-reach.ts, useServerDown()).
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import type { AppSession } from '#shared/schemas/session.ts';
 import { createApiClient } from './client.ts';
 import { endpoints, type Api } from './endpoints.ts';
 import { isApiError } from './errors.ts';
+import { createServerReach, ServerReachContext, useServerWatch } from './server-reach.ts';
 
 const ApiContext = createContext<Api | null>(null);
 
@@ -33,14 +35,20 @@ export function ApiProvider(props: {
   children: ReactNode;
 }) {
   const { session, onUnauthorized } = props;
+  const reach = useMemo(() => createServerReach(), []);
   const api = useMemo(
-    () => endpoints(createApiClient({ session, onUnauthorized })),
-    [session, onUnauthorized],
+    () => endpoints(createApiClient({ session, onUnauthorized, onReach: reach.report })),
+    [session, onUnauthorized, reach],
   );
   const client = useMemo(() => props.queryClient ?? createQueryClient(), [props.queryClient]);
+  // While the server is not answering, ask it again (the sync status: small, and the header's).
+  const probe = useCallback(() => api.sync.status(), [api]);
+  useServerWatch(reach, client, probe);
   return (
     <QueryClientProvider client={client}>
-      <ApiContext.Provider value={api}>{props.children}</ApiContext.Provider>
+      <ServerReachContext.Provider value={reach}>
+        <ApiContext.Provider value={api}>{props.children}</ApiContext.Provider>
+      </ServerReachContext.Provider>
     </QueryClientProvider>
   );
 }

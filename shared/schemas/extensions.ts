@@ -182,7 +182,7 @@ export const ApiKey = z
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
-    /** null: a permanent key; 'browser' / 'desktop': a window's key, which ends with the server process that made it. */
+    /** null: a permanent key; 'desktop': the desktop window's key, which ends with its process; 'browser': a browser window's, which ends when a person ends it or after 12 hours unused. */
     session: z.enum(['browser', 'desktop']).nullable(),
   })
   .meta({ id: 'ApiKey' });

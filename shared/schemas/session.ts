@@ -14,6 +14,16 @@ export const BrowserSessionRequest = z.object({
 export type BrowserSessionRequest = z.infer<typeof BrowserSessionRequest>;
 
 export const AppSession = z
-  .object({ accountId: z.string(), keyId: z.string(), secret: z.string() })
+  .object({
+    accountId: z.string(),
+    keyId: z.string(),
+    secret: z.string(),
+    /**
+     * The data folder the server uses, where a `giftdesk` command run on this computer must be
+     * told it (`--data-dir`): it is not the per-user default. null or absent when it is the
+     * default, or the server does not say (PostgreSQL, the desktop app).
+     */
+    dataDir: z.string().nullable().optional(),
+  })
   .meta({ id: 'AppSession' });
 export type AppSession = z.infer<typeof AppSession>;

@@ -159,6 +159,19 @@ async function headerFacts(page: Page) {
       outside: parts
         .filter((p) => box(p).right > header.right + 0.5 || box(p).left < header.left - 0.5)
         .map((p) => p.textContent),
+      // The sync badge whole on screen: its pill (the link inside it) inside the window, and
+      // nothing of its text hidden by the box around it.
+      badgeCut: [...document.querySelectorAll('[data-testid="sync-badge"], [data-testid="sync-badge"] a')]
+        .filter(
+          (el) =>
+            box(el).right > window.innerWidth + 0.5 ||
+            box(el).left < -0.5 ||
+            el.scrollWidth > el.clientWidth + 1,
+        )
+        .map(
+          (el) =>
+            `${el.textContent} (${Math.round(box(el).left)}–${Math.round(box(el).right)} of ${window.innerWidth}, text ${el.scrollWidth} in ${el.clientWidth})`,
+        ),
     };
   });
 }
@@ -179,6 +192,49 @@ describe.each(SIZES)('at $width×$height', (size) => {
       expect(h.org, 'the organisation is named').toMatchObject({ text: ORG, shownWhole: true });
       expect(h.clashes, 'header parts overlapping').toEqual([]);
       expect(h.outside, 'header parts outside the header').toEqual([]);
+      expect(h.badgeCut, 'the sync badge cut off').toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('header: the longest sync badge an evening can bring stays whole on screen', async () => {
+    const { page, context, problems } = await openApp(browser, server, { viewport: size });
+    try {
+      // The status the server answers, as it reads after an hour of bad Wi-Fi: offline since a
+      // time, four-figure waiting, backing off, and records that need a person.
+      const real = expectStatus(
+        await server.request('GET', `/api/v1/sync/status?accountId=${server.accountId}`),
+        200,
+      );
+      const worst = {
+        ...real,
+        waiting: 1234,
+        needsAttention: 12,
+        connection: { ...real.connection, state: 'offline', lastAnsweredAt: '2026-11-27T21:47:00.000Z' },
+        failing: [
+          {
+            entityType: 'donation',
+            entityId: 'don_x',
+            label: '$19.99 from Robert Brown',
+            failures: 4,
+            lastError: 'HQ did not answer',
+            nextTryAt: null,
+          },
+        ],
+      };
+      await page.route('**/api/v1/sync/status?**', (route) => route.fulfill({ json: worst }));
+      await page.reload();
+      await page.getByTestId('sync-badge-attention').waitFor();
+      expect(await page.getByTestId('sync-badge').textContent()).toMatch(
+        /Offline .*1234 waiting · backing off/,
+      );
+      const h = await headerFacts(page);
+      expect(h.badgeCut, 'the sync badge cut off').toEqual([]);
+      expect(h.clashes, 'header parts overlapping').toEqual([]);
+      expect(h.org, 'the organisation is named').toMatchObject({ text: ORG, shownWhole: true });
+      await screenshot(page, `layout-header-long-badge-${tag}`);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -283,6 +339,17 @@ describe.each(SIZES)('at $width×$height', (size) => {
           };
         });
         expect(overlaps(facts.today, facts.batch), `${where}: the totals overlap`).toBe(false);
+        if (where === 'on a big screen') {
+          // The screen is used: totals readable across a hall, growing with the screen.
+          for (const ink of [facts.today, facts.batch]) {
+            expect(ink.height, `${where}: a total's height`).toBeGreaterThanOrEqual(
+              facts.viewport.width * 0.08,
+            );
+            expect(ink.bottom, `${where}: a total below the screen`).toBeLessThanOrEqual(
+              facts.viewport.height,
+            );
+          }
+        }
         expect(facts.lines, `${where}: each total on one line`).toEqual([1, 1]);
         for (const [name, ink, figure] of [
           ['today', facts.today, facts.todayFigure],

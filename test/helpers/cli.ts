@@ -76,6 +76,8 @@ export async function cliJson(args: string[], env: NodeJS.ProcessEnv): Promise<R
 
 export interface ServeChild {
   url: string;
+  /** With --ui: the app link with its one-time token, as printed. */
+  appUrl?: string;
   child: ChildProcess;
   /** Everything written to stderr so far (the JSON log lines). */
   stderr(): string;
@@ -116,9 +118,10 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Serv
       const nl = stdout.indexOf('\n');
       if (nl < 0) return;
       try {
-        const { url } = JSON.parse(stdout.slice(0, nl)) as { url: string };
+        const { url, appUrl } = JSON.parse(stdout.slice(0, nl)) as { url: string; appUrl?: string };
         resolve({
           url,
+          ...(appUrl ? { appUrl } : {}),
           child,
           stderr: () => stderr,
           exited,

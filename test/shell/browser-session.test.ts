@@ -1,7 +1,7 @@
 /**
  * The browser link over real HTTP: the renderer-static plugin serves the app with a strict
  * CSP, and POST /api/v1/browser-session trades a one-time token for a working API session
- * exactly once.
+ * exactly once; that session outlives a server stop and ends after 12 hours unused.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -100,15 +100,25 @@ describe('POST /api/v1/browser-session', () => {
     expect(missing.body.details[0].field).toBe('token');
   });
 
-  it('the session key is revoked when the server stops', async () => {
+  it('the session key outlives a stop of the server, and ends after 12 hours unused', async () => {
     const other = await startTestServer({
       plugins: [rendererStatic({ dir: dist, browserSessions: { tokens } })],
     });
     const s = await rawRequest(`${other.url}/api/v1/browser-session`, 'POST', { token: tokens.issue() });
     expect(s.status).toBe(201);
-    const { verifyApiKey } = await import('../../electron/domain/accounts.ts');
+    const { createContext } = await import('../../electron/domain/context.ts');
+    const { revokeOrphanedSessionKeys, verifyApiKey } = await import('../../electron/domain/accounts.ts');
     expect(await verifyApiKey(other.ctx, s.body.keyId, s.body.secret)).toBe(other.accountId);
     await other.running.app.close(); // runs the plugin's onClose; the store stays open to check
+    // A restart of the server on this database finds the window's key still good (the tab carries on).
+    expect(await verifyApiKey(other.ctx, s.body.keyId, s.body.secret)).toBe(other.accountId);
+    expect(await revokeOrphanedSessionKeys(other.ctx)).toBe(0);
+    // The next morning, after a night unused: refused, and revoked at the next start.
+    const morning = createContext(other.store, () =>
+      new Date(Date.now() + 12 * 3600_000 + 60_000).toISOString(),
+    );
+    expect(await verifyApiKey(morning, s.body.keyId, s.body.secret)).toBeNull();
+    expect(await revokeOrphanedSessionKeys(morning)).toBe(1);
     expect(await verifyApiKey(other.ctx, s.body.keyId, s.body.secret)).toBeNull();
     await other.close();
   });

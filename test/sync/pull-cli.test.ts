@@ -70,7 +70,12 @@ describe('giftdesk sync pull', () => {
   }, 60_000);
 
   it('says what to do when the account does not sync', async () => {
-    const r = await runCli(['sync', 'pull', '--data-dir', tempDir(), '--json'], env);
+    // A folder with an account that has no HQ settings (a folder with no database at all is
+    // refused before that: test/cli/data-folder.test.ts).
+    const folder = tempDir();
+    const made = await runCli(['account', 'create', '--name', 'Not syncing', '--data-dir', folder], env);
+    expect(made.status, made.stderr).toBe(0);
+    const r = await runCli(['sync', 'pull', '--data-dir', folder, '--json'], env);
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stderr).error).toMatchObject({
       code: 'sync_not_configured',

@@ -6,13 +6,18 @@
  * typed text are still on their way takes the top one as soon as they arrive). Each match shows email, city, last gift and
  * total; namesakes among the matches also show organisation and phone, and never the same
  * line (donorLines), so two Robert Browns can be told apart. The last choice is "New donor",
- * which opens the inline new-donor fields with the typed name.
+ * which opens the inline new-donor fields with the typed name. When the search cannot be
+ * answered (GiftDesk's own server is not answering, or the search failed) the list says so
+ * and offers no "New donor": an empty list would invite a duplicate of a donor who is there.
+ * The typed text stays, and the search reruns by itself when the server is back.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
+import { errorMessage } from '../../api/errors.ts';
 import { qk } from '../../api/query-keys.ts';
+import { useServerDown } from '../../api/server-reach.ts';
 import { useDebounced } from '../../ui/index.ts';
 import { donorLine, donorLines, donorName } from './donor-lines.ts';
 
@@ -51,17 +56,31 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });
+  const serverDown = useServerDown();
+  const showList = open && !selected && text.trim().length > 0;
+  // The search could not be answered: no list, and above all no "New donor" as if none matched.
+  const failed: string | null = !showList
+    ? null
+    : serverDown
+      ? 'GiftDesk’s server is not answering — nothing you type is lost; it will retry.'
+      : matches.isError && search === text.trim()
+        ? `The search failed: ${errorMessage(matches.error)} Nothing you typed is lost.`
+        : null;
   // Matches for what is typed now (not a previous search still on screen).
   const current =
-    enabled && search === text.trim() && !matches.isPlaceholderData ? (matches.data?.data ?? []) : [];
+    enabled && search === text.trim() && !matches.isPlaceholderData && !failed
+      ? (matches.data?.data ?? [])
+      : [];
   const lines = donorLines(current);
-  const options: Array<{ kind: 'contact'; c: ContactSummary; line: string } | { kind: 'new' }> = [
-    ...current.map((c, i) => ({ kind: 'contact' as const, c, line: lines[i]! })),
-    ...(text.trim() ? [{ kind: 'new' as const }] : []),
-  ];
-  const showList = open && !selected && text.trim().length > 0;
+  const options: Array<{ kind: 'contact'; c: ContactSummary; line: string } | { kind: 'new' }> = failed
+    ? []
+    : [
+        ...current.map((c, i) => ({ kind: 'contact' as const, c, line: lines[i]! })),
+        ...(text.trim() ? [{ kind: 'new' as const }] : []),
+      ];
   const activeIndex = Math.min(active, Math.max(0, options.length - 1));
-  const waiting = showList && (search !== text.trim() || matches.isFetching) && current.length === 0;
+  const waiting =
+    showList && !failed && (search !== text.trim() || matches.isFetching) && current.length === 0;
 
   const choose = (i: number) => {
     const o = options[i];
@@ -151,7 +170,18 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
           {error}
         </div>
       ) : null}
-      <ul id={listId} role="listbox" aria-label="Matching donors" className="donor-list" hidden={!showList}>
+      {failed ? (
+        <div className="donor-list donor-failed" role="alert" data-testid="donor-search-failed">
+          {failed}
+        </div>
+      ) : null}
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label="Matching donors"
+        className="donor-list"
+        hidden={!showList || failed !== null}
+      >
         {waiting ? (
           <li className="donor-option donor-waiting" aria-disabled="true">
             Searching…

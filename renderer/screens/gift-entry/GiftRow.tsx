@@ -43,6 +43,7 @@ import {
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
+import { useGiftDraft } from './use-gift-draft.ts';
 import { giftWarnings, parseAmountCents } from './warnings.ts';
 
 /** The row: the gift's fields (shared with the correction dialog) and the inline new donor. */
@@ -103,6 +104,7 @@ export const GiftRow = memo(
     const { register, formState, setError, clearErrors } = form;
     const errors = formState.errors;
     const [donor, setDonor] = useState<ContactSummary | null>(null);
+    useGiftDraft(batch.id, form, donor, setDonor); // the half-typed gift survives a reload
     const [newDonorMode, setNewDonorMode] = useState(false);
     const [donorError, setDonorError] = useState<string | undefined>();
     const [topError, setTopError] = useState<string | null>(null);

@@ -21,6 +21,13 @@ type FormOut = z.output<typeof CreateForm>;
 type Key = z.infer<typeof ApiKey>;
 type Created = z.infer<typeof ApiKeyCreated>;
 
+/** A path as one shell word (quoted when it holds anything but plain path characters). */
+const shellWord = (s: string) => (/^[\w./:\\-]+$/.test(s) ? s : `"${s}"`);
+
+/** The command that makes a key on the computer where GiftDesk runs, for this window's data folder. */
+export const keyCreateCommand = (accountId: string, dataDir: string | null) =>
+  `npx giftdesk key create --account ${accountId}${dataDir ? ` --data-dir ${shellWord(dataDir)}` : ''} --label "what it is for"`;
+
 const stamp = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string | null) => (iso ? stamp.format(new Date(iso)) : '—');
 
@@ -152,10 +159,10 @@ export function ApiKeysSection() {
       </SectionHeader>
       {browserWindow ? (
         <p className="notice" id="api-keys-browser-notice">
-          A browser window cannot create API keys: its own key ends when GiftDesk stops, and a key made
-          through it would outlive that. Create keys in the GiftDesk desktop app, or on the computer where
-          GiftDesk runs:{' '}
-          <code>giftdesk key create --account {api.accountId} --label &quot;what it is for&quot;</code>
+          A browser window cannot create API keys: its own key is the window’s session, and a key made through
+          it would outlive that. Create keys in the GiftDesk desktop app, or on the computer where GiftDesk
+          runs, in the GiftDesk folder (where <code>npm start</code> runs):{' '}
+          <code data-testid="key-create-command">{keyCreateCommand(api.accountId, api.dataDir)}</code>
         </p>
       ) : (
         <NewItemForm
@@ -243,10 +250,11 @@ export function ApiKeysSection() {
           <p id="app-windows-summary">
             {otherWindows.length === 0
               ? 'This window only.'
-              : `This window and ${otherWindows.length} other ${otherWindows.length === 1 ? 'window' : 'windows'} opened since GiftDesk started.`}{' '}
+              : `This window and ${otherWindows.length} other ${otherWindows.length === 1 ? 'window' : 'windows'} with a session open.`}{' '}
             <span className="muted">
-              Each window has a session of its own, not an API key: it ends when GiftDesk stops. A browser tab
-              that was closed keeps its session until then, unless you end it here.
+              Each window has a session of its own, not an API key. A browser window’s outlives a restart of
+              GiftDesk and ends after 12 hours unused; a browser tab that was closed keeps its session until
+              then, unless you end it here.
             </span>
           </p>
           {otherWindows.length > 0 ? (

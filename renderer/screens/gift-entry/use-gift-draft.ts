@@ -1,0 +1,105 @@
+/**
+ * The entry row's half-typed gift, kept in this tab's sessionStorage per batch: the donor
+ * chosen and everything typed in the row. A reload (F5, a new link pasted, the app mounted
+ * again) puts it back, so a gift typed while GiftDesk's server was restarting is not lost.
+ * A saved gift leaves the row empty, and an empty row keeps no draft. sessionStorage is this
+ * tab's alone and goes with it; storage turned off means no draft, nothing else.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import { z } from 'zod';
+import { ContactSummary } from '#shared/schemas/contact-views.ts';
+import type { GiftFieldValues } from './gift-fields.tsx';
+import type { NewDonorValues } from './NewDonorFields.tsx';
+
+const text = z.string();
+const NewDonorDraft = z.object({
+  firstName: text,
+  lastName: text,
+  email: text,
+  phone: text,
+  street1: text,
+  city: text,
+  state: text,
+  postalCode: text,
+  employer: text,
+  occupation: text,
+}) satisfies z.ZodType<NewDonorValues>;
+const GiftDraft = z.object({
+  donor: ContactSummary.nullable(),
+  values: z.object({
+    amount: text,
+    date: text,
+    method: text,
+    campaignId: text,
+    committeeId: text,
+    donationAccountId: text,
+    notes: text,
+    isAnonymous: z.boolean(),
+    isRecurring: z.boolean(),
+    thankYouSent: z.boolean(),
+    newDonor: NewDonorDraft,
+  }) satisfies z.ZodType<GiftFieldValues & { newDonor: NewDonorValues }>,
+});
+type GiftDraft = z.infer<typeof GiftDraft>;
+
+const keyOf = (batchId: string) => `giftdesk.gift-draft.${batchId}`;
+
+function read(batchId: string): GiftDraft | null {
+  try {
+    const raw = sessionStorage.getItem(keyOf(batchId));
+    if (!raw) return null;
+    const parsed = GiftDraft.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(batchId: string, draft: string | null): void {
+  try {
+    if (draft === null) sessionStorage.removeItem(keyOf(batchId));
+    else sessionStorage.setItem(keyOf(batchId), draft);
+  } catch {
+    /* storage disabled or full: the row works, without a draft */
+  }
+}
+
+/** Nothing worth keeping: no donor chosen, no amount, no new donor's name. */
+const isEmpty = (d: GiftDraft) =>
+  d.donor === null &&
+  d.values.amount.trim() === '' &&
+  d.values.notes.trim() === '' &&
+  Object.values(d.values.newDonor).every((v) => v.trim() === '');
+
+/** Restores the batch's draft into the row once, then keeps it up to date on every render. */
+export function useGiftDraft(
+  batchId: string,
+  form: UseFormReturn<GiftFieldValues & { newDonor: NewDonorValues }>,
+  donor: ContactSummary | null,
+  setDonor: (c: ContactSummary | null) => void,
+): void {
+  const restored = useRef(false);
+  const last = useRef<string | null>(null);
+  // Kept after every render once restored (declared first: the mount's own render, before the
+  // draft is put back, writes nothing).
+  useEffect(() => {
+    if (!restored.current) return;
+    const now = { donor, values: form.getValues() } satisfies GiftDraft;
+    const next = isEmpty(now) ? null : JSON.stringify(now);
+    if (next === last.current) return;
+    last.current = next;
+    write(batchId, next);
+  });
+  // Put back once: the row is mounted afresh for each batch (GiftEntryScreen keys it by id).
+  const [mountBatch] = useState(batchId);
+  useEffect(() => {
+    if (restored.current) return;
+    const draft = read(mountBatch);
+    if (draft) {
+      form.reset(draft.values, { keepDefaultValues: true });
+      setDonor(draft.donor);
+    }
+    restored.current = true;
+  }, [mountBatch, form, setDonor]);
+}
