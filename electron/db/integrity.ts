@@ -24,18 +24,22 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
+let answer;
 try {
   db = new Database(workerData.file, { fileMustExist: true });
   db.pragma('busy_timeout = 10000');
   const rows = db.pragma('quick_check(20)');
-  parentPort.postMessage({ problems: rows.map((r) => String(Object.values(r)[0])).filter((line) => line !== 'ok') });
+  answer = { problems: rows.map((r) => String(Object.values(r)[0])).filter((line) => line !== 'ok') };
 } catch (e) {
   const code = e && e.code ? String(e.code) : '';
-  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) parentPort.postMessage({ problems: [String(e.message) + ' (' + code + ')'] });
-  else parentPort.postMessage({ error: String(e && e.message ? e.message : e), code });
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) answer = { problems: [String(e.message) + ' (' + code + ')'] };
+  else answer = { error: String(e && e.message ? e.message : e), code };
 } finally {
   try { if (db) db.close(); } catch {}
 }
+// Answered only once the file is closed here: whoever opens it next holds the last connection,
+// so its own close checkpoints and removes the -wal file as usual.
+parentPort.postMessage(answer);
 `;
 
 /** Runs quick_check on `file` (which must exist); resolves within about `budgetMs`. */
