@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// In CI a JSON report is written too, so .ci/run can print the plain "N passed, N failed".
+// Under `npm test` (scripts/test-all.mjs sets GIFTDESK_TEST_REPORT) and in CI a JSON report is
+// written too (test-results/<engine>.json, gitignored): the runner's counts per half come from it.
 // Two projects: everything in Node, and the browser tests (test/browser, real Chromium),
 // whose global setup builds the renderer once when dist/renderer is missing or stale.
 export default defineConfig({
@@ -12,12 +13,13 @@ export default defineConfig({
     // loaded CI machine (the SQLite half alone took 16 min there) can need for one save and its
     // refetch. A wrong state still fails, after this long.
     expect: { poll: { timeout: 30_000, interval: 100 } },
-    reporters: process.env.CI
-      ? [
-          'default',
-          ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }],
-        ]
-      : ['default'],
+    reporters:
+      process.env.CI || process.env.GIFTDESK_TEST_REPORT
+        ? [
+            'default',
+            ['json', { outputFile: `test-results/${process.env.GIFTDESK_TEST_ENGINE ?? 'sqlite'}.json` }],
+          ]
+        : ['default'],
     projects: [
       { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
       {

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '#shared/schemas/common.ts';
 import { isDomainError } from '../domain/errors.ts';
+import { drainBody, formatByteLimit } from './body-drain.ts';
 
 const REASON: Record<number, string> = {
   400: 'Bad Request',
@@ -147,9 +148,17 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
   }
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   if (status === 413) {
-    void reply
-      .code(413)
-      .send(errorBody(413, 'body_too_large', 'The request body is larger than this server accepts'));
+    // Read the rest of the body first, so a client still sending it reads this answer (body-drain.ts).
+    const limit = formatByteLimit(request.routeOptions.bodyLimit);
+    void drainBody(request.raw).then((ended) => {
+      if (ended) reply.removeHeader('connection');
+      else void reply.header('connection', 'close');
+      void reply
+        .code(413)
+        .send(
+          errorBody(413, 'body_too_large', `The request body is larger than this server accepts (${limit})`),
+        );
+    });
     return;
   }
   if (status === 415) {

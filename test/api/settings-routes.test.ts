@@ -417,13 +417,13 @@ describe('CSV import with progress and rejected rows; CSV export', () => {
 
   async function follow(t: TestServer, id: string): Promise<Array<Record<string, number | string | null>>> {
     const seen: Array<Record<string, number | string | null>> = [];
-    for (let i = 0; i < 5000; i++) {
+    // Until it finishes, however long a loaded machine takes (the test's timeout bounds it).
+    for (;;) {
       const job = expectStatus(await t.request('GET', `/api/v1/imports/${id}?${q(t)}`), 200);
       seen.push(job);
       if (job.status !== 'running') return seen;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    throw new Error('the import did not finish');
   }
 
   it('counts the rows on arrival, never goes backwards, ends at the total; the rejected rows download as CSV; the export imports back adding nothing', async () => {

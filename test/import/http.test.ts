@@ -22,13 +22,13 @@ afterEach(async () => {
 const csv = (rows: Array<Array<string | number>>) => rows.map((r) => csvLine(r)).join('');
 
 async function untilFinished(id: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 2000; i++) {
+  // Until it finishes, however long a loaded machine takes (the test's timeout bounds it).
+  for (;;) {
     const r = await s.request('GET', `/api/v1/imports/${id}?accountId=${s.accountId}`);
     expect(r.status).toBe(200);
     if (r.body.status !== 'running') return r.body as Record<string, unknown>;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error('the import did not finish');
 }
 
 describe('POST /api/v1/imports', () => {

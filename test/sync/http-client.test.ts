@@ -380,8 +380,10 @@ describe('RemoteClient: a long-lived caller signal', () => {
   it('the caller aborting mid-request: unknown (it left), reported as aborted', async () => {
     proxy.setRule(() => ({ kind: 'hangAfterCommit' }));
     const ac = new AbortController();
+    const before = proxy.records.length;
     const p = client.request('POST', '/contacts', newContact().body, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 150));
+    // Abort once HQ has saved it and the proxy is holding the answer back (not after a guessed delay).
+    await expect.poll(() => proxy.records[before]?.upstreamStatus).toBe(201);
     ac.abort(new Error('shutting down'));
     const r = await p;
     expect(r).toMatchObject({ outcome: 'unknown', sent: true, networkError: { kind: 'aborted' } });

@@ -1,0 +1,37 @@
+// Types of scripts/test-all.mjs (`npm test`'s runner), for the test of its decisions.
+export interface Step {
+  name: string;
+  command: string;
+  args: string[];
+  /** The vitest JSON report this step writes (a test half); without it the step is a check. */
+  report?: string;
+}
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numFailedTestSuites: number;
+}
+export interface StepRun {
+  step: Step;
+  /** The exit code, a signal's name, or null when the step was not run. */
+  status: number | string | null;
+  report: VitestReport | null;
+}
+export interface StepResult {
+  line: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+export const STEPS: Step[];
+export function stepResult(run: StepRun): StepResult;
+export function summarize(runs: StepRun[]): {
+  lines: string[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  exitCode: number;
+};
+export function runSteps(steps: Step[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<StepRun[]>;
