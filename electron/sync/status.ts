@@ -7,7 +7,11 @@
  * - needsAttention: the number of records in `attention` — the list itself, same query.
  * - sent: changes HQ confirmed (an applied answer, or found at HQ after an unknown outcome);
  *   never a change merged into nothing or discarded (those count in `done` only).
- * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses.
+ * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses;
+ *   `lastFailure` is the connection's problem in a coordinator's words (connection-problem.ts).
+ * - nextTryAt: when the changes waiting go next on their own — the earliest backoff still
+ *   running, not before HQ's pause ends; with none, the next scheduled pass. Null when
+ *   nothing waits, or when they go with the next pass in a few seconds.
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/store.ts';
@@ -47,16 +51,43 @@ async function outboxCounts(
   };
 }
 
+/** The earliest backoff of the account's records that go on their own, still running at `now`. */
+async function earliestBackoff(db: Db, accountId: string, now: number): Promise<number | null> {
+  const r = await db
+    .selectFrom('syncItems')
+    .select((eb) => eb.fn.min('nextTryAt').as('t'))
+    .where('accountId', '=', accountId)
+    .where('state', '!=', 'attention')
+    .where('nextTryAt', '>', new Date(now).toISOString())
+    .executeTakeFirst();
+  return r?.t ? Date.parse(r.t) : null;
+}
+
 /** The whole status, at `now` (ms). */
 export async function syncStatus(db: Db, accountId: string, running = false, now = Date.now()) {
-  const [settings, counts, attention, failing] = await Promise.all([
+  const [settings, counts, attention, failing, backoff] = await Promise.all([
     getRemoteSettings(db, accountId),
     outboxCounts(db, accountId),
     listAttention(db, accountId),
     listFailing(db, accountId),
+    earliestBackoff(db, accountId, now),
   ]);
   const pausedUntil =
     settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
+  const waiting = counts.all - counts.parked;
+  const scheduled =
+    settings?.lastAttemptAt && Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000 > now
+      ? Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000
+      : null;
+  const next = backoff ?? scheduled;
+  const nextTryAt =
+    waiting === 0 || !settings
+      ? null
+      : pausedUntil && (next === null || Date.parse(pausedUntil) > next)
+        ? pausedUntil
+        : next === null
+          ? null
+          : new Date(next).toISOString();
   const facts = {
     hqAnsweredAt: settings?.hqAnsweredAt ?? null,
     hqFailedAt: settings?.hqFailedAt ?? null,
@@ -67,7 +98,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
   return {
     configured: settings !== null,
     checkedAt: new Date(now).toISOString(),
-    waiting: counts.all - counts.parked,
+    waiting,
     inFlight: counts.inAttempt - counts.parkedInAttempt,
     pending: counts.all - counts.inAttempt,
     needsAttention: attention.length,
@@ -86,6 +117,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     lastAttemptAt: settings?.lastAttemptAt ?? null,
     lastError: settings?.lastError ?? null,
     pausedUntil,
+    nextTryAt,
     ratePerSecond: settings?.ratePerSecond ?? null,
     currentRate: settings?.currentRate ?? null,
     running,

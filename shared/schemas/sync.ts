@@ -106,8 +106,9 @@ export const SyncConnection = z
     onlineWindowSeconds: z.number().int(),
     /** The last answer from HQ (2xx–4xx but 401/403). */
     lastAnsweredAt: z.string().nullable(),
-    /** The last request with no answer, a 5xx or a redirect, and what happened. */
+    /** The last request with no answer, a 5xx or a redirect. */
     lastFailedAt: z.string().nullable(),
+    /** What is wrong with the connection (the last failure or refusal), in a coordinator's words. */
     lastFailure: z.string().nullable(),
     /** The last 401/403. */
     refusedAt: z.string().nullable(),
@@ -141,6 +142,12 @@ export const SyncStatus = z
     lastError: z.string().nullable(),
     /** HQ asked us to wait (429) until then. */
     pausedUntil: z.string().nullable(),
+    /**
+     * When the changes waiting go next on their own: the earliest record's backoff, not
+     * before HQ's pause ends; with no backoff, the next scheduled pass. Null when nothing
+     * waits, or when they go with the next pass in a few seconds.
+     */
+    nextTryAt: z.string().nullable(),
     ratePerSecond: z.number().nullable(),
     /** The rate now (lower than configured while recovering from a 429). */
     currentRate: z.number().nullable(),
