@@ -51,6 +51,13 @@ export const SyncSettingsBody = z
       .max(86_400)
       .optional(),
     emailMatch: z.boolean({ error: 'must be true or false' }).optional(),
+    /**
+     * Try HQ first (one GET /contacts?limit=1 with this address, key and HQ account; the stored
+     * secret when none is sent) and save only when HQ answers and takes the key; otherwise 400
+     * `hq_connection_failed` naming the field to check, and nothing is saved. Off by default
+     * (scripts may set up sync before the venue has internet); the app's form turns it on.
+     */
+    testConnection: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .meta({ id: 'SyncSettingsBody' });
 export type SyncSettingsBody = z.infer<typeof SyncSettingsBody>;
