@@ -10,8 +10,9 @@
  * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses;
  *   `lastFailure` is the connection's problem in a coordinator's words (connection-problem.ts).
  * - nextTryAt: when the changes waiting go next on their own — the earliest backoff still
- *   running, not before HQ's pause ends; with none, the next scheduled pass. Null when
- *   nothing waits, or when they go with the next pass in a few seconds.
+ *   running, not before HQ's pause ends; with none, while HQ does not answer, the next
+ *   scheduled pass. Null when nothing waits, or when they go with the next pass in a few
+ *   seconds (HQ answers).
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/store.ts';
@@ -75,11 +76,22 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
   const pausedUntil =
     settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
   const waiting = counts.all - counts.parked;
+  const facts = {
+    hqAnsweredAt: settings?.hqAnsweredAt ?? null,
+    hqFailedAt: settings?.hqFailedAt ?? null,
+    hqFailure: settings?.hqFailure ?? null,
+    hqRefusedAt: settings?.hqRefusedAt ?? null,
+    pausedUntil,
+  };
+  const state = settings ? connectionState(facts, now) : ('never' as const);
+  // While HQ answers, a change with no backoff goes with the pass a few seconds after it was
+  // saved (scheduler.ts): no time to name. Otherwise the next scheduled pass takes it.
+  const answering = state === 'online' || state === 'quiet';
   const scheduled =
     settings?.lastAttemptAt && Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000 > now
       ? Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000
       : null;
-  const next = backoff ?? scheduled;
+  const next = backoff ?? (answering ? null : scheduled);
   const nextTryAt =
     waiting === 0 || !settings
       ? null
@@ -88,13 +100,6 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
         : next === null
           ? null
           : new Date(next).toISOString();
-  const facts = {
-    hqAnsweredAt: settings?.hqAnsweredAt ?? null,
-    hqFailedAt: settings?.hqFailedAt ?? null,
-    hqFailure: settings?.hqFailure ?? null,
-    hqRefusedAt: settings?.hqRefusedAt ?? null,
-    pausedUntil,
-  };
   return {
     configured: settings !== null,
     checkedAt: new Date(now).toISOString(),
@@ -106,7 +111,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     sent: settings?.sentCount ?? 0,
     done: settings?.doneCount ?? 0,
     connection: {
-      state: settings ? connectionState(facts, now) : ('never' as const),
+      state,
       onlineWindowSeconds: ONLINE_WINDOW_MS / 1000,
       lastAnsweredAt: facts.hqAnsweredAt,
       lastFailedAt: facts.hqFailedAt,

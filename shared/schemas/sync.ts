@@ -151,8 +151,8 @@ export const SyncStatus = z
     pausedUntil: z.string().nullable(),
     /**
      * When the changes waiting go next on their own: the earliest record's backoff, not
-     * before HQ's pause ends; with no backoff, the next scheduled pass. Null when nothing
-     * waits, or when they go with the next pass in a few seconds.
+     * before HQ's pause ends; with no backoff while HQ does not answer, the next scheduled
+     * pass. Null when nothing waits, or when they go with the next pass in a few seconds.
      */
     nextTryAt: z.string().nullable(),
     ratePerSecond: z.number().nullable(),

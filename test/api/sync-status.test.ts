@@ -215,6 +215,8 @@ describe('GET /sync/status', () => {
     expect(st.needsAttention).toBe(1);
     expect(st.attention.map((a) => [a.label, a.code])).toEqual([['Cy Dee', 'remote_refused']]);
     expect(st.waiting).toBe(1);
+    // HQ answers and nothing backs off: no time to name (it goes with a pass in a few seconds).
+    expect(st.nextTryAt).toBeNull();
     expect(box.left).toBe(st.waiting + 1); // Cy Dee's own change is parked, not waiting
     expect(st.inFlight).toBe(0);
 

@@ -188,7 +188,7 @@ describe('Settings → Sync in a coordinator’s words', () => {
       .poll(() => outcome.textContent())
       .toMatch(
         new RegExp(
-          `^${run.status.waiting} changes to gifts and contacts are waiting; HQ could not be reached; next try at \\d{1,2}:\\d{2}( [AP]M)?\\.$`,
+          `^${run.status.waiting} changes to gifts and contacts are waiting; HQ could not be reached; next try at ([A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d{2}( [AP]M)?\\.$`,
         ),
       );
     expect(await panel().textContent()).not.toContain('up to date');
