@@ -11,6 +11,7 @@
  * - no GiftDesk tag → the same person, entered at HQ: linked (`email`), not created.
  */
 import type { Store } from '../db/store.ts';
+import { connectionProblem } from './connection-problem.ts';
 import type { RemoteClient, RemoteResult } from './http-client.ts';
 import { referenceOwners } from './identity.ts';
 import { backOff, type RecordDeps } from './record.ts';
@@ -43,7 +44,7 @@ export interface EmailLinkInput {
   /** Called for every request this step sends itself. */
   counted: () => void;
   /** The remote; `lastError` is set when HQ refuses the key. */
-  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'remoteAccountId' | 'lastError'>;
   contactId: string;
   email: string;
   /** The same object for every call of one account pass. */
@@ -86,8 +87,9 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
     // HQ's list does not show tags: read the one contact matched (a read instead of the create).
     i.counted();
     const read = await i.get(`/contacts/${encodeURIComponent(found)}`, { accountId: cfg.remoteAccountId });
+    const problem = connectionProblem(read, cfg.baseUrl);
     if (read.status === 401 || read.status === 403) {
-      cfg.lastError = `HQ refused the API key (${read.status})`;
+      cfg.lastError = problem?.sentence ?? `HQ refused the API key (${read.status})`;
       return 'auth';
     }
     if (read.status === 404) return 'checked'; // gone at HQ since: create ours
@@ -95,7 +97,8 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
       await backOff(
         i.deps,
         e,
-        `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`,
+        problem?.sentence ??
+          `reading HQ's contact ${found} before linking to it: ${read.error?.message ?? read.networkError?.message ?? read.status ?? 'no answer'}`,
       );
       return 'failed';
     }

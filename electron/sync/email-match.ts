@@ -94,7 +94,7 @@ export async function findRemoteContactByEmail(
     if (!r.ok)
       return {
         kind: 'failed',
-        message: `HQ's contact search failed: ${remoteMessage(r)}`,
+        message: r.problem ?? `HQ's contact search failed: ${remoteMessage(r)}`,
         ...(r.status !== undefined ? { status: r.status } : {}),
       };
     const body = r.body as { data?: unknown; contacts?: unknown } | null;
@@ -269,7 +269,7 @@ export async function refreshDirectory(args: {
     if (!r.ok)
       return {
         kind: 'failed',
-        message: `HQ's contact list (the email match's directory) failed: ${remoteMessage(r)}`,
+        message: r.problem ?? `HQ's contact list (the email match's directory) failed: ${remoteMessage(r)}`,
       };
     const items = listItems(r.body);
     if (!items)

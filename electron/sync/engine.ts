@@ -72,6 +72,13 @@ export interface PassProgress {
 export interface PassOptions {
   accountId?: string;
   onProgress?: (p: PassProgress) => void;
+  /**
+   * A person asked ("Sync now"): a record backing off after a failure that left HQ unchanged
+   * is tried in this pass instead of at its backoff's end. The pacer's rate and HQ's
+   * Retry-After still hold, the pass still stops after three failures in a row, and a record
+   * whose last outcome is unknown is still looked for at HQ first, not before its deadline.
+   */
+  tryNow?: boolean;
 }
 
 export interface AccountPassResult {
@@ -147,14 +154,15 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (stopped) break;
       const cfg = await loadRemoteConfig(db, opts.keys, accountId);
       if (!cfg) continue;
-      out.push(await passAccount(cfg, p.onProgress));
+      out.push(await passAccount(cfg, p.onProgress, p.tryNow ?? false));
     }
     return { ran: true, accounts: out };
   }
 
   async function passAccount(
     cfg: RemoteConfig,
-    onProgress?: (p: PassProgress) => void,
+    onProgress: ((p: PassProgress) => void) | undefined,
+    tryNow: boolean,
   ): Promise<AccountPassResult> {
     const accountId = cfg.accountId;
     const client = clientFor(cfg);
@@ -232,7 +240,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         step: async (e): Promise<LaneVerdict> => {
           let r: Result;
           try {
-            r = await processEntity(cfg, client, e, result, progress, passToken);
+            r = await processEntity(cfg, client, e, result, progress, passToken, tryNow);
           } catch (err) {
             if (err instanceof LostLease) {
               stopReason = LEASE_LOST;
@@ -285,6 +293,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     result: AccountPassResult,
     progress: (n: number) => void,
     passToken: object,
+    tryNow: boolean,
   ): Promise<Result> {
     let emailChecked = false;
     let outcome: Result = 'ok';
@@ -294,7 +303,9 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         if (!item.attentionCode || !RECHECKED.has(item.attentionCode))
           return round === 0 ? 'waiting' : outcome;
       }
-      if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock()) return round === 0 ? 'waiting' : outcome;
+      // Backing off, unless a person asked and the failure left HQ unchanged (state idle).
+      if (item?.nextTryAt && Date.parse(item.nextTryAt) > clock() && !(tryNow && item.state === 'idle'))
+        return round === 0 ? 'waiting' : outcome;
       // Unknown outcome: reconciled with the others at the start of a round (reconcile.ts).
       if (item && (item.state === 'unknown' || item.state === 'in_flight'))
         return round === 0 ? 'waiting' : outcome;

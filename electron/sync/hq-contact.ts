@@ -11,11 +11,13 @@
  * - refused: 401 or 403 (HQ refused the key);
  * - failed: no answer (refused connection, DNS, timeout, reset), a redirect (the address is
  *   not HQ's API) or a 5xx; a request we cancelled ourselves (shutdown) counts for nothing.
+ * The failure is noted in a coordinator's words (connection-problem.ts), as the status shows it.
  *
  * Writes are light: one when the kind of answer changes, otherwise at most one every
  * NOTE_EVERY_MS per client (the times shown are then at most that late).
  */
 import type { Db, Store } from '../db/store.ts';
+import { connectionProblem } from './connection-problem.ts';
 import type { RemoteClient, RemoteResult } from './http-client.ts';
 
 export type AnswerKind = 'answered' | 'refused' | 'failed';
@@ -24,24 +26,17 @@ export type AnswerKind = 'answered' | 'refused' | 'failed';
 export const ONLINE_WINDOW_MS = 120_000;
 const NOTE_EVERY_MS = 5_000;
 
-export function classifyAnswer(r: RemoteResult): { kind: AnswerKind; note: string | null } | null {
+export function classifyAnswer(
+  r: RemoteResult,
+  baseUrl: string,
+): { kind: AnswerKind; note: string | null } | null {
   if (r.networkError?.kind === 'aborted') return null;
   const s = r.status;
-  if (s === undefined) {
-    const e = r.networkError;
-    return {
-      kind: 'failed',
-      note: e ? `${e.kind}${e.code ? ` (${e.code})` : ''}: ${e.message}` : 'no answer',
-    };
-  }
-  if (s === 401 || s === 403)
-    return { kind: 'refused', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
-  if (s >= 300 && s < 400)
-    return { kind: 'failed', note: `HQ answered ${s} (a redirect: is the HQ address right?)` };
-  if (s >= 500)
-    return { kind: 'failed', note: `HQ answered ${s}${r.error?.message ? `: ${r.error.message}` : ''}` };
-  if (s < 200) return { kind: 'failed', note: `HQ answered ${s}` };
-  if (r.networkError) return { kind: 'failed', note: `the answer broke off: ${r.networkError.message}` };
+  // The note is the connection problem in a coordinator's words (connection-problem.ts).
+  const problem = connectionProblem(r, baseUrl);
+  if (s === 401 || s === 403) return { kind: 'refused', note: problem?.sentence ?? null };
+  if (problem) return { kind: 'failed', note: problem.sentence };
+  if (s === undefined) return { kind: 'failed', note: 'no answer' };
   return { kind: 'answered', note: null };
 }
 
@@ -86,7 +81,7 @@ export function recordingAnswers(
     },
     async request(method, path, body, opts) {
       const r = await client.request(method, path, body, opts);
-      const c = classifyAnswer(r);
+      const c = classifyAnswer(r, client.baseUrl);
       if (c) {
         const now = clock();
         if (c.kind !== lastKind || now - lastNoted >= NOTE_EVERY_MS) {

@@ -28,6 +28,7 @@
  */
 import type { Db, Store } from '../db/store.ts';
 import { backoffDelay } from './backoff.ts';
+import { connectionProblem } from './connection-problem.ts';
 import type { RemoteResult } from './http-client.ts';
 import { releaseAttempt } from './outbox.ts';
 import type { RemoteConfig } from './remote-settings.ts';
@@ -42,7 +43,7 @@ export interface ReadForReconcileDeps {
   /** One GET through the engine's client (its pacer, under the lease). */
   get: (path: string, query: Record<string, string | number>) => Promise<RemoteResult>;
   /** The remote: reads are in its HQ account; `lastError` is set when HQ refuses the key. */
-  cfg: Pick<RemoteConfig, 'remoteAccountId' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'baseUrl' | 'remoteAccountId' | 'lastError'>;
   clock: () => number;
   /** The retry's jitter. */
   random: () => number;
@@ -70,7 +71,8 @@ export async function readForReconcile(
       return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: d.clock() };
     const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
     if (r.status === 401 || r.status === 403) {
-      d.cfg.lastError = `HQ refused the API key (${r.status})`;
+      d.cfg.lastError =
+        connectionProblem(r, d.cfg.baseUrl)?.sentence ?? `HQ refused the API key (${r.status})`;
       return { ok: false, result: 'auth', message, status: r.status };
     }
     const passing = r.status === undefined || r.status === 429 || r.status >= 500;

@@ -7,14 +7,17 @@
  *   a record with its reference, from an earlier attempt that landed late) is linked, and its
  *   changes go again: coalesce.ts turns them into an update of what HQ's copy may lack;
  * - not applied → the attempt's changes pending again; then 429 → again after the pacer's
- *   pause; no answer or 408 → backoff; 401/403 → the pass stops; any other 4xx → parked with
- *   HQ's message (an update answered 404: deleted at HQ);
+ *   pause; no answer, 408 or a redirect (the address is not HQ's API) → backoff; 401/403 →
+ *   the pass stops; any other 4xx → parked with HQ's message (an update answered 404:
+ *   deleted at HQ). A failure of the connection is written in connection-problem.ts's words,
+ *   never as this record's fault;
  * - unknown (timeout, reset after sending, 5xx, a create answered without an id) → `unknown`
  *   + backoff, a create at least until its request's deadline has passed: it is looked for at
  *   HQ (reconcile.ts) before anything else is sent for it.
  */
 import type { Store } from '../db/store.ts';
 import { backoffDelay } from './backoff.ts';
+import { connectionProblem } from './connection-problem.ts';
 import type { RemoteResult } from './http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from './outbox.ts';
 import type { SendStep } from './prepare.ts';
@@ -30,7 +33,7 @@ export interface RecordDeps {
 
 export interface AnswerInput {
   /** The remote's settings; `lastError` is set when HQ refused the key. */
-  cfg: Pick<RemoteConfig, 'accountId' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'lastError'>;
   record: PendingEntity;
   /** The request as prepare.ts marked it in flight. */
   step: SendStep;
@@ -132,13 +135,24 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       });
     });
     if (status === 429) return 'again';
+    // The connection's problem, not this record's: said in connection-problem.ts's words.
+    const problem = connectionProblem(res, cfg.baseUrl);
     if (status === undefined || status === 408) {
-      await backOff(d, e, res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached');
+      await backOff(
+        d,
+        e,
+        problem?.sentence ?? res.error?.message ?? res.networkError?.message ?? 'HQ could not be reached',
+      );
       return 'failed';
     }
     if (status === 401 || status === 403) {
-      cfg.lastError = `HQ refused the API key (${status}): ${res.error?.message ?? ''}`.trim();
+      cfg.lastError = problem?.sentence ?? `HQ refused the API key (${status})`;
       return 'auth';
+    }
+    if (problem) {
+      // A redirect: the address is not HQ's API. Nothing was applied; tried again later.
+      await backOff(d, e, problem.sentence);
+      return 'failed';
     }
     const message = remoteMessage(res);
     await store.write((trx) =>
@@ -162,7 +176,10 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
   await backOff(
     d,
     e,
-    res.error?.message ?? res.networkError?.message ?? `HQ answered ${res.status ?? 'nothing'}`,
+    connectionProblem(res, cfg.baseUrl)?.sentence ??
+      res.error?.message ??
+      res.networkError?.message ??
+      `HQ answered ${res.status ?? 'nothing'}`,
     { unknown: true, notBefore: step.op === 'create' ? res.sentAt + a.deadlineMs : 0 },
   );
   return 'failed';

@@ -6,14 +6,16 @@
  */
 import { backoffDelay } from './backoff.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { connectionProblem } from './connection-problem.ts';
 import { describeResult, type RemoteClient, type RemoteResult } from './http-client.ts';
 
-/** What a read needs of the client (tests and the engine pass a RemoteClient). */
-export type RemoteReader = Pick<RemoteClient, 'request'>;
+/** What a read needs of the client (tests and the engine pass a RemoteClient; its address words a failure). */
+export type RemoteReader = Pick<RemoteClient, 'request'> & { readonly baseUrl?: string };
 
+/** A failed read's `problem`: the connection's failure in a coordinator's words (connection-problem.ts). */
 export type ReadResult =
   | { ok: true; status: number; body: unknown }
-  | { ok: false; status?: number; body?: unknown; message: string; attempts: number };
+  | { ok: false; status?: number; body?: unknown; message: string; attempts: number; problem?: string };
 
 export interface ReadOptions {
   /** Attempts in all before giving up on a passing failure (default 4). */
@@ -65,5 +67,13 @@ export async function getJson(
   }
   const r = last;
   if (!r) return { ok: false, message: 'cancelled', attempts: 0 };
-  return { ok: false, status: r.status, body: r.body, message: messageOf(r), attempts: max };
+  const problem = connectionProblem(r, remote.baseUrl ?? '');
+  return {
+    ok: false,
+    status: r.status,
+    body: r.body,
+    message: messageOf(r),
+    attempts: max,
+    ...(problem ? { problem: problem.sentence } : {}),
+  };
 }

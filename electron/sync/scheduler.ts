@@ -4,7 +4,8 @@
  * - soon after local writes (2 s after the outbox last grew), while HQ is reachable;
  * - when a backed-off record's retry is due (its own timer; this is also how a network that
  *   comes back is noticed);
- * - on the schedule (each remote's `scheduleSeconds`), and on demand (`kick`, "sync now").
+ * - on the schedule (each remote's `scheduleSeconds`), and on demand (`kick`; "sync now" runs
+ *   one with `tryNow`: records backing off are tried at once, HQ's pause and the rate still hold).
  * Accounts without remote settings cost nothing. Stops cleanly: the pass in progress finishes
  * its requests in flight (they are aborted at the pacer), then the lease is given up.
  */
@@ -33,7 +34,7 @@ export interface SyncScheduler {
   start(): void;
   /** Asks for a pass now (or right after the one running). */
   kick(): void;
-  /** Runs a pass now and answers with its result. */
+  /** Runs a pass now, trying records in backoff at once (a person asked), and answers with its result. */
   runNow(accountId?: string): Promise<PassResult>;
   readonly running: boolean;
   readonly lastPass: { at: number; result: PassResult } | null;
@@ -98,10 +99,10 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     );
   }
 
-  function pass(accountId?: string): Promise<PassResult> {
+  function pass(accountId?: string, tryNow = false): Promise<PassResult> {
     kicked = false;
     passing ??= engine
-      .runPass(accountId ? { accountId } : {})
+      .runPass({ ...(accountId ? { accountId } : {}), tryNow })
       .then((result) => {
         lastPass = { at: clock(), result };
         reachable = result.accounts.every((a) => a.failed === 0 || a.requests > a.failed);
@@ -134,7 +135,8 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     kick() {
       kicked = true;
     },
-    runNow: (accountId?: string) => (passing ? passing.then(() => pass(accountId)) : pass(accountId)),
+    runNow: (accountId?: string) =>
+      passing ? passing.then(() => pass(accountId, true)) : pass(accountId, true),
     get running() {
       return passing !== null;
     },

@@ -7,7 +7,12 @@
  * - needsAttention: the number of records in `attention` — the list itself, same query.
  * - sent: changes HQ confirmed (an applied answer, or found at HQ after an unknown outcome);
  *   never a change merged into nothing or discarded (those count in `done` only).
- * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses.
+ * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses;
+ *   `lastFailure` is the connection's problem in a coordinator's words (connection-problem.ts).
+ * - nextTryAt: when the changes waiting go next on their own — the earliest backoff still
+ *   running, not before HQ's pause ends; with none, while HQ does not answer, the next
+ *   scheduled pass. Null when nothing waits, or when they go with the next pass in a few
+ *   seconds (HQ answers).
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/store.ts';
@@ -47,16 +52,30 @@ async function outboxCounts(
   };
 }
 
+/** The earliest backoff of the account's records that go on their own, still running at `now`. */
+async function earliestBackoff(db: Db, accountId: string, now: number): Promise<number | null> {
+  const r = await db
+    .selectFrom('syncItems')
+    .select((eb) => eb.fn.min('nextTryAt').as('t'))
+    .where('accountId', '=', accountId)
+    .where('state', '!=', 'attention')
+    .where('nextTryAt', '>', new Date(now).toISOString())
+    .executeTakeFirst();
+  return r?.t ? Date.parse(r.t) : null;
+}
+
 /** The whole status, at `now` (ms). */
 export async function syncStatus(db: Db, accountId: string, running = false, now = Date.now()) {
-  const [settings, counts, attention, failing] = await Promise.all([
+  const [settings, counts, attention, failing, backoff] = await Promise.all([
     getRemoteSettings(db, accountId),
     outboxCounts(db, accountId),
     listAttention(db, accountId),
     listFailing(db, accountId),
+    earliestBackoff(db, accountId, now),
   ]);
   const pausedUntil =
     settings?.pausedUntil && Date.parse(settings.pausedUntil) > now ? settings.pausedUntil : null;
+  const waiting = counts.all - counts.parked;
   const facts = {
     hqAnsweredAt: settings?.hqAnsweredAt ?? null,
     hqFailedAt: settings?.hqFailedAt ?? null,
@@ -64,10 +83,27 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     hqRefusedAt: settings?.hqRefusedAt ?? null,
     pausedUntil,
   };
+  const state = settings ? connectionState(facts, now) : ('never' as const);
+  // While HQ answers, a change with no backoff goes with the pass a few seconds after it was
+  // saved (scheduler.ts): no time to name. Otherwise the next scheduled pass takes it.
+  const answering = state === 'online' || state === 'quiet';
+  const scheduled =
+    settings?.lastAttemptAt && Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000 > now
+      ? Date.parse(settings.lastAttemptAt) + settings.scheduleSeconds * 1000
+      : null;
+  const next = backoff ?? (answering ? null : scheduled);
+  const nextTryAt =
+    waiting === 0 || !settings
+      ? null
+      : pausedUntil && (next === null || Date.parse(pausedUntil) > next)
+        ? pausedUntil
+        : next === null
+          ? null
+          : new Date(next).toISOString();
   return {
     configured: settings !== null,
     checkedAt: new Date(now).toISOString(),
-    waiting: counts.all - counts.parked,
+    waiting,
     inFlight: counts.inAttempt - counts.parkedInAttempt,
     pending: counts.all - counts.inAttempt,
     needsAttention: attention.length,
@@ -75,7 +111,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     sent: settings?.sentCount ?? 0,
     done: settings?.doneCount ?? 0,
     connection: {
-      state: settings ? connectionState(facts, now) : ('never' as const),
+      state,
       onlineWindowSeconds: ONLINE_WINDOW_MS / 1000,
       lastAnsweredAt: facts.hqAnsweredAt,
       lastFailedAt: facts.hqFailedAt,
@@ -86,6 +122,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     lastAttemptAt: settings?.lastAttemptAt ?? null,
     lastError: settings?.lastError ?? null,
     pausedUntil,
+    nextTryAt,
     ratePerSecond: settings?.ratePerSecond ?? null,
     currentRate: settings?.currentRate ?? null,
     running,

@@ -48,6 +48,7 @@ import {
   Campaign,
   CampaignCreate,
   CampaignUpdate,
+  CashGiftList,
   Committee,
   CommitteeCreate,
   CommitteeUpdate,
@@ -225,6 +226,8 @@ export function endpoints(c: ApiClient) {
         c.request('GET', '/flags', { schema: FlagList, query: { state } }),
       act: (id: string, body: z.input<typeof FlagActionBody>) =>
         c.request('POST', `/flags/${encodeURIComponent(id)}/actions`, { schema: Flag, body }),
+      /** Completed cash gifts over the cash limit, for Review. */
+      cash: () => c.request('GET', '/review/cash', { schema: CashGiftList }),
     },
     apiKeys: {
       list: () => c.request('GET', '/api-keys', { schema: listOf(ApiKey) }),

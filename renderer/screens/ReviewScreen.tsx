@@ -3,10 +3,13 @@
  * limit the gift broke, the window and the donor's total in it; the treasurer marks it
  * reviewed, refunds the gift (asked first: the gift stops counting everywhere) or
  * redesignates it to another election, each with an optional note that the gift's history
- * keeps. Resolved flags stay visible under "All", with what was done.
+ * keeps. Resolved flags stay visible under "All", with what was done. Below them, cash gifts
+ * over $100, to look at, in gift entry's own warning words (#shared/cash-rules.ts): they
+ * leave the list when the gift is corrected to another method or voided.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { CASH_OVER_WARNING } from '#shared/cash-rules.ts';
 import { ELECTION_TYPES, type ElectionType, type LimitKind } from '#shared/enums.ts';
 import type { ScreenProps } from '../router.ts';
 import { isApiError } from '../api/errors.ts';
@@ -68,6 +71,9 @@ export function ReviewScreen(_props: ScreenProps) {
   const api = useApi();
   const [show, setShow] = useState<'open' | 'all'>('open');
   const flags = useQuery({ queryKey: [...qk.flags, show], queryFn: () => api.flags.list(show) });
+  // The same query as the cash list below (one request): "Nothing to review" only when it is empty too.
+  const cash = useQuery({ queryKey: [...qk.flags, 'cash'], queryFn: () => api.flags.cash() });
+  const hasCash = (cash.data?.gifts.length ?? 0) > 0;
   const [acting, setActing] = useState<{ flag: Flag; action: Action } | null>(null);
 
   const list = flags.data?.flagged ?? [];
@@ -109,7 +115,15 @@ export function ReviewScreen(_props: ScreenProps) {
           </Button>
         </div>
       ) : list.length === 0 ? (
-        <EmptyState title={show === 'open' ? 'Nothing to review' : 'No gift has been flagged yet'}>
+        <EmptyState
+          title={
+            show === 'open'
+              ? hasCash
+                ? 'No gift over a contribution limit'
+                : 'Nothing to review'
+              : 'No gift has been flagged yet'
+          }
+        >
           {show === 'open'
             ? 'No gift puts a donor over a contribution limit right now. When one does, it appears here.'
             : 'Gifts to a donation account with limits are checked as they are saved; any that go over appear here.'}
@@ -128,6 +142,7 @@ export function ReviewScreen(_props: ScreenProps) {
           </ul>
         </>
       )}
+      <CashOverLimit />
       {acting ? (
         <ActionDialog
           key={`${acting.flag.id}-${acting.action}`}
@@ -137,6 +152,55 @@ export function ReviewScreen(_props: ScreenProps) {
         />
       ) : null}
     </Screen>
+  );
+}
+
+/** Completed cash gifts over $100: to look at (no action here; correct the gift in gift entry). */
+function CashOverLimit() {
+  const api = useApi();
+  const cash = useQuery({ queryKey: [...qk.flags, 'cash'], queryFn: () => api.flags.cash() });
+  const gifts = cash.data?.gifts ?? [];
+  if (cash.isPending) return null;
+  if (cash.isError)
+    return (
+      <p className="notice notice-error" role="alert">
+        The cash gifts over $100 could not be loaded: {cash.error.message}
+      </p>
+    );
+  if (gifts.length === 0) return null;
+  const total = cash.data.total;
+  return (
+    <section aria-labelledby="review-cash" className="review-cash">
+      <h2 id="review-cash" className="review-cash-title">
+        Cash over $100 ({total})
+      </h2>
+      <p className="muted">
+        Cash gifts over $100, newest first, to look at: gift entry warned at each. One that was a check or
+        card after all leaves this list once corrected (or voided).
+        {total > gifts.length ? ` The newest ${gifts.length} are shown.` : ''}
+      </p>
+      <ul className="flag-list" aria-label="Cash gifts over $100">
+        {gifts.map((g) => (
+          <li
+            key={g.donationId}
+            className="panel flag"
+            aria-label={`${money(g.donationAmount)} cash from ${g.contactName} on ${giftDay(g.donationDate)}`}
+          >
+            <div className="flag-head">
+              <h3 className="flag-who">
+                <a href={hrefFor('contacts', g.contactId)}>{g.contactName}</a>{' '}
+                <span className="flag-amount">{money(g.donationAmount)}</span>
+              </h3>
+              <span className="badge flag-state flag-state-open">Cash over $100</span>
+            </div>
+            <p className="flag-what">
+              Cash, {giftDay(g.donationDate)}
+              {g.campaignName ? ` · ${g.campaignName}` : ''}. {CASH_OVER_WARNING}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

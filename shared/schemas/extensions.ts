@@ -1,6 +1,7 @@
 /**
  * Shapes of GiftDesk's extension routes (beyond the spec): reference data, custom field
- * definitions, elections, the contribution-limit review queue, API keys, imports.
+ * definitions, elections, the contribution-limit review queue and cash over the limit, API
+ * keys, imports.
  */
 import { z } from 'zod';
 import { CUSTOM_FIELD_TYPES, ELECTION_TYPES, FLAG_STATES, LIMIT_KINDS } from '../enums.ts';
@@ -147,6 +148,20 @@ export const Flag = z
   })
   .meta({ id: 'LimitFlag' });
 export const FlagList = z.object({ flagged: z.array(Flag) });
+
+/** A completed cash gift over the cash limit (#shared/cash-rules.ts): Review lists it to look at. */
+export const CashGift = z
+  .object({
+    donationId: z.string(),
+    contactId: z.string(),
+    contactName: z.string(),
+    donationAmount: z.number(),
+    donationDate: z.string(),
+    campaignName: z.string().nullable(),
+  })
+  .meta({ id: 'CashGift' });
+/** Newest gift first; `total` counts them all when more than the 500 listed. */
+export const CashGiftList = z.object({ gifts: z.array(CashGift), total: z.number().int() });
 export const FlagListQuery = z.object({
   accountId: accountIdField,
   state: z.enum(['open', 'all']).optional(),

@@ -51,6 +51,13 @@ export const SyncSettingsBody = z
       .max(86_400)
       .optional(),
     emailMatch: z.boolean({ error: 'must be true or false' }).optional(),
+    /**
+     * Try HQ first (one GET /contacts?limit=1 with this address, key and HQ account; the stored
+     * secret when none is sent) and save only when HQ answers and takes the key; otherwise 400
+     * `hq_connection_failed` naming the field to check, and nothing is saved. Off by default
+     * (scripts may set up sync before the venue has internet); the app's form turns it on.
+     */
+    testConnection: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .meta({ id: 'SyncSettingsBody' });
 export type SyncSettingsBody = z.infer<typeof SyncSettingsBody>;
@@ -106,8 +113,9 @@ export const SyncConnection = z
     onlineWindowSeconds: z.number().int(),
     /** The last answer from HQ (2xx–4xx but 401/403). */
     lastAnsweredAt: z.string().nullable(),
-    /** The last request with no answer, a 5xx or a redirect, and what happened. */
+    /** The last request with no answer, a 5xx or a redirect. */
     lastFailedAt: z.string().nullable(),
+    /** What is wrong with the connection (the last failure or refusal), in a coordinator's words. */
     lastFailure: z.string().nullable(),
     /** The last 401/403. */
     refusedAt: z.string().nullable(),
@@ -141,6 +149,12 @@ export const SyncStatus = z
     lastError: z.string().nullable(),
     /** HQ asked us to wait (429) until then. */
     pausedUntil: z.string().nullable(),
+    /**
+     * When the changes waiting go next on their own: the earliest record's backoff, not
+     * before HQ's pause ends; with no backoff while HQ does not answer, the next scheduled
+     * pass. Null when nothing waits, or when they go with the next pass in a few seconds.
+     */
+    nextTryAt: z.string().nullable(),
     ratePerSecond: z.number().nullable(),
     /** The rate now (lower than configured while recovering from a 429). */
     currentRate: z.number().nullable(),

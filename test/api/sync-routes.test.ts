@@ -33,6 +33,7 @@ import {
   makeContact,
   makeDonation,
 } from '../helpers/api-fixtures.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { startTestServer, TEST_ENGINE, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
 
@@ -173,6 +174,59 @@ describe('GET/PUT /api/v1/sync/settings', () => {
     expect(
       expectStatus(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 200),
     ).toEqual(before);
+  });
+
+  it('testConnection: HQ is tried first — a closed port, a wrong secret, a key of another HQ account are 400s naming the field to check, nothing stored; right settings are saved; without it the settings are saved as typed', async () => {
+    const t = await asNewAccount(s);
+    const h = await hq.otherAccount();
+    const other = await hq.otherAccount();
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const body = { keyId: h.keyId, secret: h.secret, remoteAccountId: h.accountId, testConnection: true };
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [
+        { baseUrl: closed },
+        'baseUrl',
+        /^GiftDesk cannot reach HQ at http:\/\/127\.0\.0\.1:\d+: nothing answers at that address and port/,
+      ],
+      [
+        { baseUrl: 'http://127.0.0.1:6000' },
+        'baseUrl',
+        /^GiftDesk cannot reach HQ at http:\/\/127\.0\.0\.1:6000: the address's port \(6000\) is not valid/,
+      ],
+      [{ baseUrl: hq.url, secret: 'gds_not_the_secret' }, 'secret', /^HQ refused the API key \(401\)/],
+      [
+        { baseUrl: hq.url, remoteAccountId: other.accountId },
+        'remoteAccountId',
+        /^HQ refused the API key \(403\): the key is not for this HQ account/,
+      ],
+    ];
+    for (const [patch, field, issue] of cases) {
+      const res = await t.request('PUT', '/api/v1/sync/settings', { ...body, ...patch });
+      expectError(res, 400, { code: 'hq_connection_failed', field });
+      expect((res.body as { details: Array<{ issue: string }> }).details[0]?.issue).toMatch(issue);
+      expect(res.text).not.toContain(h.secret);
+      expectError(await t.request('GET', `/api/v1/sync/settings?accountId=${t.accountId}`), 404, {
+        code: 'sync_not_configured',
+      });
+    }
+    // Saved as typed without the test (set up before the venue has internet).
+    expectStatus(
+      await t.request('PUT', '/api/v1/sync/settings', { ...body, baseUrl: closed, testConnection: false }),
+      200,
+    );
+    // The stored secret is the one tried when none is sent; the right address is saved.
+    const saved = SyncSettings.parse(
+      expectStatus(
+        await t.request('PUT', '/api/v1/sync/settings', {
+          baseUrl: hq.url,
+          keyId: h.keyId,
+          remoteAccountId: h.accountId,
+          testConnection: true,
+        }),
+        200,
+      ),
+    );
+    expect(saved).toMatchObject({ baseUrl: hq.url, hasSecret: true });
   });
 
   it('saves and shows the settings, never the secret; the secret is stored sealed, and kept when a PUT leaves it out', async () => {

@@ -5,8 +5,8 @@
  * HQ refuses. Each figure is checked against what happened: what HQ holds, what the outbox
  * still has, the attention list in the same answer.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
 import { linkRemote } from '../../electron/sync/state.ts';
 import { SyncAttentionList, SyncStatus } from '#shared/schemas/sync.ts';
@@ -34,15 +34,6 @@ afterAll(async () => {
   await s?.close();
   await hq?.close();
 });
-
-/** A loopback port nothing listens on. */
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const p = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return p;
-}
 
 async function status(t: TestServer): Promise<SyncStatus> {
   return SyncStatus.parse(
@@ -160,7 +151,13 @@ describe('GET /sync/status', () => {
       onlineWindowSeconds: 120,
     });
     expect(st.connection.lastFailedAt).not.toBeNull();
-    expect(st.connection.lastFailure).toMatch(/ECONNREFUSED/);
+    // Once, in words a coordinator can act on (the address, what is wrong, what to check).
+    expect(st.connection.lastFailure).toMatch(
+      /^GiftDesk cannot reach HQ at http:\/\/127\.0\.0\.1:\d+: nothing answers at that address and port \(the connection was refused\)\. Check the HQ address in the sync settings\./,
+    );
+    // Every change waits; the status says when they go next (the earliest record's backoff).
+    expect(st.nextTryAt).not.toBeNull();
+    expect(Date.parse(st.nextTryAt!)).toBeGreaterThan(Date.parse(st.checkedAt));
     expect(st.waiting).toBe(box.left);
     expect(st.waiting).toBeGreaterThanOrEqual(7); // 4 contacts, 3 gifts
     expect(st.inFlight).toBe(0);
@@ -218,6 +215,8 @@ describe('GET /sync/status', () => {
     expect(st.needsAttention).toBe(1);
     expect(st.attention.map((a) => [a.label, a.code])).toEqual([['Cy Dee', 'remote_refused']]);
     expect(st.waiting).toBe(1);
+    // HQ answers and nothing backs off: no time to name (it goes with a pass in a few seconds).
+    expect(st.nextTryAt).toBeNull();
     expect(box.left).toBe(st.waiting + 1); // Cy Dee's own change is parked, not waiting
     expect(st.inFlight).toBe(0);
 
@@ -243,7 +242,9 @@ describe('GET /sync/status', () => {
     const st = await status(t);
     expect(st.connection.state).toBe('refused');
     expect(st.connection.refusedAt).not.toBeNull();
-    expect(st.connection.lastFailure).toMatch(/401|403/);
+    expect(st.connection.lastFailure).toMatch(
+      /^HQ refused the API key \(401\): the key id or secret is wrong, or the key was revoked\. Enter a current key in the sync settings\./,
+    );
     expect(st.sent).toBe(0);
     expect(st.waiting).toBe((await outbox(t)).left);
 

@@ -5,7 +5,6 @@
  * (expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
@@ -17,6 +16,7 @@ import { DOC_IMAGES } from './doc-images.ts';
 import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
 
 export { CHROMIUM_ARGS };
+export { freePort } from '../helpers/free-port.ts';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-artifacts', 'screenshots');
 
@@ -146,16 +146,4 @@ export async function screenshot(page: Page, name: string): Promise<string> {
     fs.copyFileSync(file, path.join(REPO_ROOT, 'docs', 'images', `${name}.png`));
   }
   return file;
-}
-
-/**
- * A loopback port nothing listens on right now: the place for an HQ that is not there yet (a
- * proxy may start on it later). Another socket could take it in between (a small chance).
- */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return p;
 }

@@ -2,7 +2,8 @@
  * The Review screen in real Chromium against a real server: contribution-limit flags show
  * who, which limit, the window and the donor's total; marking reviewed, refunding (asked
  * first) and redesignating each work end to end with a note, and the API shows the result
- * (flag state, gift status or election, the gift's history). Empty state, axe, screenshots.
+ * (flag state, gift status or election, the gift's history). Cash gifts over $100 are listed
+ * too, in gift entry's warning words. Empty state, axe, screenshots.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +216,68 @@ describe('Review', () => {
     );
     await expectNoA11yViolations(page, 'Review (all, history open)');
     await screenshot(page, 'review-all-history');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+  it('lists cash gifts over $100 to look at, in gift entry’s words: twins each, not $100 exactly, not a check, not a void; a gift corrected to a check leaves the list', async () => {
+    const gala = expectStatus(await api('POST', '/api/v1/campaigns', { name: 'Spring Gala' }), 201);
+    const cashGift = async (contactId: string, amount: number, paymentMethod = 'cash') =>
+      expectStatus(
+        await api('POST', '/api/v1/donations', {
+          contactId,
+          donationAmount: amount,
+          donationDate: '2026-03-07',
+          paymentMethod,
+          campaignId: gala.id,
+        }),
+        201,
+      );
+    const person = async (firstName: string, lastName: string) =>
+      expectStatus(await api('POST', '/api/v1/contacts', { firstName, lastName }), 201);
+    // Three Robert Browns: $150 cash, $100 cash (at the limit, not over), $250 by check.
+    const robs = [
+      await person('Robert', 'Brown'),
+      await person('Robert', 'Brown'),
+      await person('Robert', 'Brown'),
+    ];
+    await cashGift(robs[0].id, 150);
+    await cashGift(robs[1].id, 100);
+    await cashGift(robs[2].id, 250, 'check');
+    // Łukasz Żółć gave two identical $120 cash gifts; a $500 cash gift typed by mistake was voided.
+    const lukasz = await person('Łukasz', 'Żółć');
+    const twins = [await cashGift(lukasz.id, 120), await cashGift(lukasz.id, 120)];
+    const mistake = await cashGift(lukasz.id, 500);
+    expectStatus(await api('POST', `/api/v1/donations/${mistake.id}/void`, { reason: 'typed twice' }), 200);
+
+    const { page, context, problems } = await openApp(browser, server);
+    await page.keyboard.press('Alt+3');
+    const cash = page.getByRole('list', { name: 'Cash gifts over $100' });
+    await cash.waitFor();
+    await expect
+      .poll(() =>
+        cash.getByRole('listitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+      )
+      .toEqual([
+        expect.stringMatching(/^\$120\.00 cash from Łukasz Żółć on /),
+        expect.stringMatching(/^\$120\.00 cash from Łukasz Żółć on /),
+        expect.stringMatching(/^\$150\.00 cash from Robert Brown on /),
+      ]);
+    // The same sentence gift entry shows while typing.
+    for (const text of await cash.getByRole('listitem').allTextContents())
+      expect(text).toContain('Spring Gala');
+    for (const text of await cash.getByRole('listitem').allTextContents())
+      expect(text).toContain(
+        'Cash over $100: the limit for cash gifts is $100; take a check or card for the rest.',
+      );
+    await expect.poll(() => page.getByRole('heading', { name: 'Cash over $100 (3)' }).count()).toBe(1);
+    await expectNoA11yViolations(page, 'Review (cash over $100)');
+    await screenshot(page, 'review-cash');
+
+    // One twin was a check after all: corrected, it leaves the list; the other stays.
+    expectStatus(await api('PATCH', `/api/v1/donations/${twins[0].id}`, { paymentMethod: 'check' }), 200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Cash over $100 (2)' }).waitFor();
+    expect(await cash.getByRole('listitem').count()).toBe(2);
     expect(problems).toEqual([]);
     await context.close();
   });

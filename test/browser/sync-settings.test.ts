@@ -1,7 +1,8 @@
 /**
  * Settings → Sync in real Chromium, with two real GiftDesk servers: the app's own (the
  * harness's server, running the sync scheduler) and a second one as HQ. The remote is set up
- * through the form (the secret never comes back, in the API or the page), "Sync now" pushes
+ * through the form, which tries HQ first (a closed port and a wrong secret are refused with
+ * the reason, nothing saved; the secret never comes back, in the API or the page), "Sync now" pushes
  * a gift that HQ then holds exactly once, the badge and status say so; a contact HQ refuses
  * (a custom field HQ lacks) shows HQ's message and is retried after the fix; a gift whose
  * campaign is not linked shows that reason and is discarded after a confirmation. axe and
@@ -16,6 +17,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
 import {
   expectNoA11yViolations,
+  freePort,
   launchChromium,
   openApp,
   screenshot,
@@ -128,9 +130,45 @@ describe('Settings → Sync against a real HQ', () => {
     expect((await localApi('GET', '/sync/status')).body.configured).toBe(false);
     await screenshot(page, 'sync-settings-errors');
 
+    // HQ is tried before anything is saved: a wrong port, then a wrong secret, each refused
+    // with the reason at the field to check; nothing is saved.
+    const closed = await freePort();
+    await page.getByLabel('HQ address').fill(`http://127.0.0.1:${closed}`);
+    await page.getByLabel('Secret').fill(hqKey.secret);
+    await page.getByRole('button', { name: 'Set up sync' }).click();
+    await expect
+      .poll(() => page.locator('.field-error').allTextContents())
+      .toEqual([
+        `GiftDesk cannot reach HQ at http://127.0.0.1:${closed}: nothing answers at that address and port (the connection was refused). Check the HQ address in the sync settings. If it is right, HQ may be down.`,
+      ]);
+    expect(await page.getByLabel('HQ address').getAttribute('aria-invalid')).toBe('true');
+    expect((await localApi('GET', '/sync/status')).body.configured).toBe(false);
+    await page.getByRole('button', { name: 'Save without testing' }).waitFor();
+    await screenshot(page, 'sync-settings-unreachable');
+
+    await page.getByLabel('HQ address').fill(hq.url);
+    await page.getByLabel('Secret').fill('gds_not_the_secret');
+    await page.getByRole('button', { name: 'Set up sync' }).click();
+    await expect
+      .poll(() => page.locator('.field-error').allTextContents())
+      .toEqual([
+        expect.stringMatching(
+          /^HQ refused the API key \(401\): the key id or secret is wrong, or the key was revoked\./,
+        ),
+      ]);
+    expect((await localApi('GET', '/sync/status')).body.configured).toBe(false);
+
+    // The two refusals are the browser's only complaints (a 400 each); nothing else went wrong.
+    expect(app.problems.filter((p) => !p.includes('status of 404'))).toEqual([
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+    app.problems.length = 0;
+
     await page.getByLabel('Secret').fill(hqKey.secret);
     await page.getByRole('button', { name: 'Set up sync' }).click();
     await page.getByRole('button', { name: 'Save sync settings' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save without testing' }).count()).toBe(0);
     const settings = await localApi('GET', '/sync/settings');
     expect(settings.body).toMatchObject({
       baseUrl: hq.url,

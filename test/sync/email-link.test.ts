@@ -184,12 +184,12 @@ describe('linkByEmail', () => {
     expect(await linkByEmail(input(lee.id, 'lee@example.org').i)).toBe('failed');
     const item = await getItem(rig.local.store.db, 'contact', lee.id);
     expect(item).toMatchObject({ state: 'idle', failures: 1 });
-    expect(item!.lastError).toMatch(/contact search failed/);
+    expect(item!.lastError).toMatch(/^HQ at http:\/\/127\.0\.0\.1:\d+ is failing: it answered 500/);
 
     rig.proxy.setRule(() => ({ kind: 'respond', status: 403 }));
     expect(await linkByEmail(input(lee.id, 'lee@example.org', { matcher: async () => 'cnt_any' }).i)).toBe(
       'auth',
     );
-    expect(cfg.lastError).toBe('HQ refused the API key (403)');
+    expect(cfg.lastError).toMatch(/^HQ refused the API key \(403\): the key is not for this HQ account/);
   });
 });

@@ -117,7 +117,7 @@ describe('readForReconcile', () => {
       status: 403,
     });
     expect(sent()).toBe(1);
-    expect(cfg.lastError).toBe('HQ refused the API key (403)');
+    expect(cfg.lastError).toMatch(/^HQ refused the API key \(403\): the key is not for this HQ account/);
   });
 
   it('any other refusal (404) is not read again; nor is a passing failure once the engine stops', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyAnswer, connectionState, type ConnectionFacts } from '../../electron/sync/hq-contact.ts';
 import type { RemoteResult } from '../../electron/sync/http-client.ts';
 
+const HQ = 'https://hq.example.org/api/v1';
 const at = (s: string) => `2026-03-07T19:${s}.000Z`;
 const now = Date.parse(at('10:00'));
 const none: ConnectionFacts = {
@@ -63,7 +64,7 @@ describe('classifyAnswer', () => {
       'failed',
     ],
   ])('%j is %s', (r, kind) => {
-    expect(classifyAnswer(answer(r))?.kind).toBe(kind);
+    expect(classifyAnswer(answer(r), HQ)?.kind).toBe(kind);
   });
 
   it('a request we cancelled ourselves (shutdown) says nothing of HQ', () => {
@@ -75,11 +76,12 @@ describe('classifyAnswer', () => {
           sent: false,
           networkError: { kind: 'aborted', message: 'Cancelled before the request was sent' },
         }),
+        HQ,
       ),
     ).toBeNull();
   });
 
-  it('a failure says what happened', () => {
+  it('a failure says what happened, in words a coordinator can act on', () => {
     expect(
       classifyAnswer(
         answer({
@@ -88,8 +90,11 @@ describe('classifyAnswer', () => {
           outcome: 'notApplied',
           networkError: { kind: 'refused', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
         }),
+        HQ,
       )?.note,
-    ).toBe('refused (ECONNREFUSED): connect ECONNREFUSED');
+    ).toBe(
+      'GiftDesk cannot reach HQ at https://hq.example.org: nothing answers at that address and port (the connection was refused). Check the HQ address in the sync settings. If it is right, HQ may be down.',
+    );
   });
 });
 

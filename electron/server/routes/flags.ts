@@ -1,17 +1,20 @@
 /**
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
- * behaviour): the contribution-limit review queue (D6) and a gift's history of flags and actions.
+ * behaviour): the contribution-limit review queue (D6), cash gifts over the cash limit, and a
+ * gift's history of flags and actions.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
+  CashGiftList,
   DonationHistoryEntry,
   FlagActionBody,
   Flag,
   FlagList,
   FlagListQuery,
 } from '#shared/schemas/extensions.ts';
+import { listCashOverLimit } from '../../domain/cash-review.ts';
 import { getDonation } from '../../domain/donations.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -32,6 +35,15 @@ export async function flagRoutes(app: FastifyInstance, ctx: DomainContext): Prom
     handler: async (req) => ({
       flagged: await listFlags(ctx, scopedAccount(req, req.query.accountId), req.query.state ?? 'open'),
     }),
+  });
+  r.get('/review/cash', {
+    schema: {
+      tags,
+      summary: 'Completed cash gifts over the cash limit ($100), newest first, for Review',
+      querystring: accountQuery,
+      response: { 200: CashGiftList, ...errors(400, 403) },
+    },
+    handler: async (req) => listCashOverLimit(ctx, scopedAccount(req, req.query.accountId)),
   });
   r.post('/flags/:id/actions', {
     schema: {

@@ -1,6 +1,6 @@
 /**
  * Sync to HQ, as extension routes (/api/v1/sync/…): settings (the secret goes in, never
- * out), status, the needs-attention list with retry and discard, "sync now", and one record's
+ * out; tried at HQ first when asked: connection-check.ts), status, the needs-attention list with retry and discard, "sync now", and one record's
  * sync state. Scoped to the key's account like every route.
  */
 import type { FastifyInstance } from 'fastify';
@@ -17,10 +17,16 @@ import {
   SyncStatus,
 } from '#shared/schemas/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, invalidField } from '../../domain/errors.ts';
 import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/attention.ts';
 import { syncStatus } from '../../sync/status.ts';
-import { getRemoteSettings, saveRemoteSettings } from '../../sync/remote-settings.ts';
+import { checkConnection } from '../../sync/connection-check.ts';
+import {
+  getRemoteSettings,
+  loadRemoteConfig,
+  normaliseBaseUrl,
+  saveRemoteSettings,
+} from '../../sync/remote-settings.ts';
 import type { SyncScheduler } from '../../sync/scheduler.ts';
 import type { KeySource } from '../../sync/secret-box.ts';
 import { scopedAccount } from '../scope.ts';
@@ -77,7 +83,8 @@ export async function syncRoutes(
   r.put('/sync/settings', {
     schema: {
       tags,
-      summary: 'Configure sync to HQ (the secret is stored encrypted and never returned)',
+      summary:
+        'Configure sync to HQ (the secret is stored encrypted and never returned); with testConnection, only once HQ answers and takes the key',
       body: SyncSettingsBody,
       response: { 200: SyncSettings, ...errors(400, 403, 409) },
     },
@@ -89,7 +96,24 @@ export async function syncRoutes(
           'sync_unavailable',
           'This server cannot store an HQ secret (no key source): configure sync with `giftdesk sync configure`',
         );
-      const { accountId: _a, ...rest } = req.body;
+      const { accountId: _a, testConnection, ...rest } = req.body;
+      if (testConnection) {
+        const secret = rest.secret ?? (await loadRemoteConfig(db, sync.keys, accountId))?.secret;
+        if (!secret) throw invalidField('secret', 'is required the first time sync is configured');
+        const check = await checkConnection({
+          baseUrl: normaliseBaseUrl(rest.baseUrl),
+          keyId: rest.keyId,
+          secret,
+          remoteAccountId: rest.remoteAccountId,
+        });
+        if (!check.ok)
+          throw new DomainError(
+            'bad_request',
+            'hq_connection_failed',
+            `${check.field} was not confirmed by HQ, so nothing was saved: ${check.problem}`,
+            [{ field: check.field, issue: check.problem }],
+          );
+      }
       const s = await saveRemoteSettings(ctx.store, sync.keys, { ...rest, accountId }, ctx.now());
       sync.scheduler?.kick();
       return settingsView(s);

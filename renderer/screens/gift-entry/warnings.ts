@@ -1,8 +1,10 @@
 /**
  * The gift-entry row's warnings while typing. They never block a save: the volunteer sees
- * them, the treasurer sorts them out (over-limit gifts land in the review queue, D6).
+ * them, the treasurer sorts them out (over-limit gifts land in the review queue, D6; cash over
+ * $100 is listed in Review with the same sentence: #shared/cash-rules.ts).
  * Pure: amounts in integer cents.
  */
+import { CASH_LIMIT_CENTS, CASH_OVER_WARNING } from '#shared/cash-rules.ts';
 import { formatCents, wireCents } from '#shared/money.ts';
 import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 
@@ -44,11 +46,7 @@ export function giftWarnings(w: WarningInput): Warning[] {
       text: `This donor's ${w.check?.year ?? 'year'} total would be ${formatCents(yearTotal)}, over $200: ask for their ${missing.join(' and ')}.`,
     });
   }
-  if (w.method === 'cash' && amount > 10_000)
-    out.push({
-      id: 'cash',
-      text: 'Cash over $100: the limit for cash gifts is $100; take a check or card for the rest.',
-    });
+  if (w.method === 'cash' && amount > CASH_LIMIT_CENTS) out.push({ id: 'cash', text: CASH_OVER_WARNING });
   if (w.method === 'cash' && w.isAnonymous && amount > 5_000)
     out.push({
       id: 'anonymous-cash',

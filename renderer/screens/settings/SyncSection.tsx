@@ -1,13 +1,16 @@
 /**
  * Settings → Sync: where this laptop sends its gifts and contacts (HQ address, key, rate,
- * schedule, email match), what the queue is doing (status panel, "Sync now"), and the
+ * schedule, email match; a save that changes the address or the key tries HQ first and is
+ * refused with the reason at the field to check, "Save without testing" for a laptop set up
+ * before the venue has internet), what the queue is doing (status panel, "Sync now"), and the
  * records that need a person (HQ's message, retry after editing, discard after a clear
  * confirmation). The secret is write-only: the server says only whether one is stored.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { SyncSettingsBody, type SyncSettings as SyncSettingsSchema } from '#shared/schemas/sync.ts';
+import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, Checkbox, TextField } from '../../ui/index.ts';
@@ -90,23 +93,49 @@ export function SyncSection() {
   );
 }
 
+/** Whether the save changes where or as whom GiftDesk connects (then HQ is tried first). */
+function changesConnection(body: FormOut, current: SyncSettings | null): boolean {
+  return (
+    !current ||
+    body.secret !== '' ||
+    body.baseUrl.trim() !== current.baseUrl ||
+    body.keyId.trim() !== current.keyId ||
+    body.remoteAccountId.trim() !== current.remoteAccountId
+  );
+}
+
 function SettingsForm({ current }: { current: SyncSettings | null }) {
   const api = useApi();
   const qc = useQueryClient();
   const f = useSettingsForm(FormSchema, defaults(current), FIELDS);
   const form = f.form;
+  // HQ refused or could not be reached on the last try: saving without the test is offered.
+  const [untested, setUntested] = useState<FormOut | null>(null);
   useEffect(() => form.reset(defaults(current)), [current, form]);
   const save = useSave(f, {
-    mutationFn: (body: FormOut) => {
+    mutationFn: async ({ body, test }: { body: FormOut; test: boolean }) => {
       const { secret, ...rest } = body;
-      return api.sync.saveSettings({ ...rest, ...(secret !== '' ? { secret } : {}) });
+      try {
+        return await api.sync.saveSettings({
+          ...rest,
+          ...(secret !== '' ? { secret } : {}),
+          ...(test ? { testConnection: true } : {}),
+        });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'hq_connection_failed') setUntested(body);
+        throw err;
+      }
     },
     invalidate: [qk.sync],
     onSaved: (s) => {
+      setUntested(null);
       qc.setQueryData(syncKeys.settings, s);
       form.reset(defaults(s));
     },
-    done: () => 'Sync settings saved. The secret is stored encrypted and is never shown again.',
+    done: (_s, { test }) =>
+      test
+        ? 'HQ answered and took the key: sync settings saved. The secret is stored encrypted and is never shown again.'
+        : 'Sync settings saved. The secret is stored encrypted and is never shown again.',
     doneMs: 4000,
   });
   const onSubmit = form.handleSubmit((body) => {
@@ -118,7 +147,8 @@ function SettingsForm({ current }: { current: SyncSettings | null }) {
       );
       return;
     }
-    save.mutate(body);
+    setUntested(null);
+    save.mutate({ body, test: changesConnection(body, current) });
   });
   const e = form.formState.errors;
   return (
@@ -200,6 +230,17 @@ function SettingsForm({ current }: { current: SyncSettings | null }) {
         </Button>
       </div>
       <FormError message={f.formError} />
+      {untested && !save.isPending ? (
+        <div className="notice notice-warn" data-testid="sync-save-untested">
+          <p>
+            Nothing was saved: HQ did not answer or did not take the key (see above). Setting up before the
+            venue has internet? Save anyway: everything waits here and goes once HQ answers.
+          </p>
+          <Button tone="quiet" onClick={() => save.mutate({ body: untested, test: false })}>
+            Save without testing
+          </Button>
+        </div>
+      ) : null}
     </form>
   );
 }

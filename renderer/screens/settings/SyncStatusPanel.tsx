@@ -1,9 +1,12 @@
 /**
- * What sync is doing, from the one sync status (the badge's too): HQ's state (online, offline
- * since when, never reached, paused, key refused) and its last answer, the changes waiting
- * (and in flight), the records that need attention (the list below is the same answer's), the
- * changes HQ confirmed, the rate now, records failing three times or more — and "Sync now"
- * with a bar of the changes done out of those waiting.
+ * What sync is doing, from the one sync status (the badge's too): what is wrong with the
+ * connection, once, at the top (HQ unreachable, the key refused: the server's words), HQ's
+ * state (online, offline since when, never reached, paused, key refused) and its last answer,
+ * the changes waiting (and in flight) and when they go next, the records that need attention
+ * (the list below is the same answer's), the changes HQ confirmed, the rate now, records
+ * failing three times or more while HQ answers (when the connection is the failure, it is not
+ * listed against each record) — and "Sync now" (it tries records backing off at once) with a
+ * bar of the changes done out of those waiting, and what the pass did (sync-words.ts).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +15,7 @@ import { qk } from '../../api/query-keys.ts';
 import { Button, ProgressBar } from '../../ui/index.ts';
 import { ConnectionText } from './ConnectionText.tsx';
 import { ago, connectionWords, syncKeys, until } from './sync-keys.ts';
+import { connectionProblem, passOutcome } from './sync-words.ts';
 
 export function SyncStatusPanel() {
   const api = useApi();
@@ -32,27 +36,7 @@ export function SyncStatusPanel() {
     },
     onSuccess: (r) => {
       qc.setQueryData(syncKeys.status, r.status);
-      if (!r.ran)
-        setOutcome({ tone: 'warn', text: r.stopped ?? 'Another process is syncing this database.' });
-      else if (r.stopped) setOutcome({ tone: 'warn', text: `Stopped: ${r.stopped}` });
-      else if (r.parked > 0)
-        setOutcome({
-          tone: 'warn',
-          text: `Done, but ${r.parked} ${r.parked === 1 ? 'record needs' : 'records need'} attention (below).`,
-        });
-      else if (r.failed > 0)
-        setOutcome({
-          tone: 'warn',
-          text: `${r.failed} could not be sent yet; they are retried on their own.`,
-        });
-      else
-        setOutcome({
-          tone: 'ok',
-          text:
-            r.requests === 0
-              ? 'Nothing was waiting: HQ is up to date.'
-              : `Sent. HQ is up to date (${r.requests} ${r.requests === 1 ? 'request' : 'requests'}).`,
-        });
+      setOutcome(passOutcome(r));
     },
     onError: (err) => setOutcome({ tone: 'error', text: err.message }),
     onSettled: async () => {
@@ -68,8 +52,8 @@ export function SyncStatusPanel() {
   const sentThisRun = run && s ? Math.max(0, s.done - run.startDone) : 0;
   const paused = s?.connection.state === 'paused' ? s.pausedUntil : null;
   const said = s ? connectionWords(s.connection, s.pausedUntil) : { text: '', at: null };
-  const backingOff = s?.failing.filter((f) => f.nextTryAt) ?? [];
-  const nextRetry = backingOff.map((f) => f.nextTryAt!).sort()[0] ?? null;
+  const problem = s ? connectionProblem(s) : null;
+  const nextTry = s && s.waiting > 0 && !paused ? s.nextTryAt : null;
 
   return (
     <div className="panel sync-status" aria-labelledby="sync-status-title">
@@ -89,6 +73,11 @@ export function SyncStatusPanel() {
         <p className="muted">Loading status…</p>
       ) : (
         <>
+          {problem ? (
+            <p className="notice notice-error" data-testid="sync-problem">
+              {problem}
+            </p>
+          ) : null}
           <dl className="sync-counts">
             <div>
               <dt>Waiting</dt>
@@ -120,9 +109,6 @@ export function SyncStatusPanel() {
               {s.connection.state === 'online'
                 ? ` (it answered in the last ${s.connection.onlineWindowSeconds / 60} minutes)`
                 : ''}
-              {s.connection.lastFailure && ['offline', 'never', 'refused'].includes(s.connection.state) ? (
-                <span className="muted"> — {s.connection.lastFailure}</span>
-              ) : null}
             </li>
             <li>
               HQ last answered:{' '}
@@ -152,15 +138,16 @@ export function SyncStatusPanel() {
               HQ asked us to wait: paused until {new Date(paused).toLocaleTimeString()} ({until(paused)}).
             </p>
           ) : null}
-          {nextRetry ? (
-            <p className="notice notice-warn" role="status">
-              Backing off after errors; next retry {until(nextRetry)}.
+          {nextTry ? (
+            <p className="notice notice-warn" data-testid="sync-next-try">
+              {s.waiting === 1 ? 'The change waiting goes' : 'The changes waiting go'} to HQ next{' '}
+              <time dateTime={nextTry}>{until(nextTry)}</time>, or now with “Sync now”.
             </p>
           ) : null}
-          {s.lastError && !paused && !nextRetry ? (
+          {s.lastError && !paused && !nextTry && !problem ? (
             <p className="notice notice-warn">Last error: {s.lastError}</p>
           ) : null}
-          {s.failing.length > 0 ? (
+          {s.failing.length > 0 && !problem && !paused ? (
             <div className="notice notice-error">
               <p className="sync-failing-title">
                 Failing {s.failing.length === 1 ? 'record' : 'records'} (three tries or more; retried on their

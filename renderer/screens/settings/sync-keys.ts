@@ -16,11 +16,11 @@ export function ago(iso: string, now = Date.now()): string {
   return rtf.format(-Math.round(s / 86_400), 'day');
 }
 
-/** "in 12 s" / "at 14:05" from an ISO time in the future. */
+/** "in 12 s" / "at 14:05" / "at 24 Nov, 14:05" from an ISO time in the future. */
 export function until(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.round((Date.parse(iso) - now) / 1000));
   if (s < 120) return `in ${s} s`;
-  return `at ${new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+  return `at ${clockTime(iso, now)}`;
 }
 
 /** "14:05" today, "24 Nov, 14:05" on another day. */
