@@ -1,0 +1,133 @@
+/**
+ * Gift entry as a new volunteer walks it, in real Chromium against a real server: nothing puts
+ * a gift on another donor or campaign than the one the screen shows.
+ * - A mouse pointer resting over the donor list never chooses the donor Enter takes.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Batch } from '#shared/schemas/batches.ts';
+import type { DonationDetail } from '#shared/schemas/donations.ts';
+import { expectStatus, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import { launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
+
+let server: AppServer;
+let browser: Browser;
+let annualFund: string;
+const soren: Record<string, string> = {};
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+  annualFund = (await makeCampaign(server, 'Annual Fund')).id;
+  for (const last of ['Lewis', 'Madsen', 'Rodríguez'])
+    soren[last] = (await makeContact(server, { firstName: 'Søren', lastName: last })).id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A batch made over the API (as another volunteer's or a script's would be). */
+async function makeBatch(name: string, campaignId: string | null = annualFund): Promise<Batch> {
+  return expectStatus(
+    await server.request('POST', '/api/v1/batches', { accountId: server.accountId, name, campaignId }),
+    201,
+  ) as Batch;
+}
+
+async function giftsOf(batchId: string): Promise<DonationDetail[]> {
+  const res = await server.request(
+    'GET',
+    `/api/v1/batches/${batchId}/donations?accountId=${server.accountId}&limit=100`,
+  );
+  return (expectStatus(res, 200) as { data: DonationDetail[] }).data;
+}
+
+const donorBox = (page: Page) => page.getByRole('combobox', { name: 'Donor' });
+
+/** The focused element's label (or aria-label), '' on the page's body. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(
+    () =>
+      document.activeElement?.getAttribute('aria-label') ??
+      (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ??
+      '',
+  );
+
+/** The text of the option Enter would take now. */
+async function activeOption(page: Page): Promise<string | null> {
+  const id = await donorBox(page).getAttribute('aria-activedescendant');
+  return id ? page.locator(`[id="${id}"]`).textContent() : null;
+}
+
+/** Opens the app at a size and continues an open batch from the start screen. */
+async function openBatch(batch: Batch, viewport = { width: 1280, height: 800 }) {
+  const opened = await openApp(browser, server, { viewport });
+  await opened.page.getByRole('button', { name: new RegExp(`^${batch.name}`) }).click();
+  await expect.poll(() => focusedLabel(opened.page)).toBe('Donor');
+  return opened;
+}
+
+/** Types into the donor box, waits for the matches, takes the top one with Enter, saves `amount`. */
+async function saveGift(page: Page, typed: string, name: string, amount: string, count: number) {
+  await expect.poll(() => focusedLabel(page)).toBe('Donor');
+  await page.keyboard.type(typed);
+  await expect.poll(() => activeOption(page)).toContain(name);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focusedLabel(page)).toMatch(/^Amount/);
+  await page.keyboard.type(amount);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(new RegExp(`^${count}\\b`));
+}
+
+describe.each([
+  { width: 1280, height: 800 },
+  { width: 1024, height: 700 },
+])('a mouse pointer resting over the donor list at $width×$height', (viewport) => {
+  it('never chooses: Enter takes the top match, or the row the arrow keys moved to', async () => {
+    const batch = await makeBatch(`Pointer ${viewport.width}`);
+    const { page, context, problems } = await openBatch(batch, viewport);
+    try {
+      const sorens = page
+        .getByRole('listbox', { name: 'Matching donors' })
+        .getByRole('option', { name: /Søren/ });
+      await page.keyboard.type('soren');
+      await expect.poll(() => sorens.count()).toBe(3);
+      const names = (await sorens.locator('.donor-option-name').allTextContents()).map((n) => n.trim());
+      const top = names[0]!;
+      // The pointer moves onto the third row while the list is open (it then rests there).
+      const third = (await sorens.nth(2).boundingBox())!;
+      await page.mouse.move(third.x + third.width / 2, third.y + third.height / 2);
+      await expect.poll(() => sorens.nth(2).evaluate((el) => el.matches(':hover'))).toBe(true);
+      expect(await activeOption(page)).toContain(top);
+      await page.keyboard.press('Enter');
+      expect(await donorBox(page).inputValue()).toBe(top);
+      await page.keyboard.type('40');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+
+      // The pointer still rests there when the next list opens under it.
+      await saveGift(page, 'soren', top, '15', 2);
+
+      // The arrow keys still choose: one down is the second match, whatever the pointer is on.
+      await page.keyboard.type('soren');
+      await expect.poll(() => sorens.count()).toBe(3);
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => activeOption(page)).toContain(names[1]!);
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('5');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^3\b/);
+
+      const idOf = (name: string) => soren[name.replace('Søren ', '')]!;
+      expect((await giftsOf(batch.id)).map((g) => g.contactId)).toEqual([
+        idOf(top),
+        idOf(top),
+        idOf(names[1]!),
+      ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
