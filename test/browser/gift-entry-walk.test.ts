@@ -2,6 +2,7 @@
  * Gift entry as a new volunteer walks it, in real Chromium against a real server: nothing puts
  * a gift on another donor or campaign than the one the screen shows.
  * - A mouse pointer resting over the donor list never chooses the donor Enter takes.
+ * - The values kept "until changed" survive a screen switch and a reload.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +14,17 @@ import { launchChromium, openApp, startAppServer, type AppServer } from './helpe
 let server: AppServer;
 let browser: Browser;
 let annualFund: string;
+let springGala: string;
 const soren: Record<string, string> = {};
 
 beforeAll(async () => {
   server = await startAppServer();
   browser = await launchChromium();
   annualFund = (await makeCampaign(server, 'Annual Fund')).id;
+  springGala = (await makeCampaign(server, 'Spring Gala')).id;
   for (const last of ['Lewis', 'Madsen', 'Rodríguez'])
     soren[last] = (await makeContact(server, { firstName: 'Søren', lastName: last })).id;
+  await makeContact(server, { firstName: 'Amara', lastName: 'Okafor', primaryEmail: 'amara@example.org' });
 });
 afterAll(async () => {
   await browser?.close();
@@ -44,6 +48,7 @@ async function giftsOf(batchId: string): Promise<DonationDetail[]> {
 }
 
 const donorBox = (page: Page) => page.getByRole('combobox', { name: 'Donor' });
+const entryRow = (page: Page) => page.getByRole('form', { name: 'New gift' });
 
 /** The focused element's label (or aria-label), '' on the page's body. */
 const focusedLabel = (page: Page) =>
@@ -124,6 +129,56 @@ describe.each([
         idOf(top),
         idOf(top),
         idOf(names[1]!),
+      ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the values kept until changed', () => {
+  it('stay what the sticky line says across a screen switch and a reload, and the gifts go there', async () => {
+    const batch = await makeBatch('Sticky');
+    const { page, context, problems } = await openBatch(batch);
+    try {
+      const sticky = page.getByTestId('gift-sticky');
+      await entryRow(page).getByLabel('Campaign').selectOption({ label: 'Spring Gala' });
+      await expect
+        .poll(() => sticky.textContent())
+        .toContain('Campaign Spring Gala (this batch: Annual Fund)');
+
+      // Alt+2 to the contacts and Alt+1 back: still Spring Gala, and the next gift goes there.
+      await page.keyboard.press('Alt+2');
+      await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+      await page.keyboard.press('Alt+1');
+      await page.getByRole('heading', { name: 'Gift entry' }).waitFor();
+      await expect
+        .poll(() => sticky.textContent())
+        .toContain('Campaign Spring Gala (this batch: Annual Fund)');
+      expect(await entryRow(page).getByLabel('Campaign').inputValue()).toBe(springGala);
+      await saveGift(page, 'okafor', 'Amara Okafor', '20', 1);
+
+      // A reload (F5) keeps it too.
+      await page.reload();
+      await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      await expect
+        .poll(() => sticky.textContent())
+        .toContain('Campaign Spring Gala (this batch: Annual Fund)');
+      await saveGift(page, 'okafor', 'Amara Okafor', '20', 2);
+
+      // Back to the batch's own, and that is kept as well.
+      await page.getByRole('button', { name: /back to Annual Fund/i }).click();
+      await page.reload();
+      await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      await expect.poll(() => entryRow(page).getByLabel('Campaign').inputValue()).toBe(annualFund);
+      expect(await sticky.textContent()).not.toContain('this batch');
+      await saveGift(page, 'okafor', 'Amara Okafor', '20', 3);
+
+      expect((await giftsOf(batch.id)).map((g) => g.campaignId)).toEqual([
+        springGala,
+        springGala,
+        annualFund,
       ]);
       expect(problems).toEqual([]);
     } finally {

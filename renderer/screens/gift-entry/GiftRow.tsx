@@ -36,6 +36,7 @@ import {
 import { showSavedGift } from './GiftRows.tsx';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
+import { keptSticky, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { giftWarnings, parseAmountCents } from './warnings.ts';
 
@@ -93,7 +94,9 @@ export const GiftRow = memo(
     const client = useQueryClient();
     const toast = useToast();
     const ref = useReferenceData();
-    const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch) });
+    // The values kept until changed start as this batch's were left (a screen switch, a reload).
+    const [kept] = useState(() => keptSticky(api.accountId, batch.id));
+    const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch, kept) });
     const { register, formState, setError, clearErrors } = form;
     const errors = formState.errors;
     const [donor, setDonor] = useState<ContactSummary | null>(null);
@@ -115,6 +118,7 @@ export const GiftRow = memo(
       committeeId: v.committeeId ?? '',
       donationAccountId: v.donationAccountId ?? '',
     });
+    useKeepSticky(api.accountId, batch.id, stickyOf(watched), stickyOf(batchValues));
     const revertSticky = (f: StickyField) => {
       form.setValue(f, batchValues[f], { shouldDirty: true });
       form.setFocus(f);
