@@ -3,13 +3,27 @@
  * a gift on another donor or campaign than the one the screen shows.
  * - A mouse pointer resting over the donor list never chooses the donor Enter takes.
  * - The values kept "until changed" survive a screen switch and a reload.
+ * - A batch cannot start without what its first gift needs; each "back to" button says which
+ *   field it resets.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '#shared/schemas/batches.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
-import { expectStatus, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
-import { launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectStatus,
+  makeCampaign,
+  makeCommittee,
+  makeContact,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
+import {
+  expectNoA11yViolations,
+  launchChromium,
+  openApp,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -22,6 +36,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   annualFund = (await makeCampaign(server, 'Annual Fund')).id;
   springGala = (await makeCampaign(server, 'Spring Gala')).id;
+  await makeCommittee(server, 'Host Committee');
+  await makeDonationAccount(server, {}, 'Federal');
   for (const last of ['Lewis', 'Madsen', 'Rodríguez'])
     soren[last] = (await makeContact(server, { firstName: 'Søren', lastName: last })).id;
   await makeContact(server, { firstName: 'Amara', lastName: 'Okafor', primaryEmail: 'amara@example.org' });
@@ -180,6 +196,53 @@ describe('the values kept until changed', () => {
         springGala,
         annualFund,
       ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('starting a batch', () => {
+  it('asks for a campaign, committee or donation account before the batch starts; each reset button names its field', async () => {
+    const { page, context, problems } = await openApp(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      await page.getByRole('button', { name: 'Start a batch' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start a batch' });
+      await dialog.getByLabel('Batch name').fill('No designation yet');
+      await page.keyboard.press('Enter');
+      // Refused at the field, with the focus there; no batch was made.
+      const campaign = dialog.getByLabel('Campaign');
+      await expect.poll(() => campaign.getAttribute('aria-invalid')).toBe('true');
+      expect(await dialog.textContent()).toContain('needs a campaign, committee or donation account');
+      await expect.poll(() => focusedLabel(page)).toBe('Campaign');
+      const listed = expectStatus(
+        await server.request('GET', `/api/v1/batches?accountId=${server.accountId}&limit=100`),
+        200,
+      ) as { data: Batch[] };
+      expect(listed.data.map((b) => b.name)).not.toContain('No designation yet');
+      await expectNoA11yViolations(page, 'the new batch dialog refusing a batch with no designation');
+
+      await campaign.selectOption({ label: 'Annual Fund' });
+      await dialog.getByLabel('Batch name').press('Enter');
+      await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      await saveGift(page, 'okafor', 'Amara Okafor', '10', 1);
+
+      // Two fields the batch leaves empty, both changed: each button says which it resets.
+      const row = entryRow(page);
+      await row.getByLabel('Committee').selectOption({ label: 'Host Committee' });
+      await row.getByLabel('Donation account').selectOption({ label: 'Federal' });
+      const committeeBack = page.getByRole('button', { name: 'Committee: back to none', exact: true });
+      const accountBack = page.getByRole('button', { name: 'Donation account: back to none', exact: true });
+      expect(await committeeBack.textContent()).toBe('Committee: back to none');
+      expect(await accountBack.textContent()).toBe('Donation account: back to none');
+      await expectNoA11yViolations(page, 'gift entry with two fields changed from the batch');
+      await accountBack.click();
+      expect(await row.getByLabel('Donation account').inputValue()).toBe('');
+      expect(await row.getByLabel('Committee').inputValue()).not.toBe('');
+      expect(await accountBack.count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

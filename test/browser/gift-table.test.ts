@@ -154,7 +154,7 @@ describe('sticky values', () => {
         .toBe('Cash (this batch: Check)');
       expect(await sticky.locator('.sticky-changed').count()).toBe(1);
       expect(await description()).toContain('Cash (this batch: Check)');
-      const back = page.getByRole('button', { name: /^Back to Check/ });
+      const back = page.getByRole('button', { name: 'Method: back to Check' });
       expect(await back.isVisible()).toBe(true);
       await expectNoA11yViolations(page, 'gift entry with a changed method');
       await screenshot(page, 'gift-entry-method-changed');
