@@ -5,6 +5,8 @@
  * - The values kept "until changed" survive a screen switch and a reload.
  * - A batch cannot start without what its first gift needs; each "back to" button says which
  *   field it resets.
+ * - After every dialog (void, correction saved or cancelled) and after Alt+1, the keys land in
+ *   the donor box again.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,6 +245,70 @@ describe('starting a batch', () => {
       expect(await row.getByLabel('Donation account').inputValue()).toBe('');
       expect(await row.getByLabel('Committee').inputValue()).not.toBe('');
       expect(await accountBack.count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the focus after a dialog', () => {
+  it('is back in the donor box after a void, a correction saved or cancelled, and after Alt+1', async () => {
+    const batch = await makeBatch('Focus');
+    const { page, context, problems } = await openBatch(batch);
+    try {
+      await saveGift(page, 'okafor', 'Amara Okafor', '30', 1);
+      await saveGift(page, 'okafor', 'Amara Okafor', '30', 2);
+      const rows = page.locator('table.gift-table tbody tr');
+
+      // Void (by mouse, as the volunteer did): then a name typed at once lands in the donor box.
+      await rows
+        .first()
+        .getByRole('button', { name: /^Void the gift/ })
+        .click();
+      const voidDialog = page.getByRole('dialog', { name: 'Void this gift?' });
+      await voidDialog.getByRole('button', { name: 'Void gift' }).click();
+      await voidDialog.waitFor({ state: 'hidden' });
+      await page.keyboard.type('okaf');
+      expect(await donorBox(page).inputValue()).toBe('okaf');
+      await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+      await donorBox(page).fill('');
+
+      // A correction saved by Enter.
+      const correct = rows.nth(1).getByRole('button', { name: /^Correct the gift/ });
+      await correct.click();
+      const correctDialog = page.getByRole('dialog', { name: /^Correct the gift/ });
+      await expect.poll(() => focusedLabel(page)).toMatch(/^Amount/);
+      await page.keyboard.type('35');
+      await page.keyboard.press('Enter');
+      await correctDialog.waitFor({ state: 'detached' });
+      await page.keyboard.type('soren');
+      expect(await donorBox(page).inputValue()).toBe('soren');
+      await donorBox(page).fill('');
+
+      // A correction cancelled with Escape.
+      await rows
+        .nth(1)
+        .getByRole('button', { name: /^Correct the gift/ })
+        .click();
+      await expect.poll(() => focusedLabel(page)).toMatch(/^Amount/);
+      await page.keyboard.press('Escape');
+      await correctDialog.waitFor({ state: 'detached' });
+      await page.keyboard.type('amara');
+      expect(await donorBox(page).inputValue()).toBe('amara');
+      await donorBox(page).fill('');
+
+      // The focus elsewhere (a click on the page's text), then Alt+1 on this very screen.
+      await page.getByRole('heading', { name: 'Saved in this batch' }).click();
+      expect(await focusedLabel(page)).not.toBe('Donor');
+      await page.keyboard.press('Alt+1');
+      await page.keyboard.type('zoe');
+      expect(await donorBox(page).inputValue()).toBe('zoe');
+
+      expect((await giftsOf(batch.id)).map((g) => [g.status, g.donationAmount])).toEqual([
+        ['completed', 35],
+        ['voided', 30],
+      ]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -14,6 +14,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { entryRowFocus } from './entry-focus.ts';
 import { parseAmountCents } from './warnings.ts';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
@@ -143,6 +144,7 @@ export function NewBatchDialog({
       open={open}
       title="Start a batch"
       onClose={onClose}
+      focusAfter={entryRowFocus}
       wide
       actions={
         <>
