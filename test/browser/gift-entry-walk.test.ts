@@ -7,6 +7,8 @@
  *   field it resets.
  * - After every dialog (void, correction saved or cancelled) and after Alt+1, the keys land in
  *   the donor box again.
+ * - Namesakes in the saved list can be told apart; Tab from the amount goes to the payment
+ *   method, where typing a method's name chooses it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ import {
   expectNoA11yViolations,
   launchChromium,
   openApp,
+  screenshot,
   startAppServer,
   type AppServer,
 } from './helpers.ts';
@@ -32,6 +35,7 @@ let browser: Browser;
 let annualFund: string;
 let springGala: string;
 const soren: Record<string, string> = {};
+let walkers: { emailed: string; inPortland: string };
 
 beforeAll(async () => {
   server = await startAppServer();
@@ -43,6 +47,19 @@ beforeAll(async () => {
   for (const last of ['Lewis', 'Madsen', 'Rodríguez'])
     soren[last] = (await makeContact(server, { firstName: 'Søren', lastName: last })).id;
   await makeContact(server, { firstName: 'Amara', lastName: 'Okafor', primaryEmail: 'amara@example.org' });
+  // Two namesakes with neither organisation: one has an email, the other only a city.
+  walkers = {
+    emailed: (
+      await makeContact(server, { firstName: 'Zoë', lastName: 'Walker', primaryEmail: 'zw@example.org' })
+    ).id,
+    inPortland: (
+      await makeContact(server, {
+        firstName: 'Zoë',
+        lastName: 'Walker',
+        addresses: [{ city: 'Portland', isPrimary: true }],
+      })
+    ).id,
+  };
 });
 afterAll(async () => {
   await browser?.close();
@@ -309,6 +326,63 @@ describe('the focus after a dialog', () => {
         ['completed', 35],
         ['voided', 30],
       ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('saved in this batch', () => {
+  it('tells two namesakes apart, and Tab from the amount reaches the method, where typing "cash" chooses Cash', async () => {
+    const batch = await makeBatch('Walkers');
+    const { page, context, problems } = await openBatch(batch);
+    try {
+      // Twin gifts of $25 from the two Zoë Walkers, each chosen by what the list shows of them.
+      for (const [tell, count] of [
+        ['zw@example.org', 1],
+        ['Portland', 2],
+      ] as const) {
+        await page.keyboard.type('zoe walker');
+        const options = page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option');
+        await expect.poll(() => options.filter({ hasText: 'Zoë Walker' }).count()).toBe(2);
+        const texts = await options.allTextContents();
+        const at = texts.findIndex((t) => t.includes(tell));
+        for (let i = 0; i < at; i++) await page.keyboard.press('ArrowDown');
+        await expect.poll(() => activeOption(page)).toContain(tell);
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('25');
+        // Tab from the amount: the method, and "cash" typed there is Cash.
+        await page.keyboard.press('Tab');
+        await expect.poll(() => focusedLabel(page)).toBe('Method');
+        await page.keyboard.type(count === 1 ? 'cash' : 'check');
+        await page.keyboard.press('Enter');
+        await expect
+          .poll(() => page.getByTestId('batch-count').textContent())
+          .toMatch(new RegExp(`^${count}\\b`));
+        await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      }
+      const gifts = await giftsOf(batch.id);
+      expect(gifts.map((g) => [g.contactId, g.paymentMethod])).toEqual([
+        [walkers.emailed, 'cash'],
+        [walkers.inPortland, 'check'],
+      ]);
+
+      // The saved list: each Zoë Walker with what tells her apart.
+      const donorCell = (id: string) => page.locator(`tr[data-donation-id="${id}"] td`).nth(1);
+      await expect.poll(() => donorCell(gifts[0]!.id).textContent()).toContain('zw@example.org');
+      await expect.poll(() => donorCell(gifts[1]!.id).textContent()).toContain('Portland');
+      expect(await donorCell(gifts[1]!.id).textContent()).not.toContain('zw@example.org');
+
+      // The date is still reachable by keyboard: the next Tab after the method.
+      await page.keyboard.type('okafor');
+      await expect.poll(() => activeOption(page)).toContain('Amara Okafor');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focusedLabel(page)).toBe('Date');
+      await expectNoA11yViolations(page, 'gift entry with two namesakes saved');
+      await screenshot(page, 'gift-entry-namesakes-saved');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

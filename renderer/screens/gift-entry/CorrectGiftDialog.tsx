@@ -297,6 +297,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
           <Select
             label="Method"
             options={METHOD_OPTIONS}
+            typeToChoose
             {...register('method')}
             error={errors.method?.message}
           />

@@ -365,13 +365,15 @@ export const GiftRow = memo(
             fieldClassName="amount-field"
             aria-describedby={stickyId}
           />
-          <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
+          {/* Tab from the amount: the method (a date's month and day parts would take the keys first). */}
           <Select
             label="Method"
             options={METHOD_OPTIONS}
+            typeToChoose
             {...register('method')}
             error={errors.method?.message}
           />
+          <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
           <Button tone="primary" type="submit" busy={busy} className="save-button">
             Save gift <kbd>Enter</kbd>
           </Button>

@@ -201,6 +201,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Campaign"
         options={options.campaigns}
         placeholder="— none —"
+        typeToChoose
         {...register(gift<T>('campaignId'))}
         error={once ? DESIGNATION_FORM_ISSUE : errors.campaignId?.message}
       />
@@ -208,6 +209,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Committee"
         options={options.committees}
         placeholder="— none —"
+        typeToChoose
         {...register(gift<T>('committeeId'))}
         error={shown(errors.committeeId?.message)}
       />
@@ -215,6 +217,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Donation account"
         options={options.donationAccounts}
         placeholder="— none —"
+        typeToChoose
         {...register(gift<T>('donationAccountId'))}
         error={shown(errors.donationAccountId?.message)}
       />
