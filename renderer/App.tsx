@@ -7,7 +7,15 @@ import { useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
 import { flushSync } from 'react-dom';
 import { useApi } from './api/provider.tsx';
 import { qk } from './api/query-keys.ts';
-import { hrefFor, navigate, SCREENS, useRoute, type ScreenId, type ScreenProps } from './router.ts';
+import {
+  hrefFor,
+  navigate,
+  parseRoute,
+  SCREENS,
+  useRoute,
+  type ScreenId,
+  type ScreenProps,
+} from './router.ts';
 import { ContactsScreen } from './screens/ContactsScreen.tsx';
 import { DashboardScreen } from './screens/DashboardScreen.tsx';
 import { GiftEntryScreen } from './screens/GiftEntryScreen.tsx';
@@ -30,6 +38,16 @@ export function App() {
   const mainRef = useRef<HTMLElement>(null);
   const firstScreen = useRef(true);
 
+  // The focus into the screen: its data-autofocus element, or its heading (not on the first
+  // screen at start, which keeps the page's own focus).
+  const focusScreen = (first: boolean) => {
+    const main = mainRef.current;
+    if (!main) return;
+    const auto = main.querySelector<HTMLElement>('[data-autofocus]');
+    if (auto) auto.focus();
+    else if (!first) main.querySelector<HTMLElement>('#screen-title')?.focus();
+  };
+
   // Alt+1…5: straight to a screen, from anywhere.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -37,9 +55,13 @@ export function App() {
       const target = SCREENS.find((s) => s.key === e.key);
       if (!target) return;
       e.preventDefault();
+      const already = parseRoute(window.location.hash).screen === target.id;
       // The new screen renders and takes the focus inside this keystroke (flushSync and the
       // layout effect below): keys typed right after Alt+N land in its first field.
       flushSync(() => navigate(target.id));
+      // Alt+N to the screen already shown: no new screen, the layout effect does not run again,
+      // yet the focus goes to its first field all the same (from wherever it was, or nowhere).
+      if (already) focusScreen(false);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -49,11 +71,7 @@ export function App() {
   // heading. In a layout effect, as soon as the screen is in the DOM (its own layout effects
   // have run), not a frame later, when keys typed meanwhile would have gone elsewhere.
   useLayoutEffect(() => {
-    const main = mainRef.current;
-    if (!main) return;
-    const auto = main.querySelector<HTMLElement>('[data-autofocus]');
-    if (auto) auto.focus();
-    else if (!firstScreen.current) main.querySelector<HTMLElement>('#screen-title')?.focus();
+    focusScreen(firstScreen.current);
     firstScreen.current = false;
   }, [route.screen]);
 

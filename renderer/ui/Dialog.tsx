@@ -1,6 +1,7 @@
 /**
  * A modal dialog on the native <dialog> element (focus is trapped and Escape closes it, by
- * the browser; on closing, the focus goes back to what opened it), and ConfirmDialog for actions that cannot be undone cheaply.
+ * the browser; on closing, the focus goes back to what opened it, or where its owner says:
+ * `focusAfter`), and ConfirmDialog for actions that cannot be undone cheaply.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
@@ -13,21 +14,35 @@ export interface DialogProps {
   /** Buttons at the bottom. */
   actions?: ReactNode;
   wide?: boolean;
+  /**
+   * Where the focus goes when the dialog closes (saved, cancelled, Escape), looked up then:
+   * a screen where typing goes on in one place (gift entry's donor box) says so here. When it
+   * gives nothing, the focus goes back to what opened the dialog.
+   */
+  focusAfter?: () => HTMLElement | null;
 }
 
 /**
- * Gives the focus back to what had it before the dialog opened (the button that opened it),
- * when closing left it nowhere: on the page's body, or inside the dialog that is going.
+ * Gives the focus to `after()` or else back to what had it before the dialog opened (the
+ * button that opened it), when closing left it nowhere: on the page's body, or inside the
+ * dialog that is going.
  */
-function giveFocusBack(dialog: HTMLDialogElement, opener: HTMLElement | null): void {
+function giveFocusBack(
+  dialog: HTMLDialogElement,
+  opener: HTMLElement | null,
+  after: (() => HTMLElement | null) | undefined,
+): void {
   const active = document.activeElement;
-  if (opener?.isConnected && (active === null || active === document.body || dialog.contains(active)))
-    opener.focus();
+  if (active !== null && active !== document.body && !dialog.contains(active)) return;
+  const target = after?.() ?? opener;
+  if (target?.isConnected) target.focus();
 }
 
-export function Dialog({ open, title, onClose, children, actions, wide }: DialogProps) {
+export function Dialog({ open, title, onClose, children, actions, wide, focusAfter }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const after = useRef(focusAfter);
+  after.current = focusAfter;
   const titleId = useId();
   useEffect(() => {
     const d = ref.current;
@@ -41,7 +56,7 @@ export function Dialog({ open, title, onClose, children, actions, wide }: Dialog
     }
     if (!open && d.open) {
       d.close();
-      giveFocusBack(d, opener.current);
+      giveFocusBack(d, opener.current, after.current);
     }
   }, [open]);
   // A dialog its owner removes while open (Escape or Save unmount it) closes with it, and the
@@ -49,7 +64,7 @@ export function Dialog({ open, title, onClose, children, actions, wide }: Dialog
   useEffect(() => {
     const d = ref.current;
     return () => {
-      if (d) giveFocusBack(d, opener.current);
+      if (d) giveFocusBack(d, opener.current, after.current);
     };
   }, []);
   return (
@@ -85,6 +100,7 @@ export interface ConfirmDialogProps {
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  focusAfter?: DialogProps['focusAfter'];
 }
 
 /** Asks before doing something expensive to undo. The safe choice (cancel) has the focus first. */
@@ -98,12 +114,14 @@ export function ConfirmDialog({
   busy,
   onConfirm,
   onCancel,
+  focusAfter,
 }: ConfirmDialogProps) {
   return (
     <Dialog
       open={open}
       title={title}
       onClose={onCancel}
+      focusAfter={focusAfter}
       actions={
         <>
           <Button autoFocus onClick={onCancel}>

@@ -5,12 +5,16 @@
  */
 import {
   useId,
+  useRef,
+  type FocusEvent,
   type InputHTMLAttributes,
+  type KeyboardEvent,
   type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
+import { typeToChooseHandlers } from './type-to-choose.ts';
 
 interface FieldChrome {
   label: ReactNode;
@@ -154,6 +158,8 @@ export interface SelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement
   placeholder?: string;
   fieldClassName?: string;
   ref?: Ref<HTMLSelectElement>;
+  /** Typing a choice's name chooses it, at once and whatever the machine's speed (type-to-choose.ts). */
+  typeToChoose?: boolean;
 }
 
 export function Select({
@@ -166,10 +172,13 @@ export function Select({
   placeholder,
   fieldClassName,
   className,
+  typeToChoose,
   ...select
 }: SelectProps) {
   const auto = useId();
   const fieldId = id ?? auto;
+  const typed = useRef('');
+  const choose = typeToChoose ? typeToChooseHandlers(typed) : null;
   return (
     <Chrome
       label={label}
@@ -183,6 +192,14 @@ export function Select({
     >
       <select
         {...select}
+        onFocus={(e: FocusEvent<HTMLSelectElement>) => {
+          choose?.onFocus();
+          select.onFocus?.(e);
+        }}
+        onKeyDown={(e: KeyboardEvent<HTMLSelectElement>) => {
+          select.onKeyDown?.(e);
+          if (!e.defaultPrevented) choose?.onKeyDown(e);
+        }}
         id={fieldId}
         className={['input', 'select', className].filter(Boolean).join(' ')}
         aria-invalid={error ? true : undefined}

@@ -2,10 +2,11 @@
  * The donor box's detail lines (renderer/screens/gift-entry/donor-lines.ts): namesakes among
  * the shown matches never read the same — email (or "no email"), organisation, city, phone and
  * last gift first, then the day each was added, then the end of their id — while a donor with
- * a name of their own keeps the short line.
+ * a name of their own keeps the short line. The saved gifts' tells (namesakeTells) say the same
+ * without what changes with each gift.
  */
 import { describe, expect, it } from 'vitest';
-import { donorLine, donorLines } from '../../renderer/screens/gift-entry/donor-lines.ts';
+import { donorLine, donorLines, namesakeTells } from '../../renderer/screens/gift-entry/donor-lines.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 
 const base: ContactSummary = {
@@ -61,5 +62,28 @@ describe('donor lines', () => {
     expect(lines[0]).toBe('no email · no gifts yet · added 2026-01-05');
     expect(lines[1]).toBe('no email · no gifts yet · added 2026-02-07 · ref …cnt_x2');
     expect(lines[2]).toBe('no email · no gifts yet · added 2026-02-07 · ref …cnt_y3');
+  });
+});
+
+describe('namesake tells (the saved gifts)', () => {
+  it('says what tells namesakes apart, never what changes with a gift, and unties the ones that read the same', () => {
+    const list = [
+      c({ id: 'cnt_a', firstName: 'Zoë', lastName: 'Walker', email: 'zw@example.org', totalDonations: 25 }),
+      c({
+        id: 'cnt_b',
+        firstName: 'zoe',
+        lastName: 'WALKER',
+        city: 'Portland',
+        lastDonationDate: '2026-11-27',
+      }),
+      c({ id: 'cnt_c', firstName: 'Zoë', lastName: 'Walker', createdAt: '2026-04-01T10:00:00.000Z' }),
+      c({ id: 'cnt_d', firstName: 'Zoë', lastName: 'Walker', createdAt: '2026-05-01T10:00:00.000Z' }),
+    ];
+    expect(namesakeTells(list)).toEqual([
+      'zw@example.org',
+      'no email · Portland',
+      'no email · added 2026-04-01',
+      'no email · added 2026-05-01',
+    ]);
   });
 });

@@ -8,11 +8,13 @@ import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatCents, wireCents } from '#shared/money.ts';
 import { BatchCreate, type Batch } from '#shared/schemas/batches.ts';
+import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { entryRowFocus } from './entry-focus.ts';
 import { parseAmountCents } from './warnings.ts';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
@@ -116,7 +118,16 @@ export function NewBatchDialog({
       for (const f of fields) form.setError(f.name, { message: f.message });
       if (rest.length) setTopError(rest.map((r) => `${r.field} ${r.issue}`).join('; '));
     };
+    // Every gift needs a campaign, committee or donation account (the server refuses it
+    // otherwise): a batch giving none would start with its first gift refused. Said once, at
+    // the campaign, as the entry row says it.
+    const undesignated = !body.campaignId && !body.committeeId && !body.donationAccountId;
+    if (undesignated) form.setError('campaignId', { message: DESIGNATION_FORM_ISSUE });
     if (issues.length) return show(issues);
+    if (undesignated) {
+      form.setFocus('campaignId');
+      return;
+    }
     try {
       const b = await create.mutateAsync(body);
       await client.invalidateQueries({ queryKey: qk.batches });
@@ -133,6 +144,7 @@ export function NewBatchDialog({
       open={open}
       title="Start a batch"
       onClose={onClose}
+      focusAfter={entryRowFocus}
       wide
       actions={
         <>
@@ -169,6 +181,7 @@ export function NewBatchDialog({
           label="Campaign"
           options={opts(ref.campaigns)}
           placeholder="— none —"
+          hint="Each gift needs a campaign, committee or donation account"
           {...form.register('campaignId')}
           error={errors.campaignId?.message}
         />

@@ -31,6 +31,7 @@ import {
   useGiftCheck,
   type GiftFieldValues,
 } from './gift-fields.tsx';
+import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { giftWarnings, parseAmountCents } from './warnings.ts';
 
@@ -242,6 +243,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
       wide
       title={`Correct the gift of ${formatCents(wireCents(gift.donationAmount))} from ${gift.contactName}`}
       onClose={onClose}
+      focusAfter={entryRowFocus}
       actions={
         <>
           <Button onClick={onClose}>
@@ -295,6 +297,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
           <Select
             label="Method"
             options={METHOD_OPTIONS}
+            typeToChoose
             {...register('method')}
             error={errors.method?.message}
           />

@@ -3,7 +3,9 @@
  * the server's search), best match first (the server's relevance order: the whole typed
  * name, email, phone or organisation exactly, then every word whole, then prefixes); the
  * top match is highlighted, so Enter takes it (an Enter pressed while the matches for the
- * typed text are still on their way takes the top one as soon as they arrive). Each match shows email, city, last gift and
+ * typed text are still on their way takes the top one as soon as they arrive). Only the keys
+ * move the highlight: a mouse pointer resting where the list opens shows a hover style and
+ * never changes which donor Enter takes; a click chooses the row clicked. Each match shows email, city, last gift and
  * total; namesakes among the matches also show organisation and phone, and never the same
  * line (donorLines), so two Robert Browns can be told apart. The last choice is "New donor",
  * which opens the inline new-donor fields with the typed name. When the search cannot be
@@ -204,7 +206,6 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
                 e.preventDefault();
                 choose(i);
               }}
-              onMouseEnter={() => setActive(i)}
             >
               {o.kind === 'contact' ? (
                 <>

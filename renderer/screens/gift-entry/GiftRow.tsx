@@ -42,6 +42,7 @@ import {
 } from './campaign-account.ts';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
+import { keptSticky, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
 import { giftWarnings, parseAmountCents } from './warnings.ts';
@@ -100,7 +101,9 @@ export const GiftRow = memo(
     const client = useQueryClient();
     const toast = useToast();
     const ref = useReferenceData();
-    const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch) });
+    // The values kept until changed start as this batch's were left (a screen switch, a reload).
+    const [kept] = useState(() => keptSticky(api.accountId, batch.id));
+    const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch, kept) });
     const { register, formState, setError, clearErrors } = form;
     const errors = formState.errors;
     const [donor, setDonor] = useState<ContactSummary | null>(null);
@@ -130,6 +133,7 @@ export const GiftRow = memo(
       committeeId: v.committeeId ?? '',
       donationAccountId: v.donationAccountId ?? '',
     });
+    useKeepSticky(api.accountId, batch.id, stickyOf(watched), stickyOf(batchValues));
     const revertSticky = (f: StickyField) => {
       form.setValue(f, batchValues[f], { shouldDirty: true });
       form.setFocus(f);
@@ -387,13 +391,15 @@ export const GiftRow = memo(
             fieldClassName="amount-field"
             aria-describedby={stickyId}
           />
-          <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
+          {/* Tab from the amount: the method (a date's month and day parts would take the keys first). */}
           <Select
             label="Method"
             options={METHOD_OPTIONS}
+            typeToChoose
             {...register('method')}
             error={errors.method?.message}
           />
+          <TextField label="Date" type="date" {...register('date')} error={errors.date?.message} />
           <Button tone="primary" type="submit" busy={busy} className="save-button">
             Save gift <kbd>Enter</kbd>
           </Button>

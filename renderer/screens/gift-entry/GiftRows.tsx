@@ -1,8 +1,12 @@
-/** The batch's saved gifts, newest first, each with its sync-state slot. */
+/**
+ * The batch's saved gifts, newest first, each with its sync-state slot. Namesakes among them
+ * (two Zoë Walkers) show what tells them apart beside the name (namesakeTells).
+ */
 import {
   defaultScheduler,
   notifyManager,
   replaceEqualDeep,
+  useQueries,
   useQuery,
   useQueryClient,
   type QueryClient,
@@ -11,12 +15,15 @@ import { memo } from 'react';
 import { flushSync } from 'react-dom';
 import { formatDollars } from '#shared/money.ts';
 import type { Batch, BatchGiftSaved, BatchListPage } from '#shared/schemas/batches.ts';
+import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
 import type { SyncStatus } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { syncKeys } from '../settings/sync-keys.ts';
 import { EmptyState } from '../../ui/index.ts';
+import { nameKey, namesakeTells } from './donor-lines.ts';
+import { summaryOf } from './gift-fields.tsx';
 import { METHOD_LABEL, useReferenceData } from './reference.ts';
 import { SyncStateSlot } from './SyncStateSlot.tsx';
 
@@ -126,6 +133,7 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   });
   const list: DonationDetail[] = [...(rows.data?.rows ?? [])].reverse();
   const total = rows.data?.total ?? 0;
+  const tells = useNamesakeTells(list);
   if (rows.isSuccess && list.length === 0) {
     return (
       <EmptyState title="No gifts in this batch yet.">
@@ -160,6 +168,7 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
               key={d.id}
               d={d}
               n={total - i}
+              tell={tells.get(d.contactId)}
               credited={
                 [
                   d.campaignName,
@@ -177,6 +186,51 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   );
 });
 
+/** The contact summaries the query cache holds (the donor box's matches, the contacts lists). */
+function cachedSummary(client: QueryClient, id: string): ContactSummary | undefined {
+  for (const [, data] of client.getQueriesData<unknown>({ queryKey: qk.contacts })) {
+    const list = typeof data === 'object' && data !== null && 'data' in data ? data.data : null;
+    if (!Array.isArray(list)) continue;
+    const hit = (list as Array<Partial<ContactSummary> | null>).find((c) => c?.id === id);
+    if (hit && typeof hit.firstName === 'string' && 'city' in hit) return hit as ContactSummary;
+  }
+  return undefined;
+}
+
+/**
+ * Namesakes among the shown gifts (donors with one name, accents and case aside) and what tells
+ * them apart, by contact id. Their details come from the query cache when the donor box or a
+ * list has them (a donor typed here was one of the box's matches: no request between Enter and
+ * the saved row), else from one read each, kept out of the refresh after each gift (what tells
+ * namesakes apart rarely changes during a sitting).
+ */
+function useNamesakeTells(list: readonly DonationDetail[]): Map<string, string> {
+  const api = useApi();
+  const client = useQueryClient();
+  const idsByName = new Map<string, Set<string>>();
+  for (const d of list) {
+    const k = nameKey(d.contactName);
+    idsByName.set(k, (idsByName.get(k) ?? new Set()).add(d.contactId));
+  }
+  const ids = [...idsByName.values()].filter((s) => s.size > 1).flatMap((s) => [...s]);
+  const cached = new Map(ids.map((id) => [id, cachedSummary(client, id)]));
+  const fetched = useQueries({
+    queries: ids
+      .filter((id) => !cached.get(id))
+      .map((id) => ({
+        queryKey: ['namesake', id] as const,
+        queryFn: async () => summaryOf(await api.contacts.get(id)),
+        staleTime: Infinity,
+      })),
+  });
+  const found = [
+    ...ids.flatMap((id) => cached.get(id) ?? []),
+    ...fetched.flatMap((q) => (q.data ? [q.data] : [])),
+  ];
+  const lines = namesakeTells(found);
+  return new Map(found.map((c, i) => [c.id, lines[i]!]));
+}
+
 /**
  * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
  * were (the same gift objects, the same numbers), so only the new row renders.
@@ -185,15 +239,21 @@ const GiftRowLine = memo(function GiftRowLine({
   d,
   n,
   credited,
+  tell,
 }: {
   d: DonationDetail;
   n: number;
   credited: string;
+  /** What tells this donor from a namesake in the list (none when the name is the only one). */
+  tell: string | undefined;
 }) {
   return (
     <tr data-donation-id={d.id}>
       <td className="num muted">{n}</td>
-      <td>{d.contactName}</td>
+      <td>
+        {d.contactName}
+        {tell ? <span className="donor-tell muted"> · {tell}</span> : null}
+      </td>
       <td className="num">{formatDollars(d.donationAmount)}</td>
       <td>{d.donationDate.slice(0, 10)}</td>
       <td>{METHOD_LABEL[d.paymentMethod]}</td>

@@ -1,8 +1,9 @@
 /**
  * What stays from one gift to the next (date, payment method, designation), said in the entry
  * row right under the amount, where the eye is while typing. A value that is not the batch's
- * own is marked, with a button that puts the batch's back: one cash gift in a batch of checks
- * is plain to see, and one press from undone for the gifts after it.
+ * own is marked, with a button that puts the batch's back and says which field it resets
+ * ("Campaign: back to none"): one cash gift in a batch of checks is plain to see, and one press
+ * from undone for the gifts after it.
  */
 import { Button } from '../../ui/index.ts';
 import { METHOD_LABEL } from './reference.ts';
@@ -82,9 +83,9 @@ export function StickyValues({
             tone="quiet"
             className="sticky-revert"
             onClick={() => onRevert(f)}
-            aria-label={`Back to ${shown(f, batch[f])}, this batch’s ${LABEL[f].toLowerCase()}`}
+            title={`Back to this batch’s ${LABEL[f].toLowerCase()} for the next gifts`}
           >
-            Back to {shown(f, batch[f])}
+            {LABEL[f]}: back to {shown(f, batch[f])}
           </Button>
         ))}
     </div>

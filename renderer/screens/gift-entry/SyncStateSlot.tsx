@@ -13,6 +13,7 @@ import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
 import { CorrectGiftDialog } from './CorrectGiftDialog.tsx';
+import { entryRowFocus } from './entry-focus.ts';
 
 const LABEL: Record<DonationDetail['sync']['state'], string> = {
   not_sent: 'not yet sent',
@@ -101,6 +102,7 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         busy={voiding.isPending}
         onConfirm={() => voiding.mutate()}
         onCancel={() => setAsking(false)}
+        focusAfter={entryRowFocus}
       >
         The gift of {formatDollars(gift.donationAmount)} from {gift.contactName} stays on record as voided,
         leaves the totals, and is never sent to HQ.

@@ -204,6 +204,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Campaign"
         options={options.campaigns}
         placeholder="— none —"
+        typeToChoose
         {...register(gift<T>('campaignId'))}
         error={once ? DESIGNATION_FORM_ISSUE : errors.campaignId?.message}
       />
@@ -211,6 +212,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Committee"
         options={options.committees}
         placeholder="— none —"
+        typeToChoose
         {...register(gift<T>('committeeId'))}
         error={shown(errors.committeeId?.message)}
       />
@@ -218,6 +220,7 @@ export function DesignationFields<T extends GiftFieldValues>({
         label="Donation account"
         options={options.donationAccounts}
         placeholder={accountHint ? '— choose —' : '— none —'}
+        typeToChoose
         {...register(gift<T>('donationAccountId'))}
         error={shown(errors.donationAccountId?.message)}
         hint={accountHint}

@@ -1,0 +1,49 @@
+/**
+ * The values kept "until changed" (StickyValues), kept per account and batch in this window's
+ * localStorage: what the sticky line shows is what the next gift gets, also after a switch to
+ * another screen (the entry row is built again) and after a reload or a restart. Only the
+ * values that differ from the batch's own are kept; putting one back removes it.
+ */
+import { useEffect } from 'react';
+import type { StickyField, StickyValuesOf } from './StickyValues.tsx';
+
+const FIELDS: readonly StickyField[] = ['date', 'method', 'campaignId', 'committeeId', 'donationAccountId'];
+
+const keyOf = (accountId: string, batchId: string) => `giftdesk.sticky.${accountId}.${batchId}`;
+
+/** The values kept for this batch (those changed from the batch's own); none when nothing is kept. */
+export function keptSticky(accountId: string, batchId: string): Partial<StickyValuesOf> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(localStorage.getItem(keyOf(accountId, batchId)) ?? '{}');
+  } catch {
+    return {}; // not ours, or cut short: the batch's own values
+  }
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const kept: Partial<StickyValuesOf> = {};
+  for (const f of FIELDS) {
+    const v = (parsed as Record<string, unknown>)[f];
+    if (typeof v === 'string') kept[f] = v;
+  }
+  return kept;
+}
+
+/** Keeps `values` where they differ from the batch's own, each time they change. */
+export function useKeepSticky(
+  accountId: string,
+  batchId: string,
+  values: StickyValuesOf,
+  batch: StickyValuesOf,
+): void {
+  const changed = JSON.stringify(
+    Object.fromEntries(FIELDS.filter((f) => values[f] !== batch[f]).map((f) => [f, values[f]])),
+  );
+  useEffect(() => {
+    try {
+      if (changed === '{}') localStorage.removeItem(keyOf(accountId, batchId));
+      else localStorage.setItem(keyOf(accountId, batchId), changed);
+    } catch {
+      // Storage full or refused: the row still shows and uses the values; only a reload forgets them.
+    }
+  }, [accountId, batchId, changed]);
+}
