@@ -146,21 +146,21 @@ async function optionsFor(
 }
 
 /**
- * Holds the donor box's search answers at the browser until `release`: "before the matches
- * arrived" then holds however fast or slow the machine is (a busy one answers a search before
- * the test's next key, a practised volunteer's Enter beats it). Released, later searches pass.
+ * Holds the answers to contact searches (the donor box's and the Contacts screen's) at the
+ * browser until `release`: "before the matches arrived" then holds however fast or slow the
+ * machine is (a busy one answers a search before the test's next key; a practised
+ * volunteer's Enter beats it). Released, they and later searches pass.
  */
 async function holdSearches(page: Page): Promise<{ release: () => Promise<void> }> {
+  const url = '**/api/v1/contact-summaries?**';
   const held: Route[] = [];
   let holding = true;
-  await page.route('**/api/v1/contact-summaries?**', (route) =>
-    holding ? void held.push(route) : route.continue(),
-  );
+  await page.route(url, (route) => (holding ? void held.push(route) : route.continue()));
   return {
     release: async () => {
       holding = false;
-      await page.unroute('**/api/v1/contact-summaries?**');
-      // A search the box no longer waits for may have been cancelled meanwhile.
+      await page.unroute(url);
+      // A search the screen no longer waits for may have been cancelled meanwhile.
       await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
     },
   };
@@ -287,8 +287,11 @@ describe('donor lookup', () => {
 
     // Typed and Enter at once, before the matches are on screen: the top match opens when they
     // arrive (the Enter is not lost), the accents typed without them.
+    const searches = await holdSearches(page);
     await page.getByLabel('Search contacts').fill('jose nunez');
     await page.keyboard.press('Enter');
+    expect(await page.locator('#screen-title').textContent()).not.toContain('José');
+    await searches.release();
     await expect.poll(() => page.locator('#screen-title').textContent()).toContain('José Núñez');
     expect(problems).toEqual([]);
     await context.close();
