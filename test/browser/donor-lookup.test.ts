@@ -7,7 +7,7 @@
  * intended donor is the top option (the one Enter takes) every time, and the namesakes on
  * screen each show a different detail line.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCampaign, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
 import { launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
@@ -145,6 +145,27 @@ async function optionsFor(
     );
 }
 
+/**
+ * Holds the answers to contact searches (the donor box's and the Contacts screen's) at the
+ * browser until `release`: "before the matches arrived" then holds however fast or slow the
+ * machine is (a busy one answers a search before the test's next key; a practised
+ * volunteer's Enter beats it). Released, they and later searches pass.
+ */
+async function holdSearches(page: Page): Promise<{ release: () => Promise<void> }> {
+  const url = '**/api/v1/contact-summaries?**';
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(url, (route) => (holding ? void held.push(route) : route.continue()));
+  return {
+    release: async () => {
+      holding = false;
+      await page.unroute(url);
+      // A search the screen no longer waits for may have been cancelled meanwhile.
+      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
+    },
+  };
+}
+
 describe('donor lookup', () => {
   it('puts the donor typed by full name or email first, and tells namesakes apart', async () => {
     const { page, context } = await openApp(browser, server);
@@ -213,19 +234,27 @@ describe('donor lookup', () => {
       ['william williams', TARGETS.william],
       ['jose nunez', TARGETS.jose],
     ] as const) {
+      const searches = await holdSearches(page);
       await donorBox(page).fill('');
       await donorBox(page).pressSequentially(typed);
       await page.keyboard.press('Enter');
+      // No answer yet: the box still says what was typed and offers nothing to take.
+      await page.getByText('Searching…').waitFor();
+      expect(await donorBox(page).inputValue()).toBe(typed);
+      expect(await page.locator('.donor-chosen').count()).toBe(0);
+      await searches.release();
       await expect.poll(() => donorBox(page).inputValue()).toBe(`${who.firstName} ${who.lastName}`);
       await expect.poll(async () => page.locator('.donor-chosen').textContent()).toContain(who.primaryEmail);
     }
 
     // An Enter followed by more typing is forgotten: the donor box waits for the new text's
     // own Enter instead of taking a match of what was typed before.
+    const searches = await holdSearches(page);
     await donorBox(page).fill('');
     await donorBox(page).pressSequentially('robert');
     await page.keyboard.press('Enter');
     await donorBox(page).pressSequentially(' brown');
+    await searches.release();
     await expect
       .poll(async () => page.getByRole('listbox', { name: 'Matching donors' }).getByRole('option').count())
       .toBeGreaterThan(3);
@@ -260,8 +289,11 @@ describe('donor lookup', () => {
 
     // Typed and Enter at once, before the matches are on screen: the top match opens when they
     // arrive (the Enter is not lost), the accents typed without them.
+    const searches = await holdSearches(page);
     await page.getByLabel('Search contacts').fill('jose nunez');
     await page.keyboard.press('Enter');
+    expect(await page.locator('#screen-title').textContent()).not.toContain('José');
+    await searches.release();
     await expect.poll(() => page.locator('#screen-title').textContent()).toContain('José Núñez');
     expect(problems).toEqual([]);
     await context.close();

@@ -26,7 +26,6 @@ let local: AppServer;
 let hq: TestServer;
 let hqKey: { accountId: string; keyId: string; secret: string };
 let browser: Browser;
-const poll = { timeout: 20_000, interval: 100 };
 
 beforeAll(async () => {
   hq = await startTestServer();
@@ -80,12 +79,12 @@ describe('correcting an unsent gift', () => {
         .poll(async () => {
           const active = await donorBox.getAttribute('aria-activedescendant');
           return active ? page.locator(`[id="${active}"]`).textContent() : null;
-        }, poll)
+        })
         .toContain('Amara Okafor');
       await page.keyboard.press('Enter');
       await page.keyboard.type('250');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.getByTestId('batch-total').textContent(), poll).toContain('$250.00');
+      await expect.poll(() => page.getByTestId('batch-total').textContent()).toContain('$250.00');
 
       // Correct it by keyboard: focus the row's Correct button, Enter, the amount is focused and selected.
       const row = page.locator('table.gift-table tbody tr').filter({ hasText: 'Amara Okafor' });
@@ -94,12 +93,10 @@ describe('correcting an unsent gift', () => {
       const dialog = page.getByRole('dialog', { name: /Correct the gift of \$250\.00/ });
       await dialog.waitFor();
       await expect
-        .poll(
-          () =>
-            page.evaluate(
-              () => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null,
-            ),
-          poll,
+        .poll(() =>
+          page.evaluate(
+            () => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? null,
+          ),
         )
         .toContain('Amount');
 
@@ -114,16 +111,11 @@ describe('correcting an unsent gift', () => {
       await page.keyboard.press('Enter');
       await dialog.waitFor();
       await expect
-        .poll(
-          () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null),
-          poll,
-        )
+        .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value ?? null))
         .toBe('250.00');
       await page.keyboard.type('abc');
       await page.keyboard.press('Enter');
-      await expect
-        .poll(() => dialog.getByLabel('Amount ($)').getAttribute('aria-invalid'), poll)
-        .toBe('true');
+      await expect.poll(() => dialog.getByLabel('Amount ($)').getAttribute('aria-invalid')).toBe('true');
       expect(await dialog.getByLabel('Amount ($)').inputValue()).toBe('abc');
       await dialog.getByLabel('Amount ($)').focus();
       await page.keyboard.press('ControlOrMeta+a');
@@ -132,8 +124,8 @@ describe('correcting an unsent gift', () => {
       await dialog.waitFor({ state: 'detached' });
 
       // The batch total and the row follow; the toast offers an undo.
-      await expect.poll(() => page.getByTestId('batch-total').textContent(), poll).toContain('$25.00');
-      await expect.poll(() => row.locator('td.num').nth(1).textContent(), poll).toBe('$25.00');
+      await expect.poll(() => page.getByTestId('batch-total').textContent()).toContain('$25.00');
+      await expect.poll(() => row.locator('td.num').nth(1).textContent()).toBe('$25.00');
       await page
         .getByRole('status')
         .filter({ hasText: 'Corrected: $25.00 from Amara Okafor (was $250.00)' })
@@ -144,7 +136,7 @@ describe('correcting an unsent gift', () => {
       await page.keyboard.press('Alt+2');
       await page.getByRole('heading', { name: 'Contacts' }).waitFor();
       const contactRow = page.locator('#contact-rows [role="row"]').filter({ hasText: 'Amara Okafor' });
-      await expect.poll(() => contactRow.locator('[role="cell"]').last().textContent(), poll).toBe('$25.00');
+      await expect.poll(() => contactRow.locator('[role="cell"]').last().textContent()).toBe('$25.00');
 
       // A sync pass (as `giftdesk sync run` makes it): HQ receives the corrected gift, once.
       const engine = createSyncEngine({ store: local.store, keys: testKeys, makeClient: defaultClient });
@@ -163,12 +155,7 @@ describe('correcting an unsent gift', () => {
       // Back on gift entry, the row is sent and read-only, and says where a correction is made.
       await page.keyboard.press('Alt+1');
       await page.getByRole('heading', { name: 'Gift entry' }).waitFor();
-      await expect
-        .poll(() => row.locator('[data-sync-state]').getAttribute('data-sync-state'), {
-          ...poll,
-          timeout: 30_000,
-        })
-        .toBe('sent');
+      await expect.poll(() => row.locator('[data-sync-state]').getAttribute('data-sync-state')).toBe('sent');
       expect(await row.getByRole('button', { name: /^Correct the gift/ }).count()).toBe(0);
       expect(await row.locator('[data-read-only]').textContent()).toContain('To correct it, change it at HQ');
       await screenshot(page, 'gift-entry-corrected-and-sent');

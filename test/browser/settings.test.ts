@@ -322,12 +322,16 @@ describe('Settings', () => {
     expect(await page.getByLabel('Year').inputValue()).toBe('2026'); // the year follows the day
     await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /Primary 2026/ }).waitFor();
+    // Saved, the form is ready for the next one: the focus back on its first field once the
+    // lists (the calendar and the default election) are refreshed, which may come after the row.
+    await expect.poll(() => focusedLabel()).toBe('Type');
 
     await page.getByLabel('Type').selectOption('general');
     await page.getByLabel('Election day').focus();
     await page.keyboard.type('11032026');
     await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /General 2026/ }).waitFor();
+    await expect.poll(() => focusedLabel()).toBe('Type');
 
     await page.getByRole('button', { name: 'Make default: General 2026' }).focus();
     await page.keyboard.press('Enter');
@@ -344,6 +348,40 @@ describe('Settings', () => {
     await page.getByText('Already exists for that year.').waitFor();
     expect((await api('/elections')).data).toHaveLength(2);
     await checkAndPhotograph('elections');
+  });
+
+  it('elections: a save refreshed slowly leaves the focus where the user went meanwhile', async () => {
+    await openSection('Elections');
+    // The refresh of the default election after the save is held: a slow laptop, a fast
+    // volunteer already on the next election when the saved one's refresh ends.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/account**', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await page.getByLabel('Type').selectOption('runoff');
+    await page.getByLabel('Election day').focus();
+    await page.keyboard.type('12012026');
+    await page.getByLabel('Make it the default election').check();
+    await page.getByLabel('Election day').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('row', { name: /Runoff 2026/ }).waitFor();
+
+    await page.getByLabel('Type').selectOption('special');
+    await page.getByLabel('Type').focus();
+    await page.keyboard.press('Tab'); // into the day's first part (month)
+    await page.keyboard.type('0315');
+    release();
+    // The refresh is done once the default election shown is the new one.
+    await page.locator('.settings-default-election').getByText('Runoff 2026').waitFor();
+    await page.unroute('**/api/v1/account**');
+    await page.keyboard.type('2027');
+    await page.keyboard.press('Enter');
+    await page.getByRole('row', { name: /Special 2027/ }).waitFor();
+    const elections = (await api('/elections')).data as Array<{ electionType: string; electionDate: string }>;
+    expect(elections.map((e) => `${e.electionType} ${e.electionDate}`)).toContain('special 2027-03-15');
+    expect((await api('/account')).defaultElection).toEqual({ electionType: 'runoff', electionYear: 2026 });
   });
 
   it('API keys in a browser window: no key can be created there; the screen says where keys are made', async () => {

@@ -37,7 +37,7 @@ export function ElectionsSection() {
     done: (e) => `${electionName(e)} added to the calendar${e.isDefault ? ' as the default election' : ''}.`,
     onSaved: () =>
       form.reset({ electionType: 'general', electionDate: '', isDefault: false, electionYear: undefined }),
-    afterRefresh: () => form.setFocus('electionType'),
+    refocus: () => form.setFocus('electionType'),
   });
   const setDefault = useAction({
     mutationFn: (e: { electionType: ElectionType; electionYear: number } | null) =>

@@ -83,26 +83,74 @@ export interface SaveOptions<TVars, TResult> {
   doneMs?: number;
   /** First thing on success (e.g. empty the form for the next one, keep the result). */
   onSaved?: (result: TResult, vars: TVars) => void;
-  /** Last, once the lists show the change (e.g. the focus back on the first field, or close the dialog). */
+  /** Last, once the lists show the change (e.g. close the dialog). */
   afterRefresh?: () => void;
+  /**
+   * Once the lists show the change, the focus back on the form's first field for the next
+   * one — unless the user has typed, clicked or moved the focus since the save was asked (on a
+   * slow machine they may be well into the next one: the focus stays where they are).
+   */
+  refocus?: () => void;
 }
 
-/** A mutation that, done, runs onSaved, says `done` in a toast, refreshes the lists, then runs afterRefresh. */
+/** What a person does that says they have moved on (a save's answer must not take the focus back). */
+const USER_MOVES = ['keydown', 'pointerdown', 'input', 'change'] as const;
+
+/**
+ * Starts watching for the user's moves: a key, a click, a field changed, or the focus gone to
+ * another element (a date field refocuses its own parts when the form empties it: not a move).
+ * The returned function stops watching and tells whether there was one.
+ */
+function watchUserMoves(): () => boolean {
+  const focusedAtSave = document.activeElement;
+  let moved = false;
+  const onMove = () => {
+    moved = true;
+  };
+  const onFocusIn = (e: FocusEvent) => {
+    if (e.target !== focusedAtSave) moved = true;
+  };
+  for (const t of USER_MOVES) document.addEventListener(t, onMove, true);
+  document.addEventListener('focusin', onFocusIn, true);
+  return () => {
+    for (const t of USER_MOVES) document.removeEventListener(t, onMove, true);
+    document.removeEventListener('focusin', onFocusIn, true);
+    return moved;
+  };
+}
+
+/**
+ * A mutation that, done, runs onSaved, says `done` in a toast, refreshes the lists, then runs
+ * afterRefresh, and refocus if the user has not moved on meanwhile.
+ */
 function useRefreshingMutation<TVars, TResult>(
-  { mutationFn, invalidate, done, doneMs = DONE_MS, onSaved, afterRefresh }: SaveOptions<TVars, TResult>,
+  {
+    mutationFn,
+    invalidate,
+    done,
+    doneMs = DONE_MS,
+    onSaved,
+    afterRefresh,
+    refocus,
+  }: SaveOptions<TVars, TResult>,
   onError: (err: Error) => void,
 ) {
   const qc = useQueryClient();
   const toast = useToast();
   return useMutation({
     mutationFn,
-    onSuccess: async (result: TResult, vars: TVars) => {
+    onMutate: () => ({ stopWatching: watchUserMoves() }),
+    onSuccess: async (result: TResult, vars: TVars, context) => {
       onSaved?.(result, vars);
       if (done) toast.show({ message: done(result, vars), tone: 'success', duration: doneMs });
       await Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
       afterRefresh?.();
+      if (context && !context.stopWatching()) refocus?.();
     },
-    onError,
+    onError: (err: Error, _vars: TVars, context) => {
+      context?.stopWatching();
+      onError(err);
+    },
   });
 }
 
@@ -163,9 +211,9 @@ export function useNamedForm<
             f.form.reset(again === true ? defaultValues : again(result));
             save.onSaved?.(result, vars);
           },
-          afterRefresh: () => {
+          refocus: () => {
             f.form.setFocus('name' as Path<TIn>);
-            save.afterRefresh?.();
+            save.refocus?.();
           },
         }
       : save,
