@@ -3,7 +3,7 @@
  * the browser; on closing, the focus goes back to what opened it, or where its owner says:
  * `focusAfter`), and ConfirmDialog for actions that cannot be undone cheaply.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
 
 export interface DialogProps {
@@ -23,17 +23,22 @@ export interface DialogProps {
 }
 
 /**
- * Gives the focus to `after()` or else back to what had it before the dialog opened (the
- * button that opened it), when closing left it nowhere: on the page's body, or inside the
- * dialog that is going.
+ * Closes the dialog and gives the focus to `after()` or else back to what had it before the
+ * dialog opened (the button that opened it), when it was nowhere or inside the dialog.
+ * Called from layout effects, in the commit that empties or removes the dialog, so there is no
+ * frame in which the dialog looks gone and the focus is not yet placed (the first key typed
+ * right after Void went nowhere: 'okaf' became 'kaf'). It closes first: nothing outside a modal
+ * dialog that is still open can take the focus.
  */
-function giveFocusBack(
+function closeAndGiveFocusBack(
   dialog: HTMLDialogElement,
   opener: HTMLElement | null,
   after: (() => HTMLElement | null) | undefined,
 ): void {
   const active = document.activeElement;
-  if (active !== null && active !== document.body && !dialog.contains(active)) return;
+  const lost = active === null || active === document.body || dialog.contains(active);
+  if (dialog.open) dialog.close();
+  if (!lost) return;
   const target = after?.() ?? opener;
   if (target?.isConnected) target.focus();
 }
@@ -44,7 +49,7 @@ export function Dialog({ open, title, onClose, children, actions, wide, focusAft
   const after = useRef(focusAfter);
   after.current = focusAfter;
   const titleId = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
@@ -54,17 +59,15 @@ export function Dialog({ open, title, onClose, children, actions, wide, focusAft
           : null;
       d.showModal();
     }
-    if (!open && d.open) {
-      d.close();
-      giveFocusBack(d, opener.current, after.current);
-    }
+    if (!open && d.open) closeAndGiveFocusBack(d, opener.current, after.current);
   }, [open]);
   // A dialog its owner removes while open (Escape or Save unmount it) closes with it, and the
-  // browser then leaves the focus on the body: it goes back to the opener here instead.
-  useEffect(() => {
+  // browser then leaves the focus on the body: it goes where focusAfter says, or back to the
+  // opener, here instead.
+  useLayoutEffect(() => {
     const d = ref.current;
     return () => {
-      if (d) giveFocusBack(d, opener.current, after.current);
+      if (d) closeAndGiveFocusBack(d, opener.current, after.current);
     };
   }, []);
   return (
