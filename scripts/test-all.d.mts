@@ -6,12 +6,25 @@ export interface Step {
   /** The vitest JSON report this step writes (a test half); without it the step is a check. */
   report?: string;
 }
+export interface VitestAssertion {
+  fullName?: string;
+  title?: string;
+  status: string;
+  failureMessages?: string[];
+}
+export interface VitestFile {
+  name: string;
+  status?: string;
+  message?: string;
+  assertionResults?: VitestAssertion[];
+}
 export interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
   numFailedTestSuites: number;
+  testResults?: VitestFile[];
 }
 export interface StepRun {
   step: Step;
@@ -27,8 +40,12 @@ export interface StepResult {
 }
 export const STEPS: Step[];
 export function stepResult(run: StepRun): StepResult;
+/** `file › test name: first line of its message` for each failed test or file that failed to load. */
+export function failedTests(report: VitestReport | null, cwd?: string): string[];
 export function summarize(runs: StepRun[]): {
   lines: string[];
+  /** What failed, a line each (at most 30, then how many more). */
+  failures: string[];
   passed: number;
   failed: number;
   skipped: number;

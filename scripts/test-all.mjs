@@ -21,8 +21,10 @@ import { fileURLToPath } from 'node:url';
 /**
  * @typedef {{ name: string, command: string, args: string[], report?: string }} Step
  *   `report`: the vitest JSON report this step writes (a test half), else it is a check.
+ * @typedef {{ fullName?: string, title?: string, status: string, failureMessages?: string[] }} VitestAssertion
+ * @typedef {{ name: string, status?: string, message?: string, assertionResults?: VitestAssertion[] }} VitestFile
  * @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number,
- *   numTodoTests: number, numFailedTestSuites: number }} VitestReport
+ *   numTodoTests: number, numFailedTestSuites: number, testResults?: VitestFile[] }} VitestReport
  * @typedef {{ step: Step, status: number | string | null, report: VitestReport | null }} StepRun
  *   `status`: the exit code, a signal's name, or null when the step was not run.
  * @typedef {{ line: string, passed: number, failed: number, skipped: number }} StepResult
@@ -84,17 +86,56 @@ export function stepResult({ step, status, report }) {
   return { line: `${step.name}: ${counts}${note}`, passed, failed, skipped };
 }
 
+const MAX_FAILURES_SHOWN = 30;
+
+/** @param {string | undefined} text */
+const firstLine = (text) => {
+  const line = (text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  // Colour codes are taken out.
+  const plain = line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+  return plain.length > 200 ? `${plain.slice(0, 199)}…` : plain;
+};
+
+/**
+ * The tests (and test files that failed to load) a half's report names as failed, one line
+ * each: `file › test name: the first line of its message`, so a run's last lines say what
+ * failed even when only its end is kept.
+ * @param {VitestReport | null} report
+ * @param {string} cwd
+ * @returns {string[]}
+ */
+export function failedTests(report, cwd = ROOT) {
+  if (!report?.testResults) return [];
+  /** @type {string[]} */
+  const out = [];
+  for (const file of report.testResults) {
+    const rel = path.isAbsolute(file.name) ? path.relative(cwd, file.name) : file.name;
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) {
+      out.push(`${rel} › ${a.fullName ?? a.title ?? '?'}: ${firstLine(a.failureMessages?.[0])}`);
+    }
+    if (failed.length === 0 && file.status === 'failed') out.push(`${rel}: ${firstLine(file.message)}`);
+  }
+  return out;
+}
+
 /**
  * Every step's line, the totals over all of them, and the exit code of the whole run.
  * @param {StepRun[]} runs
  */
 export function summarize(runs) {
   const results = runs.map(stepResult);
+  const all = runs.flatMap((r) => failedTests(r.report));
+  const failures =
+    all.length > MAX_FAILURES_SHOWN
+      ? [...all.slice(0, MAX_FAILURES_SHOWN), `… and ${all.length - MAX_FAILURES_SHOWN} more`]
+      : all;
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   const skipped = results.reduce((n, r) => n + r.skipped, 0);
   return {
     lines: results.map((r) => r.line),
+    failures,
     passed,
     failed,
     skipped,
@@ -174,9 +215,12 @@ async function main() {
   fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   fs.writeFileSync(
     path.join(ROOT, 'test-results', 'summary.json'),
-    `${JSON.stringify({ passed: s.passed, failed: s.failed, skipped: s.skipped, steps: s.lines }, null, 2)}\n`,
+    `${JSON.stringify({ passed: s.passed, failed: s.failed, skipped: s.skipped, steps: s.lines, failures: s.failures }, null, 2)}\n`,
   );
-  console.log(`\n== npm test: each step\n${s.lines.join('\n')}\n${s.passed} passed, ${s.failed} failed`);
+  const failures = s.failures.length > 0 ? `\n== failed\n${s.failures.map((f) => `✗ ${f}`).join('\n')}` : '';
+  console.log(
+    `\n== npm test: each step\n${s.lines.join('\n')}${failures}\n${s.passed} passed, ${s.failed} failed`,
+  );
   process.exit(s.exitCode);
 }
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Step, runSteps, summarize } from '../../scripts/test-all.mjs';
+import { type Step, failedTests, runSteps, summarize } from '../../scripts/test-all.mjs';
 import { tempDir } from '../helpers/server.ts';
 
 const check = (name: string): Step => ({ name, command: 'x', args: [] });
@@ -112,6 +112,48 @@ describe('the summary of a run', () => {
       failed: 1,
       exitCode: 1,
     });
+  });
+});
+
+describe('naming what failed', () => {
+  it('lists each failed test with its file and the first line of its message, and a file that failed to load', () => {
+    const r = {
+      ...report(2, 1, 0, 2),
+      testResults: [
+        {
+          name: '/repo/test/browser/a.test.ts',
+          status: 'failed',
+          assertionResults: [
+            { fullName: 'entry keeps the focus', status: 'passed' },
+            {
+              fullName: 'entry › types after Void',
+              status: 'failed',
+              failureMessages: [
+                '\n\u001b[31mAssertionError: expected kaf to be okaf\u001b[39m\n    at x.ts:1',
+              ],
+            },
+          ],
+        },
+        {
+          name: '/repo/test/api/b.test.ts',
+          status: 'failed',
+          message: 'Cannot find module x',
+          assertionResults: [],
+        },
+        {
+          name: '/repo/test/api/c.test.ts',
+          status: 'passed',
+          assertionResults: [{ fullName: 'ok', status: 'passed' }],
+        },
+      ],
+    };
+    expect(failedTests(r, '/repo')).toEqual([
+      'test/browser/a.test.ts › entry › types after Void: AssertionError: expected kaf to be okaf',
+      'test/api/b.test.ts: Cannot find module x',
+    ]);
+    const s = summarize([{ step: sqlite, status: 1, report: r }]);
+    expect(s.failures).toHaveLength(2);
+    expect(summarize([{ step: sqlite, status: 0, report: report(3, 0) }]).failures).toEqual([]);
   });
 });
 
