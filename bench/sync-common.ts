@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { createContact, deleteContact, updateContact } from '../electron/domain/contacts.ts';
 import { createDonation } from '../electron/domain/donations.ts';
-import { matchContactByEmail } from '../electron/sync/email-match.ts';
-import { createSyncEngine, defaultClient } from '../electron/sync/engine.ts';
-import { pullFromHq } from '../electron/sync/pull.ts';
-import { loadRemoteConfig } from '../electron/sync/remote-settings.ts';
+import { matchContactByEmail } from '../electron/sync/push/email-match.ts';
+import { createSyncEngine, defaultClient } from '../electron/sync/push/engine.ts';
+import { pullFromHq } from '../electron/sync/pull/pull.ts';
+import { loadRemoteConfig } from '../electron/sync/remote/remote-settings.ts';
 import { startTestServer } from '../test/helpers/server.ts';
 import { type ProxyRecord, startFaultProxy } from '../test/sync/fault-proxy.ts';
 import { type HqSide, type SyncRig, testKeys } from '../test/sync/rig.ts';

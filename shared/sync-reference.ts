@@ -1,6 +1,6 @@
 /**
  * GiftDesk's sync reference, `gd:<local id>`: the one parser of it, for the sync engine
- * (electron/sync/identity.ts: what it sends, what it looks for at HQ) and for the server
+ * (electron/sync/push/identity.ts: what it sends, what it looks for at HQ) and for the server
  * (electron/domain: a create that carries a reference the account already holds answers with
  * that record instead of adding one).
  *

@@ -7,7 +7,7 @@ import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { CliError, print } from './output.ts';
 import { openServeLog, serveLogFile } from './serve-log.ts';
-import { defaultKeySource } from '../sync/secret-box.ts';
+import { defaultKeySource } from '../sync/remote/secret-box.ts';
 
 interface ServeCliOptions extends CommonOptions {
   port: string;

@@ -1,14 +1,19 @@
 /**
  * `giftdesk sync pull` and `giftdesk sync link` / `giftdesk sync links`: HQ's directory and
  * reference data down into this database, and HQ ids for local campaigns, committees and
- * donation accounts (electron/sync/pull.ts, reference.ts).
+ * donation accounts (electron/sync/pull/pull.ts, reference.ts).
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { DomainContext } from '../domain/context.ts';
-import { type PullProgress, type PullRun, pullFromHq } from '../sync/pull.ts';
-import { type ReferenceKind, linkReference, listReferenceLinks, unlinkReference } from '../sync/reference.ts';
-import { openRemote, resolveSyncAccount } from '../sync/remote-for-account.ts';
+import { type PullProgress, type PullRun, pullFromHq } from '../sync/pull/pull.ts';
+import {
+  type ReferenceKind,
+  linkReference,
+  listReferenceLinks,
+  unlinkReference,
+} from '../sync/reference-data/reference.ts';
+import { openRemote, resolveSyncAccount } from '../sync/remote/remote-for-account.ts';
 import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 

@@ -6,13 +6,13 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { syncStatus } from '../sync/status.ts';
-import { createSyncEngine, defaultClient, type PassProgress } from '../sync/engine.ts';
-import { recordingAnswers } from '../sync/hq-contact.ts';
-import { matchContactByEmail } from '../sync/email-match.ts';
-import { resolveSyncAccount } from '../sync/remote-for-account.ts';
-import { saveRemoteSettings } from '../sync/remote-settings.ts';
-import { defaultKeySource, KEY_ENV } from '../sync/secret-box.ts';
+import { syncStatus } from '../sync/status/status.ts';
+import { createSyncEngine, defaultClient, type PassProgress } from '../sync/push/engine.ts';
+import { recordingAnswers } from '../sync/net/hq-contact.ts';
+import { matchContactByEmail } from '../sync/push/email-match.ts';
+import { resolveSyncAccount } from '../sync/remote/remote-for-account.ts';
+import { saveRemoteSettings } from '../sync/remote/remote-settings.ts';
+import { defaultKeySource, KEY_ENV } from '../sync/remote/secret-box.ts';
 import { type CommonOptions, common, resolveDataDir, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 

@@ -283,7 +283,7 @@ export interface SyncRemotesTable {
   accountId: string;
   baseUrl: string;
   keyId: string;
-  /** The API secret, encrypted (electron/sync/secret-box.ts). Never the plain secret. */
+  /** The API secret, encrypted (electron/sync/remote/secret-box.ts). Never the plain secret. */
   secretSealed: string;
   remoteAccountId: string;
   ratePerSecond: number;
@@ -395,7 +395,7 @@ export interface ImportRejectionsTable {
   reason: string;
 }
 
-/** One pull from HQ (electron/sync/pull.ts): progress, resume point, counts, outcome. */
+/** One pull from HQ (electron/sync/pull/pull.ts): progress, resume point, counts, outcome. */
 export interface SyncPullRunsTable {
   id: string;
   accountId: string;

@@ -2,7 +2,7 @@
  * The write path for records that came down from HQ (a sync pull). They are written like any
  * local record — same tables, same rules for derived columns — but their change-log rows say
  * `push = 0`: HQ already has them, so the sync engine never sends them back. The caller
- * (electron/sync/pull.ts) runs these inside its own transaction, together with the id-map
+ * (electron/sync/pull/pull.ts) runs these inside its own transaction, together with the id-map
  * row that links the local record to its HQ id, so a record is never left half-linked.
  */
 import { newId } from '#shared/ids.ts';

@@ -8,9 +8,9 @@ import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/acc
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
-import { matchContactByEmail } from '../sync/email-match.ts';
+import { matchContactByEmail } from '../sync/push/email-match.ts';
 import { createSyncScheduler, type SyncScheduler } from '../sync/scheduler.ts';
-import type { KeySource } from '../sync/secret-box.ts';
+import type { KeySource } from '../sync/remote/secret-box.ts';
 
 export interface RunningServer {
   url: string;

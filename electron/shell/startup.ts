@@ -25,7 +25,7 @@ import type {
   SaveDialogReturnValue,
   Shell,
 } from 'electron';
-import type { KeySource } from '../sync/secret-box.ts';
+import type { KeySource } from '../sync/remote/secret-box.ts';
 import { assertIntact, damagedMessage } from '../db/integrity.ts';
 import type { NamedMigration } from '../db/migration-types.ts';
 import { openStore } from '../db/open.ts';
@@ -255,7 +255,7 @@ export function runShell<W extends ShellWindow>(
 
 /**
  * The key of the stored HQ secret, sealed by the OS keychain (safeStorage) in
- * `sync-key.safestorage` beside the database; created on first use. See sync/secret-box.ts.
+ * `sync-key.safestorage` beside the database; created on first use. See sync/remote/secret-box.ts.
  */
 function safeStorageKeys(safeStorage: ShellElectron['safeStorage'], dataDir: string): KeySource {
   const file = path.join(dataDir, 'sync-key.safestorage');

@@ -17,9 +17,9 @@ import {
   REQUEST_TIMEOUT_MS,
   type SyncEngine,
   type SyncEngineOptions,
-} from './engine.ts';
-import { recordingAnswers } from './hq-contact.ts';
-import type { RemoteConfig } from './remote-settings.ts';
+} from './push/engine.ts';
+import { recordingAnswers } from './net/hq-contact.ts';
+import type { RemoteConfig } from './remote/remote-settings.ts';
 
 export interface SchedulerOptions extends SyncEngineOptions {
   pollMs?: number;

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { queueCounts } from '../../electron/sync/outbox.ts';
-import { openSecret } from '../../electron/sync/secret-box.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
+import { openSecret } from '../../electron/sync/remote/secret-box.ts';
 import { DonationDetail } from '#shared/schemas/donations.ts';
 import { LinkResult, PullRun, PullStatus, ReferenceLinkList } from '#shared/schemas/sync-pull.ts';
 import {

@@ -8,8 +8,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { createSyncEngine, defaultClient } from '../../electron/sync/engine.ts';
-import { linkRemote } from '../../electron/sync/state.ts';
+import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
+import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';

@@ -11,8 +11,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign, createCommittee, createDonationAccount } from '../../electron/domain/reference.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
-import { linkRemote } from '../../electron/sync/state.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';

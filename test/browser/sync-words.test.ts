@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncRunResult, SyncStatus } from '#shared/schemas/sync.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { ensureItem, linkRemote } from '../../electron/sync/state.ts';
+import { ensureItem, linkRemote } from '../../electron/sync/outbox/state.ts';
 import { expectStatus, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';

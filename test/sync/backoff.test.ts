@@ -1,6 +1,6 @@
 /** Exponential backoff with full jitter, capped: retries spread out and never wait past the cap. */
 import { describe, expect, it } from 'vitest';
-import { backoffCeiling, backoffDelay } from '../../electron/sync/backoff.ts';
+import { backoffCeiling, backoffDelay } from '../../electron/sync/net/backoff.ts';
 import { createRng } from './random.ts';
 
 describe('backoffDelay', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PendingChange, coalesce, unionFields } from '../../electron/sync/coalesce.ts';
+import { type PendingChange, coalesce, unionFields } from '../../electron/sync/push/coalesce.ts';
 
 const c = (seq: number, op: PendingChange['op'], fields: string[] | null = null): PendingChange => ({
   seq,

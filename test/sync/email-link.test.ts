@@ -7,12 +7,16 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts.ts';
-import { systemClock, type Clock } from '../../electron/sync/clock.ts';
-import { type ContactMatcher, linkByEmail, type EmailLinkInput } from '../../electron/sync/email-link.ts';
-import { findRemoteContactByEmail } from '../../electron/sync/email-match.ts';
-import type { RemoteClient } from '../../electron/sync/http-client.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote-settings.ts';
-import { ensureItem, getItem, updateItem } from '../../electron/sync/state.ts';
+import { systemClock, type Clock } from '../../electron/sync/net/clock.ts';
+import {
+  type ContactMatcher,
+  linkByEmail,
+  type EmailLinkInput,
+} from '../../electron/sync/push/email-link.ts';
+import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
+import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { ensureItem, getItem, updateItem } from '../../electron/sync/outbox/state.ts';
 import { forwardAll } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

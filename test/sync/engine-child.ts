@@ -8,8 +8,8 @@
  * Exit 0 when drained; the parent may kill -9 it at any point.
  */
 import { openStore } from '../../electron/db/open.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { queueCounts } from '../../electron/sync/outbox.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { fastClientFactory, testKeys } from './rig.ts';
 
 const [dataDir, accountId, holderId, leaseMs, timeoutMs, maxPasses] = process.argv.slice(2);

@@ -18,10 +18,10 @@
  * that vitest runs them on both cores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, systemClock } from '../../electron/sync/clock.ts';
-import { findRemoteContactByEmail } from '../../electron/sync/email-match.ts';
-import type { ContactMatcher } from '../../electron/sync/engine.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
+import { type Clock, systemClock } from '../../electron/sync/net/clock.ts';
+import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
+import type { ContactMatcher } from '../../electron/sync/push/engine.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { seededFaultDraws, type FaultKind, type FaultMix } from './fault-proxy.ts';
 import { testSeeds, withSeed } from './random.ts';
 import { checkHqMatchesLocal, startHq, startRig, syncToCompletion, testKeys, type HqSide } from './rig.ts';

@@ -11,8 +11,8 @@ import {
   describeNetworkError,
   apiRoot,
   type RemoteClient,
-} from '../../electron/sync/http-client.ts';
-import { createPacer } from '../../electron/sync/pacer.ts';
+} from '../../electron/sync/net/http-client.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 

@@ -20,9 +20,9 @@ import {
   laneWidth,
   runLanes,
   type LaneVerdict,
-} from '../../electron/sync/lanes.ts';
-import type { PendingEntity } from '../../electron/sync/outbox.ts';
-import { ensureItem, updateItem } from '../../electron/sync/state.ts';
+} from '../../electron/sync/push/lanes.ts';
+import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
+import { ensureItem, updateItem } from '../../electron/sync/outbox/state.ts';
 import { tempDir } from '../helpers/server.ts';
 
 let dataDir: string;

@@ -11,8 +11,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, getContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { remoteIdFor } from '../../electron/sync/state.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 

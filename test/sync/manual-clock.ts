@@ -3,7 +3,7 @@
  * in that span in order, letting promise continuations run between them, so code that
  * sleeps in a loop sees the same sequence of instants it would see in real time.
  */
-import type { Clock } from '../../electron/sync/clock.ts';
+import type { Clock } from '../../electron/sync/net/clock.ts';
 
 interface Timer {
   at: number;

@@ -3,7 +3,7 @@
  * reconciled first. A wrong "notApplied" doubles a gift at HQ; a wrong "applied" loses one.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyOutcome, type AttemptFacts, type Outcome } from '../../electron/sync/outcome.ts';
+import { classifyOutcome, type AttemptFacts, type Outcome } from '../../electron/sync/net/outcome.ts';
 
 const table: [string, AttemptFacts, Outcome][] = [
   ['201 Created', { sent: true, status: 201 }, 'applied'],

@@ -10,7 +10,7 @@ import {
   remoteQuota,
   type HeaderGetter,
   type PacerOptions,
-} from '../../electron/sync/pacer.ts';
+} from '../../electron/sync/net/pacer.ts';
 import { maxInAnyWindow } from './fault-proxy.ts';
 import { manualClock, type ManualClock } from './manual-clock.ts';
 

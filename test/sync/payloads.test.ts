@@ -6,14 +6,14 @@ import {
   contactUpdateBody,
   customFieldsToSend,
   donationCreateBody,
-} from '../../electron/sync/payloads.ts';
+} from '../../electron/sync/push/payloads.ts';
 import {
   donationSearchWindow,
   hasContactReference,
   hasDonationReference,
   matchDonation,
   withDonationReference,
-} from '../../electron/sync/identity.ts';
+} from '../../electron/sync/push/identity.ts';
 
 const contact: Contact = {
   id: 'cnt_1',

@@ -13,11 +13,11 @@ import { createContact, deleteContact } from '../../electron/domain/contacts.ts'
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { acquireLease } from '../../electron/sync/lease.ts';
-import type { PendingEntity } from '../../electron/sync/outbox.ts';
-import { prepare, type PrepareInput, type Step } from '../../electron/sync/prepare.ts';
-import { LostLease } from '../../electron/sync/push-lease.ts';
-import { getItem, linkRemote, type PushEntity } from '../../electron/sync/state.ts';
+import { acquireLease } from '../../electron/sync/outbox/lease.ts';
+import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
+import { prepare, type PrepareInput, type Step } from '../../electron/sync/push/prepare.ts';
+import { LostLease } from '../../electron/sync/push/push-lease.ts';
+import { getItem, linkRemote, type PushEntity } from '../../electron/sync/outbox/state.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const LEASE = 30_000;

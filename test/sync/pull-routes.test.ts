@@ -10,8 +10,8 @@ import { createContact } from '../../electron/domain/contacts.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
 import { startServer, type RunningServer } from '../../electron/server/serve.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
-import { envKeySource } from '../../electron/sync/secret-box.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
 import { expectStatus, makeCampaign } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 

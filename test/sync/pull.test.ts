@@ -18,12 +18,16 @@ import {
   listCommittees,
   listDonationAccounts,
 } from '../../electron/domain/reference.ts';
-import { findRemoteContactByEmail } from '../../electron/sync/email-match.ts';
-import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
-import { createPacer } from '../../electron/sync/pacer.ts';
-import { beginPull, latestPull, pullFromHq, type PullProgress } from '../../electron/sync/pull.ts';
-import { linkReference, listReferenceLinks, remoteReferenceId } from '../../electron/sync/reference.ts';
-import { localIdFor, remoteIdFor } from '../../electron/sync/state.ts';
+import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
+import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
+import { beginPull, latestPull, pullFromHq, type PullProgress } from '../../electron/sync/pull/pull.ts';
+import {
+  linkReference,
+  listReferenceLinks,
+  remoteReferenceId,
+} from '../../electron/sync/reference-data/reference.ts';
+import { localIdFor, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import {
   expectStatus,
   makeCampaign,

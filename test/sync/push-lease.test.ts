@@ -8,12 +8,12 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts.ts';
-import { createRemoteClient } from '../../electron/sync/http-client.ts';
-import { leaseHolder, processHolderId } from '../../electron/sync/lease.ts';
-import { createPacer } from '../../electron/sync/pacer.ts';
-import { createLeasedRemote, LostLease, takeLeaseForPass } from '../../electron/sync/push-lease.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote-settings.ts';
-import { ensureItem, getItem, updateItem, type ItemRow } from '../../electron/sync/state.ts';
+import { createRemoteClient } from '../../electron/sync/net/http-client.ts';
+import { leaseHolder, processHolderId } from '../../electron/sync/outbox/lease.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
+import { createLeasedRemote, LostLease, takeLeaseForPass } from '../../electron/sync/push/push-lease.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { ensureItem, getItem, updateItem, type ItemRow } from '../../electron/sync/outbox/state.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 
 const LEASE = 30_000;

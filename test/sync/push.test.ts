@@ -11,12 +11,17 @@ import { createContext, type DomainContext } from '../../electron/domain/context
 import { createCustomField } from '../../electron/domain/custom-fields.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { discardItem, listAttention, recordSyncState, retryItem } from '../../electron/sync/attention.ts';
-import { createSyncEngine, type SyncEngine } from '../../electron/sync/engine.ts';
-import { queueCounts } from '../../electron/sync/outbox.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote-settings.ts';
-import { envKeySource } from '../../electron/sync/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/state.ts';
+import {
+  discardItem,
+  listAttention,
+  recordSyncState,
+  retryItem,
+} from '../../electron/sync/status/attention.ts';
+import { createSyncEngine, type SyncEngine } from '../../electron/sync/push/engine.ts';
+import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 
 const keys = envKeySource({ GIFTDESK_SYNC_KEY: '7'.repeat(64) })!;

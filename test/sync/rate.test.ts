@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
-import { createSyncEngine, defaultClient } from '../../electron/sync/engine.ts';
-import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
-import { createPacer } from '../../electron/sync/pacer.ts';
+import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
+import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { maxInAnyWindow, startFaultProxy, type FaultProxy } from './fault-proxy.ts';
 import { createRng } from './random.ts';

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, deleteContact } from '../../electron/domain/contacts.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 import { passWhenDue } from './until-due.ts';

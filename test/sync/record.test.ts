@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
-import type { RemoteClient } from '../../electron/sync/http-client.ts';
-import { acquireLease } from '../../electron/sync/lease.ts';
-import { prepare, type SendStep } from '../../electron/sync/prepare.ts';
-import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/record.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote-settings.ts';
-import { getItem, linkRemote, remoteIdFor, type PushEntity } from '../../electron/sync/state.ts';
+import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { acquireLease } from '../../electron/sync/outbox/lease.ts';
+import { prepare, type SendStep } from '../../electron/sync/push/prepare.ts';
+import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/push/record.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { getItem, linkRemote, remoteIdFor, type PushEntity } from '../../electron/sync/outbox/state.ts';
 import { forwardAll, type FaultRule } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

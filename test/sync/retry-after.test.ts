@@ -1,6 +1,6 @@
 /** How long a remote asked us to wait: header seconds, header HTTP-date, or the 429 body. */
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../electron/sync/retry-after.ts';
+import { parseRetryAfter } from '../../electron/sync/net/retry-after.ts';
 
 const NOW = Date.UTC(2026, 10, 24, 16, 0, 0); // Tue, 24 Nov 2026 16:00:00 GMT
 

@@ -19,12 +19,12 @@ import { getContact } from '../../electron/domain/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createCustomField } from '../../electron/domain/custom-fields.ts';
 import { createCampaign } from '../../electron/domain/reference.ts';
-import { createRemoteClient, type RemoteClient } from '../../electron/sync/http-client.ts';
-import { queueCounts } from '../../electron/sync/outbox.ts';
-import { createPacer } from '../../electron/sync/pacer.ts';
-import { saveRemoteSettings, type RemoteConfig } from '../../electron/sync/remote-settings.ts';
-import type { KeySource } from '../../electron/sync/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/state.ts';
+import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
+import { saveRemoteSettings, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import type { KeySource } from '../../electron/sync/remote/secret-box.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy, type FaultRule } from './fault-proxy.ts';
 

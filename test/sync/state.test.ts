@@ -14,21 +14,21 @@ import {
   loadRemoteConfig,
   normaliseBaseUrl,
   saveRemoteSettings,
-} from '../../electron/sync/remote-settings.ts';
+} from '../../electron/sync/remote/remote-settings.ts';
 import {
   KEY_FILE,
   envKeySource,
   keyFileSource,
   openSecret,
   sealSecret,
-} from '../../electron/sync/secret-box.ts';
+} from '../../electron/sync/remote/secret-box.ts';
 import {
   linkRemote,
   localIdFor,
   remoteIdFor,
   remoteIdsFor,
   unlinkRemote,
-} from '../../electron/sync/state.ts';
+} from '../../electron/sync/outbox/state.ts';
 import { freshDatabase } from '../helpers/server.ts';
 
 let store: Store;

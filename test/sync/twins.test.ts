@@ -11,12 +11,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
 import { createDonation } from '../../electron/domain/donations.ts';
-import { listAttention } from '../../electron/sync/attention.ts';
-import { matchContactByEmail } from '../../electron/sync/email-match.ts';
-import { createSyncEngine } from '../../electron/sync/engine.ts';
-import { pullFromHq } from '../../electron/sync/pull.ts';
-import { loadRemoteConfig } from '../../electron/sync/remote-settings.ts';
-import { getItem, remoteIdFor } from '../../electron/sync/state.ts';
+import { listAttention } from '../../electron/sync/status/attention.ts';
+import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { pullFromHq } from '../../electron/sync/pull/pull.ts';
+import { loadRemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 import { passWhenDue } from './until-due.ts';

@@ -5,7 +5,7 @@
  * The writes themselves are in `workload.ts`.
  */
 import { isDomainError } from '../../electron/domain/errors.ts';
-import { donationSearchWindow } from '../../electron/sync/identity.ts';
+import { donationSearchWindow } from '../../electron/sync/push/identity.ts';
 import type { FaultAction, FaultKind, FaultRule, ProxiedRequest } from './fault-proxy.ts';
 import type { SyncRig } from './rig.ts';
 import { createRng } from './random.ts';

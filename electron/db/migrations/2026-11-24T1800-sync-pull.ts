@@ -1,5 +1,5 @@
 /**
- * Pulls from HQ (electron/sync/pull.ts): one row per run, with its progress (pages done of
+ * Pulls from HQ (electron/sync/pull/pull.ts): one row per run, with its progress (pages done of
  * pages total), where to resume after a crash, its counts and its outcome. A heartbeat lets a
  * second process see that a run is alive (and not start another) or that it died (and resume
  * it). Frozen once shipped.

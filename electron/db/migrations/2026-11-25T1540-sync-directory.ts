@@ -1,5 +1,5 @@
 /**
- * The engine's knowledge of HQ's contacts for the email match (electron/sync/email-match.ts),
+ * The engine's knowledge of HQ's contacts for the email match (electron/sync/push/email-match.ts),
  * so that a new contact's email is matched without a search at HQ per contact:
  *
  * - `sync_directory`, one row per account: `watermark` — HQ's `createdAt` up to which every

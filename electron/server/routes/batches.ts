@@ -19,7 +19,7 @@ import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
 import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { syncStatus } from '../../sync/status.ts';
+import { syncStatus } from '../../sync/status/status.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, tags } from './common.ts';
 import type { SyncServices } from './sync.ts';

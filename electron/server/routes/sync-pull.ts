@@ -23,13 +23,13 @@ import {
 } from '#shared/schemas/sync-pull.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { defaultClient } from '../../sync/engine.ts';
-import type { RemoteClient } from '../../sync/http-client.ts';
-import { beginPull, latestPull, runPull } from '../../sync/pull.ts';
-import { referenceCandidates } from '../../sync/reference-candidates.ts';
-import { linkReference, listReferenceLinks } from '../../sync/reference.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../sync/remote-settings.ts';
-import type { KeySource } from '../../sync/secret-box.ts';
+import { defaultClient } from '../../sync/push/engine.ts';
+import type { RemoteClient } from '../../sync/net/http-client.ts';
+import { beginPull, latestPull, runPull } from '../../sync/pull/pull.ts';
+import { referenceCandidates } from '../../sync/reference-data/reference-candidates.ts';
+import { linkReference, listReferenceLinks } from '../../sync/reference-data/reference.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../sync/remote/remote-settings.ts';
+import type { KeySource } from '../../sync/remote/secret-box.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 

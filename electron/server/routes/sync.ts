@@ -18,17 +18,17 @@ import {
 } from '#shared/schemas/sync.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError, invalidField } from '../../domain/errors.ts';
-import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/attention.ts';
-import { syncStatus } from '../../sync/status.ts';
-import { checkConnection } from '../../sync/connection-check.ts';
+import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/status/attention.ts';
+import { syncStatus } from '../../sync/status/status.ts';
+import { checkConnection } from '../../sync/net/connection-check.ts';
 import {
   getRemoteSettings,
   loadRemoteConfig,
   normaliseBaseUrl,
   saveRemoteSettings,
-} from '../../sync/remote-settings.ts';
+} from '../../sync/remote/remote-settings.ts';
 import type { SyncScheduler } from '../../sync/scheduler.ts';
-import type { KeySource } from '../../sync/secret-box.ts';
+import type { KeySource } from '../../sync/remote/secret-box.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 

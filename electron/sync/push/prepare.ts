@@ -11,15 +11,15 @@
  */
 import { newId } from '#shared/ids.ts';
 import type { Contact } from '#shared/schemas/contacts.ts';
-import type { DonationRow } from '../db/schema.ts';
-import type { Db, Store } from '../db/store.ts';
-import { getContact } from '../domain/contacts.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { isDomainError } from '../domain/errors.ts';
+import type { DonationRow } from '../../db/schema.ts';
+import type { Db, Store } from '../../db/store.ts';
+import { getContact } from '../../domain/contacts.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { isDomainError } from '../../domain/errors.ts';
 import { coalesce, type Plan } from './coalesce.ts';
 import { laneIdFor } from './lanes.ts';
-import { renewLeaseIn } from './lease.ts';
-import { markAttempt, pendingChanges, type PendingEntity, settleSeqs } from './outbox.ts';
+import { renewLeaseIn } from '../outbox/lease.ts';
+import { markAttempt, pendingChanges, type PendingEntity, settleSeqs } from '../outbox/outbox.ts';
 import {
   contactCreateBody,
   contactUpdateBody,
@@ -27,8 +27,14 @@ import {
   type DonationRemoteIds,
 } from './payloads.ts';
 import { LostLease } from './push-lease.ts';
-import type { RemoteConfig } from './remote-settings.ts';
-import { ensureItem, type PushEntity, remoteIdFor, unconfirmedContactCreates, updateItem } from './state.ts';
+import type { RemoteConfig } from '../remote/remote-settings.ts';
+import {
+  ensureItem,
+  type PushEntity,
+  remoteIdFor,
+  unconfirmedContactCreates,
+  updateItem,
+} from '../outbox/state.ts';
 
 export type Query = Record<string, string | number>;
 

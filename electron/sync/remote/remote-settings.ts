@@ -3,8 +3,8 @@
  * key id and secret (sealed at rest, secret-box.ts), HQ's account id, the rate (requests per
  * second, default 5) and the schedule (seconds between passes, default 60). One per account.
  */
-import type { Db, Store } from '../db/store.ts';
-import { invalidField } from '../domain/errors.ts';
+import type { Db, Store } from '../../db/store.ts';
+import { invalidField } from '../../domain/errors.ts';
 import { hqUrlIssue } from '#shared/schemas/sync.ts';
 import { type KeySource, openSecret, sealSecret } from './secret-box.ts';
 

@@ -4,12 +4,12 @@
  * configured rate. One process, one pacer per remote: a pull from the CLI while the app
  * pushes is two processes, each within the rate (the remote's 429 and headers settle it).
  */
-import { requireAccount } from '../domain/accounts.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { DomainError } from '../domain/errors.ts';
-import { recordingAnswers } from './hq-contact.ts';
-import { createRemoteClient, type RemoteClient } from './http-client.ts';
-import { createPacer } from './pacer.ts';
+import { requireAccount } from '../../domain/accounts.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { recordingAnswers } from '../net/hq-contact.ts';
+import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
+import { createPacer } from '../net/pacer.ts';
 import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './remote-settings.ts';
 import { defaultKeySource } from './secret-box.ts';
 

@@ -4,9 +4,9 @@
  * a record still of unknown outcome holds back the records behind it), while lanes run side
  * by side, as many as the remote's rate × HQ's latency needs.
  */
-import type { Db } from '../db/store.ts';
-import { listPendingEntities, type PendingEntity } from './outbox.ts';
-import type { PushEntity } from './state.ts';
+import type { Db } from '../../db/store.ts';
+import { listPendingEntities, type PendingEntity } from '../outbox/outbox.ts';
+import type { PushEntity } from '../outbox/state.ts';
 
 /** Records with changes still to go: unknown/in-flight ones first (they must be reconciled), then pending ones, oldest change first. */
 export async function gatherWork(db: Db, accountId: string): Promise<PendingEntity[]> {

@@ -3,10 +3,10 @@
  * "needs attention" list with reasons, and the two actions on a parked record — retry (after
  * an edit, or to confirm what the reason asks) and discard (HQ will not get these changes).
  */
-import type { Store, Db } from '../db/store.ts';
-import { DomainError } from '../domain/errors.ts';
-import { pendingChanges, settleSeqs } from './outbox.ts';
-import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from './state.ts';
+import type { Store, Db } from '../../db/store.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { pendingChanges, settleSeqs } from '../outbox/outbox.ts';
+import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from '../outbox/state.ts';
 
 /** What a record's sync state means to a person. */
 export type SyncPhase =

@@ -16,7 +16,7 @@
  * Writes are light: one when the kind of answer changes, otherwise at most one every
  * NOTE_EVERY_MS per client (the times shown are then at most that late).
  */
-import type { Db, Store } from '../db/store.ts';
+import type { Db, Store } from '../../db/store.ts';
 import { connectionProblem } from './connection-problem.ts';
 import type { RemoteClient, RemoteResult } from './http-client.ts';
 

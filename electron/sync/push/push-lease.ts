@@ -5,10 +5,10 @@
  * pacer's wait). A request of this engine therefore never leaves after another process took
  * over, and never outlives `requestTimeoutMs`, which the holder id promised (lease.ts).
  */
-import type { Store } from '../db/store.ts';
-import type { RemoteClient, RemoteResult, RequestOptions } from './http-client.ts';
-import { acquireLease, renewLeaseIn } from './lease.ts';
-import type { RemoteConfig } from './remote-settings.ts';
+import type { Store } from '../../db/store.ts';
+import type { RemoteClient, RemoteResult, RequestOptions } from '../net/http-client.ts';
+import { acquireLease, renewLeaseIn } from '../outbox/lease.ts';
+import type { RemoteConfig } from '../remote/remote-settings.ts';
 
 /** Thrown where this holder finds the lease taken by another: nothing may be sent. */
 export class LostLease extends Error {}

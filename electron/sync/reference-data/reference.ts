@@ -22,12 +22,12 @@
  * This file links by hand; reference-candidates.ts offers HQ's records to choose from, and
  * reference-pull.ts pulls them.
  */
-import { DomainError } from '../domain/errors.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { getReference, listReferences, type PulledLimits, type ReferenceKind } from '../domain/pulled.ts';
-import type { Db } from '../db/store.ts';
-import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
-import { linkRemote, listLinks, localIdFor, remoteIdFor } from './state.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { getReference, listReferences, type PulledLimits, type ReferenceKind } from '../../domain/pulled.ts';
+import type { Db } from '../../db/store.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 export type { ReferenceKind };
 

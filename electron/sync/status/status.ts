@@ -15,11 +15,11 @@
  *   seconds (HQ answers).
  */
 import { sql } from 'kysely';
-import type { Db } from '../db/store.ts';
+import type { Db } from '../../db/store.ts';
 import { listAttention, listFailing } from './attention.ts';
-import { connectionState, ONLINE_WINDOW_MS } from './hq-contact.ts';
-import { PUSHED_TYPES } from './outbox.ts';
-import { getRemoteSettings } from './remote-settings.ts';
+import { connectionState, ONLINE_WINDOW_MS } from '../net/hq-contact.ts';
+import { PUSHED_TYPES } from '../outbox/outbox.ts';
+import { getRemoteSettings } from '../remote/remote-settings.ts';
 
 /** The outbox of an account, in changes: all still to go, in a request, of parked records. */
 async function outboxCounts(

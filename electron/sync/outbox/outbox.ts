@@ -4,9 +4,9 @@
  * request it went into. These are the engine's reads and writes of it.
  */
 import { sql } from 'kysely';
-import type { Db } from '../db/store.ts';
-import type { ChangeOp } from '../domain/change-log.ts';
-import type { PendingChange } from './coalesce.ts';
+import type { Db } from '../../db/store.ts';
+import type { ChangeOp } from '../../domain/change-log.ts';
+import type { PendingChange } from '../push/coalesce.ts';
 import type { PushEntity } from './state.ts';
 
 export const PUSHED_TYPES: readonly PushEntity[] = ['contact', 'donation'];

@@ -26,14 +26,14 @@
  *
  * This file decides what is due and resends PUTs and DELETEs; reconcile-sweeps.ts has the sweeps.
  */
-import type { Db, Store } from '../db/store.ts';
-import { backoffDelay } from './backoff.ts';
-import { connectionProblem } from './connection-problem.ts';
-import type { RemoteResult } from './http-client.ts';
-import { releaseAttempt } from './outbox.ts';
-import type { RemoteConfig } from './remote-settings.ts';
+import type { Db, Store } from '../../db/store.ts';
+import { backoffDelay } from '../net/backoff.ts';
+import { connectionProblem } from '../net/connection-problem.ts';
+import type { RemoteResult } from '../net/http-client.ts';
+import { releaseAttempt } from '../outbox/outbox.ts';
+import type { RemoteConfig } from '../remote/remote-settings.ts';
 import { sweepContacts, sweepDonations } from './reconcile-sweeps.ts';
-import { type ItemRow, type PushEntity, updateItem } from './state.ts';
+import { type ItemRow, type PushEntity, updateItem } from '../outbox/state.ts';
 
 export type Read =
   | { ok: true; body: unknown; headers?: Headers; receivedAt: number }

@@ -5,17 +5,17 @@
  * yet, or written as a new local contact; a field changed here and not pushed yet is kept.
  * See pull.ts for the rules.
  */
-import type { DomainContext } from '../domain/context.ts';
+import type { DomainContext } from '../../domain/context.ts';
 import {
   insertPulledContact,
   pulledContactFields,
   type PulledContactFields,
   refreshPulledContact,
-} from '../domain/pulled.ts';
-import type { Db } from '../db/store.ts';
-import { noteHqContacts } from './email-match.ts';
+} from '../../domain/pulled.ts';
+import type { Db } from '../../db/store.ts';
+import { noteHqContacts } from '../push/email-match.ts';
 import type { PullCounts } from './pull.ts';
-import { linkRemote, unconfirmedContactCreates } from './state.ts';
+import { linkRemote, unconfirmedContactCreates } from '../outbox/state.ts';
 
 interface RemoteContact {
   remoteId: string;

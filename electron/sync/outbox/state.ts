@@ -9,10 +9,10 @@
  * `change_log` (push = 1 and synced_at null = still to go; attempt_id = in a request).
  */
 import type { Selectable } from 'kysely';
-import type { SyncItemsTable } from '../db/schema.ts';
-import type { Db } from '../db/store.ts';
-import type { EntityType } from '../domain/change-log.ts';
-import { type SentContact, sentContactOf } from './identity.ts';
+import type { SyncItemsTable } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import type { EntityType } from '../../domain/change-log.ts';
+import { type SentContact, sentContactOf } from '../push/identity.ts';
 
 /* ------------------------------------------------------------------ id map */
 

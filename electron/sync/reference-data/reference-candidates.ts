@@ -3,9 +3,9 @@
  * and donation account not linked yet, HQ's records of its kind and a suggestion by name.
  */
 import { foldText } from '#shared/fold.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { DomainContext } from '../domain/context.ts';
-import type { ReferenceKind } from '../domain/pulled.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import type { ReferenceKind } from '../../domain/pulled.ts';
 import {
   listItems,
   listReferenceLinks,
@@ -13,8 +13,8 @@ import {
   REFERENCE_NOUN,
   REFERENCE_ROUTE,
 } from './reference.ts';
-import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
-import { listLinks } from './state.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { listLinks } from '../outbox/state.ts';
 
 /** A name as compared for suggestions: case, accents and runs of spaces aside ("Fonds général" = "fonds  general"). */
 export function nameKey(name: string): string {

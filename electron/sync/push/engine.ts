@@ -18,17 +18,22 @@
  * the pass stops on a refused key; unknown → looked for at HQ before anything else is sent).
  */
 import { setMaxListeners } from 'node:events';
-import type { Store } from '../db/store.ts';
-import { createContext, type DomainContext } from '../domain/context.ts';
+import type { Store } from '../../db/store.ts';
+import { createContext, type DomainContext } from '../../domain/context.ts';
 import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
-import { LEASE_MS, processHolderId, releaseLease } from './lease.ts';
-import { type PendingEntity, queueCounts, settleUnpushedTypes } from './outbox.ts';
-import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from './remote-settings.ts';
-import { readForReconcile, reconcileUnknown } from './reconcile.ts';
-import type { KeySource } from './secret-box.ts';
-import { getItem, updateItem } from './state.ts';
-import { createRemoteClient, type RemoteClient } from './http-client.ts';
-import { createPacer } from './pacer.ts';
+import { LEASE_MS, processHolderId, releaseLease } from '../outbox/lease.ts';
+import { type PendingEntity, queueCounts, settleUnpushedTypes } from '../outbox/outbox.ts';
+import {
+  configuredAccounts,
+  loadRemoteConfig,
+  noteRemote,
+  type RemoteConfig,
+} from '../remote/remote-settings.ts';
+import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
+import type { KeySource } from '../remote/secret-box.ts';
+import { getItem, updateItem } from '../outbox/state.ts';
+import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
+import { createPacer } from '../net/pacer.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './record.ts';

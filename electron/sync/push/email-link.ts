@@ -10,13 +10,13 @@
  *   will find it), and ours is created;
  * - no GiftDesk tag → the same person, entered at HQ: linked (`email`), not created.
  */
-import type { Store } from '../db/store.ts';
-import { connectionProblem } from './connection-problem.ts';
-import type { RemoteClient, RemoteResult } from './http-client.ts';
+import type { Store } from '../../db/store.ts';
+import { connectionProblem } from '../net/connection-problem.ts';
+import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
 import { referenceOwners } from './identity.ts';
 import { backOff, type RecordDeps } from './record.ts';
-import type { RemoteConfig } from './remote-settings.ts';
-import { getItem, linkRemote, localIdFor, remoteIdFor } from './state.ts';
+import type { RemoteConfig } from '../remote/remote-settings.ts';
+import { getItem, linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 /**
  * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.

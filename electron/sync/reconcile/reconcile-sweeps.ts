@@ -5,11 +5,11 @@
  */
 import type { ContactListItem } from '#shared/schemas/contacts.ts';
 import type { DonationListItem } from '#shared/schemas/donations.ts';
-import type { Db } from '../db/store.ts';
-import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from './identity.ts';
-import { releaseAttempt, settleAttempt } from './outbox.ts';
+import type { Db } from '../../db/store.ts';
+import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from '../push/identity.ts';
+import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './reconcile.ts';
-import { type ItemRow, linkRemote, type PushEntity, updateItem } from './state.ts';
+import { type ItemRow, linkRemote, type PushEntity, updateItem } from '../outbox/state.ts';
 
 const PAGE = 100;
 /**

@@ -15,14 +15,21 @@
  *   + backoff, a create at least until its request's deadline has passed: it is looked for at
  *   HQ (reconcile.ts) before anything else is sent for it.
  */
-import type { Store } from '../db/store.ts';
-import { backoffDelay } from './backoff.ts';
-import { connectionProblem } from './connection-problem.ts';
-import type { RemoteResult } from './http-client.ts';
-import { type PendingEntity, releaseAttempt, settleAttempt } from './outbox.ts';
+import type { Store } from '../../db/store.ts';
+import { backoffDelay } from '../net/backoff.ts';
+import { connectionProblem } from '../net/connection-problem.ts';
+import type { RemoteResult } from '../net/http-client.ts';
+import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare.ts';
-import type { RemoteConfig } from './remote-settings.ts';
-import { getItem, linkRemote, type PushEntity, remoteIdFor, unlinkRemote, updateItem } from './state.ts';
+import type { RemoteConfig } from '../remote/remote-settings.ts';
+import {
+  getItem,
+  linkRemote,
+  type PushEntity,
+  remoteIdFor,
+  unlinkRemote,
+  updateItem,
+} from '../outbox/state.ts';
 
 export interface RecordDeps {
   store: Store;

@@ -11,8 +11,8 @@ import {
   type ContactUpdateBody,
 } from '#shared/schemas/contacts.ts';
 import type { DonationCreateBody } from '#shared/schemas/donations.ts';
-import type { DonationRow } from '../db/schema.ts';
-import { donationAmountOf, donationFlagsOf } from '../domain/row-mappers.ts';
+import type { DonationRow } from '../../db/schema.ts';
+import { donationAmountOf, donationFlagsOf } from '../../domain/row-mappers.ts';
 import { contactReferenceTag, withDonationReference } from './identity.ts';
 
 type Collections = Pick<ContactCreateBody, (typeof CONTACT_COLLECTIONS)[number]>;

@@ -33,7 +33,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Db, Store } from '../db/store.ts';
+import type { Db, Store } from '../../db/store.ts';
 
 export const LEASE_NAME = 'push';
 export const LEASE_MS = 30_000;

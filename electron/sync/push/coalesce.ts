@@ -9,7 +9,7 @@
  * Every change considered is listed in `seqs`: exactly those are marked done when the
  * request is applied (or at once, for `nothing`). Changes that arrive later are not in it.
  */
-import type { ChangeOp } from '../domain/change-log.ts';
+import type { ChangeOp } from '../../domain/change-log.ts';
 
 export interface PendingChange {
   seq: number;

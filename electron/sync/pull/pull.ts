@@ -33,15 +33,15 @@
  * This file runs the pull (the run's row, the page loop); pull-apply.ts writes each page.
  */
 import { newId } from '#shared/ids.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { SyncPullRunsTable } from '../db/schema.ts';
-import type { Db } from '../db/store.ts';
-import type { Clock } from './clock.ts';
-import { loadDirectory, saveDirectory, watermarkAfter } from './email-match.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { SyncPullRunsTable } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import type { Clock } from '../net/clock.ts';
+import { loadDirectory, saveDirectory, watermarkAfter } from '../push/email-match.ts';
 import { applyContactPage } from './pull-apply.ts';
-import { pullReferenceData } from './reference-pull.ts';
-import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
+import { pullReferenceData } from '../reference-data/reference-pull.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
 
 export const PULL_PAGE_SIZE = 100;
 /** A running pull without a heartbeat for this long is taken to have died. */

@@ -2,8 +2,8 @@
  * Pulling reference data (reference.ts has the rules): HQ's campaigns, committees and
  * donation accounts where HQ lists them, and custom fields matched by name.
  */
-import type { DomainContext } from '../domain/context.ts';
-import { createCustomField, listCustomFields } from '../domain/custom-fields.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { createCustomField, listCustomFields } from '../../domain/custom-fields.ts';
 import {
   getReference,
   insertPulledReference,
@@ -11,10 +11,10 @@ import {
   referenceByName,
   type ReferenceKind,
   renamePulledReference,
-} from '../domain/pulled.ts';
+} from '../../domain/pulled.ts';
 import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './reference.ts';
-import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
-import { linkRemote, localIdFor, remoteIdFor } from './state.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 export interface ReferencePullSummary {
   /** Per kind: whether HQ lists them, and what the pull did. */

@@ -24,10 +24,10 @@
  *   pull): HQ's list has no email filter, only `search` (full text over
  *   name, email and organisation), so the email is searched and the answers matched here.
  */
-import type { Db } from '../db/store.ts';
-import type { Clock } from './clock.ts';
+import type { Db } from '../../db/store.ts';
+import type { Clock } from '../net/clock.ts';
 import type { ContactMatcher } from './engine.ts';
-import { type RemoteReader, getJson, remoteMessage } from './remote-read.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
 
 /**
  * How old the directory may be before a pass reads HQ's new contacts (5 minutes). Within it, a
