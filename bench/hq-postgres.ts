@@ -19,7 +19,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openStore } from '../electron/db/open.ts';
 import type { Store } from '../electron/db/store.ts';
-import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
+import { createAccount, createApiKey } from '../electron/domain/accounts/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { type Audit, auditPosts, type LoadResult } from './audit-posts.ts';
@@ -61,7 +61,7 @@ export interface ListResults {
 export async function fillDonations(store: Store, org: Org, n: number): Promise<void> {
   const ctx = createContext(store);
   const { id: otherAccount } = await createAccount(ctx, 'Bench HQ other');
-  const { createContact } = await import('../electron/domain/contacts.ts');
+  const { createContact } = await import('../electron/domain/contacts/contacts.ts');
   const otherDonor = (
     await createContact(ctx, { accountId: otherAccount, firstName: 'Other', lastName: 'Donor' })
   ).id;
@@ -152,8 +152,8 @@ export async function seedOrg(store: Store, donors: number): Promise<Org> {
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Bench HQ');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'bench');
-  const { createCampaign } = await import('../electron/domain/reference.ts');
-  const { createContact } = await import('../electron/domain/contacts.ts');
+  const { createCampaign } = await import('../electron/domain/reference/reference.ts');
+  const { createContact } = await import('../electron/domain/contacts/contacts.ts');
   const campaign = await createCampaign(ctx, { accountId, name: 'Gala' });
   const contactIds: string[] = [];
   for (let i = 0; i < donors; i++) {

@@ -19,7 +19,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CLI_IMPORT_OPEN, CLI_IMPORT_OPTIONS } from '../electron/cli/data-commands.ts';
 import { openStore } from '../electron/db/open.ts';
 import { createContext } from '../electron/domain/context.ts';
-import { importCsvFile } from '../electron/domain/imports.ts';
+import { importCsvFile } from '../electron/domain/import-export/imports.ts';
 
 const [source, csvArg, rowsArg] = process.argv.slice(2);
 if (!source || !csvArg) {

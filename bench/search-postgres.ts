@@ -16,7 +16,7 @@ import pg from 'pg';
 import { openStore } from '../electron/db/open.ts';
 import type { Store } from '../electron/db/store.ts';
 import { searchWords } from '../electron/db/store.ts';
-import { createAccount, createApiKey } from '../electron/domain/accounts.ts';
+import { createAccount, createApiKey } from '../electron/domain/accounts/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { PG_FIRST, PG_LAST, PG_SEARCHES } from './names.ts';

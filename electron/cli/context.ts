@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { type OpenOptions, openStore } from '../db/open.ts';
-import { requireAccount } from '../domain/accounts.ts';
+import { requireAccount } from '../domain/accounts/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { DomainError, isDomainError } from '../domain/errors.ts';
 import { databaseFile, defaultDataDir } from '../paths.ts';

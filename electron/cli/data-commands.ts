@@ -14,10 +14,10 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { IMPORT_KINDS, type ImportKind } from '../domain/csv-columns.ts';
+import { IMPORT_KINDS, type ImportKind } from '../domain/import-export/csv-columns.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { exportCsv } from '../domain/exports.ts';
-import { type ImportProgress, type ImportResult, importCsvFile } from '../domain/imports.ts';
+import { exportCsv } from '../domain/import-export/exports.ts';
+import { type ImportProgress, type ImportResult, importCsvFile } from '../domain/import-export/imports.ts';
 import { type CommonOptions, common, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 
@@ -222,7 +222,7 @@ export function registerDataCommands(program: Command): void {
     const r = await withContext(
       o,
       async (ctx) => {
-        const { seedDemo } = await import('../domain/demo.ts');
+        const { seedDemo } = await import('./demo/demo.ts');
         return seedDemo(ctx);
       },
       { create: true },

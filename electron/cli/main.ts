@@ -3,10 +3,14 @@
  * --data-dir and --json; errors go to stderr with a non-zero exit.
  */
 import { Command, CommanderError } from 'commander';
-import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts.ts';
-import { archiveCustomField, createCustomField, retireCustomFieldOption } from '../domain/custom-fields.ts';
-import { listFlags } from '../domain/limits.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference.ts';
+import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts/accounts.ts';
+import {
+  archiveCustomField,
+  createCustomField,
+  retireCustomFieldOption,
+} from '../domain/contacts/custom-fields.ts';
+import { listFlags } from '../domain/limits/limits.ts';
+import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/reference.ts';
 import { registerServe } from './serve.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { CliError, print, reportError } from './output.ts';

@@ -167,7 +167,7 @@ export function registerServe(program: Command): void {
     let demoAccount: string | null = null;
     try {
       if (o.demo) {
-        const { seedDemoIfEmpty } = await import('../domain/demo.ts');
+        const { seedDemoIfEmpty } = await import('./demo/demo.ts');
         const demo = await seedDemoIfEmpty(running.ctx);
         // A script reading the JSON log gets the demo key there; people get no secret on the
         // terminal (it would stay in its scrollback): the command that makes a key instead.

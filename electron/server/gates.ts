@@ -18,7 +18,7 @@
  *    otherwise; the request's `auth` is set for the routes (scope.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { authenticateApiKey } from '../domain/accounts.ts';
+import { authenticateApiKey } from '../domain/accounts/accounts.ts';
 import type { DomainContext } from '../domain/context.ts';
 import { errorBody } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { SessionKind } from '../domain/accounts.ts';
+import type { SessionKind } from '../domain/accounts/accounts.ts';
 import { DomainError } from '../domain/errors.ts';
 
 export interface Auth {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
-import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/accounts.ts';
+import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/accounts/accounts.ts';
 import { createContext, type DomainContext } from '../domain/context.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../domain/context.ts';
-import { exportCsv } from '../domain/exports.ts';
+import { exportCsv } from '../domain/import-export/exports.ts';
 
 export async function exportCsvToFile(
   ctx: DomainContext,

@@ -5,7 +5,7 @@
  * without them; a namesake in another account never counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvLine } from '../../electron/domain/csv-reader.ts';
+import { csvLine } from '../../electron/domain/import-export/csv-reader.ts';
 import { asNewAccount, expectStatus, makeContact } from '../helpers/api-fixtures.ts';
 import { expectedOrder, seedContacts } from '../helpers/seed-contacts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -6,7 +6,7 @@
  * CSV export. Every refusal names its field and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvLine } from '../../electron/domain/csv-reader.ts';
+import { csvLine } from '../../electron/domain/import-export/csv-reader.ts';
 import {
   asNewAccount,
   customFieldAction,

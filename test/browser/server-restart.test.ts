@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
+import { createAccount, createApiKey } from '../../electron/domain/accounts/accounts.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { openStore } from '../../electron/db/open.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';

@@ -10,7 +10,11 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign, createCommittee, createDonationAccount } from '../../electron/domain/reference.ts';
+import {
+  createCampaign,
+  createCommittee,
+  createDonationAccount,
+} from '../../electron/domain/reference/reference.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
 import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

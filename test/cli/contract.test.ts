@@ -483,7 +483,7 @@ describe('failures', () => {
   });
 });
 
-describe.runIf(fs.existsSync(path.resolve('electron/domain/demo.ts')))('serve --demo', () => {
+describe.runIf(fs.existsSync(path.resolve('electron/cli/demo/demo.ts')))('serve --demo', () => {
   it('seeds a demo organisation into an empty folder and prints its key on stderr', async () => {
     const { env: e } = env({ GIFTDESK_DATA_DIR: dir() });
     const server = await startServe(['--demo'], e);

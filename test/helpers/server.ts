@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
+import { createAccount, createApiKey } from '../../electron/domain/accounts/accounts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import type { ServerPlugin } from '../../electron/server/app.ts';
 import { startServer, type RunningServer, type ServeOptions } from '../../electron/server/serve.ts';

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '../../electron/domain/context.ts';
-import { DEMO_CONTACTS, DEMO_DONATIONS, seedDemo, seedDemoIfEmpty } from '../../electron/domain/demo.ts';
-import { exportCsv } from '../../electron/domain/exports.ts';
+import { DEMO_CONTACTS, DEMO_DONATIONS, seedDemo, seedDemoIfEmpty } from '../../electron/cli/demo/demo.ts';
+import { exportCsv } from '../../electron/domain/import-export/exports.ts';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { type TestServer, rawRequest, startTestServer, tempDir } from '../helpers/server.ts';

@@ -6,8 +6,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { csvLine } from '../../electron/domain/csv-reader.ts';
-import { type ImportOptions, type ImportResult, importCsv } from '../../electron/domain/imports.ts';
+import { csvLine } from '../../electron/domain/import-export/csv-reader.ts';
+import {
+  type ImportOptions,
+  type ImportResult,
+  importCsv,
+} from '../../electron/domain/import-export/imports.ts';
 import { type TestServer, tempDir } from '../helpers/server.ts';
 
 /** Writes rows (the header first) as a CSV file, CRLF as spreadsheets write it. */

@@ -4,7 +4,7 @@
  * stream CSV in the columns the import reads.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { csvLine } from '../../electron/domain/csv-reader.ts';
+import { csvLine } from '../../electron/domain/import-export/csv-reader.ts';
 import { type TestServer, rawRequest, startTestServer } from '../helpers/server.ts';
 import { type Org, csvFile, importFile, makeOrg } from './fixtures.ts';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import { createContext } from '../../electron/domain/context.ts';
-import { createImportJob, getImportJob } from '../../electron/domain/imports.ts';
+import { createImportJob, getImportJob } from '../../electron/domain/import-export/imports.ts';
 import { runImportJob } from '../../electron/server/imports/jobs.ts';
 import { type RunningServer, startServer } from '../../electron/server/serve.ts';
 import { type TestServer, rawRequest, startTestServer } from '../helpers/server.ts';

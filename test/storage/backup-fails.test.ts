@@ -10,8 +10,8 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../electron/db/sqlite.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { TEST_ENGINE, tempDir } from '../helpers/server.ts';
 

@@ -11,8 +11,8 @@ import type { NamedMigration } from '../../electron/db/migration-types.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
 import { openStore } from '../../electron/db/open.ts';
 import { openSqlite } from '../../electron/db/sqlite.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { TEST_ENGINE, tempDir } from '../helpers/server.ts';
 

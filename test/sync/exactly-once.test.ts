@@ -6,11 +6,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createDonation } from '../../electron/domain/donations.ts';
-import { createCampaign } from '../../electron/domain/reference.ts';
+import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createCampaign } from '../../electron/domain/reference/reference.ts';
 import { listAttention, recordSyncState, retryItem } from '../../electron/sync/status/attention.ts';
 import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/push/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';

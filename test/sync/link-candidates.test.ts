@@ -9,9 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
-import { createAccount, createApiKey } from '../../electron/domain/accounts.ts';
+import { createAccount, createApiKey } from '../../electron/domain/accounts/accounts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../../electron/domain/reference.ts';
+import {
+  createCampaign,
+  createCommittee,
+  createDonationAccount,
+} from '../../electron/domain/reference/reference.ts';
 import { startServer, type RunningServer } from '../../electron/server/serve.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext } from '../../electron/domain/context.ts';
-import { createCampaign } from '../../electron/domain/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/reference.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
 import { keyFileSource } from '../../electron/sync/remote/secret-box.ts';
 import { makeCampaign } from '../helpers/api-fixtures.ts';

@@ -6,10 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact, getContact, listContacts, updateContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import {
+  createContact,
+  getContact,
+  listContacts,
+  updateContact,
+} from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { listCustomFields } from '../../electron/domain/custom-fields.ts';
+import { listCustomFields } from '../../electron/domain/contacts/custom-fields.ts';
 import { isDomainError } from '../../electron/domain/errors.ts';
 import {
   createCampaign,
@@ -17,7 +22,7 @@ import {
   listCampaigns,
   listCommittees,
   listDonationAccounts,
-} from '../../electron/domain/reference.ts';
+} from '../../electron/domain/reference/reference.ts';
 import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';

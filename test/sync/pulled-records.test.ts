@@ -1,13 +1,18 @@
 /**
- * The domain write path for records pulled from HQ (electron/domain/pulled.ts), on a real
+ * The domain write path for records pulled from HQ (electron/domain/pulled/pulled.ts), on a real
  * SQLite file: a pulled contact is in the directory like any other, its change-log rows say
  * push = 0, a refresh writes only what differs, and fields with local intent are kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact, getContact, listContacts, updateContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import {
+  createContact,
+  getContact,
+  listContacts,
+  updateContact,
+} from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import {
   insertPulledContact,
@@ -15,8 +20,8 @@ import {
   pulledContactFields,
   refreshPulledContact,
   renamePulledReference,
-} from '../../electron/domain/pulled.ts';
-import { listCampaigns } from '../../electron/domain/reference.ts';
+} from '../../electron/domain/pulled/pulled.ts';
+import { listCampaigns } from '../../electron/domain/reference/reference.ts';
 import { tempDir } from '../helpers/server.ts';
 
 let store: Store;

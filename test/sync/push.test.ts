@@ -5,12 +5,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createCustomField } from '../../electron/domain/custom-fields.ts';
-import { createDonation } from '../../electron/domain/donations.ts';
-import { createCampaign } from '../../electron/domain/reference.ts';
+import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
+import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createCampaign } from '../../electron/domain/reference/reference.ts';
 import {
   discardItem,
   listAttention,

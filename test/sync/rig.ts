@@ -14,11 +14,11 @@
 import fs from 'node:fs';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
-import { getContact } from '../../electron/domain/contacts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { getContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createCustomField } from '../../electron/domain/custom-fields.ts';
-import { createCampaign } from '../../electron/domain/reference.ts';
+import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
+import { createCampaign } from '../../electron/domain/reference/reference.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import { createAccount } from '../../electron/domain/accounts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import {
   getRemoteSettings,

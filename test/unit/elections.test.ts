@@ -9,7 +9,7 @@ import {
   federalGeneralElectionDay,
   limitWindow,
   nextFederalGeneral,
-} from '../../electron/domain/elections.ts';
+} from '../../electron/domain/limits/elections.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
 

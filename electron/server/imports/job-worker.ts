@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../../db/sqlite.ts';
 import { createContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
-import { finishImportJob, importCsvFile } from '../../domain/imports.ts';
+import { finishImportJob, importCsvFile } from '../../domain/import-export/imports.ts';
 import { type JobSpec, type JobWorkerMessage, TARGET_WORKER_WRITE_MS, failureMessage } from './jobs.ts';
 
 function port() {

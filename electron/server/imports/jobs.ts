@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
-import { finishImportJob, importCsvFile } from '../../domain/imports.ts';
+import { finishImportJob, importCsvFile } from '../../domain/import-export/imports.ts';
 import { storageFailure } from '../errors.ts';
 
 /**

@@ -14,7 +14,7 @@ import {
   ApiKeyRevoked,
   Election,
 } from '#shared/schemas/extensions.ts';
-import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts.ts';
+import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts/accounts.ts';
 import { readCounters } from '../../domain/change-log.ts';
 import { DomainError, notFound } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';

@@ -16,8 +16,8 @@ import {
   BatchUpdate,
 } from '#shared/schemas/batches.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
-import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/batches.ts';
-import { createDonation, getDonation, listBatchDonations } from '../../domain/donations.ts';
+import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/donations/batches.ts';
+import { createDonation, getDonation, listBatchDonations } from '../../domain/donations/donations.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { syncStatus } from '../../sync/status/status.ts';
 import { scopedAccount } from '../scope.ts';

@@ -15,7 +15,7 @@ import {
   getContact,
   listContacts,
   updateContact,
-} from '../../domain/contacts.ts';
+} from '../../domain/contacts/contacts.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';

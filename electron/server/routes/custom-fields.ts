@@ -12,7 +12,7 @@ import {
   createCustomField,
   listCustomFields,
   retireCustomFieldOption,
-} from '../../domain/custom-fields.ts';
+} from '../../domain/contacts/custom-fields.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';

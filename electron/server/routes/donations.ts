@@ -17,7 +17,7 @@ import {
   getDonation,
   listDonations,
   voidDonation,
-} from '../../domain/donations.ts';
+} from '../../domain/donations/donations.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 

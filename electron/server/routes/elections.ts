@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import { DefaultElection, Election, ElectionCreate } from '#shared/schemas/extensions.ts';
-import { createElection, listElections, setDefaultElection } from '../../domain/elections.ts';
+import { createElection, listElections, setDefaultElection } from '../../domain/limits/elections.ts';
 import { invalidField } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';

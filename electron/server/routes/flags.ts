@@ -14,9 +14,9 @@ import {
   FlagList,
   FlagListQuery,
 } from '#shared/schemas/extensions.ts';
-import { listCashOverLimit } from '../../domain/cash-review.ts';
-import { getDonation } from '../../domain/donations.ts';
-import { donationHistory, listFlags, resolveFlag } from '../../domain/limits.ts';
+import { listCashOverLimit } from '../../domain/donations/cash-review.ts';
+import { getDonation } from '../../domain/donations/donations.ts';
+import { donationHistory, listFlags, resolveFlag } from '../../domain/limits/limits.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';

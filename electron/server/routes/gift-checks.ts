@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { giftCheck } from '../../domain/gift-checks.ts';
+import { giftCheck } from '../../domain/donations/gift-checks.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 

@@ -18,16 +18,16 @@ import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-z
 import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
 import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '#shared/schemas/imports.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { createRecordCounter, csvLine, readCsv } from '../../domain/csv-reader.ts';
+import { createRecordCounter, csvLine, readCsv } from '../../domain/import-export/csv-reader.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { exportCsv } from '../../domain/exports.ts';
+import { exportCsv } from '../../domain/import-export/exports.ts';
 import {
   checkImportHeader,
   createImportJob,
   failInterruptedImports,
   importRejections,
   requireImportJob,
-} from '../../domain/imports.ts';
+} from '../../domain/import-export/imports.ts';
 import { runImportJob } from '../imports/jobs.ts';
 import { errorBody } from '../errors.ts';
 import { scopedAccount } from '../scope.ts';

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
-import { donationStats } from '../../domain/stats.ts';
+import { donationStats } from '../../domain/donations/stats.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors, tags } from './common.ts';

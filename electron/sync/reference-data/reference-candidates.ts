@@ -5,7 +5,7 @@
 import { foldText } from '#shared/fold.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import type { ReferenceKind } from '../../domain/pulled.ts';
+import type { ReferenceKind } from '../../domain/pulled/pulled.ts';
 import {
   listItems,
   listReferenceLinks,

@@ -3,7 +3,7 @@
  * donation accounts where HQ lists them, and custom fields matched by name.
  */
 import type { DomainContext } from '../../domain/context.ts';
-import { createCustomField, listCustomFields } from '../../domain/custom-fields.ts';
+import { createCustomField, listCustomFields } from '../../domain/contacts/custom-fields.ts';
 import {
   getReference,
   insertPulledReference,
@@ -11,7 +11,7 @@ import {
   referenceByName,
   type ReferenceKind,
   renamePulledReference,
-} from '../../domain/pulled.ts';
+} from '../../domain/pulled/pulled.ts';
 import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './reference.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';

@@ -24,7 +24,12 @@
  */
 import { DomainError } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import { getReference, listReferences, type PulledLimits, type ReferenceKind } from '../../domain/pulled.ts';
+import {
+  getReference,
+  listReferences,
+  type PulledLimits,
+  type ReferenceKind,
+} from '../../domain/pulled/pulled.ts';
 import type { Db } from '../../db/store.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
 import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/state.ts';

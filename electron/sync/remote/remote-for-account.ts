@@ -4,7 +4,7 @@
  * configured rate. One process, one pacer per remote: a pull from the CLI while the app
  * pushes is two processes, each within the rate (the remote's 429 and headers settle it).
  */
-import { requireAccount } from '../../domain/accounts.ts';
+import { requireAccount } from '../../domain/accounts/accounts.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { recordingAnswers } from '../net/hq-contact.ts';

@@ -1,0 +1,36 @@
+/**
+ * Deleting a contact with everything attached, its donations included.
+ */
+import { bumpCounters, logChange } from '../change-log.ts';
+import { contactNotFound, lockContact } from './contact-read.ts';
+import type { DomainContext, WriteOptions } from '../context.ts';
+
+/** Deletes the contact and everything attached, donations included (docs/design.md). */
+export async function deleteContact(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  opts: WriteOptions = {},
+): Promise<{ message: string }> {
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    if (!(await lockContact(trx, accountId, id))) throw contactNotFound(id);
+    const gifts = await trx
+      .selectFrom('donations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('contactId', '=', id)
+      .executeTakeFirstOrThrow();
+    await trx.deleteFrom('contacts').where('id', '=', id).execute();
+    await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });
+    await logChange(trx, {
+      accountId,
+      entityType: 'contact',
+      entityId: id,
+      op: 'delete',
+      fields: null,
+      push: opts.push,
+      at,
+    });
+  });
+  return { message: `Contact ${id} deleted` };
+}

@@ -1,0 +1,114 @@
+/**
+ * One contact: its row (locked for a write, or read), and the full record with every
+ * collection and custom field, as the API answers it.
+ */
+import { centsToDollars } from '#shared/money.ts';
+import type { Contact } from '#shared/schemas/contacts.ts';
+import type { ContactRow } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import type { DomainContext } from '../context.ts';
+import { readCustomValues } from './custom-fields.ts';
+import { DomainError } from '../errors.ts';
+import {
+  addressFromRow,
+  educationFromRow,
+  emailFromRow,
+  employmentFromRow,
+  noteFromRow,
+  phoneFromRow,
+} from '../row-mappers.ts';
+
+export function contactNotFound(id: string): DomainError {
+  return new DomainError('not_found', 'contact_not_found', `Contact ${id} was not found`, [
+    { field: 'id', issue: 'does not exist in this account' },
+  ]);
+}
+
+/**
+ * Locks a contact's row for the rest of the transaction and says whether it exists in the
+ * account. On PostgreSQL a no-op UPDATE takes the row lock, so writes to one contact (its
+ * gifts' limit checks, an update racing a delete) happen one after another; on SQLite,
+ * writes are serialised already and this costs one cheap statement.
+ */
+export async function lockContact(trx: Db, accountId: string, id: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('contacts')
+    .set((eb) => ({ totalCents: eb.ref('totalCents') }))
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function getContactRow(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
+  return db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function getContact(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  db: Db = ctx.store.db,
+): Promise<Contact> {
+  const row = await getContactRow(db, accountId, id);
+  if (!row) throw contactNotFound(id);
+  const [phones, emails, addresses, education, employment, notes, custom] = await Promise.all([
+    db.selectFrom('contactPhones').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEmails').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactAddresses').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEducation').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactEmployment').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    db.selectFrom('contactNotes').selectAll().where('contactId', '=', id).orderBy('position').execute(),
+    readCustomValues(db, [id]),
+  ]);
+  const addressList = addresses.map(addressFromRow);
+  const total = centsToDollars(Number(row.totalCents));
+  return {
+    id: row.id,
+    contactType: row.contactType,
+    status: row.status,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    prefix: row.prefix,
+    middleName: row.middleName,
+    suffix: row.suffix,
+    salutation: row.salutation,
+    formalSalutation: row.formalSalutation,
+    primaryEmail: row.primaryEmail,
+    primaryPhone: row.primaryPhone,
+    organization: row.organization,
+    title: row.title,
+    employer: row.employer,
+    occupation: row.occupation,
+    industry: row.industry,
+    spouse: row.spouse,
+    birthDate: row.birthDate,
+    gender: row.gender,
+    politicalParty: row.politicalParty,
+    capacity: row.capacity,
+    quickNotes: row.quickNotes,
+    source: row.source,
+    preferredContactMethod: row.preferredContactMethod,
+    tags: JSON.parse(row.tags) as string[],
+    phoneNumbers: phones.map(phoneFromRow),
+    emailAddresses: emails.map(emailFromRow),
+    addresses: addressList,
+    education: education.map(educationFromRow),
+    employment: employment.map(employmentFromRow),
+    notes: notes.map(noteFromRow),
+    customFields: custom.get(id) ?? {},
+    email: row.email,
+    phone: row.phone,
+    address: addressList.find((a) => a.isPrimary) ?? addressList[0] ?? null,
+    totalDonations: total,
+    totalDonated: total,
+    lastDonationDate: row.lastDonationDate,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * Contact search pages: relevance order (exact > every word whole > prefix; recency breaks
+ * ties) and one page of a search in any of the lists' orders, with the plan chosen from the
+ * match set's size (store.countContactSearch) and the account's.
+ */
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { SearchTier, SeqRange } from '../../db/store.ts';
+import { readCounters } from '../change-log.ts';
+import type { DomainContext } from '../context.ts';
+
+/** A column a contact list is ordered by (each order ends with `id`, its own index's last column). */
+export type ContactOrderColumn =
+  'firstName' | 'lastName' | 'email' | 'createdAt' | 'lastDonationDate' | 'totalCents' | 'id';
+
+export interface OrderTerm {
+  column: ContactOrderColumn;
+  dir: 'asc' | 'desc';
+  /** Where a missing value goes; unset: the engine's own (only set where a column can be null). */
+  nulls?: 'first' | 'last';
+}
+
+/** One page of a search, `take` ids after `skip`, out of a set of about `size` contacts. */
+export interface SearchPage {
+  accountId: string;
+  text: string;
+  /** The set (default: the whole match set). */
+  tier?: SearchTier;
+  /** Less this narrower set (relevance's lower tiers leave out the higher ones). */
+  without?: SearchTier | null;
+  size: number;
+  order: readonly OrderTerm[];
+  skip: number;
+  take: number;
+}
+
+const ORDER_SQL = (order: readonly OrderTerm[]) =>
+  sql.join(
+    order.map(
+      (t) =>
+        sql`${sql.ref(`contacts.${t.column}`)} ${sql.raw(t.dir)}${sql.raw(t.nulls ? ` nulls ${t.nulls}` : '')}`,
+    ),
+    sql`, `,
+  );
+
+/**
+ * The ids of one page of search results. A narrow set is looked up and sorted; a broad one is
+ * read off the order's index, probing the match set (pageFromOrderIndex). Probing needs the set
+ * built first (SQLite: every match's rowid into a temporary index, ~10 ms for 50,000), so on
+ * SQLite a broad page first tries a window: the first entries of the order's index that should
+ * hold the page (from the set's density), whose contacts' seq span bounds the full-text read
+ * (FTS5 seeks to a rowid range). When the order follows creation — newest first, or ids (ULIDs)
+ * for contacts that never gave — the window is a few hundred consecutive seqs and the page
+ * reads a few dozen matches. The window's result is only used when it is the true page:
+ * `take` rows found among the window's entries (every match ordered before them is in the
+ * window, and each of those is in the seq span), or the window was the whole account.
+ */
+export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<string[]> {
+  if (p.size <= 0 || p.take <= 0) return [];
+  const { store } = ctx;
+  const accountContacts = (await readCounters(store.db, p.accountId)).contacts;
+  const upTo = p.skip + p.take;
+  const drive = pageFromOrderIndex(p.size, upTo, accountContacts, store.engine === 'sqlite' ? 7 : 20)
+    ? 'order'
+    : 'match';
+  const cond = (range?: SeqRange): Expression<SqlBool> => {
+    const inTier = store.contactSearchCondition(
+      p.text,
+      p.accountId,
+      drive,
+      p.tier,
+      range,
+      20 * p.size >= accountContacts,
+    )!;
+    if (!p.without) return inTier;
+    // Membership only (the row is the account's already): the set of every account, which
+    // costs no intersection with the account's own long token list.
+    const outside = store.contactSearchCondition(p.text, p.accountId, 'order', p.without, range)!;
+    return sql<SqlBool>`(${inTier} and not ${outside})`;
+  };
+  const order = ORDER_SQL(p.order);
+  if (drive === 'order' && store.engine === 'sqlite') {
+    // The entries the density says hold the page, half as many again and a few more. If they
+    // held too few matches, once more, sized by the density they showed (half as many again
+    // as that says: a word whose first 18,000 entries hold 19 of the 20 wanted reads ~29,000
+    // next, not 73,000), or four times as many if they held none. One statement takes the
+    // window's seq span (a walk of the order's index reading the seq alone) and reads the page
+    // off the index with the full-text read bounded by that span; a span too wide to be worth
+    // it reads nothing (an empty range) and says so.
+    const expected = (upTo * accountContacts) / p.size;
+    const columns = ['seq', 'accountId', ...new Set(p.order.map((t) => t.column)), 'id'];
+    const walk = (cols: readonly string[], window: number) =>
+      sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))} from contacts
+        where contacts.account_id = ${p.accountId} order by ${order} limit ${window}`;
+    let window = Math.min(accountContacts, Math.ceil(1.5 * expected) + 64);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const range: SeqRange = {
+        from: sql<number>`(select lo from bounds)`,
+        // Worth it when the span is a small part of every contact's seqs (else the bounded
+        // read is about the whole set, and the window only adds its walk).
+        to: sql<number>`(select case when (hi - lo + 1) * 4 > top then lo - 1 else hi end from bounds)`,
+      };
+      const r = await sql<{ meta: string; ids: string }>`with walk as (${walk(columns, window)}),
+        bounds as (select min(seq) as lo, max(seq) as hi, count(*) as n,
+          (select max(seq) from contacts) as top from (${walk(['seq'], window)}))
+        select (select json_array(lo, hi, n, top) from bounds) as meta,
+          (select json_group_array(contacts.id order by ${order}) from (select * from walk as contacts
+            where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}) as contacts) as ids`.execute(
+        store.db,
+      );
+      const [lo, hi, n, top] = JSON.parse(r.rows[0]?.meta ?? '[]') as Array<number | null>;
+      if (lo == null || hi == null || n == null || top == null || (hi - lo + 1) * 4 > top) break;
+      const ids = JSON.parse(r.rows[0]?.ids ?? '[]') as string[];
+      if (ids.length === p.take || n < window) return ids;
+      if (window === accountContacts) break;
+      // The matches the window held: the page's rows after the skipped ones (none: unknown).
+      const held = ids.length > 0 ? p.skip + ids.length : 0;
+      window = Math.min(
+        accountContacts,
+        held > 0 ? Math.ceil((1.5 * window * upTo) / held) + 64 : 4 * window,
+      );
+    }
+  }
+  const rows = await sql<{ id: string }>`select contacts.id from contacts where ${cond()}
+    order by ${order} limit ${p.take} offset ${p.skip}`.execute(store.db);
+  return rows.rows.map((r) => r.id);
+}
+
+/**
+ * One page of a search together with the size of its set (the tier's, `without` not taken
+ * off), in one statement, where the engine counts a search only by building its match set
+ * anyway (Store.contactSearchSet: several words on PostgreSQL): the set is built once and
+ * both counted and paged from it, instead of a count and then a page that builds it again (or
+ * tests and probes its words' ranges). The page looks each match up by seq (as an array: as a
+ * semi-join, the planner, blind to the set's size, hashed it and read all 1,000,000 contacts
+ * for "jane smith3" by relevance) and sorts them: the
+ * set of several words is the intersection of their ranges, a few thousand contacts where
+ * each word has tens of thousands. Null when the engine has no such set.
+ */
+export async function countedSearchPage(
+  ctx: DomainContext,
+  p: Omit<SearchPage, 'size'>,
+): Promise<{ ids: string[]; total: number } | null> {
+  const { store } = ctx;
+  const set = store.contactSearchSet?.(p.text, p.accountId, p.tier ?? 'prefix') ?? null;
+  if (set === null) return null;
+  let outside = sql``;
+  if (p.without) {
+    const without = store.contactSearchSet?.(p.text, p.accountId, p.without) ?? null;
+    outside = without
+      ? sql` and contacts.seq not in (${without})`
+      : sql` and not ${store.contactSearchCondition(p.text, p.accountId, 'match', p.without)!}`;
+  }
+  const order = ORDER_SQL(p.order);
+  const lookup = sql`array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
+        and contacts.seq = any(array(select seq from s))${outside}
+        order by ${order} limit ${p.take} offset ${p.skip})`;
+  // The orders whose index holds the seq (creation, last gift: migrations contact-browse-indexes,
+  // search-relevance) can instead be walked testing each entry against the set, hashed, without
+  // reading a row: cheaper than looking every match up when the set is dense enough that the
+  // page's entries come early (pageFromOrderIndex's rule). `jose smi` (3,907 matches): 5,000
+  // index entries instead of 3,907 rows read at random, 16 ms of a 76-ms statement at load 6.
+  const walkable = ['createdAt', 'lastDonationDate'].includes(p.order[0]?.column ?? '');
+  const ids = walkable
+    ? sql`case when 20 * (select count(*) from s) * (select count(*) from s) > ${p.skip + p.take}::bigint * (select coalesce(sum(c.contacts), 0) from account_counter_slots c where c.account_id = ${p.accountId})
+        then array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
+          and (contacts.seq in (select seq from s)) is true${outside}
+          order by ${order} limit ${p.take} offset ${p.skip})
+        else ${lookup} end`
+    : lookup;
+  const r = await sql<{ n: number | string; ids: string[] | null }>`with s as materialized (${set})
+    select (select count(*) from s) as n, ${ids} as ids`.execute(store.db);
+  const row = r.rows[0];
+  return { ids: row?.ids ?? [], total: Number(row?.n ?? 0) };
+}
+
+/** Relevance's tie-break: the most recent last gift first (never gave: last), then the newest id. */
+const BY_LAST_GIFT: readonly OrderTerm[] = [
+  { column: 'lastDonationDate', dir: 'desc', nulls: 'last' },
+  { column: 'id', dir: 'desc' },
+];
+
+/**
+ * One page of contact ids in relevance order, with the total of the whole match set:
+ *  1. the whole typed text is the contact's full name (either order), email, phone digits or
+ *     organisation (accents, case and separators ignored);
+ *  2. every typed word is a whole word of the name, email or organisation;
+ *  3. every typed word starts one (the rest of the match set);
+ * and within a tier the most recent last gift first (never gave: last), then the newest id.
+ * Without search words every contact of the account is in one tier: last gift order.
+ *
+ * Each tier is counted from the full-text index (the exact tier is one index lookup), so the
+ * page only reads the tiers it overlaps: a page of the first tier never touches the others,
+ * and a broad tier's page is read off the account's last-gift index (searchPageIds).
+ */
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
+  const { store } = ctx;
+  const db = store.db;
+  const text = search ?? '';
+  const nExact = await store.countContactSearch(text, accountId, 'exact');
+  if (nExact === null) {
+    const rows = await sql<{
+      id: string;
+    }>`select contacts.id from contacts where contacts.account_id = ${accountId}
+      order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
+    return { ids: rows.rows.map((r) => r.id), total: (await readCounters(db, accountId)).contacts };
+  }
+  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (Store's SearchTier). Counted one
+  // after another: a contact saved in between cannot make a tier's size negative.
+  const nWords = Math.max(nExact, (await store.countContactSearch(text, accountId, 'words')) ?? 0);
+  const ids: string[] = [];
+  const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
+    const end = start + t.size;
+    const from = Math.max(offset + ids.length, start);
+    const want = offset + limit - from;
+    if (t.size > 0 && want > 0 && from < end) {
+      ids.push(
+        ...(await searchPageIds(ctx, {
+          accountId,
+          text,
+          tier: t.tier,
+          without: t.without,
+          size: t.size,
+          order: BY_LAST_GIFT,
+          skip: from - start,
+          take: want,
+        })),
+      );
+    }
+  };
+  await page({ size: nExact, tier: 'exact', without: null }, 0);
+  await page({ size: nWords - nExact, tier: 'words', without: 'exact' }, nExact);
+  // The last tier: counted with its page where the engine builds the set to count it anyway.
+  const from = Math.max(offset + ids.length, nWords);
+  const want = offset + limit - from;
+  if (want > 0) {
+    const both = await countedSearchPage(ctx, {
+      accountId,
+      text,
+      tier: 'prefix',
+      without: 'words',
+      order: BY_LAST_GIFT,
+      skip: from - nWords,
+      take: want,
+    });
+    if (both) {
+      ids.push(...both.ids);
+      return { ids, total: Math.max(nWords, both.total) };
+    }
+  }
+  const nPrefix = Math.max(nWords, (await store.countContactSearch(text, accountId, 'prefix')) ?? 0);
+  await page({ size: nPrefix - nWords, tier: 'prefix', without: 'words' }, nWords);
+  return { ids, total: nPrefix };
+}
+
+/**
+ * Whether one page of `matches` search results is cheaper read off the account's order index
+ * (probing the match set; about `upTo` × `accountContacts` / `matches` entries walked) than by
+ * looking up and sorting every match. `entriesPerMatch`: how many index entries walked cost
+ * one match looked up — about 20 for one walk (measured on 1,000,000 contacts,
+ * bench/search-sqlite.ts); SQLite's window walks half as many again twice (its seq span,
+ * then the page), about 7: `tanaka12` (1,650 matches) 2.7 ms looked up against 6 ms through
+ * an 18,000-entry window, `jose gar` (2,571) 5.7 ms against 3.5 ms.
+ */
+export function pageFromOrderIndex(
+  matches: number,
+  upTo: number,
+  accountContacts: number,
+  entriesPerMatch = 20,
+): boolean {
+  return matches > 0 && entriesPerMatch * matches * matches > upTo * accountContacts;
+}

@@ -1,0 +1,194 @@
+/**
+ * Gift-entry batches: a named stack of gifts (one table's checks, an evening's cash) with
+ * the defaults the entry row starts from and the count and total the volunteer expects.
+ * The batch's own count and total are computed from its completed gifts, so they always
+ * agree with the donation list. Local bookkeeping only: not in the outbox, never pushed.
+ */
+import { newId } from '#shared/ids.ts';
+import { centsToDollars, dollarsToCents } from '#shared/money.ts';
+import type { Batch, BatchCreate, BatchUpdate } from '#shared/schemas/batches.ts';
+import type { BatchesTable } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import type { DomainContext } from '../context.ts';
+import { DomainError, invalidField, notFound } from '../errors.ts';
+
+const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
+
+const REFERENCES = [
+  ['campaignId', 'campaigns', 'campaign'],
+  ['committeeId', 'committees', 'committee'],
+  ['donationAccountId', 'donationAccounts', 'donation account'],
+] as const;
+
+async function checkReferences(
+  trx: Db,
+  accountId: string,
+  input: Partial<Pick<BatchCreate, 'campaignId' | 'committeeId' | 'donationAccountId'>>,
+): Promise<void> {
+  for (const [field, table, noun] of REFERENCES) {
+    const id = input[field];
+    if (!present(id)) continue;
+    const row = await trx
+      .selectFrom(table)
+      .select('id')
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
+    if (!row) throw notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+  }
+}
+
+function expectedCents(v: number | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const c = dollarsToCents(v);
+  if (c === null || c < 0)
+    throw invalidField('expectedTotal', 'must be a non-negative whole number of cents');
+  return c;
+}
+
+/** Refuses a gift for a batch that does not exist in the account (404) or is closed (409). */
+export async function requireOpenBatch(trx: Db, accountId: string, batchId: string): Promise<void> {
+  const b = await trx
+    .selectFrom('batches')
+    .select(['id', 'closedAt'])
+    .where('id', '=', batchId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!b) throw notFound('batch', 'batchId', batchId);
+  if (b.closedAt !== null)
+    throw new DomainError('conflict', 'batch_closed', `Batch ${batchId} is closed to new gifts`, [
+      { field: 'batchId', issue: 'is closed' },
+    ]);
+}
+
+export async function createBatch(ctx: DomainContext, input: BatchCreate): Promise<Batch> {
+  const id = newId('batch');
+  const at = ctx.now();
+  const row: BatchesTable = {
+    id,
+    accountId: input.accountId,
+    name: input.name,
+    campaignId: present(input.campaignId) ? input.campaignId : null,
+    committeeId: present(input.committeeId) ? input.committeeId : null,
+    donationAccountId: present(input.donationAccountId) ? input.donationAccountId : null,
+    paymentMethod: input.paymentMethod ?? null,
+    batchDate: input.batchDate ?? null,
+    expectedCount: input.expectedCount ?? null,
+    expectedCents: expectedCents(input.expectedTotal),
+    createdAt: at,
+    closedAt: null,
+  };
+  await ctx.store.write(async (trx) => {
+    await checkReferences(trx, input.accountId, input);
+    await trx.insertInto('batches').values(row).execute();
+  });
+  return requireBatch(ctx, input.accountId, id);
+}
+
+export async function updateBatch(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  input: BatchUpdate,
+): Promise<Batch> {
+  const patch: Partial<BatchesTable> = {};
+  if (input.name !== undefined) patch.name = input.name;
+  for (const [field] of REFERENCES) {
+    const v = input[field];
+    if (v !== undefined) patch[field] = present(v) ? v : null;
+  }
+  if (input.paymentMethod !== undefined) patch.paymentMethod = input.paymentMethod;
+  if (input.batchDate !== undefined) patch.batchDate = input.batchDate;
+  if (input.expectedCount !== undefined) patch.expectedCount = input.expectedCount;
+  if (input.expectedTotal !== undefined) patch.expectedCents = expectedCents(input.expectedTotal);
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    const b = await trx
+      .selectFrom('batches')
+      .select(['id', 'closedAt'])
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
+    if (!b) throw notFound('batch', 'id', id);
+    await checkReferences(trx, accountId, input);
+    if (input.closed !== undefined) patch.closedAt = input.closed ? (b.closedAt ?? at) : null;
+    if (Object.keys(patch).length > 0)
+      await trx.updateTable('batches').set(patch).where('id', '=', id).execute();
+  });
+  return requireBatch(ctx, accountId, id);
+}
+
+/** Batches with their completed count and total (one grouped read over the batch index). */
+async function batchViews(db: Db, rows: BatchesTable[]): Promise<Batch[]> {
+  if (rows.length === 0) return [];
+  const sums = await db
+    .selectFrom('donations')
+    .select((eb) => [
+      'batchId',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('amountCents'), eb.lit(0)).as('cents'),
+    ])
+    .where(
+      'batchId',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .where('status', '=', 'completed')
+    .groupBy('batchId')
+    .execute();
+  const byId = new Map(sums.map((s) => [s.batchId, s]));
+  return rows.map((r) => {
+    const s = byId.get(r.id);
+    return {
+      id: r.id,
+      name: r.name,
+      campaignId: r.campaignId,
+      committeeId: r.committeeId,
+      donationAccountId: r.donationAccountId,
+      paymentMethod: r.paymentMethod,
+      batchDate: r.batchDate,
+      expectedCount: r.expectedCount === null ? null : Number(r.expectedCount),
+      expectedTotal: r.expectedCents === null ? null : centsToDollars(Number(r.expectedCents)),
+      count: Number(s?.n ?? 0),
+      total: centsToDollars(Number(s?.cents ?? 0)),
+      closedAt: r.closedAt,
+      createdAt: r.createdAt,
+    };
+  });
+}
+
+export async function requireBatch(ctx: DomainContext, accountId: string, id: string): Promise<Batch> {
+  const row = await ctx.store.db
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!row) throw notFound('batch', 'id', id);
+  const [view] = await batchViews(ctx.store.db, [row]);
+  return view!;
+}
+
+/** Newest first. */
+export async function listBatches(
+  ctx: DomainContext,
+  accountId: string,
+  page: { limit: number; offset: number },
+): Promise<{ data: Batch[]; total: number }> {
+  const db = ctx.store.db;
+  const rows = await db
+    .selectFrom('batches')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const n = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { data: await batchViews(db, rows), total: Number(n.n) };
+}

@@ -1,0 +1,206 @@
+/**
+ * Creating a donation (D1–D7), once per sync reference: the row, the donor's totals, the
+ * account's count, the limit check and the outbox entry in one transaction; a create that
+ * finds its reference held answers the gift created with it.
+ */
+import { newId } from '#shared/ids.ts';
+import type { DonationCreateBody, DonationCreated } from '#shared/schemas/donations.ts';
+import { donationReferenceOf } from '#shared/sync-reference.ts';
+import { reusable } from '../../db/bulk.ts';
+import type { DonationRow } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import { requireOpenBatch } from './batches.ts';
+import { bumpCounters, logChange } from '../change-log.ts';
+import type { DomainContext, WriteOptions } from '../context.ts';
+import {
+  addToDonorTotals,
+  checkDonation,
+  checkReferences,
+  donationRow,
+  present,
+  requireDesignation,
+} from './donation-rules.ts';
+import { resolveElection } from '../limits/elections.ts';
+import { notFound, ReferenceHeld } from '../errors.ts';
+import { checkLimits } from '../limits/limits.ts';
+import { donationFromRow } from '../row-mappers.ts';
+
+export function toCreated(row: DonationRow): DonationCreated {
+  const d = donationFromRow(row);
+  return {
+    id: d.id,
+    contactId: d.contactId,
+    campaignId: d.campaignId,
+    donationAmount: d.donationAmount,
+    donationDate: d.donationDate,
+    paymentMethod: d.paymentMethod,
+    status: d.status,
+    notes: d.notes,
+    createdAt: d.createdAt,
+  };
+}
+
+/** addToDonorTotals compiled once, for the request path: values accountId, contactId, cents, latestDate. */
+const addToDonorTotalsOnce = reusable((db, p) =>
+  addToDonorTotals(db, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }),
+);
+
+/** Every column of a stored donation, in the order insertDonationRow takes their values. */
+const DONATION_COLUMNS = [
+  'id',
+  'accountId',
+  'contactId',
+  'amountCents',
+  'donationDate',
+  'paymentMethod',
+  'status',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'electionType',
+  'electionYear',
+  'onBehalfOfContactId',
+  'facilitatedByContactId',
+  'isAnonymous',
+  'isRecurring',
+  'thankYouSent',
+  'thankYouSentDate',
+  'notes',
+  'externalId',
+  'batchId',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof DonationRow>;
+/** Fails to compile when a column of DonationRow is missing from DONATION_COLUMNS. */
+const everyDonationColumn: Exclude<keyof DonationRow, (typeof DONATION_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void everyDonationColumn;
+
+const insertDonationRow = reusable((db, p) =>
+  db
+    .insertInto('donations')
+    .values(Object.fromEntries(DONATION_COLUMNS.map((c, i) => [c, p(i)])) as unknown as DonationRow),
+);
+
+/**
+ * A gift's sync reference (values accountId, reference, donationId). One per reference and
+ * account: when another create with it has committed meanwhile (PostgreSQL: this one waited
+ * for it on the key), nothing is inserted, and insertDonation says so.
+ */
+const insertDonationReference = reusable((db, p) =>
+  db
+    .insertInto('donationSyncReferences')
+    .values({ accountId: p<string>(0), reference: p<string>(1), donationId: p<string>(2) })
+    .onConflict((oc) => oc.columns(['accountId', 'reference']).doNothing()),
+);
+
+/** The account's gift created with this sync reference (values accountId, reference). */
+const donationByReference = reusable((db, p) =>
+  db
+    .selectFrom('donationSyncReferences as r')
+    .innerJoin('donations as d', 'd.id', 'r.donationId')
+    .selectAll('d')
+    .where('r.accountId', '=', p<string>(0))
+    .where('r.reference', '=', p<string>(1)),
+);
+
+/**
+ * Inserts one donation inside an open write transaction: the rules, the contact's totals,
+ * the account's count, the limit check (D6) and the outbox entry, all or nothing.
+ */
+export async function insertDonation(
+  trx: Db,
+  input: DonationCreateBody,
+  at: string,
+  opts: DonationWriteOptions = {},
+): Promise<DonationRow> {
+  const checked = checkDonation(input);
+  // A sync reference the account holds already: the record it names is the answer.
+  const reference = donationReferenceOf(input.notes);
+  if (reference !== null) {
+    const held = await donationByReference(trx, [input.accountId, reference]);
+    if (held.rows.length > 0) throw new ReferenceHeld(reference);
+  }
+  // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
+  // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
+  // Anything refused after it is rolled back with the rest of the request.
+  const donor = await addToDonorTotalsOnce(trx, [
+    input.accountId,
+    input.contactId,
+    checked.cents,
+    checked.donationDate,
+  ]);
+  if (Number(donor.numAffectedRows ?? 0) === 0)
+    throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  await checkReferences(trx, input);
+  const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
+  if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
+  const row = {
+    ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
+    batchId: present(opts.batchId) ? opts.batchId : null,
+  };
+  await insertDonationRow(
+    trx,
+    DONATION_COLUMNS.map((c) => row[c]),
+  );
+  if (reference !== null) {
+    const kept = await insertDonationReference(trx, [input.accountId, reference, row.id]);
+    // Another create with this reference committed since the check above: roll this one back
+    // (the gift, the totals, everything), answer that one.
+    if (Number(kept.numAffectedRows ?? 0) === 0) throw new ReferenceHeld(reference);
+  }
+  await bumpCounters(trx, input.accountId, { donations: 1 });
+  await checkLimits(trx, row, at);
+  await logChange(trx, {
+    accountId: input.accountId,
+    entityType: 'donation',
+    entityId: row.id,
+    op: 'create',
+    push: opts.push,
+    at,
+  });
+  return row;
+}
+
+/** How a donation is written: pushed or not, an import's reference, the gift-entry batch. */
+export interface DonationWriteOptions extends WriteOptions {
+  externalId?: string | null;
+  batchId?: string | null;
+}
+
+export async function createDonation(
+  ctx: DomainContext,
+  input: DonationCreateBody,
+  opts: DonationWriteOptions = {},
+): Promise<DonationCreated> {
+  return (await createDonationOnce(ctx, input, opts)).donation;
+}
+
+/**
+ * Creates a gift, once per sync reference: when the notes' last line is a GiftDesk reference
+ * (`gd:<local id>`, #shared/sync-reference.ts) and the account already holds a gift created
+ * with it, that gift is the answer (`created: false`) and nothing is written — no row, no
+ * totals, no change-log entry. The database enforces it (a unique reference per account), so
+ * two creates racing with one reference store one gift and both answer it.
+ */
+export async function createDonationOnce(
+  ctx: DomainContext,
+  input: DonationCreateBody,
+  opts: DonationWriteOptions = {},
+): Promise<{ donation: DonationCreated; created: boolean }> {
+  requireDesignation(input); // fail fast before queueing a write
+  for (;;) {
+    const at = ctx.now();
+    try {
+      const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
+      return { donation: toCreated(row), created: true };
+    } catch (err) {
+      if (!(err instanceof ReferenceHeld)) throw err;
+      const held = await donationByReference(ctx.store.db, [input.accountId, err.reference]);
+      const row = held.rows[0] as DonationRow | undefined;
+      if (row) return { donation: toCreated(row), created: false };
+      // Deleted (with its donor) since it was seen: the reference is free again, try once more.
+    }
+  }
+}

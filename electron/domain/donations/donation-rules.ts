@@ -1,0 +1,149 @@
+/**
+ * The rules every donation passes, whichever way it comes in (the API's create, a correction,
+ * the bulk import): a designation (D2), an amount above zero and dates that parse (D1, D4),
+ * every referenced record in the account (D3), the stored row they make, and the donor totals
+ * a gift adds to.
+ */
+import { toIsoInstant } from '#shared/dates.ts';
+import { dollarsToCents } from '#shared/money.ts';
+import { DESIGNATION_ISSUE, type DonationCreateBody } from '#shared/schemas/donations.ts';
+import { reusable } from '../../db/bulk.ts';
+import type { DonationRow } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import type { Election } from '../limits/elections.ts';
+import { DomainError, invalidField, notFound } from '../errors.ts';
+
+const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
+export const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
+
+/** D2: at least one of campaignId, committeeId, donationAccountId. */
+export function requireDesignation(
+  input: Pick<DonationCreateBody, 'campaignId' | 'committeeId' | 'donationAccountId'>,
+): void {
+  if (present(input.campaignId) || present(input.committeeId) || present(input.donationAccountId)) return;
+  const issue = DESIGNATION_ISSUE;
+  throw new DomainError(
+    'bad_request',
+    'designation_required',
+    `A donation must be credited to a campaign, committee or donation account: ${issue}`,
+    [
+      { field: 'campaignId', issue },
+      { field: 'committeeId', issue },
+      { field: 'donationAccountId', issue },
+    ],
+  );
+}
+
+/** The records a donation may reference besides its donor, each of which must exist in the account. */
+export const DONATION_REFERENCES = [
+  ['campaignId', 'campaigns', 'campaign'],
+  ['committeeId', 'committees', 'committee'],
+  ['donationAccountId', 'donationAccounts', 'donation account'],
+  ['onBehalfOfContactId', 'contacts', 'contact'],
+  ['facilitatedByContactId', 'contacts', 'contact'],
+] as const;
+
+/** The 404 for a referenced record missing from the account (D3 and the rest). */
+export function referenceNotFound(noun: string, field: string, id: string) {
+  return notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+}
+
+/** 404 naming the field, for any referenced record missing from the account (D3 and the rest). */
+export async function checkReferences(trx: Db, input: DonationCreateBody): Promise<void> {
+  for (const [field, table, noun] of DONATION_REFERENCES) {
+    const id = input[field];
+    if (!present(id)) continue;
+    const found = await referenceInAccount[table](trx, [id, input.accountId]);
+    if (found.rows.length === 0) throw referenceNotFound(noun, field, id);
+  }
+}
+
+/** Whether a referenced record is in the account, per table (compiled once: the request path). */
+const referenceInAccount = Object.fromEntries(
+  (['campaigns', 'committees', 'donationAccounts', 'contacts'] as const).map((table) => [
+    table,
+    reusable((db, p) =>
+      db.selectFrom(table).select('id').where('id', '=', p<string>(0)).where('accountId', '=', p<string>(1)),
+    ),
+  ]),
+) as Record<(typeof DONATION_REFERENCES)[number][1], ReturnType<typeof reusable>>;
+
+/** A donation's own values, checked (D1, D2, D4) and converted: cents, canonical instants. */
+export interface CheckedDonation {
+  cents: number;
+  donationDate: string;
+  thankYouSentDate: string | null;
+}
+
+/**
+ * The rules a donation must pass before any record is looked up. Pure: the API's create and
+ * the bulk import share it, so they accept exactly the same gifts.
+ */
+export function checkDonation(input: DonationCreateBody): CheckedDonation {
+  requireDesignation(input);
+  const cents = dollarsToCents(input.donationAmount);
+  if (cents === null || cents <= 0) throw invalidField('donationAmount', 'must be greater than zero');
+  const donationDate = toIsoInstant(input.donationDate);
+  if (donationDate === null) throw invalidField('donationDate', 'must be an ISO 8601 date');
+  const thankYouSentDate = present(input.thankYouSentDate) ? toIsoInstant(input.thankYouSentDate) : null;
+  return { cents, donationDate, thankYouSentDate };
+}
+
+/** The stored row of a checked donation (status completed). */
+export function donationRow(
+  input: DonationCreateBody,
+  checked: CheckedDonation,
+  election: Election,
+  id: string,
+  at: string,
+  externalId: string | null,
+): DonationRow {
+  return {
+    id,
+    accountId: input.accountId,
+    contactId: input.contactId,
+    amountCents: checked.cents,
+    donationDate: checked.donationDate,
+    paymentMethod: input.paymentMethod,
+    status: 'completed',
+    campaignId: present(input.campaignId) ? input.campaignId : null,
+    committeeId: present(input.committeeId) ? input.committeeId : null,
+    donationAccountId: present(input.donationAccountId) ? input.donationAccountId : null,
+    electionType: election.electionType,
+    electionYear: election.electionYear,
+    onBehalfOfContactId: present(input.onBehalfOfContactId) ? input.onBehalfOfContactId : null,
+    facilitatedByContactId: present(input.facilitatedByContactId) ? input.facilitatedByContactId : null,
+    isAnonymous: flag(input.isAnonymous),
+    isRecurring: flag(input.isRecurring),
+    thankYouSent: flag(input.thankYouSent),
+    thankYouSentDate: checked.thankYouSentDate,
+    notes: present(input.notes) ? input.notes : null,
+    externalId,
+    batchId: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * Adds gifts to a donor's lifetime total and moves the last gift date forward: one UPDATE
+ * that is also the donor's row lock (on PostgreSQL) and tells whether the donor exists.
+ */
+export function addToDonorTotals(
+  trx: Db,
+  p: { accountId: string; contactId: string; cents: number; latestDate: string },
+) {
+  return trx
+    .updateTable('contacts')
+    .set((eb) => ({
+      totalCents: eb('totalCents', '+', p.cents),
+      lastDonationDate: eb
+        .case()
+        .when(eb.or([eb('lastDonationDate', 'is', null), eb('lastDonationDate', '<', p.latestDate)]))
+        .then(p.latestDate)
+        .else(eb.ref('lastDonationDate'))
+        .end(),
+    }))
+    .where('id', '=', p.contactId)
+    .where('accountId', '=', p.accountId);
+}

@@ -1,0 +1,400 @@
+/**
+ * The write path for records that came down from HQ (a sync pull). They are written like any
+ * local record — same tables, same rules for derived columns — but their change-log rows say
+ * `push = 0`: HQ already has them, so the sync engine never sends them back. The caller
+ * (electron/sync/pull/pull.ts) runs these inside its own transaction, together with the id-map
+ * row that links the local record to its HQ id, so a record is never left half-linked.
+ */
+import { newId } from '#shared/ids.ts';
+import { dollarsToCents } from '#shared/money.ts';
+import type { ContactsTable } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import { bumpCounters, logChange } from '../change-log.ts';
+import { lockContact } from '../contacts/contact-read.ts';
+import { insertContactRecords, prepareContact } from '../contacts/contact-records.ts';
+import type { CustomFieldDefinition } from '../contacts/custom-fields.ts';
+
+/** What a spec contact list item tells about a contact (the list has no more). */
+export interface PulledContactFields {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  organization: string | null;
+}
+
+/** The wire fields a pull may write on a contact. */
+export type PulledContactField = 'firstName' | 'lastName' | 'primaryEmail' | 'primaryPhone' | 'organization';
+
+const clean = (v: string | null | undefined, max: number): string | null => {
+  if (v === null || v === undefined) return null;
+  const t = v.trim();
+  return t === '' ? null : t.slice(0, max);
+};
+
+/**
+ * A list item as local fields, or the reason it cannot be stored. HQ is not bound by our
+ * rules (another implementation of the spec may allow an empty name), so a pull checks.
+ */
+export function pulledContactFields(item: {
+  firstName?: unknown;
+  lastName?: unknown;
+  email?: unknown;
+  phone?: unknown;
+  organization?: unknown;
+}): PulledContactFields | { problem: string } {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const firstName = clean(text(item.firstName), 100);
+  const lastName = clean(text(item.lastName), 100);
+  if (!firstName) return { problem: 'firstName is empty' };
+  if (!lastName) return { problem: 'lastName is empty' };
+  return {
+    firstName,
+    lastName,
+    email: clean(text(item.email), 320),
+    phone: clean(text(item.phone), 50),
+    organization: clean(text(item.organization), 200),
+  };
+}
+
+/** Adds a contact that HQ has and this database does not. Returns its new local id. */
+export async function insertPulledContact(
+  trx: Db,
+  accountId: string,
+  f: PulledContactFields,
+  at: string,
+): Promise<string> {
+  const id = newId('contact');
+  const defs: CustomFieldDefinition[] = [];
+  const record = prepareContact(
+    {
+      accountId,
+      firstName: f.firstName,
+      lastName: f.lastName,
+      primaryEmail: f.email,
+      primaryPhone: f.phone,
+      organization: f.organization,
+    },
+    defs,
+    id,
+    at,
+  );
+  await insertContactRecords(trx, [record]);
+  await bumpCounters(trx, accountId, { contacts: 1 });
+  await logChange(trx, {
+    accountId,
+    entityType: 'contact',
+    entityId: id,
+    op: 'create',
+    fields: null,
+    push: false,
+    at,
+  });
+  return id;
+}
+
+export type RefreshResult =
+  | { kind: 'missing' }
+  | { kind: 'unchanged' }
+  | { kind: 'updated'; fields: PulledContactField[] }
+  /** Every differing field is one the user changed here and HQ has not received yet. */
+  | { kind: 'kept'; fields: PulledContactField[] };
+
+/**
+ * Brings a linked local contact up to HQ's values. `keep` lists the wire fields with local
+ * changes not yet pushed: local intent wins, so those fields are left as they are (the push
+ * will carry them to HQ); 'all' keeps the whole record. Writes only when something differs,
+ * so a re-pull of an unchanged directory writes nothing.
+ */
+export async function refreshPulledContact(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  f: PulledContactFields,
+  keep: ReadonlySet<string> | 'all',
+  at: string,
+): Promise<RefreshResult> {
+  const row = await trx
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', localId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return { kind: 'missing' };
+  const differs: PulledContactField[] = [];
+  if (row.firstName !== f.firstName) differs.push('firstName');
+  if (row.lastName !== f.lastName) differs.push('lastName');
+  // Email and phone are compared with what the directory shows (the primary field, else the
+  // primary sub-record), as HQ's list item does.
+  if ((row.email ?? null) !== f.email) differs.push('primaryEmail');
+  if ((row.phone ?? null) !== f.phone) differs.push('primaryPhone');
+  if ((row.organization ?? null) !== f.organization) differs.push('organization');
+  if (differs.length === 0) return { kind: 'unchanged' };
+
+  const kept = (field: PulledContactField): boolean => {
+    if (keep === 'all') return true;
+    if (keep.has(field)) return true;
+    if (field === 'primaryEmail' && keep.has('emailAddresses')) return true;
+    if (field === 'primaryPhone' && keep.has('phoneNumbers')) return true;
+    return false;
+  };
+  const apply = differs.filter((x) => !kept(x));
+  if (apply.length === 0) return { kind: 'kept', fields: differs };
+
+  const patch: Partial<ContactsTable> = { updatedAt: at };
+  if (apply.includes('firstName')) patch.firstName = f.firstName;
+  if (apply.includes('lastName')) patch.lastName = f.lastName;
+  if (apply.includes('organization')) patch.organization = f.organization;
+  if (apply.includes('primaryEmail')) {
+    patch.primaryEmail = f.email;
+    // HQ's value is what the directory shows from now on (a local sub-record email stays).
+    patch.email = f.email ?? (await firstSubValue(trx, 'contactEmails', localId));
+  }
+  if (apply.includes('primaryPhone')) {
+    patch.primaryPhone = f.phone;
+    patch.phone = f.phone ?? (await firstSubValue(trx, 'contactPhones', localId));
+  }
+  await lockContact(trx, accountId, localId);
+  await trx.updateTable('contacts').set(patch).where('id', '=', localId).execute();
+  await logChange(trx, {
+    accountId,
+    entityType: 'contact',
+    entityId: localId,
+    op: 'update',
+    fields: apply,
+    push: false,
+    at,
+  });
+  return { kind: 'updated', fields: apply };
+}
+
+async function firstSubValue(
+  trx: Db,
+  table: 'contactEmails' | 'contactPhones',
+  contactId: string,
+): Promise<string | null> {
+  if (table === 'contactEmails') {
+    const e = await trx
+      .selectFrom('contactEmails')
+      .select('emailAddress')
+      .where('contactId', '=', contactId)
+      .orderBy('isPrimary', 'desc')
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
+    return e?.emailAddress ?? null;
+  }
+  const p = await trx
+    .selectFrom('contactPhones')
+    .select('phoneNumber')
+    .where('contactId', '=', contactId)
+    .orderBy('isPrimary', 'desc')
+    .orderBy('position')
+    .limit(1)
+    .executeTakeFirst();
+  return p?.phoneNumber ?? null;
+}
+
+/** Local contacts whose displayed email is one of `emails` (lower-cased), for matching. */
+export async function contactsByEmail(
+  db: Db,
+  accountId: string,
+  emails: readonly string[],
+): Promise<Array<{ id: string; firstName: string; lastName: string; email: string }>> {
+  const wanted = [...new Set(emails.map((e) => e.toLowerCase()))];
+  if (wanted.length === 0) return [];
+  const out: Array<{ id: string; firstName: string; lastName: string; email: string }> = [];
+  for (let i = 0; i < wanted.length; i += 200) {
+    const part = wanted.slice(i, i + 200);
+    const rows = await db
+      .selectFrom('contacts')
+      .select(['id', 'firstName', 'lastName', 'email'])
+      .where('accountId', '=', accountId)
+      .where((eb) => eb(eb.fn('lower', ['email']), 'in', part))
+      .execute();
+    for (const r of rows)
+      if (r.email) out.push({ id: r.id, firstName: r.firstName, lastName: r.lastName, email: r.email });
+  }
+  return out;
+}
+
+/** Local contacts with exactly these names (case-insensitive), for matching. */
+export async function contactsByName(
+  db: Db,
+  accountId: string,
+  firstName: string,
+  lastName: string,
+): Promise<Array<{ id: string; email: string | null }>> {
+  return db
+    .selectFrom('contacts')
+    .select(['id', 'email'])
+    .where('accountId', '=', accountId)
+    .where((eb) =>
+      eb.and([
+        eb(eb.fn('lower', ['firstName']), '=', firstName.toLowerCase()),
+        eb(eb.fn('lower', ['lastName']), '=', lastName.toLowerCase()),
+      ]),
+    )
+    .limit(50)
+    .execute();
+}
+
+/* ---------------- reference data ---------------- */
+
+export type ReferenceKind = 'campaign' | 'committee' | 'donationAccount';
+
+const TABLE = {
+  campaign: 'campaigns',
+  committee: 'committees',
+  donationAccount: 'donationAccounts',
+} as const;
+
+/** A local reference record by exact name (case-insensitive), for linking by name. */
+export async function referenceByName(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  name: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return db
+    .selectFrom(TABLE[kind])
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.trim().toLowerCase()))
+    .execute();
+}
+
+/** An account's reference records of one kind, by name. */
+export async function listReferences(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return db
+    .selectFrom(TABLE[kind])
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether a local reference record exists in the account (and its name). */
+export async function getReference(
+  db: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  id: string,
+): Promise<{ id: string; name: string } | undefined> {
+  return db
+    .selectFrom(TABLE[kind])
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** HQ's limits of a donation account, decimal dollars (null: none). */
+export interface PulledLimits {
+  perElection?: number | null;
+  perCycle?: number | null;
+  perYear?: number | null;
+  perDonor?: number | null;
+}
+
+const cents = (v: number | null | undefined): number | null => {
+  if (v === null || v === undefined) return null;
+  const c = dollarsToCents(v);
+  return c === null || c < 0 ? null : c;
+};
+
+/**
+ * Adds a campaign, committee or donation account that HQ has (push = 0). The name is HQ's,
+ * trimmed and cut to the local limit.
+ */
+export async function insertPulledReference(
+  trx: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  name: string,
+  at: string,
+  limits: PulledLimits = {},
+): Promise<string> {
+  const n = name.trim().slice(0, 200) || '(unnamed at HQ)';
+  let id: string;
+  switch (kind) {
+    case 'campaign':
+      id = newId('campaign');
+      await trx.insertInto('campaigns').values({ id, accountId, name: n, createdAt: at }).execute();
+      break;
+    case 'committee':
+      id = newId('committee');
+      await trx.insertInto('committees').values({ id, accountId, name: n, createdAt: at }).execute();
+      break;
+    case 'donationAccount':
+      id = newId('donationAccount');
+      await trx
+        .insertInto('donationAccounts')
+        .values({
+          id,
+          accountId,
+          name: n,
+          limitPerElectionCents: cents(limits.perElection),
+          limitPerCycleCents: cents(limits.perCycle),
+          limitPerYearCents: cents(limits.perYear),
+          limitPerDonorCents: cents(limits.perDonor),
+          createdAt: at,
+        })
+        .execute();
+      break;
+  }
+  await logChange(trx, {
+    accountId,
+    entityType: kind,
+    entityId: id,
+    op: 'create',
+    fields: null,
+    push: false,
+    at,
+  });
+  return id;
+}
+
+/** Renames a linked reference record to HQ's name when it differs (push = 0). */
+export async function renamePulledReference(
+  trx: Db,
+  kind: ReferenceKind,
+  accountId: string,
+  id: string,
+  name: string,
+  at: string,
+): Promise<boolean> {
+  const n = name.trim().slice(0, 200);
+  if (!n) return false;
+  const current = await getReference(trx, kind, accountId, id);
+  if (!current || current.name === n) return false;
+  await trx.updateTable(TABLE[kind]).set({ name: n }).where('id', '=', id).execute();
+  await logChange(trx, {
+    accountId,
+    entityType: kind,
+    entityId: id,
+    op: 'update',
+    fields: ['name'],
+    push: false,
+    at,
+  });
+  return true;
+}
+
+/** Links a local campaign to a local donation account (both pulled), once. */
+export async function linkCampaignDonationAccount(
+  trx: Db,
+  campaignId: string,
+  donationAccountId: string,
+): Promise<void> {
+  await trx
+    .insertInto('campaignDonationAccounts')
+    .values({ campaignId, donationAccountId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
