@@ -112,7 +112,7 @@ export function registerServe(program: Command): void {
     let running: Awaited<ReturnType<typeof startServer>> | undefined;
     if (!databaseUrl) {
       // A damaged file is refused before it is migrated or served (the message says how to restore).
-      const { assertIntact, damagedMessage } = await import('../db/integrity.ts');
+      const { assertIntact, damagedMessage } = await import('../db/sqlite/integrity.ts');
       const file = databaseFile(dataDir);
       const checked = await assertIntact(file, {
         onLate: (r) => {

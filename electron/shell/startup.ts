@@ -26,7 +26,7 @@ import type {
   Shell,
 } from 'electron';
 import type { KeySource } from '../sync/remote/secret-box.ts';
-import { assertIntact, damagedMessage } from '../db/integrity.ts';
+import { assertIntact, damagedMessage } from '../db/sqlite/integrity.ts';
 import type { NamedMigration } from '../db/migration-types.ts';
 import { openStore } from '../db/open.ts';
 import type { Store } from '../db/store.ts';

@@ -5,7 +5,7 @@
  * short transaction, so a gift entered meanwhile waits for one chunk at most.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../../db/sqlite.ts';
+import { openSqlite } from '../../db/sqlite/sqlite.ts';
 import { createContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
 import { finishImportJob, importCsvFile } from '../../domain/import-export/imports.ts';

@@ -14,9 +14,9 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrate.ts';
-import type { Database } from './schema.ts';
-import { type Db, type SearchTier, type Store, type TimeUnit, exactKey, searchWords } from './store.ts';
+import { migrateToLatest } from '../migrate.ts';
+import type { Database } from '../schema.ts';
+import { type Db, type SearchTier, type Store, type TimeUnit, exactKey, searchWords } from '../store.ts';
 
 const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114 } as const;
 

@@ -16,10 +16,10 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import { applyDonorTotalDeltas } from './donor-total-deltas.ts';
-import { isMigrationFailure, migrateToLatest, withBackup } from './migrate.ts';
-import type { NamedMigration } from './migration-types.ts';
-import type { Database } from './schema.ts';
+import { applyDonorTotalDeltas } from '../donor-total-deltas.ts';
+import { isMigrationFailure, migrateToLatest, withBackup } from '../migrate.ts';
+import type { NamedMigration } from '../migration-types.ts';
+import type { Database } from '../schema.ts';
 import {
   type Db,
   type SearchTier,
@@ -29,7 +29,7 @@ import {
   type WriteMode,
   exactKey,
   searchWords,
-} from './store.ts';
+} from '../store.ts';
 
 export interface SqliteOptions {
   file: string;
