@@ -16,11 +16,11 @@ import {
   type ScreenId,
   type ScreenProps,
 } from './router.ts';
-import { ContactsScreen } from './screens/ContactsScreen.tsx';
-import { DashboardScreen } from './screens/DashboardScreen.tsx';
-import { GiftEntryScreen } from './screens/GiftEntryScreen.tsx';
-import { ReviewScreen } from './screens/ReviewScreen.tsx';
-import { SettingsScreen } from './screens/SettingsScreen.tsx';
+import { ContactsScreen } from './screens/contacts/ContactsScreen.tsx';
+import { DashboardScreen } from './screens/dashboard/DashboardScreen.tsx';
+import { GiftEntryScreen } from './screens/gift-entry/GiftEntryScreen.tsx';
+import { ReviewScreen } from './screens/review/ReviewScreen.tsx';
+import { SettingsScreen } from './screens/settings/SettingsScreen.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
 
 const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {

@@ -7,7 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '#shared/money.ts';
-import { localDate, periodQuery } from '../../renderer/screens/dashboard-periods.ts';
+import { localDate, periodQuery } from '../../renderer/screens/dashboard/dashboard-periods.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import {
   expectNoA11yViolations,

@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localDate } from '../../renderer/screens/dashboard-periods.ts';
+import { localDate } from '../../renderer/screens/dashboard/dashboard-periods.ts';
 import { testKeys } from '../sync/rig.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import {

@@ -1,5 +1,5 @@
 /** How the contact screen writes money, dates and counts for people. */
-export { money } from '../format.ts';
+export { money } from '../../ui/format.ts';
 
 const dateFmt = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
@@ -15,7 +15,7 @@ export function day(iso: string | null | undefined): string {
   return Number.isNaN(t) ? iso : dateFmt.format(t);
 }
 
-export { count } from '../format.ts';
+export { count } from '../../ui/format.ts';
 
 /** ENUM_VALUE → "Enum value". */
 export function enumLabel(v: string | null | undefined): string {

@@ -8,14 +8,14 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { isApiError } from '../api/errors.ts';
-import { useApi } from '../api/provider.tsx';
-import { qk } from '../api/query-keys.ts';
-import { batchKey, type ScreenProps } from '../router.ts';
-import { Button, EmptyState, Screen } from '../ui/index.ts';
-import { BatchSummary, NewBatchDialog, OpenBatchList } from './gift-entry/BatchPanel.tsx';
-import { GiftRow } from './gift-entry/GiftRow.tsx';
-import { GiftRows } from './gift-entry/GiftRows.tsx';
+import { isApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { batchKey, type ScreenProps } from '../../router.ts';
+import { Button, EmptyState, Screen } from '../../ui/index.ts';
+import { BatchSummary, NewBatchDialog, OpenBatchList } from './BatchPanel.tsx';
+import { GiftRow } from './GiftRow.tsx';
+import { GiftRows } from './GiftRows.tsx';
 
 export function GiftEntryScreen(_props: ScreenProps) {
   const api = useApi();

@@ -4,7 +4,7 @@
  */
 import { useId } from 'react';
 import type { DonationStats } from '#shared/schemas/stats.ts';
-import { count, money, whole } from './format.ts';
+import { count, money, whole } from '../../ui/format.ts';
 
 const W = 720;
 const H = 260;

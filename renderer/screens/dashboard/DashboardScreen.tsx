@@ -7,14 +7,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { DonationStats } from '#shared/schemas/stats.ts';
-import { batchKey, type ScreenProps } from '../router.ts';
-import { useApi } from '../api/provider.tsx';
-import { qk } from '../api/query-keys.ts';
-import { hrefFor } from '../router.ts';
-import { Button, EmptyState, Screen, Select } from '../ui/index.ts';
+import { batchKey, type ScreenProps } from '../../router.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { hrefFor } from '../../router.ts';
+import { Button, EmptyState, Screen, Select } from '../../ui/index.ts';
 import { GiftsChart } from './dashboard-chart.tsx';
 import { localDate, periodQuery, type Period } from './dashboard-periods.ts';
-import { count, money, whole } from './format.ts';
+import { count, money, whole } from '../../ui/format.ts';
 import './dashboard.css';
 
 /** How often the figures refresh on their own (a saved gift refreshes them at once). */

@@ -4,11 +4,11 @@
  * focus where the work is: the search box, the first field of a form, the contact's name.
  */
 import { useLayoutEffect } from 'react';
-import type { Route } from '../router.ts';
-import { ContactFormScreen } from './contacts/ContactForm.tsx';
-import { ContactList } from './contacts/ContactList.tsx';
-import { ContactPage } from './contacts/ContactPage.tsx';
-import './contacts/contacts.css';
+import type { Route } from '../../router.ts';
+import { ContactFormScreen } from './ContactForm.tsx';
+import { ContactList } from './ContactList.tsx';
+import { ContactPage } from './ContactPage.tsx';
+import './contacts.css';
 
 export function ContactsScreen({ route }: { route: Route }) {
   const [first = '', second = ''] = route.rest;

@@ -5,11 +5,11 @@
  * chosen from a list that Tab and Enter (or the arrow keys) walk.
  */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { ScreenProps } from '../router.ts';
-import { hrefFor } from '../router.ts';
-import { Screen } from '../ui/index.ts';
-import { SETTINGS_SECTIONS, sectionFor } from './settings/sections.tsx';
-import './settings/settings.css';
+import type { ScreenProps } from '../../router.ts';
+import { hrefFor } from '../../router.ts';
+import { Screen } from '../../ui/index.ts';
+import { SETTINGS_SECTIONS, sectionFor } from './sections.tsx';
+import './settings.css';
 
 export function SettingsScreen({ route }: ScreenProps) {
   const current = sectionFor(route.rest[0]);
