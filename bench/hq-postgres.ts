@@ -152,7 +152,7 @@ export async function seedOrg(store: Store, donors: number): Promise<Org> {
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Bench HQ');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'bench');
-  const { createCampaign } = await import('../electron/domain/reference/reference.ts');
+  const { createCampaign } = await import('../electron/domain/reference/records.ts');
   const { createContact } = await import('../electron/domain/contacts/contacts.ts');
   const campaign = await createCampaign(ctx, { accountId, name: 'Gala' });
   const contactIds: string[] = [];

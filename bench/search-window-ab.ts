@@ -13,7 +13,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
 import { searchWords } from '../electron/db/store.ts';
 import { listContacts } from '../electron/domain/contacts/contacts.ts';
-import { pageFromOrderIndex } from '../electron/domain/contacts/contact-search.ts';
+import { pageFromOrderIndex } from '../electron/domain/contacts/search.ts';
 import { createContext } from '../electron/domain/context.ts';
 const dir = 'bench/.work/search-sqlite';
 const { accountId } = JSON.parse(fs.readFileSync(dir + '/search-bench.json', 'utf8'));

@@ -8,7 +8,7 @@ import { createDonation } from '../electron/domain/donations/donations.ts';
 import { matchContactByEmail } from '../electron/sync/push/email-match.ts';
 import { createSyncEngine, defaultClient } from '../electron/sync/push/engine.ts';
 import { pullFromHq } from '../electron/sync/pull/pull.ts';
-import { loadRemoteConfig } from '../electron/sync/remote/remote-settings.ts';
+import { loadRemoteConfig } from '../electron/sync/remote/settings.ts';
 import { startTestServer } from '../test/helpers/server.ts';
 import { type ProxyRecord, startFaultProxy } from '../test/sync/fault-proxy.ts';
 import { type HqSide, type SyncRig, testKeys } from '../test/sync/rig.ts';

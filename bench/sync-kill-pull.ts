@@ -9,7 +9,7 @@ import { createDonation } from '../electron/domain/donations/donations.ts';
 import { defaultClient, REQUEST_TIMEOUT_MS } from '../electron/sync/push/engine.ts';
 import { LEASE_MS } from '../electron/sync/outbox/lease.ts';
 import { pullFromHq, PULL_PAGE_SIZE } from '../electron/sync/pull/pull.ts';
-import { loadRemoteConfig } from '../electron/sync/remote/remote-settings.ts';
+import { loadRemoteConfig } from '../electron/sync/remote/settings.ts';
 import { seedContacts } from '../test/helpers/seed-contacts.ts';
 import { checkHqMatchesLocal, type SyncRig, startRig, testKeys } from '../test/sync/rig.ts';
 import { type SyncBenchResult, type Log, fmt, RATE, CHILD, hqSide } from './sync-common.ts';

@@ -10,7 +10,7 @@ import {
   retireCustomFieldOption,
 } from '../domain/contacts/custom-fields.ts';
 import { listFlags } from '../domain/limits/limits.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/reference.ts';
+import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/records.ts';
 import { registerServe } from './serve.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { CliError, print, reportError } from './output.ts';

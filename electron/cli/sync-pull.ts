@@ -12,8 +12,8 @@ import {
   linkReference,
   listReferenceLinks,
   unlinkReference,
-} from '../sync/reference-data/reference.ts';
-import { openRemote, resolveSyncAccount } from '../sync/remote/remote-for-account.ts';
+} from '../sync/reference-data/rules.ts';
+import { openRemote, resolveSyncAccount } from '../sync/remote/for-account.ts';
 import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 

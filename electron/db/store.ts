@@ -23,7 +23,7 @@ export type SearchTier = 'exact' | 'words' | 'prefix';
 /**
  * Bounds on the contacts' `seq` a search condition may return (both included): a hint for an
  * engine that can read its full-text index by row range, used where the caller restricts the
- * rows to that span anyway (contact-search.ts searchPageIds).
+ * rows to that span anyway (search.ts searchPageIds).
  */
 export interface SeqRange {
   /** A number, or an SQL expression evaluated once in the statement (a scalar subquery). */

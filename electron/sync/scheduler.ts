@@ -18,8 +18,8 @@ import {
   type SyncEngine,
   type SyncEngineOptions,
 } from './push/engine.ts';
-import { recordingAnswers } from './net/hq-contact.ts';
-import type { RemoteConfig } from './remote/remote-settings.ts';
+import { recordingAnswers } from './net/reachability.ts';
+import type { RemoteConfig } from './remote/settings.ts';
 
 export interface SchedulerOptions extends SyncEngineOptions {
   pollMs?: number;
@@ -52,7 +52,7 @@ async function outboxHead(store: Store): Promise<number> {
 }
 
 export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
-  // Every request's answer is recorded (hq-contact.ts): the status says whether HQ answers.
+  // Every request's answer is recorded (reachability.ts): the status says whether HQ answers.
   const makeClient =
     opts.makeClient ??
     ((cfg: RemoteConfig) => defaultClient(cfg, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));

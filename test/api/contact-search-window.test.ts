@@ -1,6 +1,6 @@
 /**
  * A broad search's page read through a window of the order's index (SQLite: the first entries
- * of the order bound the full-text read by seq; contact-search.ts searchPageIds) returns exactly
+ * of the order bound the full-text read by seq; search.ts searchPageIds) returns exactly
  * the page the whole match set gives, whatever the seqs look like: contacts imported late with
  * old dates (high seq, old creation), a second account's namesakes interleaved seq by seq, a
  * word found only among the oldest contacts (the window comes up short and the page is read

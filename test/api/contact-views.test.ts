@@ -6,7 +6,7 @@
  */
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactSummaryPageQuery } from '../../electron/domain/contacts/contact-views.ts';
+import { contactSummaryPageQuery } from '../../electron/domain/contacts/views.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import {
   asNewAccount,

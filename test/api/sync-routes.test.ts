@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { openSecret } from '../../electron/sync/remote/secret-box.ts';

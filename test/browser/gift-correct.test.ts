@@ -7,7 +7,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
 import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { makeContact } from '../helpers/api-fixtures.ts';

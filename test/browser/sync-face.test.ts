@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { SyncStatus } from '#shared/schemas/sync.ts';
 import { expectStatus, makeContact, makeCustomField, makeDonation } from '../helpers/api-fixtures.ts';

@@ -14,8 +14,8 @@ import {
   createCampaign,
   createCommittee,
   createDonationAccount,
-} from '../../electron/domain/reference/reference.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+} from '../../electron/domain/reference/records.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';

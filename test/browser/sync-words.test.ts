@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncRunResult, SyncStatus } from '#shared/schemas/sync.ts';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { ensureItem, linkRemote } from '../../electron/sync/outbox/state.ts';
 import { expectStatus, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
-import { deleteContact } from '../../electron/domain/contacts/contact-delete.ts';
-import { voidDonation } from '../../electron/domain/donations/donation-corrections.ts';
+import { deleteContact } from '../../electron/domain/contacts/delete.ts';
+import { voidDonation } from '../../electron/domain/donations/corrections.ts';
 import { TEST_ENGINE, type TestServer, startTestServer } from '../helpers/server.ts';
 import { type Org, contactIdOf, csvFile, importFile, makeOrg } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Exactly once when the outcome is unknown: HQ (a real GiftDesk server) behind sync-net's
+ * Exactly once when the outcome is unknown: HQ (a real GiftDesk server) behind net/'s
  * fault proxy, which drops answers after HQ committed, resets before forwarding, or answers
  * 500 after HQ applied the request. Counted at HQ and at the proxy.
  */
@@ -10,11 +10,11 @@ import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/donations.ts';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { listAttention, recordSyncState, retryItem } from '../../electron/sync/status/attention.ts';
 import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/push/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';

@@ -12,7 +12,7 @@ import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/donations.ts';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import {
   buildLanes,
   gatherWork,

@@ -15,9 +15,9 @@ import {
   createCampaign,
   createCommittee,
   createDonationAccount,
-} from '../../electron/domain/reference/reference.ts';
+} from '../../electron/domain/reference/records.ts';
 import { startServer, type RunningServer } from '../../electron/server/serve.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
 import { linkRemote } from '../../electron/sync/outbox/state.ts';
 import { ReferenceCandidates } from '#shared/schemas/sync-pull.ts';

@@ -12,11 +12,11 @@ import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact, deleteContact } from '../../electron/domain/contacts/contacts.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/donations.ts';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
 import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
 import { prepare, type PrepareInput, type Step } from '../../electron/sync/push/prepare.ts';
-import { LostLease } from '../../electron/sync/push/push-lease.ts';
+import { LostLease } from '../../electron/sync/push/under-lease.ts';
 import { getItem, linkRemote, type PushEntity } from '../../electron/sync/outbox/state.ts';
 import { tempDir } from '../helpers/server.ts';
 

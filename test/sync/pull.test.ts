@@ -22,7 +22,7 @@ import {
   listCampaigns,
   listCommittees,
   listDonationAccounts,
-} from '../../electron/domain/reference/reference.ts';
+} from '../../electron/domain/reference/records.ts';
 import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';
@@ -31,7 +31,7 @@ import {
   linkReference,
   listReferenceLinks,
   remoteReferenceId,
-} from '../../electron/sync/reference-data/reference.ts';
+} from '../../electron/sync/reference-data/rules.ts';
 import { localIdFor, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import {
   expectStatus,

@@ -21,7 +21,7 @@ import {
   refreshPulledContact,
   renamePulledReference,
 } from '../../electron/domain/pulled/pulled.ts';
-import { listCampaigns } from '../../electron/domain/reference/reference.ts';
+import { listCampaigns } from '../../electron/domain/reference/records.ts';
 import { tempDir } from '../helpers/server.ts';
 
 let store: Store;

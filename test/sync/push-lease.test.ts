@@ -1,5 +1,5 @@
 /**
- * push-lease.ts through its inputs: a real local SQLite file (the rig's), the lease row, and a
+ * under-lease.ts through its inputs: a real local SQLite file (the rig's), the lease row, and a
  * real GiftDesk HQ on 127.0.0.1 behind the fault proxy, which records every request that
  * reached it. A pass runs only under the lease; a takeover turns what was in flight into
  * `unknown` (a dead holder's records not before its requests must have ended); a request
@@ -11,8 +11,8 @@ import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import { createRemoteClient } from '../../electron/sync/net/http-client.ts';
 import { leaseHolder, processHolderId } from '../../electron/sync/outbox/lease.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';
-import { createLeasedRemote, LostLease, takeLeaseForPass } from '../../electron/sync/push/push-lease.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { createLeasedRemote, LostLease, takeLeaseForPass } from '../../electron/sync/push/under-lease.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
 import { ensureItem, getItem, updateItem, type ItemRow } from '../../electron/sync/outbox/state.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

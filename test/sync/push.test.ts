@@ -10,7 +10,7 @@ import { createContact, deleteContact, updateContact } from '../../electron/doma
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
 import { createDonation } from '../../electron/domain/donations/donations.ts';
-import { createCampaign } from '../../electron/domain/reference/reference.ts';
+import { createCampaign } from '../../electron/domain/reference/records.ts';
 import {
   discardItem,
   listAttention,
@@ -19,7 +19,7 @@ import {
 } from '../../electron/sync/status/attention.ts';
 import { createSyncEngine, type SyncEngine } from '../../electron/sync/push/engine.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
-import { saveRemoteSettings } from '../../electron/sync/remote/remote-settings.ts';
+import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';

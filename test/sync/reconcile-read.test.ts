@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts/contacts.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { readForReconcile, type ReadForReconcileDeps } from '../../electron/sync/reconcile/reconcile.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

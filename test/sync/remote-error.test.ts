@@ -1,6 +1,6 @@
 /** Both error shapes a remote may answer with, and the junk a proxy may put in between, read alike. */
 import { describe, expect, it } from 'vitest';
-import { parseRemoteError, type RemoteError } from '../../electron/sync/net/remote-error.ts';
+import { parseRemoteError, type RemoteError } from '../../electron/sync/net/error-body.ts';
 
 describe('parseRemoteError', () => {
   it.each<[string, number, unknown, string, RemoteError]>([

@@ -14,7 +14,7 @@ import {
   loadRemoteConfig,
   normaliseBaseUrl,
   saveRemoteSettings,
-} from '../../electron/sync/remote/remote-settings.ts';
+} from '../../electron/sync/remote/settings.ts';
 import {
   KEY_FILE,
   envKeySource,

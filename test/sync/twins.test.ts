@@ -15,7 +15,7 @@ import { listAttention } from '../../electron/sync/status/attention.ts';
 import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { pullFromHq } from '../../electron/sync/pull/pull.ts';
-import { loadRemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { loadRemoteConfig } from '../../electron/sync/remote/settings.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastDonationBody } from '../../electron/domain/donations/donation-fast-check.ts';
+import { fastDonationBody } from '../../electron/domain/donations/fast-check.ts';
 import { ELECTION_TYPES, PAYMENT_METHODS } from '#shared/enums.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
 

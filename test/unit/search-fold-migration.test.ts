@@ -8,8 +8,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { listContacts } from '../../electron/domain/contacts/contact-list.ts';
-import { createContact } from '../../electron/domain/contacts/contact-create.ts';
+import { listContacts } from '../../electron/domain/contacts/list.ts';
+import { createContact } from '../../electron/domain/contacts/create.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { beforeMigration } from '../helpers/before-migration.ts';

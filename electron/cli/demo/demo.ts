@@ -22,7 +22,7 @@ import {
 import { createElection, federalGeneralElectionDay } from '../../domain/limits/elections.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { importRecords } from '../../domain/import-export/imports.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../../domain/reference/reference.ts';
+import { createCampaign, createCommittee, createDonationAccount } from '../../domain/reference/records.ts';
 import {
   ascii,
   CITIES,

@@ -3,27 +3,22 @@
  * corrections before the first send. Each concern is its own module; this one gathers what the
  * routes, the sync engine, the tests and the benches import.
  *
- * - donation-rules.ts: the rules every donation passes, its stored row, its donor's totals
- * - donation-create.ts: create, once per sync reference
- * - donation-list.ts: the list and its count
- * - donation-read.ts: the full record, one or a batch's
- * - donation-corrections.ts: correct and void before the first send (read-only after)
+ * - rules.ts: the rules every donation passes, its stored row, its donor's totals
+ * - create.ts: create, once per sync reference
+ * - list.ts: the list and its count
+ * - read.ts: the full record, one or a batch's
+ * - corrections.ts: correct and void before the first send (read-only after)
  */
-export {
-  type DonationCorrection,
-  correctDonation,
-  donationSendState,
-  voidDonation,
-} from './donation-corrections.ts';
+export { type DonationCorrection, correctDonation, donationSendState, voidDonation } from './corrections.ts';
 export {
   type DonationWriteOptions,
   createDonation,
   createDonationOnce,
   insertDonation,
   toCreated,
-} from './donation-create.ts';
-export { donationPageQuery, listDonations } from './donation-list.ts';
-export { getDonation, listBatchDonations } from './donation-read.ts';
+} from './create.ts';
+export { donationPageQuery, listDonations } from './list.ts';
+export { getDonation, listBatchDonations } from './read.ts';
 export {
   type CheckedDonation,
   DONATION_REFERENCES,
@@ -32,4 +27,4 @@ export {
   donationRow,
   referenceNotFound,
   requireDesignation,
-} from './donation-rules.ts';
+} from './rules.ts';

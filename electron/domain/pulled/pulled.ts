@@ -10,8 +10,8 @@ import { dollarsToCents } from '#shared/money.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { bumpCounters, logChange } from '../change-log.ts';
-import { lockContact } from '../contacts/contact-read.ts';
-import { insertContactRecords, prepareContact } from '../contacts/contact-records.ts';
+import { lockContact } from '../contacts/read.ts';
+import { insertContactRecords, prepareContact } from '../contacts/records.ts';
 import type { CustomFieldDefinition } from '../contacts/custom-fields.ts';
 
 /** What a spec contact list item tells about a contact (the list has no more). */

@@ -17,7 +17,7 @@ import {
   contactDeletePreview,
   listContactDonations,
   listContactSummaries,
-} from '../../domain/contacts/contact-views.ts';
+} from '../../domain/contacts/views.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';

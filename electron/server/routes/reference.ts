@@ -29,7 +29,7 @@ import {
   updateCampaign,
   updateCommittee,
   updateDonationAccountLimits,
-} from '../../domain/reference/reference.ts';
+} from '../../domain/reference/records.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';

@@ -26,7 +26,7 @@ import {
   loadRemoteConfig,
   normaliseBaseUrl,
   saveRemoteSettings,
-} from '../../sync/remote/remote-settings.ts';
+} from '../../sync/remote/settings.ts';
 import type { SyncScheduler } from '../../sync/scheduler.ts';
 import type { KeySource } from '../../sync/remote/secret-box.ts';
 import { scopedAccount } from '../scope.ts';

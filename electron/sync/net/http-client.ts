@@ -19,10 +19,10 @@
  */
 import { classifyOutcome, type NetworkErrorKind, type Outcome } from './outcome.ts';
 import type { Pacer } from './pacer.ts';
-import { parseRemoteError, type RemoteError } from './remote-error.ts';
+import { parseRemoteError, type RemoteError } from './error-body.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
-export type { RemoteError } from './remote-error.ts';
+export type { RemoteError } from './error-body.ts';
 
 export interface RemoteClientOptions {
   /** The remote's base URL; requests go to `{baseUrl}/api/v1{path}` (a trailing `/api/v1` is accepted too). */

@@ -30,7 +30,7 @@
  * - A run is resumable: it records the offset of the next page; a run whose process died
  *   (no heartbeat for a minute) is picked up where it stopped by the next pull.
  *
- * This file runs the pull (the run's row, the page loop); pull-apply.ts writes each page.
+ * This file runs the pull (the run's row, the page loop); apply-page.ts writes each page.
  */
 import { newId } from '#shared/ids.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -39,9 +39,9 @@ import type { SyncPullRunsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { Clock } from '../net/clock.ts';
 import { loadDirectory, saveDirectory, watermarkAfter } from '../push/email-match.ts';
-import { applyContactPage } from './pull-apply.ts';
-import { pullReferenceData } from '../reference-data/reference-pull.ts';
-import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { applyContactPage } from './apply-page.ts';
+import { pullReferenceData } from '../reference-data/pull.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 
 export const PULL_PAGE_SIZE = 100;
 /** A running pull without a heartbeat for this long is taken to have died. */

@@ -14,8 +14,8 @@ import type { Store } from '../../db/store.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
 import { referenceOwners } from './identity.ts';
-import { backOff, type RecordDeps } from './record.ts';
-import type { RemoteConfig } from '../remote/remote-settings.ts';
+import { backOff, type RecordDeps } from './answers.ts';
+import type { RemoteConfig } from '../remote/settings.ts';
 import { getItem, linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 /**
@@ -34,12 +34,12 @@ export type ContactMatcher = (args: {
 }) => Promise<string | null>;
 
 export interface EmailLinkInput {
-  /** The store, clock and jitter a failure backs the record off with (record.ts). */
+  /** The store, clock and jitter a failure backs the record off with (answers.ts). */
   deps: RecordDeps;
   matcher: ContactMatcher;
   /** The engine's client for the remote, handed to the matcher. */
   client: RemoteClient;
-  /** One GET through that client under the lease (push-lease.ts). */
+  /** One GET through that client under the lease (under-lease.ts). */
   get: (path: string, query: Record<string, string | number>) => Promise<RemoteResult>;
   /** Called for every request this step sends itself. */
   counted: () => void;

@@ -27,7 +27,7 @@
 import type { Db } from '../../db/store.ts';
 import type { Clock } from '../net/clock.ts';
 import type { ContactMatcher } from './engine.ts';
-import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 
 /**
  * How old the directory may be before a pass reads HQ's new contacts (5 minutes). Within it, a

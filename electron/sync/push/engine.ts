@@ -4,7 +4,7 @@
  * (docs/design.md, "The push engine's modules").
  *
  * A pass, per account with remote settings:
- * 1. take (or renew) the database's lease (push-lease.ts); without it, do nothing;
+ * 1. take (or renew) the database's lease (under-lease.ts); without it, do nothing;
  * 2. settle changes nothing is pushed for (reference data);
  * 3. each round: reconcile the unknown outcomes of the account all at once (reconcile.ts), then
  *    gather the records to work on (lanes.ts): every record with changes still to go, oldest
@@ -13,8 +13,8 @@
  *    latency needs), each lane in order, every request through the one pacer.
  *
  * For one record, up to 8 steps: prepare its next request and mark it in flight (prepare.ts),
- * or match its email at HQ first (email-link.ts); send it under the lease (push-lease.ts);
- * write the answer down (record.ts: applied → done; not applied → again, backoff, parked, or
+ * or match its email at HQ first (email-link.ts); send it under the lease (under-lease.ts);
+ * write the answer down (answers.ts: applied → done; not applied → again, backoff, parked, or
  * the pass stops on a refused key; unknown → looked for at HQ before anything else is sent).
  */
 import { setMaxListeners } from 'node:events';
@@ -23,12 +23,7 @@ import { createContext, type DomainContext } from '../../domain/context.ts';
 import { buildLanes, gatherWork, type LaneVerdict, laneWidth, runLanes } from './lanes.ts';
 import { LEASE_MS, processHolderId, releaseLease } from '../outbox/lease.ts';
 import { type PendingEntity, queueCounts, settleUnpushedTypes } from '../outbox/outbox.ts';
-import {
-  configuredAccounts,
-  loadRemoteConfig,
-  noteRemote,
-  type RemoteConfig,
-} from '../remote/remote-settings.ts';
+import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from '../remote/settings.ts';
 import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
 import type { KeySource } from '../remote/secret-box.ts';
 import { getItem, updateItem } from '../outbox/state.ts';
@@ -36,8 +31,8 @@ import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
 import { createPacer } from '../net/pacer.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
-import { backOff, isApplied, recordAnswer } from './record.ts';
-import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './push-lease.ts';
+import { backOff, isApplied, recordAnswer } from './answers.ts';
+import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './under-lease.ts';
 
 export type { ContactMatcher } from './email-link.ts';
 
@@ -49,7 +44,7 @@ export interface SyncLogger {
 export interface SyncEngineOptions {
   store: Store;
   keys: KeySource;
-  /** The client (and its pacer) for a remote; one per remote, reused across passes. Default: sync-net's RemoteClient with its Pacer at the configured rate. */
+  /** The client (and its pacer) for a remote; one per remote, reused across passes. Default: net/'s RemoteClient (http-client.ts) with its Pacer at the configured rate. */
   makeClient?: (cfg: RemoteConfig) => RemoteClient;
   /** Email match before create (on by default in the settings; sync-pull provides it). */
   matchContact?: ContactMatcher;
@@ -404,7 +399,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
 
-/** sync-net's client and pacer for a remote, at its configured rate. */
+/** net/'s client and pacer for a remote, at its configured rate. */
 export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
   return createRemoteClient({
     baseUrl: cfg.baseUrl,

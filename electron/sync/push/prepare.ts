@@ -2,7 +2,7 @@
  * Prepare: what one record's next request is, decided from the record as it is now and its
  * pending changes (coalesce.ts), and — when there is one — the record marked in flight with
  * the request's attempt id and body, in the same transaction that renews the lease. Only
- * after that commit may the request leave (the engine sends it; record.ts notes the answer).
+ * after that commit may the request leave (the engine sends it; answers.ts notes the answer).
  *
  * The other answers: `done` (nothing to send; changes with no effect at HQ are settled),
  * `blocked` (waiting for another record to reach HQ first: a donor, a namesake's create of
@@ -26,8 +26,8 @@ import {
   donationCreateBody,
   type DonationRemoteIds,
 } from './payloads.ts';
-import { LostLease } from './push-lease.ts';
-import type { RemoteConfig } from '../remote/remote-settings.ts';
+import { LostLease } from './under-lease.ts';
+import type { RemoteConfig } from '../remote/settings.ts';
 import {
   ensureItem,
   type PushEntity,

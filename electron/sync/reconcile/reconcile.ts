@@ -24,15 +24,15 @@
  * fails (after its retries) leaves every due record of that sweep unknown, backed off — never
  * "found" under a made-up id. A create found before it is due is linked at once (it landed).
  *
- * This file decides what is due and resends PUTs and DELETEs; reconcile-sweeps.ts has the sweeps.
+ * This file decides what is due and resends PUTs and DELETEs; sweeps.ts has the sweeps.
  */
 import type { Db, Store } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { releaseAttempt } from '../outbox/outbox.ts';
-import type { RemoteConfig } from '../remote/remote-settings.ts';
-import { sweepContacts, sweepDonations } from './reconcile-sweeps.ts';
+import type { RemoteConfig } from '../remote/settings.ts';
+import { sweepContacts, sweepDonations } from './sweeps.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/state.ts';
 
 export type Read =

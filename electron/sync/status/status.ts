@@ -7,7 +7,7 @@
  * - needsAttention: the number of records in `attention` — the list itself, same query.
  * - sent: changes HQ confirmed (an applied answer, or found at HQ after an unknown outcome);
  *   never a change merged into nothing or discarded (those count in `done` only).
- * - connection: what the requests found of HQ (hq-contact.ts), with the window "online" uses;
+ * - connection: what the requests found of HQ (reachability.ts), with the window "online" uses;
  *   `lastFailure` is the connection's problem in a coordinator's words (connection-problem.ts).
  * - nextTryAt: when the changes waiting go next on their own — the earliest backoff still
  *   running, not before HQ's pause ends; with none, while HQ does not answer, the next
@@ -17,9 +17,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
 import { listAttention, listFailing } from './attention.ts';
-import { connectionState, ONLINE_WINDOW_MS } from '../net/hq-contact.ts';
+import { connectionState, ONLINE_WINDOW_MS } from '../net/reachability.ts';
 import { PUSHED_TYPES } from '../outbox/outbox.ts';
-import { getRemoteSettings } from '../remote/remote-settings.ts';
+import { getRemoteSettings } from '../remote/settings.ts';
 
 /** The outbox of an account, in changes: all still to go, in a request, of parked records. */
 async function outboxCounts(

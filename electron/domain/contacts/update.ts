@@ -6,8 +6,8 @@ import { CONTACT_COLLECTIONS, type Contact, type ContactUpdateBody } from '#shar
 import type { ContactsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
-import { contactNotFound, getContact, getContactRow, lockContact } from './contact-read.ts';
-import { checkCollections, replaceCollection, scalarPatch } from './contact-records.ts';
+import { contactNotFound, getContact, getContactRow, lockContact } from './read.ts';
+import { checkCollections, replaceCollection, scalarPatch } from './records.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import { applyCustomValues, resolveCustomValues } from './custom-fields.ts';
 

@@ -7,10 +7,10 @@
 import { requireAccount } from '../../domain/accounts/accounts.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { recordingAnswers } from '../net/hq-contact.ts';
+import { recordingAnswers } from '../net/reachability.ts';
 import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
 import { createPacer } from '../net/pacer.ts';
-import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './remote-settings.ts';
+import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './settings.ts';
 import { defaultKeySource } from './secret-box.ts';
 
 const notConfigured = (what: string) =>
@@ -47,7 +47,7 @@ export async function openRemote(
   const config = await loadRemoteConfig(ctx.store.db, defaultKeySource(dataDir), accountId);
   if (!config) throw notConfigured(`Account ${accountId} does not sync to HQ`);
   const pacer = createPacer({ ratePerSecond: config.ratePerSecond });
-  // Pull's and linking's answers tell whether HQ answers too (hq-contact.ts).
+  // Pull's and linking's answers tell whether HQ answers too (reachability.ts).
   const remote = recordingAnswers(
     ctx.store,
     accountId,

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { newId } from '#shared/ids.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
-import { type NewContactRecord, prepareContact } from '../contacts/contact-records.ts';
+import { type NewContactRecord, prepareContact } from '../contacts/records.ts';
 import {
   CONTACT_REF_FIELD,
   type ColumnPlan,
@@ -19,8 +19,8 @@ import {
 } from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import type { CustomFieldDefinition } from '../contacts/custom-fields.ts';
-import { fastDonationBody } from '../donations/donation-fast-check.ts';
-import { type CheckedDonation, checkDonation } from '../donations/donation-rules.ts';
+import { fastDonationBody } from '../donations/fast-check.ts';
+import { type CheckedDonation, checkDonation } from '../donations/rules.ts';
 import { explicitElection } from '../limits/elections.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 

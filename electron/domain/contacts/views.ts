@@ -23,8 +23,8 @@ import {
   countedSearchPage,
   relevancePage,
   searchPageIds,
-} from './contact-search.ts';
-import { contactNotFound, getContactRow } from './contact-read.ts';
+} from './search.ts';
+import { contactNotFound, getContactRow } from './read.ts';
 import type { DomainContext } from '../context.ts';
 import { donationAmountOf, donationFlagsOf } from '../row-mappers.ts';
 

@@ -21,7 +21,7 @@ import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare.ts';
-import type { RemoteConfig } from '../remote/remote-settings.ts';
+import type { RemoteConfig } from '../remote/settings.ts';
 import {
   getItem,
   linkRemote,

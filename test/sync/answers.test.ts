@@ -1,5 +1,5 @@
 /**
- * record.ts through its inputs: a record prepared for real (prepare.ts) on the rig's local
+ * answers.ts through its inputs: a record prepared for real (prepare.ts) on the rig's local
  * SQLite file, sent by a real client to a real GiftDesk HQ on 127.0.0.1 behind the fault
  * proxy, and the answer — as HQ or the proxy really gave it — written down. What the local
  * state says afterwards is what the next pass acts on: done, retried blindly, parked for a
@@ -11,8 +11,8 @@ import { createDonation } from '../../electron/domain/donations/donations.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
 import { prepare, type SendStep } from '../../electron/sync/push/prepare.ts';
-import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/push/record.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/remote-settings.ts';
+import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/push/answers.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
 import { getItem, linkRemote, remoteIdFor, type PushEntity } from '../../electron/sync/outbox/state.ts';
 import { forwardAll, type FaultRule } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';

@@ -8,7 +8,7 @@
 import type { Store } from '../../db/store.ts';
 import type { RemoteClient, RemoteResult, RequestOptions } from '../net/http-client.ts';
 import { acquireLease, renewLeaseIn } from '../outbox/lease.ts';
-import type { RemoteConfig } from '../remote/remote-settings.ts';
+import type { RemoteConfig } from '../remote/settings.ts';
 
 /** Thrown where this holder finds the lease taken by another: nothing may be sent. */
 export class LostLease extends Error {}

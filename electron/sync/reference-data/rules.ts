@@ -19,8 +19,8 @@
  * A gift whose campaign (committee, donation account) has no link waits in the push engine
  * as "needs attention" with `unlinkedReferenceReason` — it is never posted with a local id.
  *
- * This file links by hand; reference-candidates.ts offers HQ's records to choose from, and
- * reference-pull.ts pulls them.
+ * This file links by hand; candidates.ts offers HQ's records to choose from, and
+ * reference-data/pull.ts pulls them.
  */
 import { DomainError } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -31,7 +31,7 @@ import {
   type ReferenceKind,
 } from '../../domain/pulled/pulled.ts';
 import type { Db } from '../../db/store.ts';
-import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 export type { ReferenceKind };

@@ -1,10 +1,14 @@
 /**
  * What an answer from HQ counts as, and what the recorded answers say of HQ now: the rules
- * behind the badge's words (electron/sync/net/hq-contact.ts). The states reached only with time
+ * behind the badge's words (electron/sync/net/reachability.ts). The states reached only with time
  * (quiet: HQ's last answer is over two minutes old; paused) are checked here at fixed times.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyAnswer, connectionState, type ConnectionFacts } from '../../electron/sync/net/hq-contact.ts';
+import {
+  classifyAnswer,
+  connectionState,
+  type ConnectionFacts,
+} from '../../electron/sync/net/reachability.ts';
 import type { RemoteResult } from '../../electron/sync/net/http-client.ts';
 
 const HQ = 'https://hq.example.org/api/v1';

@@ -41,7 +41,7 @@ export interface RemoteSettings {
   doneCount: number;
   /** Changes HQ confirmed. */
   sentCount: number;
-  /** What the requests found of HQ (hq-contact.ts). */
+  /** What the requests found of HQ (reachability.ts). */
   hqAnsweredAt: string | null;
   hqFailedAt: string | null;
   hqFailure: string | null;

@@ -13,18 +13,13 @@ import type { DonationAccountRow, DonationRow } from '../../db/schema.ts';
 import type { Engine } from '../../db/migration-types.ts';
 import type { Db } from '../../db/store.ts';
 import { bumpCounters, changeLogRow } from '../change-log.ts';
-import { insertContactRecords, type NewContactRecord } from '../contacts/contact-records.ts';
+import { insertContactRecords, type NewContactRecord } from '../contacts/records.ts';
 import type { DomainContext } from '../context.ts';
 import { CONTACT_REF_FIELD, type ImportKind } from './csv-columns.ts';
-import {
-  DONATION_REFERENCES,
-  addToDonorTotals,
-  donationRow,
-  referenceNotFound,
-} from '../donations/donation-rules.ts';
+import { DONATION_REFERENCES, addToDonorTotals, donationRow, referenceNotFound } from '../donations/rules.ts';
 import { electionFromCalendar, loadElectionCalendar } from '../limits/elections.ts';
-import { checkChunkLimits, inSlices } from '../limits/import-limits.ts';
-import type { Checked, ContactCandidate, DonationCandidate, Rejection } from './import-rows.ts';
+import { checkChunkLimits, inSlices } from '../limits/for-import.ts';
+import type { Checked, ContactCandidate, DonationCandidate, Rejection } from './rows.ts';
 
 /** What a chunk's write needs to know of its import. */
 export interface ChunkSpec {

@@ -1,11 +1,11 @@
 /**
  * The contact list (the remote API's shape): sorted by a column or by relevance, searched
- * (contact-search.ts), paged by offset.
+ * (search.ts), paged by offset.
  */
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../change-log.ts';
-import { type OrderTerm, countedSearchPage, relevancePage, searchPageIds } from './contact-search.ts';
+import { type OrderTerm, countedSearchPage, relevancePage, searchPageIds } from './search.ts';
 import type { DomainContext } from '../context.ts';
 
 const SORT_COLUMN = {
@@ -40,7 +40,7 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   ];
   if (search !== undefined) {
     // Count and page in one statement where the engine builds the match set to count it
-    // anyway (contact-search.ts countedSearchPage).
+    // anyway (search.ts countedSearchPage).
     const both = await countedSearchPage(ctx, {
       accountId: q.accountId,
       text: search,
@@ -52,7 +52,7 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
       return { data: await contactItems(db, q.accountId, both.ids), total: both.total, limit, offset };
   }
   // Else the total first, driven by the full-text match (account-scoped:
-  // Store.countContactSearch), then the page (contact-search.ts).
+  // Store.countContactSearch), then the page (search.ts).
   const counted = search !== undefined ? await ctx.store.countContactSearch(search, q.accountId) : null;
   if (counted !== null && search !== undefined) {
     const ids = await searchPageIds(ctx, {

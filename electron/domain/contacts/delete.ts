@@ -2,7 +2,7 @@
  * Deleting a contact with everything attached, its donations included.
  */
 import { bumpCounters, logChange } from '../change-log.ts';
-import { contactNotFound, lockContact } from './contact-read.ts';
+import { contactNotFound, lockContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 
 /** Deletes the contact and everything attached, donations included (docs/design.md). */

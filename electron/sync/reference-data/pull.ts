@@ -12,8 +12,8 @@ import {
   type ReferenceKind,
   renamePulledReference,
 } from '../../domain/pulled/pulled.ts';
-import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './reference.ts';
-import { type RemoteReader, getJson, remoteMessage } from '../net/remote-read.ts';
+import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './rules.ts';
+import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
 
 export interface ReferencePullSummary {

@@ -19,7 +19,7 @@ import {
   donationRow,
   present,
   requireDesignation,
-} from './donation-rules.ts';
+} from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
 import { notFound, ReferenceHeld } from '../errors.ts';
 import { checkLimits } from '../limits/limits.ts';
