@@ -12,6 +12,37 @@ const layer = (files, patterns, why) => ({
   },
 });
 
+const ONLY_MAIN_IMPORTS_ELECTRON = {
+  group: ['electron'],
+  message: 'Bad layering: only electron/main.ts and preload.ts import Electron.',
+};
+
+// The server, the CLI, the shell and main.ts use sync and the domain through their stated
+// surfaces only: electron/sync/index.ts, electron/domain/index.ts and each domain folder's
+// index.ts (docs/development.md, "The map").
+const surfaces = (files, extra = []) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...extra,
+          {
+            group: ['**/sync/**/*.ts', '!**/sync/index.ts'],
+            message: 'Bad layering: import sync through its surface, electron/sync/index.ts.',
+          },
+          {
+            group: ['**/domain/**/*.ts', '!**/domain/index.ts', '!**/domain/*/index.ts'],
+            message:
+              "Bad layering: import the domain through its surfaces, electron/domain/index.ts or a domain folder's index.ts.",
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/.work/', 'test-results/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
@@ -52,11 +83,9 @@ export default tseslint.config(
     ['**/domain/**', '**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify'],
     'db/ is the bottom layer.',
   ),
-  layer(
-    ['electron/server/**', 'electron/cli/**', 'electron/sync/**'],
-    ['electron'],
-    'only electron/main.ts and preload.ts import Electron.',
-  ),
+  layer(['electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
+  surfaces(['electron/server/**', 'electron/cli/**'], [ONLY_MAIN_IMPORTS_ELECTRON]),
+  surfaces(['electron/shell/**', 'electron/main.ts']),
   {
     // The shell's logic is run in Node against a stand-in for Electron: its types only.
     files: ['electron/shell/**'],

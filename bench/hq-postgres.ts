@@ -61,7 +61,7 @@ export interface ListResults {
 export async function fillDonations(store: Store, org: Org, n: number): Promise<void> {
   const ctx = createContext(store);
   const { id: otherAccount } = await createAccount(ctx, 'Bench HQ other');
-  const { createContact } = await import('../electron/domain/contacts/contacts.ts');
+  const { createContact } = await import('../electron/domain/contacts/index.ts');
   const otherDonor = (
     await createContact(ctx, { accountId: otherAccount, firstName: 'Other', lastName: 'Donor' })
   ).id;
@@ -153,7 +153,7 @@ export async function seedOrg(store: Store, donors: number): Promise<Org> {
   const { id: accountId } = await createAccount(ctx, 'Bench HQ');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'bench');
   const { createCampaign } = await import('../electron/domain/reference/records.ts');
-  const { createContact } = await import('../electron/domain/contacts/contacts.ts');
+  const { createContact } = await import('../electron/domain/contacts/index.ts');
   const campaign = await createCampaign(ctx, { accountId, name: 'Gala' });
   const contactIds: string[] = [];
   for (let i = 0; i < donors; i++) {

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
 import { searchWords } from '../electron/db/store.ts';
-import { listContacts } from '../electron/domain/contacts/contacts.ts';
+import { listContacts } from '../electron/domain/contacts/index.ts';
 import { pageFromOrderIndex } from '../electron/domain/contacts/search.ts';
 import { createContext } from '../electron/domain/context.ts';
 const dir = 'bench/.work/search-sqlite';

@@ -3,8 +3,8 @@
  * proxy, the production engine, the pull that comes first, and the workload rounds.
  */
 import path from 'node:path';
-import { createContact, deleteContact, updateContact } from '../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../electron/domain/donations/donations.ts';
+import { createContact, deleteContact, updateContact } from '../electron/domain/contacts/index.ts';
+import { createDonation } from '../electron/domain/donations/index.ts';
 import { matchContactByEmail } from '../electron/sync/push/email-match.ts';
 import { createSyncEngine, defaultClient } from '../electron/sync/push/engine.ts';
 import { pullFromHq } from '../electron/sync/pull/pull.ts';

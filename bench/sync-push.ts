@@ -2,8 +2,8 @@
  * The sync push benches: requests per synced change (no faults, and with 10% of outcomes
  * unknown, exactly once checked) and throughput against HQ's rate at three latencies.
  */
-import { createContact } from '../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../electron/domain/donations/donations.ts';
+import { createContact } from '../electron/domain/contacts/index.ts';
+import { createDonation } from '../electron/domain/donations/index.ts';
 import { type FaultAction, type FaultRule, maxInAnyWindow } from '../test/sync/fault-proxy.ts';
 import { createRng } from '../test/sync/random.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion } from '../test/sync/rig.ts';

@@ -5,14 +5,13 @@
  * folder with none it says which folder it looked in and how to point at the right one.
  * Only the commands meant to create one (`account create`, `demo`, `serve`) may.
  */
+import { type Command, InvalidArgumentError } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Command, InvalidArgumentError } from 'commander';
 import { type OpenOptions, openStore } from '../db/open.ts';
-import { requireAccount } from '../domain/accounts/accounts.ts';
-import { createContext, type DomainContext } from '../domain/context.ts';
-import { DomainError, isDomainError } from '../domain/errors.ts';
+import { requireAccount } from '../domain/accounts/index.ts';
+import { createContext, type DomainContext, DomainError, isDomainError } from '../domain/index.ts';
 import { databaseFile, defaultDataDir } from '../paths.ts';
 import { CliError } from './output.ts';
 

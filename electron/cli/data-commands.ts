@@ -10,14 +10,19 @@
  *     CSV on stdout, or into FILE ({"written": N} with --json).
  *   giftdesk demo: seeds a demo organisation, prints {"accountId", "keyId", "secret"}.
  */
-import fs from 'node:fs';
-import { once } from 'node:events';
-import { Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { IMPORT_KINDS, type ImportKind } from '../domain/import-export/csv-columns.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { exportCsv } from '../domain/import-export/exports.ts';
-import { type ImportProgress, type ImportResult, importCsvFile } from '../domain/import-export/imports.ts';
+import { type Command, Option } from 'commander';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import {
+  IMPORT_KINDS,
+  type ImportKind,
+  type ImportProgress,
+  type ImportResult,
+  exportCsv,
+  importCsvFile,
+} from '../domain/import-export/index.ts';
+import type { DomainContext } from '../domain/index.ts';
 import { type CommonOptions, common, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 

@@ -3,20 +3,16 @@
  * --data-dir and --json; errors go to stderr with a non-zero exit.
  */
 import { Command, CommanderError } from 'commander';
-import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts/accounts.ts';
-import {
-  archiveCustomField,
-  createCustomField,
-  retireCustomFieldOption,
-} from '../domain/contacts/custom-fields.ts';
-import { listFlags } from '../domain/limits/limits.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/records.ts';
-import { registerServe } from './serve.ts';
+import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts/index.ts';
+import { archiveCustomField, createCustomField, retireCustomFieldOption } from '../domain/contacts/index.ts';
+import { listFlags } from '../domain/limits/index.ts';
+import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/index.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
-import { CliError, print, reportError } from './output.ts';
 import { registerDataCommands } from './data-commands.ts';
-import { registerSyncPushCommands } from './sync-push.ts';
+import { CliError, print, reportError } from './output.ts';
+import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
+import { registerSyncPushCommands } from './sync-push.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')

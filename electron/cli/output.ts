@@ -2,7 +2,7 @@
  * CLI output: with --json exactly one JSON object on stdout; otherwise words for people.
  * Errors go to stderr with a non-zero exit, never a stack trace.
  */
-import { isDomainError } from '../domain/errors.ts';
+import { isDomainError } from '../domain/index.ts';
 
 export interface OutputOptions {
   json?: boolean;

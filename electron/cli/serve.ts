@@ -1,13 +1,13 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
+import fs from 'node:fs';
 import { openStore } from '../db/open.ts';
 import { databaseFile } from '../paths.ts';
-import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
+import { defaultKeySource } from '../sync/index.ts';
+import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
 import { CliError, print } from './output.ts';
 import { openServeLog, serveLogFile } from './serve-log.ts';
-import { defaultKeySource } from '../sync/remote/secret-box.ts';
 
 interface ServeCliOptions extends CommonOptions {
   port: string;

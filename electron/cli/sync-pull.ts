@@ -5,15 +5,18 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import type { DomainContext } from '../domain/context.ts';
-import { type PullProgress, type PullRun, pullFromHq } from '../sync/pull/pull.ts';
+import type { DomainContext } from '../domain/index.ts';
 import {
+  type PullProgress,
+  type PullRun,
   type ReferenceKind,
   linkReference,
   listReferenceLinks,
+  openRemote,
+  pullFromHq,
+  resolveSyncAccount,
   unlinkReference,
-} from '../sync/reference-data/rules.ts';
-import { openRemote, resolveSyncAccount } from '../sync/remote/for-account.ts';
+} from '../sync/index.ts';
 import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 

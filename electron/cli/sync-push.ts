@@ -6,14 +6,19 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { syncStatus } from '../sync/status/status.ts';
-import { createSyncEngine, defaultClient, type PassProgress } from '../sync/push/engine.ts';
-import { recordingAnswers } from '../sync/net/reachability.ts';
-import { matchContactByEmail } from '../sync/push/email-match.ts';
-import { resolveSyncAccount } from '../sync/remote/for-account.ts';
-import { saveRemoteSettings } from '../sync/remote/settings.ts';
-import { defaultKeySource, KEY_ENV } from '../sync/remote/secret-box.ts';
-import { type CommonOptions, common, resolveDataDir, withAccount, withContext } from './context.ts';
+import {
+  createSyncEngine,
+  defaultClient,
+  defaultKeySource,
+  KEY_ENV,
+  matchContactByEmail,
+  recordingAnswers,
+  resolveSyncAccount,
+  saveRemoteSettings,
+  syncStatus,
+  type PassProgress,
+} from '../sync/index.ts';
+import { common, resolveDataDir, withAccount, withContext, type CommonOptions } from './context.ts';
 import { CliError, print } from './output.ts';
 
 interface ConfigureOptions extends CommonOptions {

@@ -3,6 +3,7 @@
  * rate limit, Host check, authentication) are plugins in gates.ts; errors, text checks at
  * entry and the OpenAPI document are set up here; no business rule is.
  */
+import { newId } from '#shared/ids.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -16,26 +17,25 @@ import {
 import { isUtf8 } from 'node:buffer';
 import type http from 'node:http';
 import https from 'node:https';
-import { newId } from '#shared/ids.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { DomainError, type FieldIssue } from '../domain/errors.ts';
+import type { DomainContext } from '../domain/index.ts';
+import { DomainError, type FieldIssue } from '../domain/index.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import { hostCheck, keyCheck, rateLimit, requireAuth } from './gates.ts';
-import { contactViewRoutes } from './routes/contact-views.ts';
-import { giftCheckRoutes } from './routes/gift-checks.ts';
-import { contactRoutes } from './routes/contacts.ts';
-import { donationRoutes } from './routes/donations.ts';
+import { requestLogSerializer } from './log-redact.ts';
 import { accountRoutes } from './routes/account.ts';
 import { batchRoutes } from './routes/batches.ts';
+import { contactViewRoutes } from './routes/contact-views.ts';
+import { contactRoutes } from './routes/contacts.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
+import { donationRoutes } from './routes/donations.ts';
 import { electionRoutes } from './routes/elections.ts';
 import { flagRoutes } from './routes/flags.ts';
+import { giftCheckRoutes } from './routes/gift-checks.ts';
+import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
-import { importRoutes } from './routes/imports.ts';
-import { type SyncServices, syncRoutes } from './routes/sync.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
-import { requestLogSerializer } from './log-redact.ts';
+import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 

@@ -2,10 +2,10 @@
  * The one place every error becomes the API's error body. Nothing leaves as a stack trace:
  * an unexpected error is logged with its request id and answered with a plain 500.
  */
+import type { ErrorBody } from '#shared/schemas/common.ts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '#shared/schemas/common.ts';
-import { isDomainError } from '../domain/errors.ts';
+import { isDomainError } from '../domain/index.ts';
 import { drainBody, formatByteLimit } from './body-drain.ts';
 
 const REASON: Record<number, string> = {

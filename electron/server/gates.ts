@@ -18,8 +18,8 @@
  *    otherwise; the request's `auth` is set for the routes (scope.ts).
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { authenticateApiKey } from '../domain/accounts/accounts.ts';
-import type { DomainContext } from '../domain/context.ts';
+import { authenticateApiKey } from '../domain/accounts/index.ts';
+import type { DomainContext } from '../domain/index.ts';
 import { errorBody } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
 import type { Auth } from './scope.ts';

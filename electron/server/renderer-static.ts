@@ -9,13 +9,13 @@
  * Files are read once at start (the bundle is small and content-hashed); nothing outside
  * the folder can be asked for, because only the files found there get a route.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '#shared/schemas/common.ts';
 import { AppSession, BrowserSessionRequest } from '#shared/schemas/session.ts';
-import type { DomainContext } from '../domain/context.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DomainContext } from '../domain/index.ts';
 import { contentSecurityPolicy } from '../shell/security.ts';
 import { openDesktopSession } from '../shell/session.ts';
 import type { ServerPlugin } from './app.ts';

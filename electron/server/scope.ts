@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { SessionKind } from '../domain/accounts/accounts.ts';
-import { DomainError } from '../domain/errors.ts';
+import type { SessionKind } from '../domain/accounts/index.ts';
+import { DomainError } from '../domain/index.ts';
 
 export interface Auth {
   accountId: string;

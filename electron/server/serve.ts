@@ -4,13 +4,12 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Store } from '../db/store.ts';
-import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/accounts/accounts.ts';
-import { createContext, type DomainContext } from '../domain/context.ts';
+import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/accounts/index.ts';
+import { createContext, type DomainContext } from '../domain/index.ts';
+import type { KeySource } from '../sync/index.ts';
+import { createSyncScheduler, matchContactByEmail, type SyncScheduler } from '../sync/index.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { isLoopbackBind } from './hosts.ts';
-import { matchContactByEmail } from '../sync/push/email-match.ts';
-import { createSyncScheduler, type SyncScheduler } from '../sync/scheduler.ts';
-import type { KeySource } from '../sync/remote/secret-box.ts';
 
 export interface RunningServer {
   url: string;

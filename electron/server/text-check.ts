@@ -5,7 +5,7 @@
  * cuts strings short in other programs and is refused by PostgreSQL's text). Each is a 400
  * naming the field. Pure.
  */
-import type { FieldIssue } from '../domain/errors.ts';
+import type { FieldIssue } from '../domain/index.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

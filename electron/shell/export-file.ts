@@ -3,10 +3,10 @@
  * user chose, page by page (the main process never holds the whole export), through a temp
  * file renamed into place so a failed export leaves no half file behind.
  */
-import fs from 'node:fs';
 import type { ImportKind } from '#shared/schemas/imports.ts';
-import type { DomainContext } from '../domain/context.ts';
-import { exportCsv } from '../domain/import-export/exports.ts';
+import fs from 'node:fs';
+import { exportCsv } from '../domain/import-export/index.ts';
+import type { DomainContext } from '../domain/index.ts';
 
 export async function exportCsvToFile(
   ctx: DomainContext,

@@ -16,8 +16,8 @@ import {
   listAccounts,
   revokeApiKey,
   type SessionKind,
-} from '../domain/accounts/accounts.ts';
-import type { DomainContext } from '../domain/context.ts';
+} from '../domain/accounts/index.ts';
+import type { DomainContext } from '../domain/index.ts';
 
 export interface DesktopSession {
   apiBase: string;

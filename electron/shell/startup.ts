@@ -11,9 +11,6 @@
  * what to do (startup-failure.ts), and exits with code 1. A second launch only hands over to
  * the running one and quits: it opens nothing.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type {
   App,
   BrowserWindowConstructorOptions,
@@ -25,14 +22,17 @@ import type {
   SaveDialogReturnValue,
   Shell,
 } from 'electron';
-import type { KeySource } from '../sync/remote/secret-box.ts';
-import { assertIntact, damagedMessage } from '../db/sqlite/integrity.ts';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { NamedMigration } from '../db/migration-types.ts';
 import { openStore } from '../db/open.ts';
+import { assertIntact, damagedMessage } from '../db/sqlite/integrity.ts';
 import type { Store } from '../db/store.ts';
 import { databaseFile } from '../paths.ts';
 import { rendererStatic } from '../server/renderer-static.ts';
 import { startServer, type RunningServer } from '../server/serve.ts';
+import type { KeySource } from '../sync/index.ts';
 import { exportCsvToFile } from './export-file.ts';
 import { desktopPort } from './port.ts';
 import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from './security.ts';

@@ -8,7 +8,7 @@
  */
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { donationPageQuery } from '../../electron/domain/donations/donations.ts';
+import { donationPageQuery } from '../../electron/domain/donations/index.ts';
 import {
   asNewAccount,
   expectStatus,

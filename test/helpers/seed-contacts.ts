@@ -14,7 +14,7 @@ import {
   insertContactRecords,
   prepareContact,
   type NewContactRecord,
-} from '../../electron/domain/contacts/contacts.ts';
+} from '../../electron/domain/contacts/index.ts';
 import { newId } from '#shared/ids.ts';
 
 const FIRST = [

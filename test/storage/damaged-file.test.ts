@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkIntegrity } from '../../electron/db/sqlite/integrity.ts';
 import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { isolatedEnv, startServe } from '../helpers/cli.ts';
 import { TEST_ENGINE, tempDir } from '../helpers/server.ts';

@@ -12,7 +12,7 @@ import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
 import { openStore } from '../../electron/db/open.ts';
 import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { TEST_ENGINE, tempDir } from '../helpers/server.ts';
 

@@ -6,8 +6,8 @@
  * person, or looked for at HQ first.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
 import { prepare, type SendStep } from '../../electron/sync/push/prepare.ts';

@@ -6,7 +6,7 @@
  * create — and when it must be created after all.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { systemClock, type Clock } from '../../electron/sync/net/clock.ts';
 import {
   type ContactMatcher,

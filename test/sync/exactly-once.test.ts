@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { listAttention, recordSyncState, retryItem } from '../../electron/sync/status/attention.ts';
 import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/push/engine.ts';

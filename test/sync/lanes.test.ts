@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import {
   buildLanes,

@@ -9,8 +9,8 @@
  * local record is linked to it. The order is made by the proxy, not by timing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact, getContact, updateContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact, getContact, updateContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import type { FaultAction } from './fault-proxy.ts';

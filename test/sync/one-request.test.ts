@@ -5,8 +5,8 @@
  * every request counted where HQ receives it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { listAttention } from '../../electron/sync/status/attention.ts';
 import { DIRECTORY_FRESH_MS, matchContactByEmail } from '../../electron/sync/push/email-match.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';

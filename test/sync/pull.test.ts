@@ -12,7 +12,7 @@ import {
   getContact,
   listContacts,
   updateContact,
-} from '../../electron/domain/contacts/contacts.ts';
+} from '../../electron/domain/contacts/index.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { listCustomFields } from '../../electron/domain/contacts/custom-fields.ts';
 import { isDomainError } from '../../electron/domain/errors.ts';

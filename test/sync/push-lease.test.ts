@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createRemoteClient } from '../../electron/sync/net/http-client.ts';
 import { leaseHolder, processHolderId } from '../../electron/sync/outbox/lease.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';

@@ -5,8 +5,8 @@
  * own is followed (its headers and its 429s), and every request still gets through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';

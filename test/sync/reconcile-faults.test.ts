@@ -4,7 +4,7 @@
  * "found" under a made-up id.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact, deleteContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact, deleteContact } from '../../electron/domain/contacts/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';

@@ -5,7 +5,7 @@
  * answer is a failure at once. The proxy's records show what reached HQ.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { readForReconcile, type ReadForReconcileDeps } from '../../electron/sync/reconcile/reconcile.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';

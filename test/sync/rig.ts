@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { getContact } from '../../electron/domain/contacts/contacts.ts';
+import { getContact } from '../../electron/domain/contacts/index.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';

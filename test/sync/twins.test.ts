@@ -9,8 +9,8 @@
  * this one's match.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import { listAttention } from '../../electron/sync/status/attention.ts';
 import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';

@@ -17,8 +17,8 @@
  * The last three and some staff edits happen inside the fault proxy's rule (`eventRule`, in
  * `workload-faults.ts`), at the moment the engine's request is between the laptop and HQ.
  */
-import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/contacts.ts';
-import { createDonation } from '../../electron/domain/donations/donations.ts';
+import { createContact, deleteContact, updateContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation } from '../../electron/domain/donations/index.ts';
 import type { ContactUpdateBody } from '#shared/schemas/contacts.ts';
 import { CUSTOM_FIELD, type LocalSide } from './rig.ts';
 import type { Rng } from './random.ts';

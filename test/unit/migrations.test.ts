@@ -14,7 +14,7 @@ import type { NamedMigration } from '../../electron/db/migration-types.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
 import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
-import { createContact } from '../../electron/domain/contacts/contacts.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { tempDir } from '../helpers/server.ts';
 

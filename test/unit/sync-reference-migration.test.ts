@@ -9,8 +9,8 @@
 import { type Kysely, sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { createContext } from '../../electron/domain/context.ts';
-import { createContactOnce } from '../../electron/domain/contacts/contacts.ts';
-import { createDonationOnce } from '../../electron/domain/donations/donations.ts';
+import { createContactOnce } from '../../electron/domain/contacts/index.ts';
+import { createDonationOnce } from '../../electron/domain/donations/index.ts';
 import { contactReferenceOf, donationReferenceOf } from '#shared/sync-reference.ts';
 import { beforeMigration } from '../helpers/before-migration.ts';
 

@@ -11,18 +11,18 @@
  * it is local data: nothing of it is queued for HQ. The generator and the names it draws
  * from are in demo-data.ts.
  */
-import { createAccount, createApiKey } from '../../domain/accounts/accounts.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import type { CsvRecord } from '../../domain/import-export/csv-reader.ts';
+import { createAccount, createApiKey } from '../../domain/accounts/index.ts';
 import {
   archiveCustomField,
   createCustomField,
   retireCustomFieldOption,
-} from '../../domain/contacts/custom-fields.ts';
-import { createElection, federalGeneralElectionDay } from '../../domain/limits/elections.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { importRecords } from '../../domain/import-export/imports.ts';
-import { createCampaign, createCommittee, createDonationAccount } from '../../domain/reference/records.ts';
+} from '../../domain/contacts/index.ts';
+import type { CsvRecord } from '../../domain/import-export/index.ts';
+import { importRecords } from '../../domain/import-export/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { DomainError } from '../../domain/index.ts';
+import { createElection, federalGeneralElectionDay } from '../../domain/limits/index.ts';
+import { createCampaign, createCommittee, createDonationAccount } from '../../domain/reference/index.ts';
 import {
   ascii,
   CITIES,

@@ -6,9 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../../db/sqlite/sqlite.ts';
-import { createContext } from '../../domain/context.ts';
-import { isDomainError } from '../../domain/errors.ts';
-import { finishImportJob, importCsvFile } from '../../domain/import-export/imports.ts';
+import { finishImportJob, importCsvFile } from '../../domain/import-export/index.ts';
+import { createContext, isDomainError } from '../../domain/index.ts';
 import { type JobSpec, type JobWorkerMessage, TARGET_WORKER_WRITE_MS, failureMessage } from './jobs.ts';
 
 function port() {

@@ -4,16 +4,16 @@
  * On PostgreSQL (whose I/O never blocks the loop), or should a worker not start, it runs
  * here in short chunks that yield.
  */
-import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
+import type { ImportKind } from '#shared/schemas/imports.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyBaseLogger } from 'fastify';
-import type { ImportKind } from '#shared/schemas/imports.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { isDomainError } from '../../domain/errors.ts';
-import { finishImportJob, importCsvFile } from '../../domain/import-export/imports.ts';
+import { Worker } from 'node:worker_threads';
+import { finishImportJob, importCsvFile } from '../../domain/import-export/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { isDomainError } from '../../domain/index.ts';
 import { storageFailure } from '../errors.ts';
 
 /**

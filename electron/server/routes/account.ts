@@ -2,9 +2,6 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): the account of a key, and its API keys (the secret only in the create answer).
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Account,
@@ -14,10 +11,12 @@ import {
   ApiKeyRevoked,
   Election,
 } from '#shared/schemas/extensions.ts';
-import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts/accounts.ts';
-import { readCounters } from '../../domain/change-log.ts';
-import { DomainError, notFound } from '../../domain/errors.ts';
-import type { DomainContext } from '../../domain/context.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createApiKey, getAccount, listApiKeys, revokeApiKey } from '../../domain/accounts/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { DomainError, notFound, readCounters } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';
 

@@ -2,10 +2,6 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): gift-entry batches and the gifts typed in them.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { accountQuery, pagingQuery } from '#shared/schemas/common.ts';
 import {
   Batch,
   BatchCreate,
@@ -15,11 +11,22 @@ import {
   BatchListQuery,
   BatchUpdate,
 } from '#shared/schemas/batches.ts';
+import { accountQuery, pagingQuery } from '#shared/schemas/common.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
-import { createBatch, listBatches, requireBatch, updateBatch } from '../../domain/donations/batches.ts';
-import { createDonation, getDonation, listBatchDonations } from '../../domain/donations/donations.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { syncStatus } from '../../sync/status/status.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createBatch,
+  createDonation,
+  getDonation,
+  listBatchDonations,
+  listBatches,
+  requireBatch,
+  updateBatch,
+} from '../../domain/donations/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { syncStatus } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, tags } from './common.ts';
 import type { SyncServices } from './sync.ts';

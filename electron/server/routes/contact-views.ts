@@ -3,8 +3,6 @@
  * list of contact summaries with giving totals, a contact's giving history, and what
  * deleting a contact would take with it. Same auth, errors and OpenAPI as every route.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   ContactDeletePreview,
@@ -13,12 +11,14 @@ import {
   ContactSummaryList,
   ContactSummaryQuery,
 } from '#shared/schemas/contact-views.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   contactDeletePreview,
   listContactDonations,
   listContactSummaries,
-} from '../../domain/contacts/views.ts';
-import type { DomainContext } from '../../domain/context.ts';
+} from '../../domain/contacts/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 

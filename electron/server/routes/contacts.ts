@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Contact,
@@ -9,14 +7,16 @@ import {
   ContactListQuery,
   ContactUpdateBody,
 } from '#shared/schemas/contacts.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createContactOnce,
   deleteContact,
   getContact,
   listContacts,
   updateContact,
-} from '../../domain/contacts/contacts.ts';
-import type { DomainContext } from '../../domain/context.ts';
+} from '../../domain/contacts/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 

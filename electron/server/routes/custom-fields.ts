@@ -2,19 +2,19 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): custom field definitions: define, add or retire an option, archive.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import { CustomFieldAction, CustomFieldCreate, CustomFieldDefinition } from '#shared/schemas/extensions.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addCustomFieldOption,
   archiveCustomField,
   createCustomField,
   listCustomFields,
   retireCustomFieldOption,
-} from '../../domain/contacts/custom-fields.ts';
-import { notFound } from '../../domain/errors.ts';
-import type { DomainContext } from '../../domain/context.ts';
+} from '../../domain/contacts/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { notFound } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';
 

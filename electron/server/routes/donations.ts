@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   DonationCreateRequest,
@@ -10,14 +8,16 @@ import {
   DonationPatchBody,
   DonationVoidBody,
 } from '#shared/schemas/donations.ts';
-import type { DomainContext } from '../../domain/context.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   correctDonation,
   createDonationOnce,
   getDonation,
   listDonations,
   voidDonation,
-} from '../../domain/donations/donations.ts';
+} from '../../domain/donations/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 

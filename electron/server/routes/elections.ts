@@ -2,14 +2,14 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): the account's election calendar and its default election (D5).
  */
+import { accountQuery } from '#shared/schemas/common.ts';
+import { DefaultElection, Election, ElectionCreate } from '#shared/schemas/extensions.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accountQuery } from '#shared/schemas/common.ts';
-import { DefaultElection, Election, ElectionCreate } from '#shared/schemas/extensions.ts';
-import { createElection, listElections, setDefaultElection } from '../../domain/limits/elections.ts';
-import { invalidField } from '../../domain/errors.ts';
-import type { DomainContext } from '../../domain/context.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { invalidField } from '../../domain/index.ts';
+import { createElection, listElections, setDefaultElection } from '../../domain/limits/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors, listOf, tags } from './common.ts';
 

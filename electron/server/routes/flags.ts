@@ -3,21 +3,20 @@
  * behaviour): the contribution-limit review queue (D6), cash gifts over the cash limit, and a
  * gift's history of flags and actions.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   CashGiftList,
   DonationHistoryEntry,
-  FlagActionBody,
   Flag,
+  FlagActionBody,
   FlagList,
   FlagListQuery,
 } from '#shared/schemas/extensions.ts';
-import { listCashOverLimit } from '../../domain/donations/cash-review.ts';
-import { getDonation } from '../../domain/donations/donations.ts';
-import { donationHistory, listFlags, resolveFlag } from '../../domain/limits/limits.ts';
-import type { DomainContext } from '../../domain/context.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { getDonation, listCashOverLimit } from '../../domain/donations/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { donationHistory, listFlags, resolveFlag } from '../../domain/limits/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';
 

@@ -3,11 +3,11 @@
  * account's limits and their total for the gift's year, so the gift-entry row can warn
  * while a gift is typed. Read-only; a gift over a limit is still saved and flagged (D6).
  */
+import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { giftCheck } from '../../domain/donations/gift-checks.ts';
+import { giftCheck } from '../../domain/donations/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 

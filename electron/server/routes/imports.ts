@@ -8,28 +8,30 @@
  * GET /imports/:id/rejected.csv lists the rejected rows. GET /exports/<kind>.csv streams an
  * export in the columns the import reads.
  */
+import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
+import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '#shared/schemas/imports.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ZodTypeProvider, validatorCompiler } from 'fastify-type-provider-zod';
-import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
-import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '#shared/schemas/imports.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { createRecordCounter, csvLine, readCsv } from '../../domain/import-export/csv-reader.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { exportCsv } from '../../domain/import-export/exports.ts';
 import {
   checkImportHeader,
   createImportJob,
+  createRecordCounter,
+  csvLine,
+  exportCsv,
   failInterruptedImports,
   importRejections,
+  readCsv,
   requireImportJob,
-} from '../../domain/import-export/imports.ts';
-import { runImportJob } from '../imports/jobs.ts';
+} from '../../domain/import-export/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
+import { DomainError } from '../../domain/index.ts';
 import { errorBody } from '../errors.ts';
+import { runImportJob } from '../imports/jobs.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors } from './common.ts';
 

@@ -2,8 +2,6 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): campaigns, committees and donation accounts (with their contribution limits).
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Campaign,
@@ -16,6 +14,9 @@ import {
   DonationAccountCreate,
   DonationAccountUpdate,
 } from '#shared/schemas/extensions.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DomainContext } from '../../domain/index.ts';
 import {
   createCampaign,
   createCommittee,
@@ -29,8 +30,7 @@ import {
   updateCampaign,
   updateCommittee,
   updateDonationAccountLimits,
-} from '../../domain/reference/records.ts';
-import type { DomainContext } from '../../domain/context.ts';
+} from '../../domain/reference/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';
 

@@ -2,11 +2,11 @@
  * GiftDesk extension routes (beside the spec's under /api/v1, never changing a spec route's
  * behaviour): statistics for the dashboard.
  */
+import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
-import { donationStats } from '../../domain/donations/stats.ts';
-import type { DomainContext } from '../../domain/context.ts';
+import { donationStats } from '../../domain/donations/index.ts';
+import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors, tags } from './common.ts';
 

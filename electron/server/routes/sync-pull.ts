@@ -9,8 +9,6 @@
  *   unlinked record, HQ's records of its kind with a suggestion by name; it links nothing.
  *   HQ unreachable or refusing is a 502 naming what went wrong.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   LinkBody,
@@ -21,15 +19,22 @@ import {
   ReferenceCandidates,
   ReferenceLinkList,
 } from '#shared/schemas/sync-pull.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { defaultClient } from '../../sync/push/engine.ts';
-import type { RemoteClient } from '../../sync/net/http-client.ts';
-import { beginPull, latestPull, runPull } from '../../sync/pull/pull.ts';
-import { referenceCandidates } from '../../sync/reference-data/candidates.ts';
-import { linkReference, listReferenceLinks } from '../../sync/reference-data/rules.ts';
-import { loadRemoteConfig, type RemoteConfig } from '../../sync/remote/settings.ts';
-import type { KeySource } from '../../sync/remote/secret-box.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DomainContext } from '../../domain/index.ts';
+import { DomainError } from '../../domain/index.ts';
+import type { KeySource, RemoteClient } from '../../sync/index.ts';
+import {
+  beginPull,
+  defaultClient,
+  latestPull,
+  linkReference,
+  listReferenceLinks,
+  loadRemoteConfig,
+  referenceCandidates,
+  runPull,
+  type RemoteConfig,
+} from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 

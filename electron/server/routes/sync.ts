@@ -3,8 +3,6 @@
  * out; tried at HQ first when asked: connection-check.ts), status, the needs-attention list with retry and discard, "sync now", and one record's
  * sync state. Scoped to the key's account like every route.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   SyncActionBody,
@@ -16,19 +14,23 @@ import {
   SyncSettingsBody,
   SyncStatus,
 } from '#shared/schemas/sync.ts';
-import type { DomainContext } from '../../domain/context.ts';
-import { DomainError, invalidField } from '../../domain/errors.ts';
-import { discardItem, listAttention, recordSyncState, retryItem } from '../../sync/status/attention.ts';
-import { syncStatus } from '../../sync/status/status.ts';
-import { checkConnection } from '../../sync/net/connection-check.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DomainContext } from '../../domain/index.ts';
+import { DomainError, invalidField } from '../../domain/index.ts';
+import type { KeySource, SyncScheduler } from '../../sync/index.ts';
 import {
+  checkConnection,
+  discardItem,
   getRemoteSettings,
+  listAttention,
   loadRemoteConfig,
   normaliseBaseUrl,
+  recordSyncState,
+  retryItem,
   saveRemoteSettings,
-} from '../../sync/remote/settings.ts';
-import type { SyncScheduler } from '../../sync/scheduler.ts';
-import type { KeySource } from '../../sync/remote/secret-box.ts';
+  syncStatus,
+} from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 

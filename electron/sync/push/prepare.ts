@@ -13,7 +13,7 @@ import { newId } from '#shared/ids.ts';
 import type { Contact } from '#shared/schemas/contacts.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db, Store } from '../../db/store.ts';
-import { getContact } from '../../domain/contacts/contacts.ts';
+import { getContact } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
 import { coalesce, type Plan } from './coalesce.ts';

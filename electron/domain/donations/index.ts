@@ -8,6 +8,13 @@
  * - list.ts: the list and its count
  * - read.ts: the full record, one or a batch's
  * - corrections.ts: correct and void before the first send (read-only after)
+ * - batches.ts: batches (a table's or a night's gifts, counted against what was expected)
+ * - gift-checks.ts: the read-only checks of a gift being typed
+ * - cash-review.ts: cash gifts over the cash limit, for Review
+ * - stats.ts: the dashboard's totals and gifts over time
+ *
+ * This file is the folder's surface: the server, the CLI and the shell import donations from
+ * here and nowhere else in the folder (eslint.config.js).
  */
 export { type DonationCorrection, correctDonation, donationSendState, voidDonation } from './corrections.ts';
 export {
@@ -28,3 +35,7 @@ export {
   referenceNotFound,
   requireDesignation,
 } from './rules.ts';
+export { createBatch, listBatches, requireBatch, updateBatch } from './batches.ts';
+export { listCashOverLimit } from './cash-review.ts';
+export { giftCheck } from './gift-checks.ts';
+export { donationStats } from './stats.ts';

@@ -9,6 +9,11 @@
  * - update.ts: update (C1–C5)
  * - delete.ts: delete with everything attached
  * - list.ts: the list and its search (search.ts)
+ * - views.ts: the app's reads (summaries with totals, a contact's gifts, what a delete takes)
+ * - custom-fields.ts: custom field definitions, and their values on a contact
+ *
+ * This file is the folder's surface: the server, the CLI and the shell import contacts from
+ * here and nowhere else in the folder (eslint.config.js).
  */
 export { createContact, createContactOnce } from './create.ts';
 export { deleteContact } from './delete.ts';
@@ -16,3 +21,11 @@ export { listContacts } from './list.ts';
 export { contactNotFound, getContact, getContactRow, lockContact } from './read.ts';
 export { type NewContactRecord, insertContactRecords, prepareContact } from './records.ts';
 export { updateContact } from './update.ts';
+export {
+  addCustomFieldOption,
+  archiveCustomField,
+  createCustomField,
+  listCustomFields,
+  retireCustomFieldOption,
+} from './custom-fields.ts';
+export { contactDeletePreview, listContactDonations, listContactSummaries } from './views.ts';
