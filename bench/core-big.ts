@@ -3,7 +3,7 @@
  * CSV import by the CLI, reads over HTTP (search, donation pages near and far, peak RSS) and
  * the server's event-loop lag while it imports through its own route.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -156,7 +156,8 @@ async function benchImport(dir: string): Promise<BigDb> {
   return { dir, accountId, keyId, secret };
 }
 
-export async function benchReads(big: BigDb): Promise<void> {
+/** `giftdesk serve` on the big database, warnings only; its first JSON line names the address. */
+async function serveBig(big: BigDb): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     'node',
     [
@@ -178,104 +179,136 @@ export async function benchReads(big: BigDb): Promise<void> {
   );
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   const { url } = JSON.parse(line.toString()) as { url: string };
-  const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
-  const q = `accountId=${big.accountId}`;
-  try {
-    const searches = SQLITE_SEARCHES;
-    log('search latency over HTTP');
-    const s = await timeRequests(
-      searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`),
-      headers,
-      10,
-    );
+  return { child, url };
+}
 
-    // baseline: the raw FTS5 query and its count on the same file, in process
-    const raw = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
-    const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
-    const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?');
-    const rawTimes: number[] = [];
-    for (let round = 0; round <= 10; round++) {
-      for (const t of searches) {
-        const m = searchWords(t)
-          .map((w) => `"${w}"*`)
-          .join(' AND ');
-        const t0 = performance.now();
-        page.all(m);
-        count.get(m);
-        if (round > 0) rawTimes.push(performance.now() - t0);
-      }
-    }
-    raw.close();
-    const r = percentiles(rawTimes);
-    rows.push({
-      name: `GET /api/v1/contacts?search= on ${fmt(CONTACTS, 0)} contacts, total included`,
-      figure: `p50 ${fmt(s.p50)} ms, p95 ${fmt(s.p95)} ms, p99 ${fmt(s.p99)} ms`,
-      baseline: `raw FTS5 page of 50 + count: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms`,
-      ratio: (s.p95 / r.p95).toFixed(2) + '× the raw p95',
-      goal: 'p95 under 15 ms end to end',
-      met: s.p95 < 15 ? 'yes' : 'no',
-    });
+/** What each read's request needs: the server's address, the key's headers, the account's query. */
+interface Reads {
+  big: BigDb;
+  url: string;
+  headers: Record<string, string>;
+  q: string;
+}
 
-    log('donation list latency over HTTP');
-    const d0 = await timeRequests([`${url}/api/v1/donations?${q}&limit=100`], headers, 200);
-    const dFar = await timeRequests(
-      [`${url}/api/v1/donations?${q}&limit=100&offset=${FAR_OFFSET}`],
-      headers,
-      30,
-    );
-    const dDate = await timeRequests(
-      [`${url}/api/v1/donations?${q}&limit=100&startDate=2025-03-01&endDate=2025-03-31`],
-      headers,
-      50,
-    );
-    // baseline: the same far page's 100 ids by raw OFFSET over the account's date index, prepared, in process
-    const rawDb = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
-    const farIds = rawDb.prepare(
-      'select id from donations where account_id = ? order by donation_date desc, id desc limit 100 offset ?',
-    );
-    const farTimes: number[] = [];
-    for (let round = 0; round <= 30; round++) {
+/** Baseline of the search row: the raw FTS5 query and its count on the same file, in process. */
+function rawFtsTimes(big: BigDb, searches: readonly string[]): number[] {
+  const raw = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
+  const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
+  const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?');
+  const rawTimes: number[] = [];
+  for (let round = 0; round <= 10; round++) {
+    for (const t of searches) {
+      const m = searchWords(t)
+        .map((w) => `"${w}"*`)
+        .join(' AND ');
       const t0 = performance.now();
-      const got = farIds.all(big.accountId, FAR_OFFSET);
-      if (round > 0) farTimes.push(performance.now() - t0);
-      if (got.length !== 100) throw new Error(`raw OFFSET page holds ${got.length} rows`);
+      page.all(m);
+      count.get(m);
+      if (round > 0) rawTimes.push(performance.now() - t0);
     }
-    rawDb.close();
-    const farRaw = percentiles(farTimes);
-    rows.push({
-      name: `GET /api/v1/donations, limit 100, total included, ${fmt(N, 0)} donations, offset 0`,
-      figure: `p50 ${fmt(d0.p50)} ms, p95 ${fmt(d0.p95)} ms, p99 ${fmt(d0.p99)} ms (total ${fmt(d0.total, 0)})`,
-      baseline: '—',
-      ratio: '—',
-      goal: 'p95 under 5 ms',
-      met: d0.p95 < 5 ? 'yes' : 'no',
-    });
-    rows.push({
-      name: `… offset ${fmt(FAR_OFFSET, 0)}`,
-      figure: `p50 ${fmt(dFar.p50)} ms, p95 ${fmt(dFar.p95)} ms`,
-      baseline: `raw prepared SELECT of the page's 100 ids, ORDER BY donation_date DESC, id DESC OFFSET ${fmt(FAR_OFFSET, 0)}, in process: p50 ${fmt(farRaw.p50)} ms, p95 ${fmt(farRaw.p95)} ms`,
-      ratio: `${(dFar.p95 / farRaw.p95).toFixed(2)}× the raw p95`,
-      goal: '≤ 2× the raw OFFSET',
-      met: dFar.p95 <= 2 * farRaw.p95 ? 'yes' : 'no',
-    });
-    rows.push({
-      name: '… startDate 2025-03-01, endDate 2025-03-31 (one month, total counted)',
-      figure: `p50 ${fmt(dDate.p50)} ms, p95 ${fmt(dDate.p95)} ms (total ${fmt(dDate.total, 0)})`,
-      baseline: '—',
-      ratio: '—',
-      goal: 'report',
-      met: '—',
-    });
-    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
-    rows.push({
-      name: `Peak RSS of giftdesk serve with the ${fmt(N, 0)}-row database, after the reads above`,
-      figure: `${fmt(hwm)} MiB`,
-      baseline: '—',
-      ratio: '—',
-      goal: 'report',
-      met: '—',
-    });
+  }
+  raw.close();
+  return rawTimes;
+}
+
+async function benchSearchReads({ big, url, headers, q }: Reads): Promise<void> {
+  const searches = SQLITE_SEARCHES;
+  log('search latency over HTTP');
+  const s = await timeRequests(
+    searches.map((t) => `${url}/api/v1/contacts?${q}&search=${encodeURIComponent(t)}`),
+    headers,
+    10,
+  );
+  const r = percentiles(rawFtsTimes(big, searches));
+  rows.push({
+    name: `GET /api/v1/contacts?search= on ${fmt(CONTACTS, 0)} contacts, total included`,
+    figure: `p50 ${fmt(s.p50)} ms, p95 ${fmt(s.p95)} ms, p99 ${fmt(s.p99)} ms`,
+    baseline: `raw FTS5 page of 50 + count: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms`,
+    ratio: (s.p95 / r.p95).toFixed(2) + '× the raw p95',
+    goal: 'p95 under 15 ms end to end',
+    met: s.p95 < 15 ? 'yes' : 'no',
+  });
+}
+
+/** Baseline of the far page: its 100 ids by raw OFFSET over the account's date index, prepared, in process. */
+function rawFarPageTimes(big: BigDb): number[] {
+  const rawDb = new BetterSqlite3(path.join(big.dir, 'giftdesk.sqlite'), { readonly: true });
+  const farIds = rawDb.prepare(
+    'select id from donations where account_id = ? order by donation_date desc, id desc limit 100 offset ?',
+  );
+  const farTimes: number[] = [];
+  for (let round = 0; round <= 30; round++) {
+    const t0 = performance.now();
+    const got = farIds.all(big.accountId, FAR_OFFSET);
+    if (round > 0) farTimes.push(performance.now() - t0);
+    if (got.length !== 100) throw new Error(`raw OFFSET page holds ${got.length} rows`);
+  }
+  rawDb.close();
+  return farTimes;
+}
+
+async function benchDonationReads({ big, url, headers, q }: Reads): Promise<void> {
+  log('donation list latency over HTTP');
+  const d0 = await timeRequests([`${url}/api/v1/donations?${q}&limit=100`], headers, 200);
+  const dFar = await timeRequests(
+    [`${url}/api/v1/donations?${q}&limit=100&offset=${FAR_OFFSET}`],
+    headers,
+    30,
+  );
+  const dDate = await timeRequests(
+    [`${url}/api/v1/donations?${q}&limit=100&startDate=2025-03-01&endDate=2025-03-31`],
+    headers,
+    50,
+  );
+  const farRaw = percentiles(rawFarPageTimes(big));
+  rows.push({
+    name: `GET /api/v1/donations, limit 100, total included, ${fmt(N, 0)} donations, offset 0`,
+    figure: `p50 ${fmt(d0.p50)} ms, p95 ${fmt(d0.p95)} ms, p99 ${fmt(d0.p99)} ms (total ${fmt(d0.total, 0)})`,
+    baseline: '—',
+    ratio: '—',
+    goal: 'p95 under 5 ms',
+    met: d0.p95 < 5 ? 'yes' : 'no',
+  });
+  rows.push({
+    name: `… offset ${fmt(FAR_OFFSET, 0)}`,
+    figure: `p50 ${fmt(dFar.p50)} ms, p95 ${fmt(dFar.p95)} ms`,
+    baseline: `raw prepared SELECT of the page's 100 ids, ORDER BY donation_date DESC, id DESC OFFSET ${fmt(FAR_OFFSET, 0)}, in process: p50 ${fmt(farRaw.p50)} ms, p95 ${fmt(farRaw.p95)} ms`,
+    ratio: `${(dFar.p95 / farRaw.p95).toFixed(2)}× the raw p95`,
+    goal: '≤ 2× the raw OFFSET',
+    met: dFar.p95 <= 2 * farRaw.p95 ? 'yes' : 'no',
+  });
+  rows.push({
+    name: '… startDate 2025-03-01, endDate 2025-03-31 (one month, total counted)',
+    figure: `p50 ${fmt(dDate.p50)} ms, p95 ${fmt(dDate.p95)} ms (total ${fmt(dDate.total, 0)})`,
+    baseline: '—',
+    ratio: '—',
+    goal: 'report',
+    met: '—',
+  });
+}
+
+/** The serving process's peak resident set (VmHWM), after the reads. */
+function peakRssRow(child: ChildProcess): void {
+  const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  rows.push({
+    name: `Peak RSS of giftdesk serve with the ${fmt(N, 0)}-row database, after the reads above`,
+    figure: `${fmt(hwm)} MiB`,
+    baseline: '—',
+    ratio: '—',
+    goal: 'report',
+    met: '—',
+  });
+}
+
+export async function benchReads(big: BigDb): Promise<void> {
+  const { child, url } = await serveBig(big);
+  const headers = { 'x-api-key': big.keyId, authorization: `Bearer ${big.secret}` };
+  const reads: Reads = { big, url, headers, q: `accountId=${big.accountId}` };
+  try {
+    await benchSearchReads(reads);
+    await benchDonationReads(reads);
+    peakRssRow(child);
   } finally {
     child.kill('SIGTERM');
     await once(child, 'exit');

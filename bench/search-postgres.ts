@@ -17,9 +17,10 @@ import { openStore } from '../electron/db/open.ts';
 import type { Store } from '../electron/db/store.ts';
 import { searchWords } from '../electron/db/store.ts';
 import { createAccount, createApiKey } from '../electron/domain/accounts/accounts.ts';
-import { createContext } from '../electron/domain/context.ts';
+import { createContext, type DomainContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';
 import { PG_FIRST, PG_LAST, PG_SEARCHES } from './names.ts';
+import { f1, loadAverage, pct, timeHttpSearches, type SearchVariant } from './search-common.ts';
 
 const BASE = process.env.BENCH_DATABASE_URL ?? process.env.GIFTDESK_TEST_DATABASE_URL ?? '';
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
@@ -53,14 +54,15 @@ async function fill(store: Store, accountId: string, idPrefix: string, n: number
   );
 }
 
-function pct(samples: number[]): { p50: number; p95: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-  return { p50: at(50), p95: at(95) };
+interface BenchDatabase {
+  store: Store;
+  ctx: DomainContext;
+  /** The bench database's connection string (for the raw client). */
+  url: string;
 }
-const f1 = (n: number) => n.toFixed(1);
 
-async function main(): Promise<void> {
+/** The bench's own database on the server BENCH_DATABASE_URL names, created when missing, opened as the app opens it. */
+async function openBenchDatabase(): Promise<BenchDatabase> {
   if (!BASE) throw new Error('set BENCH_DATABASE_URL');
   const admin = new pg.Client({ connectionString: BASE });
   await admin.connect();
@@ -70,7 +72,15 @@ async function main(): Promise<void> {
   const u = new URL(BASE);
   u.pathname = `/${NAME}`;
   const store = await openStore({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
-  const ctx = createContext(store);
+  return { store, ctx: createContext(store), url: u.toString() };
+}
+
+/**
+ * The bench account, filled on the first run (or SEARCH_REBUILD=1) with N contacts and a
+ * second account's 10,000 with the same words; reused otherwise. Then vacuumed, as
+ * autovacuum would after a bulk load.
+ */
+async function benchAccountId({ store, ctx }: BenchDatabase): Promise<string> {
   const setup = await sql<{
     id: string;
   }>`select id from accounts where name = 'Bench search' limit 1`.execute(store.db);
@@ -91,18 +101,14 @@ async function main(): Promise<void> {
   if ((await sql`select to_regclass('contact_search_terms') as t`.execute(store.db)).rows.length > 0) {
     await sql`vacuum analyze contact_search_terms`.execute(store.db).catch(() => undefined);
   }
-  const { keyId, secret } = await createApiKey(ctx, accountId, `bench ${Date.now()}`);
-  log(
-    `load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} on ${os.cpus().length} cores`,
-  );
+  return accountId;
+}
 
-  // What each total must be: the account's contacts with every typed word starting one of
-  // their words, counted from a plain copy of their folded text (not the search table).
-  const raw = new pg.Client({ connectionString: u.toString() });
-  await raw.connect();
+/**
+ * What each total must be: the account's contacts with every typed word starting one of
+ * their words, counted from a plain copy of their folded text (not the search table).
+ */
+async function expectedTotals(raw: pg.Client, accountId: string): Promise<Map<string, number>> {
   await raw.query(`create temp table folded as select account_id, ' ' || regexp_replace(lower(public.unaccent(
       coalesce(first_name, '') || ' ' || coalesce(middle_name, '') || ' ' || coalesce(last_name, '') || ' ' ||
       coalesce(email, '') || ' ' || coalesce(primary_email, '') || ' ' || coalesce(organization, ''))), '[^[:alnum:]]+', ' ', 'g') as t
@@ -117,26 +123,40 @@ async function main(): Promise<void> {
     expected.set(s, Number(n.rows[0]?.n));
   }
   log(`expected totals counted (${[...expected].map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  return expected;
+}
 
-  // Baseline: the best raw query found for the same work, the 50 ids and the account-scoped
-  // count straight from contact_search_terms (one index range per word, each contact once by
-  // its first term in the range; the account's key looked up once, outside the timing).
+/**
+ * The raw query's set of matches in contact_search_terms: one index range per word ($2…,
+ * the account's key $1), each contact once by its first term in the range.
+ */
+function rawSet(words: string[]): string {
+  const match = (t: string, i: number) =>
+    `${t}.term >= $${i + 2} and ${t}.term < $${i + 2} || chr(1114111) and ${t}.shared < length($${i + 2})`;
+  const joins = words
+    .slice(1)
+    .map(
+      (_, i) =>
+        `join contact_search_terms t${i + 1} on t${i + 1}.contact_seq = t0.contact_seq and t${i + 1}.account_key = $1 and ${match(`t${i + 1}`, i + 1)}`,
+    );
+  return `select t0.contact_seq from contact_search_terms t0 ${joins.join(' ')} where t0.account_key = $1 and ${match('t0', 0)}`;
+}
+
+/**
+ * Baseline: the best raw query found for the same work, the 50 ids and the account-scoped
+ * count straight from contact_search_terms (the account's key looked up once, outside the
+ * timing); each count checked against the expected total.
+ */
+async function rawTermsBaseline(
+  raw: pg.Client,
+  accountId: string,
+  expected: Map<string, number>,
+): Promise<void> {
   const key = (
     await raw.query<{ key: number }>('select key from contact_search_accounts where account_id = $1', [
       accountId,
     ])
   ).rows[0]!.key;
-  const rawSet = (words: string[]) => {
-    const match = (t: string, i: number) =>
-      `${t}.term >= $${i + 2} and ${t}.term < $${i + 2} || chr(1114111) and ${t}.shared < length($${i + 2})`;
-    const joins = words
-      .slice(1)
-      .map(
-        (_, i) =>
-          `join contact_search_terms t${i + 1} on t${i + 1}.contact_seq = t0.contact_seq and t${i + 1}.account_key = $1 and ${match(`t${i + 1}`, i + 1)}`,
-      );
-    return `select t0.contact_seq from contact_search_terms t0 ${joins.join(' ')} where t0.account_key = $1 and ${match('t0', 0)}`;
-  };
   const base: number[] = [];
   for (let round = 0; round <= ROUNDS; round++) {
     for (const s of SEARCHES) {
@@ -152,56 +172,53 @@ async function main(): Promise<void> {
         throw new Error(`${s}: raw count ${n.rows[0]?.n}, the account has ${expected.get(s)}`);
     }
   }
-  await raw.end();
   const pb = pct(base);
   console.log(
     `raw contact_search_terms (50 ids + count, account-scoped): p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`,
   );
+}
+
+const VARIANTS: readonly SearchVariant[] = [
+  ['GET /contacts?search=&limit=20 (createdAt desc, the spec default)', '/api/v1/contacts?limit=20&', ''],
+  ['GET /contacts?search=&limit=20&sortBy=relevance', '/api/v1/contacts?limit=20&', '&sortBy=relevance'],
+  ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?limit=8&', ''],
+];
+
+async function main(): Promise<void> {
+  const db = await openBenchDatabase();
+  const { store, ctx } = db;
+  const accountId = await benchAccountId(db);
+  const { keyId, secret } = await createApiKey(ctx, accountId, `bench ${Date.now()}`);
+  log(`load average ${loadAverage()} on ${os.cpus().length} cores`);
+
+  const raw = new pg.Client({ connectionString: db.url });
+  await raw.connect();
+  const expected = await expectedTotals(raw, accountId);
+  await rawTermsBaseline(raw, accountId, expected);
+  await raw.end();
 
   const server = await startServer({ store, port: 0, rateLimit: { ratePerSecond: 1e9, burst: 1e9 } });
   const headers = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   try {
-    const variants = [
-      ['GET /contacts?search=&limit=20 (createdAt desc, the spec default)', '/api/v1/contacts?limit=20&', ''],
-      ['GET /contacts?search=&limit=20&sortBy=relevance', '/api/v1/contacts?limit=20&', '&sortBy=relevance'],
-      ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?limit=8&', ''],
-    ] as const;
-    for (const [label, route, extra] of variants) {
-      const all: number[] = [];
-      const per = new Map<string, number[]>();
-      for (let round = 0; round <= ROUNDS; round++) {
-        for (const s of SEARCHES) {
-          const t = performance.now();
-          const res = await fetch(
-            `${server.url}${route}accountId=${accountId}&search=${encodeURIComponent(s)}${extra}`,
-            { headers },
-          );
-          const body = (await res.json()) as { total: number };
-          if (res.status !== 200) throw new Error(`${s}: ${res.status}`);
-          // The account's own matches, counted from their text (the exact tier can only add a
-          // contact whose whole text matches without its words: none in these data).
-          if (body.total !== expected.get(s))
-            throw new Error(`${s}: total ${body.total}, the account has ${expected.get(s)}`);
-          if (round > 0) {
-            all.push(performance.now() - t);
-            per.set(s, [...(per.get(s) ?? []), performance.now() - t]);
-          }
-        }
-      }
-      const p = pct(all);
-      console.log(
-        `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
-      );
-    }
+    await timeHttpSearches({
+      url: server.url,
+      accountId,
+      headers,
+      variants: VARIANTS,
+      searches: SEARCHES,
+      rounds: ROUNDS,
+      // The account's own matches, counted from their text (the exact tier can only add a
+      // contact whose whole text matches without its words: none in these data).
+      check: (s, body) => {
+        const { total } = body as { total: number };
+        if (total !== expected.get(s))
+          throw new Error(`${s}: total ${total}, the account has ${expected.get(s)}`);
+      },
+    });
   } finally {
     await server.close(); // closes the store too
   }
-  log(
-    `load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  log(`load average ${loadAverage()}`);
 }
 
 await main();

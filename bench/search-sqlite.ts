@@ -9,11 +9,12 @@
  * The file is built once (CLI account + key, then raw prepared inserts in one transaction
  * through the real migrations and FTS triggers) and reused when dataDir already holds it.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
@@ -21,6 +22,7 @@ import { searchWords } from '../electron/db/store.ts';
 import { listContacts } from '../electron/domain/contacts/index.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { FIRST, LAST, SQLITE_SEARCHES, rng } from './names.ts';
+import { f1, loadAverage, pct, timeHttpSearches, type SearchVariant } from './search-common.ts';
 
 const exec = promisify(execFile);
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
@@ -114,43 +116,33 @@ async function build(): Promise<Setup> {
   return setup;
 }
 
-function pct(samples: number[]): { p50: number; p95: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-  return { p50: at(50), p95: at(95) };
-}
-const f1 = (n: number) => n.toFixed(1);
-
-async function main(): Promise<void> {
-  const setup = await build();
-  log(
-    `load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} on ${os.cpus().length} cores`,
-  );
-  // The issue's reference, same run: raw FTS5 prefix search, 50 rowids plus the count of every
-  // match (all accounts, no contact row read), prepared statements on the same file.
-  {
-    const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'), { readonly: true });
-    const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
-    const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
-    const base: number[] = [];
-    for (const search of SEARCHES) {
-      const match = `{name email organization} : (${searchWords(search)
-        .map((w) => `"${w}"*`)
-        .join(' AND ')})`;
-      for (let round = 0; round <= ROUNDS; round++) {
-        const t = performance.now();
-        page.all(match);
-        count.get(match);
-        if (round > 0) base.push(performance.now() - t);
-      }
+/**
+ * The issue's reference, same run: raw FTS5 prefix search, 50 rowids plus the count of every
+ * match (all accounts, no contact row read), prepared statements on the same file.
+ */
+function rawFtsBaseline(): void {
+  const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'), { readonly: true });
+  const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
+  const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
+  const base: number[] = [];
+  for (const search of SEARCHES) {
+    const match = `{name email organization} : (${searchWords(search)
+      .map((w) => `"${w}"*`)
+      .join(' AND ')})`;
+    for (let round = 0; round <= ROUNDS; round++) {
+      const t = performance.now();
+      page.all(match);
+      count.get(match);
+      if (round > 0) base.push(performance.now() - t);
     }
-    raw.close();
-    const pb = pct(base);
-    console.log(`raw FTS5 (50 rows + count) all searches: p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
   }
+  raw.close();
+  const pb = pct(base);
+  console.log(`raw FTS5 (50 rows + count) all searches: p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
+}
+
+/** The domain call in process, by relevance: one line per search, then all searches. */
+async function domainSearches(setup: Setup): Promise<void> {
   const store = await openStore({ dataDir: dir });
   const ctx = createContext(store);
   const all: number[] = [];
@@ -172,7 +164,16 @@ async function main(): Promise<void> {
   const pd = pct(all);
   console.log(`domain (relevance) all searches: p50 ${f1(pd.p50)} ms, p95 ${f1(pd.p95)} ms`);
   await store.close();
+}
 
+interface Serving {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Whether the server said its integrity check goes on while it serves. */
+  checkLate: () => boolean;
+}
+
+/** `giftdesk serve` on the file, its stderr passed through (and watched for a late integrity check). */
+function serve(): Serving {
   const child = spawn(
     'node',
     [
@@ -190,74 +191,75 @@ async function main(): Promise<void> {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let checkLate = false;
-  child.stderr!.on('data', (b: Buffer) => {
+  child.stderr.on('data', (b: Buffer) => {
     if (b.toString().includes('integrity check')) checkLate = true;
     process.stderr.write(b);
   });
+  return { child, checkLate: () => checkLate };
+}
+
+/**
+ * As an operator runs it: every request to the log file at the default level, the terminal
+ * quiet; its first line names the address.
+ */
+async function servingUrl(child: Serving['child']): Promise<string> {
+  let out = '';
+  let url = '';
+  while (!url) {
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    out += chunk.toString();
+    url = /GiftDesk is serving (http:\/\/[^\s/]+)\/api\/v1/.exec(out)?.[1] ?? '';
+  }
+  child.stdout.resume();
+  return url;
+}
+
+/**
+ * The server's integrity check of a big file may outlast its start-up budget and go on in
+ * a worker while serving: time the searches only once it has finished (it reads the whole
+ * file, so it would be timed with them otherwise).
+ */
+async function integrityCheckDone(checkLate: () => boolean): Promise<void> {
+  await new Promise((r) => setTimeout(r, 200));
+  if (!checkLate()) return;
+  const logFile = path.join(dir, 'giftdesk.log');
+  const t0 = Date.now();
+  console.log("waiting for the server's integrity check to finish before timing…");
+  while (!fs.readFileSync(logFile, 'utf8').includes('integrity check finished')) {
+    if (Date.now() - t0 > 900_000) throw new Error('the integrity check did not finish within 15 minutes');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  console.log(`integrity check finished after ${((Date.now() - t0) / 1000).toFixed(0)} s more`);
+}
+
+const VARIANTS: readonly SearchVariant[] = [
+  ['GET /contacts?search= (createdAt desc, the spec default)', '/api/v1/contacts?', ''],
+  ['GET /contacts?search=&sortBy=relevance', '/api/v1/contacts?', '&sortBy=relevance'],
+  ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?', '&limit=8'],
+];
+
+async function main(): Promise<void> {
+  const setup = await build();
+  log(`load average ${loadAverage()} on ${os.cpus().length} cores`);
+  rawFtsBaseline();
+  await domainSearches(setup);
+  const { child, checkLate } = serve();
   try {
-    // As an operator runs it: every request to the log file at the default level, the terminal
-    // quiet; its first line names the address.
-    let out = '';
-    let url = '';
-    while (!url) {
-      const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-      out += chunk.toString();
-      url = /GiftDesk is serving (http:\/\/[^\s/]+)\/api\/v1/.exec(out)?.[1] ?? '';
-    }
-    child.stdout!.resume();
-    // The server's integrity check of a big file may outlast its start-up budget and go on in
-    // a worker while serving: time the searches only once it has finished (it reads the whole
-    // file, so it would be timed with them otherwise).
-    await new Promise((r) => setTimeout(r, 200));
-    if (checkLate) {
-      const logFile = path.join(dir, 'giftdesk.log');
-      const t0 = Date.now();
-      console.log("waiting for the server's integrity check to finish before timing…");
-      while (!fs.readFileSync(logFile, 'utf8').includes('integrity check finished')) {
-        if (Date.now() - t0 > 900_000)
-          throw new Error('the integrity check did not finish within 15 minutes');
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      console.log(`integrity check finished after ${((Date.now() - t0) / 1000).toFixed(0)} s more`);
-    }
+    const url = await servingUrl(child);
+    await integrityCheckDone(checkLate);
     const headers = { 'x-api-key': setup.keyId, authorization: `Bearer ${setup.secret}` };
-    const variants = [
-      ['GET /contacts?search= (createdAt desc, the spec default)', '/api/v1/contacts?', ''],
-      ['GET /contacts?search=&sortBy=relevance', '/api/v1/contacts?', '&sortBy=relevance'],
-      ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?', '&limit=8'],
-    ] as const;
-    for (const [label, route, extra] of variants) {
-      const http: number[] = [];
-      const per = new Map<string, number[]>();
-      for (let round = 0; round <= ROUNDS; round++) {
-        for (const search of SEARCHES) {
-          const t = performance.now();
-          const res = await fetch(
-            `${url}${route}accountId=${setup.accountId}&search=${encodeURIComponent(search)}${extra}`,
-            { headers },
-          );
-          await res.json();
-          if (res.status !== 200) throw new Error(`${search}: ${res.status}`);
-          if (round > 0) {
-            http.push(performance.now() - t);
-            per.set(search, [...(per.get(search) ?? []), performance.now() - t]);
-          }
-        }
-      }
-      const ph = pct(http);
-      console.log(
-        `http    ${label}: p50 ${f1(ph.p50)} ms, p95 ${f1(ph.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
-      );
-    }
+    await timeHttpSearches({
+      url,
+      accountId: setup.accountId,
+      headers,
+      variants: VARIANTS,
+      searches: SEARCHES,
+      rounds: ROUNDS,
+    });
   } finally {
     child.kill();
   }
-  log(
-    `load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  log(`load average ${loadAverage()}`);
 }
 
 await main();

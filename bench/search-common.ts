@@ -1,0 +1,67 @@
+/**
+ * What bench/search-sqlite.ts and bench/search-postgres.ts share: p50/p95, their number format,
+ * the machine's load average, and the timing of the search routes over HTTP (each route
+ * variant over every search, round after round, the first round a warm-up).
+ */
+import os from 'node:os';
+
+export function pct(samples: number[]): { p50: number; p95: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+  return { p50: at(50), p95: at(95) };
+}
+export const f1 = (n: number) => n.toFixed(1);
+
+/** The 1, 5 and 15 minute load averages, one decimal each. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
+
+/** A route to time: its label in the output, the path up to the query's accountId, what follows the search. */
+export type SearchVariant = readonly [label: string, route: string, extra: string];
+
+export interface HttpSearchTiming {
+  /** The server's address, no trailing slash (the route starts with /api/v1). */
+  url: string;
+  accountId: string;
+  headers: Record<string, string>;
+  variants: readonly SearchVariant[];
+  searches: readonly string[];
+  rounds: number;
+  /** Checks an answer's body (status 200 already checked); throws when it is wrong. */
+  check?: (search: string, body: unknown) => void;
+}
+
+/**
+ * Each variant over every search, `rounds` + 1 times (the first round not counted); prints one
+ * line per variant: p50 and p95 of all its requests, then each search's p50/p95.
+ */
+export async function timeHttpSearches(o: HttpSearchTiming): Promise<void> {
+  for (const [label, route, extra] of o.variants) {
+    const all: number[] = [];
+    const per = new Map<string, number[]>();
+    for (let round = 0; round <= o.rounds; round++) {
+      for (const search of o.searches) {
+        const t = performance.now();
+        const res = await fetch(
+          `${o.url}${route}accountId=${o.accountId}&search=${encodeURIComponent(search)}${extra}`,
+          { headers: o.headers },
+        );
+        const body = (await res.json()) as unknown;
+        if (res.status !== 200) throw new Error(`${search}: ${res.status}`);
+        o.check?.(search, body);
+        if (round > 0) {
+          all.push(performance.now() - t);
+          per.set(search, [...(per.get(search) ?? []), performance.now() - t]);
+        }
+      }
+    }
+    const p = pct(all);
+    console.log(
+      `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
+    );
+  }
+}
