@@ -1,16 +1,15 @@
 /**
- * The contact form's translation to the API (renderer/screens/contacts/form-model.ts): a
- * create body carries what was filled in; an update body only what changed (C1), changed
- * collections whole (C3) and changed custom fields alone (C4), "" clearing; errors from the
- * shared schema or the server find the control they name.
+ * The contact form's translation to the API (renderer/screens/contacts/form-model.ts and
+ * form-issues.ts): a create body carries what was filled in; an update body only what
+ * changed (C1), changed collections whole (C3) and changed custom fields alone (C4), ""
+ * clearing; errors from the shared schema or the server find the control they name.
  */
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '#shared/schemas/contacts.ts';
+import { checkBody, formPath } from '../../renderer/screens/contacts/form-issues.ts';
 import {
-  checkBody,
   createBody,
   emptyValues,
-  formPath,
   updateBody,
   valuesFromContact,
   type CustomFieldDef,

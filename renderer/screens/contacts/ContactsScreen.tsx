@@ -8,6 +8,7 @@ import type { Route } from '../../router.ts';
 import { ContactFormScreen } from './ContactForm.tsx';
 import { ContactList } from './ContactList.tsx';
 import { ContactPage } from './ContactPage.tsx';
+import './contact-list.css';
 import './contacts.css';
 
 export function ContactsScreen({ route }: { route: Route }) {

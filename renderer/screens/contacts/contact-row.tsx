@@ -1,7 +1,10 @@
-/** One row of the contact list (its cells), and the row shown while its page loads. */
+/** One row of the contact list (its cells), the row shown while its page loads, and their height. */
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { hrefFor } from '../../router.ts';
 import { day, money } from './format.ts';
+
+/** Every row's height in pixels: the list places rows, and pages through them, by it. */
+export const ROW_HEIGHT = 52;
 
 export function Row({
   row,

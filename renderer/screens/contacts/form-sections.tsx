@@ -23,143 +23,167 @@ const OPTIONS = {
 };
 
 /** Name, reaching them, work and personal: the contact's own fields. */
-export function ProfileSections({ form, err }: SectionProps) {
-  const { register } = form;
+export function ProfileSections(props: SectionProps) {
   return (
     <>
-      <fieldset className="panel form-section">
-        <legend>Name</legend>
-        <div className="form-grid">
-          <TextField label="Prefix" autoComplete="off" {...register('prefix')} error={err('prefix')} />
-          <TextField
-            label="First name"
-            required
-            autoComplete="off"
-            data-autofocus
-            {...register('firstName')}
-            error={err('firstName')}
-          />
-          <TextField
-            label="Middle name"
-            autoComplete="off"
-            {...register('middleName')}
-            error={err('middleName')}
-          />
-          <TextField
-            label="Last name"
-            required
-            autoComplete="off"
-            {...register('lastName')}
-            error={err('lastName')}
-          />
-          <TextField label="Suffix" autoComplete="off" {...register('suffix')} error={err('suffix')} />
-          <Select
-            label="Type"
-            options={OPTIONS.contactType}
-            {...register('contactType')}
-            error={err('contactType')}
-          />
-          <Select label="Status" options={OPTIONS.status} {...register('status')} error={err('status')} />
-        </div>
-      </fieldset>
-
-      <fieldset className="panel form-section">
-        <legend>Reaching them</legend>
-        <div className="form-grid">
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="off"
-            {...register('primaryEmail')}
-            error={err('primaryEmail')}
-          />
-          <TextField
-            label="Phone"
-            type="tel"
-            autoComplete="off"
-            {...register('primaryPhone')}
-            error={err('primaryPhone')}
-          />
-          <Select
-            label="Preferred contact method"
-            placeholder="— not set —"
-            options={OPTIONS.preferredContactMethod}
-            {...register('preferredContactMethod')}
-            error={err('preferredContactMethod')}
-          />
-        </div>
-      </fieldset>
-
-      <fieldset className="panel form-section">
-        <legend>Work</legend>
-        <div className="form-grid">
-          <TextField
-            label="Organization"
-            autoComplete="off"
-            {...register('organization')}
-            error={err('organization')}
-          />
-          <TextField label="Job title" autoComplete="off" {...register('title')} error={err('title')} />
-          <TextField label="Employer" autoComplete="off" {...register('employer')} error={err('employer')} />
-          <TextField
-            label="Occupation"
-            autoComplete="off"
-            {...register('occupation')}
-            error={err('occupation')}
-          />
-          <TextField label="Industry" autoComplete="off" {...register('industry')} error={err('industry')} />
-        </div>
-      </fieldset>
-
-      <fieldset className="panel form-section">
-        <legend>Personal</legend>
-        <div className="form-grid">
-          <TextField label="Birth date" type="date" {...register('birthDate')} error={err('birthDate')} />
-          <Select
-            label="Gender"
-            placeholder="— not set —"
-            options={OPTIONS.gender}
-            {...register('gender')}
-            error={err('gender')}
-          />
-          <TextField label="Spouse" autoComplete="off" {...register('spouse')} error={err('spouse')} />
-          <TextField
-            label="Salutation"
-            autoComplete="off"
-            hint="Informal, e.g. “Jo”"
-            {...register('salutation')}
-            error={err('salutation')}
-          />
-          <TextField
-            label="Formal salutation"
-            autoComplete="off"
-            hint="For letters"
-            {...register('formalSalutation')}
-            error={err('formalSalutation')}
-          />
-          <TextField
-            label="Political party"
-            autoComplete="off"
-            {...register('politicalParty')}
-            error={err('politicalParty')}
-          />
-          <TextField
-            label="Giving capacity"
-            autoComplete="off"
-            {...register('capacity')}
-            error={err('capacity')}
-          />
-          <TextField
-            label="Source"
-            autoComplete="off"
-            hint="How they came to you"
-            {...register('source')}
-            error={err('source')}
-          />
-        </div>
-        <TextArea label="Quick notes" rows={2} {...register('quickNotes')} error={err('quickNotes')} />
-      </fieldset>
+      <NameSection {...props} />
+      <ReachSection {...props} />
+      <WorkSection {...props} />
+      <PersonalSection {...props} />
     </>
+  );
+}
+
+/** The name, and what kind of contact this is and its status. */
+function NameSection({ form: { register }, err }: SectionProps) {
+  return (
+    <fieldset className="panel form-section">
+      <legend>Name</legend>
+      <div className="form-grid">
+        <TextField label="Prefix" autoComplete="off" {...register('prefix')} error={err('prefix')} />
+        <TextField
+          label="First name"
+          required
+          autoComplete="off"
+          data-autofocus
+          {...register('firstName')}
+          error={err('firstName')}
+        />
+        <TextField
+          label="Middle name"
+          autoComplete="off"
+          {...register('middleName')}
+          error={err('middleName')}
+        />
+        <TextField
+          label="Last name"
+          required
+          autoComplete="off"
+          {...register('lastName')}
+          error={err('lastName')}
+        />
+        <TextField label="Suffix" autoComplete="off" {...register('suffix')} error={err('suffix')} />
+        <Select
+          label="Type"
+          options={OPTIONS.contactType}
+          {...register('contactType')}
+          error={err('contactType')}
+        />
+        <Select label="Status" options={OPTIONS.status} {...register('status')} error={err('status')} />
+      </div>
+    </fieldset>
+  );
+}
+
+/** How to reach them: email, phone and the way they prefer. */
+function ReachSection({ form: { register }, err }: SectionProps) {
+  return (
+    <fieldset className="panel form-section">
+      <legend>Reaching them</legend>
+      <div className="form-grid">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          {...register('primaryEmail')}
+          error={err('primaryEmail')}
+        />
+        <TextField
+          label="Phone"
+          type="tel"
+          autoComplete="off"
+          {...register('primaryPhone')}
+          error={err('primaryPhone')}
+        />
+        <Select
+          label="Preferred contact method"
+          placeholder="— not set —"
+          options={OPTIONS.preferredContactMethod}
+          {...register('preferredContactMethod')}
+          error={err('preferredContactMethod')}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+/** Their work: organization, title, employer, occupation, industry. */
+function WorkSection({ form: { register }, err }: SectionProps) {
+  return (
+    <fieldset className="panel form-section">
+      <legend>Work</legend>
+      <div className="form-grid">
+        <TextField
+          label="Organization"
+          autoComplete="off"
+          {...register('organization')}
+          error={err('organization')}
+        />
+        <TextField label="Job title" autoComplete="off" {...register('title')} error={err('title')} />
+        <TextField label="Employer" autoComplete="off" {...register('employer')} error={err('employer')} />
+        <TextField
+          label="Occupation"
+          autoComplete="off"
+          {...register('occupation')}
+          error={err('occupation')}
+        />
+        <TextField label="Industry" autoComplete="off" {...register('industry')} error={err('industry')} />
+      </div>
+    </fieldset>
+  );
+}
+
+/** Birth date, gender, spouse, how to address them, party, capacity, source, quick notes. */
+function PersonalSection({ form: { register }, err }: SectionProps) {
+  return (
+    <fieldset className="panel form-section">
+      <legend>Personal</legend>
+      <div className="form-grid">
+        <TextField label="Birth date" type="date" {...register('birthDate')} error={err('birthDate')} />
+        <Select
+          label="Gender"
+          placeholder="— not set —"
+          options={OPTIONS.gender}
+          {...register('gender')}
+          error={err('gender')}
+        />
+        <TextField label="Spouse" autoComplete="off" {...register('spouse')} error={err('spouse')} />
+        <TextField
+          label="Salutation"
+          autoComplete="off"
+          hint="Informal, e.g. “Jo”"
+          {...register('salutation')}
+          error={err('salutation')}
+        />
+        <TextField
+          label="Formal salutation"
+          autoComplete="off"
+          hint="For letters"
+          {...register('formalSalutation')}
+          error={err('formalSalutation')}
+        />
+        <TextField
+          label="Political party"
+          autoComplete="off"
+          {...register('politicalParty')}
+          error={err('politicalParty')}
+        />
+        <TextField
+          label="Giving capacity"
+          autoComplete="off"
+          {...register('capacity')}
+          error={err('capacity')}
+        />
+        <TextField
+          label="Source"
+          autoComplete="off"
+          hint="How they came to you"
+          {...register('source')}
+          error={err('source')}
+        />
+      </div>
+      <TextArea label="Quick notes" rows={2} {...register('quickNotes')} error={err('quickNotes')} />
+    </fieldset>
   );
 }
 

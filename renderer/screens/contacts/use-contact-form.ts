@@ -1,7 +1,8 @@
 /**
  * The contact form's state and save: react-hook-form checked by the shared zod schema
- * (through form-model's bodies), and a save that sends the create or the changed fields,
- * refreshes the list and the sync badge, and puts each server message at its field.
+ * (form-model's bodies, form-issues' checks), and a save that sends the create or the
+ * changed fields, refreshes the list and the sync badge, and puts each server message at
+ * its field.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -12,17 +13,15 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { navigate } from '../../router.ts';
 import { useToast } from '../../ui/index.ts';
+import { checkBody, formPath, type FormIssue } from './form-issues.ts';
 import {
-  checkBody,
   createBody,
   displayName,
   emptyValues,
-  formPath,
   updateBody,
   valuesFromContact,
   type ContactFormValues,
   type CustomFieldDef,
-  type FormIssue,
 } from './form-model.ts';
 
 /** Walks "a.0.b" into an errors object. */
