@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
-import { searchWords } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/contact-search.ts';
 import { listContacts } from '../electron/domain/contacts/index.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { FIRST, LAST, SQLITE_SEARCHES, rng } from './names.ts';
