@@ -1,7 +1,7 @@
 import { databaseFile } from '../paths.ts';
 import type { NamedMigration } from './migration-types.ts';
 import { openPostgres } from './postgres/postgres.ts';
-import { openSqlite } from './sqlite/sqlite.ts';
+import { openSqlite } from './sqlite/open.ts';
 import type { Store } from './store.ts';
 
 export interface OpenOptions {
