@@ -1,6 +1,6 @@
 import { databaseFile } from '../paths.ts';
 import type { NamedMigration } from './migration-types.ts';
-import { openPostgres } from './postgres/postgres.ts';
+import { openPostgres } from './postgres/open.ts';
 import { openSqlite } from './sqlite/open.ts';
 import type { Store } from './store.ts';
 

@@ -2,7 +2,8 @@
  * HQ mode: the same Store over PostgreSQL through Kysely's pg dialect. Money stays integer
  * cents (bigint, read back as numbers: every amount fits in 2^53), timestamps are timestamptz
  * read back as ISO 8601 UTC strings, so the domain sees exactly what it sees on SQLite.
- * Server processes are stateless: several can serve one database.
+ * Server processes are stateless: several can serve one database. This file opens the pool
+ * and makes the store; its contact search is search.ts.
  */
 import { CamelCasePlugin, Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
