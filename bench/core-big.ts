@@ -10,7 +10,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
-import { searchWords } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/contact-search.ts';
 import { startServer } from '../electron/server/serve.ts';
 import {
   N,

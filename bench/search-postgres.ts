@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openStore } from '../electron/db/open.ts';
 import type { Store } from '../electron/db/store.ts';
-import { searchWords } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/contact-search.ts';
 import { createAccount, createApiKey } from '../electron/domain/accounts/accounts.ts';
 import { createContext, type DomainContext } from '../electron/domain/context.ts';
 import { startServer } from '../electron/server/serve.ts';

@@ -18,7 +18,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
-import { searchWords } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/contact-search.ts';
 import { listContacts } from '../electron/domain/contacts/index.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { FIRST, LAST, SQLITE_SEARCHES, rng } from './names.ts';

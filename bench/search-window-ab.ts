@@ -11,7 +11,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../electron/db/open.ts';
-import { searchWords } from '../electron/db/store.ts';
+import { searchWords } from '../electron/db/contact-search.ts';
 import { listContacts } from '../electron/domain/contacts/index.ts';
 import { pageFromOrderIndex } from '../electron/domain/contacts/search.ts';
 import { createContext } from '../electron/domain/context.ts';
@@ -40,7 +40,7 @@ const pct = (a: number[]) => {
   return `p50 ${at(50).toFixed(1)} p95 ${at(95).toFixed(1)}`;
 };
 async function before(s: string) {
-  const total = (await store.countContactSearch(s, accountId))!;
+  const total = (await store.search.count(s, accountId))!;
   const n = (
     await sql<{
       n: number;
@@ -48,7 +48,7 @@ async function before(s: string) {
       store.db,
     )
   ).rows[0]!.n;
-  const cond = store.contactSearchCondition(
+  const cond = store.search.condition(
     s,
     accountId,
     pageFromOrderIndex(total, 20, Number(n)) ? 'order' : 'match',

@@ -17,8 +17,8 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from '../electron/db/migrate.ts';
 import { MIGRATIONS } from '../electron/db/migrations/index.ts';
-import { openPostgres } from '../electron/db/postgres/postgres.ts';
-import { openSqlite } from '../electron/db/sqlite/sqlite.ts';
+import { openPostgres } from '../electron/db/postgres/open.ts';
+import { openSqlite } from '../electron/db/sqlite/open.ts';
 import type { Store } from '../electron/db/store.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

@@ -1,7 +1,11 @@
+/**
+ * Which engine a start uses: PostgreSQL when a postgres:// URL is given (HQ mode), else the
+ * embedded SQLite file in the data folder; each engine's own opening is in its folder.
+ */
 import { databaseFile } from '../paths.ts';
 import type { NamedMigration } from './migration-types.ts';
-import { openPostgres } from './postgres/postgres.ts';
-import { openSqlite } from './sqlite/sqlite.ts';
+import { openPostgres } from './postgres/open.ts';
+import { openSqlite } from './sqlite/open.ts';
 import type { Store } from './store.ts';
 
 export interface OpenOptions {

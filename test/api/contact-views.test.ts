@@ -532,7 +532,7 @@ describe('100,000 contacts', () => {
         );
         return plan.rows.map((r) => (r as { detail: string }).detail).join(' | ');
       };
-      const cond = t.store.contactSearchCondition('quenn', t.accountId);
+      const cond = t.store.search.condition('quenn', t.accountId);
       expect(cond).not.toBeNull();
       const count = t.store.db
         .selectFrom('contacts')

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
 import { afterEach } from 'vitest';
 import { migrateToLatest } from '../../electron/db/migrate.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
-import { openPostgres } from '../../electron/db/postgres/postgres.ts';
-import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
+import { openPostgres } from '../../electron/db/postgres/open.ts';
+import { openSqlite } from '../../electron/db/sqlite/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { freshDatabase, TEST_ENGINE } from './server.ts';
 

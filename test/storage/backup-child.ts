@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { NamedMigration } from '../../electron/db/migration-types.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
-import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
+import { openSqlite } from '../../electron/db/sqlite/open.ts';
 
 const [file] = process.argv.slice(2) as [string];
 const next: NamedMigration = {

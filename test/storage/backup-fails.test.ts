@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
+import { openSqlite } from '../../electron/db/sqlite/open.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NamedMigration } from '../../electron/db/migration-types.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
 import { openStore } from '../../electron/db/open.ts';
-import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
+import { openSqlite } from '../../electron/db/sqlite/open.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';

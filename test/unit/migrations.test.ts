@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NamedMigration } from '../../electron/db/migration-types.ts';
 import { MIGRATIONS } from '../../electron/db/migrations/index.ts';
-import { openSqlite } from '../../electron/db/sqlite/sqlite.ts';
+import { openSqlite } from '../../electron/db/sqlite/open.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';

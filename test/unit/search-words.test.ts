@@ -2,7 +2,7 @@
  * The words a contact search matches: accents folded, case folded, split on punctuation.
  */
 import { describe, expect, it } from 'vitest';
-import { searchWords } from '../../electron/db/store.ts';
+import { searchWords } from '../../electron/db/contact-search.ts';
 
 describe('searchWords', () => {
   it.each([

@@ -52,8 +52,8 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
       return { data: await contactItems(db, q.accountId, both.ids), total: both.total, limit, offset };
   }
   // Else the total first, driven by the full-text match (account-scoped:
-  // Store.countContactSearch), then the page (search.ts).
-  const counted = search !== undefined ? await ctx.store.countContactSearch(search, q.accountId) : null;
+  // ContactSearch.count), then the page (search.ts).
+  const counted = search !== undefined ? await ctx.store.search.count(search, q.accountId) : null;
   if (counted !== null && search !== undefined) {
     const ids = await searchPageIds(ctx, {
       accountId: q.accountId,

@@ -1,10 +1,10 @@
 /**
  * Contact search pages: relevance order (exact > every word whole > prefix; recency breaks
  * ties) and one page of a search in any of the lists' orders, with the plan chosen from the
- * match set's size (store.countContactSearch) and the account's.
+ * match set's size (store.search.count) and the account's.
  */
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { SearchTier, SeqRange } from '../../db/store.ts';
+import type { SearchTier, SeqRange } from '../../db/contact-search.ts';
 import { readCounters } from '../change-log.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -63,7 +63,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
     ? 'order'
     : 'match';
   const cond = (range?: SeqRange): Expression<SqlBool> => {
-    const inTier = store.contactSearchCondition(
+    const inTier = store.search.condition(
       p.text,
       p.accountId,
       drive,
@@ -74,7 +74,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
     if (!p.without) return inTier;
     // Membership only (the row is the account's already): the set of every account, which
     // costs no intersection with the account's own long token list.
-    const outside = store.contactSearchCondition(p.text, p.accountId, 'order', p.without, range)!;
+    const outside = store.search.condition(p.text, p.accountId, 'order', p.without, range)!;
     return sql<SqlBool>`(${inTier} and not ${outside})`;
   };
   const order = ORDER_SQL(p.order);
@@ -128,7 +128,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
 /**
  * One page of a search together with the size of its set (the tier's, `without` not taken
  * off), in one statement, where the engine counts a search only by building its match set
- * anyway (Store.contactSearchSet: several words on PostgreSQL): the set is built once and
+ * anyway (ContactSearch.matchSet: several words on PostgreSQL): the set is built once and
  * both counted and paged from it, instead of a count and then a page that builds it again (or
  * tests and probes its words' ranges). The page looks each match up by seq (as an array: as a
  * semi-join, the planner, blind to the set's size, hashed it and read all 1,000,000 contacts
@@ -141,14 +141,14 @@ export async function countedSearchPage(
   p: Omit<SearchPage, 'size'>,
 ): Promise<{ ids: string[]; total: number } | null> {
   const { store } = ctx;
-  const set = store.contactSearchSet?.(p.text, p.accountId, p.tier ?? 'prefix') ?? null;
+  const set = store.search.matchSet?.(p.text, p.accountId, p.tier ?? 'prefix') ?? null;
   if (set === null) return null;
   let outside = sql``;
   if (p.without) {
-    const without = store.contactSearchSet?.(p.text, p.accountId, p.without) ?? null;
+    const without = store.search.matchSet?.(p.text, p.accountId, p.without) ?? null;
     outside = without
       ? sql` and contacts.seq not in (${without})`
-      : sql` and not ${store.contactSearchCondition(p.text, p.accountId, 'match', p.without)!}`;
+      : sql` and not ${store.search.condition(p.text, p.accountId, 'match', p.without)!}`;
   }
   const order = ORDER_SQL(p.order);
   const lookup = sql`array(select contacts.id from contacts where contacts.account_id = ${p.accountId}
@@ -202,7 +202,7 @@ export async function relevancePage(
   const { store } = ctx;
   const db = store.db;
   const text = search ?? '';
-  const nExact = await store.countContactSearch(text, accountId, 'exact');
+  const nExact = await store.search.count(text, accountId, 'exact');
   if (nExact === null) {
     const rows = await sql<{
       id: string;
@@ -210,9 +210,9 @@ export async function relevancePage(
       order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
     return { ids: rows.rows.map((r) => r.id), total: (await readCounters(db, accountId)).contacts };
   }
-  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (Store's SearchTier). Counted one
+  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (SearchTier). Counted one
   // after another: a contact saved in between cannot make a tier's size negative.
-  const nWords = Math.max(nExact, (await store.countContactSearch(text, accountId, 'words')) ?? 0);
+  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words')) ?? 0);
   const ids: string[] = [];
   const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
     const end = start + t.size;
@@ -253,7 +253,7 @@ export async function relevancePage(
       return { ids, total: Math.max(nWords, both.total) };
     }
   }
-  const nPrefix = Math.max(nWords, (await store.countContactSearch(text, accountId, 'prefix')) ?? 0);
+  const nPrefix = Math.max(nWords, (await store.search.count(text, accountId, 'prefix')) ?? 0);
   await page({ size: nPrefix - nWords, tier: 'prefix', without: 'words' }, nWords);
   return { ids, total: nPrefix };
 }

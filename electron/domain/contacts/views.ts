@@ -50,8 +50,8 @@ export function contactSummaryPageQuery(
 ) {
   const sortBy = q.sortBy ?? 'name';
   const dir = q.sortOrder ?? DEFAULT_ORDER[sortBy];
-  const cond = q.search !== undefined ? ctx.store.contactSearchCondition(q.search, q.accountId, drive) : null;
-  // The search condition carries the account scope itself (see Store.contactSearchCondition).
+  const cond = q.search !== undefined ? ctx.store.search.condition(q.search, q.accountId, drive) : null;
+  // The search condition carries the account scope itself (see ContactSearch.condition).
   let page = ctx.store.db
     .selectFrom('contacts')
     .select('contacts.id')
@@ -125,7 +125,7 @@ export async function listContactSummaries(
           })
         : null;
     const counted =
-      both || q.search === undefined ? null : await ctx.store.countContactSearch(q.search, q.accountId);
+      both || q.search === undefined ? null : await ctx.store.search.count(q.search, q.accountId);
     if (both) {
       ({ ids, total } = both);
     } else if (counted !== null && q.search !== undefined) {

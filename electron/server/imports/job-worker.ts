@@ -5,7 +5,7 @@
  * short transaction, so a gift entered meanwhile waits for one chunk at most.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../../db/sqlite/sqlite.ts';
+import { openSqlite } from '../../db/sqlite/open.ts';
 import { finishImportJob, importCsvFile } from '../../domain/import-export/index.ts';
 import { createContext, isDomainError } from '../../domain/index.ts';
 import { type JobSpec, type JobWorkerMessage, TARGET_WORKER_WRITE_MS, failureMessage } from './jobs.ts';

@@ -1,0 +1,124 @@
+/**
+ * The tables of gifts and what they are given to: campaigns, committees, donation accounts
+ * and elections (the reference data), the gifts, their entry batches, limit flags and
+ * history, and a bulk import's gifts not yet in their donors' totals. Part of the one
+ * description of the tables (../schema.ts); camelCase here, snake_case in the database.
+ */
+import type { DonationStatus, ElectionType, FlagState, LimitKind, PaymentMethod } from '#shared/enums.ts';
+import type { Flag01 } from './columns.ts';
+
+export interface CampaignsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface CampaignDonationAccountsTable {
+  campaignId: string;
+  donationAccountId: string;
+}
+
+export interface CommitteesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface DonationAccountsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  limitPerElectionCents: number | null;
+  limitPerCycleCents: number | null;
+  limitPerYearCents: number | null;
+  limitPerDonorCents: number | null;
+  createdAt: string;
+}
+
+export interface ElectionsTable {
+  id: string;
+  accountId: string;
+  electionType: ElectionType;
+  electionYear: number;
+  /** YYYY-MM-DD */
+  electionDate: string;
+  createdAt: string;
+}
+
+export interface DonationsTable {
+  id: string;
+  accountId: string;
+  contactId: string;
+  amountCents: number;
+  donationDate: string;
+  paymentMethod: PaymentMethod;
+  status: DonationStatus;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  electionType: ElectionType;
+  electionYear: number;
+  onBehalfOfContactId: string | null;
+  facilitatedByContactId: string | null;
+  isAnonymous: Flag01;
+  isRecurring: Flag01;
+  thankYouSent: Flag01;
+  thankYouSentDate: string | null;
+  notes: string | null;
+  externalId: string | null;
+  /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
+  batchId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A gift-entry batch: its defaults, and the count and total the volunteer expects. */
+export interface BatchesTable {
+  id: string;
+  accountId: string;
+  name: string;
+  campaignId: string | null;
+  committeeId: string | null;
+  donationAccountId: string | null;
+  paymentMethod: PaymentMethod | null;
+  /** YYYY-MM-DD: the default gift date. */
+  batchDate: string | null;
+  expectedCount: number | null;
+  expectedCents: number | null;
+  createdAt: string;
+  closedAt: string | null;
+}
+
+export interface LimitFlagsTable {
+  id: string;
+  accountId: string;
+  donationId: string;
+  limitKind: LimitKind;
+  windowKey: string;
+  limitCents: number;
+  donorTotalCents: number;
+  state: FlagState;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolutionNote: string | null;
+}
+
+export interface DonationHistoryTable {
+  id: string;
+  donationId: string;
+  action: string;
+  note: string | null;
+  /** JSON object with the action's particulars. */
+  detail: string | null;
+  createdAt: string;
+}
+
+/** A bulk import's gifts not yet in their donor's total (migration donor-total-deltas). */
+export interface DonorTotalDeltasTable {
+  contactId: string;
+  cents: number;
+  /** The latest of the gifts' dates. */
+  latestDate: string;
+}
