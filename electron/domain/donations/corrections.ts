@@ -11,7 +11,8 @@ import { getDonation } from './read.ts';
 import { checkDonation, checkReferences, donationRow } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { addHistory, checkLimits, recomputeContactTotals } from '../limits/limits.ts';
+import { checkLimits } from '../limits/checks.ts';
+import { addHistory, recomputeContactTotals } from '../limits/history.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 /**

@@ -22,7 +22,7 @@ import {
 } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
 import { notFound, ReferenceHeld } from '../errors.ts';
-import { checkLimits } from '../limits/limits.ts';
+import { checkLimits } from '../limits/checks.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 export function toCreated(row: DonationRow): DonationCreated {
