@@ -10,7 +10,8 @@ import { reusable } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { requireOpenBatch } from './batches.ts';
-import { bumpCounters, logChange } from '../change-log.ts';
+import { logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import {
   addToDonorTotals,
