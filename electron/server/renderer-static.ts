@@ -4,7 +4,7 @@
  * exchange: POST /api/v1/browser-session trades a token from the printed URL for an API
  * session (a fresh key for this window). The key outlives a restart of the server on the same
  * data folder (the tab carries on), until a person ends it or it goes unused for a day's
- * idle time (domain/accounts/accounts.ts, BROWSER_SESSION_IDLE_MS).
+ * idle time (domain/accounts/sessions.ts, BROWSER_SESSION_IDLE_MS).
  *
  * Files are read once at start (the bundle is small and content-hashed); nothing outside
  * the folder can be asked for, because only the files found there get a route.

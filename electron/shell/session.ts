@@ -7,7 +7,7 @@
  * These keys are the app's own sessions (api_keys.session_kind): the server does not hold them
  * to the per-key script rate limit (a scanner's pace is not a script's). The desktop window's
  * key works only in the process that made it (the window and its server start and stop
- * together); a browser window's outlives a restart of the server (domain/accounts/accounts.ts). A key
+ * together); a browser window's outlives a restart of the server (domain/accounts/sessions.ts). A key
  * made through the API is never one.
  */
 import {
@@ -29,7 +29,7 @@ export interface DesktopSession {
 /**
  * A desktop key is a session key of this process: it works only here, is revoked at quit, and
  * if the process dies without quitting (a crash, kill -9) it is revoked at the next start.
- * A browser key belongs to the database instead, until ended or idle (domain/accounts/accounts.ts).
+ * A browser key belongs to the database instead, until ended or idle (domain/accounts/sessions.ts).
  */
 export async function openDesktopSession(
   ctx: DomainContext,

@@ -9,7 +9,7 @@
  * pages are computed here from what was stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpCounters } from '../../electron/domain/change-log.ts';
+import { bumpCounters } from '../../electron/domain/counters.ts';
 import {
   insertContactRecords,
   prepareContact,

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../../electron/domain/accounts/accounts.ts';
+import { createApiKey, revokeApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import {
   expectNoA11yViolations,

@@ -9,7 +9,7 @@
  * the totals themselves post real donations.
  */
 import type { Store } from '../../electron/db/store.ts';
-import { bumpCounters } from '../../electron/domain/change-log.ts';
+import { bumpCounters } from '../../electron/domain/counters.ts';
 import {
   insertContactRecords,
   prepareContact,

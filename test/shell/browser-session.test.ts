@@ -107,8 +107,8 @@ describe('POST /api/v1/browser-session', () => {
     const s = await rawRequest(`${other.url}/api/v1/browser-session`, 'POST', { token: tokens.issue() });
     expect(s.status).toBe(201);
     const { createContext } = await import('../../electron/domain/context.ts');
-    const { revokeOrphanedSessionKeys, verifyApiKey } =
-      await import('../../electron/domain/accounts/accounts.ts');
+    const { verifyApiKey } = await import('../../electron/domain/accounts/api-keys.ts');
+    const { revokeOrphanedSessionKeys } = await import('../../electron/domain/accounts/sessions.ts');
     expect(await verifyApiKey(other.ctx, s.body.keyId, s.body.secret)).toBe(other.accountId);
     await other.running.app.close(); // runs the plugin's onClose; the store stays open to check
     // A restart of the server on this database finds the window's key still good (the tab carries on).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyApiKey } from '../../electron/domain/accounts/accounts.ts';
+import { verifyApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { DEFAULT_PORT, desktopPort } from '../../electron/shell/port.ts';
 import { contentSecurityPolicy, externalUrlToOpen, isAppUrl } from '../../electron/shell/security.ts';
 import { closeDesktopSession, openDesktopSession } from '../../electron/shell/session.ts';

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
-import { createAccount, createApiKey } from '../../electron/domain/accounts/accounts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import {
   createCampaign,

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
-import { createAccount, createApiKey } from '../../electron/domain/accounts/accounts.ts';
+import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';

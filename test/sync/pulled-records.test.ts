@@ -1,5 +1,5 @@
 /**
- * The domain write path for records pulled from HQ (electron/domain/pulled/pulled.ts), on a real
+ * The domain write path for records pulled from HQ (electron/domain/pulled/), on a real
  * SQLite file: a pulled contact is in the directory like any other, its change-log rows say
  * push = 0, a refresh writes only what differs, and fields with local intent are kept.
  */
@@ -20,7 +20,7 @@ import {
   pulledContactFields,
   refreshPulledContact,
   renamePulledReference,
-} from '../../electron/domain/pulled/pulled.ts';
+} from '../../electron/domain/pulled/index.ts';
 import { listCampaigns } from '../../electron/domain/reference/records.ts';
 import { tempDir } from '../helpers/server.ts';
 

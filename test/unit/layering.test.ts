@@ -33,7 +33,7 @@ describe('surfaces', () => {
   it("refuses a server, CLI or shell import of a domain file past its folder's index.ts", async () => {
     for (const [filePath, spec] of [
       ['electron/server/routes/example.ts', '../../domain/contacts/create.ts'],
-      ['electron/cli/example.ts', '../domain/limits/limits.ts'],
+      ['electron/cli/example.ts', '../domain/limits/flags.ts'],
       ['electron/shell/example.ts', '../domain/context.ts'],
       ['electron/cli/demo/example.ts', '../../domain/reference/records.ts'],
     ] as const) {

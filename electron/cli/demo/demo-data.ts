@@ -1,7 +1,7 @@
 /**
- * The demo organisation's raw material (demo.ts writes it): a seeded generator and the names,
- * places, employers and other words the donors are drawn from (accents and apostrophes
- * included, as staff meet them).
+ * The demo organisation's raw material (demo.ts and its steps write it): a seeded generator
+ * and the names, places, employers and other words the donors are drawn from (accents and
+ * apostrophes included, as staff meet them).
  */
 
 import { foldText } from '#shared/fold.ts';
@@ -29,6 +29,12 @@ export function generator(seed: number) {
   };
   return { next, int, pick, weighted, chance: (p: number) => next() < p };
 }
+
+/** The seeded generator every step of the demo draws from, in turn. */
+export type DemoRandom = ReturnType<typeof generator>;
+
+/** A timestamp's calendar day (UTC), as the demo writes dates. */
+export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export const FIRST = [
   'Zoë',

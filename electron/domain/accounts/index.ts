@@ -1,18 +1,9 @@
 /**
- * Accounts and the keys that open them: an account, its API keys (hashed secrets), and the
- * session keys of the desktop app and browser windows. The folder's surface: the server, the
- * CLI and the shell import accounts from here (eslint.config.js).
+ * Accounts and the keys that open them: an account (accounts.ts), its API keys with hashed
+ * secrets (api-keys.ts), and the session keys of the desktop app and browser windows
+ * (sessions.ts). The folder's surface: the server, the CLI and the shell import accounts from
+ * here (eslint.config.js).
  */
-export {
-  type SessionKind,
-  authenticateApiKey,
-  createAccount,
-  createApiKey,
-  forgetEndedSessionKeys,
-  getAccount,
-  listAccounts,
-  listApiKeys,
-  requireAccount,
-  revokeApiKey,
-  revokeOrphanedSessionKeys,
-} from './accounts.ts';
+export { createAccount, getAccount, listAccounts, requireAccount } from './accounts.ts';
+export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+export { type SessionKind, forgetEndedSessionKeys, revokeOrphanedSessionKeys } from './sessions.ts';

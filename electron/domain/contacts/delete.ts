@@ -1,7 +1,8 @@
 /**
  * Deleting a contact with everything attached, its donations included.
  */
-import { bumpCounters, logChange } from '../change-log.ts';
+import { logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
 import { contactNotFound, lockContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 

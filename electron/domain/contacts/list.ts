@@ -4,7 +4,7 @@
  */
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
-import { readCounters } from '../change-log.ts';
+import { readCounters } from '../counters.ts';
 import { type OrderTerm, countedSearchPage, relevancePage, searchPageIds } from './search.ts';
 import type { DomainContext } from '../context.ts';
 

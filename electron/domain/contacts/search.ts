@@ -5,7 +5,7 @@
  */
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { SearchTier, SeqRange } from '../../db/contact-search.ts';
-import { readCounters } from '../change-log.ts';
+import { readCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
 
 /** A column a contact list is ordered by (each order ends with `id`, its own index's last column). */

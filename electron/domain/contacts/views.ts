@@ -16,7 +16,7 @@ import type {
   ContactSummarySortField,
   GivingTotals,
 } from '#shared/schemas/contact-views.ts';
-import { readCounters } from '../change-log.ts';
+import { readCounters } from '../counters.ts';
 import {
   type ContactOrderColumn,
   type OrderTerm,

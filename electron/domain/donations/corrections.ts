@@ -5,13 +5,15 @@
 import type { DonationCreateBody, DonationDetail } from '#shared/schemas/donations.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
-import { bumpCounters, logChange } from '../change-log.ts';
+import { logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
 import { getDonation } from './read.ts';
 import { checkDonation, checkReferences, donationRow } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { addHistory, checkLimits, recomputeContactTotals } from '../limits/limits.ts';
+import { checkLimits } from '../limits/checks.ts';
+import { addHistory, recomputeContactTotals } from '../limits/history.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 /**

@@ -10,7 +10,8 @@ import { reusable } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { requireOpenBatch } from './batches.ts';
-import { bumpCounters, logChange } from '../change-log.ts';
+import { logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import {
   addToDonorTotals,
@@ -22,7 +23,7 @@ import {
 } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
 import { notFound, ReferenceHeld } from '../errors.ts';
-import { checkLimits } from '../limits/limits.ts';
+import { checkLimits } from '../limits/checks.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 export function toCreated(row: DonationRow): DonationCreated {

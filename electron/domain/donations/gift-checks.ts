@@ -10,7 +10,7 @@ import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 import type { DomainContext } from '../context.ts';
 import { limitWindow, resolveElection } from '../limits/elections.ts';
 import { invalidField, notFound } from '../errors.ts';
-import { LIMIT_LABEL, accountLimits, donorTotalInWindow } from '../limits/limits.ts';
+import { LIMIT_LABEL, accountLimits, donorTotalInWindow } from '../limits/checks.ts';
 
 export interface GiftCheckInput {
   accountId: string;

@@ -7,7 +7,7 @@ import type { DonationList, DonationListQuery } from '#shared/schemas/donations.
 import type { InferResult } from 'kysely';
 import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
-import { readCounters } from '../change-log.ts';
+import { readCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidField } from '../errors.ts';
 import { donationAmountOf } from '../row-mappers.ts';

@@ -55,102 +55,123 @@ function parseRecords(
       state.line += 1;
       continue;
     }
-    // Slow path: cell by cell; quoted cells may hold commas, quotes and line breaks.
-    const cells: string[] = [];
-    let malformed: string | undefined;
-    let lines = 0;
-    let complete = false;
-    for (;;) {
-      if (text.charCodeAt(i) === QUOTE) {
-        let cell = '';
-        let j = i + 1;
-        let closed = false;
-        for (;;) {
-          const q = text.indexOf('"', j);
-          if (q < 0) break;
-          const part = text.slice(j, q);
-          cell += part;
-          for (let k = part.indexOf('\n'); k >= 0; k = part.indexOf('\n', k + 1)) lines += 1;
-          if (q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
-            cell += '"';
-            j = q + 2;
-            continue;
-          }
-          if (q + 1 >= n && !atEnd) break; // "" may be split across reads: wait
-          j = q + 1;
-          closed = true;
-          break;
-        }
-        if (!closed) {
-          if (!atEnd) return { records, consumed: start };
-          // An opened quote never closed: the rest of the file is this one broken record.
-          cells.push(cell + text.slice(j));
-          malformed = `a quoted cell opened on line ${startLine + lines} is never closed`;
-          i = n;
-          complete = true;
-          break;
-        }
-        i = j;
-        // Text between the closing quote and the next comma: "abc"x is not a valid cell.
-        if (i < n) {
-          const c = text.charCodeAt(i);
-          if (c !== COMMA && c !== LF && c !== CR) {
-            let k = i;
-            while (k < n) {
-              const d = text.charCodeAt(k);
-              if (d === COMMA || d === LF || d === CR) break;
-              k += 1;
-            }
-            malformed ??= `line ${startLine + lines}: a quoted cell has text after its closing quote`;
-            cell += text.slice(i, k);
-            i = k;
-          }
-        }
-        cells.push(cell);
-      } else {
-        // An unquoted cell runs to the next comma or line end; a quote inside it is kept as is.
-        let k = i;
-        while (k < n) {
-          const d = text.charCodeAt(k);
-          if (d === COMMA || d === LF || d === CR) break;
-          k += 1;
-        }
-        cells.push(text.slice(i, k));
-        i = k;
-      }
-      if (i >= n) {
-        if (!atEnd) return { records, consumed: start };
-        complete = true;
-        break;
-      }
-      const c = text.charCodeAt(i);
-      if (c === COMMA) {
-        i += 1;
-        if (i >= n && atEnd) {
-          cells.push('');
-          complete = true;
-          break;
-        }
-        if (i >= n) return { records, consumed: start };
-        continue;
-      }
-      if (c === CR) {
-        if (i + 1 >= n && !atEnd) return { records, consumed: start };
-        i += text.charCodeAt(i + 1) === LF ? 2 : 1;
-      } else {
-        i += 1; // LF
-      }
-      lines += 1;
-      complete = true;
-      break;
-    }
-    if (!complete) return { records, consumed: start };
-    const rec: CsvRecord = { cells, line: startLine };
-    if (malformed) rec.malformed = malformed;
+    const r = quotedRecord(text, i, startLine, atEnd);
+    if (r === null) return { records, consumed: start };
+    const rec: CsvRecord = { cells: r.cells, line: startLine };
+    if (r.malformed) rec.malformed = r.malformed;
     records.push(rec);
-    state.line = startLine + lines;
+    i = r.next;
+    state.line = startLine + r.lines;
   }
   return { records, consumed: i };
+}
+
+/** A record read cell by cell: its cells, why it is malformed, where the next one starts. */
+interface QuotedRecord {
+  cells: string[];
+  malformed: string | undefined;
+  next: number;
+  /** Line breaks the record spans, its own line end included. */
+  lines: number;
+}
+
+/**
+ * The slow path: the record at `start` (on line `startLine`), cell by cell; quoted cells may
+ * hold commas, quotes and line breaks. Null when it is not complete in `text`: it waits for
+ * more, unless `atEnd`.
+ */
+function quotedRecord(text: string, start: number, startLine: number, atEnd: boolean): QuotedRecord | null {
+  const n = text.length;
+  const cells: string[] = [];
+  let malformed: string | undefined;
+  let lines = 0;
+  let i = start;
+  for (;;) {
+    if (text.charCodeAt(i) === QUOTE) {
+      const q = quotedCell(text, i, atEnd);
+      lines += q.lineBreaks;
+      if (!q.closed) {
+        if (!atEnd) return null;
+        // An opened quote never closed: the rest of the file is this one broken record.
+        cells.push(q.cell + text.slice(q.end));
+        malformed = `a quoted cell opened on line ${startLine + lines} is never closed`;
+        return { cells, malformed, next: n, lines };
+      }
+      i = q.end;
+      let cell = q.cell;
+      // Text between the closing quote and the next comma: "abc"x is not a valid cell.
+      const k = cellEnd(text, i);
+      if (k > i) {
+        malformed ??= `line ${startLine + lines}: a quoted cell has text after its closing quote`;
+        cell += text.slice(i, k);
+        i = k;
+      }
+      cells.push(cell);
+    } else {
+      // An unquoted cell runs to the next comma or line end; a quote inside it is kept as is.
+      const k = cellEnd(text, i);
+      cells.push(text.slice(i, k));
+      i = k;
+    }
+    if (i >= n) return atEnd ? { cells, malformed, next: i, lines } : null;
+    const c = text.charCodeAt(i);
+    if (c === COMMA) {
+      i += 1;
+      if (i < n) continue;
+      if (!atEnd) return null;
+      cells.push('');
+      return { cells, malformed, next: i, lines };
+    }
+    if (c === CR) {
+      if (i + 1 >= n && !atEnd) return null;
+      i += text.charCodeAt(i + 1) === LF ? 2 : 1;
+    } else {
+      i += 1; // LF
+    }
+    return { cells, malformed, next: i, lines: lines + 1 };
+  }
+}
+
+/**
+ * The quoted cell opening at `open`: its text ("" read as one quote), where it ends (after
+ * its closing quote) and the line breaks in it. Not closed when `text` holds no closing quote,
+ * or (more to come) when a "" may be split across reads; `end` is then how far it got.
+ */
+function quotedCell(
+  text: string,
+  open: number,
+  atEnd: boolean,
+): { cell: string; end: number; lineBreaks: number; closed: boolean } {
+  const n = text.length;
+  let cell = '';
+  let lineBreaks = 0;
+  let j = open + 1;
+  for (;;) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return { cell, end: j, lineBreaks, closed: false };
+    const part = text.slice(j, q);
+    cell += part;
+    for (let k = part.indexOf('\n'); k >= 0; k = part.indexOf('\n', k + 1)) lineBreaks += 1;
+    if (q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
+      cell += '"';
+      j = q + 2;
+      continue;
+    }
+    if (q + 1 >= n && !atEnd) return { cell, end: j, lineBreaks, closed: false }; // "" may be split across reads: wait
+    return { cell, end: q + 1, lineBreaks, closed: true };
+  }
+}
+
+/** Where a cell that is not quoted (or a quoted cell's stray tail) ends: at a comma or a line end. */
+function cellEnd(text: string, i: number): number {
+  const n = text.length;
+  let k = i;
+  while (k < n) {
+    const d = text.charCodeAt(k);
+    if (d === COMMA || d === LF || d === CR) break;
+    k += 1;
+  }
+  return k;
 }
 
 /** Longer than this, a record that is still open is taken to be a stray quote. */

@@ -25,7 +25,8 @@ import { type ImportKind, planColumns } from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import { listCustomFields } from '../contacts/custom-fields.ts';
 import { DomainError } from '../errors.ts';
-import { type ContactCache, type ChunkSpec, writeChunk } from './write.ts';
+import type { ContactCache } from './gift-references.ts';
+import { type ChunkSpec, writeChunk } from './write.ts';
 import { type Rejection, type RowSource, fileSource, inProcessSource } from './rows.ts';
 
 export type { Rejection };

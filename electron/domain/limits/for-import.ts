@@ -1,11 +1,11 @@
 /**
  * D6 for an import chunk: contribution-limit windows computed for many gifts at once, with
- * the same outcome as posting them one by one in file order (electron/domain/limits/limits.ts).
+ * the same outcome as posting them one by one in file order (electron/domain/limits/checks.ts).
  */
 import type { DonationAccountRow, DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { cycleOfYear } from './elections.ts';
-import { accountLimits, flagRows } from './limits.ts';
+import { accountLimits, flagRows } from './checks.ts';
 
 /** Runs fn over values in slices small enough for one statement's parameters. */
 export async function inSlices<T, R>(values: readonly T[], fn: (slice: T[]) => Promise<R[]>): Promise<R[]> {

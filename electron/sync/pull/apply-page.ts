@@ -11,7 +11,7 @@ import {
   pulledContactFields,
   type PulledContactFields,
   refreshPulledContact,
-} from '../../domain/pulled/pulled.ts';
+} from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { noteHqContacts } from '../push/email-match.ts';
 import type { PullCounts } from './pull.ts';

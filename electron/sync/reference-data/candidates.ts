@@ -5,7 +5,7 @@
 import { foldText } from '#shared/fold.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { DomainContext } from '../../domain/context.ts';
-import type { ReferenceKind } from '../../domain/pulled/pulled.ts';
+import type { ReferenceKind } from '../../domain/pulled/index.ts';
 import { listItems, listReferenceLinks, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './rules.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { listLinks } from '../outbox/state.ts';

@@ -11,7 +11,7 @@ import {
   referenceByName,
   type ReferenceKind,
   renamePulledReference,
-} from '../../domain/pulled/pulled.ts';
+} from '../../domain/pulled/index.ts';
 import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './rules.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';

@@ -29,7 +29,7 @@ import {
   listReferences,
   type PulledLimits,
   type ReferenceKind,
-} from '../../domain/pulled/pulled.ts';
+} from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/state.ts';

@@ -1,15 +1,15 @@
 /**
- * The write path for records that came down from HQ (a sync pull). They are written like any
- * local record — same tables, same rules for derived columns — but their change-log rows say
- * `push = 0`: HQ already has them, so the sync engine never sends them back. The caller
- * (electron/sync/pull/pull.ts) runs these inside its own transaction, together with the id-map
- * row that links the local record to its HQ id, so a record is never left half-linked.
+ * Contacts that came down from HQ (a sync pull): a list item checked and cut to local limits,
+ * a new one added, a linked one brought up to HQ's values where nothing local is waiting to be
+ * pushed. Written like any local contact, but logged with push = 0: HQ already has them. The
+ * caller (electron/sync/pull/apply-page.ts) runs these in its own transaction, together with
+ * the id-map row that links the local contact to its HQ id.
  */
 import { newId } from '#shared/ids.ts';
-import { dollarsToCents } from '#shared/money.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
-import { bumpCounters, logChange } from '../change-log.ts';
+import { logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
 import { lockContact } from '../contacts/read.ts';
 import { insertContactRecords, prepareContact } from '../contacts/records.ts';
 import type { CustomFieldDefinition } from '../contacts/custom-fields.ts';
@@ -236,165 +236,5 @@ export async function contactsByName(
       ]),
     )
     .limit(50)
-    .execute();
-}
-
-/* ---------------- reference data ---------------- */
-
-export type ReferenceKind = 'campaign' | 'committee' | 'donationAccount';
-
-const TABLE = {
-  campaign: 'campaigns',
-  committee: 'committees',
-  donationAccount: 'donationAccounts',
-} as const;
-
-/** A local reference record by exact name (case-insensitive), for linking by name. */
-export async function referenceByName(
-  db: Db,
-  kind: ReferenceKind,
-  accountId: string,
-  name: string,
-): Promise<Array<{ id: string; name: string }>> {
-  return db
-    .selectFrom(TABLE[kind])
-    .select(['id', 'name'])
-    .where('accountId', '=', accountId)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.trim().toLowerCase()))
-    .execute();
-}
-
-/** An account's reference records of one kind, by name. */
-export async function listReferences(
-  db: Db,
-  kind: ReferenceKind,
-  accountId: string,
-): Promise<Array<{ id: string; name: string }>> {
-  return db
-    .selectFrom(TABLE[kind])
-    .select(['id', 'name'])
-    .where('accountId', '=', accountId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-}
-
-/** Whether a local reference record exists in the account (and its name). */
-export async function getReference(
-  db: Db,
-  kind: ReferenceKind,
-  accountId: string,
-  id: string,
-): Promise<{ id: string; name: string } | undefined> {
-  return db
-    .selectFrom(TABLE[kind])
-    .select(['id', 'name'])
-    .where('id', '=', id)
-    .where('accountId', '=', accountId)
-    .executeTakeFirst();
-}
-
-/** HQ's limits of a donation account, decimal dollars (null: none). */
-export interface PulledLimits {
-  perElection?: number | null;
-  perCycle?: number | null;
-  perYear?: number | null;
-  perDonor?: number | null;
-}
-
-const cents = (v: number | null | undefined): number | null => {
-  if (v === null || v === undefined) return null;
-  const c = dollarsToCents(v);
-  return c === null || c < 0 ? null : c;
-};
-
-/**
- * Adds a campaign, committee or donation account that HQ has (push = 0). The name is HQ's,
- * trimmed and cut to the local limit.
- */
-export async function insertPulledReference(
-  trx: Db,
-  kind: ReferenceKind,
-  accountId: string,
-  name: string,
-  at: string,
-  limits: PulledLimits = {},
-): Promise<string> {
-  const n = name.trim().slice(0, 200) || '(unnamed at HQ)';
-  let id: string;
-  switch (kind) {
-    case 'campaign':
-      id = newId('campaign');
-      await trx.insertInto('campaigns').values({ id, accountId, name: n, createdAt: at }).execute();
-      break;
-    case 'committee':
-      id = newId('committee');
-      await trx.insertInto('committees').values({ id, accountId, name: n, createdAt: at }).execute();
-      break;
-    case 'donationAccount':
-      id = newId('donationAccount');
-      await trx
-        .insertInto('donationAccounts')
-        .values({
-          id,
-          accountId,
-          name: n,
-          limitPerElectionCents: cents(limits.perElection),
-          limitPerCycleCents: cents(limits.perCycle),
-          limitPerYearCents: cents(limits.perYear),
-          limitPerDonorCents: cents(limits.perDonor),
-          createdAt: at,
-        })
-        .execute();
-      break;
-  }
-  await logChange(trx, {
-    accountId,
-    entityType: kind,
-    entityId: id,
-    op: 'create',
-    fields: null,
-    push: false,
-    at,
-  });
-  return id;
-}
-
-/** Renames a linked reference record to HQ's name when it differs (push = 0). */
-export async function renamePulledReference(
-  trx: Db,
-  kind: ReferenceKind,
-  accountId: string,
-  id: string,
-  name: string,
-  at: string,
-): Promise<boolean> {
-  const n = name.trim().slice(0, 200);
-  if (!n) return false;
-  const current = await getReference(trx, kind, accountId, id);
-  if (!current || current.name === n) return false;
-  await trx.updateTable(TABLE[kind]).set({ name: n }).where('id', '=', id).execute();
-  await logChange(trx, {
-    accountId,
-    entityType: kind,
-    entityId: id,
-    op: 'update',
-    fields: ['name'],
-    push: false,
-    at,
-  });
-  return true;
-}
-
-/** Links a local campaign to a local donation account (both pulled), once. */
-export async function linkCampaignDonationAccount(
-  trx: Db,
-  campaignId: string,
-  donationAccountId: string,
-): Promise<void> {
-  await trx
-    .insertInto('campaignDonationAccounts')
-    .values({ campaignId, donationAccountId })
-    .onConflict((oc) => oc.doNothing())
     .execute();
 }

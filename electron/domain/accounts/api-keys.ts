@@ -1,0 +1,167 @@
+/**
+ * API keys: the secret is shown once and stored only as a hash. Made (a permanent key, or a
+ * window's session key), listed, revoked, and checked on every request (authenticateApiKey);
+ * which session keys stay good, and for how long, is in sessions.ts.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { newId } from '#shared/ids.ts';
+import { reusable } from '../../db/bulk.ts';
+import type { DomainContext } from '../context.ts';
+import { DomainError } from '../errors.ts';
+import { requireAccount } from './accounts.ts';
+import { browserSessionExpired, type SessionKind, THIS_PROCESS } from './sessions.ts';
+
+function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+export async function createApiKey(
+  ctx: DomainContext,
+  accountId: string,
+  label?: string | null,
+  session?: SessionKind,
+) {
+  await requireAccount(ctx, accountId);
+  const keyId = newId('apiKey');
+  const secret = `gds_${randomBytes(32).toString('base64url')}`;
+  const at = ctx.now();
+  await ctx.store.write((trx) =>
+    trx
+      .insertInto('apiKeys')
+      .values({
+        id: keyId,
+        accountId,
+        secretHash: hashSecret(secret).toString('hex'),
+        label: label ?? null,
+        createdAt: at,
+        revokedAt: null,
+        lastUsedAt: null,
+        sessionKind: session ?? null,
+        // The desktop window's key is this process's; a browser window's outlives a restart.
+        sessionOwner: session === 'desktop' ? THIS_PROCESS : null,
+      })
+      .execute(),
+  );
+  return { keyId, secret, accountId };
+}
+
+export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
+  const at = ctx.now();
+  const n = await ctx.store.write(async (trx) => {
+    let q = trx
+      .updateTable('apiKeys')
+      .set({ revokedAt: at })
+      .where('id', '=', keyId)
+      .where('revokedAt', 'is', null);
+    if (accountId) q = q.where('accountId', '=', accountId);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  });
+  if (n === 0) {
+    const exists = await ctx.store.db
+      .selectFrom('apiKeys')
+      .select('id')
+      .where('id', '=', keyId)
+      .$if(accountId !== undefined, (q) => q.where('accountId', '=', accountId ?? ''))
+      .executeTakeFirst();
+    if (!exists)
+      throw new DomainError('not_found', 'api_key_not_found', `API key ${keyId} was not found`, [
+        { field: 'keyId', issue: 'does not exist' },
+      ]);
+  }
+  return { keyId, revoked: true as const };
+}
+
+export async function listApiKeys(ctx: DomainContext, accountId: string) {
+  // Permanent keys, live or revoked; session keys only while their window's session lives.
+  const rows = await ctx.store.db
+    .selectFrom('apiKeys')
+    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind'])
+    .where('accountId', '=', accountId)
+    .where((eb) => eb.or([eb('sessionKind', 'is', null), eb('revokedAt', 'is', null)]))
+    .orderBy('createdAt', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    keyId: r.id,
+    label: r.label,
+    createdAt: r.createdAt,
+    revokedAt: r.revokedAt,
+    lastUsedAt: r.lastUsedAt,
+    session: r.sessionKind,
+  }));
+}
+
+const DUMMY_HASH = hashSecret('no such key');
+const lastUsedWritten = new Map<string, number>();
+
+/**
+ * The account of a valid, unrevoked key, or null. The secret is compared in constant time,
+ * and an unknown key id costs the same hash and compare as a known one.
+ */
+export async function verifyApiKey(
+  ctx: DomainContext,
+  keyId: string,
+  secret: string,
+): Promise<string | null> {
+  return (await authenticateApiKey(ctx, keyId, secret))?.accountId ?? null;
+}
+
+/** The key's row, compiled once: every request reads it. */
+const keyById = reusable((db, p) =>
+  db
+    .selectFrom('apiKeys')
+    .select([
+      'accountId',
+      'secretHash',
+      'revokedAt',
+      'sessionKind',
+      'sessionOwner',
+      'createdAt',
+      'lastUsedAt',
+    ])
+    .where('id', '=', p<string>(0)),
+);
+
+/**
+ * verifyApiKey with what the key is: a permanent key (session null) or a session key. The
+ * desktop window's is valid only inside the process that made it (a key of a crashed process
+ * is dead at once, before the next start revokes it); a browser window's in any server on
+ * this database until it is ended or goes unused for BROWSER_SESSION_IDLE_MS.
+ */
+export async function authenticateApiKey(
+  ctx: DomainContext,
+  keyId: string,
+  secret: string,
+): Promise<{ accountId: string; session: SessionKind | null } | null> {
+  const row = (await keyById(ctx.store.db, [keyId])).rows[0] as
+    | {
+        accountId: string;
+        secretHash: string;
+        revokedAt: string | null;
+        sessionKind: SessionKind | null;
+        sessionOwner: string | null;
+        createdAt: string;
+        lastUsedAt: string | null;
+      }
+    | undefined;
+  const presented = hashSecret(secret);
+  const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
+  const same = stored.length === presented.length && timingSafeEqual(stored, presented);
+  if (!row || !same || row.revokedAt !== null) return null;
+  if (row.sessionOwner !== null && row.sessionOwner !== THIS_PROCESS) return null;
+  if (
+    row.sessionKind === 'browser' &&
+    row.sessionOwner === null &&
+    browserSessionExpired(row.lastUsedAt ?? row.createdAt, ctx.now())
+  )
+    return null;
+  const last = lastUsedWritten.get(keyId) ?? 0;
+  if (Date.now() - last > 60_000) {
+    lastUsedWritten.set(keyId, Date.now());
+    const at = ctx.now();
+    ctx.store
+      .write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute())
+      .catch(() => undefined);
+  }
+  return { accountId: row.accountId, session: row.sessionKind };
+}
