@@ -11,9 +11,10 @@ import type { z } from 'zod';
 import { ApiKeyCreate, type ApiKey, type ApiKeyCreated } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, ConfirmDialog, Dialog, EmptyState, TextField } from '../../ui/index.ts';
+import { Button, ConfirmDialog, Dialog, EmptyState, Loaded, Table, TextField } from '../../ui/index.ts';
 import { curlExample } from './curl.ts';
-import { Loaded, NewItemForm, SettingsTable, useAction, useSave, useSettingsForm } from './kit.tsx';
+import { NewItemForm } from './row-forms.tsx';
+import { useAction, useSave, useSettingsForm } from './saving.ts';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = ApiKeyCreate.omit({ accountId: true });
@@ -197,7 +198,8 @@ export function ApiKeysSection() {
           </EmptyState>
         }
       >
-        <SettingsTable
+        <Table
+          className="settings-table"
           caption="Active API keys"
           columns={['Key', 'For', 'Created', 'Last used']}
           actions="Actions"
@@ -226,7 +228,7 @@ export function ApiKeysSection() {
               </td>
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
       {revoked.length > 0 ? (
         <details className="settings-archived">

@@ -18,13 +18,14 @@ import {
   Button,
   ConfirmDialog,
   EmptyState,
+  Loaded,
   ProgressBar,
   Select,
+  Table,
   TextField,
   useToast,
 } from '../../ui/index.ts';
 import { sentence } from './forms.ts';
-import { Loaded, SettingsTable } from './kit.tsx';
 
 type Link = z.infer<typeof ReferenceLink>;
 const KIND_LABEL: Record<Link['kind'], string> = {
@@ -243,7 +244,8 @@ export function SyncLinks() {
             Every one is linked to HQ: gifts for them go to HQ with HQ’s ids.
           </p>
         )}
-        <SettingsTable
+        <Table
+          className="settings-table"
           caption="Local campaigns, committees and donation accounts with their HQ ids"
           columns={['Name', 'Kind', 'HQ id']}
         >
@@ -267,7 +269,7 @@ export function SyncLinks() {
               </td>
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
       <ConfirmDialog
         open={confirmAll}
