@@ -7,11 +7,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
+import { formatDollars } from '#shared/money.ts';
 import { CampaignCreate, type Campaign, type DonationAccount } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, FormDialog, Loaded, Table } from '../../ui/index.ts';
-import { formatDollars } from './forms.ts';
 import { NameField, NewItemForm, RowAction, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 

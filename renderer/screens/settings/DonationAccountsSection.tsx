@@ -7,11 +7,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
+import { formatDollars, optionalDollarsFromInput } from '#shared/money.ts';
 import { DonationAccountCreate, type DonationAccount } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, EmptyState, FormDialog, Loaded, Table, TextField } from '../../ui/index.ts';
-import { formatDollars, limitFromInput } from './forms.ts';
 import { NameField, NewItemForm, RowAction, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
@@ -52,7 +52,7 @@ function LimitInputs({
             autoComplete="off"
             placeholder="no limit"
             error={errors.limits?.[l.key]?.message}
-            {...register(`limits.${l.key}`, { setValueAs: limitFromInput })}
+            {...register(`limits.${l.key}`, { setValueAs: optionalDollarsFromInput })}
           />
         ))}
       </div>

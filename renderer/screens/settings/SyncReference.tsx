@@ -14,6 +14,7 @@ import type { ReferenceCandidates, ReferenceLink } from '#shared/schemas/sync-pu
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
+import { sentence } from '../../forms.ts';
 import {
   Button,
   ConfirmDialog,
@@ -25,7 +26,6 @@ import {
   TextField,
   useToast,
 } from '../../ui/index.ts';
-import { sentence } from './forms.ts';
 
 type Link = z.infer<typeof ReferenceLink>;
 const KIND_LABEL: Record<Link['kind'], string> = {

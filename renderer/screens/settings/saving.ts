@@ -16,8 +16,8 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/errors.ts';
+import { sentenceResolver, showApiError } from '../../forms.ts';
 import { useToast } from '../../ui/index.ts';
-import { sentenceResolver, showApiError } from './forms.ts';
 
 /** How long a "done" toast stays. */
 const DONE_MS = 3500;
