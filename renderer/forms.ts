@@ -1,9 +1,12 @@
 /**
- * Forms check what they send with the same shared zod schema the server uses, and put each
- * issue — theirs or the server's `details` — at the field it names.
+ * The forms layer: forms check what they send with the same shared zod schema the server
+ * uses, and put each issue — theirs or the server's `details` — at the field it names through
+ * one function (showIssues), in the words the screen uses (humanIssue) or as sentences
+ * (sentence, sentenceResolver); what no field shows becomes the form's own message.
  */
+import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
-import type { FieldIssue } from './api/errors.ts';
+import { errorMessage, isApiError, type FieldIssue } from './api/errors.ts';
 
 /** zod path → the server's field notation: ["addresses", 0, "city"] → "addresses[0].city". */
 export function fieldOf(path: ReadonlyArray<PropertyKey>): string {
@@ -27,22 +30,68 @@ export function schemaIssues(schema: z.ZodType, value: unknown): FieldIssue[] {
   return out;
 }
 
+/** Shows an issue at a form field: react-hook-form's setError, or what stands for it. */
+export type SetFieldError<F extends string> = (
+  name: F,
+  error: { type: 'issue'; message: string },
+  options: { shouldFocus: boolean },
+) => void;
+
+/** The form field a wire field's issue shows at: a map, or a function (none: not on this form). */
+export type FieldFor<F extends string> =
+  Readonly<Record<string, F>> | ((wireField: string) => F | null | undefined);
+
 /**
- * Wire field → form field. Unmapped issues come back as `rest` (for a message at the top of
- * the form, so none is lost).
+ * Puts each issue at the form field `fieldFor` names for its wire field, in `words` (as given
+ * when absent); with `focus` (the default) the first field given an issue takes the focus.
+ * Every form shows its issues through this. Returns that first field, and the issues no field
+ * here shows (for a message at the top of the form, so none is lost).
  */
-export function mapIssues<F extends string>(
-  issues: FieldIssue[],
-  map: Record<string, F>,
-): { fields: Array<{ name: F; message: string }>; rest: FieldIssue[] } {
-  const fields: Array<{ name: F; message: string }> = [];
+export function showIssues<F extends string>(
+  issues: readonly FieldIssue[],
+  setError: SetFieldError<F>,
+  fieldFor: FieldFor<F>,
+  {
+    words = (issue: string) => issue,
+    focus = true,
+  }: { words?: (issue: string) => string; focus?: boolean } = {},
+): { first: F | null; rest: FieldIssue[] } {
+  const fieldOfWire =
+    typeof fieldFor === 'function'
+      ? fieldFor
+      : (wire: string) => (Object.hasOwn(fieldFor, wire) ? fieldFor[wire] : undefined);
+  let first: F | null = null;
   const rest: FieldIssue[] = [];
   for (const i of issues) {
-    const name = map[i.field];
-    if (name) fields.push({ name, message: humanIssue(i.issue) });
-    else rest.push(i);
+    const name = fieldOfWire(i.field);
+    if (!name) {
+      rest.push(i);
+      continue;
+    }
+    setError(name, { type: 'issue', message: words(i.issue) }, { shouldFocus: focus && first === null });
+    first ??= name;
   }
-  return { fields, rest };
+  return { first, rest };
+}
+
+/**
+ * Puts an API error's details at the form's fields, as sentences. `fields` lists the wire
+ * names this form shows (e.g. "name", "limits.perElection"); `alias` maps other wire names
+ * onto one of them ("donationAccountIds[0]" → "donationAccountIds"). Returns the sentence for
+ * the form when some issue has no field here (or the error was not the API's), else null.
+ */
+export function showApiError<T extends FieldValues>(
+  err: unknown,
+  setError: UseFormSetError<T>,
+  fields: ReadonlyArray<Path<T>>,
+  alias: (wireField: string) => string = (f) => f.replace(/\[\d+\]$/, ''),
+): string | null {
+  if (!isApiError(err)) return errorMessage(err);
+  const shown = (f: string): f is Path<T> => (fields as readonly string[]).includes(f);
+  const { first, rest } = showIssues(err.details, setError, (wire) => [wire, alias(wire)].find(shown), {
+    words: sentence,
+  });
+  return first === null || rest.length > 0 ? err.message : null;
 }
 
 const WIRE_WORDS: Array<[RegExp, string]> = [
@@ -57,6 +106,32 @@ const WIRE_WORDS: Array<[RegExp, string]> = [
 /** A server issue in people's words: wire names ("campaignId") become what the screen calls them. */
 export function humanIssue(issue: string): string {
   return WIRE_WORDS.reduce((s, [re, word]) => s.replace(re, word), issue);
+}
+
+/** "must not be empty" → "Must not be empty." */
+export function sentence(issue: string): string {
+  const t = issue.trim();
+  if (!t) return t;
+  return `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+
+function sentenceCase(errors: FieldErrors): void {
+  for (const e of Object.values(errors)) {
+    if (!e || typeof e !== 'object') continue;
+    if ('message' in e && typeof e.message === 'string') e.message = sentence(e.message);
+    if (!('type' in e) || typeof e.type !== 'string') sentenceCase(e as FieldErrors);
+  }
+}
+
+/** A resolver whose messages read as sentences, like the server's once shown ("Must not be empty."). */
+export function sentenceResolver<TIn extends FieldValues, TCtx, TOut>(
+  inner: Resolver<TIn, TCtx, TOut>,
+): Resolver<TIn, TCtx, TOut> {
+  return async (values, context, options) => {
+    const result = await inner(values, context, options);
+    sentenceCase(result.errors);
+    return result;
+  };
 }
 
 /** "" → null for optional text sent to the API. */

@@ -1,6 +1,7 @@
 /**
  * Money is integer cents everywhere inside GiftDesk; decimal dollars only on the wire.
- * These helpers are the only place the two meet. No float arithmetic on stored amounts.
+ * These helpers are the only place the two meet, and where amounts are read from what people
+ * type and written for them to read. No float arithmetic on stored amounts.
  */
 
 /** The largest amount accepted on the wire, in dollars: well inside Number.MAX_SAFE_INTEGER cents. */
@@ -47,4 +48,29 @@ export function wireCents(dollars: number): number {
 /** Decimal dollars from the API → "$1,234.50" for people. */
 export function formatDollars(dollars: number): string {
   return formatCents(wireCents(dollars));
+}
+
+/** Decimal dollars from the API → the text an amount box starts with ("1250.50"). */
+export function dollarsForInput(dollars: number): string {
+  return (wireCents(dollars) / 100).toFixed(2);
+}
+
+/** An amount as typed — "1,234.5" / "$12" / "12.00" → cents; null when it is not an amount. */
+export function parseAmountCents(text: string): number | null {
+  const t = text.replace(/[$,\s]/g, '');
+  if (!/^\d+(\.\d{0,2})?$/.test(t)) return null;
+  const [whole = '0', frac = ''] = t.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+}
+
+/**
+ * An optional amount typed in dollars (a contribution limit) → dollars for the form's schema:
+ * "" is none (null), "3,300.00" reads 3300, anything else stays NaN for the schema to refuse in
+ * its own words.
+ */
+export function optionalDollarsFromInput(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const t = String(v).trim().replace(/^\$/, '').replace(/,/g, '');
+  if (t === '') return null;
+  return /^-?\d*(\.\d*)?$/.test(t) ? Number(t) : Number.NaN;
 }

@@ -1,10 +1,12 @@
 /**
  * A modal dialog on the native <dialog> element (focus is trapped and Escape closes it, by
  * the browser; on closing, the focus goes back to what opened it, or where its owner says:
- * `focusAfter`), and ConfirmDialog for actions that cannot be undone cheaply.
+ * `focusAfter`), ConfirmDialog for actions that cannot be undone cheaply, and FormDialog
+ * for a form that edits something (Cancel and Save).
  */
-import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type FormEventHandler, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
+import { FormError } from './FormError.tsx';
 
 export interface DialogProps {
   open: boolean;
@@ -137,6 +139,56 @@ export function ConfirmDialog({
       }
     >
       {children}
+    </Dialog>
+  );
+}
+
+export interface FormDialogProps {
+  title: ReactNode;
+  /** The form's id: the Save button, in the dialog's actions, submits it. */
+  formId: string;
+  wide?: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  /** The form's own message (what no field shows), last in the form. */
+  formError: string | null;
+  children: ReactNode;
+}
+
+/**
+ * A form in a dialog, open while it is rendered: Enter in the form saves, Cancel and Save at
+ * the bottom (Escape cancels); its first field takes `autoFocus`.
+ */
+export function FormDialog({
+  title,
+  formId,
+  wide,
+  busy,
+  onClose,
+  onSubmit,
+  formError,
+  children,
+}: FormDialogProps) {
+  return (
+    <Dialog
+      open
+      wide={wide}
+      title={title}
+      onClose={onClose}
+      actions={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button tone="primary" type="submit" form={formId} busy={busy}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={onSubmit} noValidate className="dialog-form">
+        {children}
+        <FormError message={formError} />
+      </form>
     </Dialog>
   );
 }

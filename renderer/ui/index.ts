@@ -1,8 +1,11 @@
 export { Button, type ButtonProps } from './Button.tsx';
 export { Checkbox, Select, TextArea, TextField, type SelectOption } from './Field.tsx';
-export { ConfirmDialog, Dialog } from './Dialog.tsx';
+export { ConfirmDialog, Dialog, FormDialog } from './Dialog.tsx';
 export { EmptyState } from './EmptyState.tsx';
+export { FormError } from './FormError.tsx';
+export { Loaded } from './Loaded.tsx';
 export { ProgressBar } from './ProgressBar.tsx';
 export { ToastProvider, useToast, type ToastInput } from './Toast.tsx';
 export { Screen } from './Screen.tsx';
+export { Table, type Column } from './Table.tsx';
 export { useDebounced } from './useDebounced.ts';

@@ -3,7 +3,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DOLLARS, centsToDollars, dollarsToCents, formatCents } from '#shared/money.ts';
+import {
+  MAX_DOLLARS,
+  centsToDollars,
+  dollarsForInput,
+  dollarsToCents,
+  formatCents,
+  formatDollars,
+  optionalDollarsFromInput,
+  parseAmountCents,
+} from '#shared/money.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
 
@@ -115,5 +124,43 @@ describe('formatCents', () => {
     expect(formatCents(123_450)).toBe('$1,234.50');
     expect(formatCents(5)).toBe('$0.05');
     expect(formatCents(-250)).toBe('-$2.50');
+  });
+});
+
+describe('formatDollars', () => {
+  it('formats decimal dollars from the API, binary noise rounded to the cent', () => {
+    expect(formatDollars(3300)).toBe('$3,300.00');
+    expect(formatDollars(10000.5)).toBe('$10,000.50');
+    expect(formatDollars(0.1 + 0.2)).toBe('$0.30');
+  });
+});
+
+describe('what people type, and what their boxes start with', () => {
+  it.each([
+    ['1,234.5', 123_450],
+    ['$12', 1200],
+    ['12.00', 1200],
+    [' 50 ', 5000],
+    ['5.', 500],
+  ])('reads the amount %s as %d cents', (typed, cents) => {
+    expect(parseAmountCents(typed)).toBe(cents);
+  });
+
+  it.each(['', 'lots', '-5', '.5', '1.234', '1e3'])('reads %s as no amount', (typed) => {
+    expect(parseAmountCents(typed)).toBeNull();
+  });
+
+  it('reads an optional amount: empty is none, a number in dollars, anything else NaN for the schema', () => {
+    expect(optionalDollarsFromInput('')).toBeNull();
+    expect(optionalDollarsFromInput(undefined)).toBeNull();
+    expect(optionalDollarsFromInput(' $3,300.00 ')).toBe(3300);
+    expect(optionalDollarsFromInput('10000.50')).toBe(10000.5);
+    expect(optionalDollarsFromInput('-5')).toBe(-5);
+    expect(optionalDollarsFromInput('lots')).toBeNaN();
+  });
+
+  it('starts an amount box with the dollars and two decimals', () => {
+    expect(dollarsForInput(1250.5)).toBe('1250.50');
+    expect(dollarsForInput(0.1 + 0.2)).toBe('0.30');
   });
 });

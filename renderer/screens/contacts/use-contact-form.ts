@@ -6,14 +6,15 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useForm, type FieldErrors, type Path, type Resolver } from 'react-hook-form';
 import type { Contact } from '#shared/schemas/contacts.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
+import { showIssues } from '../../forms.ts';
 import { navigate } from '../../router.ts';
 import { useToast } from '../../ui/index.ts';
-import { checkBody, formPath, type FormIssue } from './form-issues.ts';
+import { checkBody, formPath } from './form-issues.ts';
 import {
   createBody,
   displayName,
@@ -108,22 +109,13 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
       // Nothing typed is thrown away: the values stay in the form; each message goes to its field.
       const general: string[] = [];
       if (isApiError(e) && e.details.length > 0) {
-        const placed: FormIssue[] = e.details.map((d) => ({
-          path: formPath(d.field, defs),
-          message: d.issue,
-        }));
-        let focused = false;
-        for (const p of placed) {
-          if (p.path) {
-            setError(
-              p.path as 'firstName',
-              { type: 'server', message: p.message },
-              { shouldFocus: !focused },
-            );
-            focused = true;
-          } else general.push(p.message);
-        }
-        if (general.length > 0 || !focused) general.unshift(e.message);
+        const { first, rest } = showIssues(
+          e.details,
+          setError,
+          (field) => formPath(field, defs) as Path<ContactFormValues> | null,
+        );
+        general.push(...rest.map((r) => r.issue));
+        if (general.length > 0 || first === null) general.unshift(e.message);
       } else {
         general.push(isApiError(e) && e.isNetwork ? e.message : `Not saved: ${errorMessage(e)}`);
       }

@@ -6,16 +6,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { formatCents, wireCents } from '#shared/money.ts';
+import { formatCents, parseAmountCents, wireCents } from '#shared/money.ts';
 import { BatchCreate, type Batch } from '#shared/schemas/batches.ts';
 import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { localToday, mapIssues, orNull, schemaIssues } from '../../forms.ts';
+import { humanIssue, localToday, orNull, schemaIssues, showIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
 import { entryRowFocus } from './entry-focus.ts';
-import { parseAmountCents } from './warnings.ts';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
 /** "Matches", or what is short or over, in words. */
@@ -114,8 +113,7 @@ export function NewBatchDialog({
     };
     const issues = schemaIssues(BatchCreate, { accountId: api.accountId, ...body });
     const show = (list: typeof issues) => {
-      const { fields, rest } = mapIssues(list, FIELD_MAP);
-      for (const f of fields) form.setError(f.name, { message: f.message });
+      const { rest } = showIssues(list, form.setError, FIELD_MAP, { words: humanIssue, focus: false });
       if (rest.length) setTopError(rest.map((r) => `${r.field} ${r.issue}`).join('; '));
     };
     // Every gift needs a campaign, committee or donation account (the server refuses it

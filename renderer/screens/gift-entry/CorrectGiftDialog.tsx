@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { formatCents, wireCents } from '#shared/money.ts';
+import { dollarsForInput, formatCents, parseAmountCents, wireCents } from '#shared/money.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { DonationPatchBody, type DonationDetail } from '#shared/schemas/donations.ts';
 import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
@@ -33,7 +33,7 @@ import {
 } from './gift-fields.tsx';
 import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
-import { giftWarnings, parseAmountCents } from './warnings.ts';
+import { giftWarnings } from './warnings.ts';
 
 /** The dialog's form is the entry row's gift fields. */
 type CorrectForm = GiftFieldValues;
@@ -41,7 +41,7 @@ type Patch = Omit<DonationPatchBody, 'accountId'>;
 
 function formOf(g: DonationDetail): CorrectForm {
   return {
-    amount: (wireCents(g.donationAmount) / 100).toFixed(2),
+    amount: dollarsForInput(g.donationAmount),
     date: g.donationDate.slice(0, 10),
     method: g.paymentMethod,
     campaignId: g.campaignId ?? '',

@@ -7,6 +7,7 @@
  */
 import { memo, useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch, type DeepPartialSkipArrayKey, type UseFormReturn } from 'react-hook-form';
+import { parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -21,7 +22,7 @@ import { keptSticky, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
 import { useGiftSubmit, type DonorChoice } from './use-gift-submit.ts';
-import { giftWarnings, parseAmountCents } from './warnings.ts';
+import { giftWarnings } from './warnings.ts';
 
 /** The row's values as they are typed (useWatch). */
 type Watched = DeepPartialSkipArrayKey<GiftForm>;

@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { KeyboardEvent } from 'react';
 import type { FieldErrors, Path, UseFormRegister } from 'react-hook-form';
 import type { PaymentMethod } from '#shared/enums.ts';
+import { parseAmountCents } from '#shared/money.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { AMOUNT_TEXT_ISSUE, positiveDollars } from '#shared/schemas/common.ts';
 import type { Contact } from '#shared/schemas/contacts.ts';
@@ -15,9 +16,9 @@ import { DESIGNATION_FORM_ISSUE, DESIGNATION_ISSUE } from '#shared/schemas/donat
 import type { FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { humanIssue, mapIssues, orNull } from '../../forms.ts';
+import { humanIssue, orNull, showIssues } from '../../forms.ts';
 import { Checkbox, Select, TextField, type SelectOption } from '../../ui/index.ts';
-import { parseAmountCents, type Warning } from './warnings.ts';
+import type { Warning } from './warnings.ts';
 
 /** The gift's fields in the form (text as typed; the designation's ids, '' for none). */
 export interface GiftFieldValues {
@@ -113,13 +114,12 @@ export function showFieldIssues<F extends string>(
     top: (message: string) => void;
   },
 ): F | 'donor' | null {
-  const { fields, rest } = mapIssues(issues, map);
-  let first: F | 'donor' | null = null;
-  for (const f of fields) {
-    if (f.name === 'donor') show.donor(f.message);
-    else show.field(f.name as F, f.message);
-    first ??= f.name;
-  }
+  const { first, rest } = showIssues(
+    issues,
+    (name, { message }) => (name === 'donor' ? show.donor(message) : show.field(name as F, message)),
+    map,
+    { words: humanIssue, focus: false },
+  );
   if (rest.length) show.top(rest.map((r) => `${r.field}: ${r.issue}`).join('; '));
   return first;
 }

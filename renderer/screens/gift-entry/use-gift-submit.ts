@@ -10,7 +10,7 @@ import { MutationObserver, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import type { UseFormReturn } from 'react-hook-form';
-import { formatCents } from '#shared/money.ts';
+import { formatCents, parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
@@ -33,7 +33,6 @@ import {
 } from './gift-row-model.ts';
 import { showSavedGift } from './GiftRows.tsx';
 import { METHOD_LABEL, type useReferenceData } from './reference.ts';
-import { parseAmountCents } from './warnings.ts';
 
 /** Who the gift is from: a donor chosen, or a new donor typed in the row (its state). */
 export interface DonorChoice {

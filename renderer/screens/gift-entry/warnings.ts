@@ -54,11 +54,3 @@ export function giftWarnings(w: WarningInput): Warning[] {
     });
   return out;
 }
-
-/** "1,234.5" / "$12" / "12.00" → cents; null when it is not an amount. */
-export function parseAmountCents(text: string): number | null {
-  const t = text.replace(/[$,\s]/g, '');
-  if (!/^\d+(\.\d{0,2})?$/.test(t)) return null;
-  const [whole = '0', frac = ''] = t.split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-}

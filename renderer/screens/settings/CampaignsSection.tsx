@@ -7,20 +7,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
+import { formatDollars } from '#shared/money.ts';
 import { CampaignCreate, type Campaign, type DonationAccount } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState } from '../../ui/index.ts';
-import { formatDollars } from './forms.ts';
-import {
-  EditDialog,
-  Loaded,
-  NameField,
-  NewItemForm,
-  RowAction,
-  SettingsTable,
-  useNamedForm,
-} from './kit.tsx';
+import { Button, EmptyState, FormDialog, Loaded, Table } from '../../ui/index.ts';
+import { NameField, NewItemForm, RowAction, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 /** The same form makes a campaign and edits one: its name (required) and accounts, both sent. */
@@ -160,7 +152,8 @@ export function CampaignsSection() {
           </EmptyState>
         }
       >
-        <SettingsTable
+        <Table
+          className="settings-table"
           caption="Campaigns"
           columns={[
             'Name',
@@ -185,7 +178,7 @@ export function CampaignsSection() {
               <RowAction verb="Edit" name={c.name} onClick={() => setEditing(c)} />
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
 
       {editing ? (
@@ -224,7 +217,7 @@ function EditCampaignDialog({
     afterRefresh: onClose,
   });
   return (
-    <EditDialog
+    <FormDialog
       title={`Edit campaign “${campaign.name}”`}
       formId="edit-campaign"
       busy={edit.save.isPending}
@@ -234,6 +227,6 @@ function EditCampaignDialog({
     >
       <NameField form={edit.form} label="Campaign name" inDialog />
       <ChosenAccounts form={edit.form} accounts={accounts} />
-    </EditDialog>
+    </FormDialog>
   );
 }

@@ -5,16 +5,8 @@ import type { z } from 'zod';
 import { CommitteeCreate, type Committee } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState } from '../../ui/index.ts';
-import {
-  EditDialog,
-  Loaded,
-  NameField,
-  NewItemForm,
-  RowAction,
-  SettingsTable,
-  useNamedForm,
-} from './kit.tsx';
+import { Button, EmptyState, FormDialog, Loaded, Table } from '../../ui/index.ts';
+import { NameField, NewItemForm, RowAction, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 /** A committee is only its name: the same form makes one and renames one. */
@@ -68,7 +60,7 @@ export function CommitteesSection() {
           </EmptyState>
         }
       >
-        <SettingsTable caption="Committees" columns={['Name', 'Added']} actions="Actions">
+        <Table className="settings-table" caption="Committees" columns={['Name', 'Added']} actions="Actions">
           {rows.map((c) => (
             <tr key={c.id}>
               <th scope="row">{c.name}</th>
@@ -76,7 +68,7 @@ export function CommitteesSection() {
               <RowAction verb="Rename" name={c.name} onClick={() => setEditing(c)} />
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
       {editing ? (
         <RenameDialog
@@ -111,7 +103,7 @@ function RenameDialog({
     afterRefresh: onClose,
   });
   return (
-    <EditDialog
+    <FormDialog
       title={`Rename committee “${committee.name}”`}
       formId="rename-committee"
       busy={rename.save.isPending}
@@ -120,6 +112,6 @@ function RenameDialog({
       formError={rename.formError}
     >
       <NameField form={rename.form} label="Committee name" inDialog />
-    </EditDialog>
+    </FormDialog>
   );
 }

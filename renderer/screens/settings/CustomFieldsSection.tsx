@@ -15,9 +15,9 @@ import {
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState, Select, TextArea, TextField, useToast } from '../../ui/index.ts';
-import { sentence } from './forms.ts';
-import { Loaded, NameField, NewItemForm, useNamedForm } from './kit.tsx';
+import { sentence } from '../../forms.ts';
+import { Button, EmptyState, Loaded, Select, TextArea, TextField, useToast } from '../../ui/index.ts';
+import { NameField, NewItemForm, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = CustomFieldCreate.omit({ accountId: true });

@@ -7,20 +7,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
+import { formatDollars, optionalDollarsFromInput } from '#shared/money.ts';
 import { DonationAccountCreate, type DonationAccount } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, EmptyState, TextField } from '../../ui/index.ts';
-import { formatDollars, limitFromInput } from './forms.ts';
-import {
-  EditDialog,
-  Loaded,
-  NameField,
-  NewItemForm,
-  RowAction,
-  SettingsTable,
-  useNamedForm,
-} from './kit.tsx';
+import { Button, EmptyState, FormDialog, Loaded, Table, TextField } from '../../ui/index.ts';
+import { NameField, NewItemForm, RowAction, useNamedForm } from './row-forms.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = DonationAccountCreate.omit({ accountId: true });
@@ -60,7 +52,7 @@ function LimitInputs({
             autoComplete="off"
             placeholder="no limit"
             error={errors.limits?.[l.key]?.message}
-            {...register(`limits.${l.key}`, { setValueAs: limitFromInput })}
+            {...register(`limits.${l.key}`, { setValueAs: optionalDollarsFromInput })}
           />
         ))}
       </div>
@@ -123,7 +115,8 @@ export function DonationAccountsSection() {
           </EmptyState>
         }
       >
-        <SettingsTable
+        <Table
+          className="settings-table"
           caption="Donation accounts and their limits"
           columns={['Name', ...LIMIT_FIELDS.map((l) => ({ label: l.label, num: true }))]}
           actions="Actions"
@@ -139,7 +132,7 @@ export function DonationAccountsSection() {
               <RowAction verb="Edit" name={a.name} onClick={() => setEditing(a)} />
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
       {editing ? (
         <EditAccountDialog
@@ -177,7 +170,7 @@ function EditAccountDialog({
     afterRefresh: onClose,
   });
   return (
-    <EditDialog
+    <FormDialog
       wide
       title={`Edit donation account “${account.name}”`}
       formId="edit-dac"
@@ -191,6 +184,6 @@ function EditAccountDialog({
       <p className="muted">
         New limits apply to gifts saved from now on; gifts already flagged stay in Review.
       </p>
-    </EditDialog>
+    </FormDialog>
   );
 }

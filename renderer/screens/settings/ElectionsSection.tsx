@@ -8,8 +8,9 @@ import { ELECTION_TYPES, type ElectionType } from '#shared/enums.ts';
 import { ElectionCreate } from '#shared/schemas/extensions.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Checkbox, EmptyState, Select, TextField } from '../../ui/index.ts';
-import { Loaded, NewItemForm, SettingsTable, useAction, useSave, useSettingsForm } from './kit.tsx';
+import { Button, Checkbox, EmptyState, Loaded, Select, Table, TextField } from '../../ui/index.ts';
+import { NewItemForm } from './row-forms.tsx';
+import { useAction, useSave, useSettingsForm } from './saving.ts';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const CreateForm = ElectionCreate.omit({ accountId: true });
@@ -143,7 +144,12 @@ export function ElectionsSection() {
           </EmptyState>
         }
       >
-        <SettingsTable caption="Election calendar" columns={['Election', 'Day']} actions="Default">
+        <Table
+          className="settings-table"
+          caption="Election calendar"
+          columns={['Election', 'Day']}
+          actions="Default"
+        >
           {rows.map((e) => (
             <tr key={e.id}>
               <th scope="row">{electionName(e)}</th>
@@ -166,7 +172,7 @@ export function ElectionsSection() {
               </td>
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
     </section>
   );

@@ -9,10 +9,9 @@ import { IMPORT_KINDS, type ImportJob, type ImportKind } from '#shared/schemas/i
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Checkbox, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
+import { sentence } from '../../forms.ts';
+import { Button, Checkbox, FormError, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
 import { saveFile } from './download.ts';
-import { sentence } from './forms.ts';
-import { FormError } from './kit.tsx';
 import { SectionHeader } from './SectionHeader.tsx';
 
 const KIND_LABELS: Record<ImportKind, string> = { contacts: 'Contacts', donations: 'Donations (gifts)' };

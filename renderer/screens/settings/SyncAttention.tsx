@@ -11,8 +11,8 @@ import type { SyncAttentionItem } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor } from '../../router.ts';
-import { Button, ConfirmDialog, EmptyState } from '../../ui/index.ts';
-import { Loaded, useAction } from './kit.tsx';
+import { Button, ConfirmDialog, EmptyState, Loaded } from '../../ui/index.ts';
+import { useAction } from './saving.ts';
 import { syncKeys } from './sync-keys.ts';
 
 type Item = z.infer<typeof SyncAttentionItem>;

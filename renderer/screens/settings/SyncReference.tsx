@@ -4,8 +4,8 @@
  * campaign, committee and donation account with its HQ id, the unlinked ones highlighted
  * (their gifts wait). An unlinked one is linked by choosing HQ's record from a list (where HQ
  * lists that kind), preselected when its name matches exactly one — one at a time or "Link all
- * suggested" after a confirmation — or, where HQ lists none, by typing HQ's id. Every link is
- * checked at HQ before it is kept (POST /sync/links).
+ * suggested" after a confirmation — or, where HQ lists none, by typing HQ's id (a row's way to
+ * link: SyncLinkCell.tsx). Every link is checked at HQ before it is kept (POST /sync/links).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,17 +14,9 @@ import type { ReferenceCandidates, ReferenceLink } from '#shared/schemas/sync-pu
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import {
-  Button,
-  ConfirmDialog,
-  EmptyState,
-  ProgressBar,
-  Select,
-  TextField,
-  useToast,
-} from '../../ui/index.ts';
-import { sentence } from './forms.ts';
-import { Loaded, SettingsTable } from './kit.tsx';
+import { sentence } from '../../forms.ts';
+import { Button, ConfirmDialog, EmptyState, Loaded, ProgressBar, Table, useToast } from '../../ui/index.ts';
+import { LinkCell } from './SyncLinkCell.tsx';
 
 type Link = z.infer<typeof ReferenceLink>;
 const KIND_LABEL: Record<Link['kind'], string> = {
@@ -32,17 +24,11 @@ const KIND_LABEL: Record<Link['kind'], string> = {
   committee: 'Committee',
   donationAccount: 'Donation account',
 };
-const NOUN: Record<Link['kind'], string> = {
-  campaign: 'campaign',
-  committee: 'committee',
-  donationAccount: 'donation account',
-};
 const notThere = (err: unknown) => isApiError(err) && err.status === 404;
 /** Not under qk.sync: every gift refreshes that, and this one reads HQ. */
 const CANDIDATES_KEY = ['sync-link-candidates'] as const;
 
 type Candidates = ReferenceCandidates;
-type KindCandidates = Candidates['kinds'][number];
 type Unlinked = Candidates['unlinked'][number];
 const rowKey = (r: { kind: Link['kind']; localId: string }) => `${r.kind}:${r.localId}`;
 
@@ -243,7 +229,8 @@ export function SyncLinks() {
             Every one is linked to HQ: gifts for them go to HQ with HQ’s ids.
           </p>
         )}
-        <SettingsTable
+        <Table
+          className="settings-table"
           caption="Local campaigns, committees and donation accounts with their HQ ids"
           columns={['Name', 'Kind', 'HQ id']}
         >
@@ -267,7 +254,7 @@ export function SyncLinks() {
               </td>
             </tr>
           ))}
-        </SettingsTable>
+        </Table>
       </Loaded>
       <ConfirmDialog
         open={confirmAll}
@@ -288,140 +275,5 @@ export function SyncLinks() {
         </ul>
       </ConfirmDialog>
     </div>
-  );
-}
-
-/** An unlinked row's way to link: choose HQ's record where HQ lists its kind, else type HQ's id. */
-function LinkCell({
-  row,
-  kind,
-  offer,
-  onLinked,
-}: {
-  row: Link;
-  kind: KindCandidates | undefined;
-  offer: Unlinked | undefined;
-  onLinked: () => Promise<unknown>;
-}) {
-  if (kind?.listed && kind.hq.length > 0)
-    return <LinkChoice row={row} kind={kind} offer={offer} onLinked={onLinked} />;
-  return <LinkEntry row={row} hint={offer?.reason} onLinked={onLinked} />;
-}
-
-function useLink(row: Link, onLinked: () => Promise<unknown>, onError: (message: string) => void) {
-  const api = useApi();
-  const toast = useToast();
-  return useMutation({
-    mutationFn: (remoteId: string) => api.sync.link({ kind: row.kind, localId: row.localId, remoteId }),
-    onSuccess: async (r) => {
-      toast.show({
-        message: `“${row.name}” linked to HQ${r.remoteName ? `’s “${r.remoteName}”` : ''}.`,
-        tone: 'success',
-        duration: 3500,
-      });
-      await onLinked();
-    },
-    onError: (err) =>
-      onError(sentence(isApiError(err) ? (err.issueFor('remoteId') ?? err.message) : err.message)),
-  });
-}
-
-function LinkChoice({
-  row,
-  kind,
-  offer,
-  onLinked,
-}: {
-  row: Link;
-  kind: KindCandidates;
-  offer: Unlinked | undefined;
-  onLinked: () => Promise<unknown>;
-}) {
-  const noun = NOUN[row.kind];
-  const [value, setValue] = useState(offer?.suggestedRemoteId ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const link = useLink(row, onLinked, setError);
-  const sameName = new Map<string, number>();
-  for (const c of kind.hq)
-    sameName.set(c.name.trim().toLowerCase(), (sameName.get(c.name.trim().toLowerCase()) ?? 0) + 1);
-  const options = kind.hq.map((c) => ({
-    value: c.remoteId,
-    label: `${c.name}${(sameName.get(c.name.trim().toLowerCase()) ?? 0) > 1 ? ` (${c.remoteId})` : ''}${c.linkedTo ? ` — linked to “${c.linkedTo.name}”` : ''}`,
-    disabled: c.linkedTo !== null,
-  }));
-  // A choice that another row has taken since (HQ's list was read again) is no choice.
-  const chosen = options.some((o) => o.value === value && !o.disabled) ? value : '';
-  return (
-    <form
-      className="settings-add-option sync-link-choice"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!chosen) return setError(`Choose HQ’s ${noun} for it.`);
-        setError(undefined);
-        link.mutate(chosen);
-      }}
-    >
-      <Select
-        label={`HQ ${noun} for ${row.name}`}
-        hideLabel
-        placeholder={`— choose HQ’s ${noun} —`}
-        options={options}
-        value={chosen}
-        onChange={(e) => {
-          setValue(e.target.value);
-          setError(undefined);
-        }}
-        hint={
-          offer && (offer.suggestedRemoteId === null || chosen === offer.suggestedRemoteId)
-            ? offer.reason
-            : undefined
-        }
-        error={error}
-      />
-      <Button type="submit" busy={link.isPending} aria-label={`Link ${row.name}`}>
-        Link
-      </Button>
-    </form>
-  );
-}
-
-function LinkEntry({
-  row,
-  hint,
-  onLinked,
-}: {
-  row: Link;
-  hint: string | undefined;
-  onLinked: () => Promise<unknown>;
-}) {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const link = useLink(row, onLinked, setError);
-  return (
-    <form
-      className="settings-add-option sync-link-choice"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!value.trim()) return setError('Type HQ’s id for it.');
-        setError(undefined);
-        link.mutate(value.trim());
-      }}
-    >
-      <TextField
-        label={`HQ id for ${row.name}`}
-        hideLabel
-        placeholder="not linked — HQ id"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        hint={hint}
-        error={error}
-        autoComplete="off"
-      />
-      <Button type="submit" busy={link.isPending} aria-label={`Link ${row.name}`}>
-        Link
-      </Button>
-    </form>
   );
 }

@@ -13,8 +13,8 @@ import { SyncSettingsBody, type SyncSettings as SyncSettingsSchema } from '#shar
 import { ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { Button, Checkbox, TextField } from '../../ui/index.ts';
-import { FormError, Loaded, useSave, useSettingsForm } from './kit.tsx';
+import { Button, Checkbox, FormError, Loaded, TextField } from '../../ui/index.ts';
+import { useSave, useSettingsForm } from './saving.ts';
 import { SectionHeader } from './SectionHeader.tsx';
 import { SyncAttention } from './SyncAttention.tsx';
 import { SyncLinks, SyncPull } from './SyncReference.tsx';
