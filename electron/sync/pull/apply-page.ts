@@ -14,7 +14,7 @@ import {
 } from '../../domain/pulled/pulled.ts';
 import type { Db } from '../../db/store.ts';
 import { noteHqContacts } from '../push/email-match.ts';
-import type { PullCounts } from './pull.ts';
+import type { PullCounts } from './counts.ts';
 import { linkRemote, unconfirmedContactCreates } from '../outbox/state.ts';
 
 interface RemoteContact {

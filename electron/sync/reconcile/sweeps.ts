@@ -8,7 +8,7 @@ import type { DonationListItem } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
 import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
-import type { Create, Read, ReconcileDeps, ReconcileResult } from './reconcile.ts';
+import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 import { type ItemRow, linkRemote, type PushEntity, updateItem } from '../outbox/state.ts';
 
 const PAGE = 100;
