@@ -16,7 +16,7 @@ import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { type FaultAction, type FaultProxy, type ProxiedRequest, startFaultProxy } from './fault-proxy.ts';
 import { passWhenDue } from './until-due.ts';

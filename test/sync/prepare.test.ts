@@ -17,7 +17,8 @@ import { acquireLease } from '../../electron/sync/outbox/lease.ts';
 import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
 import { prepare, type PrepareInput, type Step } from '../../electron/sync/push/prepare.ts';
 import { LostLease } from '../../electron/sync/push/under-lease.ts';
-import { getItem, linkRemote, type PushEntity } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
+import { getItem, type PushEntity } from '../../electron/sync/outbox/items.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const LEASE = 30_000;

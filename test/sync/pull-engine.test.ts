@@ -19,7 +19,7 @@ import { pullFromHq } from '../../electron/sync/pull/pull.ts';
 import { linkReference } from '../../electron/sync/reference-data/rules.ts';
 import { loadRemoteConfig, saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { makeCampaign } from '../helpers/api-fixtures.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 

@@ -15,7 +15,8 @@ import {
 import type { Db } from '../../db/store.ts';
 import { noteHqContacts } from '../push/email-match.ts';
 import type { PullCounts } from './counts.ts';
-import { linkRemote, unconfirmedContactCreates } from '../outbox/state.ts';
+import { linkRemote } from '../outbox/links.ts';
+import { unconfirmedContactCreates } from '../outbox/items.ts';
 
 interface RemoteContact {
   remoteId: string;

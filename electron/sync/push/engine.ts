@@ -26,7 +26,7 @@ import { type PendingEntity, queueCounts, settleUnpushedTypes } from '../outbox/
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from '../remote/settings.ts';
 import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
 import type { KeySource } from '../remote/secret-box.ts';
-import { getItem, updateItem } from '../outbox/state.ts';
+import { getItem, updateItem } from '../outbox/items.ts';
 import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
 import { createPacer } from '../net/pacer.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';

@@ -28,13 +28,8 @@ import {
 } from './payloads.ts';
 import { LostLease } from './under-lease.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import {
-  ensureItem,
-  type PushEntity,
-  remoteIdFor,
-  unconfirmedContactCreates,
-  updateItem,
-} from '../outbox/state.ts';
+import { remoteIdFor } from '../outbox/links.ts';
+import { ensureItem, type PushEntity, unconfirmedContactCreates, updateItem } from '../outbox/items.ts';
 
 export type Query = Record<string, string | number>;
 

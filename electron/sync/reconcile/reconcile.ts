@@ -34,7 +34,7 @@ import type { RemoteResult } from '../net/http-client.ts';
 import { releaseAttempt } from '../outbox/outbox.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { sweepContacts, sweepDonations } from './sweeps.ts';
-import { type ItemRow, type PushEntity, updateItem } from '../outbox/state.ts';
+import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 
 export interface ReadForReconcileDeps {

@@ -9,7 +9,8 @@ import type { Db } from '../../db/store.ts';
 import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
-import { type ItemRow, linkRemote, type PushEntity, updateItem } from '../outbox/state.ts';
+import { linkRemote } from '../outbox/links.ts';
+import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 const PAGE = 100;
 /**

@@ -4,7 +4,7 @@
  * a create of unknown outcome.
  */
 import type { Store } from '../../db/store.ts';
-import type { ItemRow, PushEntity } from '../outbox/state.ts';
+import type { ItemRow, PushEntity } from '../outbox/items.ts';
 
 export type Read =
   | { ok: true; body: unknown; headers?: Headers; receivedAt: number }

@@ -6,7 +6,8 @@
 import type { Store, Db } from '../../db/store.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { pendingChanges, settleSeqs } from '../outbox/outbox.ts';
-import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from '../outbox/state.ts';
+import { remoteIdFor } from '../outbox/links.ts';
+import { getItem, type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 /** What a record's sync state means to a person. */
 export type SyncPhase =
