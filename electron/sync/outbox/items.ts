@@ -83,6 +83,24 @@ export async function updateItem(
 }
 
 /**
+ * When the next retry of a backed-off record is due (ms since epoch), or null: the earliest
+ * backoff still running at `now`; when none is, the earliest already due (a record no pass has
+ * retried yet). A due time never hides a later one still to come. Parked records are not retried.
+ */
+export async function earliestRetryAt(db: Db, now: string): Promise<number | null> {
+  const backedOff = () =>
+    db
+      .selectFrom('syncItems')
+      .select((eb) => eb.fn.min('nextTryAt').as('t'))
+      .where('nextTryAt', 'is not', null)
+      .where('state', '!=', 'attention');
+  const ahead = await backedOff().where('nextTryAt', '>', now).executeTakeFirst();
+  if (ahead?.t) return Date.parse(ahead.t);
+  const due = await backedOff().executeTakeFirst();
+  return due?.t ? Date.parse(due.t) : null;
+}
+
+/**
  * Whether a donation may still be changed locally: it never reached HQ and no request for it
  * may be out (nothing in flight, nothing unknown). Read by the domain through the same tables.
  */

@@ -26,7 +26,7 @@ import { type PendingEntity, queueCounts, settleUnpushedTypes } from '../outbox/
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from '../remote/settings.ts';
 import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
 import type { KeySource } from '../remote/secret-box.ts';
-import { getItem, updateItem } from '../outbox/items.ts';
+import { earliestRetryAt, getItem, updateItem } from '../outbox/items.ts';
 import type { RemoteClient } from '../net/http-client.ts';
 import { defaultClient, REQUEST_TIMEOUT_MS } from './default-client.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
@@ -376,18 +376,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
      * backoff still running; when none is, the earliest already due (a record no pass has
      * retried yet). A due time never hides a later one still to come.
      */
-    async nextRetryAt(): Promise<number | null> {
-      const now = nowIso();
-      const backedOff = () =>
-        db
-          .selectFrom('syncItems')
-          .select((eb) => eb.fn.min('nextTryAt').as('t'))
-          .where('nextTryAt', 'is not', null)
-          .where('state', '!=', 'attention');
-      const ahead = await backedOff().where('nextTryAt', '>', now).executeTakeFirst();
-      if (ahead?.t) return Date.parse(ahead.t);
-      const due = await backedOff().executeTakeFirst();
-      return due?.t ? Date.parse(due.t) : null;
+    nextRetryAt(): Promise<number | null> {
+      return earliestRetryAt(db, nowIso());
     },
   };
 }
