@@ -10,7 +10,8 @@ import { createContact, deleteContact, updateContact } from '../../electron/doma
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
-import { prepare, type SendStep } from '../../electron/sync/push/prepare.ts';
+import { prepare } from '../../electron/sync/push/prepare.ts';
+import type { SendStep } from '../../electron/sync/push/prepare-step.ts';
 import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/push/answers.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';

@@ -20,7 +20,7 @@ import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
-import type { SendStep } from './prepare.ts';
+import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { linkRemote, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
