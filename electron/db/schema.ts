@@ -16,6 +16,8 @@ import type {
   Gender,
   LimitKind,
   PaymentMethod,
+  SyncAttentionCode,
+  SyncConfirmation,
 } from '#shared/enums.ts';
 import type { ImportKind, ImportStatus } from '#shared/schemas/imports.ts';
 
@@ -343,7 +345,16 @@ export interface SyncItemsTable {
   failures: number;
   nextTryAt: string | null;
   lastError: string | null;
-  attentionCode: string | null;
+  /**
+   * Why it is parked, or a person's confirmation the engine acts on next (shared/enums.ts).
+   * Written only from those sets; read as any text, since a row written by another version of
+   * GiftDesk may hold a code this one does not know.
+   */
+  attentionCode: ColumnType<
+    string | null,
+    SyncAttentionCode | SyncConfirmation | null,
+    SyncAttentionCode | SyncConfirmation | null
+  >;
   attentionReason: string | null;
   attentionStatus: number | null;
   attentionAt: string | null;

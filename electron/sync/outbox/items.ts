@@ -4,7 +4,14 @@
  * (push = 1 and synced_at null = still to go; attempt_id = in a request), outbox.ts; the id
  * map is links.ts.
  */
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
+import {
+  SYNC_ATTENTION_CODES,
+  SYNC_CONFIRMATIONS,
+  type SyncAttentionCode,
+  type SyncConfirmation,
+} from '#shared/enums.ts';
+import type { SyncRecordCode } from '#shared/schemas/sync.ts';
 import type { SyncItemsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { type SentContact, sentContactOf } from '../push/identity.ts';
@@ -22,6 +29,23 @@ import { type SentContact, sentContactOf } from '../push/identity.ts';
 export type ItemState = 'idle' | 'in_flight' | 'unknown' | 'attention';
 export type PushEntity = 'contact' | 'donation';
 export type ItemRow = Selectable<SyncItemsTable>;
+/** A change to an item row: what is written (an attention code only from the closed sets). */
+export type ItemPatch = Updateable<SyncItemsTable>;
+
+export const isAttentionCode = (s: string): s is SyncAttentionCode =>
+  (SYNC_ATTENTION_CODES as readonly string[]).includes(s);
+const isConfirmation = (s: string): s is SyncConfirmation =>
+  (SYNC_CONFIRMATIONS as readonly string[]).includes(s);
+
+/**
+ * The item's stored code (why it is parked, or a person's confirmation): null when it has none,
+ * `unknown` when it is none of this version's (a row written by another version of GiftDesk).
+ */
+export function codeOf(item: Pick<ItemRow, 'attentionCode'> | undefined): SyncRecordCode | null {
+  const stored = item?.attentionCode ?? null;
+  if (stored === null) return null;
+  return isAttentionCode(stored) || isConfirmation(stored) ? stored : 'unknown';
+}
 
 export async function getItem(
   db: Db,
@@ -43,7 +67,7 @@ export async function ensureItem(
 ): Promise<ItemRow> {
   const found = await getItem(trx, p.entityType, p.entityId);
   if (found) return found;
-  const row: ItemRow = {
+  const row = {
     entityType: p.entityType,
     entityId: p.entityId,
     accountId: p.accountId,
@@ -63,7 +87,7 @@ export async function ensureItem(
     attentionAt: null,
     pushedState: null,
     updatedAt: p.at,
-  };
+  } satisfies ItemRow;
   await trx.insertInto('syncItems').values(row).execute();
   return row;
 }
@@ -72,7 +96,7 @@ export async function updateItem(
   trx: Db,
   entityType: PushEntity,
   entityId: string,
-  patch: Partial<ItemRow>,
+  patch: ItemPatch,
 ): Promise<void> {
   await trx
     .updateTable('syncItems')

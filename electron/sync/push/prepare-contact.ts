@@ -9,7 +9,7 @@ import type { Db } from '../../db/store.ts';
 import { getContact } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { isDomainError } from '../../domain/errors.ts';
-import { unconfirmedContactCreates } from '../outbox/items.ts';
+import { codeOf, unconfirmedContactCreates } from '../outbox/items.ts';
 import { coalesce } from './coalesce.ts';
 import { contactCreateBody, contactUpdateBody } from './payloads.ts';
 import type { Preparing, Step } from './prepare-step.ts';
@@ -28,7 +28,7 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
   }
   let plan = coalesce(x.changes, { exists: contact !== null, hasRemote: remoteId !== null });
   if (!plan) return { kind: 'done' };
-  if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed')
+  if (plan.kind === 'unlinked' && codeOf(item) === 'create_confirmed')
     plan = { kind: 'create', seqs: plan.seqs };
   switch (plan.kind) {
     case 'nothing':
@@ -68,7 +68,7 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
       );
     }
     case 'delete': {
-      if (item.attentionCode !== 'delete_confirmed') {
+      if (codeOf(item) !== 'delete_confirmed') {
         const gifts = await pushedGiftsOf(trx, e.entityId);
         if (gifts > 0) {
           return x.park(

@@ -6,6 +6,7 @@
  */
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
+import { codeOf } from '../outbox/items.ts';
 import { remoteIdFor } from '../outbox/links.ts';
 import { coalesce } from './coalesce.ts';
 import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
@@ -26,7 +27,7 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
       return x.nothing(plan.seqs);
     case 'unlinked':
     case 'update': {
-      if (plan.kind === 'unlinked' && item.attentionCode === 'create_confirmed') break;
+      if (plan.kind === 'unlinked' && codeOf(item) === 'create_confirmed') break;
       if (plan.kind === 'unlinked')
         return x.park(
           'not_linked',

@@ -4,6 +4,7 @@
  * send, or the record marked in flight with the request's attempt id and body.
  * prepare-contact.ts and prepare-donation.ts decide which, each for its kind of record.
  */
+import type { SyncAttentionCode } from '#shared/enums.ts';
 import { newId } from '#shared/ids.ts';
 import type { Db } from '../../db/store.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
@@ -44,7 +45,7 @@ export interface Preparing {
   remoteId: string | null;
   at: string;
   /** Parks it for a person with this code and reason. */
-  park(code: string, reason: string): Promise<Step>;
+  park(code: SyncAttentionCode, reason: string): Promise<Step>;
   /** Settles changes that have nothing to send (and lifts a parked state): done. */
   nothing(seqs: number[]): Promise<Step>;
   /** Marks the plan's changes and the record in flight under a new attempt id: send. */

@@ -13,6 +13,7 @@
  * hands the record to prepare-contact.ts or prepare-donation.ts, which decide its step;
  * prepare-step.ts has the steps and how each is written.
  */
+import type { SyncAttentionCode } from '#shared/enums.ts';
 import type { Store } from '../../db/store.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { ensureItem } from '../outbox/items.ts';
@@ -26,8 +27,8 @@ import { prepareDonation } from './prepare-donation.ts';
 import { clearAttention, preparing, type Step } from './prepare-step.ts';
 import { LostLease } from './under-lease.ts';
 
-/** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for). */
-export const RECHECKED = new Set(['reference_not_linked']);
+/** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for); looked up by the stored code. */
+export const RECHECKED: ReadonlySet<string> = new Set<SyncAttentionCode>(['reference_not_linked']);
 
 export interface PrepareInput {
   store: Store;
