@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { createContact } from '../electron/domain/contacts/index.ts';
 import { createDonation } from '../electron/domain/donations/index.ts';
-import { defaultClient, REQUEST_TIMEOUT_MS } from '../electron/sync/push/engine.ts';
+import { defaultClient, REQUEST_TIMEOUT_MS } from '../electron/sync/push/default-client.ts';
 import { LEASE_MS } from '../electron/sync/outbox/lease.ts';
 import { pullFromHq, PULL_PAGE_SIZE } from '../electron/sync/pull/pull.ts';
 import { loadRemoteConfig } from '../electron/sync/remote/settings.ts';

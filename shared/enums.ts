@@ -1,4 +1,7 @@
-/** Enumerations from the donor API spec. Shared by the server, the CLI and the renderer. */
+/**
+ * Enumerations from the donor API spec, and GiftDesk's own where said (the sync engine's codes
+ * at the end). Shared by the server, the CLI and the renderer.
+ */
 export const PAYMENT_METHODS = [
   'cash',
   'check',
@@ -53,3 +56,40 @@ export type FlagState = (typeof FLAG_STATES)[number];
 
 export const CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt', 'relevance'] as const;
 export type ContactSortField = (typeof CONTACT_SORT_FIELDS)[number];
+
+/**
+ * Why the sync engine parked a record for a person (its needs-attention list; the reason says it
+ * in words, the Sync settings screen gives each a title):
+ * - remote_refused: HQ refused the request (a 4xx that retrying cannot fix); HQ's message kept;
+ * - deleted_at_hq: HQ answered an update with 404: the record was deleted there;
+ * - confirm_delete: a contact deleted here whose delete would also remove its gifts at HQ;
+ * - reference_not_linked: a gift credited to a campaign, committee or donation account not linked
+ *   to HQ's (the engine re-checks it on every pass);
+ * - not_linked: a record changed here that HQ has, without a link to it (history imported with
+ *   --no-push);
+ * - possible_duplicate: a gift whose create's outcome was unknown, and HQ has a lookalike of it
+ *   that carries no GiftDesk reference;
+ * - duplicate_at_hq: a gift found at HQ more than once;
+ * - not_completed: a gift not completed here (HQ records only completed gifts);
+ * - hq_has_no_donation_update: a gift changed here after it reached HQ (HQ's API cannot change one).
+ */
+export const SYNC_ATTENTION_CODES = [
+  'remote_refused',
+  'deleted_at_hq',
+  'confirm_delete',
+  'reference_not_linked',
+  'not_linked',
+  'possible_duplicate',
+  'duplicate_at_hq',
+  'not_completed',
+  'hq_has_no_donation_update',
+] as const;
+export type SyncAttentionCode = (typeof SYNC_ATTENTION_CODES)[number];
+
+/**
+ * A person's retry of a parked record that the engine acts on at its next pass, kept where the
+ * code was: delete_confirmed (after confirm_delete: the contact's delete goes to HQ) and
+ * create_confirmed (after not_linked: the record is created at HQ).
+ */
+export const SYNC_CONFIRMATIONS = ['delete_confirmed', 'create_confirmed'] as const;
+export type SyncConfirmation = (typeof SYNC_CONFIRMATIONS)[number];

@@ -20,8 +20,9 @@ export { checkConnection } from './net/connection-check.ts';
 export type { RemoteClient } from './net/http-client.ts';
 export { recordingAnswers } from './net/reachability.ts';
 export { type PullProgress, type PullRun, beginPull, latestPull, pullFromHq, runPull } from './pull/pull.ts';
+export { defaultClient } from './push/default-client.ts';
 export { matchContactByEmail } from './push/email-match.ts';
-export { type PassProgress, createSyncEngine, defaultClient } from './push/engine.ts';
+export { type PassProgress, createSyncEngine } from './push/engine.ts';
 export { referenceCandidates } from './reference-data/candidates.ts';
 export {
   type ReferenceKind,

@@ -10,14 +10,8 @@
  * its requests in flight (they are aborted at the pacer), then the lease is given up.
  */
 import type { Store } from '../db/store.ts';
-import {
-  createSyncEngine,
-  defaultClient,
-  type PassResult,
-  REQUEST_TIMEOUT_MS,
-  type SyncEngine,
-  type SyncEngineOptions,
-} from './push/engine.ts';
+import { createSyncEngine, type PassResult, type SyncEngine, type SyncEngineOptions } from './push/engine.ts';
+import { defaultClient, REQUEST_TIMEOUT_MS } from './push/default-client.ts';
 import { recordingAnswers } from './net/reachability.ts';
 import type { RemoteConfig } from './remote/settings.ts';
 

@@ -1,5 +1,6 @@
 /** Sync to HQ: the shapes of the sync extension routes (/api/v1/sync/…). */
 import { z } from 'zod';
+import { SYNC_ATTENTION_CODES, SYNC_CONFIRMATIONS } from '../enums.ts';
 import { accountIdField } from './common.ts';
 
 export const SyncEntityType = z.enum(['contact', 'donation'], { error: 'must be contact or donation' });
@@ -85,13 +86,26 @@ export const SyncFailing = z.object({
   nextTryAt: z.string().nullable(),
 });
 
+/**
+ * Why a record was parked (enums.ts, SYNC_ATTENTION_CODES), or `unknown` when what is stored is
+ * none of those: no code, or one this version does not know (written by another version).
+ */
+export const SyncListedAttentionCode = z.enum([...SYNC_ATTENTION_CODES, 'unknown']);
+export type SyncListedAttentionCode = z.infer<typeof SyncListedAttentionCode>;
+
+/**
+ * What a record's sync state holds of its codes: why it is parked, a person's confirmation the
+ * engine acts on next (SYNC_CONFIRMATIONS), or `unknown` as above.
+ */
+export const SyncRecordCode = z.enum([...SYNC_ATTENTION_CODES, ...SYNC_CONFIRMATIONS, 'unknown']);
+export type SyncRecordCode = z.infer<typeof SyncRecordCode>;
+
 export const SyncAttentionItem = z
   .object({
     entityType: SyncEntityType,
     entityId: z.string(),
     label: z.string(),
-    /** remote_refused | deleted_at_hq | confirm_delete | reference_not_linked | possible_duplicate | duplicate_at_hq | not_linked | not_completed | hq_has_no_donation_update */
-    code: z.string(),
+    code: SyncListedAttentionCode,
     reason: z.string(),
     remoteStatus: z.number().int().nullable(),
     since: z.string().nullable(),
@@ -181,7 +195,7 @@ export const SyncRecordState = z
     pendingChanges: z.number().int(),
     readOnly: z.boolean(),
     reason: z.string().nullable(),
-    attentionCode: z.string().nullable(),
+    attentionCode: SyncRecordCode.nullable(),
     failures: z.number().int(),
     nextTryAt: z.string().nullable(),
     firstAttemptAt: z.string().nullable(),

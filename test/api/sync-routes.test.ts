@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
@@ -535,6 +536,40 @@ describe('needs attention: list, retry, discard, links', () => {
       expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200),
     );
     expect(after.data).toEqual([]);
+  });
+});
+
+describe('a code this version does not know', () => {
+  it('a record parked by another version of GiftDesk, under a code not in the set, is listed as unknown with its reason; the list, the status and the record state still validate', async () => {
+    const { t } = await configured();
+    const donor = await makeContact(t);
+    await push(t);
+    // As another version would leave it: the column holds text, whatever it was written with.
+    await sql`update sync_items set state = 'attention', attention_code = 'parked_by_a_later_version', attention_reason = 'Something only that version knows' where entity_type = 'contact' and entity_id = ${donor.id}`.execute(
+      t.store.db,
+    );
+
+    const list = SyncAttentionList.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/attention?accountId=${t.accountId}`), 200),
+    );
+    expect(list.data).toEqual([
+      expect.objectContaining({
+        entityId: donor.id,
+        code: 'unknown',
+        reason: 'Something only that version knows',
+      }),
+    ]);
+    const status = SyncStatus.parse(
+      expectStatus(await t.request('GET', `/api/v1/sync/status?accountId=${t.accountId}`), 200),
+    );
+    expect(status.attention.map((a) => [a.entityId, a.code])).toEqual([[donor.id, 'unknown']]);
+    const state = SyncRecordState.parse(
+      expectStatus(
+        await t.request('GET', `/api/v1/sync/records/contact/${donor.id}?accountId=${t.accountId}`),
+        200,
+      ),
+    );
+    expect(state).toMatchObject({ phase: 'needs_attention', attentionCode: 'unknown' });
   });
 });
 

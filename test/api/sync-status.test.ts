@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { SyncAttentionList, SyncStatus } from '#shared/schemas/sync.ts';
 import {
   asNewAccount,

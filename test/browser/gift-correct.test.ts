@@ -8,8 +8,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
-import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { defaultClient } from '../../electron/sync/push/default-client.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';

@@ -7,7 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { makeContact } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';

@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { SyncStatus } from '#shared/schemas/sync.ts';
 import { expectStatus, makeContact, makeCustomField, makeDonation } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

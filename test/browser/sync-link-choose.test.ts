@@ -16,7 +16,7 @@ import {
   createDonationAccount,
 } from '../../electron/domain/reference/records.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from '../sync/fault-proxy.ts';
 import { testKeys } from '../sync/rig.ts';

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { testKeys } from '../sync/rig.ts';
 import {

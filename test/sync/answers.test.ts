@@ -10,10 +10,12 @@ import { createContact, deleteContact, updateContact } from '../../electron/doma
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
-import { prepare, type SendStep } from '../../electron/sync/push/prepare.ts';
+import { prepare } from '../../electron/sync/push/prepare.ts';
+import type { SendStep } from '../../electron/sync/push/prepare-step.ts';
 import { backOff, recordAnswer, type RecordResult } from '../../electron/sync/push/answers.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
-import { getItem, linkRemote, remoteIdFor, type PushEntity } from '../../electron/sync/outbox/state.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
+import { getItem, type PushEntity } from '../../electron/sync/outbox/items.ts';
 import { forwardAll, type FaultRule } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

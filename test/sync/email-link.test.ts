@@ -16,7 +16,7 @@ import {
 import { findRemoteContactByEmail } from '../../electron/sync/push/email-match.ts';
 import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
-import { ensureItem, getItem, updateItem } from '../../electron/sync/outbox/state.ts';
+import { ensureItem, getItem, updateItem } from '../../electron/sync/outbox/items.ts';
 import { forwardAll } from './fault-proxy.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 

@@ -12,11 +12,12 @@ import { createContext, type DomainContext } from '../../electron/domain/context
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { listAttention, recordSyncState, retryItem } from '../../electron/sync/status/attention.ts';
-import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/push/engine.ts';
+import { createSyncEngine, type SyncEngine } from '../../electron/sync/push/engine.ts';
+import { defaultClient } from '../../electron/sync/push/default-client.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { type FaultAction, type FaultProxy, type ProxiedRequest, startFaultProxy } from './fault-proxy.ts';
 import { passWhenDue } from './until-due.ts';

@@ -6,12 +6,8 @@
 import net from 'node:net';
 import util from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createRemoteClient,
-  describeNetworkError,
-  apiRoot,
-  type RemoteClient,
-} from '../../electron/sync/net/http-client.ts';
+import { createRemoteClient, apiRoot, type RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { describeNetworkError } from '../../electron/sync/net/network-error.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy } from './fault-proxy.ts';

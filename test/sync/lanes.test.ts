@@ -22,7 +22,7 @@ import {
   type LaneVerdict,
 } from '../../electron/sync/push/lanes.ts';
 import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
-import { ensureItem, updateItem } from '../../electron/sync/outbox/state.ts';
+import { ensureItem, updateItem } from '../../electron/sync/outbox/items.ts';
 import { tempDir } from '../helpers/server.ts';
 
 let dataDir: string;

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, getContact, updateContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
-import { remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 

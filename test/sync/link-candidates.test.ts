@@ -20,7 +20,7 @@ import {
 import { startServer, type RunningServer } from '../../electron/server/serve.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { linkRemote } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { ReferenceCandidates } from '#shared/schemas/sync-pull.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, tempDir, type TestServer } from '../helpers/server.ts';

@@ -12,7 +12,8 @@ import { DIRECTORY_FRESH_MS, matchContactByEmail } from '../../electron/sync/pus
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { pullFromHq } from '../../electron/sync/pull/pull.ts';
 import { loadRemoteConfig } from '../../electron/sync/remote/settings.ts';
-import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
+import { getItem } from '../../electron/sync/outbox/items.ts';
 import { type FaultAction, forwardAll } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 import { passWhenDue } from './until-due.ts';

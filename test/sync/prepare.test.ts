@@ -15,9 +15,11 @@ import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { acquireLease } from '../../electron/sync/outbox/lease.ts';
 import type { PendingEntity } from '../../electron/sync/outbox/outbox.ts';
-import { prepare, type PrepareInput, type Step } from '../../electron/sync/push/prepare.ts';
+import { prepare, type PrepareInput } from '../../electron/sync/push/prepare.ts';
+import type { Step } from '../../electron/sync/push/prepare-step.ts';
 import { LostLease } from '../../electron/sync/push/under-lease.ts';
-import { getItem, linkRemote, type PushEntity } from '../../electron/sync/outbox/state.ts';
+import { linkRemote } from '../../electron/sync/outbox/links.ts';
+import { getItem, type PushEntity } from '../../electron/sync/outbox/items.ts';
 import { tempDir } from '../helpers/server.ts';
 
 const LEASE = 30_000;

@@ -14,12 +14,13 @@ import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { listAttention } from '../../electron/sync/status/attention.ts';
 import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
-import { createSyncEngine, defaultClient, type SyncEngine } from '../../electron/sync/push/engine.ts';
+import { createSyncEngine, type SyncEngine } from '../../electron/sync/push/engine.ts';
+import { defaultClient } from '../../electron/sync/push/default-client.ts';
 import { pullFromHq } from '../../electron/sync/pull/pull.ts';
 import { linkReference } from '../../electron/sync/reference-data/rules.ts';
 import { loadRemoteConfig, saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { makeCampaign } from '../helpers/api-fixtures.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 

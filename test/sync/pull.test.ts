@@ -32,7 +32,7 @@ import {
   listReferenceLinks,
   remoteReferenceId,
 } from '../../electron/sync/reference-data/rules.ts';
-import { localIdFor, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { localIdFor, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import {
   expectStatus,
   makeCampaign,

@@ -13,7 +13,7 @@ import { leaseHolder, processHolderId } from '../../electron/sync/outbox/lease.t
 import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { createLeasedRemote, LostLease, takeLeaseForPass } from '../../electron/sync/push/under-lease.ts';
 import { loadRemoteConfig, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
-import { ensureItem, getItem, updateItem, type ItemRow } from '../../electron/sync/outbox/state.ts';
+import { ensureItem, getItem, updateItem, type ItemPatch } from '../../electron/sync/outbox/items.ts';
 import { startRig, testKeys, type SyncRig } from './rig.ts';
 
 const LEASE = 30_000;
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** Three namesakes, their creates "in flight" (as a process that died mid-request leaves them). */
-async function inFlightNamesakes(tag: string, patch: Partial<ItemRow> = {}): Promise<string[]> {
+async function inFlightNamesakes(tag: string, patch: ItemPatch = {}): Promise<string[]> {
   const { ctx, store, accountId } = rig.local;
   const ids: string[] = [];
   for (const email of [`rbrown${tag}@example.org`, `rbrown${tag}@example.org`, null]) {

@@ -21,7 +21,7 @@ import { createSyncEngine, type SyncEngine } from '../../electron/sync/push/engi
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { envKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 
 const keys = envKeySource({ GIFTDESK_SYNC_KEY: '7'.repeat(64) })!;

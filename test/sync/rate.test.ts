@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
-import { createSyncEngine, defaultClient } from '../../electron/sync/push/engine.ts';
+import { createSyncEngine } from '../../electron/sync/push/engine.ts';
+import { defaultClient } from '../../electron/sync/push/default-client.ts';
 import { createRemoteClient, type RemoteClient } from '../../electron/sync/net/http-client.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContact, deleteContact } from '../../electron/domain/contacts/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
-import { getItem, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
+import { getItem } from '../../electron/sync/outbox/items.ts';
 import { forwardAll, type FaultAction } from './fault-proxy.ts';
 import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 import { passWhenDue } from './until-due.ts';

@@ -24,7 +24,7 @@ import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { saveRemoteSettings, type RemoteConfig } from '../../electron/sync/remote/settings.ts';
 import type { KeySource } from '../../electron/sync/remote/secret-box.ts';
-import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/state.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { forwardAll, startFaultProxy, type FaultProxy, type FaultRule } from './fault-proxy.ts';
 

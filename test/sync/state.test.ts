@@ -28,7 +28,7 @@ import {
   remoteIdFor,
   remoteIdsFor,
   unlinkRemote,
-} from '../../electron/sync/outbox/state.ts';
+} from '../../electron/sync/outbox/links.ts';
 import { freshDatabase } from '../helpers/server.ts';
 
 let store: Store;

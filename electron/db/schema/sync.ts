@@ -5,6 +5,7 @@
  * (../schema.ts); camelCase here, snake_case in the database.
  */
 import type { ColumnType, Generated } from 'kysely';
+import type { SyncAttentionCode, SyncConfirmation } from '#shared/enums.ts';
 import type { Flag01 } from './columns.ts';
 
 /** The outbox: one row per domain write, appended in the write's own transaction. */
@@ -90,7 +91,16 @@ export interface SyncItemsTable {
   failures: number;
   nextTryAt: string | null;
   lastError: string | null;
-  attentionCode: string | null;
+  /**
+   * Why it is parked, or a person's confirmation the engine acts on next (shared/enums.ts).
+   * Written only from those sets; read as any text, since a row written by another version of
+   * GiftDesk may hold a code this one does not know.
+   */
+  attentionCode: ColumnType<
+    string | null,
+    SyncAttentionCode | SyncConfirmation | null,
+    SyncAttentionCode | SyncConfirmation | null
+  >;
   attentionReason: string | null;
   attentionStatus: number | null;
   attentionAt: string | null;

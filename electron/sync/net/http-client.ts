@@ -4,20 +4,10 @@
  * that says truthfully what happened (see outcome.ts). It never throws for anything the
  * network or the remote does; it never logs, returns or puts into an error message the secret.
  *
- * Was it sent? Node's fetch (undici) does not report whether request bytes left, so the
- * rule is by error code, and every doubt counts as "sent":
- * - not sent: the request never got past the pacer or the caller's abort before fetch; a
- *   base URL or port fetch refuses; ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ENETDOWN,
- *   EHOSTDOWN, EADDRNOTAVAIL (no connection was made); ENOTFOUND / EAI_* (DNS);
- *   UND_ERR_CONNECT_TIMEOUT (the TCP connect itself timed out); TLS certificate and
- *   handshake errors (the request is written only after the handshake).
- * - sent: everything else — ECONNRESET, EPIPE, "other side closed" (UND_ERR_SOCKET), our own
- *   deadline (it cannot tell connect from wait), headers/body timeouts, unknown errors.
- * A stale keep-alive socket that the server closed as we wrote therefore reads as
- * "sent, reset": unknown, and the engine reconciles. Cheap and safe; the opposite error
- * (calling a sent POST "not sent") would double a gift.
+ * Whether a request can have left when the network failed is network-error.ts's rule.
  */
-import { classifyOutcome, type NetworkErrorKind, type Outcome } from './outcome.ts';
+import { classifyOutcome, type Outcome } from './outcome.ts';
+import { describeNetworkError, type NetworkError } from './network-error.ts';
 import type { Pacer } from './pacer.ts';
 import { parseRemoteError, type RemoteError } from './error-body.ts';
 import { parseRetryAfter } from './retry-after.ts';
@@ -47,16 +37,9 @@ export interface RequestOptions {
   beforeSend?: () => void | Promise<void>;
 }
 
-export interface NetworkError {
-  kind: NetworkErrorKind;
-  /** The system or undici error code, when there was one (ECONNREFUSED, UND_ERR_SOCKET, …). */
-  code?: string;
-  message: string;
-}
-
 export interface RemoteResult {
   outcome: Outcome;
-  /** Whether request bytes may have reached the remote (see the rule at the top of this file). */
+  /** Whether request bytes may have reached the remote (network-error.ts has the rule). */
   sent: boolean;
   status?: number;
   /** The parsed JSON body, or the text when it is not JSON. */
@@ -80,28 +63,6 @@ export interface RemoteClient {
   request(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<RemoteResult>;
 }
 
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EHOSTDOWN',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NONAME',
-  'EAI_NODATA',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
 /** Normalises `https://hq.example.org/`, `…/api/v1` and `…/api/v1/` to the origin plus path prefix. */
 export function apiRoot(baseUrl: string): string {
   const u = new URL(baseUrl);
@@ -113,63 +74,195 @@ export function apiRoot(baseUrl: string): string {
   return `${u.origin}${p}/api/v1`;
 }
 
-/** What a network failure was, and whether it can have left: by the error's code (see top). */
-export function describeNetworkError(err: unknown): { sent: boolean; error: NetworkError } {
-  const cause = errorCause(err);
-  const code = errorCode(cause) ?? errorCode(err);
-  const msg =
-    (cause instanceof Error ? cause.message : undefined) ??
-    (err instanceof Error ? err.message : String(err));
-  if (code && NOT_SENT_CODES.has(code)) {
-    const kind: NetworkErrorKind =
-      code.startsWith('EAI_') || code === 'ENOTFOUND'
-        ? 'dns'
-        : code === 'UND_ERR_CONNECT_TIMEOUT'
-          ? 'timeout'
-          : /CERT|TLS/.test(code)
-            ? 'other'
-            : 'refused';
-    return { sent: false, error: { kind, code, message: msg } };
-  }
-  if (msg === 'bad port' || (code && code.startsWith('ERR_TLS')) || (code && code.startsWith('ERR_SSL'))) {
-    return { sent: false, error: { kind: 'other', ...(code ? { code } : {}), message: msg } };
-  }
-  const kind: NetworkErrorKind =
-    code === 'ECONNRESET' ||
-    code === 'EPIPE' ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'UND_ERR_CLOSED' ||
-    /terminated|other side closed|socket hang up/i.test(msg)
-      ? 'reset'
-      : code === 'ETIMEDOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-        ? 'timeout'
-        : 'other';
-  return { sent: true, error: { kind, ...(code ? { code } : {}), message: msg } };
-}
-
-function errorCause(err: unknown): unknown {
-  let e = err;
-  for (
-    let i = 0;
-    i < 4 && typeof e === 'object' && e !== null && 'cause' in e && (e as { cause?: unknown }).cause;
-    i++
-  )
-    e = (e as { cause: unknown }).cause;
-  return e;
-}
-
-function errorCode(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null || !('code' in e)) return undefined;
-  const c = (e as { code: unknown }).code;
-  return typeof c === 'string' ? c : undefined;
-}
-
 /** A short human line for a result, for logs and the needs-attention list. */
 export function describeResult(r: RemoteResult): string {
   if (r.error) return `${r.status}: ${r.error.message}`;
   if (r.networkError)
     return `${r.networkError.kind}${r.networkError.code ? ` (${r.networkError.code})` : ''}: ${r.networkError.message}`;
   return r.status !== undefined ? `${r.status}` : 'no answer';
+}
+
+type Redact = (s: string) => string;
+
+const CANCELLED_BEFORE_SENT = 'Cancelled before the request was sent';
+
+/** The request's URL (the API root, the path, the defined query parameters), auth headers and JSON body. */
+function requestParts(
+  root: string,
+  keyId: string,
+  secret: string,
+  path: string,
+  body: unknown,
+  query: RequestOptions['query'],
+): { url: URL; headers: Record<string, string>; payload: string | undefined } {
+  const url = new URL(`${root}${path.startsWith('/') ? path : `/${path}`}`);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = {
+    'x-api-key': keyId,
+    authorization: `Bearer ${secret}`,
+    accept: 'application/json',
+  };
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  return { url, headers, payload };
+}
+
+/**
+ * Waits for the pacer's turn, with `beforeSend` run right before the request leaves. False when
+ * the caller cancelled first (nothing sent; a turn taken is given back); an error of
+ * `beforeSend` propagates.
+ */
+async function takeTurn(pacer: Pacer, ro: RequestOptions): Promise<boolean> {
+  try {
+    await pacer.acquire(ro.signal);
+  } catch {
+    return false;
+  }
+  try {
+    // A 429 may have paused the queue after this request got its token: wait again, and run
+    // beforeSend again after any wait, so the request leaves right after it (the engine
+    // renews its lease there: lease.ts counts on every request leaving just after a renewal).
+    for (;;) {
+      if (ro.beforeSend) await ro.beforeSend();
+      if (!pacer.isHeld()) break;
+      pacer.release();
+      await pacer.acquire(ro.signal);
+    }
+  } catch (err) {
+    pacer.release();
+    if (ro.signal?.aborted) return false;
+    throw err;
+  }
+  return true;
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  /** True when the deadline (not the caller) aborted the request. */
+  timedOut(): boolean;
+  /** The request is over: the timer and the listener on the caller's signal go. */
+  done(): void;
+}
+
+/**
+ * One controller per request, aborted by our deadline or by the caller's signal. (Not
+ * AbortSignal.any: it leaves a listener on the caller's long-lived signal per request.)
+ */
+function requestDeadline(timeoutMs: number, caller: AbortSignal | undefined): Deadline {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
+  let timedOut = false;
+  deadline.signal.addEventListener('abort', () => void (timedOut = !caller?.aborted), { once: true });
+  const onCallerAbort = () => deadline.abort(caller?.reason);
+  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: deadline.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/** The result of a request that got no answer: what failed, and whether it can have left. */
+function noAnswer(
+  err: unknown,
+  timedOut: boolean,
+  caller: AbortSignal | undefined,
+  timeoutMs: number,
+  sentAt: number,
+  redact: Redact,
+): RemoteResult {
+  let described = describeNetworkError(err);
+  if (timedOut)
+    described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
+  else if (caller?.aborted)
+    described = {
+      sent: true,
+      error: { kind: 'aborted', message: 'Cancelled while waiting for the answer' },
+    };
+  const networkError = { ...described.error, message: redact(described.error.message) };
+  return {
+    outcome: classifyOutcome({ sent: described.sent, error: described.error.kind }),
+    sent: described.sent,
+    networkError,
+    sentAt,
+  };
+}
+
+/**
+ * The answer's body, parsed as JSON (else its text; undefined when empty), and what stopped its
+ * reading, if anything: our deadline, the caller, or the network. The request is over after it.
+ */
+async function readAnswer(
+  res: Response,
+  deadline: Deadline,
+  caller: AbortSignal | undefined,
+  timeoutMs: number,
+  redact: Redact,
+): Promise<{ parsed: unknown; bodyError: NetworkError | undefined }> {
+  let text = '';
+  let bodyError: NetworkError | undefined;
+  try {
+    text = await res.text();
+  } catch (err) {
+    const d = describeNetworkError(err);
+    bodyError = deadline.timedOut()
+      ? { kind: 'timeout', message: `The answer did not finish within ${timeoutMs} ms` }
+      : caller?.aborted
+        ? { kind: 'aborted', message: 'Cancelled while reading the answer' }
+        : { ...d.error, message: redact(d.error.message) };
+  } finally {
+    deadline.done();
+  }
+  let parsed: unknown = undefined;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { parsed, bodyError };
+}
+
+/** The result of an answered request (the pacer told what the answer says of HQ's pace). */
+function answered(
+  res: Response,
+  { parsed, bodyError }: { parsed: unknown; bodyError: NetworkError | undefined },
+  pacer: Pacer,
+  sentAt: number,
+  redact: Redact,
+): RemoteResult {
+  const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), parsed, Date.now());
+  pacer.observe(res.status, res.headers, retryAfterMs);
+
+  const result: RemoteResult = {
+    outcome: classifyOutcome({
+      sent: true,
+      status: res.status,
+      ...(bodyError ? { error: bodyError.kind } : {}),
+    }),
+    sent: true,
+    status: res.status,
+    headers: res.headers,
+    sentAt,
+  };
+  if (parsed !== undefined) result.body = parsed;
+  if (res.status < 200 || res.status >= 300) {
+    const e = parseRemoteError(res.status, parsed, typeof parsed === 'string' ? parsed : '');
+    result.error = { ...e, message: redact(e.message) };
+  }
+  if (retryAfterMs !== null) result.retryAfterMs = retryAfterMs;
+  if (bodyError) result.networkError = bodyError;
+  return result;
 }
 
 export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
@@ -187,132 +280,27 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     body?: unknown,
     ro: RequestOptions = {},
   ): Promise<RemoteResult> {
-    const url = new URL(`${root}${path.startsWith('/') ? path : `/${path}`}`);
-    for (const [k, v] of Object.entries(ro.query ?? {}))
-      if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = {
-      'x-api-key': opts.keyId,
-      authorization: `Bearer ${secret}`,
-      accept: 'application/json',
-    };
-    let payload: string | undefined;
-    if (body !== undefined) {
-      payload = JSON.stringify(body);
-      headers['content-type'] = 'application/json';
-    }
+    const { url, headers, payload } = requestParts(root, opts.keyId, secret, path, body, ro.query);
+    if (!(await takeTurn(pacer, ro)))
+      return {
+        outcome: 'notApplied',
+        sent: false,
+        networkError: { kind: 'aborted', message: redact(CANCELLED_BEFORE_SENT) },
+        sentAt: Date.now(),
+      };
 
-    const notSent = (err: NetworkError): RemoteResult => ({
-      outcome: 'notApplied',
-      sent: false,
-      networkError: { ...err, message: redact(err.message) },
-      sentAt: Date.now(),
-    });
-
-    try {
-      await pacer.acquire(ro.signal);
-    } catch {
-      return notSent({ kind: 'aborted', message: 'Cancelled before the request was sent' });
-    }
-    try {
-      // A 429 may have paused the queue after this request got its token: wait again, and run
-      // beforeSend again after any wait, so the request leaves right after it (the engine
-      // renews its lease there: lease.ts counts on every request leaving just after a renewal).
-      for (;;) {
-        if (ro.beforeSend) await ro.beforeSend();
-        if (!pacer.isHeld()) break;
-        pacer.release();
-        await pacer.acquire(ro.signal);
-      }
-    } catch (err) {
-      pacer.release();
-      if (ro.signal?.aborted)
-        return notSent({ kind: 'aborted', message: 'Cancelled before the request was sent' });
-      throw err;
-    }
-
-    // One controller per request, aborted by our deadline or by the caller's signal. (Not
-    // AbortSignal.any: it leaves a listener on the caller's long-lived signal per request.)
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException(`No complete answer within ${timeoutMs} ms`, 'TimeoutError')),
-      timeoutMs,
-    );
-    let timedOut = false;
-    deadline.signal.addEventListener('abort', () => void (timedOut = !ro.signal?.aborted), { once: true });
-    const onCallerAbort = () => deadline.abort(ro.signal?.reason);
-    ro.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const done = () => {
-      clearTimeout(timer);
-      ro.signal?.removeEventListener('abort', onCallerAbort);
-    };
+    const deadline = requestDeadline(timeoutMs, ro.signal);
     const sentAt = Date.now();
     let res: Response;
     try {
       res = await fetch(url, { method, headers, body: payload, signal: deadline.signal, redirect: 'manual' });
     } catch (err) {
-      done();
+      deadline.done();
       pacer.release();
-      let described = describeNetworkError(err);
-      if (timedOut)
-        described = { sent: true, error: { kind: 'timeout', message: `No answer within ${timeoutMs} ms` } };
-      else if (ro.signal?.aborted)
-        described = {
-          sent: true,
-          error: { kind: 'aborted', message: 'Cancelled while waiting for the answer' },
-        };
-      const networkError = { ...described.error, message: redact(described.error.message) };
-      return {
-        outcome: classifyOutcome({ sent: described.sent, error: described.error.kind }),
-        sent: described.sent,
-        networkError,
-        sentAt,
-      };
+      return noAnswer(err, deadline.timedOut(), ro.signal, timeoutMs, sentAt, redact);
     }
-
-    let text = '';
-    let bodyError: NetworkError | undefined;
-    try {
-      text = await res.text();
-    } catch (err) {
-      const d = describeNetworkError(err);
-      bodyError = timedOut
-        ? { kind: 'timeout', message: `The answer did not finish within ${timeoutMs} ms` }
-        : ro.signal?.aborted
-          ? { kind: 'aborted', message: 'Cancelled while reading the answer' }
-          : { ...d.error, message: redact(d.error.message) };
-    } finally {
-      done();
-    }
-    let parsed: unknown = undefined;
-    if (text !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), parsed, Date.now());
-    pacer.observe(res.status, res.headers, retryAfterMs);
-
-    const result: RemoteResult = {
-      outcome: classifyOutcome({
-        sent: true,
-        status: res.status,
-        ...(bodyError ? { error: bodyError.kind } : {}),
-      }),
-      sent: true,
-      status: res.status,
-      headers: res.headers,
-      sentAt,
-    };
-    if (parsed !== undefined) result.body = parsed;
-    if (res.status < 200 || res.status >= 300) {
-      const e = parseRemoteError(res.status, parsed, typeof parsed === 'string' ? parsed : '');
-      result.error = { ...e, message: redact(e.message) };
-    }
-    if (retryAfterMs !== null) result.retryAfterMs = retryAfterMs;
-    if (bodyError) result.networkError = bodyError;
-    return result;
+    const answer = await readAnswer(res, deadline, ro.signal, timeoutMs, redact);
+    return answered(res, answer, pacer, sentAt, redact);
   }
 
   return { baseUrl: root, keyId: opts.keyId, pacer, timeoutMs, request };

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
 import type { ChangeOp } from '../../domain/change-log.ts';
 import type { PendingChange } from '../push/coalesce.ts';
-import type { PushEntity } from './state.ts';
+import type { PushEntity } from './items.ts';
 
 export const PUSHED_TYPES: readonly PushEntity[] = ['contact', 'donation'];
 

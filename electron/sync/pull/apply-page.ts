@@ -14,8 +14,9 @@ import {
 } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { noteHqContacts } from '../push/email-match.ts';
-import type { PullCounts } from './pull.ts';
-import { linkRemote, unconfirmedContactCreates } from '../outbox/state.ts';
+import type { PullCounts } from './counts.ts';
+import { linkRemote } from '../outbox/links.ts';
+import { unconfirmedContactCreates } from '../outbox/items.ts';
 
 interface RemoteContact {
   remoteId: string;
@@ -126,17 +127,12 @@ async function unlinkedByEmail(
 
 const lower = (s: string | null) => (s ?? '').toLowerCase();
 
-/** Writes one page of HQ's contacts (the caller's transaction). */
-export async function applyContactPage(
-  trx: Db,
-  ctx: DomainContext,
-  accountId: string,
+/** The page's contacts HQ listed with an id and storable fields, each once; the others rejected with a note. */
+function readContacts(
   items: readonly unknown[],
-  emailMatch: boolean,
   counts: PullCounts,
   note: (n: string) => void,
-): Promise<void> {
-  const at = ctx.now();
+): RemoteContact[] {
   const contacts: RemoteContact[] = [];
   const seen = new Set<string>();
   for (const raw of items) {
@@ -162,8 +158,15 @@ export async function applyContactPage(
         typeof o.createdAt === 'string' && !Number.isNaN(Date.parse(o.createdAt)) ? o.createdAt : null,
     });
   }
-  if (contacts.length === 0) return;
+  return contacts;
+}
 
+/** The local contacts linked to the page's HQ contacts: HQ id → local id. */
+async function linkedLocalIds(
+  trx: Db,
+  accountId: string,
+  contacts: readonly RemoteContact[],
+): Promise<Map<string, string>> {
   const links = await trx
     .selectFrom('syncLinks')
     .select(['localId', 'remoteId'])
@@ -175,12 +178,133 @@ export async function applyContactPage(
       contacts.map((c) => c.remoteId),
     )
     .execute();
-  const localOf = new Map(links.map((l) => [l.remoteId, l.localId]));
-  const pending = await unpushedContactFields(
-    trx,
-    accountId,
-    links.map((l) => l.localId),
+  return new Map(links.map((l) => [l.remoteId, l.localId]));
+}
+
+/** What the page's unlinked HQ contacts are matched against, and what the matching did so far. */
+interface Unlinked {
+  trx: Db;
+  accountId: string;
+  at: string;
+  emailMatch: boolean;
+  counts: PullCounts;
+  /** Local contacts whose create HQ has not confirmed: the engine's to link. */
+  waiting: Awaited<ReturnType<typeof unconfirmedCreates>>;
+  waitingIds: Set<string>;
+  /** Unlinked local contacts with one of the page's emails. */
+  byEmail: Awaited<ReturnType<typeof unlinkedByEmail>>;
+  /** Local contacts this page linked already. */
+  takenHere: Set<string>;
+  /** HQ contacts left for the engine (the email match's directory lists them). */
+  deferred: Array<{ id: string; email: string | null; createdAt: string }>;
+}
+
+/**
+ * An HQ contact no local contact is linked to: left for the engine when it may be a create of
+ * ours not confirmed yet, else linked to an unlinked local contact with its email, else written
+ * as a new local contact (linked).
+ */
+async function applyUnlinked(u: Unlinked, c: RemoteContact): Promise<void> {
+  const { trx, accountId, at, counts } = u;
+  const f = c.fields;
+  const sameNames = (x: { firstName: string; lastName: string }) =>
+    lower(x.firstName) === lower(f.firstName) && lower(x.lastName) === lower(f.lastName);
+  const sameEmail = (x: { email: string | null }) => f.email !== null && lower(x.email) === lower(f.email);
+  // The engine's to link: a contact made here, not confirmed at HQ yet, that this one may be.
+  if (
+    u.waiting.some(
+      (w) =>
+        (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) ||
+        (u.emailMatch && sameEmail(w)),
+    )
+  ) {
+    counts.deferred++;
+    u.deferred.push({ id: c.remoteId, email: f.email, createdAt: c.createdAt ?? at });
+    return;
+  }
+  const match = u.byEmail.find(
+    (x) =>
+      !u.waitingIds.has(x.id) && !u.takenHere.has(x.id) && sameEmail(x) && (u.emailMatch || sameNames(x)),
   );
+  if (match) {
+    const localId = match.id;
+    u.takenHere.add(match.id);
+    await linkRemote(trx, {
+      accountId,
+      entityType: 'contact',
+      localId,
+      remoteId: c.remoteId,
+      source: 'pulled',
+      at,
+    });
+    counts.linked++;
+    const r = await refreshPulledContact(
+      trx,
+      accountId,
+      localId,
+      f,
+      (await unpushedContactFields(trx, accountId, [localId])).get(localId) ?? new Set(),
+      at,
+    );
+    if (r.kind === 'kept') counts.kept++;
+    return;
+  }
+  const id = await insertPulledContact(trx, accountId, f, at);
+  await linkRemote(trx, {
+    accountId,
+    entityType: 'contact',
+    localId: id,
+    remoteId: c.remoteId,
+    source: 'pulled',
+    at,
+  });
+  counts.created++;
+}
+
+/** An HQ contact linked to a local one: brought up to HQ's values, a field changed here and not pushed yet kept. */
+async function applyLinked(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  c: RemoteContact,
+  pending: Set<string> | 'all' | undefined,
+  counts: PullCounts,
+  at: string,
+): Promise<void> {
+  const r = await refreshPulledContact(trx, accountId, localId, c.fields, pending ?? new Set(), at);
+  switch (r.kind) {
+    case 'missing':
+      counts.deletedHere++;
+      break;
+    case 'unchanged':
+      counts.unchanged++;
+      break;
+    case 'kept':
+      counts.kept++;
+      break;
+    case 'updated':
+      if (pending !== undefined) counts.kept++;
+      else counts.updated++;
+      break;
+  }
+}
+
+/** Writes one page of HQ's contacts (the caller's transaction). */
+export async function applyContactPage(
+  trx: Db,
+  ctx: DomainContext,
+  accountId: string,
+  items: readonly unknown[],
+  emailMatch: boolean,
+  counts: PullCounts,
+  note: (n: string) => void,
+): Promise<void> {
+  const at = ctx.now();
+  const contacts = readContacts(items, counts, note);
+  if (contacts.length === 0) return;
+
+  const localOf = await linkedLocalIds(trx, accountId, contacts);
+  const pending = await unpushedContactFields(trx, accountId, [...localOf.values()]);
 
   const unlinked = contacts.filter((c) => !localOf.has(c.remoteId));
   const waiting = unlinked.length > 0 ? await unconfirmedCreates(trx, accountId) : [];
@@ -190,85 +314,24 @@ export async function applyContactPage(
     accountId,
     unlinked.flatMap((c) => (c.fields.email ? [c.fields.email] : [])),
   );
-  const waitingIds = new Set(waiting.map((w) => w.id));
-  const takenHere = new Set<string>();
-  const deferred: Array<{ id: string; email: string | null; createdAt: string }> = [];
+  const u: Unlinked = {
+    trx,
+    accountId,
+    at,
+    emailMatch,
+    counts,
+    waiting,
+    waitingIds: new Set(waiting.map((w) => w.id)),
+    byEmail,
+    takenHere: new Set(),
+    deferred: [],
+  };
 
   for (const c of contacts) {
-    const f = c.fields;
-    let localId = localOf.get(c.remoteId);
-    if (localId === undefined) {
-      const sameNames = (x: { firstName: string; lastName: string }) =>
-        lower(x.firstName) === lower(f.firstName) && lower(x.lastName) === lower(f.lastName);
-      const sameEmail = (x: { email: string | null }) =>
-        f.email !== null && lower(x.email) === lower(f.email);
-      // The engine's to link: a contact made here, not confirmed at HQ yet, that this one may be.
-      if (
-        waiting.some(
-          (w) =>
-            (sameNames(w) && (sameEmail(w) || (w.email === null && f.email === null))) ||
-            (emailMatch && sameEmail(w)),
-        )
-      ) {
-        counts.deferred++;
-        deferred.push({ id: c.remoteId, email: f.email, createdAt: c.createdAt ?? at });
-        continue;
-      }
-      const match = byEmail.find(
-        (x) => !waitingIds.has(x.id) && !takenHere.has(x.id) && sameEmail(x) && (emailMatch || sameNames(x)),
-      );
-      if (match) {
-        localId = match.id;
-        takenHere.add(match.id);
-        await linkRemote(trx, {
-          accountId,
-          entityType: 'contact',
-          localId,
-          remoteId: c.remoteId,
-          source: 'pulled',
-          at,
-        });
-        counts.linked++;
-        const r = await refreshPulledContact(
-          trx,
-          accountId,
-          localId,
-          f,
-          (await unpushedContactFields(trx, accountId, [localId])).get(localId) ?? new Set(),
-          at,
-        );
-        if (r.kind === 'kept') counts.kept++;
-        continue;
-      }
-      const id = await insertPulledContact(trx, accountId, f, at);
-      await linkRemote(trx, {
-        accountId,
-        entityType: 'contact',
-        localId: id,
-        remoteId: c.remoteId,
-        source: 'pulled',
-        at,
-      });
-      counts.created++;
-      continue;
-    }
-    const r = await refreshPulledContact(trx, accountId, localId, f, pending.get(localId) ?? new Set(), at);
-    switch (r.kind) {
-      case 'missing':
-        counts.deletedHere++;
-        break;
-      case 'unchanged':
-        counts.unchanged++;
-        break;
-      case 'kept':
-        counts.kept++;
-        break;
-      case 'updated':
-        if (pending.has(localId)) counts.kept++;
-        else counts.updated++;
-        break;
-    }
+    const localId = localOf.get(c.remoteId);
+    if (localId === undefined) await applyUnlinked(u, c);
+    else await applyLinked(trx, accountId, localId, c, pending.get(localId), counts, at);
   }
   // Left for the engine: the email match's directory lists them (email-match.ts).
-  await noteHqContacts(trx, accountId, deferred);
+  await noteHqContacts(trx, accountId, u.deferred);
 }

@@ -2,8 +2,8 @@
  * Pull: HQ's directory comes down so that gift entry at an event finds the donors HQ already
  * has instead of creating duplicates.
  *
- * - Reference data first (reference.ts): campaigns, committees, donation accounts where HQ
- *   lists them, custom fields matched by name.
+ * - Reference data first (reference-data/pull.ts): campaigns, committees, donation accounts
+ *   where HQ lists them, custom fields matched by name.
  * - Then contacts, through the spec's list (GET /contacts, 100 a page, oldest first so that
  *   contacts HQ adds meanwhile land on later pages instead of shifting earlier ones), every
  *   request through the remote's pacer. Each page is written in one transaction of its own,
@@ -30,7 +30,8 @@
  * - A run is resumable: it records the offset of the next page; a run whose process died
  *   (no heartbeat for a minute) is picked up where it stopped by the next pull.
  *
- * This file runs the pull (the run's row, the page loop); apply-page.ts writes each page.
+ * This file runs the pull (the run's row, the page loop); apply-page.ts writes each page,
+ * counts.ts says what a run counts.
  */
 import { newId } from '#shared/ids.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -40,32 +41,13 @@ import type { Db } from '../../db/store.ts';
 import type { Clock } from '../net/clock.ts';
 import { loadDirectory, saveDirectory, watermarkAfter } from '../push/email-match.ts';
 import { applyContactPage } from './apply-page.ts';
+import { type PullCounts, zeroCounts } from './counts.ts';
 import { pullReferenceData } from '../reference-data/pull.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 
 export const PULL_PAGE_SIZE = 100;
 /** A running pull without a heartbeat for this long is taken to have died. */
 export const PULL_STALE_MS = 60_000;
-
-export interface PullCounts {
-  /** Contacts added to the local directory. */
-  created: number;
-  /** Linked contacts brought up to HQ's values. */
-  updated: number;
-  /** Contacts HQ has that matched an unlinked local one: linked, not copied. */
-  linked: number;
-  /** Linked contacts with local changes not yet pushed: those fields were kept. */
-  kept: number;
-  unchanged: number;
-  /** HQ contacts that look like a local contact whose create is still to be confirmed. */
-  deferred: number;
-  /** HQ contacts whose local copy was deleted here (the delete goes to HQ). */
-  deletedHere: number;
-  /** HQ list items that could not be stored (reason in the notes). */
-  rejected: number;
-  /** Reference records added, linked or renamed. */
-  reference: number;
-}
 
 export interface PullRun {
   id: string;
@@ -102,17 +84,6 @@ export interface PullOptions {
   contactsOnly?: boolean;
 }
 
-const zeroCounts = (): PullCounts => ({
-  created: 0,
-  updated: 0,
-  linked: 0,
-  kept: 0,
-  unchanged: 0,
-  deferred: 0,
-  deletedHere: 0,
-  rejected: 0,
-  reference: 0,
-});
 /** At most this many notes are kept on a run (the first ones; a count says how many more). */
 const MAX_NOTES = 50;
 

@@ -20,16 +20,10 @@ import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
-import type { SendStep } from './prepare.ts';
+import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import {
-  getItem,
-  linkRemote,
-  type PushEntity,
-  remoteIdFor,
-  unlinkRemote,
-  updateItem,
-} from '../outbox/state.ts';
+import { linkRemote, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 
 export interface RecordDeps {
   store: Store;

@@ -16,7 +16,8 @@ import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
 import { referenceOwners } from './identity.ts';
 import { backOff, type RecordDeps } from './answers.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import { getItem, linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
+import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
+import { getItem } from '../outbox/items.ts';
 
 /**
  * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.

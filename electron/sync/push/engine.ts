@@ -26,9 +26,9 @@ import { type PendingEntity, queueCounts, settleUnpushedTypes } from '../outbox/
 import { configuredAccounts, loadRemoteConfig, noteRemote, type RemoteConfig } from '../remote/settings.ts';
 import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
 import type { KeySource } from '../remote/secret-box.ts';
-import { getItem, updateItem } from '../outbox/state.ts';
-import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
-import { createPacer } from '../net/pacer.ts';
+import { earliestRetryAt, getItem, updateItem } from '../outbox/items.ts';
+import type { RemoteClient } from '../net/http-client.ts';
+import { defaultClient, REQUEST_TIMEOUT_MS } from './default-client.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './answers.ts';
@@ -44,7 +44,7 @@ export interface SyncLogger {
 export interface SyncEngineOptions {
   store: Store;
   keys: KeySource;
-  /** The client (and its pacer) for a remote; one per remote, reused across passes. Default: net/'s RemoteClient (http-client.ts) with its Pacer at the configured rate. */
+  /** The client (and its pacer) for a remote; one per remote, reused across passes. Default: default-client.ts, net/'s RemoteClient with its Pacer at the configured rate. */
   makeClient?: (cfg: RemoteConfig) => RemoteClient;
   /** Email match before create (on by default in the settings; sync-pull provides it). */
   matchContact?: ContactMatcher;
@@ -100,11 +100,6 @@ export interface PassResult {
 type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
 
 const FAILURES_SHOWN = 3;
-/**
- * A request's deadline: well inside the lease (lease.ts), so a request never outlives it; a
- * process taking over from a dead one waits twice this before reconciling its in-flight records.
- */
-export const REQUEST_TIMEOUT_MS = 15_000;
 
 export function createSyncEngine(opts: SyncEngineOptions) {
   const store = opts.store;
@@ -381,31 +376,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
      * backoff still running; when none is, the earliest already due (a record no pass has
      * retried yet). A due time never hides a later one still to come.
      */
-    async nextRetryAt(): Promise<number | null> {
-      const now = nowIso();
-      const backedOff = () =>
-        db
-          .selectFrom('syncItems')
-          .select((eb) => eb.fn.min('nextTryAt').as('t'))
-          .where('nextTryAt', 'is not', null)
-          .where('state', '!=', 'attention');
-      const ahead = await backedOff().where('nextTryAt', '>', now).executeTakeFirst();
-      if (ahead?.t) return Date.parse(ahead.t);
-      const due = await backedOff().executeTakeFirst();
-      return due?.t ? Date.parse(due.t) : null;
+    nextRetryAt(): Promise<number | null> {
+      return earliestRetryAt(db, nowIso());
     },
   };
 }
 
 export type SyncEngine = ReturnType<typeof createSyncEngine>;
-
-/** net/'s client and pacer for a remote, at its configured rate. */
-export function defaultClient(cfg: RemoteConfig, timeoutMs: number = REQUEST_TIMEOUT_MS): RemoteClient {
-  return createRemoteClient({
-    baseUrl: cfg.baseUrl,
-    keyId: cfg.keyId,
-    secret: cfg.secret,
-    pacer: createPacer({ ratePerSecond: cfg.ratePerSecond }),
-    timeoutMs,
-  });
-}

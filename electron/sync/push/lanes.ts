@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/store.ts';
 import { listPendingEntities, type PendingEntity } from '../outbox/outbox.ts';
-import type { PushEntity } from '../outbox/state.ts';
+import type { PushEntity } from '../outbox/items.ts';
 
 /** Records with changes still to go: unknown/in-flight ones first (they must be reconciled), then pending ones, oldest change first. */
 export async function gatherWork(db: Db, accountId: string): Promise<PendingEntity[]> {

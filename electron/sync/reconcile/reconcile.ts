@@ -24,20 +24,18 @@
  * fails (after its retries) leaves every due record of that sweep unknown, backed off — never
  * "found" under a made-up id. A create found before it is due is linked at once (it landed).
  *
- * This file decides what is due and resends PUTs and DELETEs; sweeps.ts has the sweeps.
+ * This file decides what is due and resends PUTs and DELETEs; sweeps.ts has the sweeps,
+ * types.ts the shapes both use.
  */
-import type { Db, Store } from '../../db/store.ts';
+import type { Db } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { releaseAttempt } from '../outbox/outbox.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { sweepContacts, sweepDonations } from './sweeps.ts';
-import { type ItemRow, type PushEntity, updateItem } from '../outbox/state.ts';
-
-export type Read =
-  | { ok: true; body: unknown; headers?: Headers; receivedAt: number }
-  | { ok: false; result: 'failed' | 'auth'; message: string; status?: number };
+import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
+import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 
 export interface ReadForReconcileDeps {
   /** One GET through the engine's client (its pacer, under the lease). */
@@ -86,33 +84,6 @@ export async function readForReconcile(
     const wait = r.retryAfterMs ?? backoffDelay(attempt, { baseMs: 200, capMs: 2000, random: d.random });
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
-}
-
-export interface ReconcileDeps {
-  store: Store;
-  accountId: string;
-  now: () => number;
-  /** One GET through the engine's client (pacer, lease); passing failures retried by the caller. */
-  get: (path: string, query: Record<string, string | number>) => Promise<Read>;
-  /** Backs a record off (a failed read). */
-  fail: (e: { entityType: PushEntity; entityId: string }, why: string) => Promise<void>;
-  /** The request deadline: a create is not looked for before attemptAt + this. */
-  deadlineMs: number;
-  /** How long a due create waits for the others to become due, so one sweep finds them all. */
-  graceMs: number;
-  progress: (n: number) => void;
-}
-
-export interface ReconcileResult {
-  result: 'ok' | 'failed' | 'auth' | 'waiting';
-  /** Records found at HQ (linked) or found absent (pending again). */
-  resolved: number;
-  parked: number;
-}
-
-export interface Create {
-  item: ItemRow;
-  due: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -3,13 +3,15 @@
  * of their merged date windows; one for the due contacts, HQ's newest contacts back to the
  * earliest attempt on HQ's clock. Each links what it finds and releases what is absent.
  */
+import type { SyncAttentionCode } from '#shared/enums.ts';
 import type { ContactListItem } from '#shared/schemas/contacts.ts';
 import type { DonationListItem } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
 import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
-import type { Create, Read, ReconcileDeps, ReconcileResult } from './reconcile.ts';
-import { type ItemRow, linkRemote, type PushEntity, updateItem } from '../outbox/state.ts';
+import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
+import { linkRemote } from '../outbox/links.ts';
+import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 const PAGE = 100;
 /**
@@ -34,7 +36,7 @@ async function linkFound(
   item: ItemRow,
   remoteId: string,
   at: string,
-  note: { code: string; reason: string } | null,
+  note: { code: SyncAttentionCode; reason: string } | null,
 ): Promise<number> {
   await linkRemote(trx, {
     accountId: d.accountId,
@@ -200,7 +202,7 @@ export async function sweepDonations(
         const note =
           f.duplicates.length > 0
             ? {
-                code: 'duplicate_at_hq',
+                code: 'duplicate_at_hq' as const,
                 reason: `HQ has this gift ${f.duplicates.length + 1} times (${[f.remoteId, ...f.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.`,
               }
             : null;

@@ -8,7 +8,7 @@ import type { DomainContext } from '../../domain/context.ts';
 import type { ReferenceKind } from '../../domain/pulled/index.ts';
 import { listItems, listReferenceLinks, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './rules.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
-import { listLinks } from '../outbox/state.ts';
+import { listLinks } from '../outbox/links.ts';
 
 /** A name as compared for suggestions: case, accents and runs of spaces aside ("Fonds général" = "fonds  general"). */
 export function nameKey(name: string): string {

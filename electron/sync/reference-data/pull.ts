@@ -14,7 +14,7 @@ import {
 } from '../../domain/pulled/index.ts';
 import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './rules.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
-import { linkRemote, localIdFor, remoteIdFor } from '../outbox/state.ts';
+import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
 
 export interface ReferencePullSummary {
   /** Per kind: whether HQ lists them, and what the pull did. */

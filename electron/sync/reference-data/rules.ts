@@ -32,7 +32,7 @@ import {
 } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
-import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/state.ts';
+import { linkRemote, listLinks, localIdFor, remoteIdFor } from '../outbox/links.ts';
 
 export type { ReferenceKind };
 

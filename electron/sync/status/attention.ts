@@ -3,10 +3,28 @@
  * "needs attention" list with reasons, and the two actions on a parked record — retry (after
  * an edit, or to confirm what the reason asks) and discard (HQ will not get these changes).
  */
+import type { SyncListedAttentionCode, SyncRecordCode } from '#shared/schemas/sync.ts';
 import type { Store, Db } from '../../db/store.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { pendingChanges, settleSeqs } from '../outbox/outbox.ts';
-import { getItem, type ItemRow, type PushEntity, remoteIdFor, updateItem } from '../outbox/state.ts';
+import { remoteIdFor } from '../outbox/links.ts';
+import {
+  codeOf,
+  getItem,
+  isAttentionCode,
+  type ItemRow,
+  type PushEntity,
+  updateItem,
+} from '../outbox/items.ts';
+
+/**
+ * A parked record's code as the needs-attention list shows it: `unknown` when it has none, or
+ * one this version does not know (the answer still fits the API's closed set).
+ */
+function listedCode(item: ItemRow): SyncListedAttentionCode {
+  const code = codeOf(item);
+  return code !== null && isAttentionCode(code) ? code : 'unknown';
+}
 
 /** What a record's sync state means to a person. */
 export type SyncPhase =
@@ -24,7 +42,8 @@ export interface RecordSyncState {
   readOnly: boolean;
   /** Why: the needs-attention reason, the last failure, what it waits for. */
   reason: string | null;
-  attentionCode: string | null;
+  /** Why it is parked, or a person's confirmation the engine acts on next. */
+  attentionCode: SyncRecordCode | null;
   failures: number;
   nextTryAt: string | null;
   firstAttemptAt: string | null;
@@ -71,7 +90,7 @@ export async function recordSyncState(
     pendingChanges: pending.length,
     readOnly,
     reason,
-    attentionCode: item?.attentionCode ?? null,
+    attentionCode: codeOf(item),
     failures: item?.failures ?? 0,
     nextTryAt: item?.nextTryAt ?? null,
     firstAttemptAt: item?.firstAttemptAt ?? null,
@@ -83,7 +102,7 @@ export interface AttentionItem {
   entityId: string;
   /** A name a person recognises: the contact's name, the gift's donor, amount and date. */
   label: string;
-  code: string;
+  code: SyncListedAttentionCode;
   reason: string;
   /** HQ's status code when HQ refused it. */
   remoteStatus: number | null;
@@ -105,7 +124,7 @@ export async function listAttention(db: Db, accountId: string): Promise<Attentio
     entityType: r.entityType as PushEntity,
     entityId: r.entityId,
     label: labels.get(`${r.entityType}:${r.entityId}`)!,
-    code: r.attentionCode ?? 'unknown',
+    code: listedCode(r),
     reason: r.attentionReason ?? '',
     remoteStatus: r.attentionStatus,
     since: r.attentionAt,
@@ -220,9 +239,9 @@ export async function retryItem(
   await store.write(async (trx) => {
     const item = await parkedItem(trx, accountId, entityType, entityId, true);
     const confirm =
-      item.attentionCode === 'confirm_delete'
+      codeOf(item) === 'confirm_delete'
         ? 'delete_confirmed'
-        : item.attentionCode === 'not_linked'
+        : codeOf(item) === 'not_linked'
           ? 'create_confirmed'
           : null;
     await updateItem(trx, entityType, entityId, {

@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
+import type { SyncAttentionCode } from '#shared/enums.ts';
 import type { SyncAttentionItem } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
@@ -17,7 +18,7 @@ import { syncKeys } from './sync-keys.ts';
 
 type Item = z.infer<typeof SyncAttentionItem>;
 
-const TITLES: Record<string, string> = {
+const TITLES: Record<SyncAttentionCode, string> = {
   remote_refused: 'HQ refused it',
   deleted_at_hq: 'Deleted at HQ',
   confirm_delete: 'Delete at HQ?',
@@ -28,6 +29,9 @@ const TITLES: Record<string, string> = {
   not_completed: 'Not completed',
   hq_has_no_donation_update: 'HQ cannot change gifts',
 };
+
+/** The code's title; a code this version does not know is listed as `unknown` and shown so. */
+const titleOf = (code: Item['code']) => (code === 'unknown' ? code : TITLES[code]);
 
 function blocks(item: Item): string {
   return item.entityType === 'contact'
@@ -87,12 +91,12 @@ export function SyncAttention() {
             <li
               key={`${item.entityType}:${item.entityId}`}
               className="sync-attention-item"
-              aria-label={`${item.label}: ${TITLES[item.code] ?? item.code}`}
+              aria-label={`${item.label}: ${titleOf(item.code)}`}
             >
               <div className="sync-attention-head">
                 <span className="badge">{item.entityType === 'contact' ? 'Contact' : 'Gift'}</span>
                 <strong>{item.label}</strong>
-                <span className="badge badge-warn">{TITLES[item.code] ?? item.code}</span>
+                <span className="badge badge-warn">{titleOf(item.code)}</span>
                 {item.remoteStatus ? <span className="muted">HQ answered {item.remoteStatus}</span> : null}
               </div>
               <p className="sync-attention-reason">

@@ -1,0 +1,129 @@
+/**
+ * The id map in the database (`sync_links`; tables: migrations/2026-11-24T1600-sync.ts): a
+ * local record ↔ its id at HQ. Push writes a link in the same transaction as the answer that
+ * named the remote id; pull, the email match and the user (reference data) write theirs the
+ * same way. Every lookup of "the HQ id of X" goes here.
+ */
+import type { Db } from '../../db/store.ts';
+import type { EntityType } from '../../domain/change-log.ts';
+
+/** How a link came to be. */
+export type LinkSource = 'pushed' | 'found' | 'email' | 'pulled' | 'manual';
+
+export interface Link {
+  entityType: EntityType;
+  localId: string;
+  remoteId: string;
+  source: LinkSource;
+  linkedAt: string;
+}
+
+/** The HQ id of a local record, or null when it has none (yet). */
+export async function remoteIdFor(db: Db, entityType: EntityType, localId: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('syncLinks')
+    .select('remoteId')
+    .where('entityType', '=', entityType)
+    .where('localId', '=', localId)
+    .executeTakeFirst();
+  return r?.remoteId ?? null;
+}
+
+/** The HQ ids of many local records of one type (missing ones are absent from the map). */
+export async function remoteIdsFor(
+  db: Db,
+  entityType: EntityType,
+  localIds: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < localIds.length; i += 500) {
+    const chunk = localIds.slice(i, i + 500);
+    if (chunk.length === 0) continue;
+    const rows = await db
+      .selectFrom('syncLinks')
+      .select(['localId', 'remoteId'])
+      .where('entityType', '=', entityType)
+      .where('localId', 'in', chunk)
+      .execute();
+    for (const r of rows) out.set(r.localId, r.remoteId);
+  }
+  return out;
+}
+
+/** The local record linked to an HQ id, or null. */
+export async function localIdFor(
+  db: Db,
+  accountId: string,
+  entityType: EntityType,
+  remoteId: string,
+): Promise<string | null> {
+  const r = await db
+    .selectFrom('syncLinks')
+    .select('localId')
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', entityType)
+    .where('remoteId', '=', remoteId)
+    .executeTakeFirst();
+  return r?.localId ?? null;
+}
+
+/**
+ * Links a local record to its HQ id, inside the caller's transaction. Re-linking a record
+ * replaces its link. One HQ record is linked to at most one local record per account: linking
+ * a second one throws (the unique constraint), so a caller must look with `localIdFor` first.
+ */
+export async function linkRemote(
+  trx: Db,
+  link: {
+    accountId: string;
+    entityType: EntityType;
+    localId: string;
+    remoteId: string;
+    source: LinkSource;
+    at: string;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('syncLinks')
+    .values({
+      entityType: link.entityType,
+      localId: link.localId,
+      accountId: link.accountId,
+      remoteId: link.remoteId,
+      source: link.source,
+      linkedAt: link.at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['entityType', 'localId'])
+        .doUpdateSet({ remoteId: link.remoteId, source: link.source, linkedAt: link.at }),
+    )
+    .execute();
+}
+
+/** Removes a record's link (its HQ copy was deleted). */
+export async function unlinkRemote(trx: Db, entityType: EntityType, localId: string): Promise<void> {
+  await trx
+    .deleteFrom('syncLinks')
+    .where('entityType', '=', entityType)
+    .where('localId', '=', localId)
+    .execute();
+}
+
+/** Every link of one type in an account (reference-data screens). */
+export async function listLinks(db: Db, accountId: string, entityType: EntityType): Promise<Link[]> {
+  const rows = await db
+    .selectFrom('syncLinks')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', entityType)
+    .orderBy('localId')
+    .execute();
+  return rows.map((r) => ({
+    entityType: r.entityType as EntityType,
+    localId: r.localId,
+    remoteId: r.remoteId,
+    source: r.source as LinkSource,
+    linkedAt: r.linkedAt,
+  }));
+}

@@ -1,0 +1,123 @@
+/**
+ * Prepare for a gift (prepare.ts has the transaction, prepare-step.ts how a step is written):
+ * its create, once its donor and the contacts it names are at HQ and the campaign, committee
+ * and donation account it is credited to are linked to HQ's. HQ's API cannot change or delete
+ * a gift: a change after it reached HQ is parked for a person, a delete goes with its donor's.
+ */
+import type { DonationRow } from '../../db/schema.ts';
+import type { Db } from '../../db/store.ts';
+import { codeOf } from '../outbox/items.ts';
+import { remoteIdFor } from '../outbox/links.ts';
+import { coalesce } from './coalesce.ts';
+import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
+import type { Preparing, Step } from './prepare-step.ts';
+
+/** The gift's next step. */
+export async function prepareDonation(x: Preparing): Promise<Step> {
+  const { trx, record: e, item } = x;
+  const d = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
+  const plan = coalesce(x.changes, {
+    exists: d !== undefined && d.status !== 'voided',
+    hasRemote: x.remoteId !== null,
+  });
+  if (!plan) return { kind: 'done' };
+  switch (plan.kind) {
+    case 'nothing':
+    case 'delete': // a gift leaves HQ only with its donor (the contact's DELETE): nothing to send for it
+      return x.nothing(plan.seqs);
+    case 'unlinked':
+    case 'update': {
+      if (plan.kind === 'unlinked' && codeOf(item) === 'create_confirmed') break;
+      if (plan.kind === 'unlinked')
+        return x.park(
+          'not_linked',
+          `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`,
+        );
+      const fields = plan.fields === null ? 'the whole gift' : plan.fields.join(', ');
+      return x.park(
+        'hq_has_no_donation_update',
+        `Gift ${e.entityId} changed here (${fields}) after it reached HQ. HQ's API cannot change a gift: make the same change in HQ's web application, then discard this item.`,
+      );
+    }
+    case 'create':
+      break;
+  }
+  const gift = d as DonationRow;
+  if (gift.status !== 'completed') {
+    return x.park(
+      'not_completed',
+      `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`,
+    );
+  }
+  const remote = await giftRemoteIds(trx, gift);
+  if (!remote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
+  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId);
+  if (!built.ok) return waitForReferences(x, gift.id, built.missing);
+  return x.send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
+}
+
+/**
+ * The HQ ids of the records the gift names — its donor, the contacts it is on behalf of or
+ * facilitated by, its campaign, committee and donation account — as far as the id map has them;
+ * null when its donor has none yet.
+ */
+async function giftRemoteIds(trx: Db, gift: DonationRow): Promise<DonationRemoteIds | null> {
+  const remote: DonationRemoteIds = {};
+  const donorRemote = await remoteIdFor(trx, 'contact', gift.contactId);
+  if (!donorRemote) return null;
+  remote.contactId = donorRemote;
+  for (const [field, type, local] of [
+    ['onBehalfOfContactId', 'contact', gift.onBehalfOfContactId],
+    ['facilitatedByContactId', 'contact', gift.facilitatedByContactId],
+    ['campaignId', 'campaign', gift.campaignId],
+    ['committeeId', 'committee', gift.committeeId],
+    ['donationAccountId', 'donationAccount', gift.donationAccountId],
+  ] as const) {
+    if (!local) continue;
+    const r = await remoteIdFor(trx, type, local);
+    if (r) remote[field] = r;
+  }
+  return remote;
+}
+
+/**
+ * A gift naming records HQ does not know yet: blocked while a contact it names is still to
+ * reach HQ (the push brings it); parked for a person when a reference record is not linked to
+ * HQ's (the engine re-checks it on every pass, prepare.ts RECHECKED).
+ */
+async function waitForReferences(
+  x: Preparing,
+  giftId: string,
+  missing: Array<{ field: keyof DonationRemoteIds; localId: string }>,
+): Promise<Step> {
+  const contacts = missing.filter(
+    (m) => m.field === 'onBehalfOfContactId' || m.field === 'facilitatedByContactId',
+  );
+  if (contacts.length > 0)
+    return {
+      kind: 'blocked',
+      reason: `waiting for contact ${contacts.map((m) => m.localId).join(', ')} to reach HQ`,
+    };
+  const names = await referenceNames(x.trx, missing);
+  return x.park(
+    'reference_not_linked',
+    `Gift ${giftId} is credited to ${names.join(', ')}, not linked to HQ yet. Link ${missing.length === 1 ? 'it' : 'them'} to HQ's (Sync settings → reference data); the gift goes by itself once linked.`,
+  );
+}
+
+/** How the unlinked reference records are named to a person: kind, name and id. */
+async function referenceNames(
+  trx: Db,
+  missing: Array<{ field: string; localId: string }>,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of missing) {
+    const table =
+      m.field === 'campaignId' ? 'campaigns' : m.field === 'committeeId' ? 'committees' : 'donationAccounts';
+    const noun =
+      m.field === 'campaignId' ? 'campaign' : m.field === 'committeeId' ? 'committee' : 'donation account';
+    const r = await trx.selectFrom(table).select('name').where('id', '=', m.localId).executeTakeFirst();
+    out.push(`${noun} "${r?.name ?? m.localId}" (${m.localId})`);
+  }
+  return out;
+}
