@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules, plus the project's layering (docs/design.md,
 // "Architecture"): a file's folder tells what it may import.
 import tseslint from 'typescript-eslint';
+import house from './eslint/own-lines.js';
 
 const layer = (files, patterns, why) => ({
   files,
@@ -83,6 +84,17 @@ export default tseslint.config(
     ['**/domain/**', '**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify'],
     'db/ is the bottom layer.',
   ),
+  {
+    // Sizes a reader can hold: a file of at most 400 lines, a function of at most 120 lines of
+    // its own (the functions inside it measured on their own). Tests and migrations aside.
+    files: ['**/*.{ts,tsx,mts,mjs,js}'],
+    ignores: ['test/**', 'electron/db/migrations/**'],
+    plugins: { house },
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'house/max-own-lines': ['error', { max: 120 }],
+    },
+  },
   layer(['electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
   surfaces(['electron/server/**', 'electron/cli/**'], [ONLY_MAIN_IMPORTS_ELECTRON]),
   surfaces(['electron/shell/**', 'electron/main.ts']),

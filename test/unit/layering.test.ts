@@ -2,7 +2,9 @@
  * The house's rules as the linter holds them (eslint.config.js): the server, the CLI, the
  * shell and main.ts reach sync and the domain only through their stated surfaces —
  * electron/sync/index.ts, electron/domain/index.ts, a domain folder's index.ts — and the
- * lower layers never import the upper ones. Real ESLint over source text placed at a path.
+ * lower layers never import the upper ones; and files and functions stay at sizes a reader can
+ * hold (400 lines a file, 120 lines of a function's own). Real ESLint over source text placed
+ * at a path.
  */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -66,5 +68,31 @@ describe('surfaces', () => {
         "import { x } from '../../sync/index.ts';\nexport const z = x;\n",
       ),
     ).toEqual([expect.stringContaining('domain/ knows nothing of HTTP, sync')]);
+  });
+});
+
+describe('sizes a reader can hold', () => {
+  const errorsOf = async (filePath: string, code: string, rule: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
+  };
+  const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
+
+  it('refuses a function of over 120 lines of its own, counting the functions inside it apart', async () => {
+    const long = `export function long() {\n${body(125)}\n  return 0;\n}\n`;
+    expect(await errorsOf('electron/server/example.ts', long, 'house/max-own-lines')).toEqual([
+      expect.stringContaining('function long has 128 lines of its own'),
+    ]);
+    // 60 lines of its own around a 90-line helper: neither is over.
+    const nested = `export function outer() {\n${body(58)}\n  const helper = () => {\n${body(88)}\n  };\n  return helper;\n}\n`;
+    expect(await errorsOf('electron/server/example.ts', nested, 'house/max-own-lines')).toEqual([]);
+    // Tests are not held to it.
+    expect(await errorsOf('test/api/example.test.ts', long, 'house/max-own-lines')).toEqual([]);
+  });
+
+  it('refuses a file of over 400 lines outside tests and migrations', async () => {
+    const big = `${body(401)}\nexport {};\n`;
+    expect(await errorsOf('electron/domain/example.ts', big, 'max-lines')).toHaveLength(1);
+    expect(await errorsOf('electron/db/migrations/2099-01-01T0000-example.ts', big, 'max-lines')).toEqual([]);
   });
 });
