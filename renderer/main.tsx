@@ -12,6 +12,8 @@ import { ApiProvider } from './api/provider.tsx';
 import { forgetSession, obtainSession, tokenFromHash, type SessionResult } from './session/session.ts';
 import { ToastProvider } from './ui/index.ts';
 import './styles.css';
+import './ui/kit.css';
+import './screens/gift-entry/gift-entry.css';
 
 function NoSession({ result }: { result: Exclude<SessionResult, { kind: 'ready' }> | { kind: 'ended' } }) {
   const text =

@@ -10,6 +10,7 @@ import { hrefFor } from '../../router.ts';
 import { Screen } from '../../ui/index.ts';
 import { SETTINGS_SECTIONS, sectionFor } from './sections.tsx';
 import './settings.css';
+import './sync.css';
 
 export function SettingsScreen({ route }: ScreenProps) {
   const current = sectionFor(route.rest[0]);
