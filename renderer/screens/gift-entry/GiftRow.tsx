@@ -201,6 +201,12 @@ export const GiftRow = memo(
         form.setFocus('amount');
         return;
       }
+      // The screen shows the row once the campaigns and accounts are here (GiftEntryScreen);
+      // without them the campaign's account is unknown, and a gift is never saved unchecked.
+      if (!ref.ready) {
+        setTopError('Not saved: the campaigns and donation accounts are still loading. Press Enter again.');
+        return;
+      }
       const noAccount = missingAccountIssue(
         ref.accountsOf(v.campaignId),
         v.donationAccountId,
