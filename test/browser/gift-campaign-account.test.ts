@@ -6,7 +6,7 @@
  * credited to it by default — the row shows the account, warns before the save, and the server
  * flags the gift. A campaign offering two accounts makes the row ask which one before it saves.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, makeCampaign, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
 import {
@@ -69,7 +69,11 @@ afterAll(async () => {
 async function openBatch(
   campaignId: string,
   name: string,
-): Promise<{ page: Page; close: () => Promise<void> }> {
+  beforeReload: (page: Page) => Promise<void> = async () => {},
+  untilReady: (page: Page) => Promise<void> = async (page) => {
+    await expect.poll(() => focusedLabel(page)).toBe('Donor');
+  },
+): Promise<{ page: Page; close: (expected?: RegExp) => Promise<void> }> {
   const batch = expectStatus(
     await server.request('POST', '/api/v1/batches', {
       accountId: server.accountId,
@@ -85,12 +89,14 @@ async function openBatch(
     ([key, id]) => localStorage.setItem(key!, id!),
     [`giftdesk.batch.${server.accountId}`, batch.id],
   );
+  await beforeReload(page);
   await page.reload();
-  await expect.poll(() => focusedLabel(page)).toBe('Donor');
+  await untilReady(page);
   return {
     page,
-    close: async () => {
-      expect(problems).toEqual([]);
+    /** Checks that the page logged no problem but the `expected` ones, and closes it. */
+    close: async (expected?: RegExp) => {
+      expect(problems.filter((p) => !expected?.test(p))).toEqual([]);
       await context.close();
     },
   };
@@ -129,6 +135,27 @@ async function giftsOf(contactId: string) {
 }
 
 const accountSelect = (page: Page) => page.getByLabel('Donation account', { exact: true });
+
+/**
+ * Holds the page's requests for one list (`/api/v1/<path>`, e.g. the campaigns) at the browser
+ * until `release`, so "before the list arrived" holds however fast or slow the machine is.
+ * `arrived` resolves once the released answer has reached the page.
+ */
+async function holdList(page: Page, path: string) {
+  const matches = (url: URL) => url.pathname === `/api/v1/${path}`;
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(matches, (route) => (holding ? void held.push(route) : route.continue()));
+  return {
+    release: async () => {
+      const arrived = page.waitForResponse((r) => matches(new URL(r.url())));
+      holding = false;
+      await page.unroute(matches);
+      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
+      await arrived;
+    },
+  };
+}
 
 describe('a campaign’s donation account in gift entry', () => {
   it('one account: credited by default, warned before the save, flagged by the server', async () => {
@@ -181,6 +208,72 @@ describe('a campaign’s donation account in gift entry', () => {
     // The next gift starts with the account still chosen.
     expect(await accountSelect(page).inputValue()).toBe(federal.id);
     await close();
+  });
+
+  it('the campaigns and accounts arriving after the batch: no row until they are here, then it shows what it credits', async () => {
+    // The order that once showed "— none —" in both selects while the row held the batch's
+    // campaign and credited its account (the lists came after the selects were given their
+    // values), and let a gift typed before the campaigns arrived be saved on no account at all.
+    let campaigns: Awaited<ReturnType<typeof holdList>> | undefined;
+    let accounts: Awaited<ReturnType<typeof holdList>> | undefined;
+    const opening = (page: Page) => page.getByText('Opening the batch “Harvest Dinner bar”…');
+    const donorBox = (page: Page) => page.getByRole('combobox', { name: 'Donor' });
+    const { page, close } = await openBatch(
+      harvest.id,
+      'Harvest Dinner bar',
+      async (page) => {
+        campaigns = await holdList(page, 'campaigns');
+        accounts = await holdList(page, 'donation-accounts');
+      },
+      // The batch is here (the screen names it), its lists are not.
+      (page) => opening(page).or(donorBox(page)).waitFor(),
+    );
+    // Each finding is reported, pass or fail.
+    expect.soft(await donorBox(page).count(), 'a row to type in before the campaigns').toBe(0);
+    await campaigns!.release();
+    expect.soft(await donorBox(page).count(), 'a row to type in before the donation accounts').toBe(0);
+    expect.soft(await opening(page).count(), 'the screen says it is opening the batch').toBe(1);
+    await accounts!.release();
+
+    // Then the row, ready to type in, showing the batch's campaign and the account it credits.
+    await expect.poll(() => focusedLabel(page)).toBe('Donor');
+    await expect
+      .poll(() => page.getByTestId('gift-sticky').textContent())
+      .toContain('Campaign Harvest Dinner (event day) · Donation account Federal campaign account');
+    expect
+      .soft(await page.getByLabel('Campaign', { exact: true }).inputValue(), 'the campaign in the row')
+      .toBe(harvest.id);
+    expect.soft(await accountSelect(page).inputValue(), 'the account in the row').toBe(federal.id);
+    await pickDonor(page, 'b.hall@harbor', /Björn Hall.*b\.hall@harbor\.example/);
+    await page.keyboard.type('40');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await giftsOf(donors.bjornToo!)).length).toBe(1);
+    const [saved] = await giftsOf(donors.bjornToo!);
+    expect(saved).toMatchObject({ donationAmount: 40, donationAccountId: federal.id });
+    await close();
+  });
+
+  it('the campaigns not loading: the screen says so instead of offering a row, and Try again opens the batch', async () => {
+    const campaignList = (url: URL) => url.pathname === '/api/v1/campaigns';
+    const failing = (page: Page) => page.getByRole('alert').filter({ hasText: 'The batch cannot be opened' });
+    const { page, close } = await openBatch(
+      harvest.id,
+      'Harvest Dinner cloakroom',
+      async (page) => {
+        await page.route(campaignList, (route) =>
+          route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Something broke' } } }),
+        );
+      },
+      (page) => failing(page).waitFor(),
+    );
+    expect(await page.getByRole('combobox', { name: 'Donor' }).count(), 'a row to type in').toBe(0);
+    await expectNoA11yViolations(page, 'gift entry when the campaigns did not load');
+
+    await page.unroute(campaignList);
+    await failing(page).getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => focusedLabel(page)).toBe('Donor');
+    expect(await accountSelect(page).inputValue(), 'the account in the row').toBe(federal.id);
+    await close(/the server responded with a status of 500/);
   });
 
   it('several accounts: the row asks which one, and saves nothing until it is chosen', async () => {

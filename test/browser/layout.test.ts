@@ -226,7 +226,10 @@ describe.each(SIZES)('at $width×$height', (size) => {
       };
       await page.route('**/api/v1/sync/status?**', (route) => route.fulfill({ json: worst }));
       await page.reload();
+      // The header as it stands once both its answers are in: the badge's status (answered
+      // here, at the browser) and the organisation's name (the server's, which may come later).
       await page.getByTestId('sync-badge-attention').waitFor();
+      await page.getByRole('banner').getByText(ORG, { exact: true }).waitFor();
       expect(await page.getByTestId('sync-badge').textContent()).toMatch(
         /Offline .*1234 waiting · backing off/,
       );
@@ -387,6 +390,9 @@ describe.each(SIZES)('at $width×$height', (size) => {
   it('Contacts, Review and Settings: no sideways scrolling, photographed, no axe violation of any impact', async () => {
     const { page, context, problems } = await openApp(browser, server, { viewport: size });
     try {
+      // The header's parts, whose overlaps are checked on each screen, are all there first.
+      await page.getByRole('banner').getByText(ORG, { exact: true }).waitFor();
+      await page.getByTestId('sync-badge').waitFor();
       for (const [key, name, file] of [
         ['2', 'Contacts', 'contacts'],
         ['3', 'Review', 'review'],

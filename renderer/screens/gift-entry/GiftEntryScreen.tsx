@@ -16,6 +16,7 @@ import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BatchSummary, NewBatchDialog, OpenBatchList } from './BatchPanel.tsx';
 import { GiftRow } from './GiftRow.tsx';
 import { GiftRows } from './GiftRows.tsx';
+import { useReferenceData } from './reference.ts';
 
 export function GiftEntryScreen(_props: ScreenProps) {
   const api = useApi();
@@ -39,6 +40,12 @@ export function GiftEntryScreen(_props: ScreenProps) {
     if (batch.isError && isApiError(batch.error) && batch.error.status === 404) choose(null);
   });
 
+  // The batch is shown with the campaigns, committees and donation accounts at hand, never
+  // before: its entry row's selects show the batch's campaign and the account it credits (a
+  // select given its value before its options shows "— none —"), and no gift is saved before
+  // the row knows which account its campaign credits (saved without one, it would escape the
+  // account's limits). The lists are asked for with the batch, so this is rarely a wait.
+  const reference = useReferenceData();
   const openBatches = (batches.data?.data ?? []).filter((b) => !b.closedAt);
   const current = batchId && batch.data && batch.data.id === batchId ? batch.data : null;
   return (
@@ -51,7 +58,7 @@ export function GiftEntryScreen(_props: ScreenProps) {
           choose(b.id);
         }}
       />
-      {current ? (
+      {current && reference.ready ? (
         <>
           <BatchSummary
             batch={current}
@@ -66,6 +73,16 @@ export function GiftEntryScreen(_props: ScreenProps) {
           )}
           <GiftRows batchId={current.id} />
         </>
+      ) : current && reference.failed ? (
+        <div className="notice notice-error" role="alert">
+          <p>
+            The batch cannot be opened: its campaigns, committees and donation accounts did not load, and gift
+            entry needs them to credit each gift to the right account.
+          </p>
+          <Button onClick={reference.retry}>Try again</Button>
+        </div>
+      ) : current ? (
+        <p className="muted">Opening the batch “{current.name}”…</p>
       ) : batchId && batch.isPending ? (
         <p className="muted">Opening the batch…</p>
       ) : (

@@ -1,6 +1,9 @@
 /**
  * Campaigns, committees and donation accounts as select options (one cached query each), and
- * the donation accounts each campaign offers.
+ * the donation accounts each campaign offers. `ready` says all three are at hand: a form that
+ * registers its designation selects before their options arrive shows "— none —" where it
+ * holds a campaign or an account (the browser selects the placeholder when the options come),
+ * and a gift saved before the campaigns arrive cannot be held to its campaign's account.
  */
 import { useQuery } from '@tanstack/react-query';
 import { PAYMENT_METHODS } from '#shared/enums.ts';
@@ -33,7 +36,16 @@ export function useReferenceData() {
   const accounts = useQuery({ queryKey: qk.donationAccounts, queryFn: () => api.donationAccounts.list() });
   const toOptions = (xs: Array<{ id: string; name: string }> | undefined): SelectOption[] =>
     (xs ?? []).map((x) => ({ value: x.id, label: x.name }));
+  const lists = [campaigns, committees, accounts];
   return {
+    /** All three lists are here (kept through a refetch, a failed one included). */
+    ready: lists.every((q) => q.data !== undefined),
+    /** One of them failed before it ever arrived (the others may still be on their way). */
+    failed: lists.some((q) => q.data === undefined && q.isError),
+    /** Asks again for those that failed. */
+    retry: () => {
+      for (const q of lists) if (q.isError) void q.refetch();
+    },
     campaigns: toOptions(campaigns.data?.data),
     committees: toOptions(committees.data?.data),
     donationAccounts: toOptions(accounts.data?.data),

@@ -106,6 +106,12 @@ export function useGiftSubmit(o: SubmitOptions) {
       form.setFocus('amount');
       return null;
     }
+    // The screen shows the row once the campaigns and accounts are here (GiftEntryScreen);
+    // without them the campaign's account is unknown, and a gift is never saved unchecked.
+    if (!ref.ready) {
+      setTopError('Not saved: the campaigns and donation accounts are still loading. Press Enter again.');
+      return null;
+    }
     const noAccount = missingAccountIssue(
       ref.accountsOf(v.campaignId),
       v.donationAccountId,
