@@ -51,11 +51,18 @@ import type {
   SyncPullRunsTable,
   SyncRemotesTable,
 } from './schema/sync.ts';
+import type {
+  HubNoticesTable,
+  HubPairingCodesTable,
+  HubSettingsTable,
+  HubStationsTable,
+} from './schema/hub.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/contacts.ts';
 export type * from './schema/donations.ts';
 export type * from './schema/sync.ts';
+export type * from './schema/hub.ts';
 
 export interface Database {
   accounts: AccountsTable;
@@ -93,6 +100,10 @@ export interface Database {
   donationSyncReferences: DonationSyncReferencesTable;
   contactSyncReferences: ContactSyncReferencesTable;
   donorTotalDeltas: DonorTotalDeltasTable;
+  hubSettings: HubSettingsTable;
+  hubStations: HubStationsTable;
+  hubPairingCodes: HubPairingCodesTable;
+  hubNotices: HubNoticesTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -234,6 +234,10 @@ const TABLES = {
   donationSyncReferences: true,
   contactSyncReferences: true,
   donorTotalDeltas: true,
+  hubSettings: true,
+  hubStations: true,
+  hubPairingCodes: true,
+  hubNotices: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

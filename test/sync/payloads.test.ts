@@ -129,6 +129,7 @@ const gift: DonationRow = {
   notes: 'table 4',
   externalId: null,
   batchId: null,
+  stationId: null,
   createdAt: 'x',
   updatedAt: 'x',
 };

@@ -5,6 +5,7 @@
  * description of the tables (../schema.ts); camelCase here, snake_case in the database.
  */
 import type { DonationStatus, ElectionType, FlagState, LimitKind, PaymentMethod } from '#shared/enums.ts';
+import type { ColumnType } from 'kysely';
 import type { Flag01 } from './columns.ts';
 
 export interface CampaignsTable {
@@ -70,6 +71,8 @@ export interface DonationsTable {
   externalId: string | null;
   /** The gift-entry batch it was typed in (local bookkeeping, never pushed). */
   batchId: string | null;
+  /** The event station it was entered at (null: here, or outside any event). */
+  stationId: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: string;
   updatedAt: string;
 }

@@ -54,6 +54,17 @@ export interface SyncRemotesTable {
   hqFailure: string | null;
   /** The last 401/403: HQ refused the key. */
   hqRefusedAt: string | null;
+  /** 'hq': an HQ (any server of the spec); 'hub': an event hub, this GiftDesk being one of its stations. */
+  kind: ColumnType<'hq' | 'hub', 'hq' | 'hub' | undefined, 'hq' | 'hub'>;
+  /** A hub's certificate fingerprint (`sha256:…`), pinned at join: another certificate is refused. */
+  pinnedFingerprint: string | null;
+  /** This station's id and name at its hub. */
+  stationId: string | null;
+  stationName: string | null;
+  /** How far this station has read the hub's change feed. */
+  hubCursor: string | null;
+  /** When the hub said this station was revoked. */
+  revokedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

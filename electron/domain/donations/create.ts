@@ -69,6 +69,7 @@ const DONATION_COLUMNS = [
   'notes',
   'externalId',
   'batchId',
+  'stationId',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof DonationRow>;

@@ -120,6 +120,7 @@ export function donationRow(
     notes: present(input.notes) ? input.notes : null,
     externalId,
     batchId: null,
+    stationId: null,
     createdAt: at,
     updatedAt: at,
   };

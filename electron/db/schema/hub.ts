@@ -1,0 +1,53 @@
+/**
+ * The event hub's tables and a station's notices (migration 2026-11-27T1600-event-hub).
+ */
+
+/** An account this GiftDesk hosts an event for. */
+export interface HubSettingsTable {
+  accountId: string;
+  /** `sha256:` and the certificate's SHA-256 in hex pairs (the form stations pin). */
+  fingerprint: string;
+  /** The address the hub last served on (`https://H:PORT`). */
+  url: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A paired station. */
+export interface HubStationsTable {
+  id: string;
+  accountId: string;
+  name: string;
+  /** The station's own API key (api_keys.id): revoked with the station. */
+  apiKeyId: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastSeenAt: string | null;
+  /** What the station last said of itself: gifts it entered, its last change's sequence, what waits. */
+  reportedEntered: number | null;
+  reportedLastSeq: number | null;
+  reportedWaiting: number | null;
+  reportedAt: string | null;
+}
+
+/** A one-time pairing code, hashed (SHA-256 of the normalised code). */
+export interface HubPairingCodesTable {
+  codeHash: string;
+  accountId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+  stationId: string | null;
+}
+
+/** At a station: a change of this station's that a later one at the hub replaced. */
+export interface HubNoticesTable {
+  id: string;
+  accountId: string;
+  contactId: string;
+  field: string;
+  mine: string | null;
+  theirs: string | null;
+  createdAt: string;
+  seenAt: string | null;
+}

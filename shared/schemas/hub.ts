@@ -1,0 +1,209 @@
+/**
+ * Shapes of the event hub's routes (GiftDesk extensions under /api/v1/hub) and of a
+ * station's event routes (/api/v1/event). One hub per event; stations pair with a one-time
+ * code and pin the hub certificate's fingerprint.
+ *
+ * At the hub, for stations (HTTPS on the hub's address):
+ * - POST /hub/join — no key; the pairing code is the credential. Answers the station's key.
+ * - GET  /hub/changes?after=CURSOR&wait=SECONDS — the station's key. What changed at the hub
+ *   after the cursor (contacts, gifts, reference data), oldest first; with `wait`, held open
+ *   until something changes (at most `wait` seconds).
+ * - POST /hub/report — the station's key. What the station says of itself (close-out).
+ * At the hub, for the person hosting (any key of the account):
+ * - GET /hub, POST /hub/codes, GET /hub/stations, POST /hub/stations/:id/revoke,
+ *   GET /hub/close-out.
+ * At a station, for its own app and scripts: GET /event, POST /event/join, GET /event/notices.
+ */
+import { z } from 'zod';
+import { Contact, CustomFieldValues } from './contacts.ts';
+import { DonationListItem } from './donations.ts';
+import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
+import { accountIdField, requiredText, typeError } from './common.ts';
+
+/** `sha256:` and 64 hex digits, optionally in colon-separated pairs (case ignored). */
+export const FINGERPRINT_PATTERN = /^sha256:(?:[0-9a-f]{2}(?::?)){31}[0-9a-f]{2}$/i;
+export const fingerprintField = z
+  .string({ error: typeError('must be a string') })
+  .trim()
+  .regex(FINGERPRINT_PATTERN, { error: 'must be sha256: followed by the certificate’s 64 hex digits' });
+
+/** A pairing code: 8 letters and digits, shown as XXXX-XXXX (dashes and case ignored). */
+export const pairingCodeField = z
+  .string({ error: typeError('must be a string') })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(32, { error: 'must be at most 32 characters' });
+
+export const HubJoinBody = z.object({
+  code: pairingCodeField,
+  name: requiredText(80),
+});
+
+export const HubStation = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    lastSeenAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    /** Gifts from this station the hub holds. */
+    received: z.number().int(),
+    /** What the station last said it still has waiting (null: it has not said). */
+    waiting: z.number().int().nullable(),
+    /** What the station last said it entered, and its last change's sequence. */
+    reportedEntered: z.number().int().nullable(),
+    reportedLastSeq: z.number().int().nullable(),
+    reportedAt: z.string().nullable(),
+  })
+  .meta({ id: 'HubStation' });
+
+export const HubJoined = z
+  .object({
+    accountId: z.string(),
+    accountName: z.string(),
+    station: z.object({ id: z.string(), name: z.string() }),
+    /** The station's own API key at the hub (the secret is shown once, here). */
+    keyId: z.string(),
+    secret: z.string(),
+    fingerprint: z.string(),
+  })
+  .meta({ id: 'HubJoined' });
+
+export const HubInfo = z
+  .object({
+    accountId: z.string(),
+    url: z.string().nullable(),
+    fingerprint: z.string(),
+    /** A link carrying the address, a fresh code and the fingerprint (what the QR code holds). */
+    joinLink: z.string().nullable(),
+  })
+  .meta({ id: 'HubInfo' });
+
+export const HubCode = z
+  .object({
+    code: z.string(),
+    expiresAt: z.string(),
+    url: z.string().nullable(),
+    fingerprint: z.string(),
+    joinLink: z.string().nullable(),
+  })
+  .meta({ id: 'HubCode' });
+
+export const HubAccountQuery = z.object({ accountId: accountIdField });
+
+/** A gift as the hub's feed carries it: the list item, where it was entered, its reference. */
+export const HubDonation = DonationListItem.extend({
+  stationId: z.string().nullable(),
+  /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
+  reference: z.string().nullable(),
+});
+
+/** A contact as the feed carries it: the read shape with its custom fields. */
+export const HubContact = Contact.extend({ customFields: CustomFieldValues.optional() });
+
+export const HubChangesQuery = z.object({
+  after: z.string().max(64).optional(),
+  wait: z.coerce.number().int().min(0).max(30).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+export const HubChanges = z
+  .object({
+    contacts: z.array(HubContact),
+    /** Contacts deleted at the hub (ids). */
+    deletedContacts: z.array(z.string()),
+    donations: z.array(HubDonation),
+    /** Present when reference data changed since the cursor: the whole lists. */
+    reference: z
+      .object({
+        campaigns: z.array(Campaign),
+        committees: z.array(Committee),
+        donationAccounts: z.array(DonationAccount),
+        customFields: z.array(CustomFieldDefinition),
+      })
+      .nullable(),
+    cursor: z.string(),
+    /** More changes wait after this page: ask again at once. */
+    more: z.boolean(),
+  })
+  .meta({ id: 'HubChanges' });
+
+export const HubReportBody = z.object({
+  /** Gifts this station entered (its own, not those it got from the hub). */
+  entered: z.number().int().min(0),
+  /** The sequence of its last change. */
+  lastSeq: z.number().int().min(0),
+  /** Changes it has not had confirmed by the hub. */
+  waiting: z.number().int().min(0),
+});
+
+export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
+
+export const CloseOutStation = z.object({
+  id: z.string(),
+  name: z.string(),
+  gifts: z.number().int(),
+  total: z.number(),
+  byMethod: MethodTotals,
+  /** Everything the station says it entered is at the hub, and it has nothing waiting. */
+  complete: z.boolean(),
+  reportedEntered: z.number().int().nullable(),
+  reportedLastSeq: z.number().int().nullable(),
+  waiting: z.number().int().nullable(),
+  lastSeenAt: z.string().nullable(),
+});
+
+export const CloseOut = z
+  .object({
+    stations: z.array(CloseOutStation),
+    gifts: z.number().int(),
+    total: z.number(),
+    byMethod: MethodTotals,
+    /** Checks for the deposit: donor, amount. */
+    checks: z.array(
+      z.object({
+        donationId: z.string(),
+        donor: z.string(),
+        amount: z.number(),
+        stationId: z.string().nullable(),
+      }),
+    ),
+    cashTotal: z.number(),
+  })
+  .meta({ id: 'HubCloseOut' });
+
+export const EventJoinBody = z.object({
+  /** The hub's address (`https://H:PORT`), or the join link of its QR code carrying all three. */
+  url: requiredText(500),
+  code: pairingCodeField.optional(),
+  fingerprint: fingerprintField.optional(),
+  name: requiredText(80),
+});
+
+/** A station's view of its event. */
+export const EventStatus = z
+  .object({
+    role: z.enum(['none', 'hub', 'station']),
+    accountId: z.string().nullable(),
+    hubUrl: z.string().nullable(),
+    fingerprint: z.string().nullable(),
+    station: z.object({ id: z.string(), name: z.string() }).nullable(),
+    /** The hub answered lately. */
+    reachable: z.boolean().nullable(),
+    lastContactAt: z.string().nullable(),
+    /** Changes the hub has not confirmed. */
+    waiting: z.number().int(),
+    revokedAt: z.string().nullable(),
+    notices: z.number().int(),
+  })
+  .meta({ id: 'EventStatus' });
+
+export const HubNotice = z.object({
+  id: z.string(),
+  contactId: z.string(),
+  contactName: z.string(),
+  field: z.string(),
+  mine: z.string().nullable(),
+  theirs: z.string().nullable(),
+  createdAt: z.string(),
+});
