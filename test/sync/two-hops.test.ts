@@ -16,6 +16,7 @@ import { donationReferenceOf, referencesIn } from '#shared/sync-reference.ts';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
+import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { createContact, getContact } from '../../electron/domain/contacts/index.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
@@ -507,4 +508,55 @@ describe('twin gifts from two stations', () => {
       expect(await remoteIdFor(b.store.db, 'donation', giftB.id)).toBe(byRef.get(`gd:${giftB.id}`));
     },
   );
+});
+
+describe('a `gd:` reference a person types', () => {
+  it('at the hub, pasted into a gift’s notes or a contact’s tags in the app’s window, is text: each record is its own, at the hub and at HQ', async () => {
+    const [hubSide, hqSide] = [await startHub(), await startHqSide()];
+    const [hub, hq] = [await accountAt(hubSide), await accountAt(hqSide)];
+    const station = await startStation(hub);
+    const { donor, gift } = await typeGift(station);
+    await drain(station);
+
+    const window = await createApiKey(hubSide.remote.ctx, hub.accountId, 'window', 'desktop');
+    const asWindow = (path: string, body: unknown) =>
+      rawRequest(`${hubSide.remote.url}/api/v1${path}`, 'POST', body, {
+        'x-api-key': window.keyId,
+        authorization: `Bearer ${window.secret}`,
+      });
+    const hubDonor = (
+      await hubSide.remote.store.db
+        .selectFrom('contacts')
+        .select('id')
+        .where('accountId', '=', hub.accountId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const typedGift = await asWindow('/donations', {
+      accountId: hub.accountId,
+      contactId: hubDonor,
+      donationAmount: 250,
+      donationDate: '2026-11-27T19:42:00Z',
+      paymentMethod: 'check',
+      campaignId: hub.campaignId,
+      notes: `table 4\ngd:${gift.id}`,
+    });
+    expect(typedGift.status).toBe(201);
+    const typedContact = await asWindow('/contacts', {
+      accountId: hub.accountId,
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      tags: [`gd:${donor.id}`],
+    });
+    expect(typedContact.status).toBe(201);
+
+    await drain(await hubPushesTo(hub, hq));
+    const gifts = await hqDonations(hq);
+    expect(gifts.map((g) => g.notes).sort()).toEqual(
+      [`table 4\ngd:${gift.id}`, `table 4\ngd:${gift.id}\ngd:${typedGift.body.id}`].sort(),
+    );
+    const contacts = await hqContacts(hq);
+    expect(contacts.map((c) => c.refs).sort()).toEqual(
+      [[`gd:${donor.id}`], [`gd:${donor.id}`, `gd:${typedContact.body.id}`]].sort(),
+    );
+  });
 });

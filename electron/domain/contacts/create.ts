@@ -45,7 +45,7 @@ export async function createContactOnce(
   opts: WriteOptions & { externalId?: string | null } = {},
 ): Promise<{ contact: Contact; created: boolean }> {
   checkCollections(input);
-  const reference = contactReferenceOf(normaliseTags(input.tags ?? []));
+  const reference = opts.syncReference === false ? null : contactReferenceOf(normaliseTags(input.tags ?? []));
   for (;;) {
     try {
       return { contact: await insertContact(ctx, input, reference, opts), created: true };

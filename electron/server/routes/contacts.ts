@@ -61,13 +61,19 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
       description:
         'GiftDesk creates a contact once per sync reference: when its tags carry a GiftDesk reference (a tag `gd:` then ' +
         'an id; the last such tag counts) and the account already holds a contact created with it, the answer is 200 ' +
-        'with that contact, and nothing is written. Otherwise 201.',
+        "with that contact, and nothing is written. Otherwise 201. (A contact typed in GiftDesk's own window is not " +
+        'read for a reference.)',
       body: ContactCreateBody,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { contact, created } = await createContactOnce(ctx, { ...req.body, accountId });
+      // A contact typed in the app's window carries no sync reference (WriteOptions).
+      const { contact, created } = await createContactOnce(
+        ctx,
+        { ...req.body, accountId },
+        { syncReference: !req.auth?.session },
+      );
       return reply.code(created ? 201 : 200).send(contact);
     },
   });
