@@ -382,6 +382,38 @@ describe('a station’s gift through the hub to HQ', () => {
   });
 });
 
+describe('a gift corrected at the hub before it goes on', () => {
+  it('goes under the station’s reference, put back last when the correction took it out of the notes', async () => {
+    const [hubSide, hqSide] = [await startHub(), await startHqSide()];
+    const [hub, hq] = [await accountAt(hubSide), await accountAt(hqSide)];
+    const station = await startStation(hub);
+    const { donor, gift } = await typeGift(station);
+    await drain(station);
+    const hubGift = (
+      await hubSide.remote.store.db
+        .selectFrom('donations')
+        .select('id')
+        .where('accountId', '=', hub.accountId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const res = await rawRequest(
+      `${hubSide.remote.url}/api/v1/donations/${hubGift}`,
+      'PATCH',
+      { notes: 'table 4, paid by check no. 1021' },
+      { 'x-api-key': hub.keyId, authorization: `Bearer ${hub.secret}` },
+    );
+    expect(res.status).toBe(200);
+
+    await drain(await hubPushesTo(hub, hq));
+    const held = await expectAtHqOnce(hq, donor.id, gift.id, 'table 4, paid by check no. 1021');
+    // The station, sending it straight to HQ, meets the same gift.
+    await sendAllAgainTo(station, hq);
+    await drain(station);
+    expect(await remoteIdsOf(station, donor.id, gift.id)).toEqual(held);
+    expect((await hqDonations(hq)).map((g) => g.id)).toEqual([held.giftAtHq]);
+  });
+});
+
 describe('an unknown outcome at the hub → HQ hop', () => {
   const unknowns: Array<[string, FaultAction]> = [
     ['an answer dropped after HQ committed', { kind: 'dropAfterCommit' }],
