@@ -2,6 +2,8 @@
  * The typed API client: every call goes over HTTP to the same /api/v1 scripts use, and
  * every answer is parsed with the zod schema from shared/ that the server answers with, so
  * the renderer's types and the wire agree (a mismatch is an error, not a silent undefined).
+ * No request waits for ever: a server that does not answer in time is an ApiError ('timeout')
+ * like any other failure, so a search or a save never spins with nothing said.
  */
 import type { z } from 'zod';
 import type { AppSession } from '#shared/schemas/session.ts';
@@ -15,7 +17,23 @@ export interface RequestOptions<S extends z.ZodType> {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  /** 'long': the server answers only once HQ has (Timeouts.longMs); else Timeouts.ordinaryMs. */
+  wait?: 'ordinary' | 'long';
 }
+
+/**
+ * How long the client waits for the server's whole answer before it gives up and says so.
+ * An upload or a download (an import's file, an export) waits as long as it takes: its time
+ * is its size's.
+ */
+export interface Timeouts {
+  /** A search, a list, a save: GiftDesk's own server, on this machine, answers these at once. */
+  ordinaryMs: number;
+  /** A sync pass, a pull started, a link, HQ's lists, HQ settings tested: HQ answers first. */
+  longMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { ordinaryMs: 30_000, longMs: 10 * 60_000 };
 
 export interface ApiClient {
   readonly accountId: string;
@@ -47,6 +65,47 @@ export interface ClientOptions {
   onUnauthorized?: () => void;
   /** Told after each request whether the server answered at all (./server-reach.ts). */
   onReach?: (answered: boolean) => void;
+  /** DEFAULT_TIMEOUTS unless given (tests give short ones). */
+  timeouts?: Partial<Timeouts>;
+}
+
+// Spread in, not written in the literal: Node's fetch types (the unit tests compile this file
+// with them) do not list `cache`; the browser's fetch honours it.
+const NO_STORE = { cache: 'no-store' } as const;
+
+interface SendInit {
+  body?: Blob | string;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/** A wait in words: "30 seconds", "10 minutes". */
+function waitInWords(ms: number): string {
+  if (ms >= 120_000) return `${Math.round(ms / 60_000)} minutes`;
+  if (ms >= 2_000) return `${Math.round(ms / 1_000)} seconds`;
+  return `${ms} ms`;
+}
+
+/** No answer in time: a read is simply not done; a write may or may not have gone through. */
+function timedOut(method: string, ms: number): ApiError {
+  const late = `GiftDesk’s server did not answer within ${waitInWords(ms)}`;
+  return new ApiError(
+    0,
+    'timeout',
+    method === 'GET'
+      ? `${late}. Nothing was lost on this screen; try again in a moment.`
+      : `${late}, so it is not known whether this went through: check before trying again. Nothing typed here is lost.`,
+  );
+}
+
+/** The answer's JSON, or null when it has none; an abort (the caller's or the deadline's) is thrown. */
+async function readJson(res: Response, signal: AbortSignal | undefined): Promise<unknown> {
+  try {
+    return (await res.json()) as unknown;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return null;
+  }
 }
 
 function buildUrl(base: string, path: string, query: Query | undefined): string {
@@ -62,11 +121,10 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   const { accountId, keyId, secret } = opts.session;
   const auth = { 'X-API-Key': keyId, Authorization: `Bearer ${secret}` };
 
-  async function send(
-    method: string,
-    url: string,
-    init: { body?: BodyInit; contentType?: string; signal?: AbortSignal },
-  ): Promise<Response> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+
+  /** Sends the request; a failure to reach the server is an ApiError, an abort is thrown as is. */
+  async function send(method: string, url: string, init: SendInit): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(url, {
@@ -78,10 +136,10 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         },
         body: init.body,
         signal: init.signal,
-        cache: 'no-store',
+        ...NO_STORE,
       });
     } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') throw err;
+      if (init.signal?.aborted) throw err;
       opts.onReach?.(false);
       throw new ApiError(
         0,
@@ -91,7 +149,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     }
     opts.onReach?.(true);
     if (!res.ok) {
-      const body: unknown = await res.json().catch(() => null);
+      const body = await readJson(res, init.signal);
       const error = ApiError.fromBody(res.status, body);
       if (res.status === 401) opts.onUnauthorized?.();
       throw error;
@@ -99,16 +157,39 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     return res;
   }
 
-  async function parse<S extends z.ZodType>(res: Response, schema: S): Promise<z.infer<S>> {
-    const body: unknown = await res.json().catch(() => null);
-    const parsed = schema.safeParse(body);
-    if (!parsed.success)
-      throw new ApiError(
-        0,
-        'bad_response',
-        `The server's answer to ${res.url} did not have the expected shape`,
-      );
-    return parsed.data;
+  /**
+   * The request and its answer, read by `read`, within `timeoutMs` (null: as long as it takes).
+   * Past it the request is cancelled and the server counted as not answering.
+   */
+  async function exchange<T>(
+    method: string,
+    url: string,
+    init: SendInit & { timeoutMs: number | null },
+    read: (res: Response, signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> {
+    const deadline = init.timeoutMs === null ? null : AbortSignal.timeout(init.timeoutMs);
+    const signal =
+      deadline && init.signal ? AbortSignal.any([init.signal, deadline]) : (deadline ?? init.signal);
+    try {
+      return await read(await send(method, url, { ...init, signal }), signal);
+    } catch (err) {
+      if (init.timeoutMs === null || !deadline?.aborted || init.signal?.aborted) throw err;
+      opts.onReach?.(false);
+      throw timedOut(method, init.timeoutMs);
+    }
+  }
+
+  function parser<S extends z.ZodType>(schema: S) {
+    return async (res: Response, signal: AbortSignal | undefined): Promise<z.infer<S>> => {
+      const parsed = schema.safeParse(await readJson(res, signal));
+      if (!parsed.success)
+        throw new ApiError(
+          0,
+          'bad_response',
+          `The server's answer to ${res.url} did not have the expected shape`,
+        );
+      return parsed.data;
+    };
   }
 
   return {
@@ -126,20 +207,30 @@ export function createApiClient(opts: ClientOptions): ApiClient {
                 ? o.body
                 : { accountId, ...o.body },
             );
-      const res = await send(method, buildUrl(base, path, query), {
-        body,
-        contentType: body === undefined ? undefined : 'application/json',
-        signal: o.signal,
-      });
-      return parse(res, o.schema);
+      return exchange(
+        method,
+        buildUrl(base, path, query),
+        {
+          body,
+          contentType: body === undefined ? undefined : 'application/json',
+          signal: o.signal,
+          timeoutMs: o.wait === 'long' ? timeouts.longMs : timeouts.ordinaryMs,
+        },
+        parser(o.schema),
+      );
     },
-    async download(path, query) {
-      const res = await send('GET', buildUrl(base, path, { accountId, ...query }), {});
-      return res.blob();
+    download(path, query) {
+      return exchange('GET', buildUrl(base, path, { accountId, ...query }), { timeoutMs: null }, (res) =>
+        res.blob(),
+      );
     },
-    async upload(path, body, contentType, o) {
-      const res = await send('POST', buildUrl(base, path, { accountId, ...o.query }), { body, contentType });
-      return parse(res, o.schema);
+    upload(path, body, contentType, o) {
+      return exchange(
+        'POST',
+        buildUrl(base, path, { accountId, ...o.query }),
+        { body, contentType, timeoutMs: null },
+        parser(o.schema),
+      );
     },
   };
 }

@@ -256,6 +256,7 @@ export function endpoints(c: ApiClient) {
         c.request('PUT', '/sync/settings', {
           schema: SyncSettings,
           body: { accountId: c.accountId, ...body },
+          wait: 'long', // testConnection: answered once HQ has
         }),
       status: () => c.request('GET', '/sync/status', { schema: SyncStatus }),
       attention: () => c.request('GET', '/sync/attention', { schema: SyncAttentionList }),
@@ -269,14 +270,16 @@ export function endpoints(c: ApiClient) {
           schema: SyncRecordState,
           body: {},
         }),
-      run: () => c.request('POST', '/sync/run', { schema: SyncRunResult, body: {} }),
+      run: () => c.request('POST', '/sync/run', { schema: SyncRunResult, body: {}, wait: 'long' }),
       /** Starts a pull of HQ's contacts and reference data (answered at once; follow it with pullStatus). */
-      pull: () => c.request('POST', '/sync/pull', { schema: PullRun, body: {} }),
+      pull: () => c.request('POST', '/sync/pull', { schema: PullRun, body: {}, wait: 'long' }),
       pullStatus: () => c.request('GET', '/sync/pull', { schema: PullStatus }),
       links: () => c.request('GET', '/sync/links', { schema: ReferenceLinkList }),
-      link: (body: Body<typeof LinkBody>) => c.request('POST', '/sync/links', { schema: LinkResult, body }),
+      link: (body: Body<typeof LinkBody>) =>
+        c.request('POST', '/sync/links', { schema: LinkResult, body, wait: 'long' }),
       /** HQ's records to link each unlinked one to, with suggestions by name (reads HQ; links nothing). */
-      linkCandidates: () => c.request('GET', '/sync/links/candidates', { schema: ReferenceCandidates }),
+      linkCandidates: () =>
+        c.request('GET', '/sync/links/candidates', { schema: ReferenceCandidates, wait: 'long' }),
     },
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),

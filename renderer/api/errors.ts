@@ -40,6 +40,11 @@ export class ApiError extends Error {
     return this.status === 0 && this.code === 'network';
   }
 
+  /** True when the server did not answer in time (a write may or may not have gone through). */
+  get isTimeout(): boolean {
+    return this.status === 0 && this.code === 'timeout';
+  }
+
   static fromBody(status: number, body: unknown): ApiError {
     const parsed = ErrorBody.safeParse(body);
     if (parsed.success) {
@@ -63,4 +68,12 @@ export function errorMessage(e: unknown): string {
   if (isApiError(e)) return e.message;
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+/**
+ * A write that failed, in a sentence: "Not saved: <why>". When no answer came in time the
+ * write may have gone through, so the error's own words are said instead.
+ */
+export function failedWrite(notDone: string, e: unknown): string {
+  return isApiError(e) && e.isTimeout ? e.message : `${notDone}: ${errorMessage(e)}`;
 }

@@ -15,15 +15,21 @@ import { createServerReach, ServerReachContext, useServerWatch } from './server-
 const ApiContext = createContext<Api | null>(null);
 
 export function createQueryClient(): QueryClient {
+  // networkMode 'always': the server is GiftDesk's own, on this machine, and answers whether the
+  // machine has a network or not. TanStack's default ('online') pauses every query and mutation
+  // once the browser says it is offline (the venue's Wi-Fi dropped): the donor box would offer
+  // only "New donor" for a donor on file, and a save would wait with nothing said. Whether
+  // the server answers is watched by the requests themselves (./server-reach.ts).
   return new QueryClient({
     defaultOptions: {
       queries: {
+        networkMode: 'always',
         staleTime: 30_000,
         refetchOnWindowFocus: false,
         // A 4xx will answer the same again; the network may come back.
         retry: (count, err) => count < 2 && !(isApiError(err) && err.status >= 400 && err.status < 500),
       },
-      mutations: { retry: false }, // a write is never repeated behind the user's back
+      mutations: { networkMode: 'always', retry: false }, // a write is never repeated behind the user's back
     },
   });
 }

@@ -7,10 +7,17 @@
  * intended donor is the top option (the one Enter takes) every time, and the namesakes on
  * screen each show a different detail line.
  */
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCampaign, makeContact, makeDonation } from '../helpers/api-fixtures.ts';
-import { launchChromium, openApp, screenshot, startAppServer, type AppServer } from './helpers.ts';
+import {
+  launchChromium,
+  openApp,
+  requestGate,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -146,25 +153,11 @@ async function optionsFor(
 }
 
 /**
- * Holds the answers to contact searches (the donor box's and the Contacts screen's) at the
- * browser until `release`: "before the matches arrived" then holds however fast or slow the
- * machine is (a busy one answers a search before the test's next key; a practised
- * volunteer's Enter beats it). Released, they and later searches pass.
+ * The page's contact searches (the donor box's and the Contacts screen's), through a gate at
+ * the browser: held, "before the matches arrived" holds however fast or slow the machine is (a
+ * busy one answers a search before the test's next key; a practised volunteer's Enter beats it).
  */
-async function holdSearches(page: Page): Promise<{ release: () => Promise<void> }> {
-  const url = '**/api/v1/contact-summaries?**';
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(url, (route) => (holding ? void held.push(route) : route.continue()));
-  return {
-    release: async () => {
-      holding = false;
-      await page.unroute(url);
-      // A search the screen no longer waits for may have been cancelled meanwhile.
-      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
-    },
-  };
-}
+const searchGate = (page: Page) => requestGate(page, '**/api/v1/contact-summaries?**');
 
 describe('donor lookup', () => {
   it('puts the donor typed by full name or email first, and tells namesakes apart', async () => {
@@ -227,6 +220,7 @@ describe('donor lookup', () => {
     await page.getByLabel('Campaign').selectOption({ label: 'Spring Gala' });
     await page.getByLabel('Batch name').press('Enter');
     await donorBox(page).waitFor();
+    const searches = await searchGate(page);
 
     // A practised volunteer types the whole name and Enter at once, before any answer is on
     // screen: the Enter is kept and takes the top match of that text when it arrives.
@@ -234,7 +228,7 @@ describe('donor lookup', () => {
       ['william williams', TARGETS.william],
       ['jose nunez', TARGETS.jose],
     ] as const) {
-      const searches = await holdSearches(page);
+      searches.hold();
       await donorBox(page).fill('');
       await donorBox(page).pressSequentially(typed);
       await page.keyboard.press('Enter');
@@ -249,7 +243,7 @@ describe('donor lookup', () => {
 
     // An Enter followed by more typing is forgotten: the donor box waits for the new text's
     // own Enter instead of taking a match of what was typed before.
-    const searches = await holdSearches(page);
+    searches.hold();
     await donorBox(page).fill('');
     await donorBox(page).pressSequentially('robert');
     await page.keyboard.press('Enter');
@@ -266,6 +260,7 @@ describe('donor lookup', () => {
 
   it("ranks the Contacts screen's search the same way: the whole name first, namesakes side by side with their emails", async () => {
     const { page, context, problems } = await openApp(browser, server);
+    const searches = await searchGate(page);
     await page.keyboard.press('Alt+2');
     /** The email cells of the first n rows. */
     const firstRows = async (n: number) => {
@@ -289,7 +284,7 @@ describe('donor lookup', () => {
 
     // Typed and Enter at once, before the matches are on screen: the top match opens when they
     // arrive (the Enter is not lost), the accents typed without them.
-    const searches = await holdSearches(page);
+    searches.hold();
     await page.getByLabel('Search contacts').fill('jose nunez');
     await page.keyboard.press('Enter');
     expect(await page.locator('#screen-title').textContent()).not.toContain('José');

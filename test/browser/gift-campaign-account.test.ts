@@ -6,15 +6,17 @@
  * credited to it by default — the row shows the account, warns before the save, and the server
  * flags the gift. A campaign offering two accounts makes the row ask which one before it saves.
  */
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, makeCampaign, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
 import {
   expectNoA11yViolations,
   launchChromium,
   openApp,
+  requestGate,
   startAppServer,
   type AppServer,
+  type RequestGate,
 } from './helpers.ts';
 
 const DAY = '2026-03-14'; // counts toward the 2026 general election (D5)
@@ -139,19 +141,16 @@ const accountSelect = (page: Page) => page.getByLabel('Donation account', { exac
 /**
  * Holds the page's requests for one list (`/api/v1/<path>`, e.g. the campaigns) at the browser
  * until `release`, so "before the list arrived" holds however fast or slow the machine is.
- * `arrived` resolves once the released answer has reached the page.
+ * `release` resolves once the released answer has reached the page.
  */
 async function holdList(page: Page, path: string) {
   const matches = (url: URL) => url.pathname === `/api/v1/${path}`;
-  const held: Route[] = [];
-  let holding = true;
-  await page.route(matches, (route) => (holding ? void held.push(route) : route.continue()));
+  const gate = await requestGate(page, matches);
+  gate.hold();
   return {
     release: async () => {
       const arrived = page.waitForResponse((r) => matches(new URL(r.url())));
-      holding = false;
-      await page.unroute(matches);
-      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
+      await gate.release();
       await arrived;
     },
   };
@@ -254,22 +253,21 @@ describe('a campaign’s donation account in gift entry', () => {
   });
 
   it('the campaigns not loading: the screen says so instead of offering a row, and Try again opens the batch', async () => {
-    const campaignList = (url: URL) => url.pathname === '/api/v1/campaigns';
     const failing = (page: Page) => page.getByRole('alert').filter({ hasText: 'The batch cannot be opened' });
+    let campaigns: RequestGate | undefined;
     const { page, close } = await openBatch(
       harvest.id,
       'Harvest Dinner cloakroom',
       async (page) => {
-        await page.route(campaignList, (route) =>
-          route.fulfill({ status: 500, json: { error: { code: 'internal', message: 'Something broke' } } }),
-        );
+        campaigns = await requestGate(page, (url) => url.pathname === '/api/v1/campaigns');
+        campaigns.answer({ status: 500, json: { error: { code: 'internal', message: 'Something broke' } } });
       },
       (page) => failing(page).waitFor(),
     );
     expect(await page.getByRole('combobox', { name: 'Donor' }).count(), 'a row to type in').toBe(0);
     await expectNoA11yViolations(page, 'gift entry when the campaigns did not load');
 
-    await page.unroute(campaignList);
+    await campaigns!.release();
     await failing(page).getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => focusedLabel(page)).toBe('Donor');
     expect(await accountSelect(page).inputValue(), 'the account in the row').toBe(federal.id);

@@ -2,11 +2,12 @@
  * The browser-test harness: a real GiftDesk server (temp SQLite file) serving the built
  * renderer, Chromium (test/browser/chromium.ts says which) driven by playwright-core, the app opened through a one-time
  * link exactly as a user opens it, an axe-core scan that fails on a violation of any impact
- * (expectNoA11yViolations), and screenshots written to test-artifacts/screenshots/<name>.png.
+ * (expectNoA11yViolations), screenshots written to test-artifacts/screenshots/<name>.png, and
+ * requestGate, which holds chosen requests at the browser (or answers them there).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
 import { createOneTimeTokens, type OneTimeTokens } from '../../electron/server/one-time-tokens.ts';
 import { rendererStatic } from '../../electron/server/renderer-static.ts';
@@ -82,6 +83,55 @@ export async function openApp(
   await page.goto(server.appLink());
   await page.getByRole('navigation', { name: 'Screens' }).waitFor();
   return { context, page, problems };
+}
+
+/** An answer given at the browser instead of the server's (`route.fulfill`'s options). */
+export type BrowserAnswer = NonNullable<Parameters<Route['fulfill']>[0]>;
+
+/**
+ * A gate on the page's requests to `url` (`method`: that method's only), at the browser. Open
+ * at first: they pass. `hold()`: they wait at the browser until `release()`, so a test of an
+ * answer that arrives late holds however fast or slow the machine is. `answer(a)`: the browser
+ * answers them with `a` instead of the server until `release()`. `release()` lets the held
+ * ones through (a request the page has cancelled meanwhile is skipped) and opens the gate.
+ *
+ * Its route is installed once, here, and stays as long as the page: removing a page's last
+ * route (`page.unroute`) turns the browser's request interception off, and a request the page
+ * sends in that moment stays paused for good, neither sent nor failed.
+ */
+export interface RequestGate {
+  hold(): void;
+  answer(answer: BrowserAnswer): void;
+  release(): Promise<void>;
+}
+
+export async function requestGate(
+  page: Page,
+  url: string | RegExp | ((url: URL) => boolean),
+  opts: { method?: string } = {},
+): Promise<RequestGate> {
+  let mode: { kind: 'open' } | { kind: 'hold' } | { kind: 'answer'; answer: BrowserAnswer } = {
+    kind: 'open',
+  };
+  const held: Route[] = [];
+  await page.route(url, async (route) => {
+    const gated = !opts.method || route.request().method() === opts.method;
+    if (gated && mode.kind === 'hold') held.push(route);
+    else if (gated && mode.kind === 'answer') await route.fulfill(mode.answer);
+    else await route.continue();
+  });
+  return {
+    hold: () => {
+      mode = { kind: 'hold' };
+    },
+    answer: (answer) => {
+      mode = { kind: 'answer', answer };
+    },
+    release: async () => {
+      mode = { kind: 'open' };
+      await Promise.all(held.splice(0).map((r) => r.continue().catch(() => undefined)));
+    },
+  };
 }
 
 let axeSource: string | null = null;

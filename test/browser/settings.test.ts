@@ -13,6 +13,7 @@ import {
   expectNoA11yViolations,
   launchChromium,
   openApp,
+  requestGate,
   screenshot,
   startAppServer,
   type AppServer,
@@ -354,12 +355,8 @@ describe('Settings', () => {
     await openSection('Elections');
     // The refresh of the default election after the save is held: a slow laptop, a fast
     // volunteer already on the next election when the saved one's refresh ends.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/v1/account**', async (route) => {
-      if (route.request().method() === 'GET') await held;
-      await route.continue();
-    });
+    const account = await requestGate(page, '**/api/v1/account**', { method: 'GET' });
+    account.hold();
     await page.getByLabel('Type').selectOption('runoff');
     await page.getByLabel('Election day').focus();
     await page.keyboard.type('12012026');
@@ -372,10 +369,9 @@ describe('Settings', () => {
     await page.getByLabel('Type').focus();
     await page.keyboard.press('Tab'); // into the day's first part (month)
     await page.keyboard.type('0315');
-    release();
+    await account.release();
     // The refresh is done once the default election shown is the new one.
     await page.locator('.settings-default-election').getByText('Runoff 2026').waitFor();
-    await page.unroute('**/api/v1/account**');
     await page.keyboard.type('2027');
     await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /Special 2027/ }).waitFor();

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Contact } from '#shared/schemas/contacts.ts';
 import type { ContactDeletePreview } from '#shared/schemas/contact-views.ts';
-import { errorMessage, isApiError } from '../../api/errors.ts';
+import { errorMessage, failedWrite, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor, navigate } from '../../router.ts';
@@ -97,7 +97,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
       });
       navigate('contacts');
     } catch (e) {
-      setPreviewError(`Not deleted: ${errorMessage(e)}`);
+      setPreviewError(failedWrite('Not deleted', e));
     } finally {
       setDeleting(false);
     }

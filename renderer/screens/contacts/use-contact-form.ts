@@ -116,6 +116,10 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
         );
         general.push(...rest.map((r) => r.issue));
         if (general.length > 0 || first === null) general.unshift(e.message);
+      } else if (isApiError(e) && e.isTimeout) {
+        // It may have been saved: say only that, not "Not saved".
+        setFormError([e.message]);
+        return;
       } else {
         general.push(isApiError(e) && e.isNetwork ? e.message : `Not saved: ${errorMessage(e)}`);
       }

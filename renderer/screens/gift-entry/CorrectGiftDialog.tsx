@@ -12,7 +12,7 @@ import { dollarsForInput, formatCents, parseAmountCents, wireCents } from '#shar
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { DonationPatchBody, type DonationDetail } from '#shared/schemas/donations.ts';
 import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
-import { isApiError, type FieldIssue } from '../../api/errors.ts';
+import { failedWrite, isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
 import { schemaIssues } from '../../forms.ts';
@@ -216,7 +216,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
           } catch (err) {
             toast.show({
               tone: 'error',
-              message: `The correction could not be undone: ${err instanceof Error ? err.message : String(err)}`,
+              message: failedWrite('The correction could not be undone', err),
             });
           }
           await invalidateAfterGift(client);

@@ -15,7 +15,7 @@ import type { Batch } from '#shared/schemas/batches.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { DonationCreateRequest } from '#shared/schemas/donations.ts';
-import { isApiError, type FieldIssue } from '../../api/errors.ts';
+import { failedWrite, isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, refreshAfterGift } from '../../api/query-keys.ts';
 import { schemaIssues } from '../../forms.ts';
@@ -153,7 +153,7 @@ export function useGiftSubmit(o: SubmitOptions) {
         } catch (err) {
           toast.show({
             tone: 'error',
-            message: `Not undone: ${err instanceof Error ? err.message : String(err)}`,
+            message: failedWrite('Not undone', err),
           });
         }
         await invalidateAfterGift(client);
