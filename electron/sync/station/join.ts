@@ -20,7 +20,8 @@
  * 429) passed on with its message.
  */
 import { HubJoined } from '#shared/schemas/hub.ts';
-import { normaliseFingerprint, parseHubAddress } from '#shared/hub-address.ts';
+import { parseHubAddress } from '#shared/hub-address.ts';
+import { normaliseFingerprint } from '#shared/hub-link.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError, invalidField } from '../../domain/errors.ts';
 import { apiRoot } from '../net/http-client.ts';
