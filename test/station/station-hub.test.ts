@@ -171,6 +171,43 @@ describe('a station of an event hub', () => {
       .toBe(true);
     const status = expectStatus(await a.request('GET', `/api/v1/sync/status?accountId=${a.accountId}`), 200);
     expect(status).toMatchObject({ remoteKind: 'hub', revokedAt: null });
+    // The station reports itself: what it entered is what the hub holds from it, nothing waits.
+    await expect
+      .poll(async () => {
+        const list = expectStatus(
+          await hub.request('GET', `/api/v1/hub/stations?accountId=${hub.accountId}`),
+          200,
+        );
+        const me = (
+          list.stations as Array<{
+            name: string;
+            received: number;
+            reportedEntered: number | null;
+            waiting: number | null;
+          }>
+        ).find((x) => x.name === 'Table A');
+        return me && { received: me.received, entered: me.reportedEntered, waiting: me.waiting };
+      })
+      .toEqual({ received: 1, entered: 1, waiting: 0 });
+
+    // This folder belongs to the event now: another join is refused, and nothing changes.
+    const again = await runCli(
+      [
+        'hub',
+        'join',
+        hub.url,
+        '--code',
+        await hub.code(),
+        '--fingerprint',
+        hub.fingerprint,
+        '--data-dir',
+        dir,
+        '--json',
+      ],
+      env,
+    );
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toMatch(/already a station of the event hub/);
   });
 
   it('joins by the route from another fresh folder; the other station’s gift counts in the limit check here', async () => {
@@ -306,5 +343,36 @@ describe('a station of an event hub', () => {
     expect(
       expectStatus(await b.request('GET', `/api/v1/event?accountId=${b.accountId}`), 200).revokedAt,
     ).not.toBeNull();
+  });
+
+  it('passes the hub’s refusals on in words: a wrong code (403), then too many (429)', async () => {
+    const dir = tempDir('giftdesk-station-');
+    const join = (code: string) =>
+      runCli(
+        [
+          'hub',
+          'join',
+          hub.url,
+          '--code',
+          code,
+          '--fingerprint',
+          hub.fingerprint,
+          '--data-dir',
+          dir,
+          '--json',
+        ],
+        env,
+      );
+    const wrong = await join('ZZZZ-ZZZZ');
+    expect(wrong.status).not.toBe(0);
+    expect(JSON.parse(wrong.stderr.trim().split('\n').pop()!)).toMatchObject({
+      error: {
+        code: 'pairing_code_wrong',
+        message: expect.stringMatching(/^The hub refused the pairing code: /),
+      },
+    });
+    let last = wrong;
+    for (let i = 0; i < 6 && !/too many/i.test(last.stderr); i++) last = await join('ZZZZ-ZZZ2');
+    expect(last.stderr).toMatch(/The hub refused: too many wrong codes; try again in \d+ s/);
   });
 });
