@@ -345,6 +345,56 @@ describe('a station of an event hub', () => {
     ).not.toBeNull();
   });
 
+  it('the app’s own session joining gets a key of the event’s account', async () => {
+    const dir = tempDir('giftdesk-station-');
+    const store = await openStore({ dataDir: dir });
+    const ctx = createContext(store);
+    const { createAccount } = await import('../../electron/domain/accounts/accounts.ts');
+    const local = await createAccount(ctx, 'My Organisation');
+    const windowKey = await createApiKey(ctx, local.id, 'browser window', 'browser');
+    const running = await startServer({
+      store,
+      port: 0,
+      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+      sync: { keys: defaultKeySource(dir, env), run: false },
+    });
+    try {
+      const auth = { 'x-api-key': windowKey.keyId, authorization: `Bearer ${windowKey.secret}` };
+      const joined = await rawRequest(
+        `${running.url}/api/v1/event/join`,
+        'POST',
+        {
+          url: hub.url,
+          code: await hub.code(),
+          fingerprint: hub.fingerprint.toUpperCase().replace('SHA256', 'sha256'),
+          name: 'Tablet',
+        },
+        auth,
+      );
+      expect(joined.status, joined.text).toBe(200);
+      const session = joined.body.session as { accountId: string; keyId: string; secret: string };
+      expect(session.accountId).toBe(hub.accountId);
+      const theirs = { 'x-api-key': session.keyId, authorization: `Bearer ${session.secret}` };
+      const ev = await rawRequest(
+        `${running.url}/api/v1/event?accountId=${hub.accountId}`,
+        'GET',
+        undefined,
+        theirs,
+      );
+      expect(expectStatus(ev, 200)).toMatchObject({ role: 'station', station: { name: 'Tablet' } });
+      // The directory is here for it: the event's donor is found at once.
+      const found = await rawRequest(
+        `${running.url}/api/v1/contacts?accountId=${hub.accountId}&search=lopez`,
+        'GET',
+        undefined,
+        theirs,
+      );
+      expect(expectStatus(found, 200).data.map((c: { id: string }) => c.id)).toContain(maria.id);
+    } finally {
+      await running.close();
+    }
+  });
+
   it('passes the hub’s refusals on in words: a wrong code (403), then too many (429)', async () => {
     const dir = tempDir('giftdesk-station-');
     const join = (code: string) =>
