@@ -9,6 +9,7 @@ import { listFlags } from '../domain/limits/index.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/index.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { registerDataCommands } from './data-commands.ts';
+import { registerHubCommands } from './hub.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
@@ -195,6 +196,9 @@ common(
 });
 
 registerDataCommands(program);
+
+const hub = program.command('hub').description('an event hub: pairing codes, stations, the close-out');
+registerHubCommands(hub);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);
