@@ -14,6 +14,7 @@ import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
+import { registerHubJoin } from './hub-join.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -196,8 +197,11 @@ common(
 
 registerDataCommands(program);
 
-const hub = program.command('hub').description('an event hub: pairing codes, stations, the close-out');
+const hub = program
+  .command('hub')
+  .description('an event hub: pairing codes, stations, joining one, the close-out');
 registerHubCommands(hub);
+registerHubJoin(hub);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);

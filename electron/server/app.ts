@@ -37,6 +37,7 @@ import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { stationGate } from './station-gate.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
@@ -229,6 +230,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);
+      await eventRoutes(api, ctx, opts.sync);
       if (opts.hub) await hubRoutes(api, opts.hub);
     },
     { prefix: '/api/v1' },

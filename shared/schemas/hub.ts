@@ -215,6 +215,8 @@ export const CloseOut = z
   .meta({ id: 'HubCloseOut' });
 
 export const EventJoinBody = z.object({
+  /** The key's own account (optional: the join makes the event's account here, the hub's). */
+  accountId: accountIdField.optional(),
   /** The hub's address (`https://H:PORT`), or the join link of its QR code carrying all three. */
   url: requiredText(500),
   code: pairingCodeField.optional(),
@@ -240,6 +242,18 @@ export const EventStatus = z
   })
   .meta({ id: 'EventStatus' });
 
+/**
+ * POST /event/join's answer: the station's view of its event, and, when the caller was the
+ * app's own session (its window), a session key for the event's account, which the app takes
+ * from then on (the event's account is the hub's, not the one the window had).
+ */
+export const EventJoined = z
+  .object({
+    event: EventStatus,
+    session: z.object({ accountId: z.string(), keyId: z.string(), secret: z.string() }).nullable(),
+  })
+  .meta({ id: 'EventJoined' });
+
 export const HubNotice = z.object({
   id: z.string(),
   contactId: z.string(),
@@ -248,7 +262,11 @@ export const HubNotice = z.object({
   mine: z.string().nullable(),
   theirs: z.string().nullable(),
   createdAt: z.string(),
+  /** The notice in a sentence ("Your change to Maria Lopez's phone was replaced by …"). */
+  message: z.string(),
 });
+
+export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
 
 export type HubJoinBody = z.infer<typeof HubJoinBody>;
 export type HubStation = z.infer<typeof HubStation>;
