@@ -1,9 +1,16 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Under `npm test` (scripts/test-all.mjs sets GIFTDESK_TEST_REPORT) and in CI a JSON report is
 // written too (test-results/<engine>.json, gitignored): the runner's counts per half come from it.
 // Two projects: everything in Node, and the browser tests (test/browser, real Chromium),
 // whose global setup builds the renderer once when dist/renderer is missing or stale.
+// Node's test files spend most of their time waiting (on the disk's fsync, on timers, on child
+// processes and sockets), not computing: vitest's default of one worker less than the CPUs
+// (one on a 2-core machine) left the machine mostly idle. Two at a time at least, or as many as
+// GIFTDESK_TEST_WORKERS says. The browser files keep vitest's default: each drives a Chromium.
+const nodeWorkers = Number(process.env.GIFTDESK_TEST_WORKERS) || Math.max(2, os.availableParallelism() - 1);
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -21,7 +28,15 @@ export default defineConfig({
           ]
         : ['default'],
     projects: [
-      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**'],
+          maxWorkers: nodeWorkers,
+        },
+      },
       {
         extends: true,
         test: {
