@@ -23,7 +23,7 @@ export interface HubHostRequest {
 }
 
 const StationList = z.object({ stations: z.array(HubStation) });
-const NoticeList = z.object({ data: z.array(HubNotice) });
+const NoticeList = z.object({ notices: z.array(HubNotice) });
 
 export function eventEndpoints(c: ApiClient) {
   return {

@@ -12,4 +12,8 @@ export const DOC_IMAGES = [
   'layout-review-1280x800',
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
+  'event-host',
+  'event-join',
+  'event-board',
+  'event-close-out',
 ] as const;
