@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   CloseOut,
   EventJoinBody,
+  EventJoined,
   EventStatus,
   HubCode,
   HubInfo,
@@ -29,9 +30,13 @@ export function eventEndpoints(c: ApiClient) {
   return {
     /** What this GiftDesk is in the account's event: none, its hub, or one of its stations. */
     status: () => c.request('GET', '/event', { schema: EventStatus }),
-    /** Joins the event as a station: the hub's address (or its join link), the code, the fingerprint. */
+    /**
+     * Joins the event as a station: the hub's address (or its join link), the code, the
+     * fingerprint. The answer's session, when there is one, is the window's key for the
+     * event's account (the hub's), which this window then takes.
+     */
     join: (body: Omit<z.input<typeof EventJoinBody>, 'accountId'>) =>
-      c.request('POST', '/event/join', { schema: z.unknown(), body }),
+      c.request('POST', '/event/join', { schema: EventJoined, body }),
     notices: () => c.request('GET', '/event/notices', { schema: NoticeList }),
   };
 }

@@ -10,6 +10,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { localDate } from '../../renderer/screens/dashboard/dashboard-periods.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { testKeys } from '../sync/rig.ts';
@@ -31,13 +32,24 @@ let hubApp: OpenedApp;
 let stationApp: OpenedApp;
 /** What the hub's QR code carries. */
 let joinLink = '';
-/** The event's account at the station (the hub's account, brought by the join). */
+/** The event's account at the station: the hub's, made there by the join. */
 let stationAccount = '';
 
+/** A key of the event's account at the station (its own test key is the first account's). */
+let stationAuth: Record<string, string> = {};
+const headersFor = (s: AppServer, accountId: string) => (s === station && accountId !== s.accountId ? stationAuth : {});
 const get = async (s: AppServer, path: string, accountId = s.accountId) =>
-  expectStatus(await s.request('GET', `${path}${path.includes('?') ? '&' : '?'}accountId=${accountId}`), 200);
+  expectStatus(
+    await s.request(
+      'GET',
+      `${path}${path.includes('?') ? '&' : '?'}accountId=${accountId}`,
+      undefined,
+      headersFor(s, accountId),
+    ),
+    200,
+  );
 const post = async (s: AppServer, path: string, body: Record<string, unknown>, accountId = s.accountId) =>
-  expectStatus(await s.request('POST', path, { accountId, ...body }), 201);
+  expectStatus(await s.request('POST', path, { accountId, ...body }, headersFor(s, accountId)), 201);
 
 beforeAll(async () => {
   hub = await startAppServer({ sync: { keys: testKeys, run: true } });
@@ -144,9 +156,12 @@ describe('Settings → Event', () => {
     await page.getByTestId('station-name').waitFor();
     expect(await page.getByTestId('station-name').textContent()).toBe('Table B');
     expect(await page.getByTestId('station-hub-url').textContent()).toBe(info.url);
-    const status = await get(station, '/api/v1/event');
-    expect(status).toMatchObject({ role: 'station', station: { name: 'Table B' } });
-    stationAccount = status.accountId;
+    // The station now holds the event's account (the hub's), and the window works in it.
+    stationAccount = hub.accountId;
+    const key = await createApiKey(station.ctx, stationAccount, 'tests (event)');
+    stationAuth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
+    const status = await get(station, '/api/v1/event', stationAccount);
+    expect(status).toMatchObject({ role: 'station', accountId: hub.accountId, station: { name: 'Table B' } });
     await expect.poll(() => page.getByTestId('station-connection').textContent()).toBe('Connected to the event hub');
     await page.getByText('None', { exact: true }).waitFor(); // no notices
     await expectNoA11yViolations(page, 'Settings → Event at a station');

@@ -12,6 +12,7 @@ import { requiredText } from '#shared/schemas/common.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { sentence } from '../../forms.ts';
+import { useSwitchSession } from '../../session/session-switch.ts';
 import { Button, FormError, TextField } from '../../ui/index.ts';
 import { useSave, useSettingsForm } from '../settings/saving.ts';
 import { joinFieldOf } from './event-words.ts';
@@ -43,6 +44,7 @@ const EMPTY: FormIn = { url: '', code: '', fingerprint: '', name: '' };
 
 export function JoinForm() {
   const api = useApi();
+  const switchSession = useSwitchSession();
   const f = useSettingsForm(FormSchema, EMPTY, FIELDS);
   const form = f.form;
   const save = useSave(
@@ -60,6 +62,10 @@ export function JoinForm() {
     {
       mutationFn: (body: FormOut) => api.event.join(body),
       invalidate: [qk.event, qk.sync, qk.contacts, qk.campaigns, qk.committees, qk.donationAccounts, qk.account],
+      // The event's account is the hub's: this window goes on in it, with the key the join gave.
+      onSaved: (r) => {
+        if (r.session) switchSession({ ...r.session, dataDir: api.dataDir });
+      },
       done: (_r, body) => `This laptop is now the event’s station “${body.name}”.`,
       doneMs: 5000,
     },
