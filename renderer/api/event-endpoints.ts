@@ -4,27 +4,22 @@
  * keeps; and, at the hub, hosting, pairing codes, the stations and the close-out (/hub/…).
  * Every answer is parsed with the shared schema the server answers with.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   CloseOut,
   EventJoinBody,
   EventJoined,
   EventStatus,
   HubCode,
+  HubHostBody,
   HubInfo,
-  HubNotice,
-  HubStation,
+  HubNoticeList,
+  HubRevoked,
+  HubStationList,
 } from '#shared/schemas/hub.ts';
 import type { ApiClient } from './client.ts';
 
-/** Where the hub listens: both optional (the server has its defaults). */
-export interface HubHostRequest {
-  host?: string;
-  port?: number;
-}
-
-const StationList = z.object({ stations: z.array(HubStation) });
-const NoticeList = z.object({ notices: z.array(HubNotice) });
+type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
 
 export function eventEndpoints(c: ApiClient) {
   return {
@@ -35,9 +30,9 @@ export function eventEndpoints(c: ApiClient) {
      * fingerprint. The answer's session, when there is one, is the window's key for the
      * event's account (the hub's), which this window then takes.
      */
-    join: (body: Omit<z.input<typeof EventJoinBody>, 'accountId'>) =>
+    join: (body: Body<typeof EventJoinBody>) =>
       c.request('POST', '/event/join', { schema: EventJoined, body }),
-    notices: () => c.request('GET', '/event/notices', { schema: NoticeList }),
+    notices: () => c.request('GET', '/event/notices', { schema: HubNoticeList }),
   };
 }
 
@@ -46,13 +41,13 @@ export function hubEndpoints(c: ApiClient) {
     /** The hub's address and certificate fingerprint (404 when this GiftDesk hosts no event). */
     info: () => c.request('GET', '/hub', { schema: HubInfo }),
     /** Starts hosting the event from this running GiftDesk. */
-    host: (body: HubHostRequest) => c.request('POST', '/hub/host', { schema: HubInfo, body }),
+    host: (body: Body<typeof HubHostBody>) => c.request('POST', '/hub/host', { schema: HubInfo, body }),
     /** A fresh one-time pairing code (10 minutes), with the join link the QR code carries. */
     newCode: () => c.request('POST', '/hub/codes', { schema: HubCode, body: {} }),
-    stations: () => c.request('GET', '/hub/stations', { schema: StationList }),
+    stations: () => c.request('GET', '/hub/stations', { schema: HubStationList }),
     revoke: (stationId: string) =>
       c.request('POST', `/hub/stations/${encodeURIComponent(stationId)}/revoke`, {
-        schema: z.unknown(),
+        schema: HubRevoked,
         body: {},
       }),
     closeOut: () => c.request('GET', '/hub/close-out', { schema: CloseOut }),

@@ -53,7 +53,8 @@ function HubView() {
   const info = useQuery({ queryKey: eventKeys.info, queryFn: () => api.hub.info() });
   return (
     <Loaded query={info} noun="hub">
-      {info.data ? <PairingPanel info={info.data} /> : null}
+      {info.data && !info.data.hosting ? <HostForm again url={info.data.url} /> : null}
+      {info.data?.hosting ? <PairingPanel info={info.data} /> : null}
       <StationsTable />
       <CloseOutPanel />
     </Loaded>
