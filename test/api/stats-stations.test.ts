@@ -54,7 +54,7 @@ describe('statistics by station', () => {
       for (const [id, name] of [
         ['sta_b', 'Table B'],
         ['sta_c', 'Table C'],
-      ])
+      ] as const)
         await trx
           .insertInto('hubStations')
           .values({ id, accountId: hub.accountId, name, apiKeyId: `key_${id}`, createdAt: at })
