@@ -9,7 +9,13 @@ import { createRoot } from 'react-dom/client';
 import type { AppSession } from '#shared/schemas/session.ts';
 import { App } from './App.tsx';
 import { ApiProvider } from './api/provider.tsx';
-import { forgetSession, keepSession, obtainSession, tokenFromHash, type SessionResult } from './session/session.ts';
+import {
+  forgetSession,
+  keepSession,
+  obtainSession,
+  tokenFromHash,
+  type SessionResult,
+} from './session/session.ts';
 import { SessionSwitchContext } from './session/session-switch.ts';
 import { ToastProvider } from './ui/index.ts';
 import './styles.css';

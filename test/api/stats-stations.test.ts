@@ -27,10 +27,18 @@ async function stats(t: TestServer) {
 }
 
 /** A gift of `amount` with its station set as the hub's feed would have it. */
-async function gift(t: TestServer, contactId: string, campaignId: string, amount: number, stationId: string | null) {
+async function gift(
+  t: TestServer,
+  contactId: string,
+  campaignId: string,
+  amount: number,
+  stationId: string | null,
+) {
   const d = await makeDonation(t, contactId, { campaignId, donationAmount: amount });
   if (stationId !== null)
-    await t.store.write((trx) => trx.updateTable('donations').set({ stationId }).where('id', '=', d.id).execute());
+    await t.store.write((trx) =>
+      trx.updateTable('donations').set({ stationId }).where('id', '=', d.id).execute(),
+    );
   return d;
 }
 
@@ -49,7 +57,13 @@ describe('statistics by station', () => {
     await hub.store.write(async (trx) => {
       await trx
         .insertInto('hubSettings')
-        .values({ accountId: hub.accountId, fingerprint: `sha256:${'00:'.repeat(31)}00`, url: null, createdAt: at, updatedAt: at })
+        .values({
+          accountId: hub.accountId,
+          fingerprint: `sha256:${'00:'.repeat(31)}00`,
+          url: null,
+          createdAt: at,
+          updatedAt: at,
+        })
         .execute();
       for (const [id, name] of [
         ['sta_b', 'Table B'],
@@ -102,7 +116,12 @@ describe('statistics by station', () => {
     const fromHub = await gift(station, c.id, gala.id, 75, null);
     // The hub's own gift came down with the feed: its create is logged not to be pushed.
     await station.store.write((trx) =>
-      trx.updateTable('changeLog').set({ push: 0 }).where('entityType', '=', 'donation').where('entityId', '=', fromHub.id).execute(),
+      trx
+        .updateTable('changeLog')
+        .set({ push: 0 })
+        .where('entityType', '=', 'donation')
+        .where('entityId', '=', fromHub.id)
+        .execute(),
     );
     await gift(station, c.id, gala.id, 20, 'sta_other');
     await gift(station, c.id, gala.id, 5, 'sta_me'); // its own, as the hub names it

@@ -37,7 +37,8 @@ let stationAccount = '';
 
 /** A key of the event's account at the station (its own test key is the first account's). */
 let stationAuth: Record<string, string> = {};
-const headersFor = (s: AppServer, accountId: string) => (s === station && accountId !== s.accountId ? stationAuth : {});
+const headersFor = (s: AppServer, accountId: string) =>
+  s === station && accountId !== s.accountId ? stationAuth : {};
 const get = async (s: AppServer, path: string, accountId = s.accountId) =>
   expectStatus(
     await s.request(
@@ -69,7 +70,10 @@ afterAll(async () => {
 /** Settings → Event, by keyboard. */
 async function openEvent(page: Page): Promise<void> {
   await page.keyboard.press('Alt+5');
-  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Event' }).click();
+  await page
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('link', { name: 'Event' })
+    .click();
   await page.getByRole('heading', { level: 2, name: 'Event' }).waitFor();
 }
 
@@ -102,14 +106,18 @@ describe('Settings → Event', () => {
     expect(info.fingerprint).toMatch(/^sha256:([0-9a-f]{2}:){31}[0-9a-f]{2}$/);
     const code = await page.getByTestId('hub-code').textContent();
     expect(code).toMatch(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
-    await expect.poll(() => page.getByTestId('hub-code-expiry').textContent()).toMatch(/expires at .* \(in (9|10):\d\d\)/);
+    await expect
+      .poll(() => page.getByTestId('hub-code-expiry').textContent())
+      .toMatch(/expires at .* \(in (9|10):\d\d\)/);
     joinLink = await page.getByTestId('hub-join-link').inputValue();
     expect(joinLink.startsWith(`${info.url}/`)).toBe(true);
     expect(joinLink).toContain(encodeURIComponent(code!));
     // The QR code is an SVG of that very link, drawn here (no network).
     const qr = page.getByRole('img', { name: /QR code of the join link/ });
     expect(await qr.getAttribute('data-text')).toBe(joinLink);
-    expect(Number(await qr.locator('path').evaluate((p) => (p.getAttribute('d') ?? '').length))).toBeGreaterThan(1000);
+    expect(
+      Number(await qr.locator('path').evaluate((p) => (p.getAttribute('d') ?? '').length)),
+    ).toBeGreaterThan(1000);
     await page.getByText('No station has joined yet').waitFor();
     // "New code": another code, and its link.
     await page.getByRole('button', { name: 'New code' }).click();
@@ -143,7 +151,9 @@ describe('Settings → Event', () => {
     await fingerprint.fill(other);
     await page.getByRole('button', { name: 'Join the event' }).click();
     await expect.poll(() => fingerprint.getAttribute('aria-invalid')).toBe('true');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid')))
+      .toBe('true');
     await fingerprint.fill(info.fingerprint);
     // A wrong code: at the code.
     await code.fill('ZZZZ-ZZZZ');
@@ -162,7 +172,9 @@ describe('Settings → Event', () => {
     stationAuth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
     const status = await get(station, '/api/v1/event', stationAccount);
     expect(status).toMatchObject({ role: 'station', accountId: hub.accountId, station: { name: 'Table B' } });
-    await expect.poll(() => page.getByTestId('station-connection').textContent()).toBe('Connected to the event hub');
+    await expect
+      .poll(() => page.getByTestId('station-connection').textContent())
+      .toBe('Connected to the event hub');
     await page.getByText('None', { exact: true }).waitFor(); // no notices
     await expectNoA11yViolations(page, 'Settings → Event at a station');
 
@@ -177,9 +189,16 @@ describe('Settings → Event', () => {
     const donor = await post(hub, '/api/v1/contacts', { firstName: 'Maria', lastName: 'Lopez' });
     const gift = (s: AppServer, accountId: string, body: Record<string, unknown>) =>
       post(s, '/api/v1/donations', { donationDate: today, ...body }, accountId);
-    await gift(hub, hub.accountId, { contactId: donor.id, campaignId: gala, donationAmount: 100, paymentMethod: 'cash' });
+    await gift(hub, hub.accountId, {
+      contactId: donor.id,
+      campaignId: gala,
+      donationAmount: 100,
+      paymentMethod: 'cash',
+    });
     // At the station: the donor and the campaign came from the hub.
-    await expect.poll(async () => (await get(station, '/api/v1/contacts', stationAccount)).data.length).toBe(1);
+    await expect
+      .poll(async () => (await get(station, '/api/v1/contacts', stationAccount)).data.length)
+      .toBe(1);
     const here = await get(station, '/api/v1/contacts', stationAccount);
     const stationCampaigns = await get(station, '/api/v1/campaigns', stationAccount);
     const g = (amount: number, paymentMethod: string) =>
@@ -194,7 +213,8 @@ describe('Settings → Event', () => {
 
     const hubPage = hubApp.page;
     await hubPage.keyboard.press('Alt+4');
-    const row = (page: Page, where: string) => page.locator(`[data-testid="board-station"][data-where="${where}"]`);
+    const row = (page: Page, where: string) =>
+      page.locator(`[data-testid="board-station"][data-where="${where}"]`);
     await expect.poll(() => row(hubPage, 'here').textContent()).toBe('The hub (this laptop)1$100.00');
     await expect.poll(() => row(hubPage, 'station').textContent()).toBe('Table B2$290.00');
     await expect.poll(() => hubPage.getByTestId('today-total').textContent()).toBe('$390.00');
@@ -224,7 +244,9 @@ describe('Settings → Event', () => {
     expect(await atHub.locator('td').nth(2).textContent()).toBe('Cash 1 · $100.00');
     expect(await page.getByTestId('close-out-total').textContent()).toBe('$390.00');
     expect(await page.getByTestId('close-out-cash').textContent()).toBe('$140.00');
-    expect(await page.getByTestId('close-out-state').textContent()).toBe('Every station’s gifts are at the hub.');
+    expect(await page.getByTestId('close-out-state').textContent()).toBe(
+      'Every station’s gifts are at the hub.',
+    );
     const api = await get(hub, '/api/v1/hub/close-out');
     expect(api).toMatchObject({ gifts: 3, total: 390, cashTotal: 140 });
     await expectNoA11yViolations(page, 'Settings → Event: closing the night');
@@ -256,7 +278,10 @@ describe('Settings → Event', () => {
     expect((await get(hub, '/api/v1/hub/stations')).stations[0].revokedAt).toBeNull();
     await revoke.click();
     await dialog.getByRole('button', { name: 'Revoke' }).click();
-    await page.locator('[data-testid="hub-station"][data-station="Table B"]').getByText(/^Removed at/).waitFor();
+    await page
+      .locator('[data-testid="hub-station"][data-station="Table B"]')
+      .getByText(/^Removed at/)
+      .waitFor();
     expect((await get(hub, '/api/v1/hub/stations')).stations[0].revokedAt).not.toBeNull();
 
     await openEvent(stationApp.page);

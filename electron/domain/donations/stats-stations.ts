@@ -50,11 +50,14 @@ export interface StationGroup {
 /** Where a group's gifts were entered, seen from here. */
 function placeOf(place: EventPlace, g: StationGroup): Pick<StationRow, 'where' | 'stationId'> {
   if (place.role === 'station') {
-    if (g.stationId === null) return g.fromHub ? { where: 'hub', stationId: null } : { where: 'here', stationId: null };
+    if (g.stationId === null)
+      return g.fromHub ? { where: 'hub', stationId: null } : { where: 'here', stationId: null };
     if (g.stationId === place.stationId) return { where: 'here', stationId: null };
     return { where: 'station', stationId: g.stationId };
   }
-  return g.stationId === null ? { where: 'here', stationId: null } : { where: 'station', stationId: g.stationId };
+  return g.stationId === null
+    ? { where: 'here', stationId: null }
+    : { where: 'station', stationId: g.stationId };
 }
 
 /** The groups summed by where they were entered and named: here first, then the largest total. */
@@ -65,7 +68,10 @@ export async function stationTotals(
   groups: readonly StationGroup[],
 ): Promise<StationRow[]> {
   if (place.role === 'none') return [];
-  const sums = new Map<string, { where: StationRow['where']; stationId: string | null; n: number; cents: number }>();
+  const sums = new Map<
+    string,
+    { where: StationRow['where']; stationId: string | null; n: number; cents: number }
+  >();
   for (const g of groups) {
     const p = placeOf(place, g);
     const key = `${p.where}:${p.stationId ?? ''}`;

@@ -20,7 +20,11 @@ export function stationLabel(r: Row, role: 'hub' | 'station'): string {
 
 export function StationTable({ stats, role }: { stats: DonationStats; role: 'hub' | 'station' }) {
   if (stats.byStation.length === 0)
-    return <EmptyState title="No gifts yet tonight">Each station’s gifts appear here as they reach this laptop.</EmptyState>;
+    return (
+      <EmptyState title="No gifts yet tonight">
+        Each station’s gifts appear here as they reach this laptop.
+      </EmptyState>
+    );
   const max = Math.max(...stats.byStation.map((s) => s.total), 0.01);
   return (
     <table className="table campaign-table" data-testid="board-stations">

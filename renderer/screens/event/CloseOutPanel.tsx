@@ -72,7 +72,11 @@ export function CloseOutPanel() {
         query={close}
         noun="close-out"
         isEmpty={c !== undefined && c.gifts === 0 && c.stations.length === 0}
-        empty={<EmptyState title="No gifts yet">The night’s figures appear here as the stations send their gifts.</EmptyState>}
+        empty={
+          <EmptyState title="No gifts yet">
+            The night’s figures appear here as the stations send their gifts.
+          </EmptyState>
+        }
       >
         {c ? <CloseOutTable c={c} /> : null}
       </Loaded>
@@ -97,7 +101,13 @@ function CloseOutTable({ c }: { c: Close }) {
       </p>
       <Table
         caption="The night’s gifts by station"
-        columns={['Station', { label: 'Gifts', num: true }, { label: 'Total', num: true }, 'By payment method', 'Complete']}
+        columns={[
+          'Station',
+          { label: 'Gifts', num: true },
+          { label: 'Total', num: true },
+          'By payment method',
+          'Complete',
+        ]}
         className="event-close-table"
       >
         {c.stations.map((s) => (

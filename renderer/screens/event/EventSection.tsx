@@ -28,8 +28,8 @@ export function EventSection() {
   return (
     <section aria-labelledby="settings-event" className="settings-section event-section">
       <SectionHeader id="settings-event" title="Event">
-        One event, many gift tables: one laptop hosts the event (the hub), the others join it as stations. They
-        share donors and gifts over the venue’s network, with no internet.
+        One event, many gift tables: one laptop hosts the event (the hub), the others join it as stations.
+        They share donors and gifts over the venue’s network, with no internet.
       </SectionHeader>
       <Loaded query={status} noun="event">
         {s?.role === 'hub' ? (

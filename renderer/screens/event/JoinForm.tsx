@@ -61,7 +61,15 @@ export function JoinForm() {
     },
     {
       mutationFn: (body: FormOut) => api.event.join(body),
-      invalidate: [qk.event, qk.sync, qk.contacts, qk.campaigns, qk.committees, qk.donationAccounts, qk.account],
+      invalidate: [
+        qk.event,
+        qk.sync,
+        qk.contacts,
+        qk.campaigns,
+        qk.committees,
+        qk.donationAccounts,
+        qk.account,
+      ],
       // The event's account is the hub's: this window goes on in it, with the key the join gave.
       onSaved: (r) => {
         if (r.session) switchSession({ ...r.session, dataDir: api.dataDir });
@@ -102,7 +110,9 @@ export function JoinForm() {
         autoComplete="off"
         inputMode="url"
         error={e.url?.message}
-        {...form.register('url', { onChange: (ev: { target: { value: string } }) => fillFromLink(ev.target.value) })}
+        {...form.register('url', {
+          onChange: (ev: { target: { value: string } }) => fillFromLink(ev.target.value),
+        })}
       />
       <div className="settings-form-row">
         <TextField

@@ -85,19 +85,27 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
         </dl>
         {c?.joinLink && !expired ? (
           <figure className="event-qr-figure">
-            <QrCode text={c.joinLink} label="QR code of the join link: the hub’s address, the code and the fingerprint" />
+            <QrCode
+              text={c.joinLink}
+              label="QR code of the join link: the hub’s address, the code and the fingerprint"
+            />
             <figcaption className="muted">Scan, or paste the link below, on the station.</figcaption>
           </figure>
         ) : null}
       </div>
       <div className="event-pairing-actions">
-        <Button tone={expired ? 'primary' : 'secondary'} busy={newCode.isPending} onClick={() => newCode.mutate()}>
+        <Button
+          tone={expired ? 'primary' : 'secondary'}
+          busy={newCode.isPending}
+          onClick={() => newCode.mutate()}
+        >
           New code
         </Button>
         {c?.joinLink && !expired ? <JoinLink link={c.joinLink} /> : null}
       </div>
       <p className="muted">
-        Each code pairs one station and works for 10 minutes. On the station: Settings → Event → Join an event.
+        Each code pairs one station and works for 10 minutes. On the station: Settings → Event → Join an
+        event.
       </p>
     </section>
   );

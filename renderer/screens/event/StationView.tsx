@@ -19,9 +19,11 @@ type Notice = z.infer<typeof HubNotice>;
 
 /** The hub's state from here, in words, and its tone. */
 function connection(s: Status): { text: string; tone: 'ok' | 'warn' | 'error' } {
-  if (s.revokedAt) return { text: `This station was removed from the event at ${dateTime(s.revokedAt)}`, tone: 'error' };
+  if (s.revokedAt)
+    return { text: `This station was removed from the event at ${dateTime(s.revokedAt)}`, tone: 'error' };
   if (s.reachable) return { text: 'Connected to the event hub', tone: 'ok' };
-  if (s.reachable === null && !s.lastContactAt) return { text: 'Not in touch with the event hub yet', tone: 'warn' };
+  if (s.reachable === null && !s.lastContactAt)
+    return { text: 'Not in touch with the event hub yet', tone: 'warn' };
   return {
     text: `Event hub not reachable${s.lastContactAt ? ` since ${ago(s.lastContactAt)}` : ''} · ${s.waiting} waiting`,
     tone: 'warn',
@@ -62,8 +64,8 @@ export function StationView({ s }: { s: Status }) {
           </div>
         </dl>
         <p className="muted">
-          Keep entering gifts whatever the hub’s state: nothing is lost, and what waits goes as soon as the hub
-          answers. The <a href={hrefFor('dashboard')}>Dashboard</a> shows the whole event.
+          Keep entering gifts whatever the hub’s state: nothing is lost, and what waits goes as soon as the
+          hub answers. The <a href={hrefFor('dashboard')}>Dashboard</a> shows the whole event.
         </p>
       </section>
       <Notices />
@@ -108,9 +110,9 @@ function Notices() {
 function NoticeLine({ n }: { n: Notice }) {
   return (
     <li data-testid="event-notice">
-      Your change to <a href={hrefFor('contacts', n.contactId)}>{n.contactName}</a>’s {n.field} was replaced by a
-      later change at another station: yours <q>{n.mine ?? '(empty)'}</q>, now <q>{n.theirs ?? '(empty)'}</q>{' '}
-      <span className="muted">({ago(n.createdAt)})</span>
+      Your change to <a href={hrefFor('contacts', n.contactId)}>{n.contactName}</a>’s {n.field} was replaced
+      by a later change at another station: yours <q>{n.mine ?? '(empty)'}</q>, now{' '}
+      <q>{n.theirs ?? '(empty)'}</q> <span className="muted">({ago(n.createdAt)})</span>
     </li>
   );
 }

@@ -108,7 +108,9 @@ function StationRow({ s, onRevoke }: { s: Station; onRevoke: () => void }) {
         )}
       </td>
       <td className="num">{whole(s.received)}</td>
-      <td className="num">{s.waiting === null ? <span className="muted">not said</span> : whole(s.waiting)}</td>
+      <td className="num">
+        {s.waiting === null ? <span className="muted">not said</span> : whole(s.waiting)}
+      </td>
       <td className="event-row-actions">
         {s.revokedAt ? (
           <span className="muted">Removed at {clockTime(s.revokedAt)}</span>

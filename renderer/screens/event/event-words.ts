@@ -34,15 +34,14 @@ type Station = z.infer<typeof CloseOutStation>;
  * gifts; the hub holds 40 — 1 still waiting".
  */
 export function completeness(s: Station): string {
-  if (s.reportedEntered === null) return `${s.name} has not reported yet; the hub holds ${count(s.gifts, 'gift')}.`;
+  if (s.reportedEntered === null)
+    return `${s.name} has not reported yet; the hub holds ${count(s.gifts, 'gift')}.`;
   const said = `${s.name} says it entered ${count(s.reportedEntered, 'gift')}; the hub holds ${whole(s.gifts)}`;
   if (s.complete) return `${said}. Complete.`;
   const missing = s.reportedEntered - s.gifts;
   if (missing > 0) return `${said} — ${whole(missing)} still waiting.`;
   const waiting = s.waiting ?? 0;
-  return waiting > 0
-    ? `${said} — ${count(waiting, 'change')} still waiting.`
-    : `${said} — not complete yet.`;
+  return waiting > 0 ? `${said} — ${count(waiting, 'change')} still waiting.` : `${said} — not complete yet.`;
 }
 
 const whole = (n: number) => n.toLocaleString('en-US');
