@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   election: 'elc',
   flag: 'flg',
   history: 'dhe',
+  hubNotice: 'hnt',
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',

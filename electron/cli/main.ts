@@ -13,6 +13,7 @@ import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
+import { registerHubJoin } from './hub-join.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -198,6 +199,9 @@ registerDataCommands(program);
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);
 registerSyncPushCommands(sync);
+
+const hub = program.command('hub').description('an event: its hub and its stations');
+registerHubJoin(hub);
 
 try {
   await program.parseAsync(process.argv);

@@ -35,6 +35,7 @@ import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
@@ -223,6 +224,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);
+      await eventRoutes(api, ctx, opts.sync);
     },
     { prefix: '/api/v1' },
   );

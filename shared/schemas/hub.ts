@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
+import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
@@ -96,6 +97,12 @@ export const HubDonation = DonationListItem.extend({
   stationId: z.string().nullable(),
   /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
   reference: z.string().nullable(),
+  /** What the limit checks need beside the list item: the designation, the election, the status. */
+  committeeId: z.string().nullable(),
+  donationAccountId: z.string().nullable(),
+  electionType: z.enum(ELECTION_TYPES).nullable(),
+  electionYear: z.number().int().nullable(),
+  status: z.enum(DONATION_STATUSES),
 });
 
 /** A contact as the feed carries it: the read shape with its custom fields. */
@@ -198,6 +205,18 @@ export const EventStatus = z
   })
   .meta({ id: 'EventStatus' });
 
+/**
+ * POST /event/join's answer: the station's view of its event, and, when the caller was the
+ * app's own session (its window), a session key for the event's account, which the app takes
+ * from then on (the event's account is the hub's, not the one the window had).
+ */
+export const EventJoined = z
+  .object({
+    event: EventStatus,
+    session: z.object({ accountId: z.string(), keyId: z.string(), secret: z.string() }).nullable(),
+  })
+  .meta({ id: 'EventJoined' });
+
 export const HubNotice = z.object({
   id: z.string(),
   contactId: z.string(),
@@ -206,4 +225,8 @@ export const HubNotice = z.object({
   mine: z.string().nullable(),
   theirs: z.string().nullable(),
   createdAt: z.string(),
+  /** The notice in a sentence ("Your change to Maria Lopez's phone was replaced by …"). */
+  message: z.string(),
 });
+
+export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
