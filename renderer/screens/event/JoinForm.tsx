@@ -6,7 +6,7 @@
  * that does not answer at the address.
  */
 import { z } from 'zod';
-import { normaliseFingerprint, parseHubJoinLink } from '#shared/hub-link.ts';
+import { normaliseFingerprint, parseHubAddress } from '#shared/hub-address.ts';
 import { pairingCodeField } from '#shared/schemas/hub.ts';
 import { requiredText } from '#shared/schemas/common.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -24,7 +24,7 @@ const FormSchema = z.object({
     .min(1, { error: 'must not be empty' })
     .max(500, { error: 'must be at most 500 characters' })
     .superRefine((v, ctx) => {
-      const link = parseHubJoinLink(v);
+      const link = parseHubAddress(v);
       if ('problem' in link) ctx.addIssue({ code: 'custom', message: link.problem });
     }),
   code: pairingCodeField,
@@ -81,7 +81,7 @@ export function JoinForm() {
   // A join link pasted (or typed) into the address fills the code and the fingerprint, and
   // leaves the hub's address itself in the field.
   const fillFromLink = (value: string) => {
-    const link = parseHubJoinLink(value);
+    const link = parseHubAddress(value);
     if ('problem' in link || (!link.code && !link.fingerprint)) return;
     form.setValue('url', link.url, { shouldValidate: true });
     if (link.code) form.setValue('code', link.code, { shouldValidate: true });
