@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   importJob: 'imp',
   batch: 'bat',
   syncPull: 'pull',
+  station: 'stn',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

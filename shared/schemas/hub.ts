@@ -77,6 +77,11 @@ export const HubInfo = z
     fingerprint: z.string(),
     /** A link carrying the address, a fresh code and the fingerprint (what the QR code holds). */
     joinLink: z.string().nullable(),
+    /** This server serves the hub's HTTPS address now. */
+    hosting: z.boolean(),
+    /** The fresh code the link carries (hosting just started), and when it expires. */
+    pairingCode: z.string().nullable(),
+    expiresAt: z.string().nullable(),
   })
   .meta({ id: 'HubInfo' });
 
@@ -91,6 +96,36 @@ export const HubCode = z
   .meta({ id: 'HubCode' });
 
 export const HubAccountQuery = z.object({ accountId: accountIdField });
+export const HubAccountBody = z.object({ accountId: accountIdField });
+
+/** Host this event from the running app: a second listener, HTTPS with the hub's certificate. */
+export const HubHostBody = z.object({
+  accountId: accountIdField,
+  /** The address to bind (default 0.0.0.0: every network of this machine). */
+  host: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(255, { error: 'must be at most 255 characters' })
+    .regex(/^[A-Za-z0-9.:-]+$/, {
+      error: 'must be an address of this machine (an IP address or a host name)',
+    })
+    .optional(),
+  /** The port (default 4871; 0: any free port). */
+  port: z.number().int().min(0).max(65535).optional(),
+});
+
+export const HubStationList = z.object({ stations: z.array(HubStation) }).meta({ id: 'HubStationList' });
+
+export const HubStationParams = z.object({ id: z.string().trim().min(1).max(64) });
+
+export const HubRevoked = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
+
+export const HubReported = z.object({
+  stationId: z.string(),
+  received: z.number().int(),
+  reportedAt: z.string(),
+});
 
 /** A gift as the hub's feed carries it: the list item, where it was entered, its reference. */
 export const HubDonation = DonationListItem.extend({
@@ -230,3 +265,18 @@ export const HubNotice = z.object({
 });
 
 export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
+
+export type HubJoinBody = z.infer<typeof HubJoinBody>;
+export type HubStation = z.infer<typeof HubStation>;
+export type HubJoined = z.infer<typeof HubJoined>;
+export type HubInfo = z.infer<typeof HubInfo>;
+export type HubCode = z.infer<typeof HubCode>;
+export type HubHostBody = z.infer<typeof HubHostBody>;
+export type HubStationList = z.infer<typeof HubStationList>;
+export type HubDonation = z.infer<typeof HubDonation>;
+export type HubContact = z.infer<typeof HubContact>;
+export type HubChanges = z.infer<typeof HubChanges>;
+export type HubReportBody = z.infer<typeof HubReportBody>;
+export type CloseOutStation = z.infer<typeof CloseOutStation>;
+export type CloseOut = z.infer<typeof CloseOut>;
+export type HubNotice = z.infer<typeof HubNotice>;
