@@ -1,8 +1,8 @@
 /**
  * Closing the night, at the hub: per station the gifts the hub holds and their total by
  * payment method, and whether everything that station entered has arrived ("Table B says it
- * entered 41 gifts; the hub holds 40 — 1 still waiting"); the gifts typed at the hub itself;
- * the event's totals. "Print deposit summary" prints the cash total and the checks
+ * entered 41 gifts; the hub holds 40 — 1 still waiting"); the gifts typed at the hub itself
+ * (the hub's own row); the event's totals. "Print deposit summary" prints the cash total and the checks
  * (DepositSummary.tsx). Refreshed every few seconds while shown.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -31,22 +31,8 @@ export function methodLabel(m: string): string {
   return Object.hasOwn(METHOD_LABEL, m) ? METHOD_LABEL[m as keyof typeof METHOD_LABEL] : m;
 }
 
-/** What the hub holds that no station entered: the gifts typed at the hub itself. */
-export function atTheHub(c: Close): { gifts: number; total: number; byMethod: Methods } {
-  const byMethod: Methods = {};
-  let gifts = c.gifts;
-  let cents = Math.round(c.total * 100);
-  for (const [m, v] of Object.entries(c.byMethod)) byMethod[m] = { gifts: v.gifts, total: v.total };
-  for (const s of c.stations) {
-    gifts -= s.gifts;
-    cents -= Math.round(s.total * 100);
-    for (const [m, v] of Object.entries(s.byMethod)) {
-      const t = byMethod[m];
-      if (t) byMethod[m] = { gifts: t.gifts - v.gifts, total: Math.round((t.total - v.total) * 100) / 100 };
-    }
-  }
-  return { gifts, total: cents / 100, byMethod };
-}
+/** The close-out's row of the gifts typed at the hub itself (the hub's own id for it). */
+const HUB_ROW = 'hub';
 
 export function CloseOutPanel() {
   const api = useApi();
@@ -54,6 +40,7 @@ export function CloseOutPanel() {
     queryKey: eventKeys.closeOut,
     queryFn: () => api.hub.closeOut(),
     refetchInterval: EVENT_REFRESH_MS,
+    staleTime: 0,
   });
   const c = close.data;
   return (
@@ -86,7 +73,6 @@ export function CloseOutPanel() {
 }
 
 function CloseOutTable({ c }: { c: Close }) {
-  const hub = atTheHub(c);
   const incomplete = c.stations.filter((s) => !s.complete);
   return (
     <>
@@ -110,24 +96,20 @@ function CloseOutTable({ c }: { c: Close }) {
         ]}
         className="event-close-table"
       >
-        {c.stations.map((s) => (
-          <tr key={s.id} data-testid="close-out-station" data-station={s.name}>
-            <th scope="row">{s.name}</th>
-            <td className="num">{s.gifts}</td>
-            <td className="num">{money(s.total)}</td>
-            <td>{methodLine(s.byMethod)}</td>
-            <td className={s.complete ? 'event-complete' : 'event-incomplete'}>{completeness(s)}</td>
-          </tr>
-        ))}
-        {hub.gifts > 0 ? (
-          <tr data-testid="close-out-station" data-station="the hub">
-            <th scope="row">The hub (typed here)</th>
-            <td className="num">{hub.gifts}</td>
-            <td className="num">{money(hub.total)}</td>
-            <td>{methodLine(hub.byMethod)}</td>
-            <td className="event-complete">Here.</td>
-          </tr>
-        ) : null}
+        {c.stations.map((s) => {
+          const atHub = s.id === HUB_ROW;
+          return (
+            <tr key={s.id} data-testid="close-out-station" data-station={atHub ? 'the hub' : s.name}>
+              <th scope="row">{atHub ? 'The hub (typed here)' : s.name}</th>
+              <td className="num">{s.gifts}</td>
+              <td className="num">{money(s.total)}</td>
+              <td>{methodLine(s.byMethod)}</td>
+              <td className={s.complete ? 'event-complete' : 'event-incomplete'}>
+                {atHub ? 'Typed here.' : completeness(s)}
+              </td>
+            </tr>
+          );
+        })}
       </Table>
       <dl className="event-totals" data-testid="close-out-totals">
         <div>

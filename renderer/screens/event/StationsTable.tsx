@@ -24,6 +24,7 @@ export function StationsTable() {
     queryKey: eventKeys.stations,
     queryFn: () => api.hub.stations(),
     refetchInterval: EVENT_REFRESH_MS,
+    staleTime: 0,
   });
   const [revoking, setRevoking] = useState<Station | null>(null);
   const revoke = useAction({
