@@ -34,13 +34,15 @@ export function DashboardScreen(_props: ScreenProps) {
       <BigFigures ref={bigRef} data={data} />
 
       {role !== 'none' ? (
-        <PeriodPanel
-          titleId="by-station-title"
-          title="The event by station"
-          note="entered today"
-          stats={data.todayStats}
-          show={(stats) => <StationTable stats={stats} role={role} />}
-        />
+        <div className="dash-stations">
+          <PeriodPanel
+            titleId="by-station-title"
+            title="The event by station"
+            note="entered today"
+            stats={data.todayStats}
+            show={(stats) => <StationTable stats={stats} role={role} />}
+          />
+        </div>
       ) : null}
 
       <div className="dash-period" role="group" aria-label="Period">

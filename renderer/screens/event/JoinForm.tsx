@@ -101,7 +101,7 @@ export function JoinForm() {
       </h3>
       <p className="muted">
         This laptop becomes one of the event’s stations: its gifts go to the hub, and it finds the donors and
-        gifts of every station. The hub’s Settings → Event shows what to type here, and a QR code whose link
+        gifts of every station. The hub shows what to type here (Settings, Event), and a QR code whose link
         fills all three.
       </p>
       <TextField

@@ -29,7 +29,7 @@ function useNow(on: boolean): number {
 
 /** "9:42" from milliseconds. */
 function minutesSeconds(ms: number): string {
-  const s = Math.max(0, Math.ceil(ms / 1000));
+  const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
@@ -104,8 +104,8 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
         {c?.joinLink && !expired ? <JoinLink link={c.joinLink} /> : null}
       </div>
       <p className="muted">
-        Each code pairs one station and works for 10 minutes. On the station: Settings → Event → Join an
-        event.
+        Each code pairs one station and works for 10 minutes. On the station, in Settings, Event: “Join an
+        event”.
       </p>
     </section>
   );

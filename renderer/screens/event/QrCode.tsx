@@ -20,7 +20,7 @@ export function qrPath(text: string): { size: number; d: string } {
   return { size: n + 2 * QUIET, d };
 }
 
-export function QrCode({ text, label, size = 220 }: { text: string; label: string; size?: number }) {
+export function QrCode({ text, label, size = 240 }: { text: string; label: string; size?: number }) {
   const { size: modules, d } = useMemo(() => qrPath(text), [text]);
   return (
     <svg

@@ -46,8 +46,8 @@ export function StationsTable() {
         isEmpty={list.length === 0}
         empty={
           <EmptyState title="No station has joined yet">
-            On each gift table’s laptop: Settings → Event → Join an event, then scan the QR code or paste the
-            join link above. Each station needs a new code.
+            On each gift table’s laptop, in Settings, Event: “Join an event”, then scan the QR code or paste
+            the join link above. Each station needs a new code.
           </EmptyState>
         }
       >
