@@ -2,8 +2,8 @@
  * One event, two laptops, in real Chromium: two real GiftDesk servers on their own data
  * folders, the hub serving real TLS on loopback. Settings → Event on the first hosts the
  * event (the address, the certificate's fingerprint as the API says it, a pairing code and the
- * QR code of the join link); the second joins by pasting that link (a wrong fingerprint and a
- * wrong code are refused first, each at its field); the hub lists the station; gifts entered
+ * QR code of the join link); the second joins by pasting that link (a wrong fingerprint, a
+ * wrong code and an address where no hub answers are refused first, each at its field); the hub lists the station; gifts entered
  * at both are on both Dashboards by station; the hub's close-out counts them by station and
  * payment method, with the deposit summary as printed; Revoke asks first, and the station then
  * says it was removed. Screenshots for the guide (docs/event-day.md).
@@ -129,7 +129,7 @@ describe('Settings → Event', () => {
     expect(hubApp.problems).toEqual([]);
   });
 
-  it('joins from a second GiftDesk by pasting the link; a wrong fingerprint and a wrong code are refused at their fields', async () => {
+  it('joins from a second GiftDesk by pasting the link; a wrong fingerprint, a wrong code and no hub at the address are refused at their fields', async () => {
     const page = stationApp.page;
     await openEvent(page);
     const url = page.getByLabel('Hub address or join link');
@@ -160,8 +160,13 @@ describe('Settings → Event', () => {
     await page.getByRole('button', { name: 'Join the event' }).click();
     await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true');
     await expectNoA11yViolations(page, 'Settings → Event: a code refused');
-
+    // No hub at that address: at the address, saying so.
     await code.fill(goodCode);
+    await url.fill(`https://127.0.0.1:${await freePort()}`);
+    await page.getByRole('button', { name: 'Join the event' }).click();
+    await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+    await url.fill(info.url);
+
     await page.getByRole('button', { name: 'Join the event' }).click();
     await page.getByTestId('station-name').waitFor();
     expect(await page.getByTestId('station-name').textContent()).toBe('Table B');
