@@ -6,17 +6,7 @@
 import type { DonationStats } from '#shared/schemas/stats.ts';
 import { money, whole } from '../../ui/format.ts';
 import { EmptyState } from '../../ui/index.ts';
-import { shortId } from '../event/event-words.ts';
-
-type Row = DonationStats['byStation'][number];
-
-/** A row's station in words, as seen from here (`role`: what this laptop is in the event). */
-export function stationLabel(r: Row, role: 'hub' | 'station'): string {
-  if (r.where === 'here')
-    return role === 'hub' ? 'The hub (this laptop)' : `${r.stationName ?? 'This station'} (this station)`;
-  if (r.where === 'hub') return 'The hub';
-  return r.stationName ?? `Station ${shortId(r.stationId ?? '')}`;
-}
+import { stationLabel } from '../event/event-words.ts';
 
 export function StationTable({ stats, role }: { stats: DonationStats; role: 'hub' | 'station' }) {
   if (stats.byStation.length === 0)

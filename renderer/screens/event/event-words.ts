@@ -1,10 +1,11 @@
 /**
  * The event's query keys (under qk.event and qk.hub) and its words: how often its lists
- * refresh, a station's close-out line, a short form of an id, and which field of the join
- * form a refusal from the hub belongs to.
+ * refresh, a station's close-out line, a short form of an id, a station's name on the board,
+ * and which field of the join form a refusal from the hub belongs to.
  */
 import type { z } from 'zod';
 import type { CloseOutStation } from '#shared/schemas/hub.ts';
+import type { DonationStats } from '#shared/schemas/stats.ts';
 import { isApiError } from '../../api/errors.ts';
 import { qk } from '../../api/query-keys.ts';
 import { count } from '../../ui/format.ts';
@@ -25,6 +26,16 @@ export const EVENT_REFRESH_MS = 5_000;
 export function shortId(id: string): string {
   const tail = id.includes('_') ? id.slice(id.indexOf('_') + 1) : id;
   return tail.slice(0, 8);
+}
+
+type BoardRow = DonationStats['byStation'][number];
+
+/** A row of the board's split by station, named as seen from here (`role`: this laptop in the event). */
+export function stationLabel(r: BoardRow, role: 'hub' | 'station'): string {
+  if (r.where === 'here')
+    return role === 'hub' ? 'The hub (this laptop)' : `${r.stationName ?? 'This station'} (this station)`;
+  if (r.where === 'hub') return 'The hub';
+  return r.stationName ?? `Station ${shortId(r.stationId ?? '')}`;
 }
 
 type Station = z.infer<typeof CloseOutStation>;
