@@ -1,21 +1,10 @@
 /**
- * A hub's join details as a person types or scans them: the certificate fingerprint in its one
- * stored form, and the hub's address or the join link its QR code carries. Used by the
+ * What a person gives a station to join an event: the hub's address, or the join link its QR
+ * code carries (hub-link.ts makes it; the fingerprint in its one stored form). Used by the
  * station's join (CLI and route) and by Settings → Event, so both read a link the same way.
  */
 
-/**
- * `sha256:` and the 32 bytes as lowercase hex pairs joined by `:`, from any case, with or
- * without the colons between pairs (and with or without the `sha256:` prefix); null when it
- * is not a SHA-256 fingerprint.
- */
-export function normaliseFingerprint(raw: string): string | null {
-  const t = raw.trim().toLowerCase();
-  const body = t.startsWith('sha256:') ? t.slice('sha256:'.length) : t;
-  const hex = body.replace(/[:\s]/g, '');
-  if (!/^[0-9a-f]{64}$/.test(hex)) return null;
-  return `sha256:${hex.match(/../g)!.join(':')}`;
-}
+import { normaliseFingerprint } from './hub-link.ts';
 
 export interface HubAddress {
   /** The hub's address: `https://H:PORT` (no path, no hash). */

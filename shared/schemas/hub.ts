@@ -215,6 +215,8 @@ export const CloseOut = z
   .meta({ id: 'HubCloseOut' });
 
 export const EventJoinBody = z.object({
+  /** The key's own account (optional: the join makes the event's account here, the hub's). */
+  accountId: accountIdField.optional(),
   /** The hub's address (`https://H:PORT`), or the join link of its QR code carrying all three. */
   url: requiredText(500),
   code: pairingCodeField.optional(),

@@ -8,7 +8,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normaliseFingerprint, parseHubAddress } from '#shared/hub-address.ts';
+import { parseHubAddress } from '#shared/hub-address.ts';
+import { normaliseFingerprint } from '#shared/hub-link.ts';
 import { connectionProblem } from '../../electron/sync/net/connection-problem.ts';
 import { createRemoteClient } from '../../electron/sync/net/http-client.ts';
 import { createPacer } from '../../electron/sync/net/pacer.ts';

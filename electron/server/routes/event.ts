@@ -47,7 +47,7 @@ export async function eventRoutes(
     },
     handler: async (req) => {
       const auth = req.auth;
-      scopedAccount(req, undefined);
+      scopedAccount(req, req.body.accountId);
       if (!sync)
         throw new DomainError(
           'conflict',

@@ -14,7 +14,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
-import { normaliseFingerprint } from '#shared/hub-address.ts';
+import { normaliseFingerprint } from '#shared/hub-link.ts';
 
 export const PIN_MISMATCH_CODE = 'ERR_TLS_CERT_PINNED_MISMATCH';
 export const PIN_MISMATCH_MESSAGE =

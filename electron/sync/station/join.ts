@@ -20,7 +20,8 @@
  * 429) passed on with its message.
  */
 import { HubJoined } from '#shared/schemas/hub.ts';
-import { normaliseFingerprint, parseHubAddress } from '#shared/hub-address.ts';
+import { parseHubAddress } from '#shared/hub-address.ts';
+import { normaliseFingerprint } from '#shared/hub-link.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { DomainError, invalidField } from '../../domain/errors.ts';
 import { apiRoot } from '../net/http-client.ts';
@@ -231,7 +232,7 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
     );
   });
   const cfg = await loadRemoteConfig(ctx.store.db, keys, accountId);
-  const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!));
+  const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!), Date.now, 'hub');
   const read = await catchUp(ctx.store, accountId, client);
   return {
     accountId,
