@@ -6,7 +6,8 @@
  * that does not answer at the address.
  */
 import { z } from 'zod';
-import { normaliseFingerprint, parseHubAddress } from '#shared/hub-address.ts';
+import { parseHubAddress } from '#shared/hub-address.ts';
+import { normaliseFingerprint } from '#shared/hub-link.ts';
 import { pairingCodeField } from '#shared/schemas/hub.ts';
 import { requiredText } from '#shared/schemas/common.ts';
 import { useApi } from '../../api/provider.tsx';
