@@ -6,7 +6,8 @@
  * wrong code and an address where no hub answers are refused first, each at its field); the hub lists the station; gifts entered
  * at both are on both Dashboards by station; the hub's close-out counts them by station and
  * payment method, with the deposit summary as printed; Revoke asks first, and the station then
- * says it was removed. Screenshots for the guide (docs/event-day.md).
+ * says it was removed. A hub started again offers to serve the event again at its last
+ * address. Screenshots for the guide (docs/event-day.md).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,5 +294,42 @@ describe('Settings → Event', () => {
       .poll(() => stationApp.page.getByTestId('station-connection').textContent())
       .toMatch(/^This station was removed from the event/);
     expect(hubApp.problems).toEqual([]);
+  });
+
+  it('a hub that was started again offers to serve the event again, at its last address', async () => {
+    const again = await startAppServer({ hub: true });
+    try {
+      // This GiftDesk hosted the event before it was started again: it is not serving it now.
+      const port = await freePort();
+      const at = new Date().toISOString();
+      await again.store.write((trx) =>
+        trx
+          .insertInto('hubSettings')
+          .values({
+            accountId: again.accountId,
+            fingerprint: `sha256:${'00:'.repeat(31)}00`,
+            url: `https://127.0.0.1:${port}`,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .execute(),
+      );
+      const { page, context, problems } = await openApp(browser, again);
+      await openEvent(page);
+      await page.getByText('does not serve it right now').waitFor();
+      expect(await page.getByLabel('Address', { exact: true }).inputValue()).toBe('127.0.0.1');
+      expect(await page.getByLabel('Port', { exact: true }).inputValue()).toBe(String(port));
+      await expectNoA11yViolations(page, 'Settings → Event: a hub not serving');
+      await page.getByRole('button', { name: 'Serve the event again' }).click();
+      await expect.poll(() => page.getByTestId('hub-url').textContent()).toBe(`https://127.0.0.1:${port}`);
+      const info = await get(again, '/api/v1/hub');
+      expect(info).toMatchObject({ hosting: true, url: `https://127.0.0.1:${port}` });
+      expect(await page.getByTestId('hub-fingerprint').textContent()).toBe(info.fingerprint);
+      await page.getByTestId('hub-code').waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await again.close();
+    }
   });
 });
