@@ -184,8 +184,9 @@ describe('Settings → Event', () => {
     await page.getByText('None', { exact: true }).waitFor(); // no notices
     await expectNoA11yViolations(page, 'Settings → Event at a station');
 
-    // The hub lists it.
+    // The hub lists it, and shows the next station's code at once (that one is used).
     await hubApp.page.locator('[data-testid="hub-station"][data-station="Table B"]').waitFor();
+    await expect.poll(() => hubApp.page.getByTestId('hub-code').textContent()).not.toBe(goodCode);
   });
 
   it('the board: each Dashboard shows the whole event by station', async () => {

@@ -1,11 +1,11 @@
 /**
  * What a station needs to join, at the hub: the hub's address, its certificate's fingerprint,
  * a one-time pairing code with its expiry ("New code" for the next station, or once it has
- * expired), and a QR code of the join link that carries all three (a phone's camera or a
- * pasted link fills the station's form).
+ * expired; made by itself when a station has just joined), and a QR code of the join link
+ * that carries all three (a phone's camera or a pasted link fills the station's form).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { HubCode, HubInfo } from '#shared/schemas/hub.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -25,6 +25,24 @@ function useNow(on: boolean): number {
     return () => clearInterval(t);
   }, [on]);
   return now;
+}
+
+/**
+ * A station joined (the list the stations table keeps fresh grew): the code shown was most
+ * likely the one it used, so `renew` makes the next station's at once. Reads the stations
+ * table's query (no request of its own).
+ */
+function useNewCodeAfterJoin(renew: () => void): void {
+  const api = useApi();
+  const stations = useQuery({ queryKey: eventKeys.stations, queryFn: () => api.hub.stations() });
+  const joined = stations.data?.stations.length;
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (joined === undefined) return;
+    const before = seen.current;
+    seen.current = joined;
+    if (before !== undefined && joined > before) renew();
+  }, [joined]); // renew is a new function each render: only a change in the count matters
 }
 
 /** "9:42" from milliseconds. */
@@ -50,6 +68,7 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
     onSuccess: (c) => qc.setQueryData(eventKeys.code, c),
     onError: (err) => toast.show({ message: err.message, tone: 'error' }),
   });
+  useNewCodeAfterJoin(() => newCode.mutate());
   const c = code.data;
   const now = useNow(c !== undefined);
   const expired = c ? Date.parse(c.expiresAt) <= now : false;
