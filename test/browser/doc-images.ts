@@ -14,6 +14,7 @@ export const DOC_IMAGES = [
   'layout-settings-1280x800',
   'event-host',
   'event-join',
+  'event-station',
   'event-board',
   'event-close-out',
 ] as const;

@@ -183,6 +183,8 @@ describe('Settings → Event', () => {
       .toBe('Connected to the event hub');
     await page.getByText('None', { exact: true }).waitFor(); // no notices
     await expectNoA11yViolations(page, 'Settings → Event at a station');
+    await quiet(page).catch(() => undefined);
+    await screenshot(page, 'event-station');
 
     // The hub lists it, and shows the next station's code at once (that one is used).
     await hubApp.page.locator('[data-testid="hub-station"][data-station="Table B"]').waitFor();
