@@ -284,6 +284,45 @@ describe('a station of an event hub', () => {
     expect(atB.donations).toHaveLength(2);
   });
 
+  it('the same new donor at two stations, the second after the first reached it: one donor everywhere', async () => {
+    const dana = { firstName: 'Dana', lastName: 'Kim', primaryEmail: 'dana@example.org' };
+    expectStatus(await a.request('POST', '/api/v1/contacts', { accountId: a.accountId, ...dana }), 201);
+    const named = async (s: StationServer) =>
+      expectStatus(await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=kim`), 200)
+        .data as Array<{ id: string }>;
+    await expect.poll(async () => (await named(b)).length).toBe(1);
+    // Station B's volunteer adds her again (same name and email), with a gift.
+    const mine = expectStatus(
+      await b.request('POST', '/api/v1/contacts', { accountId: b.accountId, ...dana }),
+      201,
+    );
+    const g = expectStatus(
+      await b.request('POST', '/api/v1/donations', {
+        accountId: b.accountId,
+        contactId: mine.id,
+        donationAmount: 15,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+      201,
+    );
+    await expect
+      .poll(
+        async () =>
+          expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200).waiting,
+      )
+      .toBe(0);
+    expect((await named(b)).map((c) => c.id)).toEqual([mine.id]);
+    const atHub = expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=kim`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(atHub).toHaveLength(1);
+    expect((await hubGifts()).filter((x) => x.notes?.endsWith(`gd:${g.id}`))).toHaveLength(1);
+    await expect.poll(async () => (await named(a)).length).toBe(1);
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

@@ -119,6 +119,8 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
       return 0;
     }
     if (step.revoked) return null;
+    // The hub answered, but not with a page this station can read (another version of GiftDesk?).
+    if (step.result?.status === 200) o.onError?.(new Error(step.message));
     state.backoff = state.backoff === 0 ? 1000 : Math.min(state.backoff * 2, MAX_BACKOFF_MS);
     return state.backoff;
   }
