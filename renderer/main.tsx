@@ -9,7 +9,14 @@ import { createRoot } from 'react-dom/client';
 import type { AppSession } from '#shared/schemas/session.ts';
 import { App } from './App.tsx';
 import { ApiProvider } from './api/provider.tsx';
-import { forgetSession, obtainSession, tokenFromHash, type SessionResult } from './session/session.ts';
+import {
+  forgetSession,
+  keepSession,
+  obtainSession,
+  tokenFromHash,
+  type SessionResult,
+} from './session/session.ts';
+import { SessionSwitchContext } from './session/session-switch.ts';
 import { ToastProvider } from './ui/index.ts';
 import './styles.css';
 import './ui/kit.css';
@@ -30,19 +37,28 @@ function NoSession({ result }: { result: Exclude<SessionResult, { kind: 'ready' 
   );
 }
 
-function Root({ session }: { session: AppSession }) {
+function Root({ session: first }: { session: AppSession }) {
+  const [session, setSession] = useState(first);
   const [ended, setEnded] = useState(false);
   const onUnauthorized = useCallback(() => {
     forgetSession();
     setEnded(true);
   }, []);
+  // Another session for this window (the event's account after joining one): kept for the
+  // tab, and the app starts afresh on it (a new API client and query cache); toasts stay.
+  const switchSession = useCallback((next: AppSession) => {
+    keepSession(next);
+    setSession(next);
+  }, []);
   if (ended) return <NoSession result={{ kind: 'ended' }} />;
   return (
-    <ApiProvider session={session} onUnauthorized={onUnauthorized}>
-      <ToastProvider>
-        <App />
-      </ToastProvider>
-    </ApiProvider>
+    <ToastProvider>
+      <SessionSwitchContext.Provider value={switchSession}>
+        <ApiProvider key={session.keyId} session={session} onUnauthorized={onUnauthorized}>
+          <App />
+        </ApiProvider>
+      </SessionSwitchContext.Provider>
+    </ToastProvider>
   );
 }
 

@@ -85,6 +85,7 @@ import {
 } from '#shared/schemas/sync.ts';
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
+import { eventEndpoints, hubEndpoints } from './event-endpoints.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
 /** Query parameters: strings on the wire, so numbers (limit, offset, year) are welcome too. */
@@ -284,6 +285,10 @@ export function endpoints(c: ApiClient) {
     exports: {
       csv: (kind: 'contacts' | 'donations') => c.download(`/exports/${kind}.csv`),
     },
+    /** This GiftDesk in the account's event (./event-endpoints.ts). */
+    event: eventEndpoints(c),
+    /** The event's hub, when this GiftDesk hosts it (./event-endpoints.ts). */
+    hub: hubEndpoints(c),
   };
 }
 

@@ -27,6 +27,9 @@ export const qk = {
   batchDonations: (id: string) => ['batches', 'donations', id] as const,
   stats: ['stats'] as const,
   giftCheck: (q: object) => ['gift-check', q] as const,
+  /** What this GiftDesk is in the account's event, and the hub's own lists (stations, close-out). */
+  event: ['event'] as const,
+  hub: ['hub'] as const,
 };
 
 export async function invalidateAfterGift(client: QueryClient): Promise<void> {

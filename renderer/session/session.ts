@@ -32,6 +32,15 @@ function stored(): AppSession | null {
   }
 }
 
+/** Keeps the session for this tab (a reload opens it again). */
+export function keepSession(session: AppSession): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  } catch {
+    /* storage disabled: the session lasts until this page is reloaded */
+  }
+}
+
 export function forgetSession(): void {
   try {
     sessionStorage.removeItem(STORAGE_KEY);
@@ -79,11 +88,7 @@ export async function obtainSession(): Promise<SessionResult> {
       return stored() ? { kind: 'ready', session: stored()! } : { kind: 'link-refused', message };
     }
     const session = AppSession.parse(body);
-    try {
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-    } catch {
-      /* storage disabled: the session lasts until this page is reloaded */
-    }
+    keepSession(session);
     return { kind: 'ready', session };
   }
   const s = stored();

@@ -1,7 +1,8 @@
 /**
  * Donation statistics (GiftDesk extension) for the dashboard and scripts: the total and
  * count of completed gifts in a scope (a date range, a batch, or both), the same split by
- * campaign, and gifts over time by UTC hour or day.
+ * campaign and, in an event, by where each gift was entered, and gifts over time by UTC hour
+ * or day.
  */
 import { z } from 'zod';
 import { accountIdField, anyIsoDateOrTime, typeError } from './common.ts';
@@ -39,6 +40,18 @@ export const CampaignTotal = z.object({
   campaignName: z.string().nullable(),
   ...Totals,
 });
+/**
+ * Where gifts were entered, in an event: `here` this GiftDesk (the hub itself, or this
+ * station), `hub` the event's hub (seen at a station), `station` another station (its id,
+ * and its name when this GiftDesk knows it).
+ */
+export const STATION_PLACES = ['here', 'hub', 'station'] as const;
+export const StationTotal = z.object({
+  where: z.enum(STATION_PLACES),
+  stationId: z.string().nullable(),
+  stationName: z.string().nullable(),
+  ...Totals,
+});
 export const TimePoint = z.object({ start: z.string(), ...Totals });
 
 export const DonationStats = z
@@ -51,6 +64,11 @@ export const DonationStats = z
     ...Totals,
     /** Largest total first; gifts without a campaign under campaignId null. */
     byCampaign: z.array(CampaignTotal),
+    /**
+     * In an event (this GiftDesk hosts one, or is one of its stations): the gifts by where
+     * they were entered, `here` first, then the largest total first. Empty outside an event.
+     */
+    byStation: z.array(StationTotal),
     /** Every bucket from the range's start to its end (the data's span when no range), zeros included. */
     overTime: z.object({ unit: z.enum(TIME_UNITS), points: z.array(TimePoint) }),
   })

@@ -12,4 +12,9 @@ export const DOC_IMAGES = [
   'layout-review-1280x800',
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
+  'event-host',
+  'event-join',
+  'event-station',
+  'event-board',
+  'event-close-out',
 ] as const;

@@ -33,7 +33,12 @@ export interface AppServer extends TestServer {
  * pass the spec's 20/s to see what a user would meet).
  */
 export async function startAppServer(
-  opts: { sync?: ServeOptions['sync']; rateLimit?: { ratePerSecond: number; burst: number } } = {},
+  opts: {
+    sync?: ServeOptions['sync'];
+    rateLimit?: { ratePerSecond: number; burst: number };
+    /** The event hub's routes, as the app's own server has them. */
+    hub?: boolean;
+  } = {},
 ): Promise<AppServer> {
   if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html')))
     throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
@@ -42,6 +47,7 @@ export async function startAppServer(
     plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })],
     ...(opts.sync ? { sync: opts.sync } : {}),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.hub ? { hub: true } : {}),
   });
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }

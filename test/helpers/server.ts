@@ -132,6 +132,8 @@ export async function startTestServer(
     plugins?: ServerPlugin[];
     synchronous?: 'FULL' | 'NORMAL';
     sync?: ServeOptions['sync'];
+    /** Give the server the event hub (its routes; hosting from it keeps the certificate in its data folder). */
+    hub?: boolean;
   } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
@@ -150,6 +152,7 @@ export async function startTestServer(
     rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
     plugins: opts.plugins,
     ...(opts.sync ? { sync: opts.sync } : {}),
+    ...(opts.hub ? { hub: { dataDir } } : {}),
   });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {

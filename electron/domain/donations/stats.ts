@@ -4,13 +4,24 @@
  * One grouped read over the scope's rows, which an index finds: (account_id,
  * donation_date) or (account_id, created_at) for a range (today's figures read only
  * today's gifts), the partial batch index for a batch. Sums are of integer cents; dollars only at the edge.
+ * In an event the same groups also split by the station each gift was entered at
+ * (stats-stations.ts).
  */
 import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
 import { centsToDollars } from '#shared/money.ts';
 import { MAX_TIME_POINTS, type DonationStats, type DonationStatsQuery } from '#shared/schemas/stats.ts';
+import { sql } from 'kysely';
 import type { TimeUnit } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidField, notFound } from '../errors.ts';
+import { eventPlace, stationTotals, type StationGroup } from './stats-stations.ts';
+
+/**
+ * At a station: a gift with no station whose create was logged not to be pushed came down
+ * from the hub (the station writes the event's gifts so), so it was typed at the hub itself,
+ * not here (1), else 0. Raw SQL: the names are the database's.
+ */
+const FROM_HUB = sql<number>`case when d.station_id is null and exists (select 1 from change_log c where c.entity_type = 'donation' and c.entity_id = d.id and c.op = 'create' and c.push = 0) then 1 else 0 end`;
 
 const STEP_MS: Record<TimeUnit, number> = { hour: 3_600_000, day: 86_400_000 };
 
@@ -86,17 +97,23 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
       );
   }
 
-  // One pass over the scope's rows, grouped by time bucket and campaign; the totals, the
-  // campaigns and the time line are sums of these groups.
+  // One pass over the scope's rows, grouped by time bucket, campaign and station (and, at a
+  // station, whether the gift came down from the hub); the totals, the campaigns, the stations
+  // and the time line are sums of these groups.
+  const place = await eventPlace(ctx, q.accountId);
   const bucket = ctx.store.timeBucket(time, unit);
+  const fromHub = place.role === 'station' ? FROM_HUB : null;
   const groups = await scope
     .select((eb) => [
       bucket.as('start'),
       'd.campaignId',
+      'd.stationId',
+      (fromHub ?? sql<number>`0`).as('fromHub'),
       eb.fn.countAll<number>().as('n'),
       eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents'),
     ])
-    .groupBy([bucket, 'd.campaignId'])
+    .groupBy([bucket, 'd.campaignId', 'd.stationId'])
+    .$if(fromHub !== null, (qb) => qb.groupBy(FROM_HUB))
     .execute();
 
   let count = 0;
@@ -110,6 +127,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
       v.cents += c;
     } else m.set(k, { n, cents: c });
   };
+  const stationGroups: StationGroup[] = [];
   for (const g of groups) {
     const n = Number(g.n);
     const c = Number(g.cents);
@@ -117,6 +135,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     cents += c;
     add(byCampaign, g.campaignId, n, c);
     add(byStart, String(g.start), n, c);
+    stationGroups.push({ stationId: g.stationId, fromHub: Number(g.fromHub) === 1, n, cents: c });
   }
   const ids = [...byCampaign.keys()].filter((k): k is string => k !== null);
   const names = new Map(
@@ -149,6 +168,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
       }))
       .sort((a, b) => b.cents - a.cents || (a.campaignName ?? '').localeCompare(b.campaignName ?? ''))
       .map(({ cents: _cents, ...rest }) => rest),
+    byStation: await stationTotals(ctx, q.accountId, place, stationGroups),
     overTime: {
       unit,
       points: (axis ?? []).map((start) => {

@@ -3,7 +3,8 @@
  * today, and the current batch against what it expects: big-figures.tsx), refreshed every
  * few seconds and at once after a gift is saved (use-dashboard-data.ts); for the period
  * chosen, totals by campaign and gifts over time as a chart with a table beside it for
- * screen readers and for anyone who prefers numbers.
+ * screen readers and for anyone who prefers numbers. In an event the figures are the whole
+ * event's, with tonight's gifts by station beside them (station-table.tsx).
  */
 import { useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { DonationStats } from '#shared/schemas/stats.ts';
@@ -13,6 +14,7 @@ import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BigFigures } from './big-figures.tsx';
 import { GiftsChart } from './dashboard-chart.tsx';
 import type { Period } from './dashboard-periods.ts';
+import { StationTable } from './station-table.tsx';
 import { useDashboardData, type DashboardData } from './use-dashboard-data.ts';
 import './dashboard.css';
 
@@ -26,10 +28,22 @@ export function DashboardScreen(_props: ScreenProps) {
   const [period, setPeriod] = useState<Period>('today');
   const bigRef = useRef<HTMLElement>(null);
   const data = useDashboardData(period);
-  const { periodStats } = data;
+  const { periodStats, role } = data;
   return (
     <Screen title="Dashboard" actions={<BigScreenButton target={bigRef} />}>
       <BigFigures ref={bigRef} data={data} />
+
+      {role !== 'none' ? (
+        <div className="dash-stations">
+          <PeriodPanel
+            titleId="by-station-title"
+            title="The event by station"
+            note="entered today"
+            stats={data.todayStats}
+            show={(stats) => <StationTable stats={stats} role={role} />}
+          />
+        </div>
+      ) : null}
 
       <div className="dash-period" role="group" aria-label="Period">
         {PERIODS.map((p) => (
@@ -86,7 +100,7 @@ function PeriodPanel(props: {
   title: string;
   /** What the period is, in the panel's terms, after the title. */
   note: string;
-  stats: DashboardData['periodStats'];
+  stats: DashboardData['periodStats'] | DashboardData['todayStats'];
   show: (stats: DonationStats) => ReactNode;
 }) {
   const { stats } = props;

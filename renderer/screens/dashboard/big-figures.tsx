@@ -8,7 +8,7 @@ import type { Batch } from '#shared/schemas/batches.ts';
 import { hrefFor } from '../../router.ts';
 import { count, money, whole } from '../../ui/format.ts';
 import { Select } from '../../ui/index.ts';
-import { REFRESH_MS, type DashboardData } from './use-dashboard-data.ts';
+import type { DashboardData } from './use-dashboard-data.ts';
 
 /** Today and the batch, and when they were last updated: the part a big screen shows. */
 export function BigFigures({ ref, data }: { ref: Ref<HTMLElement>; data: DashboardData }) {
@@ -16,20 +16,20 @@ export function BigFigures({ ref, data }: { ref: Ref<HTMLElement>; data: Dashboa
   const updatedAt = todayStats.dataUpdatedAt ? new Date(todayStats.dataUpdatedAt).toLocaleTimeString() : null;
   return (
     <section ref={ref} className="big-figures" aria-label="Tonight’s figures">
-      <TodayFigure stats={todayStats} />
+      <TodayFigure stats={todayStats} event={data.role !== 'none'} />
       <BatchFigure data={data} />
       <p className="big-updated muted">
-        {updatedAt ? `Updated ${updatedAt} · refreshes every ${REFRESH_MS / 1000} s` : ''}
+        {updatedAt ? `Updated ${updatedAt} · refreshes every ${data.refreshMs / 1000} s` : ''}
       </p>
     </section>
   );
 }
 
 /** The total and count of the gifts entered today. */
-function TodayFigure({ stats }: { stats: DashboardData['todayStats'] }) {
+function TodayFigure({ stats, event }: { stats: DashboardData['todayStats']; event: boolean }) {
   return (
     <div className="big-figure" aria-live="polite" aria-atomic="true">
-      <h2 className="big-label">Entered today</h2>
+      <h2 className="big-label">{event ? 'The event, entered today' : 'Entered today'}</h2>
       {stats.data ? (
         <>
           <p className="big-amount" data-testid="today-total">

@@ -1,8 +1,10 @@
 /**
  * The Settings sections, in the order the side list shows them. Sync is app-admin's
- * (SyncSection.tsx): it plugs in here like the others.
+ * (SyncSection.tsx): it plugs in here like the others; Event (hosting or joining an event of
+ * several stations) lives in its own folder, screens/event/.
  */
 import type { ComponentType } from 'react';
+import { EventSection } from '../event/EventSection.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { CampaignsSection } from './CampaignsSection.tsx';
 import { CommitteesSection } from './CommitteesSection.tsx';
@@ -28,6 +30,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'api-keys', label: 'API keys', component: ApiKeysSection },
   { id: 'import', label: 'Import CSV', component: ImportSection },
   { id: 'export', label: 'Export CSV', component: ExportSection },
+  { id: 'event', label: 'Event', component: EventSection },
   { id: 'sync', label: 'Sync', component: SyncSection },
 ];
 
