@@ -17,6 +17,7 @@ export const ID_PREFIX = {
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',
+  batchCount: 'bcn',
   syncPull: 'pull',
   request: 'req',
 } as const;
