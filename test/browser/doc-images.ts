@@ -12,4 +12,5 @@ export const DOC_IMAGES = [
   'layout-review-1280x800',
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
+  'deposit-summary-counted',
 ] as const;
