@@ -7,7 +7,13 @@
  * closed. Bad counts are 4xx naming the field, and write nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectStatus, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import {
+  expectError,
+  expectRejected,
+  expectStatus,
+  makeCampaign,
+  makeContact,
+} from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
@@ -168,12 +174,12 @@ describe('a batch of 40 gifts balanced against the count', () => {
       { paymentMethod: 'credit_card', count: countOf('credit_card'), total: sumOf('credit_card') / 100 },
     ];
     const countPath = `/api/v1/batches/${batchId}/count`;
-    const refused = await s.request('POST', countPath, {
-      accountId: s.accountId,
-      countedBy: 'Pat (treasurer)',
-      counted,
-    });
-    expectError(refused, 409, { code: 'count_differs', field: 'acceptDifference' });
+    const refused = await expectRejected(
+      s,
+      () => s.request('POST', countPath, { accountId: s.accountId, countedBy: 'Pat (treasurer)', counted }),
+      409,
+      { code: 'count_differs', field: 'acceptDifference' },
+    );
     expect(refused.text).toContain('$20.00 short');
     const still = expectStatus(await s.request('GET', q(`/api/v1/batches/${batchId}/deposit`)), 200);
     expect(still.closedAt).toBeNull();
@@ -282,23 +288,27 @@ describe('a batch of 40 gifts balanced against the count', () => {
         ...body,
       });
     const cash = { paymentMethod: 'cash', total: 19.99 };
-    expectError(await send({ counted: [] }), 400, { field: 'counted' });
-    expectError(await send({ counted: [cash, { paymentMethod: 'cash', total: 1 }] }), 400, {
+    await expectRejected(s, () => send({ counted: [] }), 400, { field: 'counted' });
+    await expectRejected(s, () => send({ counted: [cash, { paymentMethod: 'cash', total: 1 }] }), 400, {
       field: 'counted[1].paymentMethod',
     });
-    expectError(await send({ counted: [{ paymentMethod: 'cash', total: -1 }] }), 400, {
+    await expectRejected(s, () => send({ counted: [{ paymentMethod: 'cash', total: -1 }] }), 400, {
       field: 'counted[0].total',
     });
-    expectError(await send({ counted: [{ paymentMethod: 'cash', total: 1.005 }] }), 400, {
+    await expectRejected(s, () => send({ counted: [{ paymentMethod: 'cash', total: 1.005 }] }), 400, {
       field: 'counted[0].total',
     });
-    expectError(await send({ counted: [{ paymentMethod: 'coins', total: 1 }] }), 400, {
+    await expectRejected(s, () => send({ counted: [{ paymentMethod: 'coins', total: 1 }] }), 400, {
       field: 'counted[0].paymentMethod',
     });
-    expectError(await send({ counted: [{ ...cash, count: 1.5 }] }), 400, { field: 'counted[0].count' });
-    expectError(await send({ countedBy: ' ', counted: [cash] }), 400, { field: 'countedBy' });
-    expectError(await send({ counted: 'all of it' }), 400, { field: 'counted' });
-    expectError(await send({ counted: [cash], acceptDifference: 'yes' }), 400, { field: 'acceptDifference' });
+    await expectRejected(s, () => send({ counted: [{ ...cash, count: 1.5 }] }), 400, {
+      field: 'counted[0].count',
+    });
+    await expectRejected(s, () => send({ countedBy: ' ', counted: [cash] }), 400, { field: 'countedBy' });
+    await expectRejected(s, () => send({ counted: 'all of it' }), 400, { field: 'counted' });
+    await expectRejected(s, () => send({ counted: [cash], acceptDifference: 'yes' }), 400, {
+      field: 'acceptDifference',
+    });
     expectError(
       await s.request('POST', `/api/v1/batches/bat_01J00000000000000000000000/count`, {
         accountId: s.accountId,
