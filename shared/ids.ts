@@ -14,11 +14,13 @@ export const ID_PREFIX = {
   election: 'elc',
   flag: 'flg',
   history: 'dhe',
+  hubNotice: 'hnt',
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',
   batchCount: 'bcn',
   syncPull: 'pull',
+  station: 'stn',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

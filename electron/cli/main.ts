@@ -9,10 +9,12 @@ import { listFlags } from '../domain/limits/index.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/index.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { registerDataCommands } from './data-commands.ts';
+import { registerHubCommands } from './hub.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
+import { registerHubJoin } from './hub-join.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -194,6 +196,12 @@ common(
 });
 
 registerDataCommands(program);
+
+const hub = program
+  .command('hub')
+  .description('an event hub: pairing codes, stations, joining one, the close-out');
+registerHubCommands(hub);
+registerHubJoin(hub);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);

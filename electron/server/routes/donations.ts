@@ -54,11 +54,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const { batchId, ...body } = req.body;
+      // At an event hub, a gift sent by a station's key is stamped with that station. A gift
+      // typed in the app's window carries no sync reference (WriteOptions).
+      const stationId = req.station?.id ?? null;
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        // A gift typed in the app's window carries no sync reference (WriteOptions).
-        { batchId, syncReference: !req.auth?.session },
+        { batchId, stationId, syncReference: !req.auth?.session },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },
