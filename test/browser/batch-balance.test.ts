@@ -176,6 +176,9 @@ describe('balancing a batch', () => {
       // The record: on the page, and recorded on the server.
       const record = page.getByTestId('count-record');
       await record.waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Count record');
       expect(await record.textContent()).toContain('Counted by Pat Treasurer');
       expect(await record.textContent()).toContain('difference $20.00 short');
       expect(await record.textContent()).toContain('Note: recounted twice');

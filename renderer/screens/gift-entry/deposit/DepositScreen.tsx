@@ -5,6 +5,7 @@
  * record. Printable (window.print(); deposit.css hides the app around it).
  */
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { formatCents, wireCents } from '#shared/money.ts';
 import type { BatchCount, DepositSummary } from '#shared/schemas/batch-balance.ts';
 import { useApi } from '../../../api/provider.tsx';
@@ -34,8 +35,19 @@ function recordLines(summary: DepositSummary, count: BatchCount): LineState[] {
 export function CountRecord({ summary, count }: { summary: DepositSummary; count: BatchCount }) {
   const lines = recordLines(summary, count);
   const differs = countSentence(lines)?.differs ?? false;
+  const ref = useRef<HTMLElement>(null);
+  // Closed just now, the form (and the button pressed) went: the focus comes to the record.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) ref.current?.focus();
+  }, []);
   return (
-    <section className="deposit-record" aria-label="Count record" data-testid="count-record">
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className="deposit-record"
+      aria-label="Count record"
+      data-testid="count-record"
+    >
       <p className={`notice ${differs ? 'notice-warn' : 'notice-ok'}`}>
         Closed {dateTime(summary.closedAt)}. Counted by <strong>{count.countedBy}</strong> at{' '}
         {dateTime(count.countedAt)}: {formatCents(wireCents(count.countedTotal))} against{' '}
