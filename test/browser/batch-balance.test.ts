@@ -137,8 +137,17 @@ describe('balancing a batch', () => {
       expect(listed).toBe(sum('check'));
       expect(await page.getByTestId('checks-total').textContent()).toBe(formatCents(sum('check')));
 
-      // The count, by keyboard: the cash box is $20 short; checks and cards as entered.
+      // Enter before anything is counted: each method with gifts asks for its total, and the
+      // cursor stays in the first; nothing is sent.
       const difference = page.getByTestId('count-difference');
+      expect(await difference.textContent()).toBe('Type what was counted for each payment method.');
+      await page.keyboard.press('Enter');
+      await page.getByText('Type what was counted for cash (0 if none).').waitFor();
+      await page.getByText('Type what was counted for credit card (0 if none).').waitFor();
+      await expect.poll(() => activeLabel(page)).toBe('Cash: total counted ($)');
+      expect((await get(`/api/v1/batches/${batch.id}/deposit`)).closedAt).toBeNull();
+
+      // The count, by keyboard: the cash box is $20 short; checks and cards as entered.
       await page.keyboard.type(((sum('cash') - 2000) / 100).toFixed(2));
       await expect.poll(() => page.locator('tr[data-method="cash"]').textContent()).toContain('$20.00 short');
       await page.keyboard.press('Tab');

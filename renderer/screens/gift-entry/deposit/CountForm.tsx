@@ -12,7 +12,7 @@ import { BatchCountBody, type CountedLine, type DepositSummary } from '#shared/s
 import { isApiError } from '../../../api/errors.ts';
 import { useApi } from '../../../api/provider.tsx';
 import { qk } from '../../../api/query-keys.ts';
-import { humanIssue, orNull, schemaIssues, showIssues } from '../../../forms.ts';
+import { humanIssue, orNull, schemaIssues, sentence, showIssues } from '../../../forms.ts';
 import { Button, ConfirmDialog, TextField } from '../../../ui/index.ts';
 import { METHOD_LABEL } from '../reference.ts';
 import { type CountedInput, countSentence, countedMethods, countsItems, lineState } from './balance.ts';
@@ -71,7 +71,7 @@ export function CountForm({ summary }: { summary: DepositSummary }) {
   });
   const lines = useWatch({ control: form.control, name: 'lines' });
   const states = methods.map((m) => lineState(summary, m, lines[m]));
-  const sentence = countSentence(states);
+  const said = countSentence(states);
   const errors = form.formState.errors;
 
   const close = useMutation({
@@ -96,7 +96,7 @@ export function CountForm({ summary }: { summary: DepositSummary }) {
         const method = counted[Number(m[1])]?.paymentMethod;
         return method ? `lines.${method}.${m[2] === 'count' ? 'count' : 'total'}` : null;
       },
-      { words: humanIssue },
+      { words: (issue) => sentence(humanIssue(issue)) },
     );
     setTopError(rest.length ? rest.map((r) => `${r.field} ${r.issue}`).join('; ') : null);
   };
@@ -119,10 +119,10 @@ export function CountForm({ summary }: { summary: DepositSummary }) {
     setTopError(null);
     const { counted, missing, bad } = bodyOf(v, summary, methods);
     for (const m of bad)
-      form.setError(`lines.${m}.total`, { message: 'must be an amount in dollars, like 1250 or 1250.50' });
+      form.setError(`lines.${m}.total`, { message: 'Must be an amount in dollars, like 1250 or 1250.50.' });
     for (const m of missing)
       form.setError(`lines.${m}.total`, {
-        message: `type what was counted for ${METHOD_LABEL[m].toLowerCase()} (0 if none)`,
+        message: `Type what was counted for ${METHOD_LABEL[m].toLowerCase()} (0 if none).`,
       });
     const first = [...bad, ...missing][0];
     if (first) return form.setFocus(`lines.${first}.total`);
@@ -169,11 +169,11 @@ export function CountForm({ summary }: { summary: DepositSummary }) {
         })}
       />
       <p
-        className={`notice ${sentence === null ? '' : sentence.differs ? 'notice-warn' : 'notice-ok'}`}
+        className={`notice ${said === null ? '' : said.differs ? 'notice-warn' : 'notice-ok'}`}
         data-testid="count-difference"
         aria-live="polite"
       >
-        {sentence?.text ?? 'Type what was counted for each payment method.'}
+        {said?.text ?? 'Type what was counted for each payment method.'}
       </p>
       <div className="deposit-count-who">
         <TextField label="Counted by" {...form.register('countedBy')} error={errors.countedBy?.message} />
@@ -195,7 +195,7 @@ export function CountForm({ summary }: { summary: DepositSummary }) {
           void send(counted, true);
         }}
       >
-        <p>{sentence?.text}</p>
+        <p>{said?.text}</p>
         <p>The batch closes to new gifts and the difference is recorded with who counted.</p>
       </ConfirmDialog>
     </form>
