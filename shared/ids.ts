@@ -18,6 +18,7 @@ export const ID_PREFIX = {
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',
+  batchCount: 'bcn',
   syncPull: 'pull',
   station: 'stn',
   request: 'req',

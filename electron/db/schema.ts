@@ -28,6 +28,8 @@ import type {
   CustomFieldsTable,
 } from './schema/contacts.ts';
 import type {
+  BatchCountLinesTable,
+  BatchCountsTable,
   BatchesTable,
   CampaignDonationAccountsTable,
   CampaignsTable,
@@ -84,6 +86,8 @@ export interface Database {
   elections: ElectionsTable;
   donations: DonationsTable;
   batches: BatchesTable;
+  batchCounts: BatchCountsTable;
+  batchCountLines: BatchCountLinesTable;
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
   changeLog: ChangeLogTable;

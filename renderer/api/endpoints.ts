@@ -20,6 +20,7 @@ import {
   BatchList,
   BatchUpdate,
 } from '#shared/schemas/batches.ts';
+import { BatchCountBody, DepositSummary } from '#shared/schemas/batch-balance.ts';
 import {
   ContactDeletePreview,
   ContactDonationList,
@@ -175,6 +176,12 @@ export function endpoints(c: ApiClient) {
         c.request('POST', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchGiftSaved, body }),
       update: (id: string, body: Body<typeof BatchUpdate>) =>
         c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),
+      /** The deposit summary: by payment method, the cash total, every check, the last count. */
+      deposit: (id: string) =>
+        c.request('GET', `/batches/${encodeURIComponent(id)}/deposit`, { schema: DepositSummary }),
+      /** Close the batch with what was counted (a difference only with acceptDifference). */
+      count: (id: string, body: Body<typeof BatchCountBody>) =>
+        c.request('POST', `/batches/${encodeURIComponent(id)}/count`, { schema: DepositSummary, body }),
     },
     stats: {
       donations: (q: Q<typeof DonationStatsQuery> = {}) =>

@@ -25,6 +25,7 @@ export const qk = {
   batches: ['batches'] as const,
   batch: (id: string) => ['batches', 'one', id] as const,
   batchDonations: (id: string) => ['batches', 'donations', id] as const,
+  batchDeposit: (id: string) => ['batches', 'deposit', id] as const,
   stats: ['stats'] as const,
   giftCheck: (q: object) => ['gift-check', q] as const,
   /** What this GiftDesk is in the account's event, and the hub's own lists (stations, close-out). */

@@ -17,4 +17,5 @@ export const DOC_IMAGES = [
   'event-station',
   'event-board',
   'event-close-out',
+  'deposit-summary-counted',
 ] as const;

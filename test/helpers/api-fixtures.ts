@@ -218,6 +218,8 @@ const TABLES = {
   elections: true,
   donations: true,
   batches: true,
+  batchCounts: true,
+  batchCountLines: true,
   limitFlags: true,
   donationHistory: true,
   changeLog: true,

@@ -94,6 +94,32 @@ export interface BatchesTable {
   closedAt: string | null;
 }
 
+/** A batch's count at its close (migration batch-count): who counted, and the difference. */
+export interface BatchCountsTable {
+  id: string;
+  accountId: string;
+  batchId: string;
+  countedBy: string;
+  note: string | null;
+  enteredCount: number;
+  enteredCents: number;
+  countedCents: number;
+  /** Counted − entered, in cents (0: it balanced). */
+  differenceCents: number;
+  countedAt: string;
+}
+
+/** One payment method's line of a count: entered (at the close) against counted. */
+export interface BatchCountLinesTable {
+  countId: string;
+  paymentMethod: PaymentMethod;
+  enteredCount: number;
+  enteredCents: number;
+  /** Null: not counted as items (cash is counted as money). */
+  countedCount: number | null;
+  countedCents: number;
+}
+
 export interface LimitFlagsTable {
   id: string;
   accountId: string;

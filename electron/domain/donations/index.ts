@@ -9,6 +9,8 @@
  * - read.ts: the full record, one or a batch's
  * - corrections.ts: correct and void before the first send (read-only after)
  * - batches.ts: batches (a table's or a night's gifts, counted against what was expected)
+ * - deposit.ts: the deposit figures of a scope of gifts (by method, cash, the checks), reusable
+ * - batch-count.ts: a batch's deposit summary, and closing it with the count and its difference
  * - gift-checks.ts: the read-only checks of a gift being typed
  * - cash-review.ts: cash gifts over the cash limit, for Review
  * - stats.ts: the dashboard's totals and gifts over time
@@ -36,6 +38,8 @@ export {
   requireDesignation,
 } from './rules.ts';
 export { createBatch, listBatches, requireBatch, updateBatch } from './batches.ts';
+export { batchDepositSummary, countAndCloseBatch, lastBatchCount } from './batch-count.ts';
+export { type DepositFigures, type DepositScope, addDepositFigures, depositFigures } from './deposit.ts';
 export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';

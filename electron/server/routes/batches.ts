@@ -11,12 +11,15 @@ import {
   BatchListQuery,
   BatchUpdate,
 } from '#shared/schemas/batches.ts';
+import { BatchCountBody, DepositSummary } from '#shared/schemas/batch-balance.ts';
 import { accountQuery, pagingQuery } from '#shared/schemas/common.ts';
 import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  batchDepositSummary,
+  countAndCloseBatch,
   createBatch,
   createDonation,
   getDonation,
@@ -129,5 +132,31 @@ export async function batchRoutes(
       response: { 200: Batch, ...errors(400, 403, 404) },
     },
     handler: async (req) => updateBatch(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
+  });
+  r.get('/batches/:id/deposit', {
+    schema: {
+      tags,
+      summary:
+        "A batch's deposit summary: count and total by payment method, the cash total, every check, and its last count",
+      description:
+        'Read from the completed gifts as they are now. A check\'s number is read from its notes ("check 1021", "ck #1021"); null when none is written. `lastCount` is what was counted when the batch was last closed with POST /v1/batches/{id}/count (null: never counted).',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: DepositSummary, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => batchDepositSummary(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+  r.post('/batches/:id/count', {
+    schema: {
+      tags,
+      summary: 'Close a batch with what was counted: records who counted and the difference',
+      description:
+        'List every payment method the batch has gifts in, once, with the total counted (and the number of items where they are counted: checks, card slips). A count that differs from what was entered, by total or by number, is refused with 409 `count_differs` naming the difference unless `acceptDifference` is true; then it is recorded with its difference. The batch is closed to new gifts. A closed batch: 409 (reopen it with PUT closed: false to count again). Answers the deposit summary with the new count.',
+      params: IdParams,
+      body: BatchCountBody,
+      response: { 200: DepositSummary, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req) =>
+      countAndCloseBatch(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
   });
 }

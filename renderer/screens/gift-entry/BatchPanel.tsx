@@ -14,6 +14,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { humanIssue, localToday, orNull, schemaIssues, showIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { BatchBalance } from './deposit/BatchBalance.tsx';
 import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_LABEL, METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
@@ -309,6 +310,7 @@ export function BatchSummary({
           onChoose={onChoose}
         />
         <Button onClick={onNew}>New batch…</Button>
+        <BatchBalance batch={batch} />
         <dl className="batch-defaults">
           <div>
             <dt>Date</dt>

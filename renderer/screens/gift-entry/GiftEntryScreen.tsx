@@ -14,11 +14,18 @@ import { qk } from '../../api/query-keys.ts';
 import { batchKey, type ScreenProps } from '../../router.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BatchSummary, NewBatchDialog, OpenBatchList } from './BatchPanel.tsx';
+import { DepositScreen } from './deposit/DepositScreen.tsx';
 import { GiftRow } from './GiftRow.tsx';
 import { GiftRows } from './GiftRows.tsx';
 import { useReferenceData } from './reference.ts';
 
-export function GiftEntryScreen(_props: ScreenProps) {
+/** Gift entry, or a batch's deposit summary (#/gifts/deposit/<batch id>). */
+export function GiftEntryScreen({ route }: ScreenProps) {
+  const [sub, id] = route.rest;
+  return sub === 'deposit' && id ? <DepositScreen batchId={id} /> : <BatchEntry />;
+}
+
+function BatchEntry() {
   const api = useApi();
   const [batchId, setBatchId] = useState<string | null>(() => localStorage.getItem(batchKey(api.accountId)));
   const [newBatchOpen, setNewBatchOpen] = useState(false);
