@@ -34,6 +34,7 @@ import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { raisedByRoutes } from './routes/raised-by.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
@@ -220,6 +221,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await flagRoutes(api, ctx);
       await batchRoutes(api, ctx, opts.sync);
       await statsRoutes(api, ctx);
+      await raisedByRoutes(api, ctx);
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);

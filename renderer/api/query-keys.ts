@@ -26,6 +26,8 @@ export const qk = {
   batch: (id: string) => ['batches', 'one', id] as const,
   batchDonations: (id: string) => ['batches', 'donations', id] as const,
   stats: ['stats'] as const,
+  raisedBy: (q: object) => ['stats', 'raised-by', q] as const,
+  credits: (id: string) => ['contacts', 'credits', id] as const,
   giftCheck: (q: object) => ['gift-check', q] as const,
 };
 

@@ -12,6 +12,7 @@
  * - gift-checks.ts: the read-only checks of a gift being typed
  * - cash-review.ts: cash gifts over the cash limit, for Review
  * - stats.ts: the dashboard's totals and gifts over time
+ * - raised-by.ts: what each host raised, and a contact's soft credits
  *
  * This file is the folder's surface: the server, the CLI and the shell import donations from
  * here and nowhere else in the folder (eslint.config.js).
@@ -39,3 +40,4 @@ export { createBatch, listBatches, requireBatch, updateBatch } from './batches.t
 export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';
+export { contactCredits, raisedByReport } from './raised-by.ts';

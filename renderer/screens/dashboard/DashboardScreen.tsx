@@ -12,6 +12,7 @@ import { money, whole } from '../../ui/format.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BigFigures } from './big-figures.tsx';
 import { GiftsChart } from './dashboard-chart.tsx';
+import { HostLeaderboard } from './host-leaderboard.tsx';
 import type { Period } from './dashboard-periods.ts';
 import { useDashboardData, type DashboardData } from './use-dashboard-data.ts';
 import './dashboard.css';
@@ -60,6 +61,7 @@ export function DashboardScreen(_props: ScreenProps) {
           show={(stats) => <GiftsChart stats={stats} />}
         />
       </div>
+      <HostLeaderboard period={period} note={period === 'today' ? 'gifts dated today' : 'by gift date'} />
     </Screen>
   );
 }
