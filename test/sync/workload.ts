@@ -269,7 +269,7 @@ async function gift(
  */
 function giftCredits(rng: Rng, w: WorkloadState, donor: string) {
   const r = (w.creditRng ??= createRng((rng.seed ^ 0x9e3779b9) >>> 0));
-  const live = r.chance(0.3) ? [...w.contacts.keys()].filter((id) => !w.busy.has(id)) : [];
+  const live = r.chance(0.15) ? [...w.contacts.keys()].filter((id) => !w.busy.has(id)) : [];
   const others = live.filter((id) => id !== donor);
   return {
     ...(others.length > 0 && r.chance(0.5) ? { onBehalfOfContactId: r.pick(others) } : {}),
