@@ -74,7 +74,6 @@ export function CreditFields<T extends GiftFieldValues>({
   donorId,
   refs,
   creditKey,
-  hostKey,
 }: {
   form: UseFormReturn<T>;
   errors: FieldErrors<GiftFieldValues>;
@@ -86,8 +85,6 @@ export function CreditFields<T extends GiftFieldValues>({
   refs: Parameters<typeof creditKeys>[1];
   /** A new key empties the credit box (the next gift's). */
   creditKey?: string | number;
-  /** A new key empties the host box (cleared from the sticky line). */
-  hostKey?: string | number;
 }) {
   const set = (field: CreditField, c: ContactSummary | null) => {
     form.setValue(field as Path<T>, (c?.id ?? '') as never, { shouldDirty: true });
@@ -113,7 +110,6 @@ export function CreditFields<T extends GiftFieldValues>({
         onClear={() => set('onBehalfOfContactId', null)}
       />
       <DonorPicker
-        key={`host-${hostKey ?? 0}`}
         label="Raised by"
         hint="(Alt+R, Esc clears)"
         autoFocus={false}

@@ -56,10 +56,14 @@ export function DonorPicker(props: DonorPickerProps) {
   const search = useDebounced(text.trim(), 30);
   const enabled = open && search.length > 0 && !selected;
 
-  useEffect(() => {
-    if (!selected) return;
-    setText(donorName(selected));
-  }, [selected]);
+  // The box says who is chosen; a choice taken away from outside (a credit cleared from the
+  // sticky line) empties it, while text typed over a choice stays.
+  const [shownChoice, setShownChoice] = useState(selected);
+  if ((shownChoice?.id ?? null) !== (selected?.id ?? null)) {
+    setShownChoice(selected);
+    if (selected) setText(donorName(selected));
+    else if (shownChoice && text === donorName(shownChoice)) setText('');
+  }
 
   const matches = useQuery({
     queryKey: qk.contactList({ picker: search }),

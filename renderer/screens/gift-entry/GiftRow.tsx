@@ -54,7 +54,6 @@ export const GiftRow = memo(
     const sticky = useStickyDefaults(api.accountId, batch, form, watched, ref, (f) => {
       if (f !== 'facilitatedByContactId') return;
       choice.setCredits({ ...choice.credits, raisedBy: null });
-      choice.bumpHostKey();
       focus.hostRef.current?.focus();
     });
     const warnings = useRowWarnings(choice.donor, watched, ref);
@@ -146,7 +145,6 @@ export const GiftRow = memo(
             donorId={choice.donor?.id}
             refs={focus}
             creditKey={choice.pickerKey}
-            hostKey={choice.hostKey}
           />
         </div>
         <GiftWarnings warnings={warnings} />
@@ -166,14 +164,11 @@ function useDonorChoice(
 ): DonorChoice & {
   donorError: string | undefined;
   pickerKey: number;
-  hostKey: number;
-  bumpHostKey: () => void;
 } {
   const [donor, setDonor] = useState<ContactSummary | null>(null);
   const [newDonorMode, setNewDonorMode] = useState(false);
   const [donorError, setDonorError] = useState<string | undefined>();
   const [pickerKey, setPickerKey] = useState(0);
-  const [hostKey, setHostKey] = useState(0);
   const [credits, setCredits] = useState<CreditChoice>(() => ({
     creditTo: null,
     raisedBy: keptHost(accountId, batchId),
@@ -182,8 +177,6 @@ function useDonorChoice(
   return {
     credits,
     setCredits,
-    hostKey,
-    bumpHostKey: () => setHostKey((k) => k + 1),
     donor,
     setDonor,
     newDonorMode,

@@ -34,6 +34,10 @@ export function keptSticky(accountId: string, batchId: string): Partial<StickyVa
     const v = (parsed as Record<string, unknown>)[f];
     if (typeof v === 'string') kept[f] = v;
   }
+  // The host only with the name the box shows: never a gift raised by someone not on screen.
+  const host = keptHost(accountId, batchId);
+  if (host) kept.facilitatedByContactId = host.id;
+  else delete kept.facilitatedByContactId;
   return kept;
 }
 
