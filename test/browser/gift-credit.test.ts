@@ -15,7 +15,13 @@ import {
   makeDonation,
   makeDonationAccount,
 } from '../helpers/api-fixtures.ts';
-import { launchChromium, openApp, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoA11yViolations,
+  launchChromium,
+  openApp,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -144,6 +150,7 @@ describe('credit to, raised by, sustainer', () => {
         await choose(page, /^Raised by/, 'hana', 'Hana Hostetler');
       }
       await expect.poll(() => sticky(page)).toContain('Raised by Hana Hostetler');
+      if (i === 0) await expectNoA11yViolations(page, 'gift entry with a host chosen');
       await page.keyboard.press('Enter');
       await saved(page, 2 + i);
     }
