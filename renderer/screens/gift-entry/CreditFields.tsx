@@ -36,17 +36,29 @@ export function selfCreditIssue(creditToId: string, donorId: string | undefined)
   return creditToId !== '' && creditToId === donorId ? humanIssue(SELF_CREDIT_ISSUE) : null;
 }
 
+/** The two boxes' inputs, and how to put them on screen first (the row shows them once used). */
+export interface CreditRefs {
+  creditRef: RefObject<HTMLInputElement | null>;
+  hostRef: RefObject<HTMLInputElement | null>;
+  /** Puts the boxes on screen now (flushSync), so the focus can go into one in the same key. */
+  reveal?: () => void;
+}
+
 /** Alt+C, Alt+R: to the credit and host boxes; Alt+S: sustainer on or off. True when handled. */
 export function creditKeys<T extends GiftFieldValues>(
   e: KeyboardEvent<HTMLElement>,
-  refs: { creditRef: RefObject<HTMLInputElement | null>; hostRef: RefObject<HTMLInputElement | null> },
+  refs: CreditRefs,
   form: UseFormReturn<T>,
 ): boolean {
   if (!e.altKey || e.ctrlKey || e.metaKey) return false;
   const key = e.key.toLowerCase();
   const code = e.code;
-  if (key === 'c' || code === 'KeyC') refs.creditRef.current?.focus();
-  else if (key === 'r' || code === 'KeyR') refs.hostRef.current?.focus();
+  const to = (box: RefObject<HTMLInputElement | null>) => {
+    refs.reveal?.();
+    box.current?.focus();
+  };
+  if (key === 'c' || code === 'KeyC') to(refs.creditRef);
+  else if (key === 'r' || code === 'KeyR') to(refs.hostRef);
   else if (key === 's' || code === 'KeyS') {
     const name = 'isRecurring' as Path<T>;
     form.setValue(name, !form.getValues(name) as never, { shouldDirty: true });
@@ -58,7 +70,7 @@ export function creditKeys<T extends GiftFieldValues>(
 /** A form's keydown with the credit keys first (creditKeys), then `rest` (Enter saves). */
 export function withCreditKeys<T extends GiftFieldValues>(
   rest: (e: KeyboardEvent<HTMLFormElement>) => void,
-  refs: Parameters<typeof creditKeys>[1],
+  refs: CreditRefs,
   form: UseFormReturn<T>,
 ) {
   return (e: KeyboardEvent<HTMLFormElement>) => {
@@ -82,7 +94,7 @@ export function CreditFields<T extends GiftFieldValues>({
   /** The gift's donor (a credit must name someone else). */
   donorId: string | undefined;
   /** The two boxes' inputs (for Alt+C and Alt+R). */
-  refs: Parameters<typeof creditKeys>[1];
+  refs: CreditRefs;
   /** A new key empties the credit box (the next gift's). */
   creditKey?: string | number;
 }) {

@@ -6,6 +6,7 @@
  * form's values and defaults are gift-row-model.ts.
  */
 import { memo, useEffect, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useForm, useWatch, type DeepPartialSkipArrayKey, type UseFormReturn } from 'react-hook-form';
 import { parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
@@ -59,8 +60,13 @@ export const GiftRow = memo(
     const warnings = useRowWarnings(choice.donor, watched, ref);
     const { submit, busy } = useGiftSubmit({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
 
+    // The credit and host boxes are on screen once used (Alt+C, Alt+R, the sticky line's button)
+    // or set: a row that never credits anyone keeps its height.
+    const [creditsShown, setCreditsShown] = useState(choice.credits.raisedBy !== null);
+    const showCredits = creditsShown || choice.credits.raisedBy !== null || choice.credits.creditTo !== null;
+    const reveal = () => flushSync(() => setCreditsShown(true));
     // Enter saves from any field of the row; Alt+C, Alt+R and Alt+S reach the credit, host, sustainer.
-    const onKeyDown = withCreditKeys(enterSubmits(submit), focus, form);
+    const onKeyDown = withCreditKeys(enterSubmits(submit), { ...focus, reveal }, form);
 
     return (
       <form
@@ -127,6 +133,20 @@ export const GiftRow = memo(
           }
           onRevert={sticky.revert}
           thisGift={thisGiftWords(choice.credits.creditTo, watched.isRecurring ?? false)}
+          more={
+            showCredits ? null : (
+              <Button
+                tone="quiet"
+                className="sticky-revert"
+                onClick={() => {
+                  reveal();
+                  focus.creditRef.current?.focus();
+                }}
+              >
+                Credit to, raised by… <kbd>Alt+C</kbd> <kbd>Alt+R</kbd>
+              </Button>
+            )
+          }
         />
         <div className="gift-row-more">
           <DesignationFields
@@ -137,15 +157,17 @@ export const GiftRow = memo(
             accountHint={chooseAccountHint(sticky.offered, watched.donationAccountId ?? '')}
           />
           <GiftFlags register={register} />
-          <CreditFields
-            form={form}
-            errors={errors}
-            choice={choice.credits}
-            onChange={choice.setCredits}
-            donorId={choice.donor?.id}
-            refs={focus}
-            creditKey={choice.pickerKey}
-          />
+          {showCredits ? (
+            <CreditFields
+              form={form}
+              errors={errors}
+              choice={choice.credits}
+              onChange={choice.setCredits}
+              donorId={choice.donor?.id}
+              refs={focus}
+              creditKey={choice.pickerKey}
+            />
+          ) : null}
         </div>
         <GiftWarnings warnings={warnings} />
       </form>

@@ -6,6 +6,7 @@
  * ("Campaign: back to none"): one cash gift in a batch of checks is plain to see, and one press
  * from undone for the gifts after it.
  */
+import type { ReactNode } from 'react';
 import { Button } from '../../ui/index.ts';
 import { METHOD_LABEL } from './reference.ts';
 
@@ -52,6 +53,7 @@ export function StickyValues({
   nameOf,
   onRevert,
   thisGift,
+  more,
 }: {
   id: string;
   values: StickyValuesOf;
@@ -61,6 +63,8 @@ export function StickyValues({
   onRevert: (field: StickyField) => void;
   /** What this gift alone has (a credit, sustainer), said after the kept values; none when empty. */
   thisGift?: string[];
+  /** A button after the line's own (the credit and host boxes, while they are not on screen). */
+  more?: ReactNode;
 }) {
   const shown = (f: StickyField, v: string): string => {
     if (f === 'method') return METHOD_LABEL[v as keyof typeof METHOD_LABEL] ?? (v || '—');
@@ -109,6 +113,7 @@ export function StickyValues({
               : `${LABEL[f]}: back to ${shown(f, batch[f])}`}
           </Button>
         ))}
+      {more}
     </div>
   );
 }
