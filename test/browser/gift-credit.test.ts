@@ -2,9 +2,9 @@
  * Soft credit, hosts and sustainers in gift entry, by keyboard alone in real Chromium: a gift
  * credited to the donor's spouse (Alt+C), three gifts raised by one host (Alt+R once: the host
  * stays for the next gifts, said in the sticky line, Escape clears), and a sustainer gift
- * (Alt+S). The legal donor's limit warning fires on his own giving; the Dashboard's host
- * leaderboard shows the host's three; the spouse's contact page shows the credit, marked as
- * credit, and her own total unchanged.
+ * (Alt+S), then credited in the correction dialog. The legal donor's limit warning fires on
+ * his own giving; the Dashboard's host leaderboard shows the host's three; the spouse's contact
+ * page shows the credit, marked as credit, and her own total unchanged.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,19 @@ describe('credit to, raised by, sustainer', () => {
     await page.keyboard.press('Enter');
     await saved(page, 5);
 
+    // The correction dialog has them too: Suzette's charge credited to Bowen, by keyboard.
+    await page.getByRole('button', { name: 'Correct the gift of $25.00 from Suzette Monthly' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: /Correct the gift of \$25\.00/ });
+    await dialog.waitFor();
+    await expectFocusOn(page, /^Amount/);
+    expect(await dialog.getByLabel('Sustainer (recurring)').isChecked()).toBe(true);
+    await page.keyboard.press('Alt+C');
+    await choose(page, /^Credit to/, 'bowen', 'Bowen Guest');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await expectFocusOn(page, /^Donor$/);
+
     // What was saved, gift by gift.
     const list = expectStatus(
       await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=100`),
@@ -198,7 +211,7 @@ describe('credit to, raised by, sustainer', () => {
         facilitatedByContactId: ids.hana,
       });
     expect(await detail(ids.sue!, 25)).toMatchObject({
-      onBehalfOfContactId: null,
+      onBehalfOfContactId: ids.bo,
       facilitatedByContactId: null,
       isRecurring: true,
     });

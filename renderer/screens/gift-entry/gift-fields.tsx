@@ -154,13 +154,14 @@ export function useGiftCheck(donorId: string | undefined, date: string, donation
 
 /**
  * The form's keydown handler: Enter saves from any field (not from a button, a text area, or
- * the donor box, which handles its own Enter while choosing).
+ * a donor box while its list is open: it handles its own Enter while choosing).
  */
 export function enterSubmits(submit: () => Promise<void>) {
   return (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
+    const choosing = t.getAttribute('role') === 'combobox' && t.getAttribute('aria-expanded') !== 'false';
+    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || choosing) return;
     e.preventDefault();
     void submit();
   };
