@@ -36,6 +36,7 @@ import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { raisedByRoutes } from './routes/raised-by.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
 import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
@@ -227,6 +228,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await flagRoutes(api, ctx);
       await batchRoutes(api, ctx, opts.sync);
       await statsRoutes(api, ctx);
+      await raisedByRoutes(api, ctx);
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);

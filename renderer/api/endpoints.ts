@@ -39,6 +39,7 @@ import {
   DonationVoidBody,
 } from '#shared/schemas/donations.ts';
 import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
+import { ContactCredits, RaisedByQuery, RaisedByReport } from '#shared/schemas/raised-by.ts';
 import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
 import {
   Account,
@@ -186,6 +187,15 @@ export function endpoints(c: ApiClient) {
     stats: {
       donations: (q: Q<typeof DonationStatsQuery> = {}) =>
         c.request('GET', '/stats/donations', { schema: DonationStats, query: q }),
+    },
+    reports: {
+      /** What each host raised in a scope (gifts naming them as facilitatedByContactId). */
+      raisedBy: (q: Q<typeof RaisedByQuery> = {}) =>
+        c.request('GET', '/reports/raised-by', { schema: RaisedByReport, query: q }),
+      raisedByCsv: (q: Q<typeof RaisedByQuery> = {}) => c.download('/reports/raised-by.csv', q),
+      /** A contact's soft credits and what they raised as a host. */
+      credits: (id: string) =>
+        c.request('GET', `/contacts/${encodeURIComponent(id)}/credits`, { schema: ContactCredits }),
     },
 
     campaigns: {

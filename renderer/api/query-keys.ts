@@ -27,6 +27,8 @@ export const qk = {
   batchDonations: (id: string) => ['batches', 'donations', id] as const,
   batchDeposit: (id: string) => ['batches', 'deposit', id] as const,
   stats: ['stats'] as const,
+  raisedBy: (q: object) => ['stats', 'raised-by', q] as const,
+  credits: (id: string) => ['contacts', 'credits', id] as const,
   giftCheck: (q: object) => ['gift-check', q] as const,
   /** What this GiftDesk is in the account's event, and the hub's own lists (stations, close-out). */
   event: ['event'] as const,

@@ -16,6 +16,8 @@ import {
  */
 export const DESIGNATION_ISSUE = 'one of campaignId, committeeId or donationAccountId is required';
 export const DESIGNATION_FORM_ISSUE = 'needs a campaign, committee or donation account';
+/** A soft credit (onBehalfOfContactId) names someone other than the gift's legal donor. */
+export const SELF_CREDIT_ISSUE = 'must be another contact than the donor (contactId)';
 
 const refId = z
   .string({ error: typeError('must be a string') })

@@ -193,6 +193,9 @@ interface DonationFacts {
   campaignId: string | null;
   notes: string | null;
   status: string;
+  onBehalfOfContactId: string | null;
+  facilitatedByContactId: string | null;
+  isRecurring: number;
 }
 
 async function donationsOf(store: Store, accountId: string): Promise<DonationFacts[]> {
@@ -207,6 +210,9 @@ async function donationsOf(store: Store, accountId: string): Promise<DonationFac
       'campaignId',
       'notes',
       'status',
+      'onBehalfOfContactId',
+      'facilitatedByContactId',
+      'isRecurring',
     ])
     .where('accountId', '=', accountId)
     .orderBy('id')
@@ -340,6 +346,11 @@ export async function checkHqMatchesLocal(
     if (h.paymentMethod !== d.paymentMethod) mismatch.push(`method ${h.paymentMethod} ≠ ${d.paymentMethod}`);
     if (h.campaignId !== rig.hq.campaignId) mismatch.push(`campaign ${h.campaignId} ≠ ${rig.hq.campaignId}`);
     if (h.contactId !== hqContact) mismatch.push(`donor ${h.contactId} ≠ ${hqContact}`);
+    for (const f of ['onBehalfOfContactId', 'facilitatedByContactId'] as const) {
+      const want = d[f] === null ? null : await remoteIdFor(local.store.db, 'contact', d[f]);
+      if (h[f] !== want) mismatch.push(`${f} ${h[f]} ≠ ${want}`);
+    }
+    if (h.isRecurring !== d.isRecurring) mismatch.push(`isRecurring ${h.isRecurring} ≠ ${d.isRecurring}`);
     if (d.notes && !opts.hqNotes?.has(h.id) && !(h.notes ?? '').includes(d.notes))
       mismatch.push(`notes ${JSON.stringify(h.notes)} lack ${JSON.stringify(d.notes)}`);
     if (mismatch.length > 0) problems.push(`donation ${d.id} differs at HQ: ${mismatch.join('; ')}`);

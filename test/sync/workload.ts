@@ -21,7 +21,7 @@ import { createContact, deleteContact, updateContact } from '../../electron/doma
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import type { ContactUpdateBody } from '#shared/schemas/contacts.ts';
 import { CUSTOM_FIELD, type LocalSide } from './rig.ts';
-import type { Rng } from './random.ts';
+import { createRng, type Rng } from './random.ts';
 
 const FIRST = [
   'Ada',
@@ -103,6 +103,11 @@ export interface WorkloadState {
   kick?: () => void;
   /** Staff rewrite an HQ gift's notes in HQ's web application (set by the suite). */
   staffEditNotes?: (hqDonationId: string, notes: string) => Promise<void>;
+  /**
+   * The soft credits, hosts and sustainer flags of the gifts: a stream of its own (from the
+   * seed), so the rest of a seed's workload is the same as without them.
+   */
+  creditRng?: Rng;
 }
 
 export function newWorkload(): WorkloadState {
@@ -250,11 +255,27 @@ async function gift(
     paymentMethod: twin ? twin.method : rng.pick(METHODS),
     campaignId: local.campaignId,
     ...(!twin && rng.chance(0.4) ? { notes: `table ${rng.int(1, 40)}` } : {}),
+    ...giftCredits(rng, w, donor),
   });
   w.writes++;
   w.contacts.set(donor, (w.contacts.get(donor) ?? 0) + 1);
   w.donations.push(d.id);
   return d.id;
+}
+
+/**
+ * A gift's soft credit (another live contact), host (any live contact, the donor too) and
+ * sustainer flag, now and then: sync must carry them to HQ as it carries the rest.
+ */
+function giftCredits(rng: Rng, w: WorkloadState, donor: string) {
+  const r = (w.creditRng ??= createRng((rng.seed ^ 0x9e3779b9) >>> 0));
+  const live = r.chance(0.15) ? [...w.contacts.keys()].filter((id) => !w.busy.has(id)) : [];
+  const others = live.filter((id) => id !== donor);
+  return {
+    ...(others.length > 0 && r.chance(0.5) ? { onBehalfOfContactId: r.pick(others) } : {}),
+    ...(live.length > 0 && r.chance(0.6) ? { facilitatedByContactId: r.pick(live) } : {}),
+    ...(r.chance(0.1) ? { isRecurring: true } : {}),
+  };
 }
 
 /** Twins (or triplets): identical gifts, back to back; a pass may start between them. */

@@ -14,6 +14,7 @@
  * - gift-checks.ts: the read-only checks of a gift being typed
  * - cash-review.ts: cash gifts over the cash limit, for Review
  * - stats.ts: the dashboard's totals and gifts over time
+ * - raised-by.ts: what each host raised, and a contact's soft credits
  *
  * This file is the folder's surface: the server, the CLI and the shell import donations from
  * here and nowhere else in the folder (eslint.config.js).
@@ -43,3 +44,4 @@ export { type DepositFigures, type DepositScope, addDepositFigures, depositFigur
 export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';
+export { contactCredits, raisedByReport } from './raised-by.ts';

@@ -6,7 +6,7 @@
  */
 import { toIsoInstant } from '#shared/dates.ts';
 import { dollarsToCents } from '#shared/money.ts';
-import { DESIGNATION_ISSUE, type DonationCreateBody } from '#shared/schemas/donations.ts';
+import { DESIGNATION_ISSUE, SELF_CREDIT_ISSUE, type DonationCreateBody } from '#shared/schemas/donations.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
@@ -86,6 +86,9 @@ export function checkDonation(input: DonationCreateBody): CheckedDonation {
   const donationDate = toIsoInstant(input.donationDate);
   if (donationDate === null) throw invalidField('donationDate', 'must be an ISO 8601 date');
   const thankYouSentDate = present(input.thankYouSentDate) ? toIsoInstant(input.thankYouSentDate) : null;
+  // A soft credit names someone other than the legal donor; a host may raise their own gift.
+  if (present(input.onBehalfOfContactId) && input.onBehalfOfContactId === input.contactId)
+    throw invalidField('onBehalfOfContactId', SELF_CREDIT_ISSUE);
   return { cents, donationDate, thankYouSentDate };
 }
 

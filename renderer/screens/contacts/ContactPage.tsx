@@ -14,6 +14,7 @@ import { qk } from '../../api/query-keys.ts';
 import { hrefFor, navigate } from '../../router.ts';
 import { Button, ConfirmDialog, EmptyState, Screen, useToast } from '../../ui/index.ts';
 import { CustomFields, Profile, SubRecords } from './contact-details.tsx';
+import { Credits } from './contact-credits.tsx';
 import { Giving } from './contact-giving.tsx';
 import { count, enumLabel, money } from './format.ts';
 import { displayName, type CustomFieldDef } from './form-model.ts';
@@ -155,6 +156,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
         </div>
         <div className="contact-col">
           <Giving id={c.id} />
+          <Credits id={c.id} />
         </div>
       </div>
 

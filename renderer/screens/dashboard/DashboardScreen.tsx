@@ -13,6 +13,7 @@ import { money, whole } from '../../ui/format.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BigFigures } from './big-figures.tsx';
 import { GiftsChart } from './dashboard-chart.tsx';
+import { HostLeaderboard } from './host-leaderboard.tsx';
 import type { Period } from './dashboard-periods.ts';
 import { StationTable } from './station-table.tsx';
 import { useDashboardData, type DashboardData } from './use-dashboard-data.ts';
@@ -74,6 +75,7 @@ export function DashboardScreen(_props: ScreenProps) {
           show={(stats) => <GiftsChart stats={stats} />}
         />
       </div>
+      <HostLeaderboard period={period} note={period === 'today' ? 'gifts dated today' : 'by gift date'} />
     </Screen>
   );
 }

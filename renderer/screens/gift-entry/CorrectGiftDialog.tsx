@@ -1,6 +1,6 @@
 /**
  * Correcting a saved gift not yet sent to HQ (PATCH /donations/:id): a small dialog with the
- * entry row's fields, the amount focused and selected. Enter saves, Escape cancels. The same
+ * entry row's fields (the credit, the host and sustainer included), the amount focused and selected. Enter saves, Escape cancels. The same
  * non-blocking warnings as the entry row, and the server's refusals at the field they name,
  * with everything typed kept. Only the fields that changed are sent; a correction can be
  * undone from the toast while the gift is still unsent (the old values are sent back).
@@ -17,6 +17,7 @@ import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
 import { schemaIssues } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, useToast } from '../../ui/index.ts';
+import { CreditFields, selfCreditIssue, useGiftCredits, withCreditKeys } from './CreditFields.tsx';
 import { DonorPicker } from './DonorPicker.tsx';
 import {
   amountError,
@@ -51,6 +52,8 @@ function formOf(g: DonationDetail): CorrectForm {
     isAnonymous: g.isAnonymous,
     isRecurring: g.isRecurring,
     thankYouSent: g.thankYouSent,
+    onBehalfOfContactId: g.onBehalfOfContactId ?? '',
+    facilitatedByContactId: g.facilitatedByContactId ?? '',
   };
 }
 
@@ -71,6 +74,8 @@ function patchOf(
     | 'isAnonymous'
     | 'isRecurring'
     | 'thankYouSent'
+    | 'onBehalfOfContactId'
+    | 'facilitatedByContactId'
   >
 > {
   return {
@@ -85,6 +90,8 @@ function patchOf(
     isAnonymous: g.isAnonymous,
     isRecurring: g.isRecurring,
     thankYouSent: g.thankYouSent,
+    onBehalfOfContactId: g.onBehalfOfContactId,
+    facilitatedByContactId: g.facilitatedByContactId,
   };
 }
 
@@ -135,6 +142,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     picked === undefined ? (original.data ? summaryOf(original.data) : null) : picked;
   const donorId = picked === undefined ? gift.contactId : picked?.id;
   const [donorError, setDonorError] = useState<string | undefined>();
+  const credits = useGiftCredits(gift);
   const [topError, setTopError] = useState<string | null>(null);
 
   const watched = useWatch({ control: form.control });
@@ -176,6 +184,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
       setDonorError('Choose a donor');
       return;
     }
+    const self = selfCreditIssue(v.onBehalfOfContactId, donorId);
+    if (self) return setError('onBehalfOfContactId', { message: self });
     const c = parseAmountCents(v.amount);
     if (c === null || c <= 0) {
       setError('amount', { message: amountError(v.amount) });
@@ -230,8 +240,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     }
   });
 
-  // Enter saves from any field; Escape is the dialog's.
-  const onKeyDown = enterSubmits(submit);
+  // Enter saves from any field; Escape is the dialog's (the credit boxes' own while one has text).
+  const onKeyDown = withCreditKeys(enterSubmits(submit), credits.refs, form);
 
   const amountReg = register('amount');
   // The amount is what is most often wrong: it has the focus, selected, once the dialog is open
@@ -303,6 +313,15 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
           />
           <DesignationFields register={register} errors={errors} options={ref} />
         </div>
+        <CreditFields
+          key={credits.loaded}
+          form={form}
+          errors={errors}
+          choice={credits.choice}
+          onChange={credits.setChoice}
+          donorId={donorId}
+          refs={credits.refs}
+        />
         <GiftFlags register={register} />
         <GiftWarnings warnings={warnings} />
       </form>

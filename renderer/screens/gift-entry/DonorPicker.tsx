@@ -29,12 +29,22 @@ export interface DonorPickerProps {
   selected: ContactSummary | null;
   onSelect: (c: ContactSummary) => void;
   onClear: () => void;
-  onNewDonor: (typed: string) => void;
+  /** "New donor" offered last in the list (none without it: a credit box names someone on file). */
+  onNewDonor?: (typed: string) => void;
   error?: string;
   inputRef?: Ref<HTMLInputElement>;
+  /** The box's label ("Donor" by default). */
+  label?: string;
+  /** A hint after the label (a shortcut key). */
+  hint?: string;
+  /** Escape (its list closed) empties the box: one key clears a credit. */
+  escapeClears?: boolean;
+  /** The screen's first field (the donor box; a second box is not). */
+  autoFocus?: boolean;
 }
 
-export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, inputRef }: DonorPickerProps) {
+export function DonorPicker(props: DonorPickerProps) {
+  const { selected, onSelect, onClear, onNewDonor, error, inputRef } = props;
   const api = useApi();
   const id = useId();
   const [text, setText] = useState(selected ? donorName(selected) : '');
@@ -46,10 +56,14 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
   const search = useDebounced(text.trim(), 30);
   const enabled = open && search.length > 0 && !selected;
 
-  useEffect(() => {
-    if (!selected) return;
-    setText(donorName(selected));
-  }, [selected]);
+  // The box says who is chosen; a choice taken away from outside (a credit cleared from the
+  // sticky line) empties it, while text typed over a choice stays.
+  const [shownChoice, setShownChoice] = useState(selected);
+  if ((shownChoice?.id ?? null) !== (selected?.id ?? null)) {
+    setShownChoice(selected);
+    if (selected) setText(donorName(selected));
+    else if (shownChoice && text === donorName(shownChoice)) setText('');
+  }
 
   const matches = useQuery({
     queryKey: qk.contactList({ picker: search }),
@@ -78,7 +92,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     ? []
     : [
         ...current.map((c, i) => ({ kind: 'contact' as const, c, line: lines[i]! })),
-        ...(text.trim() ? [{ kind: 'new' as const }] : []),
+        ...(text.trim() && onNewDonor ? [{ kind: 'new' as const }] : []),
       ];
   const activeIndex = Math.min(active, Math.max(0, options.length - 1));
   const waiting =
@@ -89,7 +103,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
     if (!o) return;
     setOpen(false);
     if (o.kind === 'contact') onSelect(o.c);
-    else onNewDonor(text.trim());
+    else onNewDonor?.(text.trim());
   };
 
   useEffect(() => {
@@ -100,6 +114,14 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (!showList) {
+      if (e.key === 'Escape' && props.escapeClears && text !== '') {
+        e.preventDefault(); // not the dialog's Escape: this one clears the box
+        e.stopPropagation();
+        setText('');
+        setPendingEnter(null);
+        if (selected) onClear();
+        return;
+      }
       if (e.key === 'ArrowDown' && text.trim()) {
         setOpen(true);
         e.preventDefault();
@@ -127,7 +149,8 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
   return (
     <div className={['field', 'donor-picker', error ? 'field-invalid' : ''].filter(Boolean).join(' ')}>
       <label className="field-label" htmlFor={`${id}-input`}>
-        Donor
+        {props.label ?? 'Donor'}
+        {props.hint ? <span className="muted"> {props.hint}</span> : null}
       </label>
       <input
         ref={inputRef}
@@ -136,7 +159,7 @@ export function DonorPicker({ selected, onSelect, onClear, onNewDonor, error, in
         role="combobox"
         autoComplete="off"
         spellCheck={false}
-        data-autofocus
+        data-autofocus={props.autoFocus === false ? undefined : true}
         placeholder="Name, email or organisation"
         aria-autocomplete="list"
         aria-expanded={showList}

@@ -6,6 +6,7 @@
  * form's values and defaults are gift-row-model.ts.
  */
 import { memo, useEffect, useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useForm, useWatch, type DeepPartialSkipArrayKey, type UseFormReturn } from 'react-hook-form';
 import { parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
@@ -13,12 +14,13 @@ import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { Button, Select, TextField } from '../../ui/index.ts';
 import { chooseAccountHint, defaultAccountOf, useCampaignAccount } from './campaign-account.ts';
-import { DonorPicker } from './DonorPicker.tsx';
+import { CreditFields, thisGiftWords, withCreditKeys, type CreditChoice } from './CreditFields.tsx';
+import { DonorPicker, donorName } from './DonorPicker.tsx';
 import { DesignationFields, enterSubmits, GiftFlags, GiftWarnings, useGiftCheck } from './gift-fields.tsx';
 import { defaultsFrom, sameDefaults, stickyOf, type GiftForm } from './gift-row-model.ts';
 import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
-import { keptSticky, useKeepSticky } from './sticky-store.ts';
+import { keptHost, keptSticky, useKeepHost, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
 import { useGiftSubmit, type DonorChoice } from './use-gift-submit.ts';
@@ -41,20 +43,30 @@ export const GiftRow = memo(
     const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch, kept) });
     const { register, formState } = form;
     const errors = formState.errors;
-    const choice = useDonorChoice();
+    const choice = useDonorChoice(api.accountId, batch.id);
     useGiftDraft(batch.id, form, choice.donor, choice.setDonor); // the half-typed gift survives a reload
     const [topError, setTopError] = useState<string | null>(null);
     const amountReg = register('amount');
 
     const watched = useWatch({ control: form.control });
     const stickyId = useId();
-    const sticky = useStickyDefaults(api.accountId, batch, form, watched, ref);
+    const focus = useRowFocus();
+    const { donorRef, amountRef, focusDonor, focusAmount } = focus;
+    const sticky = useStickyDefaults(api.accountId, batch, form, watched, ref, (f) => {
+      if (f !== 'facilitatedByContactId') return;
+      choice.setCredits({ ...choice.credits, raisedBy: null });
+      focus.hostRef.current?.focus();
+    });
     const warnings = useRowWarnings(choice.donor, watched, ref);
-    const { donorRef, amountRef, focusDonor, focusAmount } = useRowFocus();
     const { submit, busy } = useGiftSubmit({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
 
-    // Enter saves from any field of the row.
-    const onKeyDown = enterSubmits(submit);
+    // The credit and host boxes are on screen once used (Alt+C, Alt+R, the sticky line's button)
+    // or set: a row that never credits anyone keeps its height.
+    const [creditsShown, setCreditsShown] = useState(choice.credits.raisedBy !== null);
+    const showCredits = creditsShown || choice.credits.raisedBy !== null || choice.credits.creditTo !== null;
+    const reveal = () => flushSync(() => setCreditsShown(true));
+    // Enter saves from any field of the row; Alt+C, Alt+R and Alt+S reach the credit, host, sustainer.
+    const onKeyDown = withCreditKeys(enterSubmits(submit), { ...focus, reveal }, form);
 
     return (
       <form
@@ -110,12 +122,31 @@ export const GiftRow = memo(
           values={sticky.values}
           batch={sticky.batch}
           nameOf={(f, id) =>
-            ref.nameOf(
-              f === 'campaignId' ? 'campaign' : f === 'committeeId' ? 'committee' : 'donationAccount',
-              id,
-            )
+            f === 'facilitatedByContactId'
+              ? choice.credits.raisedBy?.id === id
+                ? donorName(choice.credits.raisedBy)
+                : null
+              : ref.nameOf(
+                  f === 'campaignId' ? 'campaign' : f === 'committeeId' ? 'committee' : 'donationAccount',
+                  id,
+                )
           }
           onRevert={sticky.revert}
+          thisGift={thisGiftWords(choice.credits.creditTo, watched.isRecurring ?? false)}
+          more={
+            showCredits ? null : (
+              <Button
+                tone="quiet"
+                className="sticky-revert"
+                onClick={() => {
+                  reveal();
+                  focus.creditRef.current?.focus();
+                }}
+              >
+                Credit to, raised by… <kbd>Alt+C</kbd> <kbd>Alt+R</kbd>
+              </Button>
+            )
+          }
         />
         <div className="gift-row-more">
           <DesignationFields
@@ -126,6 +157,17 @@ export const GiftRow = memo(
             accountHint={chooseAccountHint(sticky.offered, watched.donationAccountId ?? '')}
           />
           <GiftFlags register={register} />
+          {showCredits ? (
+            <CreditFields
+              form={form}
+              errors={errors}
+              choice={choice.credits}
+              onChange={choice.setCredits}
+              donorId={choice.donor?.id}
+              refs={focus}
+              creditKey={choice.pickerKey}
+            />
+          ) : null}
         </div>
         <GiftWarnings warnings={warnings} />
       </form>
@@ -134,13 +176,29 @@ export const GiftRow = memo(
   (a, b) => sameDefaults(a.batch, b.batch),
 );
 
-/** Who the gift is from: the donor chosen, or a new donor being typed; what the donor box says; its key. */
-function useDonorChoice(): DonorChoice & { donorError: string | undefined; pickerKey: number } {
+/**
+ * Who the gift is from: the donor chosen, or a new donor being typed; what the donor box says;
+ * its key; and who it is credited to and raised by (the host kept for the batch).
+ */
+function useDonorChoice(
+  accountId: string,
+  batchId: string,
+): DonorChoice & {
+  donorError: string | undefined;
+  pickerKey: number;
+} {
   const [donor, setDonor] = useState<ContactSummary | null>(null);
   const [newDonorMode, setNewDonorMode] = useState(false);
   const [donorError, setDonorError] = useState<string | undefined>();
   const [pickerKey, setPickerKey] = useState(0);
+  const [credits, setCredits] = useState<CreditChoice>(() => ({
+    creditTo: null,
+    raisedBy: keptHost(accountId, batchId),
+  }));
+  useKeepHost(accountId, batchId, credits.raisedBy);
   return {
+    credits,
+    setCredits,
     donor,
     setDonor,
     newDonorMode,
@@ -163,6 +221,8 @@ function useStickyDefaults(
   form: UseFormReturn<GiftForm>,
   watched: Watched,
   ref: ReferenceData,
+  /** After a value is put back (the host's box is emptied by its owner). */
+  afterRevert: (f: StickyField) => void,
 ) {
   const batchValues = defaultsFrom(batch);
   // The batch's campaign's only donation account is the batch's own too (campaign-account.ts).
@@ -176,6 +236,7 @@ function useStickyDefaults(
   const revert = (f: StickyField) => {
     form.setValue(f, batchValues[f], { shouldDirty: true });
     form.setFocus(f);
+    afterRevert(f);
   };
   return { offered, values: stickyOf(watched), batch: stickyOf(batchValues), revert };
 }
@@ -199,6 +260,8 @@ function useRowWarnings(donor: ContactSummary | null, watched: Watched, ref: Ref
 function useRowFocus() {
   const donorRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement | null>(null);
+  const creditRef = useRef<HTMLInputElement>(null);
+  const hostRef = useRef<HTMLInputElement>(null);
   // Focus goes to the donor box after React has put it on screen (it is remounted after each save).
   const [donorFocus, setDonorFocus] = useState(1); // 1: a batch chosen or started, straight to the first gift
   const focusDonor = () => setDonorFocus((n) => n + 1);
@@ -208,7 +271,7 @@ function useRowFocus() {
   // At once, in the same keystroke's handler: the amount field is always on screen, and a fast
   // typist's next keys ("Enter 50 Enter") must land in it, not in the donor box a frame later.
   const focusAmount = () => amountRef.current?.focus();
-  return { donorRef, amountRef, focusDonor, focusAmount };
+  return { donorRef, amountRef, creditRef, hostRef, focusDonor, focusAmount };
 }
 
 /** The donor: the type-ahead box, or the new donor's fields once "New donor" is picked in it. */

@@ -1,14 +1,17 @@
 /**
- * What stays from one gift to the next (date, payment method, designation), said in the entry
+ * What stays from one gift to the next (date, payment method, designation, the host a gift
+ * was raised by), said in the entry
  * row right under the amount, where the eye is while typing. A value that is not the batch's
  * own is marked, with a button that puts the batch's back and says which field it resets
  * ("Campaign: back to none"): one cash gift in a batch of checks is plain to see, and one press
  * from undone for the gifts after it.
  */
+import type { ReactNode } from 'react';
 import { Button } from '../../ui/index.ts';
 import { METHOD_LABEL } from './reference.ts';
 
-export type StickyField = 'date' | 'method' | 'campaignId' | 'committeeId' | 'donationAccountId';
+export type StickyField =
+  'date' | 'method' | 'campaignId' | 'committeeId' | 'donationAccountId' | 'facilitatedByContactId';
 export type StickyValuesOf = Record<StickyField, string>;
 
 const LABEL: Record<StickyField, string> = {
@@ -17,8 +20,16 @@ const LABEL: Record<StickyField, string> = {
   campaignId: 'Campaign',
   committeeId: 'Committee',
   donationAccountId: 'Donation account',
+  facilitatedByContactId: 'Raised by',
 };
-const ORDER: StickyField[] = ['method', 'date', 'campaignId', 'committeeId', 'donationAccountId'];
+const ORDER: StickyField[] = [
+  'method',
+  'date',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'facilitatedByContactId',
+];
 
 /** "Wed, Nov 25, 2026" for a yyyy-mm-dd date (what was typed, while it is not one yet). */
 const DAY = new Intl.DateTimeFormat('en-US', {
@@ -41,13 +52,19 @@ export function StickyValues({
   batch,
   nameOf,
   onRevert,
+  thisGift,
+  more,
 }: {
   id: string;
   values: StickyValuesOf;
   /** The batch's own values: what every gift starts with. */
   batch: StickyValuesOf;
-  nameOf: (field: 'campaignId' | 'committeeId' | 'donationAccountId', id: string) => string | null;
+  nameOf: (field: Exclude<StickyField, 'date' | 'method'>, id: string) => string | null;
   onRevert: (field: StickyField) => void;
+  /** What this gift alone has (a credit, sustainer), said after the kept values; none when empty. */
+  thisGift?: string[];
+  /** A button after the line's own (the credit and host boxes, while they are not on screen). */
+  more?: ReactNode;
 }) {
   const shown = (f: StickyField, v: string): string => {
     if (f === 'method') return METHOD_LABEL[v as keyof typeof METHOD_LABEL] ?? (v || '—');
@@ -74,6 +91,12 @@ export function StickyValues({
             ) : null}
           </span>
         ))}
+        {thisGift && thisGift.length > 0 ? (
+          <span className="sticky-value sticky-this-gift" data-sticky="this-gift">
+            {' · This gift: '}
+            <b>{thisGift.join(' · ')}</b>
+          </span>
+        ) : null}
       </span>
       {items
         .filter((f) => values[f] !== batch[f])
@@ -85,9 +108,12 @@ export function StickyValues({
             onClick={() => onRevert(f)}
             title={`Back to this batch’s ${LABEL[f].toLowerCase()} for the next gifts`}
           >
-            {LABEL[f]}: back to {shown(f, batch[f])}
+            {f === 'facilitatedByContactId'
+              ? `${LABEL[f]}: clear`
+              : `${LABEL[f]}: back to ${shown(f, batch[f])}`}
           </Button>
         ))}
+      {more}
     </div>
   );
 }

@@ -32,6 +32,10 @@ export interface GiftFieldValues {
   isAnonymous: boolean;
   isRecurring: boolean;
   thankYouSent: boolean;
+  /** Soft credit: the contact the gift is credited to (the donor stays the legal donor); '' for none. */
+  onBehalfOfContactId: string;
+  /** The host (bundler) who raised the gift; '' for none. */
+  facilitatedByContactId: string;
 }
 
 /** Where a gift field's error shows: a form field, or the donor box. */
@@ -50,6 +54,8 @@ export const DONATION_FIELDS: Record<string, GiftField> = {
   isAnonymous: 'isAnonymous',
   isRecurring: 'isRecurring',
   thankYouSent: 'thankYouSent',
+  onBehalfOfContactId: 'onBehalfOfContactId',
+  facilitatedByContactId: 'facilitatedByContactId',
 };
 
 /**
@@ -78,6 +84,8 @@ export function donationFields(v: GiftFieldValues, cents: number) {
     isAnonymous: v.isAnonymous,
     isRecurring: v.isRecurring,
     thankYouSent: v.thankYouSent,
+    onBehalfOfContactId: orNull(v.onBehalfOfContactId),
+    facilitatedByContactId: orNull(v.facilitatedByContactId),
   };
 }
 
@@ -146,13 +154,14 @@ export function useGiftCheck(donorId: string | undefined, date: string, donation
 
 /**
  * The form's keydown handler: Enter saves from any field (not from a button, a text area, or
- * the donor box, which handles its own Enter while choosing).
+ * a donor box while its list is open: it handles its own Enter while choosing).
  */
 export function enterSubmits(submit: () => Promise<void>) {
   return (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     const t = e.target as HTMLElement;
-    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || t.getAttribute('role') === 'combobox') return;
+    const choosing = t.getAttribute('role') === 'combobox' && t.getAttribute('aria-expanded') !== 'false';
+    if (t.tagName === 'BUTTON' || t.tagName === 'TEXTAREA' || choosing) return;
     e.preventDefault();
     void submit();
   };
@@ -236,12 +245,12 @@ export function DesignationFields<T extends GiftFieldValues>({
   );
 }
 
-/** Anonymous, recurring, thank-you sent. */
+/** Anonymous, sustainer (one charge of a recurring gift; Alt+S), thank-you sent. */
 export function GiftFlags<T extends GiftFieldValues>({ register }: { register: UseFormRegister<T> }) {
   return (
     <div className="gift-flags" role="group" aria-label="Gift details">
       <Checkbox label="Anonymous" {...register(gift<T>('isAnonymous'))} />
-      <Checkbox label="Recurring" {...register(gift<T>('isRecurring'))} />
+      <Checkbox label="Sustainer (recurring)" {...register(gift<T>('isRecurring'))} />
       <Checkbox label="Thank-you sent" {...register(gift<T>('thankYouSent'))} />
     </div>
   );

@@ -44,6 +44,8 @@ export function defaultsFrom(batch: Batch | null, sticky: Partial<GiftForm> = {}
     isAnonymous: false,
     isRecurring: false,
     thankYouSent: false,
+    onBehalfOfContactId: '',
+    facilitatedByContactId: sticky.facilitatedByContactId ?? '',
     newDonor: EMPTY_NEW_DONOR,
   };
 }
@@ -64,6 +66,7 @@ export const stickyOf = (v: Partial<Record<StickyField, string>>): StickyValuesO
   campaignId: v.campaignId ?? '',
   committeeId: v.committeeId ?? '',
   donationAccountId: v.donationAccountId ?? '',
+  facilitatedByContactId: v.facilitatedByContactId ?? '',
 });
 
 type ContactBody = Parameters<ReturnType<typeof useApi>['contacts']['create']>[0];

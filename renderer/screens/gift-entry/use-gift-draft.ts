@@ -13,6 +13,13 @@ import type { GiftFieldValues } from './gift-fields.tsx';
 import type { NewDonorValues } from './NewDonorFields.tsx';
 
 const text = z.string();
+/**
+ * What a draft keeps: not the credit nor the host (their names are not in it, and a gift is
+ * never credited to someone the row does not show); the host is kept with the sticky values.
+ */
+type DraftValues = Omit<GiftFieldValues, 'onBehalfOfContactId' | 'facilitatedByContactId'> & {
+  newDonor: NewDonorValues;
+};
 const NewDonorDraft = z.object({
   firstName: text,
   lastName: text,
@@ -39,7 +46,7 @@ const GiftDraft = z.object({
     isRecurring: z.boolean(),
     thankYouSent: z.boolean(),
     newDonor: NewDonorDraft,
-  }) satisfies z.ZodType<GiftFieldValues & { newDonor: NewDonorValues }>,
+  }) satisfies z.ZodType<DraftValues>,
 });
 type GiftDraft = z.infer<typeof GiftDraft>;
 
@@ -97,7 +104,10 @@ export function useGiftDraft(
     if (restored.current) return;
     const draft = read(mountBatch);
     if (draft) {
-      form.reset(draft.values, { keepDefaultValues: true });
+      form.reset(
+        { ...form.getValues(), ...draft.values, onBehalfOfContactId: '' },
+        { keepDefaultValues: true },
+      );
       setDonor(draft.donor);
     }
     restored.current = true;

@@ -21,6 +21,7 @@ import { invalidateAfterGift, refreshAfterGift } from '../../api/query-keys.ts';
 import { schemaIssues } from '../../forms.ts';
 import { useToast } from '../../ui/index.ts';
 import { missingAccountIssue } from './campaign-account.ts';
+import { selfCreditIssue, type CreditChoice } from './CreditFields.tsx';
 import { donorName } from './DonorPicker.tsx';
 import { amountError, DONATION_FIELDS, donationFields, showFieldIssues, summaryOf } from './gift-fields.tsx';
 import {
@@ -41,8 +42,11 @@ export interface DonorChoice {
   newDonorMode: boolean;
   setNewDonorMode: (on: boolean) => void;
   setDonorError: (message: string | undefined) => void;
-  /** A fresh donor box (the next gift's). */
+  /** A fresh donor box (the next gift's, its credit box too). */
   resetPicker: () => void;
+  /** Who the gift is credited to and raised by (the form holds their ids). */
+  credits: CreditChoice;
+  setCredits: (next: CreditChoice) => void;
 }
 
 export interface SubmitOptions {
@@ -110,6 +114,11 @@ export function useGiftSubmit(o: SubmitOptions) {
     // without them the campaign's account is unknown, and a gift is never saved unchecked.
     if (!ref.ready) {
       setTopError('Not saved: the campaigns and donation accounts are still loading. Press Enter again.');
+      return null;
+    }
+    const self = selfCreditIssue(v.onBehalfOfContactId, d.donor?.id);
+    if (self) {
+      form.setError('onBehalfOfContactId', { message: self });
       return null;
     }
     const noAccount = missingAccountIssue(
@@ -185,6 +194,7 @@ export function useGiftSubmit(o: SubmitOptions) {
         form.reset(defaultsFrom(batch, stickyOf(v)));
         d.setDonor(null);
         d.setNewDonorMode(false);
+        d.setCredits({ creditTo: null, raisedBy: d.credits.raisedBy }); // the host stays, like the campaign
         d.resetPicker();
         o.focusDonor();
       });
