@@ -52,6 +52,7 @@ import type {
   SyncRemotesTable,
 } from './schema/sync.ts';
 import type {
+  HubHeldGiftsTable,
   HubNoticesTable,
   HubPairingCodesTable,
   HubSettingsTable,
@@ -104,6 +105,7 @@ export interface Database {
   hubStations: HubStationsTable;
   hubPairingCodes: HubPairingCodesTable;
   hubNotices: HubNoticesTable;
+  hubHeldGifts: HubHeldGiftsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -20,6 +20,7 @@ import * as syncReferenceUnique from './2026-11-25T1940-sync-reference-unique.ts
 import * as donorTotalDeltas from './2026-11-25T2300-donor-total-deltas.ts';
 import * as searchFoldLetters from './2026-11-25T2310-search-fold-letters.ts';
 import * as eventHub from './2026-11-27T1600-event-hub.ts';
+import * as hubHeldGifts from './2026-11-27T1700-hub-held-gifts.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   donorTotalDeltas,
   searchFoldLetters,
   eventHub,
+  hubHeldGifts,
 ];

@@ -24,6 +24,7 @@ import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { linkRemote, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { applyHeldGifts } from '../station/feed-gifts.ts';
 
 export interface RecordDeps {
   store: Store;
@@ -85,6 +86,8 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At a station: gifts of the hub's feed that waited for this donor are written now.
+      if (step.op === 'create' && e.entityType === 'contact') await applyHeldGifts(trx, cfg.accountId, at);
       if (step.op === 'delete') {
         // Gone from HQ: never an email match again (email-match.ts's directory).
         const gone = await remoteIdFor(trx, e.entityType, e.entityId);

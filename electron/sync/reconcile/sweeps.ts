@@ -17,6 +17,7 @@ import {
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 import { linkRemote } from '../outbox/links.ts';
+import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 const PAGE = 100;
@@ -52,6 +53,8 @@ async function linkFound(
     source: 'found',
     at,
   });
+  // At a station: gifts of the hub's feed that waited for this donor are written now.
+  if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
   const settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
