@@ -229,6 +229,8 @@ describe('403: a valid key used with another account', () => {
         fingerprint: `sha256:${'ab'.repeat(32)}`,
         name: 'Cross',
       },
+      'POST /api/v1/event/notices/{id}/seen': {},
+      'POST /api/v1/event/notices/seen-all': {},
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];
