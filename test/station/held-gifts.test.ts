@@ -15,6 +15,7 @@ import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { getRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { applyHeldGifts, countHeldGifts } from '../../electron/sync/station/feed-gifts.ts';
+import { markAllUnsent } from '../../electron/sync/outbox/resend.ts';
 import { tempDir } from '../helpers/server.ts';
 
 type FeedGift = FeedPage['donations'][number];
@@ -159,5 +160,44 @@ describe('a gift of the feed whose donor is not here yet', () => {
     expect(await countHeldGifts(store.db, accountId)).toBe(1);
     await apply(page({ deletedContacts: ['cnt_HUBGONE'], cursor: '8' }));
     expect(await countHeldGifts(store.db, accountId)).toBe(0);
+  });
+});
+
+describe('sending everything again (the hub lost for good)', () => {
+  it('this station’s own changes go again, unlinked; what the feed brought stays and is never sent', async () => {
+    await apply(page({ donations: [gift('don_HUBX4', 'cnt_HUBNOBODY', 5)], cursor: '9' }));
+    const before = await store.db
+      .selectFrom('changeLog')
+      .select(['push', 'syncedAt'])
+      .where('accountId', '=', accountId)
+      .execute();
+    const own = before.filter((c) => c.push === 1).length;
+    expect(own).toBeGreaterThan(0);
+    await store.write((trx) =>
+      trx
+        .updateTable('changeLog')
+        .set({ syncedAt: '2026-11-27T20:00:00.000Z' })
+        .where('push', '=', 1)
+        .execute(),
+    );
+    const n = await store.write((trx) => markAllUnsent(trx, accountId));
+    expect(n).toBe(own);
+    const after = await store.db
+      .selectFrom('changeLog')
+      .select(['push', 'syncedAt'])
+      .where('accountId', '=', accountId)
+      .execute();
+    expect(after.filter((c) => c.push === 1 && c.syncedAt === null)).toHaveLength(own);
+    expect(after.filter((c) => c.push === 0)).toHaveLength(before.filter((c) => c.push === 0).length);
+    const links = await store.db
+      .selectFrom('syncLinks')
+      .select('entityType')
+      .where('accountId', '=', accountId)
+      .where('entityType', 'in', ['contact', 'donation'])
+      .execute();
+    expect(links).toEqual([]);
+    expect(await countHeldGifts(store.db, accountId)).toBe(0);
+    // The other stations' gifts stay in the donors' totals.
+    expect(await totalOf('cnt_HUBLEE')).toBe(25_000);
   });
 });
