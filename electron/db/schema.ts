@@ -54,6 +54,7 @@ import type {
   SyncRemotesTable,
 } from './schema/sync.ts';
 import type {
+  HubHeldGiftsTable,
   HubNoticesTable,
   HubPairingCodesTable,
   HubSettingsTable,
@@ -108,6 +109,7 @@ export interface Database {
   hubStations: HubStationsTable;
   hubPairingCodes: HubPairingCodesTable;
   hubNotices: HubNoticesTable;
+  hubHeldGifts: HubHeldGiftsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

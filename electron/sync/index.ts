@@ -47,4 +47,10 @@ export { syncStatus } from './status/status.ts';
 export { stationAccounts } from './remote/hub-remote.ts';
 export { type EventStatusView, eventStatus } from './station/event-status.ts';
 export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';
-export { type NoticeView, listNotices } from './station/notices.ts';
+export {
+  type NoticeView,
+  countNotices,
+  listNotices,
+  markAllNoticesSeen,
+  markNoticeSeen,
+} from './station/notices.ts';

@@ -12,7 +12,8 @@
  * At the hub, for the person hosting (any key of the account):
  * - GET /hub, POST /hub/codes, GET /hub/stations, POST /hub/stations/:id/revoke,
  *   GET /hub/close-out.
- * At a station, for its own app and scripts: GET /event, POST /event/join, GET /event/notices.
+ * At a station, for its own app and scripts: GET /event, POST /event/join, GET /event/notices,
+ * POST /event/notices/{id}/seen and /event/notices/seen-all.
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
@@ -262,11 +263,26 @@ export const HubNotice = z.object({
   mine: z.string().nullable(),
   theirs: z.string().nullable(),
   createdAt: z.string(),
+  /** When the person marked it read (null: not yet; GET /event's `notices` counts those). */
+  seenAt: z.string().nullable(),
   /** The notice in a sentence ("Your change to Maria Lopez's phone was replaced by …"). */
   message: z.string(),
 });
 
 export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
+
+/** POST /event/notices/{id}/seen and /event/notices/seen-all: the account (optional, as everywhere). */
+export const NoticesSeenBody = z
+  .object({ accountId: accountIdField.optional() })
+  .meta({ id: 'NoticesSeenBody' });
+
+/** POST /event/notices/{id}/seen's answer. */
+export const NoticeSeen = z.object({ id: z.string(), notices: z.number().int() }).meta({ id: 'NoticeSeen' });
+
+/** POST /event/notices/seen-all's answer: how many were marked now, and how many are left unread (0). */
+export const NoticesSeen = z
+  .object({ marked: z.number().int(), notices: z.number().int() })
+  .meta({ id: 'NoticesSeen' });
 
 export type HubJoinBody = z.infer<typeof HubJoinBody>;
 export type HubStation = z.infer<typeof HubStation>;

@@ -210,6 +210,11 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/batches': { name: 'Cross' },
       'PUT /api/v1/batches/{id}': { name: 'Renamed', closed: true },
       'POST /api/v1/batches/{id}/donations': giftBody(s, contactId, { campaignId }),
+      'POST /api/v1/batches/{id}/count': {
+        countedBy: 'Cross',
+        counted: [{ paymentMethod: 'cash', total: 10 }],
+        acceptDifference: true,
+      },
       'PATCH /api/v1/donations/{id}': { donationAmount: 12 },
       'POST /api/v1/donations/{id}/void': { reason: 'cross' },
       'PUT /api/v1/sync/settings': {
@@ -229,6 +234,8 @@ describe('403: a valid key used with another account', () => {
         fingerprint: `sha256:${'ab'.repeat(32)}`,
         name: 'Cross',
       },
+      'POST /api/v1/event/notices/{id}/seen': {},
+      'POST /api/v1/event/notices/seen-all': {},
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];

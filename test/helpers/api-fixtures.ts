@@ -240,6 +240,7 @@ const TABLES = {
   hubStations: true,
   hubPairingCodes: true,
   hubNotices: true,
+  hubHeldGifts: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

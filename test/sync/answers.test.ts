@@ -270,3 +270,47 @@ describe('backOff', () => {
     });
   });
 });
+
+describe('recordAnswer at a station: every sentence names the event hub, not HQ', () => {
+  it('a refusal, a refused key and a backoff are said of the event hub', async () => {
+    const asHub = { ...cfg, kind: 'hub' as const };
+    const c = await person('Lena', 'Brandt');
+    const step = await prepare({
+      store: rig.local.store,
+      ctx: rig.local.ctx,
+      holder: 'laptop-a',
+      leaseMs: 30_000,
+      clock: Date.now,
+      cfg: asHub,
+      record: { entityType: 'contact', entityId: c.id, firstSeq: 0 },
+      emailMatch: false,
+      progress: () => undefined,
+    });
+    if (step.kind !== 'send') throw new Error('expected a request');
+    const answer = (status: number, message: string) => ({
+      outcome: 'notApplied' as const,
+      sent: true,
+      status,
+      error: { message },
+      sentAt: Date.now(),
+    });
+    const hubDeps = { ...deps(), kind: 'hub' as const };
+    const input = {
+      cfg: asHub,
+      record: { entityType: 'contact' as const, entityId: c.id, firstSeq: 0 },
+      step,
+    };
+    const common = { deadlineMs: DEADLINE, progress: () => undefined };
+    expect(await recordAnswer(hubDeps, { ...input, ...common, res: answer(401, 'no') })).toBe('auth');
+    expect(asHub.lastError).toMatch(/^The event hub refused the API key \(401\)/);
+    expect(await recordAnswer(hubDeps, { ...input, ...common, res: answer(400, 'Validation failed') })).toBe(
+      'parked',
+    );
+    const item = await getItem(rig.local.store.db, 'contact', c.id);
+    expect(item!.attentionReason).toBe('The event hub refused the create (400): Validation failed');
+    await backOff(hubDeps, { entityType: 'contact', entityId: c.id }, 'HQ answered nothing');
+    const after = await getItem(rig.local.store.db, 'contact', c.id);
+    expect(after!.lastError).toBe('The event hub answered nothing');
+    expect(`${after!.lastError} ${item!.attentionReason} ${asHub.lastError}`).not.toMatch(/\bHQ\b/);
+  });
+});

@@ -23,6 +23,7 @@ import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
+import { markAllUnsent } from '../../electron/sync/outbox/resend.ts';
 import { pullFromHq } from '../../electron/sync/pull/pull.ts';
 import { type ContactMatcher, createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
@@ -177,21 +178,7 @@ async function drain(p: Pusher, opts: { matchContact?: ContactMatcher } = {}): P
  * there and every change it made goes again.
  */
 async function sendAllAgainTo(station: Pusher, up: Upstream): Promise<void> {
-  await station.store.write(async (trx) => {
-    await trx
-      .deleteFrom('syncLinks')
-      .where('accountId', '=', station.accountId)
-      .where('entityType', 'in', ['contact', 'donation'])
-      .execute();
-    await trx.deleteFrom('syncItems').where('accountId', '=', station.accountId).execute();
-    await trx
-      .updateTable('changeLog')
-      .set({ syncedAt: null, attemptId: null })
-      .where('accountId', '=', station.accountId)
-      .where('push', '=', 1)
-      .where('entityType', 'in', ['contact', 'donation'])
-      .execute();
-  });
+  await station.store.write((trx) => markAllUnsent(trx, station.accountId));
   await pointAt(station, up);
 }
 

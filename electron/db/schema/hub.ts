@@ -51,3 +51,17 @@ export interface HubNoticesTable {
   createdAt: string;
   seenAt: string | null;
 }
+
+/** At a station: a gift of the hub's feed that waits for what it names to be here. */
+export interface HubHeldGiftsTable {
+  accountId: string;
+  /** The gift's id at the hub. */
+  hubId: string;
+  /** Its donor's id at the hub. */
+  contactHubId: string;
+  /** The gift as the feed gave it (JSON). */
+  body: string;
+  /** What was not here when it came (e.g. "its donor"). */
+  missing: string;
+  heldAt: string;
+}

@@ -1,20 +1,36 @@
 /**
  * A station's event, for its own app and scripts (/api/v1/event…): what this GiftDesk is in
  * an event, joining one as a station (the app's Settings → Event; the CLI has `hub join`), and
- * the notices of contact edits another station's later change replaced. Scoped to the key's
+ * the notices of contact edits another station's later change replaced (each marked read
+ * by itself, or all at once: GET /event counts the unread ones). Scoped to the key's
  * account like every route; the join makes the event's account here (the hub's), so the app's
  * own session gets a key for it in the answer.
  */
 import { accountQuery } from '#shared/schemas/common.ts';
-import { EventJoinBody, EventJoined, EventStatus, HubNoticeList } from '#shared/schemas/hub.ts';
+import {
+  EventJoinBody,
+  EventJoined,
+  EventStatus,
+  HubNoticeList,
+  NoticeSeen,
+  NoticesSeen,
+  NoticesSeenBody,
+} from '#shared/schemas/hub.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createApiKey } from '../../domain/accounts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { DomainError } from '../../domain/index.ts';
-import { eventStatus, joinHub, listNotices } from '../../sync/index.ts';
+import {
+  countNotices,
+  eventStatus,
+  joinHub,
+  listNotices,
+  markAllNoticesSeen,
+  markNoticeSeen,
+} from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
-import { errors } from './common.ts';
+import { errors, IdParams } from './common.ts';
 import type { SyncServices } from './sync.ts';
 
 const tags = ['Event'];
@@ -73,5 +89,38 @@ export async function eventRoutes(
       response: { 200: HubNoticeList, ...errors(400, 403) },
     },
     handler: async (req) => ({ notices: await listNotices(db, scopedAccount(req, req.query.accountId)) }),
+  });
+
+  r.post('/event/notices/:id/seen', {
+    schema: {
+      tags,
+      summary:
+        'Marks one notice read: GET /event no longer counts it (it stays listed, with when it was read)',
+      params: IdParams,
+      body: NoticesSeenBody.optional(),
+      response: { 200: NoticeSeen, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body?.accountId);
+      if (!(await markNoticeSeen(db, accountId, req.params.id, ctx.now())))
+        throw new DomainError('not_found', 'notice_not_found', `No notice ${req.params.id} in this account`, [
+          { field: 'id', issue: 'is not a notice of this account' },
+        ]);
+      return { id: req.params.id, notices: await countNotices(db, accountId) };
+    },
+  });
+
+  r.post('/event/notices/seen-all', {
+    schema: {
+      tags,
+      summary: 'Marks every notice of the account read: GET /event counts none',
+      body: NoticesSeenBody.optional(),
+      response: { 200: NoticesSeen, ...errors(400, 403) },
+    },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body?.accountId);
+      const marked = await markAllNoticesSeen(db, accountId, ctx.now());
+      return { marked, notices: await countNotices(db, accountId) };
+    },
   });
 }

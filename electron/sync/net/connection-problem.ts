@@ -11,6 +11,7 @@
  * - `key`: HQ refused the key (401) or its account (403);
  * - `hq`: HQ answered with a failure of its own (5xx).
  */
+import { saidOfTheHub } from './remote-words.ts';
 import type { RemoteResult } from './http-client.ts';
 import { PIN_MISMATCH_CODE, PIN_MISMATCH_MESSAGE } from './pinned-fetch.ts';
 
@@ -119,15 +120,6 @@ export function connectionProblem(
   if (r.status === 401 && r.error?.code === 'station_revoked')
     return { kind: 'key', field: null, sentence: r.error.message };
   return { ...p, sentence: saidOfTheHub(p.sentence) };
-}
-
-/** An HQ sentence said of the event hub: "HQ" becomes "the event hub" (capitalised where a sentence starts). */
-function saidOfTheHub(sentence: string): string {
-  return sentence
-    .replace(/\b[Tt]he HQ\b/g, 'the event hub')
-    .replace(/\bHQ's\b/g, "the event hub's")
-    .replace(/\bHQ\b/g, 'the event hub')
-    .replace(/(^|[.!?]\s+|")the event hub/g, (_m, lead: string) => `${lead}The event hub`);
 }
 
 function hqProblem(

@@ -18,23 +18,27 @@
 import type { Store } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
+import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { linkRemote, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { applyHeldGifts } from '../station/feed-gifts.ts';
 
 export interface RecordDeps {
   store: Store;
   clock: () => number;
   /** The backoff's jitter. */
   random: () => number;
+  /** Whose words the sentences are in: HQ's, or the event hub's at a station (remote-words.ts). */
+  kind?: RemoteKind | undefined;
 }
 
 export interface AnswerInput {
   /** The remote's settings; `lastError` is set when HQ refused the key. */
-  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'lastError'> & { kind?: RemoteKind | undefined };
   record: PendingEntity;
   /** The request as prepare.ts marked it in flight. */
   step: SendStep;
@@ -85,6 +89,8 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At a station: gifts of the hub's feed that waited for this donor are written now.
+      if (step.op === 'create' && e.entityType === 'contact') await applyHeldGifts(trx, cfg.accountId, at);
       if (step.op === 'delete') {
         // Gone from HQ: never an email match again (email-match.ts's directory).
         const gone = await remoteIdFor(trx, e.entityType, e.entityId);
@@ -137,7 +143,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
     });
     if (status === 429) return 'again';
     // The connection's problem, not this record's: said in connection-problem.ts's words.
-    const problem = connectionProblem(res, cfg.baseUrl);
+    const problem = connectionProblem(res, cfg.baseUrl, cfg.kind);
     if (status === undefined || status === 408) {
       await backOff(
         d,
@@ -147,7 +153,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       return 'failed';
     }
     if (status === 401 || status === 403) {
-      cfg.lastError = problem?.sentence ?? `HQ refused the API key (${status})`;
+      cfg.lastError = saidOf(cfg.kind, problem?.sentence ?? `HQ refused the API key (${status})`);
       return 'auth';
     }
     if (problem) {
@@ -160,10 +166,12 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       updateItem(trx, e.entityType, e.entityId, {
         state: 'attention',
         attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
-        attentionReason:
+        attentionReason: saidOf(
+          cfg.kind,
           step.op === 'update' && status === 404
             ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
             : `HQ refused the ${step.op} (${status}): ${message}`,
+        ),
         attentionStatus: status,
         attentionAt: at,
         failures: 0,
@@ -177,7 +185,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
   await backOff(
     d,
     e,
-    connectionProblem(res, cfg.baseUrl)?.sentence ??
+    connectionProblem(res, cfg.baseUrl, cfg.kind)?.sentence ??
       res.error?.message ??
       res.networkError?.message ??
       `HQ answered ${res.status ?? 'nothing'}`,
@@ -209,7 +217,7 @@ export async function backOff(
       nextTryAt: new Date(
         Math.max(notBefore, d.clock() + backoffDelay(failures - 1, { random: d.random })),
       ).toISOString(),
-      lastError: why,
+      lastError: saidOf(d.kind, why),
       updatedAt: at,
     });
   });

@@ -11,6 +11,7 @@
  *   will find it), and ours is created;
  * - no GiftDesk tag → the same person, entered at HQ: linked (`email`), not created.
  */
+import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import type { Store } from '../../db/store.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
@@ -47,7 +48,9 @@ export interface EmailLinkInput {
   /** Called for every request this step sends itself. */
   counted: () => void;
   /** The remote; `lastError` is set when HQ refuses the key. */
-  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'remoteAccountId' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'remoteAccountId' | 'lastError'> & {
+    kind?: RemoteKind | undefined;
+  };
   contactId: string;
   email: string;
   /** The same object for every call of one account pass. */
@@ -90,9 +93,9 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
     // HQ's list does not show tags: read the one contact matched (a read instead of the create).
     i.counted();
     const read = await i.get(`/contacts/${encodeURIComponent(found)}`, { accountId: cfg.remoteAccountId });
-    const problem = connectionProblem(read, cfg.baseUrl);
+    const problem = connectionProblem(read, cfg.baseUrl, cfg.kind);
     if (read.status === 401 || read.status === 403) {
-      cfg.lastError = problem?.sentence ?? `HQ refused the API key (${read.status})`;
+      cfg.lastError = saidOf(cfg.kind, problem?.sentence ?? `HQ refused the API key (${read.status})`);
       return 'auth';
     }
     if (read.status === 404) return 'checked'; // gone at HQ since: create ours

@@ -32,6 +32,7 @@ import { defaultClient, REQUEST_TIMEOUT_MS } from './default-client.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './answers.ts';
+import { saidOf } from '../net/remote-words.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './under-lease.ts';
 
 export type { ContactMatcher } from './email-link.ts';
@@ -206,14 +207,15 @@ export function createSyncEngine(opts: SyncEngineOptions) {
               path,
               query,
             ),
-          fail: (e, why) => backOff(recordDeps, e, why),
+          fail: (e, why) => backOff({ ...recordDeps, kind: cfg.kind }, e, why),
+          kind: cfg.kind,
           deadlineMs: client.timeoutMs,
           graceMs: client.timeoutMs,
           progress,
         });
         result.parked += rec.parked;
         if (rec.result === 'auth') {
-          stopReason = cfg.lastError ?? 'HQ refused the API key';
+          stopReason = cfg.lastError ?? saidOf(cfg.kind, 'HQ refused the API key');
           break;
         }
         if (rec.result === 'failed') {
@@ -254,10 +256,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
             result.failed++;
             transportFailure = true;
             if (++consecutiveFailures >= FAILURES_SHOWN)
-              stopReason = 'HQ cannot be reached or keeps failing; retrying later';
+              stopReason = saidOf(cfg.kind, 'HQ cannot be reached or keeps failing; retrying later');
             return 'endLane'; // the rest of this lane waits for the backoff
           } else if (r === 'auth') {
-            stopReason = cfg.lastError ?? 'HQ refused the API key';
+            stopReason = cfg.lastError ?? saidOf(cfg.kind, 'HQ refused the API key');
           } else if (r === 'lease') {
             stopReason = LEASE_LOST;
           }
@@ -320,7 +322,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       if (step.kind === 'blocked') {
         if (item)
           await store.write((trx) =>
-            updateItem(trx, e.entityType, e.entityId, { lastError: step.reason, updatedAt: nowIso() }),
+            updateItem(trx, e.entityType, e.entityId, {
+              lastError: saidOf(cfg.kind, step.reason),
+              updatedAt: nowIso(),
+            }),
           );
         return 'blocked';
       }
@@ -329,7 +334,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         emailChecked = true;
         if (!opts.matchContact) continue;
         const linked = await linkByEmail({
-          deps: recordDeps,
+          deps: { ...recordDeps, kind: cfg.kind },
           matcher: opts.matchContact,
           client,
           get: (path, query) => timed(client, 'GET', path, undefined, query),
@@ -344,14 +349,17 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       }
       result.requests++;
       const res = await timed(client, step.method, step.path, step.body, step.query);
-      const r = await recordAnswer(recordDeps, {
-        cfg,
-        record: e,
-        step,
-        res,
-        deadlineMs: client.timeoutMs,
-        progress,
-      });
+      const r = await recordAnswer(
+        { ...recordDeps, kind: cfg.kind },
+        {
+          cfg,
+          record: e,
+          step,
+          res,
+          deadlineMs: client.timeoutMs,
+          progress,
+        },
+      );
       if (r === 'again') {
         result.applied += isApplied(step, res) ? 1 : 0;
         outcome = 'ok';

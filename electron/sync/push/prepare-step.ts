@@ -4,6 +4,7 @@
  * send, or the record marked in flight with the request's attempt id and body.
  * prepare-contact.ts and prepare-donation.ts decide which, each for its kind of record.
  */
+import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import type { SyncAttentionCode } from '#shared/enums.ts';
 import { newId } from '#shared/ids.ts';
 import type { Db } from '../../db/store.ts';
@@ -35,7 +36,7 @@ export type SendStep = Extract<Step, { kind: 'send' }>;
 /** A record being prepared, inside prepare's transaction: what is known of it, and the ways its step is written. */
 export interface Preparing {
   trx: Db;
-  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch'> & { kind?: RemoteKind | undefined };
   record: PendingEntity;
   /** Its push state (sync_items) as the transaction found it. */
   item: ItemRow;
@@ -73,7 +74,7 @@ export function preparing(
       await updateItem(trx, e.entityType, e.entityId, {
         state: 'attention',
         attentionCode: code,
-        attentionReason: reason,
+        attentionReason: saidOf(cfg.kind, reason),
         attentionStatus: null,
         attentionAt: again ? item.attentionAt : at,
         updatedAt: at,

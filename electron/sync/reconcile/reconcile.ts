@@ -27,6 +27,7 @@
  * This file decides what is due and resends PUTs and DELETEs; sweeps.ts has the sweeps,
  * types.ts the shapes both use.
  */
+import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import type { Db } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
@@ -41,7 +42,7 @@ export interface ReadForReconcileDeps {
   /** One GET through the engine's client (its pacer, under the lease). */
   get: (path: string, query: Record<string, string | number>) => Promise<RemoteResult>;
   /** The remote: reads are in its HQ account; `lastError` is set when HQ refuses the key. */
-  cfg: Pick<RemoteConfig, 'baseUrl' | 'remoteAccountId' | 'lastError'>;
+  cfg: Pick<RemoteConfig, 'baseUrl' | 'remoteAccountId' | 'lastError'> & { kind?: RemoteKind | undefined };
   clock: () => number;
   /** The retry's jitter. */
   random: () => number;
@@ -69,8 +70,10 @@ export async function readForReconcile(
       return { ok: true, body: r.body, ...(r.headers ? { headers: r.headers } : {}), receivedAt: d.clock() };
     const message = r.error?.message ?? r.networkError?.message ?? `HTTP ${r.status ?? 'no answer'}`;
     if (r.status === 401 || r.status === 403) {
-      d.cfg.lastError =
-        connectionProblem(r, d.cfg.baseUrl)?.sentence ?? `HQ refused the API key (${r.status})`;
+      d.cfg.lastError = saidOf(
+        d.cfg.kind,
+        connectionProblem(r, d.cfg.baseUrl, d.cfg.kind)?.sentence ?? `HQ refused the API key (${r.status})`,
+      );
       return { ok: false, result: 'auth', message, status: r.status };
     }
     const passing = r.status === undefined || r.status === 429 || r.status >= 500;

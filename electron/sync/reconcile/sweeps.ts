@@ -3,6 +3,7 @@
  * of their merged date windows; one for the due contacts, HQ's newest contacts back to the
  * earliest attempt on HQ's clock. Each links what it finds and releases what is absent.
  */
+import { saidOf } from '../net/remote-words.ts';
 import type { SyncAttentionCode } from '#shared/enums.ts';
 import type { ContactListItem } from '#shared/schemas/contacts.ts';
 import type { DonationListItem } from '#shared/schemas/donations.ts';
@@ -17,6 +18,7 @@ import {
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 import { linkRemote } from '../outbox/links.ts';
+import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 const PAGE = 100;
@@ -52,6 +54,8 @@ async function linkFound(
     source: 'found',
     at,
   });
+  // At a station: gifts of the hub's feed that waited for this donor are written now.
+  if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
   const settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
@@ -61,7 +65,7 @@ async function linkFound(
     nextTryAt: null,
     lastError: null,
     attentionCode: note?.code ?? null,
-    attentionReason: note?.reason ?? null,
+    attentionReason: saidOf(d.kind, note?.reason ?? null),
     attentionAt: note ? at : null,
     updatedAt: at,
   });
@@ -228,7 +232,10 @@ export async function sweepDonations(
           attemptId: null,
           attemptBody: null,
           attentionCode: 'possible_duplicate',
-          attentionReason: `HQ has gift ${m.remoteId} that matches this one in every field and carries no GiftDesk reference (typed at HQ, or its notes edited there?). If it is this gift, discard this item; if not, retry to post it.`,
+          attentionReason: saidOf(
+            d.kind,
+            `HQ has gift ${m.remoteId} that matches this one in every field and carries no GiftDesk reference (typed at HQ, or its notes edited there?). If it is this gift, discard this item; if not, retry to post it.`,
+          ),
           attentionStatus: null,
           attentionAt: at,
           updatedAt: at,

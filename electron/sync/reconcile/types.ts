@@ -3,6 +3,7 @@
  * resends) and sweeps.ts (the sweeps): a read's answer, what a run is given, what it did, and
  * a create of unknown outcome.
  */
+import type { RemoteKind } from '../net/remote-words.ts';
 import type { Store } from '../../db/store.ts';
 import type { ItemRow, PushEntity } from '../outbox/items.ts';
 
@@ -23,6 +24,8 @@ export interface ReconcileDeps {
   /** How long a due create waits for the others to become due, so one sweep finds them all. */
   graceMs: number;
   progress: (n: number) => void;
+  /** Whose words the sentences are in: HQ's, or the event hub's at a station. */
+  kind?: RemoteKind | undefined;
 }
 
 export interface ReconcileResult {

@@ -5,86 +5,19 @@
  * page half-applied is never left and a page re-read after a crash writes nothing twice.
  * Every record written is logged with push = 0 and linked to the hub's id.
  *
- * Gifts: this station's own coming back are skipped (linked to the hub's id already, or
- * carrying its own `gd:` reference); another station's, or the hub's, are written as this
- * station's pulled gifts (domain/pulled/event-gifts.ts) with their station of origin, so the
- * donor's totals and the limit checks here count the whole event.
+ * Gifts: see feed-gifts.ts. One that names a record not here yet is held, never dropped, and
+ * the held ones are tried again on every page (after its contacts, before its gifts).
  */
 import type { z } from 'zod';
 import type { HubChanges } from '#shared/schemas/hub.ts';
-import { donationReferenceOf } from '#shared/sync-reference.ts';
-import { applyEventReference, hasGift, insertEventGift } from '../../domain/pulled/index.ts';
+import { applyEventReference } from '../../domain/pulled/index.ts';
 import type { Db, Store } from '../../db/store.ts';
 import { linkRemote, localIdFor } from '../outbox/links.ts';
 import { setHubCursor } from '../remote/hub-remote.ts';
 import { applyFeedContacts, emptyCounts, type FeedCounts } from './feed-contacts.ts';
+import { applyFeedGift, applyHeldGifts, dropHeldOf, holdGift, releaseHeld } from './feed-gifts.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
-type FeedGift = FeedPage['donations'][number];
-
-/** The local id of a hub record this station holds under a link (or under the hub's id). */
-async function localOf(
-  trx: Db,
-  accountId: string,
-  kind: 'contact' | 'campaign' | 'committee' | 'donationAccount',
-  hubId: string | null | undefined,
-) {
-  if (!hubId) return null;
-  return (await localIdFor(trx, accountId, kind, hubId)) ?? hubId;
-}
-
-/** Whether a gift of the feed is this station's own (or here already). */
-async function knownGift(trx: Db, accountId: string, g: FeedGift): Promise<boolean> {
-  if ((await localIdFor(trx, accountId, 'donation', g.id)) !== null) return true;
-  const ref = g.reference ?? donationReferenceOf(g.notes);
-  return ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3)));
-}
-
-async function applyGift(
-  trx: Db,
-  accountId: string,
-  g: FeedGift,
-  at: string,
-  counts: FeedCounts,
-): Promise<void> {
-  if (g.status !== 'completed') return;
-  if (await knownGift(trx, accountId, g)) return;
-  const contactId = (await localIdFor(trx, accountId, 'contact', g.contactId)) ?? g.contactId;
-  const r = await insertEventGift(
-    trx,
-    {
-      accountId,
-      contactId,
-      campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
-      committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
-      donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
-      donationAmount: g.donationAmount,
-      donationDate: g.donationDate,
-      paymentMethod: g.paymentMethod,
-      electionType: g.electionType,
-      electionYear: g.electionYear,
-      notes: g.notes,
-      stationId: g.stationId,
-    },
-    at,
-  );
-  if ('missing' in r) {
-    counts.skipped++;
-    counts.notes.push(`A gift from the hub names ${r.missing}, which is not here; it was skipped`);
-    return;
-  }
-  if ('written' in r) {
-    await linkRemote(trx, {
-      accountId,
-      entityType: 'donation',
-      localId: r.written,
-      remoteId: g.id,
-      source: 'pulled',
-      at,
-    });
-    counts.gifts++;
-  }
-}
 
 /** Links each reference record of the hub to itself (a station keeps the hub's ids). */
 async function linkReferenceIds(
@@ -122,7 +55,24 @@ export async function applyFeedPage(
       await linkReferenceIds(trx, accountId, page.reference, at);
     }
     await applyFeedContacts(trx, accountId, page.contacts, page.deletedContacts, readAt, at, counts);
-    for (const g of page.donations) await applyGift(trx, accountId, g, at, counts);
+    await dropHeldOf(trx, accountId, page.deletedContacts);
+    counts.gifts += await applyHeldGifts(trx, accountId, at);
+    await releaseHeld(
+      trx,
+      accountId,
+      page.donations.map((g) => g.id),
+    );
+    for (const g of page.donations) {
+      const outcome = await applyFeedGift(trx, accountId, g, at);
+      if (outcome === 'written') counts.gifts++;
+      else if (typeof outcome === 'object') {
+        await holdGift(trx, accountId, g, outcome.missing, at);
+        counts.held++;
+        counts.notes.push(
+          `A gift from the hub names ${outcome.missing}, which is not here yet; it is kept until it is`,
+        );
+      }
+    }
     await setHubCursor(trx, accountId, page.cursor);
   });
   return counts;

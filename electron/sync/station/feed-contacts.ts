@@ -29,11 +29,13 @@ export interface FeedCounts {
   notices: number;
   /** Records the page had that could not be written here (with why, in `notes`). */
   skipped: number;
+  /** Gifts kept until what they name is here (feed-gifts.ts). */
+  held: number;
   notes: string[];
 }
 
 export function emptyCounts(): FeedCounts {
-  return { contacts: 0, gifts: 0, deleted: 0, reference: 0, notices: 0, skipped: 0, notes: [] };
+  return { contacts: 0, gifts: 0, deleted: 0, reference: 0, notices: 0, skipped: 0, held: 0, notes: [] };
 }
 
 export interface FeedContact {

@@ -67,7 +67,7 @@ export async function catchUp(
   for (let i = 0; i < (opts.maxPages ?? 10_000); i++) {
     const step = await readFeedOnce(store, accountId, client, { ...opts, wait: 0 });
     if (!step.ok) return step;
-    for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped'] as const)
+    for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
       total[k] += step.counts[k];
     total.notes.push(...step.counts.notes);
     if (!step.more) break;

@@ -44,6 +44,8 @@ export interface NoticeView {
   mine: string | null;
   theirs: string | null;
   createdAt: string;
+  /** When the person marked it read (null: not yet; GET /event counts those). */
+  seenAt: string | null;
   /** The notice in a sentence. */
   message: string;
 }
@@ -62,6 +64,7 @@ export async function listNotices(db: Db, accountId: string, limit = 100): Promi
       'n.mine',
       'n.theirs',
       'n.createdAt',
+      'n.seenAt',
       'c.firstName',
       'c.lastName',
     ])
@@ -82,12 +85,13 @@ export async function listNotices(db: Db, accountId: string, limit = 100): Promi
       mine: r.mine,
       theirs: r.theirs,
       createdAt: r.createdAt,
+      seenAt: r.seenAt,
       message: `Your change to ${contactName}'s ${field} was replaced by a later change at another station: yours ${shown(r.mine)}, now ${shown(r.theirs)}.`,
     };
   });
 }
 
-/** How many notices the account has not had shown (all of them: the app lists them). */
+/** How many notices of the account are not marked read. */
 export async function countNotices(db: Db, accountId: string): Promise<number> {
   const r = await db
     .selectFrom('hubNotices')
@@ -96,4 +100,37 @@ export async function countNotices(db: Db, accountId: string): Promise<number> {
     .where('seenAt', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/**
+ * Marks one notice read (kept, with when): false when the account has no notice with that id.
+ * Marking it again changes nothing.
+ */
+export async function markNoticeSeen(db: Db, accountId: string, id: string, at: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('hubNotices')
+    .select(['id', 'seenAt'])
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return false;
+  if (row.seenAt === null)
+    await db
+      .updateTable('hubNotices')
+      .set({ seenAt: at })
+      .where('id', '=', id)
+      .where('seenAt', 'is', null)
+      .execute();
+  return true;
+}
+
+/** Marks every notice of the account read; returns how many were not read before. */
+export async function markAllNoticesSeen(db: Db, accountId: string, at: string): Promise<number> {
+  const r = await db
+    .updateTable('hubNotices')
+    .set({ seenAt: at })
+    .where('accountId', '=', accountId)
+    .where('seenAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

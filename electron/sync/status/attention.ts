@@ -3,6 +3,7 @@
  * "needs attention" list with reasons, and the two actions on a parked record — retry (after
  * an edit, or to confirm what the reason asks) and discard (HQ will not get these changes).
  */
+import { saidOf } from '../net/remote-words.ts';
 import type { SyncListedAttentionCode, SyncRecordCode } from '#shared/schemas/sync.ts';
 import type { Store, Db } from '../../db/store.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -59,7 +60,11 @@ export async function recordSyncState(
     remoteIdFor(db, entityType, entityId),
     pendingChanges(db, entityType, entityId),
   ]);
-  const configured = await db.selectFrom('syncRemotes').select('accountId').limit(1).executeTakeFirst();
+  const configured = await db
+    .selectFrom('syncRemotes')
+    .select(['accountId', 'kind'])
+    .limit(1)
+    .executeTakeFirst();
   let phase: SyncPhase;
   let reason: string | null = null;
   if (item?.state === 'attention') {
@@ -69,7 +74,10 @@ export async function recordSyncState(
     phase = 'sending';
   } else if (item?.state === 'unknown') {
     phase = 'checking';
-    reason = `The last attempt's outcome is unknown (${item.lastError ?? 'no answer'}): GiftDesk will look for it at HQ before sending again.`;
+    reason = saidOf(
+      configured?.kind === 'hub' ? 'hub' : 'hq',
+      `The last attempt's outcome is unknown (${item.lastError ?? 'no answer'}): GiftDesk will look for it at HQ before sending again.`,
+    );
   } else if (item && item.failures > 0 && pending.length > 0) {
     phase = 'retrying';
     reason = item.lastError;
