@@ -35,6 +35,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
           maxWorkers: nodeWorkers,
+          // Node's files first, then the browser's (a project with its own maxWorkers runs as a group of its own).
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -44,6 +46,7 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 120_000,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
