@@ -167,8 +167,12 @@ async function volunteer(
   }
 }
 
-/** Reads the hub's donation list (newest first) until every gift pending is there or `stop()`. */
-async function watchHub(hub: HubSide, stats: Stats, stopped: () => boolean): Promise<void> {
+/** Reads the hub's donation list (newest first) while gifts are entered and until every one is there (or it is abandoned). */
+async function watchHub(
+  hub: HubSide,
+  stats: Stats,
+  control: { entering: boolean; abandoned: boolean },
+): Promise<void> {
   let lastDeep = 0;
   const seen = (items: Array<Record<string, unknown>>) => {
     const now = Date.now();
@@ -192,14 +196,13 @@ async function watchHub(hub: HubSide, stats: Stats, stopped: () => boolean): Pro
     }
     return (r.body as { donations: Array<Record<string, unknown>> }).donations;
   };
-  while (!stopped() || stats.pending.size > 0) {
-    if (stopped() && stats.pending.size === 0) return;
+  while ((control.entering || stats.pending.size > 0) && !control.abandoned) {
     seen(await page(0).catch(() => []));
     // A gift that is not on the first page after 3 s: read further back, at most once a second.
     const oldest = Math.min(...stats.pending.values());
     if (stats.pending.size > 0 && Date.now() - oldest > 3000 && Date.now() - lastDeep > 1000) {
       lastDeep = Date.now();
-      for (let offset = 100; offset < 5000; offset += 100) {
+      for (let offset = 100; offset <= 1000; offset += 100) {
         const items = await page(offset).catch(() => []);
         seen(items);
         if (items.length < 100 || stats.pending.size === 0) break;
@@ -317,8 +320,8 @@ async function measure(
   const endAt = t0 + seconds * 1000;
   log(`hub: ${STATIONS} volunteers, a gift every ${EVERY_MS} ms each, for ${seconds} s`);
   const watchers: Array<Promise<void>> = [];
-  let entering = true;
-  const hubWatch = watchHub(hub, stats, () => !entering);
+  const control = { entering: true, abandoned: false };
+  const hubWatch = watchHub(hub, stats, control);
   await Promise.all(
     stations.map((st, i) => volunteer(st, stations[(i + 1) % STATIONS]!, i, endAt, stats, watchers)),
   );
@@ -328,8 +331,10 @@ async function measure(
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(', ');
-  entering = false;
+  control.entering = false;
   await Promise.race([Promise.all([hubWatch, ...watchers]), sleep(90_000)]);
+  control.abandoned = true;
+  await hubWatch;
   const missing = stats.pending.size;
   for (let i = 0; i < missing; i++) stats.atHub.push(Infinity);
   const refusedAtHub = hubRefusals(hub, t0, Date.now());

@@ -493,4 +493,16 @@ async function checkHubDonors(): Promise<void> {
     (x) => x.firstName === 'Robert' && x.lastName === 'Brown',
   );
   expect.soft(browns, 'the Robert Browns at the hub').toHaveLength(3);
+  // Table B checked its $3,000 against the event's giving, not its own: flagged there too.
+  const b = stations[1]!;
+  const atB = (await cliJson(['flags', '--account', b.accountId, '--data-dir', b.dataDir], env))
+    .flagged as Array<{
+    contactName: string;
+  }>;
+  expect
+    .soft(
+      atB.map((f) => f.contactName),
+      'flags at table B',
+    )
+    .toContain('Olivia Okonkwo');
 }
