@@ -289,6 +289,7 @@ export async function benchHub(opts: { log: Log; seconds?: number }): Promise<Hu
   } finally {
     await Promise.all(stations.map((s) => s.close()));
     await hub.close();
+    fs.rmSync(path.dirname(probeFile), { recursive: true, force: true });
   }
 }
 

@@ -14,6 +14,7 @@
  * pinned to the fingerprint it printed (its certificate is its own).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -96,6 +97,12 @@ export async function stopChild(c: GiftdeskChild | null | undefined, graceMs = 1
   const t = setTimeout(() => c.child.kill('SIGKILL'), graceMs);
   await c.exited;
   clearTimeout(t);
+}
+
+/** Removes a data folder once its process is gone (GIFTDESK_KEEP_EVENT=1 keeps them, to look into a failure). */
+function removeFolder(dataDir: string): void {
+  if (process.env.GIFTDESK_KEEP_EVENT === '1') process.stderr.write(`kept ${dataDir}\n`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** kill -9, and waits until the process is gone. */
@@ -255,7 +262,10 @@ export async function startHq(env: NodeJS.ProcessEnv): Promise<HqSide> {
     secret,
     proc,
     request: (method, p, body) => rawRequest(`${url}${p}`, method, body, auth),
-    close: () => stopChild(proc),
+    async close() {
+      await stopChild(proc);
+      removeFolder(dataDir);
+    },
   };
 }
 
@@ -411,6 +421,7 @@ export async function startHub(env: NodeJS.ProcessEnv, opts: HubOptions = {}): P
     async close() {
       client.close();
       await stopChild(proc);
+      removeFolder(dataDir);
     },
   };
   return hub;
@@ -530,7 +541,10 @@ export async function joinStation(
     watch,
     campaignId,
     donationAccountId,
-    close: () => stopChild(proc),
+    async close() {
+      await stopChild(proc);
+      removeFolder(dataDir);
+    },
   };
 }
 
