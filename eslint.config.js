@@ -18,9 +18,9 @@ const ONLY_MAIN_IMPORTS_ELECTRON = {
   message: 'Bad layering: only electron/main.ts and preload.ts import Electron.',
 };
 
-// The server, the CLI, the shell and main.ts use sync and the domain through their stated
-// surfaces only: electron/sync/index.ts, electron/domain/index.ts and each domain folder's
-// index.ts (docs/development.md, "The map").
+// The server, the CLI, the shell and main.ts use sync, the event hub and the domain through
+// their stated surfaces only: electron/sync/index.ts, electron/hub/index.ts,
+// electron/domain/index.ts and each domain folder's index.ts (docs/development.md, "The map").
 const surfaces = (files, extra = []) => ({
   files,
   rules: {
@@ -32,6 +32,10 @@ const surfaces = (files, extra = []) => ({
           {
             group: ['**/sync/**/*.ts', '!**/sync/index.ts'],
             message: 'Bad layering: import sync through its surface, electron/sync/index.ts.',
+          },
+          {
+            group: ['**/hub/**/*.ts', '!**/hub/index.ts'],
+            message: 'Bad layering: import the event hub through its surface, electron/hub/index.ts.',
           },
           {
             group: ['**/domain/**/*.ts', '!**/domain/index.ts', '!**/domain/*/index.ts'],
@@ -76,8 +80,8 @@ export default tseslint.config(
   ),
   layer(
     ['electron/domain/**'],
-    ['**/server/**', '**/sync/**', '**/cli/**', 'electron', 'fastify', 'better-sqlite3', 'pg'],
-    'domain/ knows nothing of HTTP, sync, the CLI, Electron or an engine.',
+    ['**/server/**', '**/sync/**', '**/hub/**', '**/cli/**', 'electron', 'fastify', 'better-sqlite3', 'pg'],
+    'domain/ knows nothing of HTTP, sync, the event hub, the CLI, Electron or an engine.',
   ),
   layer(
     ['electron/db/**'],
@@ -98,6 +102,16 @@ export default tseslint.config(
   layer(['electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
   surfaces(['electron/server/**', 'electron/cli/**'], [ONLY_MAIN_IMPORTS_ELECTRON]),
   surfaces(['electron/shell/**', 'electron/main.ts']),
+  // The event hub: the domain through its surfaces; nothing of HTTP, the CLI, sync or Electron.
+  surfaces(
+    ['electron/hub/**'],
+    [
+      {
+        group: ['**/server/**', '**/cli/**', '**/sync/**', 'electron', 'fastify'],
+        message: 'Bad layering: hub/ knows nothing of HTTP, the CLI, sync or Electron.',
+      },
+    ],
+  ),
   {
     // The shell's logic is run in Node against a stand-in for Electron: its types only.
     files: ['electron/shell/**'],

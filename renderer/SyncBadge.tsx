@@ -8,6 +8,8 @@
  * or "Sync now" refreshes it (they invalidate qk.sync). It polls for the scheduler's passes:
  * every 3 s while anything waits for HQ, every 15 s when all is sent (not while the window is
  * hidden), counted from the status's last news — so while saves bring it, it never polls.
+ * At a station of an event hub the same words are said of the event hub ("Event hub not
+ * reachable · 3 waiting"), and a station the hub removed says so.
  * While GiftDesk's own server is not answering (api/server-reach.ts) it says that instead:
  * the last status it read may no longer be true.
  */
@@ -55,25 +57,27 @@ export function SyncBadge() {
     );
   const c = s.connection;
   const online = c.state === 'online';
-  const said = connectionWords(c, s.pausedUntil);
+  const hub = s.remoteKind === 'hub';
+  const said = connectionWords(c, s.pausedUntil, s);
   const backingOff = s.failing.length > 0 && c.state !== 'paused';
   const tone =
-    s.needsAttention > 0 || backingOff || c.state === 'refused'
+    s.needsAttention > 0 || backingOff || c.state === 'refused' || s.revokedAt !== null
       ? 'warn'
       : !online
         ? 'muted'
         : s.waiting > 0
           ? 'busy'
           : 'ok';
-  const waiting = s.waiting > 0 ? `${s.waiting} waiting` : 'all sent';
+  const waiting = s.waiting > 0 ? `${s.waiting} waiting` : hub ? 'sent to the event hub' : 'all sent';
   const spoken = [
     said.at ? `${said.text} ${clockTime(said.at)}` : said.text,
     waiting,
     backingOff ? 'backing off' : null,
   ].filter(Boolean);
+  const remoteName = hub ? 'The event hub' : 'HQ';
   const title = c.lastAnsweredAt
-    ? `HQ last answered ${new Date(c.lastAnsweredAt).toLocaleString()}`
-    : 'HQ has never answered';
+    ? `${remoteName} last answered ${new Date(c.lastAnsweredAt).toLocaleString()}`
+    : `${remoteName} has never answered`;
   return (
     <div
       className={`sync-badge sync-badge-${tone}`}

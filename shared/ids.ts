@@ -14,10 +14,12 @@ export const ID_PREFIX = {
   election: 'elc',
   flag: 'flg',
   history: 'dhe',
+  hubNotice: 'hnt',
   subRecord: 'sub',
   importJob: 'imp',
   batch: 'bat',
   syncPull: 'pull',
+  station: 'stn',
   request: 'req',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,6 +1,6 @@
-// The PostgreSQL half of `npm test`: the API suite (test/api), the HQ tests (test/hq) and the
+// The PostgreSQL half of `npm test`: the API suite (test/api), the HQ tests (test/hq), the
 // sync suite (test/sync: the desktop side stays on SQLite, the remote HQ runs on PostgreSQL)
-// again, on PostgreSQL.
+// and the event hub's in-process tests (test/hub) again, on PostgreSQL.
 //
 // With GIFTDESK_TEST_DATABASE_URL set it uses that server: a role that may CREATE DATABASE
 // (each test server gets a database of its own, dropped afterwards). Without it, it starts a
@@ -67,7 +67,10 @@ if (url) {
   }
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/api', 'test/hq', 'test/sync'];
+// The event hub's in-process tests too (the feed's read under PostgreSQL's lock, one donor from
+// two stations under the account's row lock); its CLI test runs child processes on SQLite only.
+const HUB = ['feed', 'same-donor', 'close-out', 'pairing', 'host'].map((f) => `test/hub/${f}.test.ts`);
+const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/api', 'test/hq', 'test/sync', ...HUB];
 const child = spawn('npx', ['vitest', 'run', ...files], {
   stdio: 'inherit',
   // The randomized sync suite runs its full 200 seeds in the SQLite half; with HQ on PostgreSQL

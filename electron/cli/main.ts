@@ -9,10 +9,12 @@ import { listFlags } from '../domain/limits/index.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/index.ts';
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { registerDataCommands } from './data-commands.ts';
+import { registerHubCommands } from './hub.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
+import { registerHubJoin } from './hub-join.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -195,9 +197,15 @@ common(
 
 registerDataCommands(program);
 
+const hub = program.command('hub').description('an event hub: pairing codes, stations, the close-out');
+registerHubCommands(hub);
+
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);
 registerSyncPushCommands(sync);
+
+const hub = program.command('hub').description('an event: its hub and its stations');
+registerHubJoin(hub);
 
 try {
   await program.parseAsync(process.argv);

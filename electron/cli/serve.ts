@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import fs from 'node:fs';
 import { openStore } from '../db/open.ts';
 import { databaseFile } from '../paths.ts';
 import type { ServerPlugin } from '../server/app.ts';
@@ -7,6 +6,7 @@ import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { defaultKeySource } from '../sync/index.ts';
 import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
 import { CliError, print } from './output.ts';
+import { announceHub, prepareHub, readTls } from './serve-hub.ts';
 import { openServeLog, serveLogFile } from './serve-log.ts';
 
 interface ServeCliOptions extends CommonOptions {
@@ -21,6 +21,8 @@ interface ServeCliOptions extends CommonOptions {
   sync?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  hub?: boolean;
+  account?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -39,6 +41,11 @@ export function registerServe(program: Command): void {
         'serve HTTPS with this certificate (PEM; the full chain), together with --tls-key',
       )
       .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+      .option(
+        '--hub',
+        "host an event: HTTPS only, with the hub's own certificate (made on the first start, kept in the data folder); prints its fingerprint and a pairing code",
+      )
+      .option('--account <id>', 'with --hub: the account whose event this is (default: the only one)')
       .option('--demo', 'seed a demo organisation when the data folder is empty')
       .option(
         '--ui',
@@ -67,20 +74,7 @@ export function registerServe(program: Command): void {
     const burst = Number(o.burst ?? 40);
     if (!(rate > 0) || !(burst >= 1))
       throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
-    if (Boolean(o.tlsCert) !== Boolean(o.tlsKey))
-      throw new CliError('--tls-cert and --tls-key go together: give both, or neither', 64, 'usage');
-    let tls: { cert: Buffer; key: Buffer } | undefined;
-    if (o.tlsCert && o.tlsKey) {
-      try {
-        tls = { cert: fs.readFileSync(o.tlsCert), key: fs.readFileSync(o.tlsKey) };
-      } catch (err) {
-        throw new CliError(
-          `cannot read the TLS certificate or key: ${(err as Error).message}`,
-          66,
-          'no_input',
-        );
-      }
-    }
+    const tls = readTls(o);
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
     let ui: { tokens: OneTimeTokens; plugin: ServerPlugin } | null = null;
@@ -130,6 +124,7 @@ export function registerServe(program: Command): void {
       }
     }
     const store = await openStore({ dataDir, databaseUrl });
+    const asHub = await prepareHub(o, store, dataDir);
     // Every log entry (requests included, redacted) goes to the data folder's log file; the
     // terminal shows warnings and errors (and the JSON lines with --json, requests with --log-requests).
     const log = openServeLog({
@@ -147,7 +142,8 @@ export function registerServe(program: Command): void {
         plugins: ui ? [ui.plugin] : [],
         sync: { keys: defaultKeySource(dataDir), run: o.sync !== false },
         logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },
-        ...(tls ? { https: tls } : {}),
+        ...(asHub ? { https: asHub.tls } : tls ? { https: tls } : {}),
+        hub: { dataDir, ...(asHub ? { account: asHub.account } : {}) },
       });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
@@ -182,6 +178,7 @@ export function registerServe(program: Command): void {
       await log.close();
       throw err;
     }
+    if (asHub) return announceHub(o, running, asHub, log.file);
     const link = appLink(running.url);
     print(o, link ? { url: running.url, appUrl: link } : { url: running.url }, () =>
       [

@@ -8,9 +8,19 @@ export interface FieldIssue {
   issue: string;
 }
 
-/** bad_gateway: HQ (the sync remote) could not be read or answered wrongly — not the caller's fault, not a bug. */
+/**
+ * bad_gateway: HQ (the sync remote) could not be read or answered wrongly — not the caller's
+ * fault, not a bug. too_many_requests: a remote asked to wait (an event hub after wrong
+ * pairing codes), passed on.
+ */
 export type ErrorKind =
-  'bad_request' | 'not_found' | 'forbidden' | 'conflict' | 'unauthorized' | 'bad_gateway';
+  | 'bad_request'
+  | 'not_found'
+  | 'forbidden'
+  | 'conflict'
+  | 'unauthorized'
+  | 'bad_gateway'
+  | 'too_many_requests';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -19,6 +29,7 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   bad_gateway: 502,
+  too_many_requests: 429,
 };
 
 export class DomainError extends Error {

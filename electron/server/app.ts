@@ -20,6 +20,7 @@ import https from 'node:https';
 import type { DomainContext } from '../domain/index.ts';
 import { DomainError, type FieldIssue } from '../domain/index.ts';
 import { errorBody, errorHandler } from './errors.ts';
+import type { HubServices } from '../hub/index.ts';
 import { hostCheck, keyCheck, rateLimit, requireAuth } from './gates.ts';
 import { requestLogSerializer } from './log-redact.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -30,12 +31,15 @@ import { customFieldRoutes } from './routes/custom-fields.ts';
 import { donationRoutes } from './routes/donations.ts';
 import { electionRoutes } from './routes/elections.ts';
 import { flagRoutes } from './routes/flags.ts';
+import { hubRoutes } from './routes/hub.ts';
 import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { importRoutes } from './routes/imports.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
+import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
+import { stationGate } from './station-gate.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
 import { createBuckets } from './token-bucket.ts';
 
@@ -53,6 +57,8 @@ export interface ServerOptions {
   plugins?: ServerPlugin[];
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   https?: { cert: Buffer; key: Buffer };
+  /** The event hub's state (shared by every listener on this database): its routes and station gate. */
+  hub?: HubServices;
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -176,6 +182,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     buckets: createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 }),
   });
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
+  if (opts.hub) await app.register(stationGate, { hub: opts.hub });
   await app.register(requireAuth);
 
   app.setNotFoundHandler((request, reply) => {
@@ -223,6 +230,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);
+      await eventRoutes(api, ctx, opts.sync);
+      if (opts.hub) await hubRoutes(api, opts.hub);
     },
     { prefix: '/api/v1' },
   );

@@ -41,7 +41,13 @@ declare module 'fastify' {
 }
 
 // browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
-export const PUBLIC_PREFIXES = ['/api/v1/openapi.json', '/api/v1/docs', '/api/v1/browser-session'];
+// hub/join: a station pairing with an event hub has no key yet; its pairing code is the credential.
+export const PUBLIC_PREFIXES = [
+  '/api/v1/openapi.json',
+  '/api/v1/docs',
+  '/api/v1/browser-session',
+  '/api/v1/hub/join',
+];
 
 /** A plugin whose hooks apply to the whole server (Fastify's skip-override, what fastify-plugin sets). */
 function global<O>(
@@ -51,6 +57,9 @@ function global<O>(
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
   return plugin;
 }
+
+/** `global` for the gates registered from other files (station-gate.ts). */
+export { global as wholeServer };
 
 const KEY_ID = /^gdk_[0-9A-Za-z]{10,40}$/;
 const BEARER = /^Bearer [^\s]+$/i;

@@ -8,7 +8,9 @@ import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/acc
 import { createContext, type DomainContext } from '../domain/index.ts';
 import type { KeySource } from '../sync/index.ts';
 import { createSyncScheduler, matchContactByEmail, type SyncScheduler } from '../sync/index.ts';
+import { type HubServices, createHubServices, hubUrl, saveHubSettings } from '../hub/index.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
+import { type HubHostingHandle, hostingBeside, servingAsHub } from './hub-host.ts';
 import { isLoopbackBind } from './hosts.ts';
 
 export interface RunningServer {
@@ -17,6 +19,8 @@ export interface RunningServer {
   ctx: DomainContext;
   /** The sync scheduler, when this server syncs to HQ. */
   sync: SyncScheduler | null;
+  /** The event hub's state (the feed's waiters, the wrong-code limit, hosting), when `hub` was given. */
+  hub: HubServices | null;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,13 @@ export interface ServeOptions {
   sync?: { keys: KeySource; run: boolean };
   /** Serve HTTPS with this certificate and key (PEM). */
   https?: { cert: Buffer; key: Buffer };
+  /**
+   * The event hub: its routes (/api/v1/hub/…) and the gate on stations' keys. `dataDir`: where
+   * its certificate lives (this server can then host an event beside its own listener: POST
+   * /hub/host). `account`: this server's one listener IS that account's hub (`serve --hub`;
+   * `https` must be the hub's certificate, `fingerprint` its). Without it, no hub routes.
+   */
+  hub?: { dataDir?: string; account?: { id: string; fingerprint: string } };
 }
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
@@ -64,14 +75,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       },
     });
   }
-  const app = await buildServer({
-    ctx,
+  const hub = opts.hub
+    ? createHubServices(ctx, {
+        dataDir: opts.hub.dataDir ?? null,
+        onError: (err) => app.log.warn({ err }, 'event hub'),
+      })
+    : null;
+  const common = {
     logger: opts.logger,
     rateLimit: opts.rateLimit,
+    ...(opts.sync ? { sync: { keys: opts.sync.keys, scheduler } } : {}),
+  };
+  const app = await buildServer({
+    ctx,
+    ...common,
     allowAnyHost: !isLoopbackBind(host),
     plugins: opts.plugins,
     ...(opts.https ? { https: opts.https } : {}),
-    ...(opts.sync ? { sync: { keys: opts.sync.keys, scheduler } } : {}),
+    ...(hub ? { hub } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
   if (!isLoopbackBind(host) && !opts.https) app.log.warn({ host, tls: false }, plainHttpWarning(host));
@@ -79,15 +100,29 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  let url = `${opts.https ? 'https' : 'http'}://${shown}:${port}`;
+  let hosting: HubHostingHandle | null = null;
+  const asHub = opts.hub?.account;
+  if (asHub && opts.https) {
+    url = hubUrl(host, Number(port));
+    await saveHubSettings(ctx, { accountId: asHub.id, fingerprint: asHub.fingerprint, url });
+    hosting = servingAsHub(asHub.id, url);
+  } else if (hub && opts.hub?.dataDir) {
+    hosting = hostingBeside(hub, opts.hub.dataDir, common);
+  }
+  if (hub) hub.hosting = hosting;
   let closing: Promise<void> | null = null;
   return {
-    url: `${opts.https ? 'https' : 'http'}://${shown}:${port}`,
+    url,
     app,
     ctx,
     sync: scheduler,
+    hub,
     close() {
       closing ??= (async () => {
         await scheduler?.stop(); // requests in flight end (aborted at the pacer), the lease is given up
+        hub?.close(); // the feed's long polls answer now instead of holding the close up
+        await hosting?.close(); // the hub's own listener, when this server hosts an event beside itself
         await app.close(); // stops accepting, waits for in-flight requests
         await opts.store.close(); // flushes queued writes, checkpoints, closes the file
       })();

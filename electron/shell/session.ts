@@ -1,7 +1,8 @@
 /**
  * The desktop window's credentials: a fresh API key per launch, handed to the renderer
  * through the preload bridge and revoked at quit, for the organisation this install serves
- * (the first account; one is made on first start). `serve --ui` opens one per browser window
+ * (the event's account at a station of an event hub, else the first account; one is made on
+ * first start). `serve --ui` opens one per browser window
  * the same way, for its one-time link.
  *
  * These keys are the app's own sessions (api_keys.session_kind): the server does not hold them
@@ -18,6 +19,7 @@ import {
   type SessionKind,
 } from '../domain/accounts/index.ts';
 import type { DomainContext } from '../domain/index.ts';
+import { stationAccounts } from '../sync/index.ts';
 
 export interface DesktopSession {
   apiBase: string;
@@ -38,7 +40,12 @@ export async function openDesktopSession(
   kind: SessionKind = 'desktop',
 ): Promise<DesktopSession> {
   const accounts = await listAccounts(ctx);
-  const accountId = accounts[0]?.id ?? (await createAccount(ctx, 'My Organisation')).id;
+  // A station of an event works in the event's account (joined after the first one was made).
+  const stations = new Set(await stationAccounts(ctx.store.db));
+  const accountId =
+    accounts.find((a) => stations.has(a.id))?.id ??
+    accounts[0]?.id ??
+    (await createAccount(ctx, 'My Organisation')).id;
   const key = await createApiKey(ctx, accountId, label, kind);
   return { apiBase, accountId, keyId: key.keyId, secret: key.secret };
 }

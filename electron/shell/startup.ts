@@ -137,6 +137,8 @@ export function runShell<W extends ShellWindow>(
       host: '127.0.0.1',
       plugins: [ui],
       sync: { keys: safeStorageKeys(electron.safeStorage, dataDir), run: true },
+      // Settings → Event → "Host this event" serves the event's hub beside the window's server.
+      hub: { dataDir },
     });
     desktop = await openDesktopSession(server.ctx, server.url);
     const appOrigin = server.url;

@@ -14,6 +14,8 @@
  * - reference-data/: campaigns, committees and donation accounts linked to HQ's
  * - remote/: where an account pushes to, its secret sealed at rest
  * - status/: the one sync status and the records that need a person
+ * - station/: this GiftDesk as a station of an event hub — joining, the hub's feed applied,
+ *   the station's report, its notices, its view of the event
  * - scheduler.ts: when a pass runs in a server process
  */
 export { checkConnection } from './net/connection-check.ts';
@@ -42,3 +44,7 @@ export {
 export { type SyncScheduler, createSyncScheduler } from './scheduler.ts';
 export { discardItem, listAttention, recordSyncState, retryItem } from './status/attention.ts';
 export { syncStatus } from './status/status.ts';
+export { stationAccounts } from './remote/hub-remote.ts';
+export { type EventStatusView, eventStatus } from './station/event-status.ts';
+export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';
+export { type NoticeView, listNotices } from './station/notices.ts';

@@ -8,12 +8,19 @@
  *   one with `tryNow`: records backing off are tried at once, HQ's pause and the rate still hold).
  * Accounts without remote settings cost nothing. Stops cleanly: the pass in progress finishes
  * its requests in flight (they are aborted at the pacer), then the lease is given up.
+ *
+ * A station of an event hub (a remote of kind 'hub') keeps event pace: the poll runs every
+ * 250 ms and a pass starts at the first poll after a write (no settling), so a saved gift is at
+ * the hub within a second or two; and each station account has its hub's feed open
+ * (station/feed-loop.ts), with its report sent after every pass that sent something.
  */
 import type { Store } from '../db/store.ts';
 import { createSyncEngine, type PassResult, type SyncEngine, type SyncEngineOptions } from './push/engine.ts';
 import { defaultClient, REQUEST_TIMEOUT_MS } from './push/default-client.ts';
 import { recordingAnswers } from './net/reachability.ts';
 import type { RemoteConfig } from './remote/settings.ts';
+import { stationAccounts } from './remote/hub-remote.ts';
+import { type StationLoop, type StationLoopOptions, startStationLoop } from './station/feed-loop.ts';
 
 export interface SchedulerOptions extends SyncEngineOptions {
   pollMs?: number;
@@ -21,7 +28,13 @@ export interface SchedulerOptions extends SyncEngineOptions {
   settleMs?: number;
   onPass?: (r: PassResult) => void;
   onError?: (err: unknown) => void;
+  /** A station's feed (the hub's wait, the report's period, the client); false: no feed read. */
+  station?: Pick<StationLoopOptions, 'waitSeconds' | 'reportEveryMs' | 'makeClient' | 'onPage'> | false;
 }
+
+/** The poll and the settling while this database is a station of a hub. */
+const STATION_POLL_MS = 250;
+const STATION_CHECK_MS = 2_000;
 
 export interface SyncScheduler {
   readonly engine: SyncEngine;
@@ -65,11 +78,44 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
   let lastHead = -1;
   let headChangedAt = 0;
   let reachable = true;
+  let station = false;
+  const loops = new Map<string, StationLoop>();
+  let stationsCheckedAt = -Infinity;
+
+  /** Starts the feed of each station account, and stops those that are stations no more. */
+  const stationOpts = opts.station === false ? null : (opts.station ?? {});
+  async function keepStations(): Promise<void> {
+    if (stationOpts === null) return;
+    const now = clock();
+    if (now - stationsCheckedAt < STATION_CHECK_MS) return;
+    stationsCheckedAt = now;
+    const accounts = new Set(await stationAccounts(opts.store.db));
+    station = accounts.size > 0;
+    for (const [accountId, loop] of loops)
+      if (!accounts.has(accountId)) {
+        loops.delete(accountId);
+        void loop.stop();
+      }
+    for (const accountId of accounts)
+      if (!loops.has(accountId) && !stopped)
+        loops.set(
+          accountId,
+          startStationLoop({
+            ...stationOpts,
+            store: opts.store,
+            keys: opts.keys,
+            accountId,
+            ...(opts.clock ? { clock: opts.clock } : {}),
+            ...(opts.onError ? { onError: opts.onError } : {}),
+          }),
+        );
+  }
 
   async function due(): Promise<boolean> {
     const remotes = await opts.store.db
       .selectFrom('syncRemotes')
       .select(['scheduleSeconds', 'lastAttemptAt'])
+      .where('revokedAt', 'is', null)
       .execute();
     if (remotes.length === 0) return false;
     if (kicked) return true;
@@ -82,7 +128,7 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     if (
       reachable &&
       head > 0 &&
-      now - headChangedAt >= settleMs &&
+      now - headChangedAt >= (station ? 0 : settleMs) &&
       (!lastPass || lastPass.at < headChangedAt)
     )
       return true;
@@ -100,6 +146,7 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
       .then((result) => {
         lastPass = { at: clock(), result };
         reachable = result.accounts.every((a) => a.failed === 0 || a.requests > a.failed);
+        for (const a of result.accounts) if (a.applied > 0) loops.get(a.accountId)?.report();
         opts.onPass?.(result);
         return result;
       })
@@ -113,11 +160,12 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     timer = null;
     if (stopped) return;
     try {
+      await keepStations();
       if (!passing && (await due())) await pass();
     } catch (err) {
       opts.onError?.(err);
     }
-    if (!stopped) timer = setTimeout(() => void tick(), pollMs);
+    if (!stopped) timer = setTimeout(() => void tick(), station ? Math.min(pollMs, STATION_POLL_MS) : pollMs);
   }
 
   return {
@@ -141,6 +189,9 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      const feeds = [...loops.values()];
+      loops.clear();
+      await Promise.all(feeds.map((l) => l.stop()));
       await engine.stop();
       if (passing) await passing.catch(() => undefined);
     },

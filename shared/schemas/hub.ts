@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
+import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
@@ -76,6 +77,11 @@ export const HubInfo = z
     fingerprint: z.string(),
     /** A link carrying the address, a fresh code and the fingerprint (what the QR code holds). */
     joinLink: z.string().nullable(),
+    /** This server serves the hub's HTTPS address now. */
+    hosting: z.boolean(),
+    /** The fresh code the link carries (hosting just started), and when it expires. */
+    pairingCode: z.string().nullable(),
+    expiresAt: z.string().nullable(),
   })
   .meta({ id: 'HubInfo' });
 
@@ -90,12 +96,48 @@ export const HubCode = z
   .meta({ id: 'HubCode' });
 
 export const HubAccountQuery = z.object({ accountId: accountIdField });
+export const HubAccountBody = z.object({ accountId: accountIdField });
+
+/** Host this event from the running app: a second listener, HTTPS with the hub's certificate. */
+export const HubHostBody = z.object({
+  accountId: accountIdField,
+  /** The address to bind (default 0.0.0.0: every network of this machine). */
+  host: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(255, { error: 'must be at most 255 characters' })
+    .regex(/^[A-Za-z0-9.:-]+$/, {
+      error: 'must be an address of this machine (an IP address or a host name)',
+    })
+    .optional(),
+  /** The port (default 4871; 0: any free port). */
+  port: z.number().int().min(0).max(65535).optional(),
+});
+
+export const HubStationList = z.object({ stations: z.array(HubStation) }).meta({ id: 'HubStationList' });
+
+export const HubStationParams = z.object({ id: z.string().trim().min(1).max(64) });
+
+export const HubRevoked = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
+
+export const HubReported = z.object({
+  stationId: z.string(),
+  received: z.number().int(),
+  reportedAt: z.string(),
+});
 
 /** A gift as the hub's feed carries it: the list item, where it was entered, its reference. */
 export const HubDonation = DonationListItem.extend({
   stationId: z.string().nullable(),
   /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
   reference: z.string().nullable(),
+  /** What the limit checks need beside the list item: the designation, the election, the status. */
+  committeeId: z.string().nullable(),
+  donationAccountId: z.string().nullable(),
+  electionType: z.enum(ELECTION_TYPES).nullable(),
+  electionYear: z.number().int().nullable(),
+  status: z.enum(DONATION_STATUSES),
 });
 
 /** A contact as the feed carries it: the read shape with its custom fields. */
@@ -173,6 +215,8 @@ export const CloseOut = z
   .meta({ id: 'HubCloseOut' });
 
 export const EventJoinBody = z.object({
+  /** The key's own account (optional: the join makes the event's account here, the hub's). */
+  accountId: accountIdField.optional(),
   /** The hub's address (`https://H:PORT`), or the join link of its QR code carrying all three. */
   url: requiredText(500),
   code: pairingCodeField.optional(),
@@ -198,6 +242,18 @@ export const EventStatus = z
   })
   .meta({ id: 'EventStatus' });
 
+/**
+ * POST /event/join's answer: the station's view of its event, and, when the caller was the
+ * app's own session (its window), a session key for the event's account, which the app takes
+ * from then on (the event's account is the hub's, not the one the window had).
+ */
+export const EventJoined = z
+  .object({
+    event: EventStatus,
+    session: z.object({ accountId: z.string(), keyId: z.string(), secret: z.string() }).nullable(),
+  })
+  .meta({ id: 'EventJoined' });
+
 export const HubNotice = z.object({
   id: z.string(),
   contactId: z.string(),
@@ -206,4 +262,23 @@ export const HubNotice = z.object({
   mine: z.string().nullable(),
   theirs: z.string().nullable(),
   createdAt: z.string(),
+  /** The notice in a sentence ("Your change to Maria Lopez's phone was replaced by …"). */
+  message: z.string(),
 });
+
+export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
+
+export type HubJoinBody = z.infer<typeof HubJoinBody>;
+export type HubStation = z.infer<typeof HubStation>;
+export type HubJoined = z.infer<typeof HubJoined>;
+export type HubInfo = z.infer<typeof HubInfo>;
+export type HubCode = z.infer<typeof HubCode>;
+export type HubHostBody = z.infer<typeof HubHostBody>;
+export type HubStationList = z.infer<typeof HubStationList>;
+export type HubDonation = z.infer<typeof HubDonation>;
+export type HubContact = z.infer<typeof HubContact>;
+export type HubChanges = z.infer<typeof HubChanges>;
+export type HubReportBody = z.infer<typeof HubReportBody>;
+export type CloseOutStation = z.infer<typeof CloseOutStation>;
+export type CloseOut = z.infer<typeof CloseOut>;
+export type HubNotice = z.infer<typeof HubNotice>;

@@ -176,6 +176,10 @@ export const SyncStatus = z
     running: z.boolean(),
     /** Records that failed three times or more in a row (5xx, network), with the last error. */
     failing: z.array(SyncFailing),
+    /** Where the changes go: HQ, or the event hub this GiftDesk is a station of (the words say "Event hub"). */
+    remoteKind: z.enum(['hq', 'hub']),
+    /** A station its hub removed from the event: when (it sends nothing more). */
+    revokedAt: z.string().nullable(),
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof SyncStatus>;

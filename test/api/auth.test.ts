@@ -223,6 +223,12 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/sync/run': {},
       'POST /api/v1/sync/pull': {},
       'POST /api/v1/sync/links': { kind: 'campaign', localId: 'x', remoteId: 'y' },
+      'POST /api/v1/event/join': {
+        url: 'https://127.0.0.1:9',
+        code: 'ABCD-EFGH',
+        fingerprint: `sha256:${'ab'.repeat(32)}`,
+        name: 'Cross',
+      },
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];

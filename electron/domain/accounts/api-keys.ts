@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '#shared/ids.ts';
 import { reusable } from '../../db/bulk.ts';
+import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { requireAccount } from './accounts.ts';
@@ -22,27 +23,36 @@ export async function createApiKey(
   session?: SessionKind,
 ) {
   await requireAccount(ctx, accountId);
+  const at = ctx.now();
+  return ctx.store.write((trx) => insertApiKey(trx, { accountId, label: label ?? null, session, at }));
+}
+
+/**
+ * Makes a permanent key (or a session key) inside the caller's write transaction: the event
+ * hub pairs a station, its key and the use of its code in one. The account must exist.
+ */
+export async function insertApiKey(
+  trx: Db,
+  k: { accountId: string; label: string | null; session?: SessionKind; at: string },
+): Promise<{ keyId: string; secret: string; accountId: string }> {
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
-  const at = ctx.now();
-  await ctx.store.write((trx) =>
-    trx
-      .insertInto('apiKeys')
-      .values({
-        id: keyId,
-        accountId,
-        secretHash: hashSecret(secret).toString('hex'),
-        label: label ?? null,
-        createdAt: at,
-        revokedAt: null,
-        lastUsedAt: null,
-        sessionKind: session ?? null,
-        // The desktop window's key is this process's; a browser window's outlives a restart.
-        sessionOwner: session === 'desktop' ? THIS_PROCESS : null,
-      })
-      .execute(),
-  );
-  return { keyId, secret, accountId };
+  await trx
+    .insertInto('apiKeys')
+    .values({
+      id: keyId,
+      accountId: k.accountId,
+      secretHash: hashSecret(secret).toString('hex'),
+      label: k.label,
+      createdAt: k.at,
+      revokedAt: null,
+      lastUsedAt: null,
+      sessionKind: k.session ?? null,
+      // The desktop window's key is this process's; a browser window's outlives a restart.
+      sessionOwner: k.session === 'desktop' ? THIS_PROCESS : null,
+    })
+    .execute();
+  return { keyId, secret, accountId: k.accountId };
 }
 
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
@@ -164,4 +174,26 @@ export async function authenticateApiKey(
       .catch(() => undefined);
   }
   return { accountId: row.accountId, session: row.sessionKind };
+}
+
+/**
+ * When a key that was revoked is presented with its right secret: its account and when it was
+ * revoked (a revoked event station is told so in words). Null for anything else. Only asked
+ * after authenticateApiKey refused the key, so a good request never pays for it.
+ */
+export async function revokedKeyOf(
+  ctx: DomainContext,
+  keyId: string,
+  secret: string,
+): Promise<{ accountId: string; revokedAt: string } | null> {
+  const row = await ctx.store.db
+    .selectFrom('apiKeys')
+    .select(['accountId', 'secretHash', 'revokedAt'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  const presented = hashSecret(secret);
+  const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
+  const same = stored.length === presented.length && timingSafeEqual(stored, presented);
+  if (!row || !same || row.revokedAt === null) return null;
+  return { accountId: row.accountId, revokedAt: row.revokedAt };
 }

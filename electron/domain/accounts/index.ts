@@ -5,5 +5,12 @@
  * here (eslint.config.js).
  */
 export { createAccount, getAccount, listAccounts, requireAccount } from './accounts.ts';
-export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+export {
+  authenticateApiKey,
+  createApiKey,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+  revokedKeyOf,
+} from './api-keys.ts';
 export { type SessionKind, forgetEndedSessionKeys, revokeOrphanedSessionKeys } from './sessions.ts';

@@ -1,10 +1,13 @@
 /**
  * Creating a contact (C1), once per sync reference: a create that finds its reference held
- * answers the contact created with it.
+ * answers the contact created with it. At an event hub, a station's create of a donor the
+ * account already has (same primary email and name) answers that donor.
  */
+import { foldText } from '#shared/fold.ts';
 import { newId } from '#shared/ids.ts';
 import type { Contact, ContactCreateBody } from '#shared/schemas/contacts.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
+import type { ContactsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
@@ -14,10 +17,22 @@ import type { DomainContext, WriteOptions } from '../context.ts';
 import { listCustomFields } from './custom-fields.ts';
 import { ReferenceHeld } from '../errors.ts';
 
+/**
+ * How a contact is written: pushed or not, an import's reference, and `sameDonor` (an event
+ * hub's create from a station): a contact of the account with the same primary email (case
+ * ignored) and the same first and last name (accents and case ignored) is the answer instead
+ * of a second donor, nothing written. Decided inside the write transaction, under the
+ * account's row lock on PostgreSQL, so two stations creating one new donor at once get one.
+ */
+export interface ContactWriteOptions extends WriteOptions {
+  externalId?: string | null;
+  sameDonor?: boolean;
+}
+
 export async function createContact(
   ctx: DomainContext,
   input: ContactCreateBody,
-  opts: WriteOptions & { externalId?: string | null } = {},
+  opts: ContactWriteOptions = {},
 ): Promise<Contact> {
   return (await createContactOnce(ctx, input, opts)).contact;
 }
@@ -42,13 +57,14 @@ async function contactByReference(db: Db, accountId: string, reference: string) 
 export async function createContactOnce(
   ctx: DomainContext,
   input: ContactCreateBody,
-  opts: WriteOptions & { externalId?: string | null } = {},
+  opts: ContactWriteOptions = {},
 ): Promise<{ contact: Contact; created: boolean }> {
   checkCollections(input);
   const reference = contactReferenceOf(normaliseTags(input.tags ?? []));
   for (;;) {
     try {
-      return { contact: await insertContact(ctx, input, reference, opts), created: true };
+      const { id, created } = await insertContact(ctx, input, reference, opts);
+      return { contact: await getContact(ctx, input.accountId, id), created };
     } catch (err) {
       if (!(err instanceof ReferenceHeld)) throw err;
       const held = await contactByReference(ctx.store.db, input.accountId, err.reference);
@@ -62,15 +78,21 @@ async function insertContact(
   ctx: DomainContext,
   input: ContactCreateBody,
   reference: string | null,
-  opts: WriteOptions & { externalId?: string | null },
-): Promise<Contact> {
+  opts: ContactWriteOptions,
+): Promise<{ id: string; created: boolean }> {
   const id = newId('contact');
   const at = ctx.now();
-  await ctx.store.write(async (trx) => {
+  return ctx.store.write(async (trx) => {
+    if (opts.sameDonor) await lockAccount(trx, input.accountId);
     const defs = input.customFields ? await listCustomFields(trx, input.accountId) : [];
     if (reference !== null && (await contactByReference(trx, input.accountId, reference)))
       throw new ReferenceHeld(reference);
-    await insertContactRecords(trx, [prepareContact(input, defs, id, at, opts.externalId ?? null)]);
+    const record = prepareContact(input, defs, id, at, opts.externalId ?? null);
+    if (opts.sameDonor) {
+      const same = await sameDonorOf(ctx, trx, record.row);
+      if (same !== null) return { id: same, created: false };
+    }
+    await insertContactRecords(trx, [record]);
     if (reference !== null) {
       const kept = await trx
         .insertInto('contactSyncReferences')
@@ -91,7 +113,47 @@ async function insertContact(
       push: opts.push,
       at,
     });
+    return { id, created: true };
   });
-  const created = await getContact(ctx, input.accountId, id);
-  return created;
+}
+
+/**
+ * Holds the account's row for the rest of the transaction. On PostgreSQL a no-op UPDATE takes
+ * the row lock, so two creates deciding "is this donor already here?" decide one after the
+ * other; on SQLite writes are serialised already and this costs one cheap statement.
+ */
+async function lockAccount(trx: Db, accountId: string): Promise<void> {
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ name: eb.ref('name') }))
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/** The account's oldest contact with this one's primary email and the same first and last name. */
+async function sameDonorOf(ctx: DomainContext, trx: Db, row: ContactsTable): Promise<string | null> {
+  const email = row.email?.trim();
+  if (!email) return null;
+  // SQLite: the email column compares without case (its collation), on its index; PostgreSQL's
+  // collation keeps case, so both sides are lowered there.
+  const candidates = await trx
+    .selectFrom('contacts')
+    .select(['id', 'firstName', 'lastName'])
+    .where('accountId', '=', row.accountId)
+    .$if(ctx.store.engine === 'sqlite', (q) => q.where('email', '=', email))
+    .$if(ctx.store.engine !== 'sqlite', (q) =>
+      q.where((eb) => eb(eb.fn('lower', [eb.ref('email')]), '=', email.toLowerCase())),
+    )
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+  const first = nameKey(row.firstName);
+  const last = nameKey(row.lastName);
+  const same = candidates.find((c) => nameKey(c.firstName) === first && nameKey(c.lastName) === last);
+  return same?.id ?? null;
+}
+
+/** A name as compared for "the same donor": accents, case and surrounding spaces ignored. */
+function nameKey(name: string): string {
+  return foldText(name.trim()).replace(/\s+/g, ' ');
 }

@@ -15,7 +15,7 @@
  * This file is the folder's surface: the server, the CLI and the shell import contacts from
  * here and nowhere else in the folder (eslint.config.js).
  */
-export { createContact, createContactOnce } from './create.ts';
+export { type ContactWriteOptions, createContact, createContactOnce } from './create.ts';
 export { deleteContact } from './delete.ts';
 export { listContacts } from './list.ts';
 export { contactNotFound, getContact, getContactRow, lockContact } from './read.ts';

@@ -141,6 +141,7 @@ export async function insertDonation(
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
     batchId: present(opts.batchId) ? opts.batchId : null,
+    stationId: opts.stationId ?? null,
   };
   await insertDonationRow(
     trx,
@@ -165,10 +166,14 @@ export async function insertDonation(
   return row;
 }
 
-/** How a donation is written: pushed or not, an import's reference, the gift-entry batch. */
+/**
+ * How a donation is written: pushed or not, an import's reference, the gift-entry batch, and
+ * at an event hub the station it was entered at (the station's key made the request).
+ */
 export interface DonationWriteOptions extends WriteOptions {
   externalId?: string | null;
   batchId?: string | null;
+  stationId?: string | null;
 }
 
 export async function createDonation(

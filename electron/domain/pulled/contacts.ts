@@ -57,14 +57,17 @@ export function pulledContactFields(item: {
   };
 }
 
-/** Adds a contact that HQ has and this database does not. Returns its new local id. */
+/**
+ * Adds a contact that HQ has and this database does not. Returns its local id: a new one, or
+ * `id` (a station keeps its hub's ids for the hub's contacts).
+ */
 export async function insertPulledContact(
   trx: Db,
   accountId: string,
   f: PulledContactFields,
   at: string,
+  id: string = newId('contact'),
 ): Promise<string> {
-  const id = newId('contact');
   const defs: CustomFieldDefinition[] = [];
   const record = prepareContact(
     {

@@ -4,8 +4,9 @@
  * local record — same tables, same rules for derived columns — but their change-log rows say
  * `push = 0`: HQ already has them, so the sync engine never sends them back. The caller (the
  * sync engine's pull) runs these inside its own transaction, together with the id-map row that
- * links the local record to its HQ id, so a record is never left half-linked. The folder's
- * surface: the sync engine imports pulled records from here.
+ * links the local record to its HQ id, so a record is never left half-linked. An event hub's
+ * feed comes down the same way at its stations (event-reference.ts, event-gifts.ts). The
+ * folder's surface: the sync engine imports pulled records from here.
  */
 export {
   insertPulledContact,
@@ -13,6 +14,15 @@ export {
   pulledContactFields,
   refreshPulledContact,
 } from './contacts.ts';
+export {
+  type EventGift,
+  type EventGiftResult,
+  deleteEventContact,
+  hasGift,
+  insertEventGift,
+} from './event-gifts.ts';
+export { applyEventCustomValues } from './event-custom.ts';
+export { type EventLimits, type EventReference, applyEventReference } from './event-reference.ts';
 export {
   getReference,
   insertPulledReference,

@@ -61,13 +61,21 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
       description:
         'GiftDesk creates a contact once per sync reference: when its tags carry a GiftDesk reference (a tag `gd:` then ' +
         'an id; the last such tag counts) and the account already holds a contact created with it, the answer is 200 ' +
-        'with that contact, and nothing is written. Otherwise 201.',
+        'with that contact, and nothing is written. At an event hub, the same holds for a station creating a donor the ' +
+        'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
+        'Otherwise 201.',
       body: ContactCreateBody,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { contact, created } = await createContactOnce(ctx, { ...req.body, accountId });
+      // At an event hub, a station creating a donor the event has already (same primary email
+      // and name, typed at another station) gets that donor: 200, nothing written.
+      const { contact, created } = await createContactOnce(
+        ctx,
+        { ...req.body, accountId },
+        { sameDonor: Boolean(req.station) },
+      );
       return reply.code(created ? 201 : 200).send(contact);
     },
   });

@@ -53,7 +53,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const { batchId, ...body } = req.body;
-      const { donation, created } = await createDonationOnce(ctx, { ...body, accountId }, { batchId });
+      // At an event hub, a gift sent by a station's key is stamped with that station.
+      const stationId = req.station?.id ?? null;
+      const { donation, created } = await createDonationOnce(
+        ctx,
+        { ...body, accountId },
+        { batchId, stationId },
+      );
       return reply.code(created ? 201 : 200).send(donation);
     },
   });

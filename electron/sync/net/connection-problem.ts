@@ -12,6 +12,7 @@
  * - `hq`: HQ answered with a failure of its own (5xx).
  */
 import type { RemoteResult } from './http-client.ts';
+import { PIN_MISMATCH_CODE, PIN_MISMATCH_MESSAGE } from './pinned-fetch.ts';
 
 export type ConnectionProblemKind = 'address' | 'network' | 'key' | 'hq';
 
@@ -114,6 +115,12 @@ export function connectionProblem(
   if (s === undefined) {
     const e = r.networkError;
     if (!e || e.kind === 'aborted') return null;
+    if (e.code === PIN_MISMATCH_CODE)
+      return {
+        kind: 'address',
+        field: 'baseUrl',
+        sentence: `${PIN_MISMATCH_MESSAGE}${at}: nothing was sent to it. Check the hub's address, or join the event again with the fingerprint the hub shows.`,
+      };
     const { kind, reason, fix } = networkReason(e, baseUrl);
     return {
       kind,

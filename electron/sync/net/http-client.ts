@@ -11,6 +11,7 @@ import { describeNetworkError, type NetworkError } from './network-error.ts';
 import type { Pacer } from './pacer.ts';
 import { parseRemoteError, type RemoteError } from './error-body.ts';
 import { parseRetryAfter } from './retry-after.ts';
+import type { FetchFn } from './pinned-fetch.ts';
 
 export type { RemoteError } from './error-body.ts';
 
@@ -22,6 +23,8 @@ export interface RemoteClientOptions {
   pacer: Pacer;
   /** Deadline for one request from the moment it leaves until its body is read (default 30 s). */
   timeoutMs?: number;
+  /** How a request is sent: Node's fetch by default; an event hub's pinned one (pinned-fetch.ts). */
+  fetch?: FetchFn;
 }
 
 export interface RequestOptions {
@@ -273,6 +276,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
   // client (or any result) cannot show it.
   const secret = opts.secret;
   const redact = (s: string) => (secret.length >= 4 ? s.split(secret).join('[redacted]') : s);
+  const send: FetchFn = opts.fetch ?? ((u, init) => fetch(u, init));
 
   async function request(
     method: string,
@@ -293,7 +297,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     const sentAt = Date.now();
     let res: Response;
     try {
-      res = await fetch(url, { method, headers, body: payload, signal: deadline.signal, redirect: 'manual' });
+      res = await send(url, { method, headers, body: payload, signal: deadline.signal, redirect: 'manual' });
     } catch (err) {
       deadline.done();
       pacer.release();

@@ -19,6 +19,7 @@
 import type { Db, Store } from '../../db/store.ts';
 import { connectionProblem } from './connection-problem.ts';
 import type { RemoteClient, RemoteResult } from './http-client.ts';
+import { markStationRevoked } from '../remote/hub-remote.ts';
 
 export type AnswerKind = 'answered' | 'refused' | 'failed';
 
@@ -81,6 +82,11 @@ export function recordingAnswers(
     },
     async request(method, path, body, opts) {
       const r = await client.request(method, path, body, opts);
+      // An event hub that removed this station says so on every request: it stops for good.
+      if (r.status === 401 && r.error?.code === 'station_revoked') {
+        const at = new Date(clock()).toISOString();
+        await store.write((trx) => markStationRevoked(trx, accountId, at));
+      }
       const c = classifyAnswer(r, client.baseUrl);
       if (c) {
         const now = clock();

@@ -129,25 +129,25 @@ export interface LeaseGrant {
   inFlightSettledAt: number | null;
 }
 
-/** Takes or renews the lease; null when another live holder has it. */
+/**
+ * Takes or renews the lease; null when another live holder has it. `name`: another lease of
+ * the same rules (a station's feed reader takes one per account, station/feed-loop.ts).
+ */
 export async function acquireLease(
   store: Store,
   holder: string,
   nowMs: number,
   ttlMs = LEASE_MS,
+  name = LEASE_NAME,
 ): Promise<LeaseGrant | null> {
   return store.write(async (trx) => {
-    const row = await trx
-      .selectFrom('syncLease')
-      .selectAll()
-      .where('name', '=', LEASE_NAME)
-      .executeTakeFirst();
+    const row = await trx.selectFrom('syncLease').selectAll().where('name', '=', name).executeTakeFirst();
     const at = iso(nowMs);
     const expires = iso(nowMs + ttlMs);
     if (!row) {
       await trx
         .insertInto('syncLease')
-        .values({ name: LEASE_NAME, holder, acquiredAt: at, renewedAt: at, expiresAt: expires })
+        .values({ name, holder, acquiredAt: at, renewedAt: at, expiresAt: expires })
         .execute();
       return { fresh: true, inFlightSettledAt: null };
     }
@@ -155,7 +155,7 @@ export async function acquireLease(
       await trx
         .updateTable('syncLease')
         .set({ renewedAt: at, expiresAt: expires })
-        .where('name', '=', LEASE_NAME)
+        .where('name', '=', name)
         .where('holder', '=', holder)
         .execute();
       return { fresh: false, inFlightSettledAt: null };
@@ -171,7 +171,7 @@ export async function acquireLease(
     const r = await trx
       .updateTable('syncLease')
       .set({ holder, acquiredAt: at, renewedAt: at, expiresAt: expires })
-      .where('name', '=', LEASE_NAME)
+      .where('name', '=', name)
       .where('holder', '=', row.holder)
       .where('expiresAt', '=', row.expiresAt)
       .executeTakeFirst();
@@ -200,9 +200,9 @@ export async function renewLeaseIn(
 }
 
 /** Gives the lease up (clean shutdown), so another process need not wait for it to expire. */
-export async function releaseLease(store: Store, holder: string): Promise<void> {
+export async function releaseLease(store: Store, holder: string, name = LEASE_NAME): Promise<void> {
   await store.write((trx) =>
-    trx.deleteFrom('syncLease').where('name', '=', LEASE_NAME).where('holder', '=', holder).execute(),
+    trx.deleteFrom('syncLease').where('name', '=', name).where('holder', '=', holder).execute(),
   );
 }
 

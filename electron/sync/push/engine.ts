@@ -148,7 +148,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     for (const accountId of accounts) {
       if (stopped) break;
       const cfg = await loadRemoteConfig(db, opts.keys, accountId);
-      if (!cfg) continue;
+      // A station its hub removed from the event sends nothing more.
+      if (!cfg || cfg.revokedAt !== null) continue;
       out.push(await passAccount(cfg, p.onProgress, p.tryNow ?? false));
     }
     return { ran: true, accounts: out };

@@ -10,6 +10,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { recordingAnswers } from '../net/reachability.ts';
 import { createRemoteClient, type RemoteClient } from '../net/http-client.ts';
 import { createPacer } from '../net/pacer.ts';
+import { remoteFetch } from '../push/default-client.ts';
 import { configuredAccounts, loadRemoteConfig, type RemoteConfig } from './settings.ts';
 import { defaultKeySource } from './secret-box.ts';
 
@@ -47,11 +48,18 @@ export async function openRemote(
   const config = await loadRemoteConfig(ctx.store.db, defaultKeySource(dataDir), accountId);
   if (!config) throw notConfigured(`Account ${accountId} does not sync to HQ`);
   const pacer = createPacer({ ratePerSecond: config.ratePerSecond });
+  const send = remoteFetch(config);
   // Pull's and linking's answers tell whether HQ answers too (reachability.ts).
   const remote = recordingAnswers(
     ctx.store,
     accountId,
-    createRemoteClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret, pacer }),
+    createRemoteClient({
+      baseUrl: config.baseUrl,
+      keyId: config.keyId,
+      secret: config.secret,
+      pacer,
+      ...(send ? { fetch: send } : {}),
+    }),
   );
   return { config, remote, close: () => pacer.close() };
 }

@@ -4,7 +4,7 @@
  * second, default 5) and the schedule (seconds between passes, default 60). One per account.
  */
 import type { Db, Store } from '../../db/store.ts';
-import { invalidField } from '../../domain/errors.ts';
+import { DomainError, invalidField } from '../../domain/errors.ts';
 import { hqUrlIssue } from '#shared/schemas/sync.ts';
 import { type KeySource, openSecret, sealSecret } from './secret-box.ts';
 
@@ -46,6 +46,15 @@ export interface RemoteSettings {
   hqFailedAt: string | null;
   hqFailure: string | null;
   hqRefusedAt: string | null;
+  /** 'hq', or 'hub' when this GiftDesk is a station of an event hub (station.ts). */
+  kind: 'hq' | 'hub';
+  /** A hub's pinned certificate fingerprint, this station's id and name there, its feed cursor. */
+  pinnedFingerprint: string | null;
+  stationId: string | null;
+  stationName: string | null;
+  hubCursor: string | null;
+  /** When the hub said this station was removed from the event (it pushes no more). */
+  revokedAt: string | null;
 }
 
 /** The settings with the secret opened: for the engine and pull only, never for output. */
@@ -88,9 +97,17 @@ export async function saveRemoteSettings(
   await store.write(async (trx) => {
     const existing = await trx
       .selectFrom('syncRemotes')
-      .select(['secretSealed', 'baseUrl', 'keyId'])
+      .select(['secretSealed', 'baseUrl', 'keyId', 'kind'])
       .where('accountId', '=', input.accountId)
       .executeTakeFirst();
+    // A station of an event has its hub as its one remote (station/join.ts), never an HQ too.
+    if (existing?.kind === 'hub')
+      throw new DomainError(
+        'conflict',
+        'station_of_event',
+        `This account is a station of the event hub at ${existing.baseUrl}: it sends everything to the hub, which syncs to HQ. Its sync settings are the hub's.`,
+        [{ field: 'accountId', issue: 'is a station of an event hub' }],
+      );
     if (!existing && sealed === undefined)
       throw invalidField('secret', 'is required the first time sync is configured');
     const values = {
@@ -164,6 +181,12 @@ function view(r: NonNullable<Row>): RemoteSettings {
     hqFailedAt: r.hqFailedAt,
     hqFailure: r.hqFailure,
     hqRefusedAt: r.hqRefusedAt,
+    kind: r.kind === 'hub' ? 'hub' : 'hq',
+    pinnedFingerprint: r.pinnedFingerprint,
+    stationId: r.stationId,
+    stationName: r.stationName,
+    hubCursor: r.hubCursor,
+    revokedAt: r.revokedAt,
   };
 }
 

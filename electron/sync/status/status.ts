@@ -13,6 +13,8 @@
  *   running, not before HQ's pause ends; with none, while HQ does not answer, the next
  *   scheduled pass. Null when nothing waits, or when they go with the next pass in a few
  *   seconds (HQ answers).
+ * - remoteKind: 'hub' at a station of an event hub (the app says "Event hub" for "HQ");
+ *   revokedAt: when that hub removed this station (nothing is sent any more).
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
@@ -127,5 +129,7 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     currentRate: settings?.currentRate ?? null,
     running,
     failing,
+    remoteKind: settings?.kind ?? ('hq' as const),
+    revokedAt: settings?.revokedAt ?? null,
   };
 }

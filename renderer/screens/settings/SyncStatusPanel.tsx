@@ -168,11 +168,11 @@ function SyncCounts({ s }: { s: SyncStatus }) {
 
 /** HQ's state and its last answer, the rate now, and whether a pass (not this window's) is running. */
 function SyncFacts({ s, passRunning }: { s: SyncStatus; passRunning: boolean }) {
-  const said = connectionWords(s.connection, s.pausedUntil);
+  const said = connectionWords(s.connection, s.pausedUntil, s);
   return (
     <ul className="sync-facts">
       <li>
-        HQ:{' '}
+        {s.remoteKind === 'hub' ? 'Event hub' : 'HQ'}:{' '}
         <strong data-testid="sync-connection" data-state={s.connection.state}>
           <ConnectionText said={said} />
         </strong>

@@ -34,14 +34,38 @@ export function clockTime(iso: string, now = Date.now()): string {
 
 type Connection = SyncStatus['connection'];
 
+/** Where the changes go, as the status says: HQ, or an event hub (and whether it removed this station). */
+export type RemoteSaid = Pick<SyncStatus, 'remoteKind' | 'revokedAt'>;
+
+/** At a station of an event hub: the same facts, said of the event hub. */
+function hubWords(c: Connection, pausedUntil: string | null, revokedAt: string | null) {
+  if (revokedAt) return { text: 'This station was removed from the event', at: null };
+  switch (c.state) {
+    case 'online':
+      return { text: 'Event hub connected', at: null };
+    case 'quiet':
+      return { text: 'Event hub last answered', at: c.lastAnsweredAt };
+    case 'offline':
+    case 'never':
+      return { text: 'Event hub not reachable', at: null };
+    case 'paused':
+      return { text: 'Paused by the event hub until', at: pausedUntil };
+    case 'refused':
+      return { text: 'The event hub refused this station', at: null };
+  }
+}
+
 /**
  * What is true of HQ, in words, with the time it rests on (null when none): the badge's first
- * part and the panel's "HQ" line. From the status's `connection` only.
+ * part and the panel's "HQ" line. From the status's `connection` only; at a station of an
+ * event hub (`remote.remoteKind` 'hub'), said of the event hub.
  */
 export function connectionWords(
   c: Connection,
   pausedUntil: string | null,
+  remote?: RemoteSaid,
 ): { text: string; at: string | null } {
+  if (remote?.remoteKind === 'hub') return hubWords(c, pausedUntil, remote.revokedAt);
   switch (c.state) {
     case 'online':
       return { text: 'Online', at: null };

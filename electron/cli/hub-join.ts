@@ -1,0 +1,52 @@
+/**
+ * `giftdesk hub join URL --code CODE --fingerprint FP [--name NAME]`: this data folder becomes
+ * a station of the event hub at URL (electron/sync/station/join.ts). URL may be the hub's join
+ * link (what its QR code carries), which holds the code and the fingerprint too. With --json it
+ * prints `{"accountId", "station": {"id", "name"}}`.
+ */
+import os from 'node:os';
+import type { Command } from 'commander';
+import { defaultKeySource, joinHub } from '../sync/index.ts';
+import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
+import { print } from './output.ts';
+
+interface JoinOptions extends CommonOptions {
+  code?: string;
+  fingerprint?: string;
+  name?: string;
+}
+
+/** Adds `join` to the `hub` command group. */
+export function registerHubJoin(hub: Command): void {
+  common(
+    hub
+      .command('join')
+      .description('join an event as a station: this data folder pushes to and reads from the hub at URL')
+      .argument('<url>', "the hub's address (https://H:PORT) or its join link")
+      .option('--code <code>', 'the pairing code the hub shows (XXXX-XXXX)')
+      .option('--fingerprint <fp>', "the hub certificate's fingerprint (sha256:…), pinned from now on")
+      .option('--name <name>', "this station's name at the hub (default: this computer's name)"),
+  ).action(async (url: string, o: JoinOptions) => {
+    const dataDir = resolveDataDir(o);
+    const joined = await withContext(
+      o,
+      (ctx) =>
+        joinHub(ctx, defaultKeySource(dataDir), {
+          url,
+          code: o.code,
+          fingerprint: o.fingerprint,
+          name: o.name ?? (os.hostname() || 'station'),
+        }),
+      { create: true },
+    );
+    print(o, { accountId: joined.accountId, station: joined.station }, () =>
+      [
+        `This data folder is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}, account ${joined.accountName} (${joined.accountId}).`,
+        joined.caughtUp
+          ? 'Campaigns, donation accounts and the donor directory are here: gifts can be entered now.'
+          : 'The hub stopped answering before everything came down: `giftdesk serve` brings the rest when it answers again.',
+        `Pinned certificate: ${joined.fingerprint}`,
+      ].join('\n'),
+    );
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The feed's long poll: a station asks for changes after its cursor and may wait up to
+ * `wait` seconds for some. A waiting request holds no database connection and blocks
+ * nothing: it is a promise in a list. One timer, running only while someone waits, asks the
+ * change log (one indexed read per account waited on) whether the account moved past the
+ * lowest cursor waited on, and wakes the waiters it moved past. A write through this server
+ * asks at once (`kick`); a write by another process on the same database (the CLI, the app)
+ * is seen at the next tick. Closing wakes everyone, so a server stops without waiting for
+ * its long polls.
+ */
+import type { Store } from '../db/store.ts';
+import { newestChangeAfter } from './feed.ts';
+
+export interface FeedWaiters {
+  /** Resolves when the account has a change after `afterSeq`, after `ms`, on abort, or on close. */
+  wait(accountId: string, afterSeq: number, ms: number, signal?: AbortSignal): Promise<void>;
+  /** Looks now (a write just committed). */
+  kick(): void;
+  /** Wakes every waiter; later waits return at once. */
+  close(): void;
+  /** How many wait now (tests, the log). */
+  readonly waiting: number;
+}
+
+interface Waiter {
+  accountId: string;
+  afterSeq: number;
+  wake: () => void;
+}
+
+export function createFeedWaiters(
+  store: Store,
+  opts: { intervalMs?: number; onError?: (err: unknown) => void } = {},
+): FeedWaiters {
+  const intervalMs = opts.intervalMs ?? 500;
+  const waiters = new Set<Waiter>();
+  let timer: NodeJS.Timeout | null = null;
+  let looking = false;
+  let again = false;
+  let closed = false;
+
+  function schedule(ms: number): void {
+    if (closed || waiters.size === 0 || looking) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void look(), ms);
+    timer.unref();
+  }
+
+  async function look(): Promise<void> {
+    timer = null;
+    looking = true;
+    try {
+      const lowest = new Map<string, number>();
+      for (const w of waiters)
+        lowest.set(w.accountId, Math.min(lowest.get(w.accountId) ?? Infinity, w.afterSeq));
+      for (const [accountId, afterSeq] of lowest) {
+        const newest = await newestChangeAfter(store.db, accountId, afterSeq);
+        if (newest === null) continue;
+        for (const w of [...waiters]) if (w.accountId === accountId && w.afterSeq < newest) w.wake();
+      }
+    } catch (err) {
+      // A read that failed (the database busy, closing): wake everyone; their own read says what is wrong.
+      opts.onError?.(err);
+      for (const w of [...waiters]) w.wake();
+    } finally {
+      looking = false;
+      const soon = again;
+      again = false;
+      schedule(soon ? 0 : intervalMs);
+    }
+  }
+
+  function lookSoon(): void {
+    if (looking) again = true;
+    else schedule(0);
+  }
+
+  return {
+    wait(accountId, afterSeq, ms, signal) {
+      if (closed || ms <= 0 || signal?.aborted) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const w: Waiter = {
+          accountId,
+          afterSeq,
+          wake: () => {
+            if (!waiters.delete(w)) return;
+            clearTimeout(deadline);
+            signal?.removeEventListener('abort', w.wake);
+            resolve();
+          },
+        };
+        const deadline = setTimeout(w.wake, ms);
+        deadline.unref();
+        signal?.addEventListener('abort', w.wake, { once: true });
+        waiters.add(w);
+        lookSoon(); // a change may have come between the station's read and this wait
+      });
+    },
+    kick: lookSoon,
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const w of [...waiters]) w.wake();
+    },
+    get waiting() {
+      return waiters.size;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The event hub: a GiftDesk that the stations of one event pair with and push to, serving
+ * HTTPS on the venue's network with a certificate of its own. Its certificate (certificate.ts)
+ * and address (addresses.ts); pairing codes and the join that trades one for a station's key
+ * (pairing.ts), with the wrong-code limit (wrong-codes.ts); the stations, their reports and
+ * revocation (stations.ts); the change feed stations read (feed.ts) and its long poll
+ * (feed-waiters.ts); the close-out (close-out.ts); what the hub keeps per account
+ * (settings.ts) and in memory while it runs (services.ts).
+ *
+ * This file is the folder's surface: the server and the CLI import the hub from here and
+ * nowhere else in the folder (eslint.config.js). The hub uses the domain through its surfaces
+ * and knows nothing of HTTP.
+ */
+export { hubUrl, machineIpv4Addresses, shownHost } from './addresses.ts';
+export {
+  HUB_CERT_FILE,
+  HUB_KEY_FILE,
+  type HubCertificate,
+  ensureHubCertificate,
+  fingerprintOf,
+} from './certificate.ts';
+export { AT_THE_HUB, closeOut } from './close-out.ts';
+export { FEED_PAGE, parseCursor, readChanges } from './feed.ts';
+export { type FeedWaiters } from './feed-waiters.ts';
+export {
+  type CodeRefusal,
+  type Joined,
+  PAIRING_CODE_TTL_MS,
+  codeRefused,
+  createPairingCode,
+  joinStation,
+  pairingCodeHash,
+} from './pairing.ts';
+export { type HubHosting, type HubServices, type KeyStation, createHubServices } from './services.ts';
+export {
+  type HubSettings,
+  chooseHubAccount,
+  getHubSettings,
+  requireHubSettings,
+  saveHubSettings,
+} from './settings.ts';
+export { listStations, recordReport, revokeStation } from './stations.ts';
+export { type WrongCodeLimit, createWrongCodeLimit } from './wrong-codes.ts';

@@ -1,0 +1,88 @@
+/**
+ * What the hub keeps of itself per account: the certificate's fingerprint and the address it
+ * last served on (what `giftdesk hub code` prints beside a running hub), and which account a
+ * hub command acts for when none is named.
+ */
+import type { Db } from '../db/store.ts';
+import { listAccounts } from '../domain/accounts/index.ts';
+import { type DomainContext, DomainError } from '../domain/index.ts';
+
+export interface HubSettings {
+  accountId: string;
+  fingerprint: string;
+  url: string | null;
+  createdAt: string;
+}
+
+export async function getHubSettings(db: Db, accountId: string): Promise<HubSettings | null> {
+  const row = await db
+    .selectFrom('hubSettings')
+    .select(['accountId', 'fingerprint', 'url', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The account's hub settings, or a 404 saying it hosts no event. */
+export async function requireHubSettings(db: Db, accountId: string): Promise<HubSettings> {
+  const s = await getHubSettings(db, accountId);
+  if (!s)
+    throw new DomainError(
+      'not_found',
+      'hub_not_hosted',
+      `Account ${accountId} does not host an event on this GiftDesk: start it as the event's hub first (Settings → Event → Host this event, or giftdesk serve --hub)`,
+      [{ field: 'accountId', issue: 'hosts no event here' }],
+    );
+  return s;
+}
+
+/** Records that this GiftDesk hosts the account's event, with its fingerprint and address. */
+export async function saveHubSettings(
+  ctx: DomainContext,
+  s: { accountId: string; fingerprint: string; url: string | null },
+): Promise<HubSettings> {
+  const at = ctx.now();
+  await ctx.store.write((trx) =>
+    trx
+      .insertInto('hubSettings')
+      .values({
+        accountId: s.accountId,
+        fingerprint: s.fingerprint,
+        url: s.url,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .onConflict((oc) =>
+        oc.column('accountId').doUpdateSet({ fingerprint: s.fingerprint, url: s.url, updatedAt: at }),
+      )
+      .execute(),
+  );
+  return (await getHubSettings(ctx.store.db, s.accountId))!;
+}
+
+/**
+ * The account a hub command acts for: the one named; else the only account hosting an event;
+ * else the only account. Anything else is the caller's to say (`problem`).
+ */
+export async function chooseHubAccount(
+  ctx: DomainContext,
+  named: string | undefined,
+): Promise<{ accountId: string } | { problem: string }> {
+  const accounts = await listAccounts(ctx);
+  if (named !== undefined) {
+    if (accounts.some((a) => a.id === named)) return { accountId: named };
+    return { problem: `there is no account ${named} in this data folder` };
+  }
+  const hosting = await ctx.store.db.selectFrom('hubSettings').select('accountId').execute();
+  if (hosting.length === 1) return { accountId: hosting[0]!.accountId };
+  if (accounts.length === 1) return { accountId: accounts[0]!.id };
+  if (accounts.length === 0)
+    return {
+      problem: 'this data folder has no account yet: create one with `giftdesk account create --name …`',
+    };
+  return {
+    problem: `this data folder has ${accounts.length} accounts: say which one with --account (${accounts
+      .map((a) => `${a.id} ${a.name}`)
+      .join(', ')})`,
+  };
+}

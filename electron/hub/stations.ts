@@ -1,0 +1,133 @@
+/**
+ * The paired stations: listed with what the hub holds of each and what each last said of
+ * itself, revoked (the station and its key at once), and a station's report stored.
+ */
+import type { HubStation } from '#shared/schemas/hub.ts';
+import type { Db } from '../db/store.ts';
+import { type DomainContext, DomainError } from '../domain/index.ts';
+
+/** Gifts the hub holds from each station of the account (any status: they arrived). */
+export async function receivedByStation(db: Db, accountId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('donations')
+    .select((eb) => ['stationId', eb.fn.countAll<number | string>().as('n')])
+    .where('accountId', '=', accountId)
+    .where('stationId', 'is not', null)
+    .groupBy('stationId')
+    .execute();
+  return new Map(rows.map((r) => [r.stationId!, Number(r.n)]));
+}
+
+export async function listStations(ctx: DomainContext, accountId: string): Promise<HubStation[]> {
+  const [rows, received] = await Promise.all([
+    ctx.store.db
+      .selectFrom('hubStations')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute(),
+    receivedByStation(ctx.store.db, accountId),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: r.createdAt,
+    lastSeenAt: r.lastSeenAt,
+    revokedAt: r.revokedAt,
+    received: received.get(r.id) ?? 0,
+    waiting: r.reportedWaiting === null ? null : Number(r.reportedWaiting),
+    reportedEntered: r.reportedEntered === null ? null : Number(r.reportedEntered),
+    reportedLastSeq: r.reportedLastSeq === null ? null : Number(r.reportedLastSeq),
+    reportedAt: r.reportedAt,
+  }));
+}
+
+function stationNotFound(id: string): DomainError {
+  return new DomainError('not_found', 'station_not_found', `There is no station ${id} at this hub`, [
+    { field: 'id', issue: 'is not a station of this hub' },
+  ]);
+}
+
+/**
+ * Removes a station from the event: the station and its API key revoked in one transaction,
+ * so its next request is refused (401 station_revoked). Revoking again changes nothing.
+ * `accountId`: only a station of that account (the API's scope); the CLI names none.
+ */
+export async function revokeStation(
+  ctx: DomainContext,
+  id: string,
+  accountId?: string,
+): Promise<{ id: string; revoked: true; revokedAt: string }> {
+  const at = ctx.now();
+  const revokedAt = await ctx.store.write(async (trx) => {
+    const station = await trx
+      .selectFrom('hubStations')
+      .select(['apiKeyId', 'revokedAt', 'accountId'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!station || (accountId !== undefined && station.accountId !== accountId)) throw stationNotFound(id);
+    await trx
+      .updateTable('apiKeys')
+      .set({ revokedAt: at })
+      .where('id', '=', station.apiKeyId)
+      .where('revokedAt', 'is', null)
+      .execute();
+    if (station.revokedAt !== null) return station.revokedAt;
+    await trx.updateTable('hubStations').set({ revokedAt: at }).where('id', '=', id).execute();
+    return at;
+  });
+  return { id, revoked: true, revokedAt };
+}
+
+/** What a station says of itself (its own gifts, its last change, what it still has waiting). */
+export async function recordReport(
+  ctx: DomainContext,
+  stationId: string,
+  report: { entered: number; lastSeq: number; waiting: number },
+): Promise<{ stationId: string; received: number; reportedAt: string }> {
+  const at = ctx.now();
+  const accountId = await ctx.store.write(async (trx) => {
+    const row = await trx
+      .selectFrom('hubStations')
+      .select('accountId')
+      .where('id', '=', stationId)
+      .executeTakeFirst();
+    if (!row) throw stationNotFound(stationId);
+    await trx
+      .updateTable('hubStations')
+      .set({
+        reportedEntered: report.entered,
+        reportedLastSeq: report.lastSeq,
+        reportedWaiting: report.waiting,
+        reportedAt: at,
+        lastSeenAt: at,
+      })
+      .where('id', '=', stationId)
+      .execute();
+    return row.accountId;
+  });
+  const received = (await receivedByStation(ctx.store.db, accountId)).get(stationId) ?? 0;
+  return { stationId, received, reportedAt: at };
+}
+
+/** The station an API key belongs to (null: not a station's key). */
+export async function stationOfKey(
+  db: Db,
+  keyId: string,
+): Promise<{ id: string; accountId: string; name: string; revokedAt: string | null } | null> {
+  const row = await db
+    .selectFrom('hubStations')
+    .select(['id', 'accountId', 'name', 'revokedAt'])
+    .where('apiKeyId', '=', keyId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Notes when a station was last heard from. */
+export async function touchStation(ctx: DomainContext, stationId: string): Promise<void> {
+  const at = ctx.now();
+  await ctx.store.write((trx) =>
+    trx.updateTable('hubStations').set({ lastSeenAt: at }).where('id', '=', stationId).execute(),
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * The event hub's routes (GiftDesk extensions under /api/v1/hub). For stations: join (no key:
+ * the pairing code is the credential; wrong codes are limited), the change feed with its long
+ * poll, and the station's report. For the person hosting (a key of the account that is not a
+ * station's; station-gate.ts keeps stations out): the hub's address and fingerprint, hosting
+ * from this server, fresh codes, the stations and their revocation, the close-out.
+ */
+import { joinLinkFor } from '#shared/hub-link.ts';
+import {
+  CloseOut,
+  HubAccountBody,
+  HubAccountQuery,
+  HubChanges,
+  HubChangesQuery,
+  HubCode,
+  HubHostBody,
+  HubInfo,
+  HubJoinBody,
+  HubJoined,
+  HubReportBody,
+  HubReported,
+  HubRevoked,
+  HubStationList,
+  HubStationParams,
+} from '#shared/schemas/hub.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DomainError, isDomainError } from '../../domain/index.ts';
+import {
+  FEED_PAGE,
+  type HubServices,
+  closeOut,
+  createPairingCode,
+  joinStation,
+  listStations,
+  parseCursor,
+  readChanges,
+  recordReport,
+  requireHubSettings,
+  revokeStation,
+} from '../../hub/index.ts';
+import { errorBody } from '../errors.ts';
+import { scopedAccount } from '../scope.ts';
+import { errors } from './common.ts';
+
+const tags = ['Event hub'];
+
+function requireStation(req: FastifyRequest) {
+  if (!req.station)
+    throw new DomainError('forbidden', 'station_key_required', "Only a station's own key reports to the hub");
+  return req.station;
+}
+
+/** The account's hub as the app shows it; with a fresh code when `withCode`. */
+async function hubInfo(hub: HubServices, accountId: string, withCode: boolean): Promise<HubInfo> {
+  const settings = await requireHubSettings(hub.ctx.store.db, accountId);
+  const current = hub.hosting?.current();
+  const hosting = current?.accountId === accountId;
+  const url = hosting ? current.url : settings.url;
+  const code = withCode ? await createPairingCode(hub.ctx, accountId) : null;
+  return {
+    accountId,
+    url,
+    fingerprint: settings.fingerprint,
+    joinLink: code && url ? joinLinkFor({ url, code: code.code, fingerprint: settings.fingerprint }) : null,
+    hosting,
+    pairingCode: code?.code ?? null,
+    expiresAt: code?.expiresAt ?? null,
+  };
+}
+
+export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = hub.ctx;
+
+  r.post('/hub/join', {
+    schema: {
+      tags,
+      summary: 'Pair a station with this hub (no key: the pairing code is the credential)',
+      description:
+        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute every join is 429 with Retry-After.',
+      security: [],
+      body: HubJoinBody,
+      response: { 201: HubJoined, ...errors(400, 403) },
+    },
+    handler: async (req, reply) => {
+      const wait = hub.wrongCodes.retryAfter();
+      if (wait > 0) {
+        // The route's typed reply knows its success only; a 429 is every route's (errors()).
+        const plain = reply as unknown as FastifyReply;
+        void plain.header('Retry-After', wait);
+        return plain.code(429).send({
+          ...errorBody(
+            429,
+            'pairing_rate_limited',
+            `Too many wrong pairing codes in the last minute; try again in ${wait} s`,
+          ),
+          retryAfter: wait,
+        });
+      }
+      try {
+        const joined = await joinStation(ctx, { code: req.body.code, name: req.body.name });
+        return reply.code(201).send(joined);
+      } catch (err) {
+        if (isDomainError(err) && err.code.startsWith('pairing_code_')) hub.wrongCodes.refused();
+        throw err;
+      }
+    },
+  });
+
+  r.get('/hub/changes', {
+    schema: {
+      tags,
+      summary: 'What changed at the hub after a cursor (contacts, gifts, reference data), oldest first',
+      description:
+        'Send back the cursor of the last answer as `after` (none: from the start). With `wait` (seconds, at most 30), an answer with nothing in it is held until the account changes or the time is up. `more`: ask again at once.',
+      querystring: HubChangesQuery,
+      response: { 200: HubChanges, ...errors(400, 403) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, undefined);
+      const limit = req.query.limit ?? FEED_PAGE;
+      const page = await readChanges(ctx, accountId, req.query.after, limit);
+      const empty =
+        page.contacts.length + page.donations.length + page.deletedContacts.length === 0 && !page.reference;
+      if (!empty || !req.query.wait) return page;
+      const gone = new AbortController();
+      const onClose = () => gone.abort();
+      reply.raw.once('close', onClose);
+      try {
+        await hub.feed.wait(accountId, parseCursor(page.cursor)!.seq, req.query.wait * 1000, gone.signal);
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+      return readChanges(ctx, accountId, req.query.after, limit);
+    },
+  });
+
+  r.post('/hub/report', {
+    schema: {
+      tags,
+      summary: 'A station says what it entered and what it still has waiting (for the close-out)',
+      body: HubReportBody,
+      response: { 200: HubReported, ...errors(400, 403) },
+    },
+    handler: async (req) => recordReport(ctx, requireStation(req).id, req.body),
+  });
+
+  r.get('/hub', {
+    schema: {
+      tags,
+      summary: "The account's hub: its address and certificate fingerprint",
+      querystring: HubAccountQuery,
+      response: { 200: HubInfo, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => hubInfo(hub, scopedAccount(req, req.query.accountId), false),
+  });
+
+  r.post('/hub/host', {
+    schema: {
+      tags,
+      summary: 'Host this event: serve HTTPS for the stations beside this server, with a fresh pairing code',
+      description:
+        'Starts (or keeps) the hub’s listener on `host` (default 0.0.0.0) and `port` (default 4871) with the hub’s own certificate, made on the first time and kept in the data folder.',
+      body: HubHostBody,
+      response: { 200: HubInfo, ...errors(400, 403, 409) },
+    },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      if (!hub.hosting)
+        throw new DomainError(
+          'conflict',
+          'hub_hosting_unavailable',
+          'This server cannot host an event (it was started without a data folder for the certificate)',
+        );
+      await hub.hosting.host({ accountId, host: req.body.host, port: req.body.port });
+      return hubInfo(hub, accountId, true);
+    },
+  });
+
+  r.post('/hub/codes', {
+    schema: {
+      tags,
+      summary: 'A fresh one-time pairing code (good for 10 minutes)',
+      body: HubAccountBody,
+      response: { 200: HubCode, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const info = await hubInfo(hub, accountId, true);
+      return {
+        code: info.pairingCode!,
+        expiresAt: info.expiresAt!,
+        url: info.url,
+        fingerprint: info.fingerprint,
+        joinLink: info.joinLink,
+      };
+    },
+  });
+
+  r.get('/hub/stations', {
+    schema: {
+      tags,
+      summary: 'The paired stations: last contact, gifts received, what each still has waiting',
+      querystring: HubAccountQuery,
+      response: { 200: HubStationList, ...errors(400, 403) },
+    },
+    handler: async (req) => ({ stations: await listStations(ctx, scopedAccount(req, req.query.accountId)) }),
+  });
+
+  r.post('/hub/stations/:id/revoke', {
+    schema: {
+      tags,
+      summary: 'Remove a station from the event: its key stops working at once',
+      params: HubStationParams,
+      body: HubAccountBody,
+      response: { 200: HubRevoked, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => revokeStation(ctx, req.params.id, scopedAccount(req, req.body.accountId)),
+  });
+
+  r.get('/hub/close-out', {
+    schema: {
+      tags,
+      summary: "Closing the night: per station and in all, by payment method; the deposit's cash and checks",
+      querystring: HubAccountQuery,
+      response: { 200: CloseOut, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => closeOut(ctx, scopedAccount(req, req.query.accountId)),
+  });
+}

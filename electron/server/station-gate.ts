@@ -1,0 +1,82 @@
+/**
+ * The event hub's gate, registered between the Host check and authentication (gates.ts):
+ *
+ * - A revoked station's key, presented with its right secret, is refused with 401
+ *   `station_revoked` and a sentence saying when it was removed from the event (any other bad
+ *   key gets requireAuth's plain 401).
+ * - A station's key opens only what a station does: pair, read the feed, report, and send and
+ *   read gifts and donors (the spec routes its sync engine uses, and the reference lists);
+ *   anything else (hosting, codes, other stations, keys, sync settings…) is 403
+ *   `station_key_forbidden`. The request carries its station (`request.station`) for the routes:
+ *   a gift is stamped with it, a donor it creates may be one the event has already.
+ * - A station heard from is noted (at most every few seconds), and a write through this
+ *   server wakes the feed's long polls at once.
+ */
+import { revokedKeyOf } from '../domain/accounts/index.ts';
+import type { HubServices, KeyStation } from '../hub/index.ts';
+import { errorBody } from './errors.ts';
+import { wholeServer } from './gates.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The event station whose key made this request (null: not a station's key). */
+    station: KeyStation | null;
+  }
+}
+
+/** What a station's key may do: [methods, path]. */
+const STATION_ROUTES: Array<[RegExp, RegExp]> = [
+  [/^POST$/, /^\/api\/v1\/hub\/(join|report)$/],
+  [/^GET$/, /^\/api\/v1\/hub\/changes$/],
+  [/^(GET|POST|PUT|DELETE)$/, /^\/api\/v1\/contacts(\/[^/]+)?$/],
+  [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
+  [/^GET$/, /^\/api\/v1\/donations\/[^/]+$/],
+  [/^GET$/, /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\/[^/]+)?$/],
+];
+
+export function stationMay(method: string, path: string): boolean {
+  return STATION_ROUTES.some(([m, p]) => m.test(method) && p.test(path));
+}
+
+const BEARER = /^Bearer [^\s]+$/i;
+
+export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) => {
+  const { hub } = opts;
+  app.decorateRequest('station', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const { isApi, path, keyId, verified } = request.keyCheck!;
+    if (!isApi || !keyId) return;
+    if (!verified) {
+      const authz = request.headers.authorization;
+      if (typeof authz !== 'string' || !BEARER.test(authz)) return;
+      const revoked = await revokedKeyOf(hub.ctx, keyId, authz.slice(7));
+      if (!revoked || !(await hub.stationOfKey(keyId))) return;
+      return reply
+        .code(401)
+        .send(
+          errorBody(
+            401,
+            'station_revoked',
+            `This station was removed from the event at ${revoked.revokedAt}: the hub no longer takes its changes. Ask the person hosting the event to pair it again if that was a mistake.`,
+          ),
+        );
+    }
+    const station = await hub.stationOfKey(keyId);
+    if (!station) return;
+    request.station = station;
+    hub.seen(station.id);
+    if (!stationMay(request.method, path))
+      return reply
+        .code(403)
+        .send(
+          errorBody(
+            403,
+            'station_key_forbidden',
+            `A station's key sends the station's gifts and donors and reads the event's changes; ${request.method} ${path} needs a key of the hub itself`,
+          ),
+        );
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) hub.feed.kick();
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * The contacts of a page of the hub's feed, at a station: each linked to the local contact it
+ * is (sync_links), or added under the hub's id; brought to the hub's values except where this
+ * station's own intent wins (a field changed here and not pushed yet, or pushed after the page
+ * was read: the feed brings it back); a field this station changed and pushed that the hub now
+ * holds otherwise lost to a later change elsewhere — the hub's value is taken and a notice
+ * written (notices.ts), never dropped silently. Deleted contacts go, unless something of them
+ * still waits here to be pushed.
+ */
+import {
+  applyEventCustomValues,
+  deleteEventContact,
+  insertPulledContact,
+  pulledContactFields,
+  type PulledContactFields,
+  refreshPulledContact,
+} from '../../domain/pulled/index.ts';
+import type { Db } from '../../db/store.ts';
+import { contactReferenceOf } from '#shared/sync-reference.ts';
+import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
+import { unpushedContactFields } from '../pull/apply-page.ts';
+import { addNotice } from './notices.ts';
+
+export interface FeedCounts {
+  contacts: number;
+  gifts: number;
+  deleted: number;
+  reference: number;
+  notices: number;
+  /** Records the page had that could not be written here (with why, in `notes`). */
+  skipped: number;
+  notes: string[];
+}
+
+export function emptyCounts(): FeedCounts {
+  return { contacts: 0, gifts: 0, deleted: 0, reference: 0, notices: 0, skipped: 0, notes: [] };
+}
+
+export interface FeedContact {
+  id: string;
+  firstName?: unknown;
+  lastName?: unknown;
+  email?: unknown;
+  phone?: unknown;
+  organization?: unknown;
+  tags?: readonly unknown[] | null | undefined;
+  customFields?: Record<string, string | number> | undefined;
+}
+
+/** Whether a contact of this id is in the account here. */
+async function contactHere(trx: Db, accountId: string, id: string): Promise<boolean> {
+  const r = await trx
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/**
+ * A local contact the hub's one already is, not linked yet: this station's own (its reference
+ * tag names it), or a create of this station's not confirmed yet with the same name and email
+ * (the hub answers that create with this contact; the engine links it then).
+ */
+async function ownUnlinked(
+  trx: Db,
+  accountId: string,
+  c: FeedContact,
+  f: PulledContactFields,
+): Promise<boolean> {
+  const ref = contactReferenceOf(c.tags);
+  if (ref !== null && (await contactHere(trx, accountId, ref.slice(3)))) return true;
+  const email = f.email?.toLowerCase() ?? null;
+  const same = await trx
+    .selectFrom('contacts as c')
+    .innerJoin('changeLog as l', (j) => j.onRef('l.entityId', '=', 'c.id').on('l.entityType', '=', 'contact'))
+    .select(['c.id', 'c.email'])
+    .where('c.accountId', '=', accountId)
+    .where('l.op', '=', 'create')
+    .where('l.push', '=', 1)
+    .where((eb) => eb(eb.fn('lower', ['c.firstName']), '=', f.firstName.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['c.lastName']), '=', f.lastName.toLowerCase()))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('syncLinks as s')
+            .select('s.localId')
+            .where('s.entityType', '=', 'contact')
+            .whereRef('s.localId', '=', 'c.id'),
+        ),
+      ),
+    )
+    .limit(20)
+    .execute();
+  return same.some((r) => (r.email?.toLowerCase() ?? null) === email);
+}
+
+/**
+ * The fields of a contact this station changed and the hub confirmed, each with when: an
+ * update pushed before the page was read and since overtaken, or after it (then kept).
+ */
+async function pushedEdits(trx: Db, accountId: string, localId: string): Promise<Map<string, string>> {
+  const rows = await trx
+    .selectFrom('changeLog')
+    .select(['fields', 'syncedAt'])
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('entityId', '=', localId)
+    .where('op', '=', 'update')
+    .where('push', '=', 1)
+    .where('syncedAt', 'is not', null)
+    .execute();
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    if (r.fields === null || r.syncedAt === null) continue;
+    for (const f of JSON.parse(r.fields) as string[]) {
+      const prev = out.get(f);
+      if (!prev || prev < r.syncedAt) out.set(f, r.syncedAt);
+    }
+  }
+  return out;
+}
+
+const SHOWN: Record<string, keyof PulledContactFields> = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  primaryEmail: 'email',
+  primaryPhone: 'phone',
+  organization: 'organization',
+};
+const ALIASES: Record<string, string> = { emailAddresses: 'primaryEmail', phoneNumbers: 'primaryPhone' };
+
+/** The contact's shown values here, for comparing with the hub's. */
+async function shownValues(trx: Db, localId: string): Promise<PulledContactFields | null> {
+  const r = await trx
+    .selectFrom('contacts')
+    .select(['firstName', 'lastName', 'email', 'phone', 'organization'])
+    .where('id', '=', localId)
+    .executeTakeFirst();
+  return r ?? null;
+}
+
+/** Brings a linked contact to the hub's values (see the top), with notices for edits that lost. */
+async function refreshLinked(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  f: PulledContactFields,
+  pending: Set<string> | 'all' | undefined,
+  readAt: string,
+  at: string,
+  counts: FeedCounts,
+): Promise<void> {
+  const keep = new Set<string>(pending === 'all' ? [] : (pending ?? []));
+  if (pending === 'all') {
+    await refreshPulledContact(trx, accountId, localId, f, 'all', at);
+    return;
+  }
+  const edits = await pushedEdits(trx, accountId, localId);
+  const lost: Array<{ field: string; mine: string | null; theirs: string | null }> = [];
+  const here = await shownValues(trx, localId);
+  for (const [raw, when] of edits) {
+    const field = ALIASES[raw] ?? raw;
+    const key = SHOWN[field];
+    if (!key || keep.has(raw) || keep.has(field)) continue;
+    // Pushed after this page was read: the page is older than the hub's value; the feed brings it.
+    if (when >= readAt) {
+      keep.add(field);
+      continue;
+    }
+    if (here && here[key] !== f[key]) lost.push({ field, mine: here[key], theirs: f[key] });
+  }
+  const r = await refreshPulledContact(trx, accountId, localId, f, keep, at);
+  if (r.kind !== 'updated') return;
+  counts.contacts++;
+  for (const l of lost)
+    if (r.fields.includes(l.field as (typeof r.fields)[number])) {
+      await addNotice(trx, { accountId, contactId: localId, ...l }, at);
+      counts.notices++;
+    }
+}
+
+/** One contact of the page. */
+async function applyContact(
+  trx: Db,
+  accountId: string,
+  c: FeedContact,
+  readAt: string,
+  at: string,
+  counts: FeedCounts,
+) {
+  const f = pulledContactFields(c);
+  if ('problem' in f) {
+    counts.skipped++;
+    counts.notes.push(`The hub sent a contact that cannot be stored (${f.problem}); it was skipped`);
+    return;
+  }
+  const localId = await localIdFor(trx, accountId, 'contact', c.id);
+  if (localId === null) {
+    if (await ownUnlinked(trx, accountId, c, f)) return;
+    if (!(await contactHere(trx, accountId, c.id))) {
+      await insertPulledContact(trx, accountId, f, at, c.id);
+      counts.contacts++;
+    }
+    await linkRemote(trx, {
+      accountId,
+      entityType: 'contact',
+      localId: c.id,
+      remoteId: c.id,
+      source: 'pulled',
+      at,
+    });
+    if (c.customFields) await applyEventCustomValues(trx, accountId, c.id, c.customFields, () => false, at);
+    return;
+  }
+  const pending = (await unpushedContactFields(trx, accountId, [localId])).get(localId);
+  await refreshLinked(trx, accountId, localId, f, pending, readAt, at, counts);
+  if (c.customFields && pending !== 'all') {
+    const written = await applyEventCustomValues(
+      trx,
+      accountId,
+      localId,
+      c.customFields,
+      (k) => pending?.has(k) ?? false,
+      at,
+    );
+    if (written.length > 0) counts.contacts++;
+  }
+}
+
+/** Whether anything of a contact still waits here to be pushed (itself or a gift of it). */
+async function waitsHere(trx: Db, accountId: string, localId: string): Promise<boolean> {
+  const r = await trx
+    .selectFrom('changeLog as l')
+    .select('l.seq')
+    .where('l.accountId', '=', accountId)
+    .where('l.push', '=', 1)
+    .where('l.syncedAt', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('l.entityType', '=', 'contact'), eb('l.entityId', '=', localId)]),
+        eb.and([
+          eb('l.entityType', '=', 'donation'),
+          eb('l.entityId', 'in', eb.selectFrom('donations').select('id').where('contactId', '=', localId)),
+        ]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** The page's contacts, then its deleted ones. */
+export async function applyFeedContacts(
+  trx: Db,
+  accountId: string,
+  contacts: readonly FeedContact[],
+  deleted: readonly string[],
+  readAt: string,
+  at: string,
+  counts: FeedCounts,
+): Promise<void> {
+  for (const c of contacts) await applyContact(trx, accountId, c, readAt, at, counts);
+  for (const hubId of deleted) {
+    const localId = await localIdFor(trx, accountId, 'contact', hubId);
+    if (localId === null) continue;
+    if (await waitsHere(trx, accountId, localId)) {
+      counts.skipped++;
+      counts.notes.push(`A contact deleted at the hub still has changes waiting here; it was kept`);
+      continue;
+    }
+    if (await deleteEventContact(trx, accountId, localId, at)) counts.deleted++;
+    await unlinkRemote(trx, 'contact', localId);
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A station's connection to its hub, in a server process (the scheduler starts one per
+ * station account): a loop that holds the hub's feed open (GET /hub/changes, `wait` seconds)
+ * and applies each page as it comes, so a donor or a gift entered at another station is here
+ * within a second or two; and the station's report (report.ts) every few seconds and after a
+ * push pass that changed something.
+ *
+ * - One reader per account and database: a lease of its own (`hub-feed:<account>`, lease.ts's
+ *   rules: a live holder keeps it, a dead process's is taken at once), renewed before each read.
+ * - The hub unreachable: the loop waits 1 s, then twice as long each time, up to 30 s, and
+ *   carries on; nothing here waits on it (gift entry goes on, the outbox holds what is typed).
+ * - Stops for good when the hub removed this station (revoked_at recorded by any request's
+ *   401 station_revoked) or the account stops being a station; `stop()` ends it at once.
+ */
+import type { Store } from '../../db/store.ts';
+import type { RemoteClient } from '../net/http-client.ts';
+import { recordingAnswers } from '../net/reachability.ts';
+import { acquireLease, processHolderId, releaseLease } from '../outbox/lease.ts';
+import { defaultClient } from '../push/default-client.ts';
+import type { KeySource } from '../remote/secret-box.ts';
+import { loadRemoteConfig, type RemoteConfig } from '../remote/settings.ts';
+import type { FeedCounts } from './feed-contacts.ts';
+import { readFeedOnce } from './feed.ts';
+import { sendReport } from './report.ts';
+
+export const FEED_WAIT_SECONDS = 20;
+export const REPORT_EVERY_MS = 5_000;
+const MAX_BACKOFF_MS = 30_000;
+
+export interface StationLoopOptions {
+  store: Store;
+  keys: KeySource;
+  accountId: string;
+  clock?: () => number;
+  /** How long the hub may hold a read open (seconds, default 20). */
+  waitSeconds?: number;
+  reportEveryMs?: number;
+  /** The client for a remote with a deadline (default: default-client.ts, pinned to the hub). */
+  makeClient?: (cfg: RemoteConfig, timeoutMs: number) => RemoteClient;
+  onPage?: (counts: FeedCounts) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface StationLoop {
+  readonly accountId: string;
+  /** Sends the station's report soon (after a push pass that changed something). */
+  report(): void;
+  stop(): Promise<void>;
+}
+
+/** Waits `ms`, or less when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export function startStationLoop(o: StationLoopOptions): StationLoop {
+  const { store, accountId } = o;
+  const clock = o.clock ?? Date.now;
+  const wait = o.waitSeconds ?? FEED_WAIT_SECONDS;
+  const timeoutMs = (wait + 10) * 1000;
+  const leaseMs = timeoutMs + 15_000;
+  const leaseName = `hub-feed:${accountId}`;
+  const holder = processHolderId(timeoutMs);
+  const make = o.makeClient ?? ((cfg: RemoteConfig, ms: number) => defaultClient(cfg, ms));
+  const abort = new AbortController();
+  let feedClient: RemoteClient | null = null;
+  let reportClient: RemoteClient | null = null;
+  let reporting = false;
+  let lastReportAt = 0;
+
+  /** The hub's settings while this account is a station still; null once it is not. */
+  async function hubConfig(): Promise<RemoteConfig | null> {
+    const cfg = await loadRemoteConfig(store.db, o.keys, accountId);
+    return cfg && cfg.kind === 'hub' && cfg.revokedAt === null ? cfg : null;
+  }
+
+  async function report(): Promise<void> {
+    if (reporting || abort.signal.aborted) return;
+    reporting = true;
+    try {
+      const cfg = await hubConfig();
+      if (!cfg) return;
+      reportClient ??= recordingAnswers(store, accountId, make(cfg, 15_000), clock);
+      lastReportAt = clock();
+      await sendReport(store.db, accountId, reportClient, abort.signal);
+    } catch (err) {
+      o.onError?.(err);
+    } finally {
+      reporting = false;
+    }
+  }
+
+  /** One read (after the lease is renewed): the pause to take before the next, or null to stop. */
+  async function readOnce(state: { backoff: number; more: boolean }): Promise<number | null> {
+    const cfg = await hubConfig();
+    if (!cfg) return null;
+    const grant = await acquireLease(store, holder, clock(), leaseMs, leaseName);
+    if (!grant) return leaseMs / 3;
+    feedClient ??= recordingAnswers(store, accountId, make(cfg, timeoutMs), clock);
+    const step = await readFeedOnce(store, accountId, feedClient, {
+      wait: state.more ? 0 : wait,
+      signal: abort.signal,
+      clock,
+    });
+    if (step.ok) {
+      state.backoff = 0;
+      state.more = step.more;
+      const c = step.counts;
+      if (c.contacts + c.gifts + c.deleted + c.reference + c.notices > 0) o.onPage?.(c);
+      return 0;
+    }
+    if (step.revoked) return null;
+    state.backoff = state.backoff === 0 ? 1000 : Math.min(state.backoff * 2, MAX_BACKOFF_MS);
+    return state.backoff;
+  }
+
+  async function readLoop(): Promise<void> {
+    const state = { backoff: 0, more: false };
+    while (!abort.signal.aborted) {
+      let next: number | null;
+      try {
+        next = await readOnce(state);
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        o.onError?.(err);
+        state.backoff = state.backoff === 0 ? 1000 : Math.min(state.backoff * 2, MAX_BACKOFF_MS);
+        next = state.backoff;
+      }
+      if (next === null) break;
+      if (next > 0) await pause(next, abort.signal);
+    }
+  }
+
+  const reportTimer = setInterval(
+    () => {
+      if (clock() - lastReportAt >= (o.reportEveryMs ?? REPORT_EVERY_MS) - 50) void report();
+    },
+    Math.min(1000, o.reportEveryMs ?? REPORT_EVERY_MS),
+  );
+  const running = readLoop()
+    .catch((err: unknown) => o.onError?.(err))
+    .finally(() => clearInterval(reportTimer));
+  void report();
+
+  return {
+    accountId,
+    report: () => void report(),
+    async stop() {
+      abort.abort();
+      clearInterval(reportTimer);
+      await running;
+      await releaseLease(store, holder, leaseName).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,345 @@
+/**
+ * A page of the hub's feed applied at a station, on a real SQLite file: reference data under the
+ * hub's ids; the directory; another station's gift written as this station's pulled gift, in
+ * the donor's totals and the limit check (the warning while typing and the flag on a gift
+ * typed here); the same page again, and this station's own gifts coming back, write nothing
+ * twice; a field changed here and not pushed yet is kept; a field this station pushed that a
+ * later change at another station replaced is taken from the hub and said in a notice; a
+ * contact deleted at the hub goes, unless something of it waits here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '#shared/ids.ts';
+import { openStore } from '../../electron/db/open.ts';
+import type { Store } from '../../electron/db/store.ts';
+import { createContext, type DomainContext } from '../../electron/domain/context.ts';
+import { updateContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation, giftCheck } from '../../electron/domain/donations/index.ts';
+import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
+import { getRemoteSettings } from '../../electron/sync/remote/settings.ts';
+import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
+import { listNotices } from '../../electron/sync/station/notices.ts';
+import { tempDir } from '../helpers/server.ts';
+
+type FeedContact = FeedPage['contacts'][number];
+type FeedGift = FeedPage['donations'][number];
+
+let store: Store;
+let ctx: DomainContext;
+const accountId = newId('account');
+const dir = tempDir('giftdesk-station-');
+
+const REFERENCE: NonNullable<FeedPage['reference']> = {
+  campaigns: [
+    {
+      id: 'cmp_HUBGALA',
+      name: 'Gala 2026',
+      donationAccounts: [{ id: 'dac_HUBPAC', name: 'PAC' }],
+      totalRaised: 0,
+      donationCount: 0,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    },
+  ],
+  committees: [{ id: 'cmt_HUBFRIENDS', name: 'Friends of the Gala', createdAt: '2026-11-01T00:00:00.000Z' }],
+  donationAccounts: [
+    {
+      id: 'dac_HUBPAC',
+      name: 'PAC',
+      limits: { perElection: 3300, perCycle: null, perYear: null, perDonor: null },
+      createdAt: '2026-11-01T00:00:00.000Z',
+    },
+  ],
+  customFields: [
+    {
+      id: 'cf_HUBSHIRT',
+      name: 'Shirt size',
+      type: 'text',
+      archived: false,
+      options: [],
+      createdAt: '2026-11-01T00:00:00.000Z',
+    },
+  ],
+};
+
+function contact(
+  id: string,
+  fields: { firstName: string; lastName: string; email?: string; phone?: string },
+  tags: string[] = [],
+  customFields: Record<string, string> = {},
+): FeedContact {
+  return {
+    id,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
+    email: fields.email ?? null,
+    phone: fields.phone ?? null,
+    organization: null,
+    tags,
+    customFields,
+  } as unknown as FeedContact;
+}
+
+function gift(id: string, contactId: string, amount: number, extra: Partial<FeedGift> = {}): FeedGift {
+  return {
+    id,
+    contactId,
+    contactName: 'Maria Lopez',
+    donationAmount: amount,
+    donationDate: '2026-11-27T00:00:00.000Z',
+    paymentMethod: 'check',
+    campaignId: 'cmp_HUBGALA',
+    campaignName: 'Gala 2026',
+    notes: null,
+    createdAt: '2026-11-27T19:00:00.000Z',
+    stationId: 'stn_B',
+    reference: null,
+    committeeId: null,
+    donationAccountId: 'dac_HUBPAC',
+    electionType: null,
+    electionYear: null,
+    status: 'completed',
+    ...extra,
+  };
+}
+
+function page(p: Partial<FeedPage> & { cursor: string }): FeedPage {
+  return { contacts: [], deletedContacts: [], donations: [], reference: null, more: false, ...p };
+}
+
+const MARIA = contact(
+  'cnt_HUBMARIA',
+  { firstName: 'Maria', lastName: 'Lopez', email: 'maria@example.org', phone: '555-0100' },
+  [],
+  { 'Shirt size': 'M' },
+);
+const GIFT_B = gift('don_HUBB1', 'cnt_HUBMARIA', 3000, {
+  notes: 'Table B\ngd:don_STATIONB1',
+  reference: 'gd:don_STATIONB1',
+});
+const OLD = '2000-01-01T00:00:00.000Z';
+
+async function apply(p: FeedPage, readAt = new Date().toISOString()) {
+  return applyFeedPage(store, accountId, p, readAt, new Date().toISOString());
+}
+
+async function mariaRow() {
+  return store.db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('id', '=', 'cnt_HUBMARIA')
+    .executeTakeFirstOrThrow();
+}
+
+async function giftsOf(contactId: string) {
+  return store.db
+    .selectFrom('donations')
+    .selectAll()
+    .where('contactId', '=', contactId)
+    .orderBy('createdAt')
+    .execute();
+}
+
+beforeAll(async () => {
+  store = await openStore({ dataDir: dir });
+  ctx = createContext(store);
+  const at = new Date().toISOString();
+  await store.write(async (trx) => {
+    await trx
+      .insertInto('accounts')
+      .values({
+        id: accountId,
+        name: 'Gala',
+        defaultElectionType: null,
+        defaultElectionYear: null,
+        createdAt: at,
+      })
+      .execute();
+    await insertHubRemote(
+      trx,
+      {
+        accountId,
+        baseUrl: 'https://127.0.0.1:1',
+        keyId: 'gdk_STATION',
+        secretSealed: 'v1.a.b.c',
+        fingerprint: `sha256:${'00:'.repeat(31)}00`,
+        stationId: 'stn_A',
+        stationName: 'Table A',
+      },
+      at,
+    );
+  });
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('a page of the feed at a station', () => {
+  it('brings reference data, the donor and another station’s gift, counted in the donor’s totals', async () => {
+    const counts = await apply(
+      page({ reference: REFERENCE, contacts: [MARIA], donations: [GIFT_B], cursor: '7' }),
+    );
+    expect(counts).toMatchObject({ contacts: 1, gifts: 1, skipped: 0 });
+    const pac = await store.db
+      .selectFrom('donationAccounts')
+      .selectAll()
+      .where('id', '=', 'dac_HUBPAC')
+      .executeTakeFirstOrThrow();
+    expect(pac).toMatchObject({ accountId, limitPerElectionCents: 330_000 });
+    const offered = await store.db
+      .selectFrom('campaignDonationAccounts')
+      .selectAll()
+      .where('campaignId', '=', 'cmp_HUBGALA')
+      .execute();
+    expect(offered).toEqual([{ campaignId: 'cmp_HUBGALA', donationAccountId: 'dac_HUBPAC' }]);
+    expect(await mariaRow()).toMatchObject({
+      firstName: 'Maria',
+      email: 'maria@example.org',
+      totalCents: 300_000,
+    });
+    const shirt = await store.db
+      .selectFrom('contactCustomValues')
+      .selectAll()
+      .where('contactId', '=', 'cnt_HUBMARIA')
+      .execute();
+    expect(shirt).toMatchObject([{ fieldId: 'cf_HUBSHIRT', valueText: 'M' }]);
+    const friends = await store.db
+      .selectFrom('committees')
+      .select('name')
+      .where('id', '=', 'cmt_HUBFRIENDS')
+      .executeTakeFirst();
+    expect(friends?.name).toBe('Friends of the Gala');
+    const [g] = await giftsOf('cnt_HUBMARIA');
+    expect(g).toMatchObject({ amountCents: 300_000, stationId: 'stn_B', donationAccountId: 'dac_HUBPAC' });
+    // Nothing of it goes back: every row it logged is push = 0.
+    const pushed = await store.db.selectFrom('changeLog').select('seq').where('push', '=', 1).execute();
+    expect(pushed).toEqual([]);
+    expect((await getRemoteSettings(store.db, accountId))?.hubCursor).toBe('7');
+  });
+
+  it('the same page again writes nothing twice', async () => {
+    const counts = await apply(
+      page({ reference: REFERENCE, contacts: [MARIA], donations: [GIFT_B], cursor: '7' }),
+    );
+    expect(counts).toMatchObject({ contacts: 0, gifts: 0 });
+    expect(await giftsOf('cnt_HUBMARIA')).toHaveLength(1);
+  });
+
+  it('the limit check here sees the other station’s gift: the warning while typing, the flag on save', async () => {
+    const check = await giftCheck(ctx, {
+      accountId,
+      contactId: 'cnt_HUBMARIA',
+      donationAccountId: 'dac_HUBPAC',
+      donationDate: '2026-11-27',
+    });
+    expect(check.limits[0]).toMatchObject({ limit: 3300, donorTotal: 3000, room: 300 });
+    const mine = await createDonation(ctx, {
+      accountId,
+      contactId: 'cnt_HUBMARIA',
+      donationAmount: 3000,
+      donationDate: '2026-11-27',
+      paymentMethod: 'cash',
+      campaignId: 'cmp_HUBGALA',
+      donationAccountId: 'dac_HUBPAC',
+    });
+    const flags = await store.db
+      .selectFrom('limitFlags')
+      .selectAll()
+      .where('donationId', '=', mine.id)
+      .execute();
+    expect(flags).toHaveLength(1);
+    expect((await mariaRow()).totalCents).toBe(600_000);
+
+    // This station's own gift comes back from the hub (under the hub's id, with its reference): skipped.
+    const back = gift('don_HUBA1', 'cnt_HUBMARIA', 3000, {
+      stationId: 'stn_A',
+      reference: `gd:${mine.id}`,
+      notes: `gd:${mine.id}`,
+    });
+    const counts = await apply(page({ donations: [back], cursor: '9' }));
+    expect(counts.gifts).toBe(0);
+    expect(await giftsOf('cnt_HUBMARIA')).toHaveLength(2);
+    expect((await mariaRow()).totalCents).toBe(600_000);
+  });
+
+  it('keeps a field changed here and not pushed yet', async () => {
+    await updateContact(ctx, accountId, 'cnt_HUBMARIA', { primaryPhone: '555-0001' });
+    const counts = await apply(page({ contacts: [{ ...MARIA, phone: '555-9999' }], cursor: '10' }));
+    expect(counts.notices).toBe(0);
+    expect((await mariaRow()).phone).toBe('555-0001');
+  });
+
+  it('says so when a field this station pushed was replaced by a later change elsewhere', async () => {
+    // The edit above reached the hub (its change is synced), before this page was read.
+    await store.write((trx) =>
+      trx
+        .updateTable('changeLog')
+        .set({ syncedAt: OLD })
+        .where('entityId', '=', 'cnt_HUBMARIA')
+        .where('push', '=', 1)
+        .execute(),
+    );
+    // A page read before that push landed is older than the hub's value: kept, no notice.
+    const early = await apply(
+      page({ contacts: [{ ...MARIA, phone: '555-0100' }], cursor: '11' }),
+      '1999-01-01T00:00:00.000Z',
+    );
+    expect(early.notices).toBe(0);
+    expect((await mariaRow()).phone).toBe('555-0001');
+
+    const counts = await apply(page({ contacts: [{ ...MARIA, phone: '555-7777' }], cursor: '12' }));
+    expect(counts.notices).toBe(1);
+    expect((await mariaRow()).phone).toBe('555-7777');
+    const notices = await listNotices(store.db, accountId);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      contactName: 'Maria Lopez',
+      field: 'primaryPhone',
+      mine: '555-0001',
+      theirs: '555-7777',
+    });
+    expect(notices[0]!.message).toBe(
+      "Your change to Maria Lopez's phone was replaced by a later change at another station: yours “555-0001”, now “555-7777”.",
+    );
+    // Once taken, the same value again says nothing more.
+    expect((await apply(page({ contacts: [{ ...MARIA, phone: '555-7777' }], cursor: '13' }))).notices).toBe(
+      0,
+    );
+  });
+
+  it('a contact deleted at the hub goes, unless a gift of it waits here', async () => {
+    const ana = contact('cnt_HUBANA', { firstName: 'Ana', lastName: 'Ruiz' });
+    const ben = contact('cnt_HUBBEN', { firstName: 'Ben', lastName: 'Okafor' });
+    await apply(page({ contacts: [ana, ben], cursor: '14' }));
+    await createDonation(ctx, {
+      accountId,
+      contactId: 'cnt_HUBBEN',
+      donationAmount: 20,
+      donationDate: '2026-11-27',
+      paymentMethod: 'cash',
+      campaignId: 'cmp_HUBGALA',
+    });
+    const counts = await apply(page({ deletedContacts: ['cnt_HUBANA', 'cnt_HUBBEN'], cursor: '15' }));
+    expect(counts).toMatchObject({ deleted: 1, skipped: 1 });
+    const left = await store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('id', 'in', ['cnt_HUBANA', 'cnt_HUBBEN'])
+      .execute();
+    expect(left.map((r) => r.id)).toEqual(['cnt_HUBBEN']);
+  });
+
+  it('a contact this station created coming back (its reference tag) is not added twice', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const mine = await createContact(ctx, {
+      accountId,
+      firstName: 'Chen',
+      lastName: 'Wu',
+      primaryEmail: 'chen@example.org',
+    });
+    const back = contact('cnt_HUBCHEN', { firstName: 'Chen', lastName: 'Wu', email: 'chen@example.org' }, [
+      `gd:${mine.id}`,
+    ]);
+    await apply(page({ contacts: [back], cursor: '16' }));
+    const chens = await store.db.selectFrom('contacts').select('id').where('lastName', '=', 'Wu').execute();
+    expect(chens.map((r) => r.id)).toEqual([mine.id]);
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * A station and its hub, end to end on loopback: a real hub over HTTPS with its own
+ * certificate (as `serve --hub` runs it), stations as real data folders.
+ *
+ * - `giftdesk hub join` from a fresh data folder: the event's account, the remote pinned to the
+ *   hub's certificate, reference data and the directory here before it returns; a gift
+ *   entered at once reaches the hub by itself once the station serves.
+ * - the wrong fingerprint: refused before anything is sent (the code still works after).
+ * - POST /api/v1/event/join from another fresh folder, GET /api/v1/event.
+ * - the whole event at each station: another station's gift in the donor's room and the flag.
+ * - a field edit that lost at the hub: the notice at the station whose edit lost.
+ * - a revoked station stops, and its status says so.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../electron/db/open.ts';
+import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
+import { createContext } from '../../electron/domain/context.ts';
+import { startServer, type RunningServer } from '../../electron/server/serve.ts';
+import { defaultKeySource } from '../../electron/sync/remote/secret-box.ts';
+import { type ApiResponse, rawRequest, tempDir } from '../helpers/server.ts';
+import { expectStatus, makeCampaign, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
+import { isolatedEnv, oneJsonObject, runCli } from '../helpers/cli.ts';
+import { type Hub, startHub } from '../hub/hub-rig.ts';
+
+interface StationServer {
+  running: RunningServer;
+  dataDir: string;
+  accountId: string;
+  request(method: string, p: string, body?: unknown): Promise<ApiResponse>;
+}
+
+const { env } = isolatedEnv();
+let hub: Hub;
+let campaignId: string;
+let pacId: string;
+let maria: { id: string };
+const servers: StationServer[] = [];
+
+/** A station's data folder served (its scheduler pushes to the hub and reads its feed), with a key of the event's account. */
+async function serveStation(dataDir: string, accountId: string): Promise<StationServer> {
+  const store = await openStore({ dataDir });
+  const ctx = createContext(store);
+  const key = await createApiKey(ctx, accountId, 'tests');
+  const running = await startServer({
+    store,
+    port: 0,
+    rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+    sync: { keys: defaultKeySource(dataDir, env), run: true },
+  });
+  const auth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
+  const s = {
+    running,
+    dataDir,
+    accountId,
+    request: (method: string, p: string, body?: unknown) =>
+      rawRequest(`${running.url}${p}`, method, body, auth),
+  };
+  servers.push(s);
+  return s;
+}
+
+async function hubGifts(): Promise<Array<{ id: string; notes: string | null; donationAmount: number }>> {
+  const r = expectStatus(
+    await hub.request('GET', `/api/v1/donations?accountId=${hub.accountId}&limit=100`),
+    200,
+  );
+  return r.donations as Array<{ id: string; notes: string | null; donationAmount: number }>;
+}
+
+function gift(s: StationServer, amount: number, extra: Record<string, unknown> = {}) {
+  return s.request('POST', '/api/v1/donations', {
+    accountId: s.accountId,
+    contactId: maria.id,
+    donationAmount: amount,
+    donationDate: '2026-11-27',
+    paymentMethod: 'check',
+    campaignId,
+    donationAccountId: pacId,
+    ...extra,
+  });
+}
+
+beforeAll(async () => {
+  hub = await startHub();
+  const pac = await makeDonationAccount(hub, { perElection: 3300 }, 'PAC');
+  pacId = pac.id;
+  campaignId = (await makeCampaign(hub, 'Gala 2026', [pac.id])).id;
+  maria = await makeContact(hub, {
+    firstName: 'Maria',
+    lastName: 'Lopez',
+    primaryEmail: 'maria@example.org',
+  });
+});
+afterAll(async () => {
+  for (const s of servers) await s.running.close();
+  await hub?.close();
+});
+
+describe('a station of an event hub', () => {
+  let a: StationServer;
+  let b: StationServer;
+
+  it('refuses a hub whose certificate is not the one given, sending nothing', async () => {
+    const code = await hub.code();
+    const wrong = `sha256:${'ab:'.repeat(31)}ab`;
+    const dir = tempDir('giftdesk-station-');
+    const r = await runCli(
+      ['hub', 'join', hub.url, '--code', code, '--fingerprint', wrong, '--data-dir', dir, '--json'],
+      env,
+    );
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/The hub’s certificate does not match the fingerprint this station was given/);
+    // The code never reached the hub: it still pairs.
+    const ok = await runCli(
+      [
+        'hub',
+        'join',
+        hub.url,
+        '--code',
+        code,
+        '--fingerprint',
+        hub.fingerprint,
+        '--name',
+        'Spare',
+        '--data-dir',
+        dir,
+        '--json',
+      ],
+      env,
+    );
+    expect(ok.status).toBe(0);
+  });
+
+  it('joins by the CLI from a fresh data folder, with reference data and the directory here at once', async () => {
+    const dir = path.join(tempDir('giftdesk-station-'), 'a');
+    const r = await runCli(
+      [
+        'hub',
+        'join',
+        hub.url,
+        '--code',
+        await hub.code(),
+        '--fingerprint',
+        hub.fingerprint,
+        '--name',
+        'Table A',
+        '--data-dir',
+        dir,
+        '--json',
+      ],
+      env,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const out = oneJsonObject(r);
+    expect(out).toEqual({ accountId: hub.accountId, station: { id: expect.any(String), name: 'Table A' } });
+    a = await serveStation(dir, hub.accountId);
+    const campaigns = expectStatus(await a.request('GET', `/api/v1/campaigns?accountId=${a.accountId}`), 200);
+    expect(JSON.stringify(campaigns)).toContain(campaignId);
+    const found = expectStatus(
+      await a.request('GET', `/api/v1/contacts?accountId=${a.accountId}&search=lopez`),
+      200,
+    );
+    expect(found.data.map((c: { id: string }) => c.id)).toContain(maria.id);
+
+    // A gift at once, and it reaches the hub by itself.
+    const mine = expectStatus(await gift(a, 3000), 201);
+    await expect
+      .poll(async () => (await hubGifts()).some((g) => g.notes?.endsWith(`gd:${mine.id}`)))
+      .toBe(true);
+    const status = expectStatus(await a.request('GET', `/api/v1/sync/status?accountId=${a.accountId}`), 200);
+    expect(status).toMatchObject({ remoteKind: 'hub', revokedAt: null });
+    // The station reports itself: what it entered is what the hub holds from it, nothing waits.
+    await expect
+      .poll(async () => {
+        const list = expectStatus(
+          await hub.request('GET', `/api/v1/hub/stations?accountId=${hub.accountId}`),
+          200,
+        );
+        const me = (
+          list.stations as Array<{
+            name: string;
+            received: number;
+            reportedEntered: number | null;
+            waiting: number | null;
+          }>
+        ).find((x) => x.name === 'Table A');
+        return me && { received: me.received, entered: me.reportedEntered, waiting: me.waiting };
+      })
+      .toEqual({ received: 1, entered: 1, waiting: 0 });
+
+    // This folder belongs to the event now: another join is refused, and nothing changes.
+    const again = await runCli(
+      [
+        'hub',
+        'join',
+        hub.url,
+        '--code',
+        await hub.code(),
+        '--fingerprint',
+        hub.fingerprint,
+        '--data-dir',
+        dir,
+        '--json',
+      ],
+      env,
+    );
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toMatch(/already a station of the event hub/);
+  });
+
+  it('joins by the route from another fresh folder; the other station’s gift counts in the limit check here', async () => {
+    const dir = tempDir('giftdesk-station-');
+    const store = await openStore({ dataDir: dir });
+    const ctx = createContext(store);
+    const { createAccount } = await import('../../electron/domain/accounts/accounts.ts');
+    const local = await createAccount(ctx, 'My Organisation');
+    const key = await createApiKey(ctx, local.id, 'script');
+    const running = await startServer({
+      store,
+      port: 0,
+      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+      sync: { keys: defaultKeySource(dir, env), run: true },
+    });
+    const auth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
+    const bad = await rawRequest(
+      `${running.url}/api/v1/event/join`,
+      'POST',
+      { url: 'http://x', code: 'A', fingerprint: 'x', name: 'B' },
+      auth,
+    );
+    expect(bad.status).toBe(400);
+    const joined = await rawRequest(
+      `${running.url}/api/v1/event/join`,
+      'POST',
+      { url: `${hub.url}/join#code=${await hub.code()}&fingerprint=${hub.fingerprint}`, name: 'Table B' },
+      auth,
+    );
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body.event).toMatchObject({
+      role: 'station',
+      accountId: hub.accountId,
+      hubUrl: hub.url,
+      fingerprint: hub.fingerprint,
+      station: { name: 'Table B' },
+    });
+    expect(joined.body.session).toBeNull();
+    await running.close();
+    b = await serveStation(dir, hub.accountId);
+    const ev = expectStatus(await b.request('GET', `/api/v1/event?accountId=${b.accountId}`), 200);
+    expect(ev).toMatchObject({ role: 'station', revokedAt: null, notices: 0 });
+
+    // Station A's $3,000 reaches B: Maria's room under the $3,300 limit is $300 here.
+    await expect
+      .poll(async () => {
+        const c = expectStatus(
+          await b.request(
+            'GET',
+            `/api/v1/contacts/${maria.id}/gift-check?accountId=${b.accountId}&donationAccountId=${pacId}&donationDate=2026-11-27`,
+          ),
+          200,
+        );
+        return c.limits[0]?.room;
+      })
+      .toBe(300);
+    const second = expectStatus(await gift(b, 3000), 201);
+    const flags = expectStatus(await b.request('GET', `/api/v1/flags?accountId=${b.accountId}`), 200);
+    expect(JSON.stringify(flags)).toContain(second.id);
+    // Not doubled anywhere: A's gift once at B, B's own once at A after the round trip.
+    await expect
+      .poll(async () => {
+        const list = expectStatus(
+          await a.request('GET', `/api/v1/donations?accountId=${a.accountId}&limit=100`),
+          200,
+        );
+        return list.donations.length;
+      })
+      .toBe(2);
+    const atB = expectStatus(
+      await b.request('GET', `/api/v1/donations?accountId=${b.accountId}&limit=100`),
+      200,
+    );
+    expect(atB.donations).toHaveLength(2);
+  });
+
+  it('tells the station whose edit lost', async () => {
+    expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
+    await expect
+      .poll(
+        async () =>
+          expectStatus(
+            await hub.request('GET', `/api/v1/contacts/${maria.id}?accountId=${hub.accountId}`),
+            200,
+          ).phone,
+      )
+      .toBe('555-0001');
+    expectStatus(await b.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0002' }), 200);
+    await expect
+      .poll(
+        async () =>
+          expectStatus(await a.request('GET', `/api/v1/event/notices?accountId=${a.accountId}`), 200).notices
+            .length,
+      )
+      .toBe(1);
+    const { notices } = expectStatus(
+      await a.request('GET', `/api/v1/event/notices?accountId=${a.accountId}`),
+      200,
+    );
+    expect(notices[0]).toMatchObject({
+      contactName: 'Maria Lopez',
+      field: 'primaryPhone',
+      mine: '555-0001',
+      theirs: '555-0002',
+    });
+    expect(notices[0].message).toMatch(
+      /^Your change to Maria Lopez's phone was replaced by a later change at another station/,
+    );
+    const atA = expectStatus(
+      await a.request('GET', `/api/v1/contacts/${maria.id}?accountId=${a.accountId}`),
+      200,
+    );
+    expect(atA.phone).toBe('555-0002');
+  });
+
+  it('a revoked station stops pushing and says so', async () => {
+    const ev = expectStatus(await b.request('GET', `/api/v1/event?accountId=${b.accountId}`), 200);
+    expectStatus(
+      await hub.request('POST', `/api/v1/hub/stations/${ev.station.id}/revoke`, { accountId: hub.accountId }),
+      200,
+    );
+    const late = expectStatus(await gift(b, 10), 201);
+    await expect
+      .poll(
+        async () =>
+          expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200).revokedAt,
+      )
+      .not.toBeNull();
+    const status = expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200);
+    expect(status).toMatchObject({ remoteKind: 'hub' });
+    expect(status.waiting).toBeGreaterThan(0);
+    expect((await hubGifts()).some((g) => g.notes?.endsWith(`gd:${late.id}`))).toBe(false);
+    expect(
+      expectStatus(await b.request('GET', `/api/v1/event?accountId=${b.accountId}`), 200).revokedAt,
+    ).not.toBeNull();
+  });
+
+  it('passes the hub’s refusals on in words: a wrong code (403), then too many (429)', async () => {
+    const dir = tempDir('giftdesk-station-');
+    const join = (code: string) =>
+      runCli(
+        [
+          'hub',
+          'join',
+          hub.url,
+          '--code',
+          code,
+          '--fingerprint',
+          hub.fingerprint,
+          '--data-dir',
+          dir,
+          '--json',
+        ],
+        env,
+      );
+    const wrong = await join('ZZZZ-ZZZZ');
+    expect(wrong.status).not.toBe(0);
+    expect(JSON.parse(wrong.stderr.trim().split('\n').pop()!)).toMatchObject({
+      error: {
+        code: 'pairing_code_wrong',
+        message: expect.stringMatching(/^The hub refused the pairing code: /),
+      },
+    });
+    let last = wrong;
+    for (let i = 0; i < 6 && !/too many/i.test(last.stderr); i++) last = await join('ZZZZ-ZZZ2');
+    expect(last.stderr).toMatch(/The hub refused: too many wrong codes; try again in \d+ s/);
+  });
+});
