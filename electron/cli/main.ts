@@ -197,15 +197,15 @@ common(
 
 registerDataCommands(program);
 
-const hub = program.command('hub').description('an event hub: pairing codes, stations, the close-out');
+const hub = program
+  .command('hub')
+  .description('an event hub: pairing codes, stations, joining one, the close-out');
 registerHubCommands(hub);
+registerHubJoin(hub);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);
 registerSyncPushCommands(sync);
-
-const hub = program.command('hub').description('an event: its hub and its stations');
-registerHubJoin(hub);
 
 try {
   await program.parseAsync(process.argv);
