@@ -157,7 +157,13 @@ export function pinnedClient(fingerprint: string): {
   ) => Promise<ApiResponse>;
   close(): void;
 } {
-  const agent = new https.Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 8 });
+  // No resumed TLS sessions: a resumed session shows no certificate to compare.
+  const agent = new https.Agent({
+    keepAlive: true,
+    rejectUnauthorized: false,
+    maxSockets: 8,
+    maxCachedSessions: 0,
+  });
   const want = fingerprintHex(fingerprint);
   const request = (url: string, method: string, body?: unknown, headers: Record<string, string> = {}) =>
     new Promise<ApiResponse>((resolve, reject) => {
