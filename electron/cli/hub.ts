@@ -23,7 +23,7 @@ type AccountOption = CommonOptions & { account?: string };
 
 /** The account a command acts for: --account, else the only one hosting an event, else the only one. */
 async function accountFor(ctx: DomainContext, o: AccountOption): Promise<string> {
-  const chosen = await chooseHubAccount(ctx, o.account);
+  const chosen = await chooseHubAccount(ctx, o.account, { preferHosting: true });
   if ('problem' in chosen) throw new CliError(chosen.problem, 64, 'usage');
   return chosen.accountId;
 }

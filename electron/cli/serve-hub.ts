@@ -4,6 +4,7 @@
  * the first start, kept in the data folder) and what is printed once it listens: the address,
  * the fingerprint stations pin and a fresh pairing code.
  */
+import { joinLinkFor } from '#shared/hub-link.ts';
 import fs from 'node:fs';
 import type { Store } from '../db/store.ts';
 import { createContext } from '../domain/index.ts';
@@ -40,7 +41,7 @@ export interface HubStart {
 }
 
 /**
- * With --hub: the account (--account, else the only one hosting, else the only one) and the
+ * With --hub: the account (--account, else the only one in the data folder) and the
  * hub's certificate. The store is closed when this fails (the command ends there).
  */
 export async function prepareHub(
@@ -79,12 +80,18 @@ export async function announceHub(
     pairingCode: code.code,
     expiresAt: code.expiresAt,
     accountId: start.account.id,
+    joinLink: joinLinkFor({ url: running.url, code: code.code, fingerprint: start.account.fingerprint }),
   };
   print(o, { url: running.url, hub }, () =>
     [
       `GiftDesk hosts the event of account ${start.account.id} at ${running.url} (HTTPS only)`,
       `Certificate fingerprint (stations pin it): ${hub.fingerprint}`,
       `Pairing code: ${hub.pairingCode} (one station, good for 10 minutes; \`giftdesk hub code\` makes another)`,
+      ...(/^https:\/\/(127\.|localhost|\[::1\])/.test(running.url)
+        ? [
+            "Only this machine reaches it: give --host 0.0.0.0 (or this machine's address) to serve the venue's network.",
+          ]
+        : []),
       `Log (warnings, errors and every request): ${logFile}`,
       'Stop with Ctrl+C (requests in flight finish first).',
     ].join('\n'),

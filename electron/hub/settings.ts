@@ -61,19 +61,23 @@ export async function saveHubSettings(
 }
 
 /**
- * The account a hub command acts for: the one named; else the only account hosting an event;
- * else the only account. Anything else is the caller's to say (`problem`).
+ * The account a hub command acts for: the one named; else (`preferHosting`: the commands run
+ * beside a hub) the only account hosting an event; else the only account. Anything else is
+ * the caller's to say (`problem`).
  */
 export async function chooseHubAccount(
   ctx: DomainContext,
   named: string | undefined,
+  opts: { preferHosting?: boolean } = {},
 ): Promise<{ accountId: string } | { problem: string }> {
   const accounts = await listAccounts(ctx);
   if (named !== undefined) {
     if (accounts.some((a) => a.id === named)) return { accountId: named };
     return { problem: `there is no account ${named} in this data folder` };
   }
-  const hosting = await ctx.store.db.selectFrom('hubSettings').select('accountId').execute();
+  const hosting = opts.preferHosting
+    ? await ctx.store.db.selectFrom('hubSettings').select('accountId').execute()
+    : [];
   if (hosting.length === 1) return { accountId: hosting[0]!.accountId };
   if (accounts.length === 1) return { accountId: accounts[0]!.id };
   if (accounts.length === 0)

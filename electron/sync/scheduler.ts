@@ -65,7 +65,7 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     ((cfg: RemoteConfig) => defaultClient(cfg, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS));
   const engine = createSyncEngine({
     ...opts,
-    makeClient: (cfg) => recordingAnswers(opts.store, cfg.accountId, makeClient(cfg), opts.clock),
+    makeClient: (cfg) => recordingAnswers(opts.store, cfg.accountId, makeClient(cfg), opts.clock, cfg.kind),
   });
   const clock = opts.clock ?? Date.now;
   const pollMs = opts.pollMs ?? 1000;

@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJoinLink } from '#shared/hub-link.ts';
 import { fingerprintOf } from '../../electron/hub/certificate.ts';
 import { expectError, expectStatus } from '../helpers/api-fixtures.ts';
 import { cliJson, isolatedEnv, runCli } from '../helpers/cli.ts';
@@ -92,6 +93,11 @@ describe('giftdesk serve --hub --json', () => {
     expect(printedHub.fingerprint).toBe(fingerprintOf(cert));
     expect(printedHub.pairingCode).toMatch(CODE);
     expect(printedHub.accountId).toBe(accountId);
+    expect(parseJoinLink(String(printedHub.joinLink))).toEqual({
+      url,
+      code: String(printedHub.pairingCode).replace('-', ''),
+      fingerprint: printedHub.fingerprint,
+    });
     for (const f of ['hub-cert.pem', 'hub-key.pem'])
       expect((fs.statSync(path.join(dir, f)).mode & 0o777).toString(8)).toBe('600');
   });

@@ -6,11 +6,13 @@
  * bounded with `more`; a long poll is held until a write (through the hub, or straight to its
  * database by another writer) and answers at once when the server closes.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubChanges } from '#shared/schemas/hub.ts';
 import { createContact } from '../../electron/domain/contacts/create.ts';
 import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import { TEST_ENGINE } from '../helpers/server.ts';
 import { type Hub, type Station, startHub } from './hub-rig.ts';
 
 let hub: Hub;
@@ -183,6 +185,54 @@ describe('the feed', () => {
   it('a long poll with nothing to bring answers empty when its time is up', async () => {
     const page = await changes(st, `?after=${cursor}&wait=1`);
     expect(page).toMatchObject({ contacts: [], donations: [], reference: null, cursor });
+  });
+});
+
+describe.skipIf(TEST_ENGINE !== 'postgres')('on PostgreSQL, a change that commits late', () => {
+  it('is never passed over: the read waits for the writes in flight', async () => {
+    let cursor = (await readAll(st, '')).cursor;
+    const late = await makeContact(hub, { firstName: 'Late', lastName: 'Commit' });
+    cursor = (await readAll(st, cursor)).cursor;
+    // A write that has taken its sequence number and not committed yet…
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let logged!: () => void;
+    const didLog = new Promise<void>((resolve) => (logged = resolve));
+    const open = hub.store.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('changeLog')
+        .values({
+          accountId: hub.accountId,
+          entityType: 'contact',
+          entityId: late.id,
+          op: 'update',
+          fields: null,
+          push: 0,
+          createdAt: new Date().toISOString(),
+        })
+        .execute();
+      logged();
+      await held;
+    });
+    await didLog;
+    // …while a later one commits with a higher number.
+    const after = await makeContact(hub, { firstName: 'After', lastName: 'It' });
+    const reading = changes(st, `?after=${cursor}`);
+    const waitingOnLock = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`select count(*) as n from pg_locks where not granted and relation = 'change_log'::regclass`.execute(
+            hub.store.db,
+          )
+        ).rows[0]!.n,
+      );
+    await expect.poll(waitingOnLock).toBe(1);
+    release();
+    await open;
+    const page = await reading;
+    expect(page.contacts.map((c) => c.id)).toEqual([late.id, after.id]);
   });
 });
 

@@ -342,4 +342,48 @@ describe('a page of the feed at a station', () => {
     const chens = await store.db.selectFrom('contacts').select('id').where('lastName', '=', 'Wu').execute();
     expect(chens.map((r) => r.id)).toEqual([mine.id]);
   });
+
+  it('one donor twice here (the feed’s copy, then this station’s own): the hub’s answer makes them one', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const { linkRemote, localIdFor } = await import('../../electron/sync/outbox/links.ts');
+    const dana = contact('cnt_HUBDANA', { firstName: 'Dana', lastName: 'Kim', email: 'dana@example.org' });
+    await apply(page({ contacts: [dana], donations: [gift('don_HUBD1', 'cnt_HUBDANA', 40)], cursor: '17' }));
+    const mine = await createContact(ctx, {
+      accountId,
+      firstName: 'Dana',
+      lastName: 'Kim',
+      primaryEmail: 'dana@example.org',
+    });
+    // The engine writes the hub's answer to this station's create: the donor the hub has.
+    await store.write((trx) =>
+      linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: mine.id,
+        remoteId: 'cnt_HUBDANA',
+        source: 'pushed',
+        at: new Date().toISOString(),
+      }),
+    );
+    const danas = await store.db
+      .selectFrom('contacts')
+      .select(['id', 'totalCents'])
+      .where('lastName', '=', 'Kim')
+      .execute();
+    expect(danas).toEqual([{ id: mine.id, totalCents: 4000 }]);
+    expect((await giftsOf(mine.id)).map((g) => g.stationId)).toEqual(['stn_B']);
+    expect(await localIdFor(store.db, accountId, 'contact', 'cnt_HUBDANA')).toBe(mine.id);
+    // The same answer marks the create done (as the engine does); the feed's next word on that
+    // donor goes to this station's own.
+    await store.write((trx) =>
+      trx.updateTable('changeLog').set({ syncedAt: OLD }).where('entityId', '=', mine.id).execute(),
+    );
+    await apply(page({ contacts: [{ ...dana, organization: 'Kim & Co' } as typeof dana], cursor: '18' }));
+    const row = await store.db
+      .selectFrom('contacts')
+      .select('organization')
+      .where('id', '=', mine.id)
+      .executeTakeFirstOrThrow();
+    expect(row.organization).toBe('Kim & Co');
+  });
 });

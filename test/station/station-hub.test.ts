@@ -284,6 +284,45 @@ describe('a station of an event hub', () => {
     expect(atB.donations).toHaveLength(2);
   });
 
+  it('the same new donor at two stations, the second after the first reached it: one donor everywhere', async () => {
+    const dana = { firstName: 'Dana', lastName: 'Kim', primaryEmail: 'dana@example.org' };
+    expectStatus(await a.request('POST', '/api/v1/contacts', { accountId: a.accountId, ...dana }), 201);
+    const named = async (s: StationServer) =>
+      expectStatus(await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=kim`), 200)
+        .data as Array<{ id: string }>;
+    await expect.poll(async () => (await named(b)).length).toBe(1);
+    // Station B's volunteer adds her again (same name and email), with a gift.
+    const mine = expectStatus(
+      await b.request('POST', '/api/v1/contacts', { accountId: b.accountId, ...dana }),
+      201,
+    );
+    const g = expectStatus(
+      await b.request('POST', '/api/v1/donations', {
+        accountId: b.accountId,
+        contactId: mine.id,
+        donationAmount: 15,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+      201,
+    );
+    await expect
+      .poll(
+        async () =>
+          expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200).waiting,
+      )
+      .toBe(0);
+    expect((await named(b)).map((c) => c.id)).toEqual([mine.id]);
+    const atHub = expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=kim`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(atHub).toHaveLength(1);
+    expect((await hubGifts()).filter((x) => x.notes?.endsWith(`gd:${g.id}`))).toHaveLength(1);
+    await expect.poll(async () => (await named(a)).length).toBe(1);
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect
@@ -343,6 +382,56 @@ describe('a station of an event hub', () => {
     expect(
       expectStatus(await b.request('GET', `/api/v1/event?accountId=${b.accountId}`), 200).revokedAt,
     ).not.toBeNull();
+  });
+
+  it('the app’s own session joining gets a key of the event’s account', async () => {
+    const dir = tempDir('giftdesk-station-');
+    const store = await openStore({ dataDir: dir });
+    const ctx = createContext(store);
+    const { createAccount } = await import('../../electron/domain/accounts/accounts.ts');
+    const local = await createAccount(ctx, 'My Organisation');
+    const windowKey = await createApiKey(ctx, local.id, 'browser window', 'browser');
+    const running = await startServer({
+      store,
+      port: 0,
+      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+      sync: { keys: defaultKeySource(dir, env), run: false },
+    });
+    try {
+      const auth = { 'x-api-key': windowKey.keyId, authorization: `Bearer ${windowKey.secret}` };
+      const joined = await rawRequest(
+        `${running.url}/api/v1/event/join`,
+        'POST',
+        {
+          url: hub.url,
+          code: await hub.code(),
+          fingerprint: hub.fingerprint.toUpperCase().replace('SHA256', 'sha256'),
+          name: 'Tablet',
+        },
+        auth,
+      );
+      expect(joined.status, joined.text).toBe(200);
+      const session = joined.body.session as { accountId: string; keyId: string; secret: string };
+      expect(session.accountId).toBe(hub.accountId);
+      const theirs = { 'x-api-key': session.keyId, authorization: `Bearer ${session.secret}` };
+      const ev = await rawRequest(
+        `${running.url}/api/v1/event?accountId=${hub.accountId}`,
+        'GET',
+        undefined,
+        theirs,
+      );
+      expect(expectStatus(ev, 200)).toMatchObject({ role: 'station', station: { name: 'Tablet' } });
+      // The directory is here for it: the event's donor is found at once.
+      const found = await rawRequest(
+        `${running.url}/api/v1/contacts?accountId=${hub.accountId}&search=lopez`,
+        'GET',
+        undefined,
+        theirs,
+      );
+      expect(expectStatus(found, 200).data.map((c: { id: string }) => c.id)).toContain(maria.id);
+    } finally {
+      await running.close();
+    }
   });
 
   it('passes the hub’s refusals on in words: a wrong code (403), then too many (429)', async () => {

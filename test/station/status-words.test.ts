@@ -3,6 +3,7 @@
  * HQ, said of the event hub, and a station the hub removed says so whatever else is true.
  */
 import { describe, expect, it } from 'vitest';
+import { connectionProblem } from '../../electron/sync/net/connection-problem.ts';
 import { connectionWords } from '../../renderer/screens/settings/sync-keys.ts';
 
 const base = {
@@ -35,5 +36,32 @@ describe('the words at a station', () => {
         revokedAt: '2026-11-27T20:00:00.000Z',
       }).text,
     ).toBe('This station was removed from the event');
+  });
+});
+
+describe('what is wrong with the connection, at a station', () => {
+  const url = 'https://10.0.0.5:4871';
+  it('is said of the event hub', () => {
+    const refused = {
+      networkError: { kind: 'refused' as const, code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+    };
+    expect(connectionProblem(refused, url, 'hub')?.sentence).toBe(
+      'GiftDesk cannot reach the event hub at https://10.0.0.5:4871: nothing answers at that address and port (the connection was refused). Check the event hub address in the sync settings. If it is right, the event hub may be down.',
+    );
+    expect(
+      connectionProblem({ status: 503, error: { message: 'Service Unavailable' } }, url, 'hub')?.sentence,
+    ).toMatch(/^The event hub at https:\/\/10\.0\.0\.5:4871 is failing: it answered 503/);
+    expect(connectionProblem(refused, url)?.sentence).toMatch(/^GiftDesk cannot reach HQ at /);
+  });
+  it('a removed station is told the hub’s own sentence', () => {
+    const said =
+      'This station was removed from the event at 2026-11-27T20:00:00.000Z: the hub no longer takes its changes.';
+    expect(
+      connectionProblem({ status: 401, error: { code: 'station_revoked', message: said } }, url, 'hub'),
+    ).toEqual({
+      kind: 'key',
+      field: null,
+      sentence: said,
+    });
   });
 });

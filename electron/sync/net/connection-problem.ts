@@ -104,8 +104,33 @@ function hqSaid(r: Pick<RemoteResult, 'error'>): string {
   return r.error?.message ? ` HQ said: "${r.error.message}"` : '';
 }
 
-/** The connection problem a request's result shows, or null when it shows none (see the top). */
+/**
+ * The connection problem a request's result shows, or null when it shows none (see the top).
+ * At a station (`remote` 'hub') the same sentences are said of the event hub, and a station the
+ * hub removed is told the hub's own sentence.
+ */
 export function connectionProblem(
+  r: Pick<RemoteResult, 'status' | 'networkError' | 'error'>,
+  baseUrl: string,
+  remote: 'hq' | 'hub' = 'hq',
+): ConnectionProblem | null {
+  const p = hqProblem(r, baseUrl);
+  if (remote === 'hq' || p === null) return p;
+  if (r.status === 401 && r.error?.code === 'station_revoked')
+    return { kind: 'key', field: null, sentence: r.error.message };
+  return { ...p, sentence: saidOfTheHub(p.sentence) };
+}
+
+/** An HQ sentence said of the event hub: "HQ" becomes "the event hub" (capitalised where a sentence starts). */
+function saidOfTheHub(sentence: string): string {
+  return sentence
+    .replace(/\b[Tt]he HQ\b/g, 'the event hub')
+    .replace(/\bHQ's\b/g, "the event hub's")
+    .replace(/\bHQ\b/g, 'the event hub')
+    .replace(/(^|[.!?]\s+|")the event hub/g, (_m, lead: string) => `${lead}The event hub`);
+}
+
+function hqProblem(
   r: Pick<RemoteResult, 'status' | 'networkError' | 'error'>,
   baseUrl: string,
 ): ConnectionProblem | null {

@@ -30,11 +30,12 @@ const NOTE_EVERY_MS = 5_000;
 export function classifyAnswer(
   r: RemoteResult,
   baseUrl: string,
+  remote: 'hq' | 'hub' = 'hq',
 ): { kind: AnswerKind; note: string | null } | null {
   if (r.networkError?.kind === 'aborted') return null;
   const s = r.status;
   // The note is the connection problem in a coordinator's words (connection-problem.ts).
-  const problem = connectionProblem(r, baseUrl);
+  const problem = connectionProblem(r, baseUrl, remote);
   if (s === 401 || s === 403) return { kind: 'refused', note: problem?.sentence ?? null };
   if (problem) return { kind: 'failed', note: problem.sentence };
   if (s === undefined) return { kind: 'failed', note: 'no answer' };
@@ -58,12 +59,16 @@ export async function noteAnswer(
   await trx.updateTable('syncRemotes').set(patch).where('accountId', '=', accountId).execute();
 }
 
-/** The client, with every answer recorded for the account (see the top of this file). */
+/**
+ * The client, with every answer recorded for the account (see the top of this file); `remote`:
+ * an event hub's failures are said of the event hub.
+ */
 export function recordingAnswers(
   store: Store,
   accountId: string,
   client: RemoteClient,
   clock: () => number = Date.now,
+  remote: 'hq' | 'hub' = 'hq',
 ): RemoteClient {
   let lastKind: AnswerKind | null = null;
   let lastNoted = 0;
@@ -87,7 +92,7 @@ export function recordingAnswers(
         const at = new Date(clock()).toISOString();
         await store.write((trx) => markStationRevoked(trx, accountId, at));
       }
-      const c = classifyAnswer(r, client.baseUrl);
+      const c = classifyAnswer(r, client.baseUrl, remote);
       if (c) {
         const now = clock();
         if (c.kind !== lastKind || now - lastNoted >= NOTE_EVERY_MS) {

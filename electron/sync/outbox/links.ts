@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/store.ts';
 import type { EntityType } from '../../domain/change-log.ts';
+import { mergePulledContact } from '../../domain/pulled/index.ts';
 
 /** How a link came to be. */
 export type LinkSource = 'pushed' | 'found' | 'email' | 'pulled' | 'manual';
@@ -83,6 +84,7 @@ export async function linkRemote(
     at: string;
   },
 ): Promise<void> {
+  if (link.entityType === 'contact') await mergeTwinCopy(trx, link);
   await trx
     .insertInto('syncLinks')
     .values({
@@ -126,4 +128,40 @@ export async function listLinks(db: Db, accountId: string, entityType: EntityTyp
     source: r.source as LinkSource,
     linkedAt: r.linkedAt,
   }));
+}
+
+/**
+ * At a station of an event hub, the hub may answer this station's new donor with one it has
+ * already (another station made it) — and the feed may have brought that one here first, as a
+ * pulled copy linked to it. A remote id has one local record: the copy is merged into this
+ * station's own (its gifts and totals move, the copy goes, push = 0), in the answer's own
+ * transaction. Only a copy the feed brought (source 'pulled', under the hub's id, nothing of it
+ * waiting to be pushed) is merged; anything else keeps the one-link rule's refusal.
+ */
+async function mergeTwinCopy(
+  trx: Db,
+  link: { accountId: string; localId: string; remoteId: string; at: string },
+): Promise<void> {
+  const holder = await trx
+    .selectFrom('syncLinks')
+    .select(['localId', 'source'])
+    .where('accountId', '=', link.accountId)
+    .where('entityType', '=', 'contact')
+    .where('remoteId', '=', link.remoteId)
+    .executeTakeFirst();
+  if (!holder || holder.localId === link.localId || holder.source !== 'pulled') return;
+  if (holder.localId !== link.remoteId) return;
+  const waiting = await trx
+    .selectFrom('changeLog')
+    .select('seq')
+    .where('accountId', '=', link.accountId)
+    .where('entityType', '=', 'contact')
+    .where('entityId', '=', holder.localId)
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (waiting) return;
+  await unlinkRemote(trx, 'contact', holder.localId);
+  await mergePulledContact(trx, link.accountId, holder.localId, link.localId, link.at);
 }

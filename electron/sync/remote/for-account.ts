@@ -60,6 +60,8 @@ export async function openRemote(
       pacer,
       ...(send ? { fetch: send } : {}),
     }),
+    Date.now,
+    config.kind,
   );
   return { config, remote, close: () => pacer.close() };
 }

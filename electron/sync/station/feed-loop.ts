@@ -89,7 +89,7 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     try {
       const cfg = await hubConfig();
       if (!cfg) return;
-      reportClient ??= recordingAnswers(store, accountId, make(cfg, 15_000), clock);
+      reportClient ??= recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub');
       lastReportAt = clock();
       await sendReport(store.db, accountId, reportClient, abort.signal);
     } catch (err) {
@@ -105,7 +105,7 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     if (!cfg) return null;
     const grant = await acquireLease(store, holder, clock(), leaseMs, leaseName);
     if (!grant) return leaseMs / 3;
-    feedClient ??= recordingAnswers(store, accountId, make(cfg, timeoutMs), clock);
+    feedClient ??= recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub');
     const step = await readFeedOnce(store, accountId, feedClient, {
       wait: state.more ? 0 : wait,
       signal: abort.signal,
@@ -119,6 +119,8 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
       return 0;
     }
     if (step.revoked) return null;
+    // The hub answered, but not with a page this station can read (another version of GiftDesk?).
+    if (step.result?.status === 200) o.onError?.(new Error(step.message));
     state.backoff = state.backoff === 0 ? 1000 : Math.min(state.backoff * 2, MAX_BACKOFF_MS);
     return state.backoff;
   }

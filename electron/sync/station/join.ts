@@ -232,7 +232,7 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
     );
   });
   const cfg = await loadRemoteConfig(ctx.store.db, keys, accountId);
-  const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!));
+  const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!), Date.now, 'hub');
   const read = await catchUp(ctx.store, accountId, client);
   return {
     accountId,

@@ -1,7 +1,8 @@
 /**
  * What a station says of itself to its hub (POST /hub/report), for the close-out: the gifts it
- * entered (its own, not those the hub sent it), the sequence of its last change, and the
- * changes the hub has not confirmed yet. Read in one place from the outbox.
+ * entered (its own, not those the hub sent it, and not one voided before it was sent: that one
+ * never goes), the sequence of its last change, and the changes the hub has not confirmed yet.
+ * Read in one place from the outbox.
  */
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -17,6 +18,8 @@ export async function stationReport(db: Db, accountId: string): Promise<StationR
     .selectFrom('donations as d')
     .select(sql<number>`count(*)`.as('n'))
     .where('d.accountId', '=', accountId)
+    // A gift voided before it was ever sent never goes (push/prepare-donation.ts): not counted.
+    .where('d.status', '!=', 'voided')
     .where((eb) =>
       eb.exists(
         eb

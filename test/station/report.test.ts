@@ -1,0 +1,129 @@
+/**
+ * What a station reports to its hub, read from its own outbox on a real SQLite file: the gifts
+ * it entered (not those the hub sent it, not one voided before it was sent), the sequence of
+ * its last change, and what the hub has not confirmed yet.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '#shared/ids.ts';
+import { openStore } from '../../electron/db/open.ts';
+import type { Store } from '../../electron/db/store.ts';
+import { createContext, type DomainContext } from '../../electron/domain/context.ts';
+import { createContact } from '../../electron/domain/contacts/index.ts';
+import { createDonation, voidDonation } from '../../electron/domain/donations/index.ts';
+import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
+import { applyFeedPage } from '../../electron/sync/station/apply-feed.ts';
+import { stationReport } from '../../electron/sync/station/report.ts';
+import { tempDir } from '../helpers/server.ts';
+
+let store: Store;
+let ctx: DomainContext;
+const accountId = newId('account');
+
+beforeAll(async () => {
+  store = await openStore({ dataDir: tempDir('giftdesk-station-') });
+  ctx = createContext(store);
+  const at = new Date().toISOString();
+  await store.write(async (trx) => {
+    await trx
+      .insertInto('accounts')
+      .values({
+        id: accountId,
+        name: 'Gala',
+        defaultElectionType: null,
+        defaultElectionYear: null,
+        createdAt: at,
+      })
+      .execute();
+    await insertHubRemote(
+      trx,
+      {
+        accountId,
+        baseUrl: 'https://127.0.0.1:1',
+        keyId: 'gdk_STATION',
+        secretSealed: 'v1.a.b.c',
+        fingerprint: `sha256:${'00:'.repeat(31)}00`,
+        stationId: 'stn_A',
+        stationName: 'Table A',
+      },
+      at,
+    );
+    await trx
+      .insertInto('campaigns')
+      .values({ id: 'cmp_HUBGALA', accountId, name: 'Gala', createdAt: at })
+      .execute();
+  });
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('the station’s report', () => {
+  it('counts its own gifts, not the hub’s nor one voided before it was sent', async () => {
+    const donor = await createContact(ctx, { accountId, firstName: 'Maria', lastName: 'Lopez' });
+    const body = {
+      accountId,
+      contactId: donor.id,
+      donationAmount: 25,
+      donationDate: '2026-11-27',
+      paymentMethod: 'cash' as const,
+      campaignId: 'cmp_HUBGALA',
+    };
+    await createDonation(ctx, body);
+    const voided = await createDonation(ctx, body);
+    await voidDonation(ctx, accountId, voided.id, 'typed twice');
+    await applyFeedPage(
+      store,
+      accountId,
+      {
+        contacts: [],
+        deletedContacts: [],
+        reference: null,
+        donations: [
+          {
+            id: 'don_HUBB1',
+            contactId: donor.id,
+            contactName: 'Maria Lopez',
+            donationAmount: 50,
+            donationDate: '2026-11-27T00:00:00.000Z',
+            paymentMethod: 'check',
+            campaignId: 'cmp_HUBGALA',
+            campaignName: 'Gala',
+            notes: 'gd:don_STATIONB1',
+            createdAt: '2026-11-27T19:00:00.000Z',
+            stationId: 'stn_B',
+            reference: 'gd:don_STATIONB1',
+            committeeId: null,
+            donationAccountId: null,
+            electionType: null,
+            electionYear: null,
+            status: 'completed',
+          },
+        ],
+        cursor: '3',
+        more: false,
+      },
+      new Date().toISOString(),
+      new Date().toISOString(),
+    );
+    // Another station's gift is here now (in the donor's totals), and never counts as entered here.
+    const gifts = await store.db
+      .selectFrom('donations')
+      .select('stationId')
+      .where('accountId', '=', accountId)
+      .execute();
+    expect(gifts.map((g) => g.stationId ?? 'here').sort()).toEqual(['here', 'here', 'stn_B']);
+    const log = await store.db
+      .selectFrom('changeLog')
+      .select(['seq', 'push', 'syncedAt'])
+      .where('accountId', '=', accountId)
+      .execute();
+    const pushed = log.filter((r) => r.push === 1);
+    const report = await stationReport(store.db, accountId);
+    expect(report).toEqual({
+      entered: 1,
+      lastSeq: Math.max(...pushed.map((r) => r.seq)),
+      waiting: pushed.filter((r) => r.syncedAt === null).length,
+    });
+    expect(report.waiting).toBe(4); // the donor, two gifts, the void
+  });
+});
