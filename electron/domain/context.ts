@@ -14,7 +14,17 @@ export function createContext(
   return { store, now };
 }
 
-/** Whether a write is to be pushed to HQ (imports of history HQ already has say no). */
+/** How a write is made. */
 export interface WriteOptions {
+  /** Whether it is to be pushed to HQ (imports of history HQ already has say no). */
   push?: boolean;
+  /**
+   * False for a record a person typed in the app's own window (a session key): a `gd:` line
+   * at the end of its notes, or a `gd:` tag, is text they typed (pasted from another gift,
+   * say), not a sync reference: no create-once by it, and it is not kept as the record's
+   * reference, so the sync sends the record under its own id. Only a sync client's create
+   * (another GiftDesk's engine, with an API key) carries a record's identity from where it was
+   * typed (#shared/sync-reference.ts).
+   */
+  syncReference?: boolean;
 }

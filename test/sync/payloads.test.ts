@@ -12,6 +12,8 @@ import {
   hasContactReference,
   hasDonationReference,
   matchDonation,
+  sentContactIdentity,
+  sentDonationIdentity,
   withDonationReference,
 } from '../../electron/sync/push/identity.ts';
 
@@ -140,6 +142,7 @@ describe('donation payloads', () => {
       gift,
       { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' },
       'acct_hq',
+      gift.id,
     );
     expect(r).toEqual({
       ok: true,
@@ -162,13 +165,51 @@ describe('donation payloads', () => {
   });
 
   it('a reference without an HQ id stops the build, naming it', () => {
-    expect(donationCreateBody(gift, { contactId: 'hq_c1' }, 'acct_hq')).toEqual({
+    expect(donationCreateBody(gift, { contactId: 'hq_c1' }, 'acct_hq', gift.id)).toEqual({
       ok: false,
       missing: [
         { field: 'campaignId', localId: 'cmp_local' },
         { field: 'facilitatedByContactId', localId: 'cnt_2' },
       ],
     });
+  });
+});
+
+describe('a record that came with its origin’s reference', () => {
+  it('a gift goes under that reference, its notes unchanged', () => {
+    const arrived = { ...gift, id: 'don_HUB', notes: 'table 4\ngd:don_STATION' };
+    const r = donationCreateBody(
+      arrived,
+      { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' },
+      'acct_hq',
+      'don_STATION',
+    );
+    expect(r.ok && r.body.notes).toBe('table 4\ngd:don_STATION');
+    // Its reference line removed by a correction here: put back, the origin's.
+    const edited = donationCreateBody(
+      { ...arrived, notes: 'table 5' },
+      { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' },
+      'acct_hq',
+      'don_STATION',
+    );
+    expect(edited.ok && edited.body.notes).toBe('table 5\ngd:don_STATION');
+  });
+
+  it('a contact keeps its one reference tag, last: no second one', () => {
+    const arrived = { ...contact, tags: ['gd:cnt_STATION', 'vip'] };
+    expect(contactCreateBody(arrived, 'cnt_STATION', 'acct_hq').tags).toEqual(['vip', 'gd:cnt_STATION']);
+    expect(contactUpdateBody({ ...arrived, tags: ['vip', 'new'] }, 'cnt_STATION', ['tags'])).toEqual({
+      tags: ['vip', 'new', 'gd:cnt_STATION'],
+    });
+  });
+
+  it('what an attempt carried names the record it was sent for', () => {
+    expect(sentDonationIdentity('table 4\ngd:don_STATION')).toBe('don_STATION');
+    expect(sentDonationIdentity('see gd:don_X above')).toBe(null);
+    expect(sentDonationIdentity(undefined)).toBe(null);
+    expect(sentContactIdentity(['gd:cnt_A', 'vip', 'GD:cnt_B'])).toBe('cnt_B');
+    expect(sentContactIdentity(['vip'])).toBe(null);
+    expect(sentContactIdentity(undefined)).toBe(null);
   });
 });
 

@@ -60,7 +60,7 @@ export async function createContactOnce(
   opts: ContactWriteOptions = {},
 ): Promise<{ contact: Contact; created: boolean }> {
   checkCollections(input);
-  const reference = contactReferenceOf(normaliseTags(input.tags ?? []));
+  const reference = opts.syncReference === false ? null : contactReferenceOf(normaliseTags(input.tags ?? []));
   for (;;) {
     try {
       const { id, created } = await insertContact(ctx, input, reference, opts);

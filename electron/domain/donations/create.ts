@@ -119,7 +119,7 @@ export async function insertDonation(
 ): Promise<DonationRow> {
   const checked = checkDonation(input);
   // A sync reference the account holds already: the record it names is the answer.
-  const reference = donationReferenceOf(input.notes);
+  const reference = opts.syncReference === false ? null : donationReferenceOf(input.notes);
   if (reference !== null) {
     const held = await donationByReference(trx, [input.accountId, reference]);
     if (held.rows.length > 0) throw new ReferenceHeld(reference);

@@ -63,18 +63,19 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
         'an id; the last such tag counts) and the account already holds a contact created with it, the answer is 200 ' +
         'with that contact, and nothing is written. At an event hub, the same holds for a station creating a donor the ' +
         'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
-        'Otherwise 201.',
+        "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.)",
       body: ContactCreateBody,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       // At an event hub, a station creating a donor the event has already (same primary email
-      // and name, typed at another station) gets that donor: 200, nothing written.
+      // and name, typed at another station) gets that donor: 200, nothing written. A contact
+      // typed in the app's window carries no sync reference (WriteOptions).
       const { contact, created } = await createContactOnce(
         ctx,
         { ...req.body, accountId },
-        { sameDonor: Boolean(req.station) },
+        { sameDonor: Boolean(req.station), syncReference: !req.auth?.session },
       );
       return reply.code(created ? 201 : 200).send(contact);
     },

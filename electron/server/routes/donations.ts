@@ -45,7 +45,8 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
       description:
         'GiftDesk records a gift once per sync reference: when the last line of `notes` is a GiftDesk reference ' +
         '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
-        'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201.',
+        'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
+        "typed in GiftDesk's own window is not read for a reference.)",
       body: DonationCreateRequest,
       response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },
@@ -53,12 +54,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
       const { batchId, ...body } = req.body;
-      // At an event hub, a gift sent by a station's key is stamped with that station.
+      // At an event hub, a gift sent by a station's key is stamped with that station. A gift
+      // typed in the app's window carries no sync reference (WriteOptions).
       const stationId = req.station?.id ?? null;
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        { batchId, stationId },
+        { batchId, stationId, syncReference: !req.auth?.session },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },

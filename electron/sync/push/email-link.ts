@@ -3,8 +3,9 @@
  * HQ, or pulled). The matcher (email-match.ts) names HQ's contact with the email, if any; it
  * is read (the list has no tags) and, in one transaction:
  * - linked to by another local contact already, or gone at HQ since → nothing: ours is created;
- * - its `gd:` tag names this contact → our own earlier create, landed after it was looked
- *   for: linked (`found`);
+ * - its `gd:` tag names this contact (its sync identity, sync-identity.ts: its own id, or the
+ *   one it came with from another GiftDesk) → our own earlier create, landed after it was
+ *   looked for, or the same record sent to HQ by another path: linked (`found`);
  * - its tag names ANOTHER contact of this device (a namesake with the same email) → never
  *   ours: that contact is linked to it (unless its own create is still unknown: its reconcile
  *   will find it), and ours is created;
@@ -18,6 +19,7 @@ import { backOff, type RecordDeps } from './answers.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
 import { getItem } from '../outbox/items.ts';
+import { contactsByOrigin, identityOf } from './sync-identity.ts';
 
 /**
  * Before creating a contact at HQ: an HQ contact to link to instead (email-match.ts), or null.
@@ -104,11 +106,15 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
       return 'failed';
     }
     const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
+    const names = new Set(
+      [e.entityId, await identityOf(store.db, 'contact', e.entityId)].map((n) => n.toLowerCase()),
+    );
     await store.write(async (trx) => {
       const at = new Date(i.deps.clock()).toISOString();
       if (await localIdFor(trx, cfg.accountId, 'contact', found)) return; // linked meanwhile by another lane: create ours
-      if (owners.some((o) => o.toLowerCase() === e.entityId.toLowerCase())) {
-        // This contact's own earlier create, landed after it was looked for: it is ours.
+      if (owners.some((o) => names.has(o.toLowerCase()))) {
+        // This contact's own earlier create, landed after it was looked for (or the same
+        // contact sent to HQ by the GiftDesk it came from): it is ours.
         await linkRemote(trx, {
           accountId: cfg.accountId,
           entityType: 'contact',
@@ -140,7 +146,10 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
               .where('accountId', '=', cfg.accountId)
               .where('id', 'in', owners)
               .execute();
-      const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id)]);
+      // A contact that came from another GiftDesk is named by the id it came with.
+      const origins = await contactsByOrigin(trx, cfg.accountId, owners);
+      const local = new Set([...mine.map((m) => m.entityId), ...contacts.map((c) => c.id), ...origins]);
+      local.delete(e.entityId);
       if (local.size === 0) {
         await linkRemote(trx, {
           accountId: cfg.accountId,

@@ -1,23 +1,29 @@
 /**
- * The identity a record gets once, when the user saves it, and that every attempt reuses, so
- * that after an unknown outcome the engine can tell whether HQ has it (pure; unit-tested).
+ * The identity a record gets once, when it is typed, and that every attempt reuses, so that
+ * after an unknown outcome the engine can tell whether HQ has it (pure; unit-tested).
  *
- * - Donations: `gd:<local id>` on the last line of `notes` (D7). Looked for among HQ's
- *   donations from the day before to the day after the gift's date (the list has no contact
- *   filter: contactId and the reference are matched here, D8).
- * - Contacts: the tag `gd:<local id>`. The create carries it and so does every later PUT that
- *   sends tags (C2 replaces tags, so the engine always adds it back). After unknown creates
- *   the engine pages HQ's contacts newest first back to the earliest attempt (reconcile.ts),
- *   and reads the new candidates to find the tags. Local ids are ULIDs: unique, never reused,
- *   so the tag and the reference name exactly one record.
+ * The id a reference names is the record's sync identity (sync-identity.ts): its own local id
+ * when it was typed here, or the id of the GiftDesk where it was typed when it came from there
+ * with that one's reference (a station's gift at its event hub). Every hop sends it under that
+ * same reference, so each hop, and HQ, creates it once.
+ *
+ * - Donations: `gd:<id>` on the last line of `notes` (D7). Looked for among HQ's donations
+ *   from the day before to the day after the gift's date (the list has no contact filter:
+ *   contactId and the reference are matched here, D8).
+ * - Contacts: the tag `gd:<id>`, the last of its `gd:` tags. The create carries it and so does
+ *   every later PUT that sends tags (C2 replaces tags, so the engine always adds it back).
+ *   After unknown creates the engine pages HQ's contacts newest first back to the earliest
+ *   attempt (reconcile.ts), and reads the new candidates to find the tags. Local ids are ULIDs:
+ *   unique, never reused, so the tag and the reference name exactly one record.
  *
  * The reference is parsed in one place, #shared/sync-reference.ts, which GiftDesk's own server
- * uses too: as HQ it answers a create carrying a reference it already holds with that record
- * (200, nothing written), so a create it commits after our deadline is not doubled by the post
- * that reconcile releases.
+ * uses too: as HQ (or hub) it answers a create carrying a reference it already holds with that
+ * record (200, nothing written), so a create it commits after our deadline is not doubled by
+ * the post that reconcile releases, nor a gift that reaches it by two paths.
  */
 import type { DonationListItem } from '#shared/schemas/donations.ts';
 import {
+  contactReferenceOf,
   donationReferenceOf,
   REFERENCE_PREFIX,
   referenceFor,
@@ -27,32 +33,50 @@ import {
 
 export { REFERENCE_PREFIX };
 
-export function contactReferenceTag(localId: string): string {
-  return referenceFor(localId);
+/** The tag that names a contact: `gd:<id>`, `id` its sync identity (sync-identity.ts). */
+export function contactReferenceTag(id: string): string {
+  return referenceFor(id);
 }
 
-export function donationReference(localId: string): string {
-  return referenceFor(localId);
+/** The reference that names a gift: `gd:<id>`, `id` its sync identity (sync-identity.ts). */
+export function donationReference(id: string): string {
+  return referenceFor(id);
+}
+
+/**
+ * The id the reference a gift's create carried names (its notes' last line), or null: what
+ * reconcile looks for at HQ is what the attempt sent.
+ */
+export function sentDonationIdentity(notes: unknown): string | null {
+  const ref = typeof notes === 'string' ? donationReferenceOf(notes) : null;
+  return ref === null ? null : referenceTagOwner(ref);
+}
+
+/** The id the reference tag a contact's create carried names (its last `gd:` tag), or null. */
+export function sentContactIdentity(tags: unknown): string | null {
+  const ref = Array.isArray(tags) ? contactReferenceOf(tags) : null;
+  return ref === null ? null : referenceTagOwner(ref);
 }
 
 /**
  * The notes HQ gets: the gift's own notes, then the reference on a line of its own — the last
  * line, where GiftDesk HQ reads it (`donationReferenceOf`, #shared/sync-reference.ts) to answer a
- * second create of this gift with the first.
+ * second create of this gift with the first. A gift that came with its origin's reference
+ * already ends with it: its notes go unchanged.
  */
-export function withDonationReference(notes: string | null, localId: string): string {
-  const ref = donationReference(localId);
+export function withDonationReference(notes: string | null, id: string): string {
+  const ref = donationReference(id);
   if (notes === null || notes === '') return ref;
   if (donationReferenceOf(notes) === ref) return notes;
   return `${notes}\n${ref}`;
 }
 
-/** Whether notes carry this gift's reference (a whole token: not a prefix of a longer id). */
-export function hasDonationReference(notes: string | null | undefined, localId: string): boolean {
-  return referencesIn(notes).includes(localId);
+/** Whether notes carry the reference of this id (a whole token: not a prefix of a longer id). */
+export function hasDonationReference(notes: string | null | undefined, id: string): boolean {
+  return referencesIn(notes).includes(id);
 }
 
-/** The local ids a contact's `gd:` tags name (the records GiftDesk created it for). */
+/** The ids a contact's `gd:` tags name: the records GiftDesk created it for, by their ids where they were typed. */
 export function referenceOwners(tags: unknown): string[] {
   if (!Array.isArray(tags)) return [];
   return tags.flatMap((t) => {
@@ -69,6 +93,7 @@ export function hasContactReference(tags: readonly string[] | null | undefined, 
 
 /** What a donation attempt sent, as far as the list shows it. */
 export interface SentDonation {
+  /** The id its reference names: its sync identity (its own local id, or its origin's). */
   localId: string;
   contactId: string;
   donationAmount: number;

@@ -31,14 +31,20 @@ function collectionsOf(c: Contact): Required<Collections> {
   };
 }
 
-/** Tags as HQ gets them: the contact's own, plus its reference tag (identity.ts). */
-function tagsWithReference(c: Contact, localId: string): string[] {
-  const ref = contactReferenceTag(localId);
+/**
+ * Tags as HQ gets them: the contact's own, with its reference tag last (identity.ts). A contact
+ * that came with its origin's tag keeps that one tag, last: no second `gd:` tag is added.
+ */
+function tagsWithReference(c: Contact, identity: string): string[] {
+  const ref = contactReferenceTag(identity);
   return [...c.tags.filter((t) => t.toLowerCase() !== ref.toLowerCase()), ref];
 }
 
-/** POST /v1/contacts: the whole record, with the reference tag. */
-export function contactCreateBody(c: Contact, localId: string, remoteAccountId: string): ContactCreateBody {
+/**
+ * POST /v1/contacts: the whole record, with the reference tag. `identity`: the id the tag names,
+ * the contact's sync identity (sync-identity.ts).
+ */
+export function contactCreateBody(c: Contact, identity: string, remoteAccountId: string): ContactCreateBody {
   const body: ContactCreateBody = {
     accountId: remoteAccountId,
     firstName: c.firstName,
@@ -51,7 +57,7 @@ export function contactCreateBody(c: Contact, localId: string, remoteAccountId: 
     const v = c[f];
     if (v !== null && v !== undefined && v !== '') out[f] = v;
   }
-  out.tags = tagsWithReference(c, localId);
+  out.tags = tagsWithReference(c, identity);
   const cols = collectionsOf(c);
   for (const k of CONTACT_COLLECTIONS) if (cols[k].length > 0) out[k] = cols[k];
   if (Object.keys(c.customFields).length > 0) out.customFields = { ...c.customFields };
@@ -66,7 +72,7 @@ export function contactCreateBody(c: Contact, localId: string, remoteAccountId: 
  */
 export function contactUpdateBody(
   c: Contact,
-  localId: string,
+  identity: string,
   fields: readonly string[] | null,
 ): ContactUpdateBody {
   const out: Record<string, unknown> = {};
@@ -77,7 +83,7 @@ export function contactUpdateBody(
   if (has('contactType')) out.contactType = c.contactType;
   if (has('status')) out.status = c.status;
   for (const f of CONTACT_SCALAR_FIELDS) if (has(f)) out[f] = c[f] ?? null;
-  if (has('tags')) out.tags = tagsWithReference(c, localId);
+  if (has('tags')) out.tags = tagsWithReference(c, identity);
   const cols = collectionsOf(c);
   for (const k of CONTACT_COLLECTIONS) if (has(k)) out[k] = cols[k];
   const custom = customFieldsToSend(c.customFields, fields);
@@ -126,11 +132,15 @@ export type DonationBodyResult =
   | { ok: true; body: DonationCreateBody }
   | { ok: false; missing: Array<{ field: keyof DonationRemoteIds; localId: string }> };
 
-/** POST /v1/donations, with `gd:<id>` in notes (D7), every reference mapped to HQ's id. */
+/**
+ * POST /v1/donations, with `gd:<id>` in notes (D7), every reference mapped to HQ's id.
+ * `identity`: the id the reference names, the gift's sync identity (sync-identity.ts).
+ */
 export function donationCreateBody(
   d: DonationRow,
   remote: DonationRemoteIds,
   remoteAccountId: string,
+  identity: string,
 ): DonationBodyResult {
   const missing: Array<{ field: keyof DonationRemoteIds; localId: string }> = [];
   const map = (field: keyof DonationRemoteIds, local: string | null): string | undefined => {
@@ -149,7 +159,7 @@ export function donationCreateBody(
     electionType: d.electionType,
     electionYear: d.electionYear,
     ...donationFlagsOf(d),
-    notes: withDonationReference(d.notes, d.id),
+    notes: withDonationReference(d.notes, identity),
   };
   const refs = [
     ['campaignId', d.campaignId],

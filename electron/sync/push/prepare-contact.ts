@@ -13,6 +13,7 @@ import { codeOf, unconfirmedContactCreates } from '../outbox/items.ts';
 import { coalesce } from './coalesce.ts';
 import { contactCreateBody, contactUpdateBody } from './payloads.ts';
 import type { Preparing, Step } from './prepare-step.ts';
+import { identityOf } from './sync-identity.ts';
 
 /**
  * The contact's next step. `emailMatch`: its create may first be matched by email (prepare's
@@ -52,11 +53,14 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
           };
         return { kind: 'emailCheck', email };
       }
-      const body = contactCreateBody(contact!, e.entityId, cfg.remoteAccountId);
+      // Tagged with the reference it came with, if it came from another GiftDesk (sync-identity.ts).
+      const identity = await identityOf(trx, 'contact', e.entityId);
+      const body = contactCreateBody(contact!, identity, cfg.remoteAccountId);
       return x.send(plan, 'create', 'POST', '/contacts', body, body);
     }
     case 'update': {
-      const body = contactUpdateBody(contact!, e.entityId, plan.fields);
+      const identity = await identityOf(trx, 'contact', e.entityId);
+      const body = contactUpdateBody(contact!, identity, plan.fields);
       if (Object.keys(body).length === 0) return x.nothing(plan.seqs);
       return x.send(
         plan,

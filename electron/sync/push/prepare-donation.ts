@@ -11,6 +11,7 @@ import { remoteIdFor } from '../outbox/links.ts';
 import { coalesce } from './coalesce.ts';
 import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import type { Preparing, Step } from './prepare-step.ts';
+import { identityOf } from './sync-identity.ts';
 
 /** The gift's next step. */
 export async function prepareDonation(x: Preparing): Promise<Step> {
@@ -51,7 +52,9 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   }
   const remote = await giftRemoteIds(trx, gift);
   if (!remote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
-  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId);
+  // Under the reference it came with, if it came from another GiftDesk (sync-identity.ts).
+  const identity = await identityOf(trx, 'donation', gift.id);
+  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity);
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
   return x.send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
 }

@@ -7,7 +7,13 @@ import type { SyncAttentionCode } from '#shared/enums.ts';
 import type { ContactListItem } from '#shared/schemas/contacts.ts';
 import type { DonationListItem } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
-import { donationSearchWindow, matchDonation, REFERENCE_PREFIX } from '../push/identity.ts';
+import {
+  contactReferenceTag,
+  donationSearchWindow,
+  matchDonation,
+  sentContactIdentity,
+  sentDonationIdentity,
+} from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 import { linkRemote } from '../outbox/links.ts';
@@ -146,6 +152,7 @@ export async function sweepDonations(
       donationDate: string;
       paymentMethod: string;
       campaignId?: string;
+      notes?: string;
     };
   };
   const sentOf = (c: Create) => JSON.parse(c.item.attemptBody!) as Sent;
@@ -176,7 +183,8 @@ export async function sweepDonations(
     return matchDonation(
       list,
       {
-        localId: c.item.entityId,
+        // The reference the attempt carried: the gift's own, or the one it came with (sync-identity.ts).
+        localId: sentDonationIdentity(b.notes) ?? c.item.entityId,
         contactId: b.contactId,
         donationAmount: b.donationAmount,
         donationDate: b.donationDate,
@@ -244,7 +252,7 @@ export async function sweepContacts(
   at: string,
   out: ReconcileResult,
 ): Promise<SweepEnd> {
-  type Sent = { firstName: string; lastName: string };
+  type Sent = { firstName: string; lastName: string; tags?: unknown };
   const earliest = Math.min(...all.map((c) => Date.parse(c.item.attemptAt ?? at)));
   let since = earliest - NO_DATE_LOOKBACK_MS;
   const r = await readAll<ContactListItem>(
@@ -277,7 +285,16 @@ export async function sweepContacts(
     const l = others.get(c.id);
     return l === undefined || mine.has(l);
   });
-  const byRef = new Map(all.map((c) => [`${REFERENCE_PREFIX}${c.item.entityId}`.toLowerCase(), c]));
+  // Each by the reference tag its attempt carried: its own, or the one it came with (sync-identity.ts).
+  const byRef = new Map(
+    all.map((c) => {
+      const sent = JSON.parse(c.item.attemptBody!) as Sent;
+      return [
+        contactReferenceTag(sentContactIdentity(sent.tags) ?? c.item.entityId).toLowerCase(),
+        c,
+      ] as const;
+    }),
+  );
   const names = new Set(
     all.map((c) => {
       const s = JSON.parse(c.item.attemptBody!) as Sent;
