@@ -276,6 +276,27 @@ describe('an event: HQ, a hub and three stations as separate processes', () => {
       ),
     );
 
+    // Every station's own view holds the whole event: every gift of every station (what its
+    // limit checks, donor totals and dashboard count).
+    await Promise.all(
+      stations.map((st) => {
+        let last = 0;
+        return softly(
+          until(
+            `${st.name} to hold all ${entered.length} gifts of the event`,
+            async () => {
+              const r = await st.watch('GET', `/api/v1/donations?accountId=${st.accountId}&limit=1`);
+              last = Number(r.body?.total);
+              return last === entered.length;
+            },
+            { timeoutMs: 60_000 },
+          ).catch((err: Error) => {
+            throw new Error(`${err.message}: it holds ${last}`);
+          }),
+        );
+      }),
+    );
+
     // The internet comes back, flaky: answers dropped after HQ committed, resets, 503s after
     // HQ committed, 429s; after 150 requests it is clean, and the hub drains.
     const hit = new Map<FaultKind, number>();
