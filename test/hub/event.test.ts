@@ -165,6 +165,7 @@ describe('an event: HQ, a hub and three stations as separate processes', () => {
   it('every gift reaches HQ once, the close-out adds up, the split over-limit pair is flagged', async () => {
     const [a, b, c] = stations as [StationSide, StationSide, StationSide];
     const mariaAtOnce = meetingPoint(2);
+    let enteredWhileDown = 0;
     let chenAtA = 0;
     const soft: string[] = [];
 
@@ -228,12 +229,15 @@ describe('an event: HQ, a hub and three stations as separate processes', () => {
     const half = Math.floor((3 * FILLERS + 12) / 2);
     const outage = async () => {
       await until(`${half} gifts entered`, () => entered.length >= half, { everyMs: 50 });
+      const before = entered.length;
       await hub.kill9();
       await sleep(2000);
       await hub.restart();
+      enteredWhileDown = entered.length - before;
     };
 
     await Promise.all([tableA(), tableB(), tableC(), outage()]);
+    expect.soft(enteredWhileDown, 'gifts entered while the hub was down').toBeGreaterThan(0);
 
     // Every station gets everything it entered to the hub by itself, with no one touching it.
     // (A wait that gives up is written down and the test goes on, so that one run tells
@@ -333,6 +337,9 @@ describe('an event: HQ, a hub and three stations as separate processes', () => {
     for (const k of ['dropAfterCommit', 'resetBeforeForward', 'forwardThen503', 'status429'] as const)
       expect.soft(hit.get(k) ?? 0, `fault ${k} happened`).toBeGreaterThan(0);
 
+    process.stderr.write(
+      `event: ${entered.length} gifts (${stations.map((st) => `${st.name} ${entered.filter((e) => e.station === st).length}`).join(', ')}), ${enteredWhileDown} entered while the hub was down; HQ's proxy: ${proxy.records.length} requests, faults ${JSON.stringify(Object.fromEntries(hit))}\n`,
+    );
     await checkHq();
     await checkCloseOut();
     await checkHubDonors();
