@@ -15,6 +15,9 @@
  * - the hub's event-loop delay p99 (bench/hub-loop-probe.mjs, loaded into the hub's process):
  *   goal under 50 ms. monitorEventLoopDelay's figures include its 10 ms timer, so they
  *   overstate the delay a little.
+ *
+ * The notes add the CPU time of the hub and of each station while entering, and the hub's
+ * answers by route (bench/hub-figures.ts reads them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,21 +36,9 @@ import {
   startHub,
   until,
 } from '../test/hub/event-rig.ts';
+import { type HubBenchResult, type HubRow, cpuSeconds, hubAnswers, loopSnapshot } from './hub-figures.ts';
 import { percentiles } from './core-common.ts';
 import { type Log, fmt } from './sync-common.ts';
-
-export interface HubRow {
-  name: string;
-  figure: string;
-  goal: string;
-  met: string;
-}
-
-export interface HubBenchResult {
-  rows: HubRow[];
-  notes: string[];
-  ok: boolean;
-}
 
 const STATIONS = 6;
 const EVERY_MS = 300;
@@ -212,58 +203,6 @@ async function watchHub(
   }
 }
 
-interface LoopSnapshot {
-  seq: number;
-  p50: number;
-  p99: number;
-  max: number;
-  count: number;
-  resolutionMs: number;
-}
-
-/** Asks the probe in the hub's process for what it measured since the last ask (SIGUSR2). */
-async function loopSnapshot(hub: HubSide, file: string): Promise<LoopSnapshot> {
-  const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as LoopSnapshot).seq : 0;
-  hub.proc.child.kill('SIGUSR2');
-  return until(
-    "the hub's event-loop figures",
-    () => {
-      if (!fs.existsSync(file)) return undefined;
-      const s = JSON.parse(fs.readFileSync(file, 'utf8')) as LoopSnapshot;
-      return s.seq > before ? s : undefined;
-    },
-    { timeoutMs: 10_000, everyMs: 50 },
-  );
-}
-
-/** Answers of the hub that were not 2xx, from its log, between two instants. */
-function hubRefusals(hub: HubSide, from: number, to: number): Map<string, number> {
-  const out = new Map<string, number>();
-  const urls = new Map<string, string>();
-  const file = path.join(hub.dataDir, 'giftdesk.log');
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    let e: {
-      time?: number;
-      reqId?: string;
-      req?: { method?: string; url?: string };
-      res?: { statusCode?: number };
-    };
-    try {
-      e = JSON.parse(line) as typeof e;
-    } catch {
-      continue;
-    }
-    if (e.req && e.reqId) urls.set(e.reqId, `${e.req.method ?? '?'} ${(e.req.url ?? '?').split('?')[0]}`);
-    const status = e.res?.statusCode;
-    if (status === undefined || !e.reqId || (e.time ?? 0) < from || (e.time ?? 0) > to) continue;
-    if (status >= 200 && status < 300) continue;
-    const k = `${urls.get(e.reqId) ?? '?'} ${status}`;
-    out.set(k, (out.get(k) ?? 0) + 1);
-  }
-  return out;
-}
-
 const ms = (x: number) => (Number.isFinite(x) ? `${fmt(x / 1000, 2)} s` : 'never');
 const tally = (m: Map<string, number>) =>
   m.size === 0 ? 'none' : [...m].map(([k, n]) => `${k} ×${n}`).join(', ');
@@ -317,6 +256,8 @@ async function measure(
     .map((x) => x.toFixed(2))
     .join(', ');
   await loopSnapshot(hub, probeFile); // starts the hub's figures afresh
+  const pids = [hub.proc.child.pid, ...stations.map((st) => st.proc.child.pid)];
+  const cpu0 = pids.map(cpuSeconds);
   const t0 = Date.now();
   const endAt = t0 + seconds * 1000;
   log(`hub: ${STATIONS} volunteers, a gift every ${EVERY_MS} ms each, for ${seconds} s`);
@@ -328,6 +269,7 @@ async function measure(
   );
   const loop = await loopSnapshot(hub, probeFile);
   const t1 = Date.now();
+  const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpu0[i]!);
   const loadAfter = os
     .loadavg()
     .map((x) => x.toFixed(2))
@@ -338,7 +280,8 @@ async function measure(
   await hubWatch;
   const missing = stats.pending.size;
   for (let i = 0; i < missing; i++) stats.atHub.push(Infinity);
-  const refusedAtHub = hubRefusals(hub, t0, Date.now());
+  const answers = hubAnswers(hub, t0, t1);
+  const refusedAtHub = hubAnswers(hub, t0, Date.now()).refused;
   const found = percentiles(stats.found);
   const atHub = percentiles(stats.atHub);
   const refusedCount = [...stats.refused.values(), ...refusedAtHub.values()].reduce((s, n) => s + n, 0);
@@ -371,23 +314,14 @@ async function measure(
   const notes = [
     `${stats.gifts} gifts (${fmt(stats.gifts / ((t1 - t0) / 1000))} a second over ${fmt((t1 - t0) / 1000)} s), ${stats.donors} new donors, ${stats.lookups} lookups; ${stats.late} ticks started more than ${EVERY_MS} ms late.`,
     `Load average (1, 5, 15 min) at the start ${loadBefore}, at the end ${loadAfter}; ${os.cpus().length} cores shared by the hub, the ${STATIONS} stations and this process.`,
+    `CPU while entering: the hub ${fmt(cpu[0]!)} s (${fmt((cpu[0]! / ((t1 - t0) / 1000)) * 100, 0)}% of a core), the stations ${cpu
+      .slice(1)
+      .map((c) => fmt(c))
+      .join(', ')} s.`,
+    `The hub's answers while entering, by route and status: ${tally(answers.all)}.`,
     ...(stats.watcherRefused
       ? [`The bench's own reads of the hub were refused ${stats.watcherRefused} times.`]
       : []),
   ];
   return { rows, notes, ok: rows.every((r) => r.met === 'yes') };
-}
-
-export function hubMarkdown(r: HubBenchResult | null, why?: string): string {
-  if (!r) return `## Event hub\n\n${why ?? 'Not run.'}\n`;
-  return [
-    '## Event hub',
-    '',
-    '| benchmark | figure | goal | met |',
-    '|---|---|---|---|',
-    ...r.rows.map((x) => `| ${x.name} | ${x.figure} | ${x.goal} | ${x.met} |`),
-    '',
-    ...r.notes.map((n) => `- ${n}`),
-    '',
-  ].join('\n');
 }
