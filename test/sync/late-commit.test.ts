@@ -110,6 +110,40 @@ function landFirstJustBeforeRepost(r: SyncRig, ref: string, meanwhile: () => Pro
   return { landed: landedP, repostFirst: () => seen >= 2 };
 }
 
+/**
+ * As landFirstJustBeforeRepost, but HQ's answer to the re-post (200: the record the first
+ * create made) never reaches the engine: the connection drops after HQ has answered, so the
+ * re-post is unknown too and is looked for at HQ.
+ */
+function landFirstThenLoseRepostAnswer(r: SyncRig, ref: string, meanwhile: () => Promise<void>): Held {
+  const marker = `gd:${ref}`;
+  let seen = 0;
+  let releaseHold!: () => void;
+  const hold = new Promise<void>((resolve) => (releaseHold = resolve));
+  let firstLanded!: () => void;
+  const firstLandedP = new Promise<void>((resolve) => (firstLanded = resolve));
+  let landed!: (status: number) => void;
+  const landedP = new Promise<number>((resolve) => (landed = resolve));
+  r.proxy.setRule(async (req): Promise<FaultAction> => {
+    if (req.method !== 'POST' || !req.body.includes(marker)) return { kind: 'forward' };
+    seen++;
+    if (seen === 1) {
+      await meanwhile();
+      const cap = new Promise<void>((resolve) => setTimeout(resolve, HOLD_CAP_MS).unref());
+      await Promise.race([hold, cap]);
+      return { kind: 'forward', beforeAnswer: () => firstLanded() };
+    }
+    if (seen === 2) {
+      releaseHold();
+      await firstLandedP;
+      landed(200);
+      return { kind: 'dropAfterCommit' };
+    }
+    return { kind: 'forward' };
+  });
+  return { landed: landedP, repostFirst: () => seen >= 2 };
+}
+
 async function run(r: SyncRig, held: Held) {
   const engine = createSyncEngine({
     store: r.local.store,
@@ -226,6 +260,30 @@ describe('a create HQ commits after the client gave up on it', () => {
     });
     const status = await run(rig, held);
     expect(status).toBe(200); // the re-post was answered with the record the late create made
+    expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
+    const hqId = await remoteIdFor(rig.local.store.db, 'contact', donor.id);
+    const atHq = await getContact(rig.remote.ctx, rig.hq.accountId, hqId!);
+    expect([atHq.firstName, atHq.lastName, atHq.employer]).toEqual(['José', 'Núñez', 'Acme']);
+  });
+
+  it("the same, and the re-post's answer lost too: found at HQ by its reference, the edit still reaches HQ", async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const { ctx, accountId } = rig.local;
+    const donor = await createContact(ctx, {
+      accountId,
+      firstName: 'Jose',
+      lastName: 'Nunez',
+      primaryEmail: 'jose.nunez@example.org',
+    });
+    const held = landFirstThenLoseRepostAnswer(rig, donor.id, async () => {
+      await updateContact(ctx, accountId, donor.id, {
+        firstName: 'José',
+        lastName: 'Núñez',
+        employer: 'Acme',
+        tags: ['donor', 'vip'],
+      });
+    });
+    await run(rig, held);
     expect(await checkHqMatchesLocal(rig)).toEqual({ contacts: 1, donations: 0 });
     const hqId = await remoteIdFor(rig.local.store.db, 'contact', donor.id);
     const atHq = await getContact(rig.remote.ctx, rig.hq.accountId, hqId!);

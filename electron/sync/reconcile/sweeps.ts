@@ -56,7 +56,21 @@ async function linkFound(
   });
   // At a station: gifts of the hub's feed that waited for this donor are written now.
   if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
-  const settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
+  // The record HQ holds under this reference may have been made by an EARLIER attempt that
+  // landed late (its answer lost, the next one answered 200 with it and that answer lost too):
+  // HQ then holds what that attempt carried, not this one's body. When this attempt carried
+  // edits made after the create, its changes go again, as after a create answered 200
+  // (answers.ts): coalesce.ts turns them into an update of what HQ's copy may lack.
+  const edits = await trx
+    .selectFrom('changeLog')
+    .select('seq')
+    .where('attemptId', '=', item.attemptId!)
+    .where('syncedAt', 'is', null)
+    .where('op', '=', 'update')
+    .executeTakeFirst();
+  let settled = 0;
+  if (edits) await releaseAttempt(trx, item.attemptId!);
+  else settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
     attemptId: null,
