@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
-import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
+import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { getItem } from '../../electron/sync/outbox/items.ts';
 import { donationReferenceOf } from '../../shared/sync-reference.ts';
 import type { FaultAction } from './fault-proxy.ts';
@@ -132,6 +132,65 @@ describe('a pasted `gd:` reference, reconciled in the same sweep as the record i
             .executeTakeFirstOrThrow()
         ).n;
       expect([await count('contacts'), await count('donations')]).toEqual([3, 2]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('an HQ record linked to another local record by now is never a find: skipped, never linked twice', async () => {
+    rig = await startRig();
+    const { local } = rig;
+    const engine = createSyncEngine({
+      store: local.store,
+      keys: testKeys,
+      makeClient: rig.makeClient,
+      random: () => 0,
+    });
+    try {
+      const other = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Bo',
+        lastName: 'Other',
+      });
+      await syncToCompletion(engine, rig);
+      const lost = await createContact(local.ctx, {
+        accountId: local.accountId,
+        firstName: 'Cy',
+        lastName: 'Lost',
+      });
+      rig.proxy.setRule((r): FaultAction =>
+        r.method === 'POST' && r.body.includes(`gd:${lost.id}`)
+          ? { kind: 'dropAfterCommit' }
+          : { kind: 'forward' },
+      );
+      await engine.runPass({ accountId: local.accountId });
+      expect((await getItem(local.store.db, 'contact', lost.id))?.state).toBe('unknown');
+      const hqLost = (
+        await rig.remote.store.db
+          .selectFrom('contacts')
+          .select('id')
+          .where('accountId', '=', rig.hq.accountId)
+          .where('lastName', '=', 'Lost')
+          .executeTakeFirstOrThrow()
+      ).id;
+      // Meanwhile that HQ record is linked to the other local contact (as a match would).
+      await local.store.write((trx) =>
+        linkRemote(trx, {
+          accountId: local.accountId,
+          entityType: 'contact',
+          localId: other.id,
+          remoteId: hqLost,
+          source: 'email',
+          at: new Date().toISOString(),
+        }),
+      );
+      rig.proxy.setRule(() => ({ kind: 'forward' }));
+      for (let i = 0; i < 5 && (await getItem(local.store.db, 'contact', lost.id))?.state === 'unknown'; i++)
+        await passWhenDue(engine, local.accountId);
+      await engine.runPass({ accountId: local.accountId });
+      expect(await remoteIdFor(local.store.db, 'contact', other.id)).toBe(hqLost);
+      expect(await remoteIdFor(local.store.db, 'contact', lost.id)).toBeNull();
+      expect((await getItem(local.store.db, 'contact', lost.id))?.state).toBe('attention');
     } finally {
       await engine.stop();
     }
