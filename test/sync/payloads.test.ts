@@ -277,6 +277,16 @@ describe('identity', () => {
       { kind: 'absent' },
     ],
     [
+      "a pasted mention of our reference above another gift's own is that gift's, never ours",
+      [item('p', 'hq_c1', 'table 4\ngd:don_01ABC\ngd:don_01ZZZ'), item('u', 'hq_c1', 'gd:don_01ABC')],
+      { kind: 'found', remoteId: 'u', duplicates: [] },
+    ],
+    [
+      'a mention of our reference alone is not it',
+      [item('p', 'hq_c1', 'table 4\ngd:don_01ABC\ngd:don_01ZZZ')],
+      { kind: 'absent' },
+    ],
+    [
       'our reference found past a twin',
       [item('t', 'hq_c1', 'gd:don_01ZZZ'), item('u', 'hq_c1', 'gd:don_01ABC')],
       { kind: 'found', remoteId: 'u', duplicates: [] },
@@ -296,6 +306,12 @@ describe('identity', () => {
         new Set(['t']),
       ),
     ).toEqual({ kind: 'lookalike', remoteId: 'h' });
+  });
+
+  it('a gift carrying our reference but linked to another local gift is never found as ours', () => {
+    expect(matchDonation([item('u', 'hq_c1', 'gd:don_01ABC')], sent, new Set(['u']))).toEqual({
+      kind: 'absent',
+    });
   });
 
   it('searches from the day before to the day after', () => {

@@ -142,6 +142,17 @@ async function mergeTwinCopy(
   trx: Db,
   link: { accountId: string; localId: string; remoteId: string; at: string },
 ): Promise<void> {
+  const copy = await twinCopyOf(trx, link);
+  if (copy === null) return;
+  await unlinkRemote(trx, 'contact', copy);
+  await mergePulledContact(trx, link.accountId, copy, link.localId, link.at);
+}
+
+/** The pulled copy `mergeTwinCopy` would merge into `link.localId`, or null. */
+async function twinCopyOf(
+  trx: Db,
+  link: { accountId: string; localId: string; remoteId: string },
+): Promise<string | null> {
   const holder = await trx
     .selectFrom('syncLinks')
     .select(['localId', 'source'])
@@ -149,8 +160,8 @@ async function mergeTwinCopy(
     .where('entityType', '=', 'contact')
     .where('remoteId', '=', link.remoteId)
     .executeTakeFirst();
-  if (!holder || holder.localId === link.localId || holder.source !== 'pulled') return;
-  if (holder.localId !== link.remoteId) return;
+  if (!holder || holder.localId === link.localId || holder.source !== 'pulled') return null;
+  if (holder.localId !== link.remoteId) return null;
   const waiting = await trx
     .selectFrom('changeLog')
     .select('seq')
@@ -161,7 +172,21 @@ async function mergeTwinCopy(
     .where('syncedAt', 'is', null)
     .limit(1)
     .executeTakeFirst();
-  if (waiting) return;
-  await unlinkRemote(trx, 'contact', holder.localId);
-  await mergePulledContact(trx, link.accountId, holder.localId, link.localId, link.at);
+  return waiting ? null : holder.localId;
+}
+
+/**
+ * Whether linking `localId` to `remoteId` would break the one-link rule: the HQ record is
+ * linked to ANOTHER local record already (and is not a pulled copy `linkRemote` merges). Such
+ * a record was created or matched for that one: it is never this record's. A caller that
+ * found a record by looking (reconcile, an email match) asks this first, in the same
+ * transaction as the link, and treats a held record as not found.
+ */
+export async function heldByAnother(
+  trx: Db,
+  link: { accountId: string; entityType: EntityType; localId: string; remoteId: string },
+): Promise<boolean> {
+  const holder = await localIdFor(trx, link.accountId, link.entityType, link.remoteId);
+  if (holder === null || holder === link.localId) return false;
+  return link.entityType !== 'contact' || (await twinCopyOf(trx, link)) === null;
 }

@@ -23,7 +23,7 @@ import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import { linkRemote, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+import { heldByAnother, linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 
@@ -80,6 +80,34 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
     // linked, and the changes go again, so whatever HQ's copy lacks follows as an update.
     const existing = step.op === 'create' && res.status === 200;
     const n = await store.write(async (trx) => {
+      const link = {
+        accountId: cfg.accountId,
+        entityType: e.entityType,
+        localId: e.entityId,
+        remoteId: remoteId!,
+      };
+      if (step.op === 'create' && (await heldByAnother(trx, link))) {
+        // HQ answered with a record linked to another local record: never this one's. Nothing
+        // is linked; a person looks (retrying posts it again).
+        const other = await localIdFor(trx, cfg.accountId, e.entityType, remoteId!);
+        await releaseAttempt(trx, step.attemptId);
+        await updateItem(trx, e.entityType, e.entityId, {
+          state: 'attention',
+          attemptId: null,
+          attemptBody: null,
+          attentionCode: 'remote_refused',
+          attentionReason: saidOf(
+            cfg.kind,
+            `HQ answered this create with its record ${remoteId!}, which is another record's here (${other ?? '?'}): nothing was linked. Check both at HQ, then retry or discard this item.`,
+          ),
+          attentionStatus: res.status ?? null,
+          attentionAt: at,
+          failures: 0,
+          nextTryAt: null,
+          updatedAt: at,
+        });
+        return null;
+      }
       if (step.op === 'create')
         await linkRemote(trx, {
           accountId: cfg.accountId,
@@ -127,6 +155,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       });
       return settled;
     });
+    if (n === null) return 'parked';
     a.progress(n);
     return 'again';
   }

@@ -15,7 +15,7 @@ import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import type { Store } from '../../db/store.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
-import { referenceOwners } from './identity.ts';
+import { sentContactIdentity } from './identity.ts';
 import { backOff, type RecordDeps } from './answers.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
@@ -108,7 +108,10 @@ export async function linkByEmail(i: EmailLinkInput): Promise<'checked' | 'faile
       );
       return 'failed';
     }
-    const owners = referenceOwners((read.body as { tags?: unknown } | null)?.tags);
+    // The record GiftDesk created it for: the one its reference (its last `gd:` tag) names. An
+    // earlier `gd:` tag is a mention a person typed: it makes the contact nobody's.
+    const own = sentContactIdentity((read.body as { tags?: unknown } | null)?.tags);
+    const owners = own === null ? [] : [own];
     const names = new Set(
       [e.entityId, await identityOf(store.db, 'contact', e.entityId)].map((n) => n.toLowerCase()),
     );

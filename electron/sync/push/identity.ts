@@ -71,18 +71,12 @@ export function withDonationReference(notes: string | null, id: string): string 
   return `${notes}\n${ref}`;
 }
 
-/** Whether notes carry the reference of this id (a whole token: not a prefix of a longer id). */
+/**
+ * Whether notes mention the reference of this id anywhere (a whole token: not a prefix of a
+ * longer id). A mention is not the gift's reference (`donationReferenceOf`): never match by it.
+ */
 export function hasDonationReference(notes: string | null | undefined, id: string): boolean {
   return referencesIn(notes).includes(id);
-}
-
-/** The ids a contact's `gd:` tags name: the records GiftDesk created it for, by their ids where they were typed. */
-export function referenceOwners(tags: unknown): string[] {
-  if (!Array.isArray(tags)) return [];
-  return tags.flatMap((t) => {
-    const owner = referenceTagOwner(t);
-    return owner === null ? [] : [owner];
-  });
 }
 
 /** Whether a contact's tags carry its reference tag. */
@@ -115,11 +109,12 @@ export function hasAnyDonationReference(notes: string | null | undefined): boole
 }
 
 /**
- * Looks for the gift among HQ's donations. `found`: same contact and the reference in notes
- * (`duplicates` lists any further copies). `lookalike`: a gift of the same contact that matches
- * in every field the list shows but carries no GiftDesk reference at all (staff typed it at HQ,
- * or edited its notes) and is linked to no other local record — a person decides. `absent`:
- * safe to post again.
+ * Looks for the gift among HQ's donations. `found`: same contact and the gift's reference as
+ * its notes' reference, their last line (`duplicates` lists any further copies); a mention of
+ * it elsewhere in a gift's notes never makes that gift this one. `lookalike`: a gift of the
+ * same contact that matches in every field the list shows but carries no GiftDesk reference at
+ * all (staff typed it at HQ, or edited its notes) and is linked to no other local record — a
+ * person decides. `absent`: safe to post again.
  *
  * What HQ holds for OTHER local records is never this gift: a gift carrying another record's
  * `gd:` reference, or one in `taken` (HQ ids linked to another local gift, pushed or found),
@@ -132,7 +127,10 @@ export function matchDonation(
   taken: ReadonlySet<string> = new Set(),
 ): DonationMatch {
   const mine = items.filter((d) => d.contactId === sent.contactId);
-  const found = mine.filter((d) => hasDonationReference(d.notes, sent.localId));
+  // By the gift's reference (its notes' last line), never a mention: a gift whose notes quote
+  // `gd:<this id>` above its own reference line is the gift that reference names.
+  const ref = donationReference(sent.localId);
+  const found = mine.filter((d) => !taken.has(d.id) && donationReferenceOf(d.notes) === ref);
   if (found.length > 0)
     return { kind: 'found', remoteId: found[0]!.id, duplicates: found.slice(1).map((d) => d.id) };
   const look = mine.find(

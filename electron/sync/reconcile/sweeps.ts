@@ -17,7 +17,7 @@ import {
 } from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
-import { linkRemote } from '../outbox/links.ts';
+import { heldByAnother, linkRemote } from '../outbox/links.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
@@ -37,7 +37,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export type SweepEnd = { kind: 'ok' } | { kind: 'failed' | 'auth'; message: string };
 const OK: SweepEnd = { kind: 'ok' };
 
-/** Records a find: linked, the attempt's changes done (optionally parked with a note). */
+/**
+ * Records a find: linked, the attempt's changes done (optionally parked with a note); returns
+ * how many changes it settled. Null, and nothing written, when the HQ record is linked to
+ * another local record by now (a pull, an email match or another find since it was listed):
+ * that record is never this one, and the caller treats it as not found.
+ */
 async function linkFound(
   d: ReconcileDeps,
   trx: Db,
@@ -45,15 +50,15 @@ async function linkFound(
   remoteId: string,
   at: string,
   note: { code: SyncAttentionCode; reason: string } | null,
-): Promise<number> {
-  await linkRemote(trx, {
+): Promise<number | null> {
+  const link = {
     accountId: d.accountId,
     entityType: item.entityType as PushEntity,
     localId: item.entityId,
     remoteId,
-    source: 'found',
-    at,
-  });
+  };
+  if (await heldByAnother(trx, link)) return null;
+  await linkRemote(trx, { ...link, source: 'found', at });
   // At a station: gifts of the hub's feed that waited for this donor are written now.
   if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
   // The record HQ holds under this reference may have been made by an EARLIER attempt that
@@ -232,10 +237,13 @@ export async function sweepDonations(
                 reason: `HQ has this gift ${f.duplicates.length + 1} times (${[f.remoteId, ...f.duplicates].join(', ')}). Delete the extra copies in HQ's web application, then discard this item.`,
               }
             : null;
-        settled += await linkFound(d, trx, c.item, f.remoteId, at, note);
-        if (note) out.parked++;
-        else out.resolved++;
-        continue;
+        const n = await linkFound(d, trx, c.item, f.remoteId, at, note);
+        if (n !== null) {
+          settled += n;
+          if (note) out.parked++;
+          else out.resolved++;
+          continue;
+        }
       }
       if (!c.due) continue;
       const m = matchOf(c, foundIds);
@@ -334,18 +342,19 @@ export async function sweepContacts(
     const g = await d.get(`/contacts/${encodeURIComponent(cand.id)}`, {});
     if (!g.ok && g.status === 404) continue; // deleted at HQ since it was listed: not ours to find
     if (!g.ok) return { kind: g.result, message: g.message };
-    const tags = (g.body as { tags?: unknown } | null)?.tags;
-    for (const t of Array.isArray(tags) ? (tags as unknown[]) : []) {
-      const c = typeof t === 'string' ? byRef.get(t.trim().toLowerCase()) : undefined;
-      if (c && !found.has(c.item.entityId)) found.set(c.item.entityId, cand.id);
-    }
+    // Whose it is: its reference, the last `gd:` tag; an earlier one is a mention (a tag a
+    // person typed), never the contact of the record it names.
+    const own = sentContactIdentity((g.body as { tags?: unknown } | null)?.tags);
+    const c = own === null ? undefined : byRef.get(contactReferenceTag(own).toLowerCase());
+    if (c && !found.has(c.item.entityId)) found.set(c.item.entityId, cand.id);
   }
   let settled = 0;
   await d.store.write(async (trx) => {
     for (const c of all) {
       const id = found.get(c.item.entityId);
-      if (id !== undefined) {
-        settled += await linkFound(d, trx, c.item, id, at, null);
+      const n = id === undefined ? null : await linkFound(d, trx, c.item, id, at, null);
+      if (n !== null) {
+        settled += n;
         out.resolved++;
       } else if (c.due) {
         await releaseAbsent(trx, c.item, at);
