@@ -11,7 +11,7 @@ import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { getItem } from '../../electron/sync/outbox/items.ts';
-import { donationReferenceOf } from '../../shared/sync-reference.ts';
+import { donationReferenceOf } from '#shared/sync-reference.ts';
 import type { FaultAction } from './fault-proxy.ts';
 import { startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 import { passWhenDue } from './until-due.ts';
