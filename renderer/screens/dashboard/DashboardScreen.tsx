@@ -9,12 +9,12 @@
 import { useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { DonationStats } from '#shared/schemas/stats.ts';
 import type { ScreenProps } from '../../router.ts';
-import { money, whole } from '../../ui/format.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BigFigures } from './big-figures.tsx';
 import { GiftsChart } from './dashboard-chart.tsx';
 import { HostLeaderboard } from './host-leaderboard.tsx';
 import type { Period } from './dashboard-periods.ts';
+import { ShareTable } from './share-table.tsx';
 import { StationTable } from './station-table.tsx';
 import { useDashboardData, type DashboardData } from './use-dashboard-data.ts';
 import './dashboard.css';
@@ -124,43 +124,18 @@ function PeriodPanel(props: {
 function CampaignTable({ stats }: { stats: DonationStats }) {
   if (stats.byCampaign.length === 0)
     return <EmptyState title="No gifts in this period">Gifts appear here as they are entered.</EmptyState>;
-  const max = Math.max(...stats.byCampaign.map((c) => c.total), 0.01);
   return (
-    <table className="table campaign-table">
-      <thead>
-        <tr>
-          <th scope="col">Campaign</th>
-          <th scope="col" className="num">
-            Gifts
-          </th>
-          <th scope="col" className="num">
-            Total
-          </th>
-          <th scope="col" className="share-col">
-            <span className="visually-hidden">Share of the largest</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {stats.byCampaign.map((c) => (
-          <tr key={c.campaignId ?? 'none'}>
-            <th scope="row">{c.campaignName ?? <span className="muted">No campaign</span>}</th>
-            <td className="num">{whole(c.count)}</td>
-            <td className="num">{money(c.total)}</td>
-            <td className="share-col" aria-hidden="true">
-              <span className="share-bar" style={{ width: `${Math.max(2, (c.total / max) * 100)}%` }} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">All campaigns</th>
-          <td className="num">{whole(stats.count)}</td>
-          <td className="num">{money(stats.total)}</td>
-          <td />
-        </tr>
-      </tfoot>
-    </table>
+    <ShareTable
+      heading="Campaign"
+      rows={stats.byCampaign.map((c) => ({
+        key: c.campaignId ?? 'none',
+        label: c.campaignName ?? <span className="muted">No campaign</span>,
+        count: c.count,
+        total: c.total,
+      }))}
+      footLabel="All campaigns"
+      count={stats.count}
+      total={stats.total}
+    />
   );
 }
