@@ -4,7 +4,7 @@
  * station's join (CLI and route) and by Settings → Event, so both read a link the same way.
  */
 
-import { normaliseFingerprint } from './hub-link.ts';
+import { normaliseFingerprint, normalisePairingCode } from './hub-link.ts';
 
 export interface HubAddress {
   /** The hub's address: `https://H:PORT` (no path, no hash). */
@@ -48,4 +48,11 @@ export function parseHubAddress(raw: string): HubAddress | { problem: string } {
   if (params === null) return { url: u.origin, code: null, fingerprint: null };
   const p = linkParams(params);
   return 'problem' in p ? p : { url: u.origin, ...p };
+}
+
+/** A join link's parts (the code in its stored form), or null when the text is not one (a plain address is not). */
+export function parseJoinLink(link: string): { url: string; code: string; fingerprint: string } | null {
+  const a = parseHubAddress(link);
+  if ('problem' in a || !a.code || !a.fingerprint) return null;
+  return { url: a.url, code: normalisePairingCode(a.code), fingerprint: a.fingerprint };
 }

@@ -37,14 +37,3 @@ export function joinLinkFor(hub: { url: string; code: string; fingerprint: strin
   const params = new URLSearchParams({ code: showPairingCode(hub.code), fingerprint: hub.fingerprint });
   return `${hub.url}/join#${params.toString()}`;
 }
-
-/** A join link's parts, or null when the text is not one (a plain address is not). */
-export function parseJoinLink(link: string): { url: string; code: string; fingerprint: string } | null {
-  const m = /^(https:\/\/[^/#?\s]+)\/join#(.+)$/.exec(link.trim());
-  if (!m) return null;
-  const params = new URLSearchParams(m[2]);
-  const code = params.get('code');
-  const fingerprint = normaliseFingerprint(params.get('fingerprint') ?? '');
-  if (!code || !fingerprint) return null;
-  return { url: m[1]!, code: normalisePairingCode(code), fingerprint };
-}

@@ -12,9 +12,9 @@ import {
   joinLinkFor,
   normaliseFingerprint,
   normalisePairingCode,
-  parseJoinLink,
   showPairingCode,
 } from '#shared/hub-link.ts';
+import { parseJoinLink } from '#shared/hub-address.ts';
 import { ensureHubCertificate, fingerprintOf } from '../../electron/hub/certificate.ts';
 import { newPairingCode, pairingCodeHash } from '../../electron/hub/pairing.ts';
 import { tempDir } from '../helpers/server.ts';

@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJoinLink } from '#shared/hub-link.ts';
+import { parseJoinLink } from '#shared/hub-address.ts';
 import { fingerprintOf } from '../../electron/hub/certificate.ts';
 import { expectError, expectStatus } from '../helpers/api-fixtures.ts';
 import { cliJson, isolatedEnv, runCli } from '../helpers/cli.ts';

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { parseJoinLink } from '#shared/hub-link.ts';
+import { parseJoinLink } from '#shared/hub-address.ts';
 import { HubCode, HubInfo } from '#shared/schemas/hub.ts';
 import { openStore } from '../../electron/db/open.ts';
 import { createAccount } from '../../electron/domain/accounts/accounts.ts';
