@@ -5,7 +5,7 @@
  * integers so both engines store them alike.
  *
  * The tables are described by area in schema/ (accounts.ts, contacts.ts, donations.ts,
- * sync.ts); this file assembles them into `Database` and names the row types the domain uses.
+ * sync.ts, hub.ts, letters.ts); this file assembles them into `Database` and names the row types the domain uses.
  */
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 import type {
@@ -60,12 +60,19 @@ import type {
   HubSettingsTable,
   HubStationsTable,
 } from './schema/hub.ts';
+import type {
+  LetterRunGiftsTable,
+  LetterRunsTable,
+  LetterSettingsTable,
+  LetterTemplatesTable,
+} from './schema/letters.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/contacts.ts';
 export type * from './schema/donations.ts';
 export type * from './schema/sync.ts';
 export type * from './schema/hub.ts';
+export type * from './schema/letters.ts';
 
 export interface Database {
   accounts: AccountsTable;
@@ -110,6 +117,10 @@ export interface Database {
   hubPairingCodes: HubPairingCodesTable;
   hubNotices: HubNoticesTable;
   hubHeldGifts: HubHeldGiftsTable;
+  letterSettings: LetterSettingsTable;
+  letterTemplates: LetterTemplatesTable;
+  letterRuns: LetterRunsTable;
+  letterRunGifts: LetterRunGiftsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

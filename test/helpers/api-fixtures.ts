@@ -241,6 +241,10 @@ const TABLES = {
   hubPairingCodes: true,
   hubNotices: true,
   hubHeldGifts: true,
+  letterSettings: true,
+  letterTemplates: true,
+  letterRuns: true,
+  letterRunGifts: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

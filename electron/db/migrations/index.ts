@@ -22,6 +22,7 @@ import * as searchFoldLetters from './2026-11-25T2310-search-fold-letters.ts';
 import * as eventHub from './2026-11-27T1600-event-hub.ts';
 import * as batchCount from './2026-11-27T1700-batch-count.ts';
 import * as hubHeldGifts from './2026-11-27T1700-hub-held-gifts.ts';
+import * as letters from './2026-11-27T2000-letters.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   eventHub,
   batchCount,
   hubHeldGifts,
+  letters,
 ];

@@ -45,3 +45,4 @@ export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';
 export { contactCredits, raisedByReport } from './raised-by.ts';
+export { THANK_YOU_FIELDS, markThanked } from './thank-you.ts';

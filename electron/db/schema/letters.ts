@@ -1,0 +1,54 @@
+/**
+ * Letters, receipts and year-end statements (migration 2026-11-27T2000-letters).
+ */
+import type { ColumnType } from 'kysely';
+import type { LetterKind, LetterRunStatus, OrgKind } from '#shared/schemas/letters.ts';
+
+/** What an account's letters say of the organisation, once edited (else the defaults). */
+export interface LetterSettingsTable {
+  accountId: string;
+  orgKind: ColumnType<OrgKind, OrgKind | undefined, OrgKind>;
+  organizationName: string | null;
+  organizationAddress: string | null;
+  signerName: string | null;
+  signerTitle: string | null;
+  updatedAt: string;
+}
+
+/** An account's own wording for one kind of document. */
+export interface LetterTemplatesTable {
+  accountId: string;
+  kind: LetterKind;
+  heading: string;
+  body: string;
+  updatedAt: string;
+}
+
+/** One print run. */
+export interface LetterRunsTable {
+  id: string;
+  accountId: string;
+  kind: LetterKind;
+  /** JSON of the LetterChoice the run was made from. */
+  filters: string;
+  status: LetterRunStatus;
+  /** Documents in the run (one per donor; one for a receipt). */
+  documents: ColumnType<number, number | undefined, number>;
+  /** Documents rendered so far (the progress bar). */
+  rendered: ColumnType<number, number | undefined, number>;
+  gifts: ColumnType<number, number | undefined, number>;
+  totalCents: ColumnType<number, number | undefined, number>;
+  /** The PDF, relative to the data folder; null until written. */
+  file: string | null;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  markedSentAt: string | null;
+}
+
+/** A gift a run covered. */
+export interface LetterRunGiftsTable {
+  runId: string;
+  donationId: string;
+  contactId: string;
+}

@@ -1,0 +1,148 @@
+/**
+ * Letters, receipts and year-end statements (GiftDesk extension): what an account's letters
+ * say, a print run chosen by kind and filters, its progress and PDF, "mark as sent", and the
+ * route a GiftDesk HQ takes thank-you marks on (the spec has no donation update).
+ */
+import { z } from 'zod';
+import { accountIdField, dateOnly, optionalText, requiredText, typeError } from './common.ts';
+
+export const LETTER_KINDS = ['receipt', 'thank-you', 'year-end'] as const;
+export type LetterKind = (typeof LETTER_KINDS)[number];
+export const ORG_KINDS = ['charity', 'political'] as const;
+export type OrgKind = (typeof ORG_KINDS)[number];
+export const LETTER_RUN_STATUSES = ['rendering', 'done', 'failed'] as const;
+export type LetterRunStatus = (typeof LETTER_RUN_STATUSES)[number];
+
+const letterKind = z.enum(LETTER_KINDS, { error: typeError(`must be one of: ${LETTER_KINDS.join(', ')}`) });
+const orgKind = z.enum(ORG_KINDS, { error: typeError(`must be one of: ${ORG_KINDS.join(', ')}`) });
+const idText = z
+  .string({ error: typeError('must be an id') })
+  .trim()
+  .min(1)
+  .max(64);
+
+/** One kind's wording: a heading and a body with merge fields (`{{donor.name}}`, `{{gifts}}`…). */
+export const LetterTemplate = z.object({
+  kind: letterKind,
+  heading: z.string(),
+  body: z.string(),
+  /** True while the account has not edited it: the default for its organisation's kind. */
+  isDefault: z.boolean(),
+});
+export type LetterTemplate = z.infer<typeof LetterTemplate>;
+
+export const LetterSettings = z
+  .object({
+    orgKind,
+    organizationName: z.string().nullable(),
+    organizationAddress: z.string().nullable(),
+    signerName: z.string().nullable(),
+    signerTitle: z.string().nullable(),
+    templates: z.array(LetterTemplate),
+    /** The merge fields a template may use, with what each stands for. */
+    mergeFields: z.array(z.object({ name: z.string(), description: z.string() })),
+  })
+  .meta({ id: 'LetterSettings' });
+export type LetterSettings = z.infer<typeof LetterSettings>;
+
+export const LetterSettingsUpdate = z.object({
+  accountId: accountIdField,
+  orgKind: orgKind.optional(),
+  organizationName: optionalText(200),
+  organizationAddress: optionalText(500),
+  signerName: optionalText(200),
+  signerTitle: optionalText(200),
+  /** A kind's new wording; `reset: true` goes back to the default. */
+  templates: z
+    .array(
+      z.object({
+        kind: letterKind,
+        heading: requiredText(300).optional(),
+        body: requiredText(20000).optional(),
+        reset: z.boolean().optional(),
+      }),
+    )
+    .max(3)
+    .optional(),
+});
+export type LetterSettingsUpdate = z.infer<typeof LetterSettingsUpdate>;
+
+/**
+ * Which gifts a run covers. receipt: `donationId` (one gift, one document). thank-you: the
+ * completed gifts matching the filters, one letter per donor. year-end: every completed gift
+ * of `year` (default: last calendar year), one statement per donor.
+ */
+export const LetterChoice = z.object({
+  kind: letterKind,
+  from: dateOnly.optional(),
+  to: dateOnly.optional(),
+  campaignId: idText.optional(),
+  batchId: idText.optional(),
+  year: z
+    .number({ error: typeError('must be a year') })
+    .int()
+    .min(1900)
+    .max(2200)
+    .optional(),
+  notThanked: z.boolean().optional(),
+  donationId: idText.optional(),
+  contactId: idText.optional(),
+});
+export type LetterChoice = z.infer<typeof LetterChoice>;
+
+export const LetterRunCreate = LetterChoice.extend({
+  accountId: accountIdField,
+  /** Also write one PDF per donor beside the run's file. */
+  perDonor: z.boolean().optional(),
+  /** Mark the run's gifts thanked once the PDF is written. */
+  markSent: z.boolean().optional(),
+});
+export type LetterRunCreate = z.infer<typeof LetterRunCreate>;
+
+export const LetterRun = z
+  .object({
+    id: z.string(),
+    kind: letterKind,
+    choice: LetterChoice,
+    status: z.enum(LETTER_RUN_STATUSES),
+    documents: z.number().int(),
+    rendered: z.number().int(),
+    gifts: z.number().int(),
+    total: z.number(),
+    /** Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written. */
+    pdfUrl: z.string().nullable(),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    finishedAt: z.string().nullable(),
+    markedSentAt: z.string().nullable(),
+  })
+  .meta({ id: 'LetterRun' });
+export type LetterRun = z.infer<typeof LetterRun>;
+
+export const LetterRunList = z.object({ runs: z.array(LetterRun) });
+
+export const MarkSentResult = z.object({
+  id: z.string(),
+  /** Gifts newly marked thanked (those already marked keep their date). */
+  marked: z.number().int(),
+  markedSentAt: z.string(),
+});
+export type MarkSentResult = z.infer<typeof MarkSentResult>;
+
+/** What the CLI prints with --json (and the run's figures). */
+export const LettersCliResult = z.object({
+  documents: z.number().int(),
+  gifts: z.number().int(),
+  file: z.string(),
+});
+
+/** A GiftDesk HQ (or hub) taking thank-you marks for gifts it holds, by its own ids. */
+export const ThankYouMarks = z.object({
+  accountId: accountIdField,
+  donations: z
+    .array(z.object({ id: idText, thankYouSentDate: z.string().max(40) }))
+    .min(1)
+    .max(500),
+});
+export type ThankYouMarks = z.infer<typeof ThankYouMarks>;
+export const ThankYouMarksResult = z.object({ marked: z.number().int(), unknown: z.array(z.string()) });
