@@ -205,6 +205,28 @@ describe('a hub lost after the tables handed it gifts', () => {
     expect(said).toMatch(/--replace/);
     const ev = await tableB.watch('GET', `/api/v1/event?accountId=${tableB.accountId}`);
     expect(ev.body.role, 'Table B is still a station').toBe('station');
+    // A data folder that belongs to no event (HQ's) has no hub to replace, and none to leave.
+    const fresh = hq.dataDir;
+    const replace = await runCli(
+      [
+        'hub',
+        'join',
+        hubA.url,
+        '--code',
+        'ABCD-EFGH',
+        '--fingerprint',
+        hubA.fingerprint,
+        '--replace',
+        '--data-dir',
+        fresh,
+      ],
+      env,
+    );
+    expect(replace.status).not.toBe(0);
+    expect(`${replace.stdout}${replace.stderr}`).toMatch(/not a station of an event/);
+    const leave = await runCli(['hub', 'leave', '--data-dir', fresh], env);
+    expect(leave.status).not.toBe(0);
+    expect(`${leave.stdout}${leave.stderr}`).toMatch(/not a station of an event/);
     // Nor may it sync to HQ while it belongs to the event.
     const cfg = await runCli(
       [

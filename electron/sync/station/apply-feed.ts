@@ -30,9 +30,20 @@ export async function applyFeedPage(
   page: FeedPage,
   readAt: string,
   at: string,
+  /** The station's key at the hub the page was read from: a page of a hub left since is not applied. */
+  fromKey?: string,
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   await store.write(async (trx) => {
+    if (fromKey !== undefined) {
+      const now = await trx
+        .selectFrom('syncRemotes')
+        .select('keyId')
+        .where('accountId', '=', accountId)
+        .where('kind', '=', 'hub')
+        .executeTakeFirst();
+      if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
+    }
     if (page.reference) {
       const local = await localizeReference(trx, accountId, page.reference, at);
       counts.reference += await applyEventReference(trx, accountId, local, at);
