@@ -375,5 +375,12 @@ describe('a hub lost after the tables handed it gifts', () => {
       { 'x-api-key': tableB.keyId, authorization: `Bearer ${tableB.secret}` },
     );
     expect(syncB.body.remoteKind).toBe('hq');
+
+    // Hub B has everything Table A typed: Table A may leave the event with nothing to hand over.
+    const leftA = await cliJson(['hub', 'leave', '--data-dir', tableA.dataDir], env);
+    expect(leftA).toMatchObject({ accountId: tableA.accountId, hubUrl: hubB.url, hq: null, resent: 0 });
+    const evAfter = await tableA.watch('GET', `/api/v1/event?accountId=${tableA.accountId}`);
+    expect(evAfter.body.role).toBe('none');
+    expect((await hqGifts()).length, 'gifts at HQ after Table A left').toBe(entered.length);
   }, 300_000);
 });
