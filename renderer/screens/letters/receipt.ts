@@ -27,11 +27,13 @@ export function usePrintReceipt() {
       const run = await finishedRun(api, await api.letters.start({ kind: 'receipt', donationId: gift.id }));
       return { run, pdf: await api.letters.pdf(run.id) };
     },
-    onMutate: (gift) => {
-      toast.show({
+    onMutate: (gift) => ({
+      making: toast.show({
         message: `Making the receipt for ${gift.contactName} (${formatDollars(gift.donationAmount)})…`,
-        duration: 3000,
-      });
+      }),
+    }),
+    onSettled: (_r, _e, _gift, context) => {
+      if (context) toast.dismiss(context.making);
     },
     onSuccess: ({ pdf }, gift) => {
       printPdf(pdf, `Receipt for ${gift.contactName}`);

@@ -78,7 +78,7 @@ export function RunHistory({ onShow }: { onShow: (run: LetterRun) => void }) {
                   <Button
                     tone="quiet"
                     onClick={() => mark.ask(r)}
-                    aria-label={`Mark the run of ${dateTime(r.createdAt)} as sent`}
+                    aria-label={`Mark as sent… the run of ${dateTime(r.createdAt)}`}
                   >
                     Mark as sent…
                   </Button>
