@@ -251,6 +251,19 @@ describe('the Letters screen', () => {
         .filter({ hasText: 'Thank-you letter: back to the default wording.' })
         .waitFor();
       await expect.poll(() => page.getByLabel('Thank-you letter: heading').inputValue()).toBe('Thank you');
+
+      // Year-end statements: the year to choose, last year first; a receipt points to gift entry.
+      await page.keyboard.press('Alt+6');
+      await expect
+        .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).value))
+        .toBe('thank-you');
+      await page.keyboard.press('ArrowDown');
+      await expect
+        .poll(() => page.getByLabel('Year', { exact: true }).inputValue())
+        .toBe(String(new Date().getFullYear() - 1));
+      await expectNoA11yViolations(page, 'Letters: year-end statements');
+      await page.keyboard.press('ArrowDown');
+      await page.getByText('A receipt is printed for one gift, at the table').waitFor();
       expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
     } finally {
       await context.close();
