@@ -147,13 +147,15 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   }
   return (
     <section aria-labelledby="saved-gifts-title" className="saved-gifts">
-      <h2 id="saved-gifts-title" className="saved-title">
-        Saved in this batch{total > SHOWN ? ` (latest ${SHOWN} of ${total})` : ''}
-      </h2>
-      <p className="saved-hint muted" id="receipt-key-hint">
-        {RECEIPT_KEYS.said} prints a receipt: for the saved gift in focus, or from the entry row for the gift
-        saved last.
-      </p>
+      <div className="saved-head">
+        <h2 id="saved-gifts-title" className="saved-title">
+          Saved in this batch{total > SHOWN ? ` (latest ${SHOWN} of ${total})` : ''}
+        </h2>
+        <p className="saved-hint muted" id="receipt-key-hint">
+          {RECEIPT_KEYS.said} prints a receipt: for the saved gift in focus, or from the entry row for the
+          gift saved last.
+        </p>
+      </div>
       <table className="table gift-table">
         <thead>
           <tr>
