@@ -43,8 +43,18 @@ export function letterEndpoints(c: ApiClient) {
     run: (id: string) => c.request('GET', run(id), { schema: LetterRun }),
     /** The run's PDF, once written. */
     pdf: (id: string) => c.download(`${run(id)}/pdf`),
-    /** The first letter of what a run with this choice would print, as a PDF. */
-    preview: (choice: z.input<typeof LetterChoice>) => c.download('/letters/preview', choiceQuery(choice)),
+    /**
+     * The first letter of what a run with this choice would print, as a PDF, and how many
+     * letters and gifts the whole run would have (null when the server does not say).
+     */
+    preview: async (choice: z.input<typeof LetterChoice>) => {
+      const { blob, headers } = await c.downloadWithHeaders('/letters/preview', choiceQuery(choice));
+      const n = (name: string) => {
+        const v = headers.get(name);
+        return v !== null && /^\d+$/.test(v) ? Number(v) : null;
+      };
+      return { pdf: blob, documents: n('x-letter-documents'), gifts: n('x-letter-gifts') };
+    },
     /** Marks the run's gifts thanked (idempotent: gifts already marked keep their date). */
     markSent: (id: string) => c.request('POST', `${run(id)}/mark-sent`, { schema: MarkSentResult, body: {} }),
   };

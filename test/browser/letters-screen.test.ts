@@ -123,6 +123,9 @@ describe('the Letters screen', () => {
       await expect.poll(async () => (await previews()).length).toBeGreaterThan(0);
       const [preview] = await previews();
       expect(NAMES.filter((n) => preview!.includes(n))).toHaveLength(1);
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 4 letters this choice would print, for 5 gifts.');
 
       // Make letters, with the run's progress held at the browser: the bar shows 0 of 4.
       const progress = await requestGate(page, (u) => /\/api\/v1\/letters\/runs\/[^/]+$/.test(u.pathname), {

@@ -13,6 +13,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor, type ScreenProps } from '../../router.ts';
 import { EmptyState, Screen, useDebounced } from '../../ui/index.ts';
+import { count } from '../../ui/format.ts';
 import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
 import { RunHistory } from './run-history.tsx';
 import { RunPanel } from './run-panel.tsx';
@@ -63,7 +64,9 @@ export function LettersScreen(_props: ScreenProps) {
     },
   });
   const shown =
-    opened ?? (preview.data ? { blob: preview.data, title: 'Preview of the first letter' } : null);
+    opened ?? (preview.data ? { blob: preview.data.pdf, title: 'Preview of the first letter' } : null);
+  // How many letters and gifts the whole run would have (the preview's answer says).
+  const whole = !opened && preview.data?.documents != null ? preview.data : null;
   const url = useObjectUrl(shown?.blob ?? null);
   const fieldError = isApiError(start.error) && !isNothing(start.error) ? start.error : null;
   const previewFieldError = isApiError(preview.error) && !isNothing(preview.error) ? preview.error : null;
@@ -108,6 +111,12 @@ export function LettersScreen(_props: ScreenProps) {
           <h2 id="letters-viewer-title" className="panel-title">
             {shown ? shown.title : 'Preview'}
           </h2>
+          {whole && choice.kind !== 'receipt' ? (
+            <p className="muted" data-testid="letters-preview-counts">
+              The first of {count(whole.documents ?? 0, choice.kind === 'year-end' ? 'statement' : 'letter')}{' '}
+              this choice would print, for {count(whole.gifts ?? 0, 'gift')}.
+            </p>
+          ) : null}
           {choice.kind === 'receipt' ? (
             <p className="muted">Receipts are printed one at a time from gift entry.</p>
           ) : url && shown ? (
