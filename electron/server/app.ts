@@ -34,6 +34,7 @@ import { flagRoutes } from './routes/flags.ts';
 import { hubRoutes } from './routes/hub.ts';
 import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { importRoutes } from './routes/imports.ts';
+import { letterRoutes } from './routes/letters.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { raisedByRoutes } from './routes/raised-by.ts';
@@ -221,6 +222,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
+      await letterRoutes(api, ctx);
       await accountRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await customFieldRoutes(api, ctx);
