@@ -61,6 +61,8 @@ export interface ServerOptions {
   https?: { cert: Buffer; key: Buffer };
   /** The event hub's state (shared by every listener on this database): its routes and station gate. */
   hub?: HubServices;
+  /** The data folder: print runs write their PDFs under it (`letters/`). Without it a run is refused. */
+  dataDir?: string;
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -222,7 +224,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
-      await letterRoutes(api, ctx);
+      await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await customFieldRoutes(api, ctx);
