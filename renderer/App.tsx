@@ -1,6 +1,6 @@
 /**
  * The app shell: a header with the organisation, the main navigation (links, so Tab and
- * Enter reach every screen; Alt+1…5 jump straight there) and the current screen.
+ * Enter reach every screen; Alt+1…6 jump straight there) and the current screen.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
@@ -19,6 +19,7 @@ import {
 import { ContactsScreen } from './screens/contacts/ContactsScreen.tsx';
 import { DashboardScreen } from './screens/dashboard/DashboardScreen.tsx';
 import { GiftEntryScreen } from './screens/gift-entry/GiftEntryScreen.tsx';
+import { LettersScreen } from './screens/letters/LettersScreen.tsx';
 import { ReviewScreen } from './screens/review/ReviewScreen.tsx';
 import { SettingsScreen } from './screens/settings/SettingsScreen.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
@@ -28,6 +29,7 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {
   contacts: ContactsScreen,
   review: ReviewScreen,
   dashboard: DashboardScreen,
+  letters: LettersScreen,
   settings: SettingsScreen,
 };
 
@@ -48,7 +50,7 @@ export function App() {
     else if (!first) main.querySelector<HTMLElement>('#screen-title')?.focus();
   };
 
-  // Alt+1…5: straight to a screen, from anywhere.
+  // Alt+1…6: straight to a screen, from anywhere.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;

@@ -9,6 +9,7 @@ export const SCREENS = [
   { id: 'contacts', label: 'Contacts', key: '2' },
   { id: 'review', label: 'Review', key: '3' },
   { id: 'dashboard', label: 'Dashboard', key: '4' },
+  { id: 'letters', label: 'Letters', key: '6' },
   { id: 'settings', label: 'Settings', key: '5' },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];

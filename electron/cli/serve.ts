@@ -144,6 +144,7 @@ export function registerServe(program: Command): void {
         logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },
         ...(asHub ? { https: asHub.tls } : tls ? { https: tls } : {}),
         hub: { dataDir, ...(asHub ? { account: asHub.account } : {}) },
+        dataDir,
       });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang

@@ -163,6 +163,7 @@ export function registerSyncPushCommands(sync: Command): void {
         `HQ: ${c.state}; last answered ${c.lastAnsweredAt ?? 'never'}${c.lastFailure && c.state !== 'online' && c.state !== 'quiet' ? `; ${c.lastFailure}` : ''}${r.lastError ? `; last error: ${r.lastError}` : ''}${r.pausedUntil ? `; HQ asked us to wait until ${r.pausedUntil}` : ''}.`,
         ...attention.map((a) => `  needs attention: ${a.label} (${a.entityType} ${a.entityId}): ${a.reason}`),
         ...r.failing.map((f) => `  failing (${f.failures}×): ${f.label}: ${f.lastError ?? ''}`),
+        ...(r.marksNote ? [r.marksNote] : []),
       ].join('\n'),
     );
   });

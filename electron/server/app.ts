@@ -34,6 +34,7 @@ import { flagRoutes } from './routes/flags.ts';
 import { hubRoutes } from './routes/hub.ts';
 import { giftCheckRoutes } from './routes/gift-checks.ts';
 import { importRoutes } from './routes/imports.ts';
+import { letterRoutes } from './routes/letters.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { raisedByRoutes } from './routes/raised-by.ts';
@@ -60,6 +61,8 @@ export interface ServerOptions {
   https?: { cert: Buffer; key: Buffer };
   /** The event hub's state (shared by every listener on this database): its routes and station gate. */
   hub?: HubServices;
+  /** The data folder: print runs write their PDFs under it (`letters/`). Without it a run is refused. */
+  dataDir?: string;
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -221,6 +224,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
       await donationRoutes(api, ctx);
+      await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await customFieldRoutes(api, ctx);

@@ -46,6 +46,8 @@ export interface ServeOptions {
    * `https` must be the hub's certificate, `fingerprint` its). Without it, no hub routes.
    */
   hub?: { dataDir?: string; account?: { id: string; fingerprint: string } };
+  /** The data folder: letter print runs write their PDFs in it (`letters/`). */
+  dataDir?: string;
 }
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
@@ -91,6 +93,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...common,
     allowAnyHost: !isLoopbackBind(host),
     plugins: opts.plugins,
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.https ? { https: opts.https } : {}),
     ...(hub ? { hub } : {}),
   });

@@ -5,7 +5,8 @@
  *   `station_revoked` and a sentence saying when it was removed from the event (any other bad
  *   key gets requireAuth's plain 401).
  * - A station's key opens only what a station does: pair, read the feed, report, and send and
- *   read gifts and donors (the spec routes its sync engine uses, and the reference lists);
+ *   read gifts and donors (the spec routes its sync engine uses, and the reference lists), and
+ *   send the thank-you marks of its gifts;
  *   anything else (hosting, codes, other stations, keys, sync settings…) is 403
  *   `station_key_forbidden`. The request carries its station (`request.station`) for the routes:
  *   a gift is stamped with it, a donor it creates may be one the event has already.
@@ -30,6 +31,7 @@ const STATION_ROUTES: Array<[RegExp, RegExp]> = [
   [/^GET$/, /^\/api\/v1\/hub\/changes$/],
   [/^(GET|POST|PUT|DELETE)$/, /^\/api\/v1\/contacts(\/[^/]+)?$/],
   [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
+  [/^POST$/, /^\/api\/v1\/donations\/thank-you$/],
   [/^GET$/, /^\/api\/v1\/donations\/[^/]+$/],
   [/^GET$/, /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\/[^/]+)?$/],
 ];

@@ -4,7 +4,11 @@
  * web links handed to the system browser.
  */
 
-/** The Content-Security-Policy of the app's window: everything bundled, nothing from the network. */
+/**
+ * The Content-Security-Policy of the app's window: everything bundled, nothing from the network.
+ * Frames show only the app's own pages and the PDFs it fetched itself (blob: URLs it made:
+ * a letter's preview, a receipt sent to print).
+ */
 export function contentSecurityPolicy(): string {
   return [
     "default-src 'self'",
@@ -13,6 +17,7 @@ export function contentSecurityPolicy(): string {
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
+    "frame-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

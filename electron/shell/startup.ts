@@ -139,6 +139,7 @@ export function runShell<W extends ShellWindow>(
       sync: { keys: safeStorageKeys(electron.safeStorage, dataDir), run: true },
       // Settings → Event → "Host this event" serves the event's hub beside the window's server.
       hub: { dataDir },
+      dataDir,
     });
     desktop = await openDesktopSession(server.ctx, server.url);
     const appOrigin = server.url;

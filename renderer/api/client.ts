@@ -48,6 +48,8 @@ export interface ApiClient {
   ): Promise<z.infer<S>>;
   /** A URL with this session's account for downloads the browser fetches itself is not possible (headers); use download(). */
   download(path: string, query?: Query): Promise<Blob>;
+  /** download(), with the answer's headers (a preview's counts travel in them). */
+  downloadWithHeaders(path: string, query?: Query): Promise<{ blob: Blob; headers: Headers }>;
   /** Sends a raw body (e.g. a CSV file) and parses the answer. */
   upload<S extends z.ZodType>(
     path: string,
@@ -222,6 +224,17 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     download(path, query) {
       return exchange('GET', buildUrl(base, path, { accountId, ...query }), { timeoutMs: null }, (res) =>
         res.blob(),
+      );
+    },
+    downloadWithHeaders(path, query) {
+      return exchange(
+        'GET',
+        buildUrl(base, path, { accountId, ...query }),
+        { timeoutMs: null },
+        async (res) => ({
+          blob: await res.blob(),
+          headers: res.headers,
+        }),
       );
     },
     upload(path, body, contentType, o) {

@@ -88,6 +88,7 @@ import {
 import type { ApiClient } from './client.ts';
 import { ApiError } from './errors.ts';
 import { eventEndpoints, hubEndpoints } from './event-endpoints.ts';
+import { letterEndpoints } from './letter-endpoints.ts';
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'accountId'>;
 /** Query parameters: strings on the wire, so numbers (limit, offset, year) are welcome too. */
@@ -306,6 +307,8 @@ export function endpoints(c: ApiClient) {
     event: eventEndpoints(c),
     /** The event's hub, when this GiftDesk hosts it (./event-endpoints.ts). */
     hub: hubEndpoints(c),
+    /** Receipts, thank-you letters and year-end statements (./letter-endpoints.ts). */
+    letters: letterEndpoints(c),
   };
 }
 

@@ -33,6 +33,10 @@ export const qk = {
   /** What this GiftDesk is in the account's event, and the hub's own lists (stations, close-out). */
   event: ['event'] as const,
   hub: ['hub'] as const,
+  /** The account's letter settings, and its print runs (the history, one run as it renders). */
+  letterSettings: ['letters', 'settings'] as const,
+  letterRuns: ['letters', 'runs'] as const,
+  letterRun: (id: string) => ['letters', 'runs', id] as const,
 };
 
 export async function invalidateAfterGift(client: QueryClient): Promise<void> {

@@ -146,3 +146,51 @@ export const ThankYouMarks = z.object({
 });
 export type ThankYouMarks = z.infer<typeof ThankYouMarks>;
 export const ThankYouMarksResult = z.object({ marked: z.number().int(), unknown: z.array(z.string()) });
+
+/** `GET /letters/preview`: a choice (LetterChoice) as query parameters. */
+export const LetterPreviewQuery = z.object({
+  accountId: accountIdField,
+  kind: letterKind,
+  from: dateOnly.optional(),
+  to: dateOnly.optional(),
+  campaignId: idText.optional(),
+  batchId: idText.optional(),
+  year: z
+    .string()
+    .regex(/^\d{4}$/, { error: 'must be a year from 1900 to 2200' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1900, { error: 'must be a year from 1900 to 2200' })
+        .max(2200, { error: 'must be a year from 1900 to 2200' }),
+    )
+    .optional(),
+  notThanked: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  donationId: idText.optional(),
+  contactId: idText.optional(),
+});
+export type LetterPreviewQuery = z.infer<typeof LetterPreviewQuery>;
+
+/** `GET /letters/runs`: the account's runs, newest first. */
+export const LetterRunListQuery = z.object({
+  accountId: accountIdField,
+  limit: z
+    .string()
+    .regex(/^\d+$/, { error: 'must be an integer from 1 to 100' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: 'must be an integer from 1 to 100' })
+        .max(100, { error: 'must be an integer from 1 to 100' }),
+    )
+    .optional(),
+});
+
+/** `POST /letters/runs/{id}/mark-sent`. */
+export const MarkSentBody = z.object({ accountId: accountIdField });
+
+/** A PDF answer (application/pdf). */
+export const LetterPdf = z.string().describe('A PDF document (application/pdf)');

@@ -180,6 +180,10 @@ export const SyncStatus = z
     remoteKind: z.enum(['hq', 'hub']),
     /** A station its hub removed from the event: when (it sends nothing more). */
     revokedAt: z.string().nullable(),
+    /** Gifts marked thanked after they reached HQ whose marks HQ did not take (an HQ of the donor API alone): kept here only. */
+    marksKeptHere: z.number().int(),
+    /** That, in a sentence for a coordinator; null when every mark reached HQ. */
+    marksNote: z.string().nullable(),
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof SyncStatus>;

@@ -18,4 +18,9 @@ export const DOC_IMAGES = [
   'event-board',
   'event-close-out',
   'deposit-summary-counted',
+  'gift-entry-receipt',
+  'letters-run-ready',
+  'letters-mark-sent',
+  'letters-nothing-waiting',
+  'letters-settings',
 ] as const;

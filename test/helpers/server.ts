@@ -153,6 +153,7 @@ export async function startTestServer(
     plugins: opts.plugins,
     ...(opts.sync ? { sync: opts.sync } : {}),
     ...(opts.hub ? { hub: { dataDir } } : {}),
+    dataDir,
   });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {

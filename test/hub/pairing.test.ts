@@ -154,6 +154,8 @@ describe("a station's key", () => {
       ['GET', `/api/v1/hub/close-out?accountId=${hub.accountId}`, undefined],
       ['GET', `/api/v1/api-keys?accountId=${hub.accountId}`, undefined],
       ['GET', `/api/v1/sync/status?accountId=${hub.accountId}`, undefined],
+      ['GET', `/api/v1/letters/settings?accountId=${hub.accountId}`, undefined],
+      ['POST', '/api/v1/letters/runs', { accountId: hub.accountId, kind: 'thank-you' }],
     ] as const) {
       expectError(await st.request(method, path, body), 403, { code: 'station_key_forbidden' });
     }
@@ -161,6 +163,16 @@ describe("a station's key", () => {
     expectStatus(await st.request('GET', `/api/v1/contacts?accountId=${hub.accountId}`), 200);
     expectStatus(await st.request('GET', `/api/v1/campaigns?accountId=${hub.accountId}`), 200);
     expectStatus(await st.request('POST', '/api/v1/hub/report', { entered: 0, lastSeq: 0, waiting: 0 }), 200);
+    // Its engine sends the thank-you marks of gifts the hub has.
+    expect(
+      expectStatus(
+        await st.request('POST', '/api/v1/donations/thank-you', {
+          accountId: hub.accountId,
+          donations: [{ id: 'don_not_at_the_hub', thankYouSentDate: '2026-12-01' }],
+        }),
+        200,
+      ),
+    ).toEqual({ marked: 0, unknown: ['don_not_at_the_hub'] });
     // A report is a station's: the hosting key is told so.
     expectError(
       await hub.request('POST', '/api/v1/hub/report', { entered: 0, lastSeq: 0, waiting: 0 }),

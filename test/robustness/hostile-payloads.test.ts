@@ -27,6 +27,7 @@ import {
   pathIdArb,
   queryArb,
 } from '../helpers/hostile.ts';
+import { waitForRun } from '../../electron/letters/index.ts';
 import { rawRequest, startTestServer } from '../helpers/server.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
@@ -237,6 +238,9 @@ async function send(op: Operation, r: Sent): Promise<void> {
   // An accepted request may go on writing after its answer (202: a background import):
   // wait until it is done, so its writes are not blamed on the next request.
   if (res.status === 202 && typeof res.body?.id === 'string') await importFinished(res.body.id);
+  // A print run (201) renders after its answer, and marks its gifts when asked: wait for both.
+  if (res.status === 201 && op.path === '/api/v1/letters/runs' && typeof res.body?.id === 'string')
+    await waitForRun(s.ctx, s.accountId, res.body.id);
   const after = await snapshotDbIfChanged(s.store.db, before);
   current = after; // one failure is reported once, not again by every later request
 

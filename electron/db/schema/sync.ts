@@ -65,6 +65,10 @@ export interface SyncRemotesTable {
   hubCursor: string | null;
   /** When the hub said this station was revoked. */
   revokedAt: string | null;
+  /** Gifts whose thank-you marks were kept here only (HQ takes no marks, or the gift is not linked). */
+  marksKeptHere: Generated<number>;
+  /** When HQ last answered it has no route for thank-you marks (a spec-only HQ); null once it takes one. */
+  marksNotTakenAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -15,6 +15,7 @@
  * - cash-review.ts: cash gifts over the cash limit, for Review
  * - stats.ts: the dashboard's totals and gifts over time
  * - raised-by.ts: what each host raised, and a contact's soft credits
+ * - thank-you.ts, thank-you-marks.ts: gifts marked thanked here, and marks taken from another GiftDesk
  *
  * This file is the folder's surface: the server, the CLI and the shell import donations from
  * here and nowhere else in the folder (eslint.config.js).
@@ -46,3 +47,4 @@ export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';
 export { contactCredits, raisedByReport } from './raised-by.ts';
 export { THANK_YOU_FIELDS, markThanked } from './thank-you.ts';
+export { type ThankYouMarksTaken, takeThankYouMarks } from './thank-you-marks.ts';

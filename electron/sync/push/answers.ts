@@ -14,6 +14,7 @@
  * - unknown (timeout, reset after sending, 5xx, a create answered without an id) → `unknown`
  *   + backoff, a create at least until its request's deadline has passed: it is looked for at
  *   HQ (reconcile.ts) before anything else is sent for it.
+ * Thank-you marks' own answers (HQ has no route for them, or no such gift) are marks.ts's.
  */
 import type { Store } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
@@ -26,6 +27,7 @@ import type { RemoteConfig } from '../remote/settings.ts';
 import { heldByAnother, linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
+import { isMarksStep, recordMarksAnswer } from './marks.ts';
 
 export interface RecordDeps {
   store: Store;
@@ -38,7 +40,10 @@ export interface RecordDeps {
 
 export interface AnswerInput {
   /** The remote's settings; `lastError` is set when HQ refused the key. */
-  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'lastError'> & { kind?: RemoteKind | undefined };
+  cfg: Pick<RemoteConfig, 'accountId' | 'baseUrl' | 'lastError'> &
+    Partial<Pick<RemoteConfig, 'marksNotTakenAt' | 'marksNotTakenThisPass'>> & {
+      kind?: RemoteKind | undefined;
+    };
   record: PendingEntity;
   /** The request as prepare.ts marked it in flight. */
   step: SendStep;
@@ -68,6 +73,10 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
   const { store } = d;
   const { cfg, record: e, step, res } = a;
   const at = new Date(d.clock()).toISOString();
+  if (isMarksStep(step)) {
+    const marks = await recordMarksAnswer(d, a);
+    if (marks) return marks;
+  }
   if (isApplied(step, res)) {
     const remoteId = step.op === 'create' ? remoteIdOf(res.body) : null;
     if (step.op === 'create' && !remoteId) {
@@ -148,7 +157,7 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         failures: 0,
         nextTryAt: null,
         lastError: null,
-        ...(step.op === 'delete'
+        ...(step.op === 'delete' || isMarksStep(step)
           ? {}
           : { pushedState: JSON.stringify((existing ? res.body : step.body) ?? null) }),
         updatedAt: at,

@@ -2,13 +2,15 @@
  * Prepare for a gift (prepare.ts has the transaction, prepare-step.ts how a step is written):
  * its create, once its donor and the contacts it names are at HQ and the campaign, committee
  * and donation account it is credited to are linked to HQ's. HQ's API cannot change or delete
- * a gift: a change after it reached HQ is parked for a person, a delete goes with its donor's.
+ * a gift: a change after it reached HQ is parked for a person, a delete goes with its donor's —
+ * but thank-you marks alone go to GiftDesk's route for them, or stay here (marks.ts).
  */
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { codeOf } from '../outbox/items.ts';
 import { remoteIdFor } from '../outbox/links.ts';
-import { coalesce } from './coalesce.ts';
+import { coalesce, unionFields } from './coalesce.ts';
+import { keepMarksHere, onlyThankYouFields, prepareMarks } from './marks.ts';
 import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import type { Preparing, Step } from './prepare-step.ts';
 import { identityOf } from './sync-identity.ts';
@@ -29,6 +31,10 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
     case 'unlinked':
     case 'update': {
       if (plan.kind === 'unlinked' && codeOf(item) === 'create_confirmed') break;
+      // Thank-you marks alone: GiftDesk's route for them, or kept here only (marks.ts).
+      if (plan.kind === 'update' && onlyThankYouFields(plan.fields)) return prepareMarks(x, plan, d!);
+      if (plan.kind === 'unlinked' && onlyThankYouFields(unionFields(x.changes)))
+        return keepMarksHere(x, plan.seqs);
       if (plan.kind === 'unlinked')
         return x.park(
           'not_linked',

@@ -36,7 +36,9 @@ export type SendStep = Extract<Step, { kind: 'send' }>;
 /** A record being prepared, inside prepare's transaction: what is known of it, and the ways its step is written. */
 export interface Preparing {
   trx: Db;
-  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch'> & { kind?: RemoteKind | undefined };
+  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch' | 'marksNotTakenThisPass'> & {
+    kind?: RemoteKind | undefined;
+  };
   record: PendingEntity;
   /** Its push state (sync_items) as the transaction found it. */
   item: ItemRow;

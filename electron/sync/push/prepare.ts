@@ -38,7 +38,7 @@ export interface PrepareInput {
   holder: string;
   leaseMs: number;
   clock: () => number;
-  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch'>;
+  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch' | 'marksNotTakenThisPass'>;
   record: PendingEntity;
   /** True when a contact's create may first be matched by email (a matcher is there and has not looked for this record yet); the settings' `emailMatch` must allow it too. */
   emailMatch: boolean;

@@ -55,11 +55,17 @@ export interface RemoteSettings {
   hubCursor: string | null;
   /** When the hub said this station was removed from the event (it pushes no more). */
   revokedAt: string | null;
+  /** Gifts whose thank-you marks were kept here only (push/marks.ts). */
+  marksKeptHere: number;
+  /** When HQ last answered it takes no thank-you marks (a spec-only HQ); null once it takes one. */
+  marksNotTakenAt: string | null;
 }
 
 /** The settings with the secret opened: for the engine and pull only, never for output. */
 export interface RemoteConfig extends RemoteSettings {
   secret: string;
+  /** Set by answers during a pass once HQ answered it has no route for thank-you marks: the pass sends no more (push/marks.ts). */
+  marksNotTakenThisPass?: boolean;
 }
 
 /** `https://hq.example.org/` or `…/api/v1` → `https://hq.example.org`. */
@@ -128,7 +134,14 @@ export async function saveRemoteSettings(
       const newKey = sealed !== undefined || existing.keyId !== values.keyId;
       const newHq = existing.baseUrl !== baseUrl;
       const contact = newHq
-        ? { hqAnsweredAt: null, hqFailedAt: null, hqFailure: null, hqRefusedAt: null }
+        ? {
+            hqAnsweredAt: null,
+            hqFailedAt: null,
+            hqFailure: null,
+            hqRefusedAt: null,
+            marksKeptHere: 0,
+            marksNotTakenAt: null,
+          }
         : newKey
           ? { hqRefusedAt: null }
           : {};
@@ -187,6 +200,8 @@ function view(r: NonNullable<Row>): RemoteSettings {
     stationName: r.stationName,
     hubCursor: r.hubCursor,
     revokedAt: r.revokedAt,
+    marksKeptHere: Number(r.marksKeptHere),
+    marksNotTakenAt: r.marksNotTakenAt,
   };
 }
 

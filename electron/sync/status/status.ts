@@ -15,6 +15,8 @@
  *   seconds (HQ answers).
  * - remoteKind: 'hub' at a station of an event hub (the app says "Event hub" for "HQ");
  *   revokedAt: when that hub removed this station (nothing is sent any more).
+ * - marksKeptHere, marksNote: gifts marked thanked after they reached HQ whose marks HQ did not
+ *   take (a spec-only HQ), and the sentence that says so.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
@@ -22,6 +24,7 @@ import { listAttention, listFailing } from './attention.ts';
 import { connectionState, ONLINE_WINDOW_MS } from '../net/reachability.ts';
 import { PUSHED_TYPES } from '../outbox/outbox.ts';
 import { getRemoteSettings } from '../remote/settings.ts';
+import { saidOf } from '../net/remote-words.ts';
 
 /** The outbox of an account, in changes: all still to go, in a request, of parked records. */
 async function outboxCounts(
@@ -131,5 +134,23 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
     failing,
     remoteKind: settings?.kind ?? ('hq' as const),
     revokedAt: settings?.revokedAt ?? null,
+    marksKeptHere: settings?.marksKeptHere ?? 0,
+    marksNote: settings ? marksNote(settings.marksKeptHere, settings.marksNotTakenAt, settings.kind) : null,
   };
+}
+
+/**
+ * The one sentence about thank-you marks HQ did not get (push/marks.ts), or null: said once
+ * for the account, never as a record needing attention.
+ */
+export function marksNote(keptHere: number, notTakenAt: string | null, kind: 'hq' | 'hub'): string | null {
+  if (keptHere <= 0) return null;
+  const gifts = keptHere === 1 ? '1 gift' : `${keptHere} gifts`;
+  const why = notTakenAt
+    ? 'HQ does not take thank-you marks (its API cannot change a gift once it has it; GiftDesk as HQ can)'
+    : 'HQ could not be told (the gift was not linked to its copy at HQ, or HQ did not take marks then)';
+  return saidOf(
+    kind,
+    `Thank-you marks of ${gifts} already at HQ are kept here only: ${why}. Mark them thanked at HQ if HQ needs them.`,
+  );
 }

@@ -1,6 +1,8 @@
 /**
- * The batch's saved gifts, newest first, each with its sync-state slot. Namesakes among them
- * (two Zoë Walkers) show what tells them apart beside the name (namesakeTells).
+ * The batch's saved gifts, newest first, each with its sync-state slot and its Receipt button.
+ * Namesakes among them (two Zoë Walkers) show what tells them apart beside the name
+ * (namesakeTells). Ctrl+P prints a receipt: for the saved gift whose row has the focus, from
+ * anywhere else on gift entry (the entry row) for the gift saved last.
  */
 import {
   defaultScheduler,
@@ -11,7 +13,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { memo } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { flushSync } from 'react-dom';
 import { formatDollars } from '#shared/money.ts';
 import type { Batch, BatchGiftSaved, BatchListPage } from '#shared/schemas/batches.ts';
@@ -21,7 +23,8 @@ import type { SyncStatus } from '#shared/schemas/sync.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { syncKeys } from '../settings/sync-keys.ts';
-import { EmptyState } from '../../ui/index.ts';
+import { Button, EmptyState, useToast } from '../../ui/index.ts';
+import { RECEIPT_KEYS, usePrintReceipt, type ReceiptGift } from '../letters/receipt.ts';
 import { nameKey, namesakeTells } from './donor-lines.ts';
 import { summaryOf } from './gift-fields.tsx';
 import { METHOD_LABEL, useReferenceData } from './reference.ts';
@@ -134,6 +137,7 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   const list: DonationDetail[] = [...(rows.data?.rows ?? [])].reverse();
   const total = rows.data?.total ?? 0;
   const tells = useNamesakeTells(list);
+  const printReceipt = useReceiptKey(list);
   if (rows.isSuccess && list.length === 0) {
     return (
       <EmptyState title="No gifts in this batch yet.">
@@ -143,9 +147,15 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
   }
   return (
     <section aria-labelledby="saved-gifts-title" className="saved-gifts">
-      <h2 id="saved-gifts-title" className="saved-title">
-        Saved in this batch{total > SHOWN ? ` (latest ${SHOWN} of ${total})` : ''}
-      </h2>
+      <div className="saved-head">
+        <h2 id="saved-gifts-title" className="saved-title">
+          Saved in this batch{total > SHOWN ? ` (latest ${SHOWN} of ${total})` : ''}
+        </h2>
+        <p className="saved-hint muted" id="receipt-key-hint">
+          {RECEIPT_KEYS.said} prints a receipt: for the saved gift in focus, or from the entry row for the
+          gift saved last.
+        </p>
+      </div>
       <table className="table gift-table">
         <thead>
           <tr>
@@ -169,6 +179,7 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
               d={d}
               n={total - i}
               tell={tells.get(d.contactId)}
+              onReceipt={printReceipt}
               credited={
                 [
                   d.campaignName,
@@ -185,6 +196,34 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
     </section>
   );
 });
+
+/**
+ * Ctrl+P (Cmd+P) on gift entry: a receipt for the saved gift whose row holds the focus, else
+ * for the gift saved last; never the browser's own print of the screen. Not while a dialog is
+ * open (its keys are its own). Gives the rows a print function that keeps its identity, so
+ * their memo holds.
+ */
+function useReceiptKey(list: readonly DonationDetail[]): (gift: ReceiptGift) => void {
+  const receipt = usePrintReceipt();
+  const toast = useToast();
+  const latest = useRef({ list, print: receipt.print });
+  latest.current = { list, print: receipt.print };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'p') return;
+      e.preventDefault();
+      if (document.querySelector('dialog[open]')) return;
+      const { list: shown, print } = latest.current;
+      const row = document.activeElement?.closest<HTMLElement>('tr[data-donation-id]');
+      const gift = row ? shown.find((d) => d.id === row.dataset.donationId) : shown[0];
+      if (gift) print(gift);
+      else toast.show({ message: 'No saved gift yet to print a receipt for.' });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [toast]);
+  return useCallback((gift: ReceiptGift) => latest.current.print(gift), []);
+}
 
 /** The contact summaries the query cache holds (the donor box's matches, the contacts lists). */
 function cachedSummary(client: QueryClient, id: string): ContactSummary | undefined {
@@ -240,10 +279,12 @@ const GiftRowLine = memo(function GiftRowLine({
   n,
   credited,
   tell,
+  onReceipt,
 }: {
   d: DonationDetail;
   n: number;
   credited: string;
+  onReceipt: (gift: ReceiptGift) => void;
   /** What tells this donor from a namesake in the list (none when the name is the only one). */
   tell: string | undefined;
 }) {
@@ -266,6 +307,18 @@ const GiftRowLine = memo(function GiftRowLine({
           {d.thankYouSent ? <span className="badge">thanked</span> : null}
           {d.notes ? <span className="row-notes">{d.notes}</span> : null}
           <SyncStateSlot gift={d} />
+          {d.status !== 'voided' ? (
+            <Button
+              tone="quiet"
+              onClick={() => onReceipt(d)}
+              aria-keyshortcuts={RECEIPT_KEYS.aria}
+              aria-describedby="receipt-key-hint"
+              title={`Print a receipt for this gift (${RECEIPT_KEYS.said})`}
+              aria-label={`Receipt for the gift of ${formatDollars(d.donationAmount)} from ${d.contactName}`}
+            >
+              Receipt
+            </Button>
+          ) : null}
         </span>
       </td>
     </tr>

@@ -132,6 +132,11 @@ function StatusNow({ s, passRunning }: { s: SyncStatus; passRunning: boolean }) 
         <p className="notice notice-warn">Last error: {s.lastError}</p>
       ) : null}
       {s.failing.length > 0 && !problem && !paused ? <FailingRecords failing={s.failing} /> : null}
+      {s.marksNote ? (
+        <p className="notice" data-testid="sync-marks-note">
+          {s.marksNote}
+        </p>
+      ) : null}
     </>
   );
 }

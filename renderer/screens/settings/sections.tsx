@@ -1,10 +1,12 @@
 /**
  * The Settings sections, in the order the side list shows them. Sync is app-admin's
  * (SyncSection.tsx): it plugs in here like the others; Event (hosting or joining an event of
- * several stations) lives in its own folder, screens/event/.
+ * several stations) lives in its own folder, screens/event/; Letters (the organisation, the
+ * signer and the wording of receipts, thank-you letters and statements) in screens/letters/.
  */
 import type { ComponentType } from 'react';
 import { EventSection } from '../event/EventSection.tsx';
+import { LettersSettingsSection } from '../letters/LettersSettingsSection.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { CampaignsSection } from './CampaignsSection.tsx';
 import { CommitteesSection } from './CommitteesSection.tsx';
@@ -30,6 +32,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'api-keys', label: 'API keys', component: ApiKeysSection },
   { id: 'import', label: 'Import CSV', component: ImportSection },
   { id: 'export', label: 'Export CSV', component: ExportSection },
+  { id: 'letters', label: 'Letters', component: LettersSettingsSection },
   { id: 'event', label: 'Event', component: EventSection },
   { id: 'sync', label: 'Sync', component: SyncSection },
 ];

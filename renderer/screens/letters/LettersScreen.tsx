@@ -1,0 +1,147 @@
+/**
+ * Letters: thank-you letters for the gifts of a period, campaign or batch not yet thanked (one
+ * per donor), year-end statements (one per donor, every gift of the year), and the receipts
+ * printed from gift entry. Choose, look at the first letter, "Make letters" (a progress bar
+ * while the PDF is made off the server's event loop), open, print or save the PDF, then mark
+ * the run as sent. The wording, the organisation and the signer are in Settings → Letters.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { LetterChoice, LetterRun } from '#shared/schemas/letters.ts';
+import { isApiError, type ApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { hrefFor, type ScreenProps } from '../../router.ts';
+import { EmptyState, Screen, useDebounced } from '../../ui/index.ts';
+import { count } from '../../ui/format.ts';
+import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
+import { RunHistory } from './run-history.tsx';
+import { RunPanel } from './run-panel.tsx';
+import './letters.css';
+
+/** What to say when a choice has nothing to print. */
+export function nothingToPrint(s: ChoiceState): string {
+  if (s.kind === 'thank-you')
+    return s.notThanked ? 'No gifts waiting for a thank-you letter' : 'No gifts match these filters';
+  if (s.kind === 'year-end') return `No gifts in ${s.year}`;
+  return 'No gift chosen';
+}
+
+/** A refusal that names no field: the choice is fine, there is just nothing in it to print. */
+const isNothing = (e: unknown): e is ApiError =>
+  isApiError(e) && e.status >= 400 && e.status < 500 && e.details.length === 0;
+
+/** A PDF in a frame, its object URL released when another replaces it. */
+function useObjectUrl(blob: Blob | null): string | null {
+  const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  return url;
+}
+
+export function LettersScreen(_props: ScreenProps) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const [choice, setChoice] = useState<ChoiceState>(initialChoice);
+  const [runId, setRunId] = useState<string | null>(null);
+  const [opened, setOpened] = useState<{ blob: Blob; title: string } | null>(null);
+  // Debounced as text (an object would be new at every render, and so never settle).
+  const askedText = useDebounced(JSON.stringify(toChoice(choice)), 300);
+  const asked = useMemo(() => JSON.parse(askedText) as LetterChoice, [askedText]);
+  const preview = useQuery({
+    queryKey: ['letters', 'preview', asked],
+    queryFn: () => api.letters.preview(asked),
+    enabled: asked.kind !== 'receipt',
+    retry: false,
+    staleTime: 0,
+  });
+  const start = useMutation({
+    mutationFn: () => api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor }),
+    onSuccess: async (run: LetterRun) => {
+      setRunId(run.id);
+      setOpened(null);
+      qc.setQueryData(qk.letterRun(run.id), run);
+      await qc.invalidateQueries({ queryKey: qk.letterRuns });
+    },
+  });
+  const shown =
+    opened ?? (preview.data ? { blob: preview.data.pdf, title: 'Preview of the first letter' } : null);
+  // How many letters and gifts the whole run would have (the preview's answer says).
+  const whole = !opened && preview.data?.documents != null ? preview.data : null;
+  const url = useObjectUrl(shown?.blob ?? null);
+  const fieldError = isApiError(start.error) && !isNothing(start.error) ? start.error : null;
+  const previewFieldError = isApiError(preview.error) && !isNothing(preview.error) ? preview.error : null;
+
+  return (
+    <Screen
+      title="Letters"
+      actions={<a href={hrefFor('settings', 'letters')}>Wording, organisation and signer</a>}
+    >
+      <div className="letters-layout">
+        <div className="letters-side">
+          <ChoiceForm
+            value={choice}
+            onChange={(next) => {
+              setChoice(next);
+              setOpened(null);
+              start.reset();
+            }}
+            onMake={() => start.mutate()}
+            making={start.isPending}
+            error={fieldError ?? previewFieldError}
+          />
+          {start.isError && !fieldError ? (
+            isNothing(start.error) ? (
+              <EmptyState title={nothingToPrint(choice)}>{start.error.message}</EmptyState>
+            ) : (
+              <p className="notice notice-error" role="alert">
+                The letters could not be started: {start.error.message}
+              </p>
+            )
+          ) : null}
+          {runId ? (
+            <RunPanel
+              key={runId}
+              runId={runId}
+              emptyMessage={nothingToPrint(choice)}
+              onOpen={(blob, title) => setOpened({ blob, title })}
+            />
+          ) : null}
+        </div>
+        <section className="panel letters-viewer" aria-labelledby="letters-viewer-title">
+          <h2 id="letters-viewer-title" className="panel-title">
+            {shown ? shown.title : 'Preview'}
+          </h2>
+          {whole && choice.kind !== 'receipt' ? (
+            <p className="muted" data-testid="letters-preview-counts">
+              The first of {count(whole.documents ?? 0, choice.kind === 'year-end' ? 'statement' : 'letter')}{' '}
+              this choice would print, for {count(whole.gifts ?? 0, 'gift')}.
+            </p>
+          ) : null}
+          {choice.kind === 'receipt' ? (
+            <p className="muted">Receipts are printed one at a time from gift entry.</p>
+          ) : url && shown ? (
+            <iframe className="letters-frame" title={shown.title} src={url} />
+          ) : preview.isError && isNothing(preview.error) ? (
+            <EmptyState title={nothingToPrint(choice)}>
+              {choice.kind === 'thank-you' && choice.notThanked
+                ? 'Every completed gift these filters cover has been thanked already. Untick “Only gifts not yet thanked” to print them again.'
+                : 'Try another period, campaign or batch.'}
+            </EmptyState>
+          ) : preview.isError ? (
+            <p className="notice notice-error" role="alert">
+              The preview could not be made: {preview.error.message}
+            </p>
+          ) : (
+            <p className="muted">Making the preview of the first letter…</p>
+          )}
+        </section>
+      </div>
+      <RunHistory
+        onShow={(r) => {
+          setRunId(r.id);
+          setOpened(null);
+        }}
+      />
+    </Screen>
+  );
+}
