@@ -3,7 +3,8 @@
  * reference data (the whole lists, when they changed), contacts and deleted contacts
  * (feed-contacts.ts), then gifts, and the cursor moved past the page — all or nothing, so a
  * page half-applied is never left and a page re-read after a crash writes nothing twice.
- * Every record written is logged with push = 0 and linked to the hub's id.
+ * Every record written is logged with push = 0 and linked to the hub's id. The event's
+ * stations, when the page names them, are kept by name (`event_stations`, for the board).
  *
  * Gifts: see feed-gifts.ts. One that names a record not here yet is held, never dropped, and
  * the held ones are tried again on every page (after its contacts, before its gifts).
@@ -35,6 +36,40 @@ async function linkReferenceIds(
     for (const r of list)
       if ((await localIdFor(trx, accountId, entityType, r.id)) === null)
         await linkRemote(trx, { accountId, entityType, localId: r.id, remoteId: r.id, source: 'pulled', at });
+}
+
+/** Keeps the stations' names the page gives, writing only a station new here or renamed. */
+async function keepStationNames(
+  trx: Db,
+  accountId: string,
+  stations: NonNullable<FeedPage['stations']>,
+  at: string,
+): Promise<void> {
+  if (stations.length === 0) return;
+  const known = new Map(
+    (
+      await trx
+        .selectFrom('eventStations')
+        .select(['id', 'name'])
+        .where('accountId', '=', accountId)
+        .execute()
+    ).map((r) => [r.id, r.name]),
+  );
+  for (const s of stations) {
+    if (known.get(s.id) === s.name) continue;
+    if (known.has(s.id))
+      await trx
+        .updateTable('eventStations')
+        .set({ name: s.name, updatedAt: at })
+        .where('accountId', '=', accountId)
+        .where('id', '=', s.id)
+        .execute();
+    else
+      await trx
+        .insertInto('eventStations')
+        .values({ accountId, id: s.id, name: s.name, updatedAt: at })
+        .execute();
+  }
 }
 
 /**
@@ -73,6 +108,7 @@ export async function applyFeedPage(
         );
       }
     }
+    if (page.stations) await keepStationNames(trx, accountId, page.stations, at);
     await setHubCursor(trx, accountId, page.cursor);
   });
   return counts;
