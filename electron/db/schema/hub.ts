@@ -1,7 +1,7 @@
 /**
  * The event hub's tables and a station's notices (migration 2026-11-27T1600-event-hub), a
  * station's held gifts (2026-11-27T1700-hub-held-gifts) and the event's stations as a station
- * knows them (2026-11-27T2100-event-stations).
+ * knows them (2026-11-27T2110-event-stations).
  */
 
 /** An account this GiftDesk hosts an event for. */

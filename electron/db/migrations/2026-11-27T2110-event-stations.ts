@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-27T2100-event-stations';
+export const name = '2026-11-27T2110-event-stations';
 
 export function migration(_engine: Engine): Migration {
   return {
