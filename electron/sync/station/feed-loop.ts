@@ -81,8 +81,10 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
   const holder = processHolderId(timeoutMs);
   const make = o.makeClient ?? ((cfg: RemoteConfig, ms: number) => defaultClient(cfg, ms));
   const abort = new AbortController();
-  let feedClient: RemoteClient | null = null;
-  let reportClient: RemoteClient | null = null;
+  // A client per hub: a station moved to a replacement hub (replace.ts) reads the new one.
+  let feedClient: { hub: string; client: RemoteClient } | null = null;
+  let reportClient: { hub: string; client: RemoteClient } | null = null;
+  const hubOf = (cfg: RemoteConfig) => `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.pinnedFingerprint ?? ''}`;
   const everyMs = o.reportEveryMs ?? REPORT_EVERY_MS;
   const gapMs = Math.min(o.reportGapMs ?? REPORT_GAP_MS, everyMs);
   let reporting = false;
@@ -104,10 +106,14 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     try {
       const cfg = await hubConfig();
       if (!cfg) return;
-      reportClient ??= recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub');
+      if (reportClient?.hub !== hubOf(cfg))
+        reportClient = {
+          hub: hubOf(cfg),
+          client: recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub'),
+        };
       lastReportAt = clock();
       reportDue = false;
-      const result = await sendReport(store.db, accountId, reportClient, abort.signal);
+      const result = await sendReport(store.db, accountId, reportClient.client, abort.signal);
       if (result.status === 429) {
         reportNotBefore = clock() + (result.retryAfterMs ?? 1000);
         reportDue = true;
@@ -132,8 +138,12 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     if (!cfg) return null;
     const grant = await acquireLease(store, holder, clock(), leaseMs, leaseName);
     if (!grant) return leaseMs / 3;
-    feedClient ??= recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub');
-    const step = await readFeedOnce(store, accountId, feedClient, {
+    if (feedClient?.hub !== hubOf(cfg))
+      feedClient = {
+        hub: hubOf(cfg),
+        client: recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub'),
+      };
+    const step = await readFeedOnce(store, accountId, feedClient.client, {
       wait: state.more ? 0 : wait,
       signal: abort.signal,
       clock,
