@@ -54,6 +54,7 @@ import type {
   SyncRemotesTable,
 } from './schema/sync.ts';
 import type {
+  EventStationsTable,
   HubHeldGiftsTable,
   HubNoticesTable,
   HubPairingCodesTable,
@@ -117,6 +118,7 @@ export interface Database {
   hubPairingCodes: HubPairingCodesTable;
   hubNotices: HubNoticesTable;
   hubHeldGifts: HubHeldGiftsTable;
+  eventStations: EventStationsTable;
   letterSettings: LetterSettingsTable;
   letterTemplates: LetterTemplatesTable;
   letterRuns: LetterRunsTable;

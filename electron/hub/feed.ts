@@ -5,7 +5,8 @@
  * with custom fields; gifts as list items with their station of origin and the sync reference
  * of the station that typed them; contacts no longer there as deleted ids; the reference lists
  * (campaigns, committees, donation accounts, custom fields) whole on the first read and
- * whenever one of them changed since the cursor.
+ * whenever one of them changed since the cursor; and the event's stations by id and name (a
+ * handful of rows, on every page: a station joining is not in the change log).
  *
  * The cursor is the change log's sequence, and the custom fields' fingerprint after a dot
  * (custom field definitions are not in the change log; their change shows as a new
@@ -199,12 +200,20 @@ export async function readChanges(
         customFields,
       }
     : null;
+  const stations = await ctx.store.db
+    .selectFrom('hubStations')
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
   const seq = page.length > 0 ? page[page.length - 1]!.seq : (cursor?.seq ?? 0);
   return {
     contacts,
     deletedContacts: deleted,
     donations,
     reference,
+    stations,
     cursor: formatCursor({ seq, fields }),
     more: rows.length > limit,
   };

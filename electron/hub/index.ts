@@ -31,7 +31,14 @@ export {
   joinStation,
   pairingCodeHash,
 } from './pairing.ts';
-export { type HubHosting, type HubServices, type KeyStation, createHubServices } from './services.ts';
+export {
+  FEED_GATHER_MS,
+  type FeedPace,
+  type HubHosting,
+  type HubServices,
+  type KeyStation,
+  createHubServices,
+} from './services.ts';
 export {
   type HubSettings,
   chooseHubAccount,

@@ -2,12 +2,42 @@
  * What a hub keeps in memory for as long as its server runs, shared by every listener on the
  * same database (the app's own and the HTTPS one it hosts the event on): the wrong-code limit,
  * the long-poll waiters, which API keys are stations' (a key's station never changes), and
- * when each station was last noted as seen (written at most every few seconds, not per request).
+ * when each station was last noted as seen (written at most every few seconds, not per request),
+ * and how the feed gathers changes before it answers (`pace`).
  */
 import type { DomainContext } from '../domain/index.ts';
 import { createFeedWaiters, type FeedWaiters } from './feed-waiters.ts';
 import { stationOfKey, touchStation } from './stations.ts';
 import { createWrongCodeLimit, type WrongCodeLimit } from './wrong-codes.ts';
+
+/**
+ * How long a long poll of the feed gathers changes before it answers: an answer that is not a
+ * full page leaves no sooner than this after its request arrived, so at event pace one answer
+ * carries the changes of a quarter second and a station asks at most four times a second.
+ */
+export const FEED_GATHER_MS = 250;
+
+/** The feed's pace: the gathering time, the clock it is measured on and how it waits (tests drive both). */
+export interface FeedPace {
+  gatherMs: number;
+  now(): number;
+  /** Resolves after `ms`, or at once when the signal aborts. */
+  pause(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** Waits `ms` of the real clock, or less when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 export interface KeyStation {
   id: string;
@@ -29,6 +59,7 @@ export interface HubServices {
   dataDir: string | null;
   wrongCodes: WrongCodeLimit;
   feed: FeedWaiters;
+  pace: FeedPace;
   /** The station whose key this is (null: not a station's key); cached. */
   stationOfKey(keyId: string): Promise<KeyStation | null>;
   /** Notes that a station was heard from (a write at most every `seenEveryMs`). */
@@ -46,6 +77,7 @@ export function createHubServices(
     now?: () => number;
     seenEveryMs?: number;
     feedIntervalMs?: number;
+    feedGatherMs?: number;
     onError?: (err: unknown) => void;
   } = {},
 ): HubServices {
@@ -59,6 +91,7 @@ export function createHubServices(
     dataDir: opts.dataDir ?? null,
     wrongCodes: createWrongCodeLimit({ now }),
     feed,
+    pace: { gatherMs: opts.feedGatherMs ?? FEED_GATHER_MS, now: Date.now, pause },
     async stationOfKey(keyId) {
       const known = keys.get(keyId);
       if (known !== undefined) return known;

@@ -21,7 +21,7 @@ import type { DomainContext } from '../domain/index.ts';
 import { DomainError, type FieldIssue } from '../domain/index.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import type { HubServices } from '../hub/index.ts';
-import { hostCheck, keyCheck, rateLimit, requireAuth } from './gates.ts';
+import { hostCheck, keyCheck, rateLimit, requireAuth, stationLimit } from './gates.ts';
 import { requestLogSerializer } from './log-redact.ts';
 import { accountRoutes } from './routes/account.ts';
 import { batchRoutes } from './routes/batches.ts';
@@ -43,13 +43,13 @@ import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { stationGate } from './station-gate.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
-import { createBuckets } from './token-bucket.ts';
+import { type BucketOptions, createBuckets } from './token-bucket.ts';
 
 export interface ServerOptions {
   ctx: DomainContext;
   /** pino options or false; secrets are redacted either way. */
   logger?: FastifyServerOptions['logger'];
-  rateLimit?: { ratePerSecond: number; burst: number };
+  rateLimit?: BucketOptions;
   /** Accept any Host header (the server was bound beyond loopback on purpose). */
   allowAnyHost?: boolean;
   bodyLimitBytes?: number;
@@ -182,8 +182,18 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // The gates every request passes, in this order (gates.ts): the key checked, a script's
   // rate limit, the Host check, then authentication for the API's routes.
   await app.register(keyCheck, { ctx });
+  const limit = opts.rateLimit ?? { ratePerSecond: 20, burst: 40 };
+  const hub = opts.hub;
   await app.register(rateLimit, {
-    buckets: createBuckets(opts.rateLimit ?? { ratePerSecond: 20, burst: 40 }),
+    buckets: createBuckets(limit),
+    ...(hub
+      ? {
+          stations: {
+            buckets: createBuckets({ ...limit, ...stationLimit(limit) }),
+            isStation: async (keyId: string) => (await hub.stationOfKey(keyId)) !== null,
+          },
+        }
+      : {}),
   });
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
   if (opts.hub) await app.register(stationGate, { hub: opts.hub });

@@ -10,8 +10,9 @@
  *    wrong secret) is charged to the caller's address, so knowing a key's id is not enough to
  *    lock its holder out. The app's own session key (minted by this process for its window and
  *    working only in it) is not a script: no limit, once its secret checked out
- *    (docs/scripts.md, "The API in one minute"). Counted before the Host check, so every API
- *    answer (a refusal too) carries the rate headers.
+ *    (docs/scripts.md, "The API in one minute"). An event station's key (on a hub) has a
+ *    bucket sized for what a station does (`stationLimit`, below). Counted before the Host
+ *    check, so every API answer (a refusal too) carries the rate headers.
  * 3. `hostCheck` — a request addressed to a non-loopback Host is refused (a web page in the
  *    user's browser cannot reach the server), unless the server was bound beyond loopback.
  * 4. `requireAuth` — an /api/ route outside the public ones needs a key that checked out: 401
@@ -85,25 +86,48 @@ export const keyCheck = global(async (app, opts: { ctx: DomainContext }) => {
   });
 });
 
-export const rateLimit = global(async (app, opts: { buckets: Buckets }) => {
-  app.addHook('onRequest', async (request, reply) => {
-    const { isApi, keyId, verified } = checked(request);
-    if (!isApi || verified?.session) return;
-    const limit = opts.buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
-    void reply
-      .header('X-RateLimit-Limit', limit.limit)
-      .header('X-RateLimit-Remaining', limit.remaining)
-      .header('X-RateLimit-Reset', limit.resetAt);
-    if (!limit.allowed) {
-      void reply.header('Retry-After', limit.retryAfter);
-      const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
-      return reply.code(429).send({
-        ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`),
-        retryAfter: limit.retryAfter,
-      });
-    }
-  });
-});
+/**
+ * A station's key at a hub: what a station does at most, and still a bound. Its push alone
+ * may go at its pace to the hub (20 a second, HUB_RATE in sync/remote/hub-remote.ts) while it
+ * catches up after the hub was away; beside it the feed answers at most four times a second
+ * (the hub gathers for 250 ms), more only while pages are full, and the report every few
+ * seconds. Twice the default per-key limit (20 a second, a burst of 40) covers that; a server
+ * given a higher limit keeps it for stations too.
+ */
+export function stationLimit(limit: { ratePerSecond: number; burst: number }) {
+  return { ratePerSecond: Math.max(40, limit.ratePerSecond), burst: Math.max(80, limit.burst) };
+}
+
+export const rateLimit = global(
+  async (
+    app,
+    opts: {
+      buckets: Buckets;
+      /** Buckets for event stations' keys, and whether a key is one (a hub only). */
+      stations?: { buckets: Buckets; isStation(keyId: string): Promise<boolean> };
+    },
+  ) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const { isApi, keyId, verified } = checked(request);
+      if (!isApi || verified?.session) return;
+      const station = verified && keyId && opts.stations && (await opts.stations.isStation(keyId));
+      const buckets = station ? opts.stations!.buckets : opts.buckets;
+      const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
+      void reply
+        .header('X-RateLimit-Limit', limit.limit)
+        .header('X-RateLimit-Remaining', limit.remaining)
+        .header('X-RateLimit-Reset', limit.resetAt);
+      if (!limit.allowed) {
+        void reply.header('Retry-After', limit.retryAfter);
+        const what = verified || !keyId ? 'Too many requests' : 'Too many failed requests';
+        return reply.code(429).send({
+          ...errorBody(429, 'rate_limited', `${what}; retry after ${limit.retryAfter} s`),
+          retryAfter: limit.retryAfter,
+        });
+      }
+    });
+  },
+);
 
 export const hostCheck = global(async (app, opts: { allowAnyHost: boolean }) => {
   if (opts.allowAnyHost) return;

@@ -12,6 +12,7 @@ import { type HubServices, createHubServices, hubUrl, saveHubSettings } from '..
 import { buildServer, type ServerPlugin } from './app.ts';
 import { type HubHostingHandle, hostingBeside, servingAsHub } from './hub-host.ts';
 import { isLoopbackBind } from './hosts.ts';
+import type { BucketOptions } from './token-bucket.ts';
 
 export interface RunningServer {
   url: string;
@@ -29,7 +30,8 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   logger?: FastifyServerOptions['logger'];
-  rateLimit?: { ratePerSecond: number; burst: number };
+  /** The per-key rate limit (`now`: the clock it is counted on, for tests). */
+  rateLimit?: BucketOptions;
   plugins?: ServerPlugin[];
   /**
    * Sync to HQ: where the secret's key lives, and whether this process runs the scheduler

@@ -165,6 +165,11 @@ export const HubChanges = z
         customFields: z.array(CustomFieldDefinition),
       })
       .nullable(),
+    /**
+     * Every station of the event (removed ones too: their gifts stay), so a station names the
+     * others on its board. Absent from a hub that does not say.
+     */
+    stations: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
     cursor: z.string(),
     /** More changes wait after this page: ask again at once. */
     more: z.boolean(),

@@ -241,6 +241,7 @@ const TABLES = {
   hubPairingCodes: true,
   hubNotices: true,
   hubHeldGifts: true,
+  eventStations: true,
   letterSettings: true,
   letterTemplates: true,
   letterRuns: true,

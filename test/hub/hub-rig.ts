@@ -12,6 +12,7 @@ import { createContext } from '../../electron/domain/context.ts';
 import { ensureHubCertificate } from '../../electron/hub/certificate.ts';
 import { createPairingCode } from '../../electron/hub/pairing.ts';
 import { startServer } from '../../electron/server/serve.ts';
+import type { BucketOptions } from '../../electron/server/token-bucket.ts';
 import { type ApiResponse, type TestServer, freshDatabase } from '../helpers/server.ts';
 
 export interface Hub extends TestServer {
@@ -70,9 +71,7 @@ export function httpsRequest(
   });
 }
 
-export async function startHub(
-  opts: { rateLimit?: { ratePerSecond: number; burst: number } } = {},
-): Promise<Hub> {
+export async function startHub(opts: { rateLimit?: BucketOptions } = {}): Promise<Hub> {
   const fresh = await freshDatabase();
   const store = await openStore({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
   const ctx = createContext(store);

@@ -7,7 +7,8 @@
  *   entered at once reaches the hub by itself once the station serves.
  * - the wrong fingerprint: refused before anything is sent (the code still works after).
  * - POST /api/v1/event/join from another fresh folder, GET /api/v1/event.
- * - the whole event at each station: another station's gift in the donor's room and the flag.
+ * - the whole event at each station: another station's gift in the donor's room and the flag;
+ *   each station's board names the other station.
  * - a field edit that lost at the hub: the notice at the station whose edit lost.
  * - a revoked station stops, and its status says so.
  */
@@ -282,6 +283,20 @@ describe('a station of an event hub', () => {
       200,
     );
     expect(atB.donations).toHaveLength(2);
+  });
+
+  it('each station’s board names the other station, as the hub names it', async () => {
+    const byStation = async (s: StationServer) =>
+      expectStatus(
+        await s.request('GET', `/api/v1/stats/donations?accountId=${s.accountId}&basis=entered`),
+        200,
+      ).byStation as Array<{ where: string; stationName: string | null; count: number }>;
+    await expect
+      .poll(async () => (await byStation(a)).map((r) => `${r.where} ${r.stationName} ${r.count}`))
+      .toEqual(['here Table A 1', 'station Table B 1']);
+    await expect
+      .poll(async () => (await byStation(b)).map((r) => `${r.where} ${r.stationName} ${r.count}`))
+      .toEqual(['here Table B 1', 'station Table A 1']);
   });
 
   it('the same new donor at two stations, the second after the first reached it: one donor everywhere', async () => {

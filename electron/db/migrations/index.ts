@@ -24,6 +24,7 @@ import * as batchCount from './2026-11-27T1700-batch-count.ts';
 import * as hubHeldGifts from './2026-11-27T1700-hub-held-gifts.ts';
 import * as letters from './2026-11-27T2000-letters.ts';
 import * as thankYouMarks from './2026-11-27T2100-thank-you-marks.ts';
+import * as eventStations from './2026-11-27T2110-event-stations.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   hubHeldGifts,
   letters,
   thankYouMarks,
+  eventStations,
 ];

@@ -1,5 +1,7 @@
 /**
- * The event hub's tables and a station's notices (migration 2026-11-27T1600-event-hub).
+ * The event hub's tables and a station's notices (migration 2026-11-27T1600-event-hub), a
+ * station's held gifts (2026-11-27T1700-hub-held-gifts) and the event's stations as a station
+ * knows them (2026-11-27T2110-event-stations).
  */
 
 /** An account this GiftDesk hosts an event for. */
@@ -64,4 +66,13 @@ export interface HubHeldGiftsTable {
   /** What was not here when it came (e.g. "its donor"). */
   missing: string;
   heldAt: string;
+}
+
+/** At a station: a station of its event, as the hub's feed names it (this one too). */
+export interface EventStationsTable {
+  accountId: string;
+  /** The station's id at the hub (`donations.station_id`). */
+  id: string;
+  name: string;
+  updatedAt: string;
 }

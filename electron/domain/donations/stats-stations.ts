@@ -6,8 +6,9 @@
  * - at the hub: null is the hub itself; a station's id is that station (named from
  *   `hub_stations`);
  * - at a station: null is this station, unless the gift came down from the hub (its create
- *   logged not to be pushed): then it was typed at the hub; another station's id is that station, named when
- *   this GiftDesk knows the name (its own name is on its remote), else by id only.
+ *   logged not to be pushed): then it was typed at the hub; another station's id is that station,
+ *   named as the hub's feed named it (`event_stations`; its own name is on its remote), else
+ *   by id only.
  */
 import { centsToDollars } from '#shared/money.ts';
 import type { StationTotal } from '#shared/schemas/stats.ts';
@@ -85,7 +86,7 @@ export async function stationTotals(
   const names = new Map<string, string>();
   if (ids.length > 0)
     for (const s of await ctx.store.db
-      .selectFrom('hubStations')
+      .selectFrom(place.role === 'station' ? 'eventStations' : 'hubStations')
       .select(['id', 'name'])
       .where('accountId', '=', accountId)
       .where('id', 'in', ids)

@@ -4,7 +4,8 @@
  * (feed-contacts.ts), then gifts, and the cursor moved past the page — all or nothing, so a
  * page half-applied is never left and a page re-read after a crash writes nothing twice.
  * Every record written is logged with push = 0 and linked to the hub's id; the reference lists
- * are matched to the station's own records first (reference-match.ts).
+ * are matched to the station's own records first (reference-match.ts). The event's stations,
+ * when the page names them, are kept by name (`event_stations`, for the board).
  *
  * Gifts: see feed-gifts.ts. One that names a record not here yet is held, never dropped, and
  * the held ones are tried again on every page (after its contacts, before its gifts).
@@ -12,13 +13,47 @@
 import type { z } from 'zod';
 import type { HubChanges } from '#shared/schemas/hub.ts';
 import { applyEventReference } from '../../domain/pulled/index.ts';
-import type { Store } from '../../db/store.ts';
+import type { Db, Store } from '../../db/store.ts';
 import { setHubCursor } from '../remote/hub-remote.ts';
 import { localizeReference } from './reference-match.ts';
 import { applyFeedContacts, emptyCounts, type FeedCounts } from './feed-contacts.ts';
 import { applyFeedGift, applyHeldGifts, dropHeldOf, holdGift, releaseHeld } from './feed-gifts.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
+
+/** Keeps the stations' names the page gives, writing only a station new here or renamed. */
+async function keepStationNames(
+  trx: Db,
+  accountId: string,
+  stations: NonNullable<FeedPage['stations']>,
+  at: string,
+): Promise<void> {
+  if (stations.length === 0) return;
+  const known = new Map(
+    (
+      await trx
+        .selectFrom('eventStations')
+        .select(['id', 'name'])
+        .where('accountId', '=', accountId)
+        .execute()
+    ).map((r) => [r.id, r.name]),
+  );
+  for (const s of stations) {
+    if (known.get(s.id) === s.name) continue;
+    if (known.has(s.id))
+      await trx
+        .updateTable('eventStations')
+        .set({ name: s.name, updatedAt: at })
+        .where('accountId', '=', accountId)
+        .where('id', '=', s.id)
+        .execute();
+    else
+      await trx
+        .insertInto('eventStations')
+        .values({ accountId, id: s.id, name: s.name, updatedAt: at })
+        .execute();
+  }
+}
 
 /**
  * Applies a page (see the top). `readAt`: when its request left — a field this station pushed
@@ -67,6 +102,7 @@ export async function applyFeedPage(
         );
       }
     }
+    if (page.stations) await keepStationNames(trx, accountId, page.stations, at);
     await setHubCursor(trx, accountId, page.cursor);
   });
   return counts;

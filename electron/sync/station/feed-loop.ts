@@ -2,8 +2,14 @@
  * A station's connection to its hub, in a server process (the scheduler starts one per
  * station account): a loop that holds the hub's feed open (GET /hub/changes, `wait` seconds)
  * and applies each page as it comes, so a donor or a gift entered at another station is here
- * within a second or two; and the station's report (report.ts) every few seconds and after a
- * push pass that changed something.
+ * within a second or two; and the station's report (report.ts) every few seconds.
+ *
+ * - The report is coalesced: one asked for after a push pass goes at once when the last went
+ *   at least REPORT_GAP_MS ago, else when that gap has passed (the last pass of the night, the
+ *   outbox quiet, is reported within it); and every REPORT_EVERY_MS in any case. So a station
+ *   passing several times a second reports every two seconds, not after every pass.
+ * - A refusal for pace (429) waits for the hub's Retry-After before the next read or report;
+ *   nothing is lost: the cursor moves only with a page applied, and the report goes again.
  *
  * - One reader per account and database: a lease of its own (`hub-feed:<account>`, lease.ts's
  *   rules: a live holder keeps it, a dead process's is taken at once), renewed before each read.
@@ -25,6 +31,8 @@ import { sendReport } from './report.ts';
 
 export const FEED_WAIT_SECONDS = 20;
 export const REPORT_EVERY_MS = 5_000;
+/** The least time between two reports (a report asked for sooner waits for it). */
+export const REPORT_GAP_MS = 2_000;
 const MAX_BACKOFF_MS = 30_000;
 
 export interface StationLoopOptions {
@@ -35,6 +43,7 @@ export interface StationLoopOptions {
   /** How long the hub may hold a read open (seconds, default 20). */
   waitSeconds?: number;
   reportEveryMs?: number;
+  reportGapMs?: number;
   /** The client for a remote with a deadline (default: default-client.ts, pinned to the hub). */
   makeClient?: (cfg: RemoteConfig, timeoutMs: number) => RemoteClient;
   onPage?: (counts: FeedCounts) => void;
@@ -43,7 +52,7 @@ export interface StationLoopOptions {
 
 export interface StationLoop {
   readonly accountId: string;
-  /** Sends the station's report soon (after a push pass that changed something). */
+  /** Asks for the station's report (after a push pass that changed something): sent at once, or when the gap since the last has passed. */
   report(): void;
   stop(): Promise<void>;
 }
@@ -76,8 +85,14 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
   let feedClient: { hub: string; client: RemoteClient } | null = null;
   let reportClient: { hub: string; client: RemoteClient } | null = null;
   const hubOf = (cfg: RemoteConfig) => `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.pinnedFingerprint ?? ''}`;
+  const everyMs = o.reportEveryMs ?? REPORT_EVERY_MS;
+  const gapMs = Math.min(o.reportGapMs ?? REPORT_GAP_MS, everyMs);
   let reporting = false;
-  let lastReportAt = 0;
+  let lastReportAt = -Infinity;
+  /** A report was asked for and has not gone yet. */
+  let reportDue = false;
+  /** The hub asked for a pause (429): no report before this. */
+  let reportNotBefore = 0;
 
   /** The hub's settings while this account is a station still; null once it is not. */
   async function hubConfig(): Promise<RemoteConfig | null> {
@@ -97,12 +112,24 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
           client: recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub'),
         };
       lastReportAt = clock();
-      await sendReport(store.db, accountId, reportClient.client, abort.signal);
+      reportDue = false;
+      const result = await sendReport(store.db, accountId, reportClient.client, abort.signal);
+      if (result.status === 429) {
+        reportNotBefore = clock() + (result.retryAfterMs ?? 1000);
+        reportDue = true;
+      }
     } catch (err) {
       o.onError?.(err);
     } finally {
       reporting = false;
     }
+  }
+
+  /** Sends the report when one is due and the gap (and any pause the hub asked for) has passed. */
+  function reportWhenDue(): void {
+    const now = clock();
+    if (now < reportNotBefore) return;
+    if ((reportDue && now - lastReportAt >= gapMs) || now - lastReportAt >= everyMs - 50) void report();
   }
 
   /** One read (after the lease is renewed): the pause to take before the next, or null to stop. */
@@ -129,6 +156,8 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
       return 0;
     }
     if (step.revoked) return null;
+    // Refused for pace: wait as long as the hub asked (the pacer holds the queue as long too).
+    if (step.result?.status === 429) return Math.max(step.result.retryAfterMs ?? 1000, 1);
     // The hub answered, but not with a page this station can read (another version of GiftDesk?).
     if (step.result?.status === 200) o.onError?.(new Error(step.message));
     state.backoff = state.backoff === 0 ? 1000 : Math.min(state.backoff * 2, MAX_BACKOFF_MS);
@@ -152,12 +181,7 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     }
   }
 
-  const reportTimer = setInterval(
-    () => {
-      if (clock() - lastReportAt >= (o.reportEveryMs ?? REPORT_EVERY_MS) - 50) void report();
-    },
-    Math.min(1000, o.reportEveryMs ?? REPORT_EVERY_MS),
-  );
+  const reportTimer = setInterval(reportWhenDue, Math.min(250, gapMs));
   const running = readLoop()
     .catch((err: unknown) => o.onError?.(err))
     .finally(() => clearInterval(reportTimer));
@@ -165,7 +189,10 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
 
   return {
     accountId,
-    report: () => void report(),
+    report() {
+      reportDue = true;
+      reportWhenDue();
+    },
     async stop() {
       abort.abort();
       clearInterval(reportTimer);
