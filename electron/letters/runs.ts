@@ -234,6 +234,32 @@ export async function startLetterRun(
   return getLetterRun(ctx, accountId, id);
 }
 
+/**
+ * Runs left 'rendering' by a GiftDesk that stopped while printing (no process renders them
+ * any more) are marked failed, with what to do; their gifts were never marked. For a server's
+ * start, before it takes requests. Answers how many.
+ */
+export async function failInterruptedRuns(ctx: DomainContext): Promise<number> {
+  const open = await ctx.store.db
+    .selectFrom('letterRuns')
+    .select('id')
+    .where('status', '=', 'rendering')
+    .execute();
+  const stale = open.map((r) => r.id).filter((id) => !active.has(id));
+  if (stale.length === 0) return 0;
+  const error =
+    'GiftDesk stopped while this run was printing: start the run again (no gift was marked sent).';
+  await ctx.store.write((trx) =>
+    trx
+      .updateTable('letterRuns')
+      .set({ status: 'failed', error, finishedAt: ctx.now() })
+      .where('id', 'in', stale)
+      .where('status', '=', 'rendering')
+      .execute(),
+  );
+  return stale.length;
+}
+
 /** Waits until the run has finished rendering here (and been marked, when asked), then answers it. */
 export async function waitForRun(ctx: DomainContext, accountId: string, runId: string): Promise<LetterRun> {
   await active.get(runId);
