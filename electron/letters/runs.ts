@@ -16,7 +16,7 @@ import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { LetterRunsTable } from '../db/schema/letters.ts';
-import { requireAccount } from '../domain/accounts/index.ts';
+import { getAccount, requireAccount } from '../domain/accounts/index.ts';
 import { markThanked } from '../domain/donations/index.ts';
 import { DomainError, type DomainContext, notFound } from '../domain/index.ts';
 import { mergeLetter } from './merge.ts';
@@ -108,7 +108,11 @@ const MERGE_SLICE_MS = 8;
 
 /** The letters of a set, merged with the account's wording (in slices of a few milliseconds). */
 async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
-  const settings = await loadLetterSettings(ctx.store.db, accountId);
+  const loaded = await loadLetterSettings(ctx.store.db, accountId);
+  // Until Settings name the organisation, its letters use the account's name.
+  const settings = loaded.organizationName?.trim()
+    ? loaded
+    : { ...loaded, organizationName: (await getAccount(ctx, accountId))?.name ?? null };
   const template = templateOf(settings, set.kind);
   const merge = { settings, set, today: ctx.now() };
   const pages: LetterPage[] = [];
