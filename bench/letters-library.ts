@@ -163,11 +163,7 @@ async function child(library: string, n: number, out: string): Promise<void> {
 }
 
 function hasPackage(name: string): boolean {
-  try {
-    return fs.existsSync(path.join(path.dirname(HERE), '..', 'node_modules', name, 'package.json'));
-  } catch {
-    return false;
-  }
+  return fs.existsSync(path.join(path.dirname(HERE), '..', 'node_modules', name, 'package.json'));
 }
 
 async function main(): Promise<void> {
