@@ -3,10 +3,14 @@
  * a station of the event hub at URL (electron/sync/station/join.ts). URL may be the hub's join
  * link (what its QR code carries), which holds the code and the fingerprint too. With --json it
  * prints `{"accountId", "station": {"id", "name"}}`.
+ *
+ * `--replace`: this data folder is a station of a hub that was lost; it moves to the hub at URL
+ * and sends it everything typed here again (electron/sync/station/replace.ts). With --json it
+ * prints the same, with `"replaced": {"previousHubUrl", "resent", "donors"}`.
  */
 import os from 'node:os';
 import type { Command } from 'commander';
-import { defaultKeySource, joinHub } from '../sync/index.ts';
+import { defaultKeySource, joinHub, replaceHub } from '../sync/index.ts';
 import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -14,6 +18,7 @@ interface JoinOptions extends CommonOptions {
   code?: string;
   fingerprint?: string;
   name?: string;
+  replace?: boolean;
 }
 
 /** Adds `join` to the `hub` command group. */
@@ -25,28 +30,43 @@ export function registerHubJoin(hub: Command): void {
       .argument('<url>', "the hub's address (https://H:PORT) or its join link")
       .option('--code <code>', 'the pairing code the hub shows (XXXX-XXXX)')
       .option('--fingerprint <fp>', "the hub certificate's fingerprint (sha256:…), pinned from now on")
-      .option('--name <name>', "this station's name at the hub (default: this computer's name)"),
+      .option('--name <name>', "this station's name at the hub (default: this computer's name)")
+      .option(
+        '--replace',
+        'this data folder is a station of a hub that was lost: move it to the hub at URL and send that hub everything typed here again',
+      ),
   ).action(async (url: string, o: JoinOptions) => {
     const dataDir = resolveDataDir(o);
+    const input = {
+      url,
+      code: o.code,
+      fingerprint: o.fingerprint,
+      name: o.name ?? (os.hostname() || 'station'),
+    };
+    let replaced: { previousHubUrl: string; resent: number; donors: number } | null = null;
     const joined = await withContext(
       o,
-      (ctx) =>
-        joinHub(ctx, defaultKeySource(dataDir), {
-          url,
-          code: o.code,
-          fingerprint: o.fingerprint,
-          name: o.name ?? (os.hostname() || 'station'),
-        }),
-      { create: true },
+      async (ctx) => {
+        if (!o.replace) return joinHub(ctx, defaultKeySource(dataDir), input);
+        const r = await replaceHub(ctx, defaultKeySource(dataDir), input);
+        replaced = { previousHubUrl: r.previousHubUrl, resent: r.resent, donors: r.donors };
+        return r;
+      },
+      { create: !o.replace },
     );
-    print(o, { accountId: joined.accountId, station: joined.station }, () =>
-      [
-        `This data folder is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}, account ${joined.accountName} (${joined.accountId}).`,
-        joined.caughtUp
-          ? 'Campaigns, donation accounts and the donor directory are here: gifts can be entered now.'
-          : 'The hub stopped answering before everything came down: `giftdesk serve` brings the rest when it answers again.',
-        `Pinned certificate: ${joined.fingerprint}`,
-      ].join('\n'),
+    print(
+      o,
+      { accountId: joined.accountId, station: joined.station, ...(replaced ? { replaced } : {}) },
+      () =>
+        [
+          replaced
+            ? `This data folder left the lost hub at ${replaced.previousHubUrl} and is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}. ${replaced.resent} changes typed here${replaced.donors > 0 ? ` and ${replaced.donors} donors typed at other stations that its gifts need` : ''} go to the new hub; it keeps each once.`
+            : `This data folder is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}, account ${joined.accountName} (${joined.accountId}).`,
+          joined.caughtUp
+            ? 'Campaigns, donation accounts and the donor directory are here: gifts can be entered now.'
+            : 'The hub stopped answering before everything came down: `giftdesk serve` brings the rest when it answers again.',
+          `Pinned certificate: ${joined.fingerprint}`,
+        ].join('\n'),
     );
   });
 }

@@ -16,6 +16,7 @@ import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
 import { registerHubJoin } from './hub-join.ts';
+import { registerHubLeave } from './hub-leave.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -201,9 +202,12 @@ registerLettersCommand(program);
 
 const hub = program
   .command('hub')
-  .description('an event hub: pairing codes, stations, joining one, the close-out');
+  .description(
+    'an event hub: pairing codes, stations, joining one (or a replacement), leaving, the close-out',
+  );
 registerHubCommands(hub);
 registerHubJoin(hub);
+registerHubLeave(hub);
 
 const sync = program.command('sync').description('sync with HQ: push, pull, reference links');
 registerSyncPullCommands(sync);

@@ -29,7 +29,10 @@ export const MERGE_FIELDS: readonly { name: string; description: string }[] = [
   { name: 'period', description: 'the period the letter covers (the dates chosen, or the year)' },
   { name: 'year', description: "the statement's calendar year" },
   { name: 'campaign', description: 'the campaigns of the gifts' },
-  { name: 'organization.name', description: "the organisation's name (Settings)" },
+  {
+    name: 'organization.name',
+    description: "the organisation's name (Settings; the account's name until set)",
+  },
   { name: 'organization.address', description: "the organisation's address (Settings)" },
   { name: 'signer.name', description: 'who signs the letter (Settings)' },
   { name: 'signer.title', description: "the signer's title (Settings)" },

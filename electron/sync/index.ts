@@ -47,6 +47,8 @@ export { syncStatus } from './status/status.ts';
 export { stationAccounts } from './remote/hub-remote.ts';
 export { type EventStatusView, eventStatus } from './station/event-status.ts';
 export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';
+export { type ReplaceResult, replaceHub } from './station/replace.ts';
+export { type HqTarget, type LeaveResult, leaveEvent } from './station/leave.ts';
 export {
   type NoticeView,
   countNotices,

@@ -223,6 +223,11 @@ export const EventJoinBody = z.object({
   code: pairingCodeField.optional(),
   fingerprint: fingerprintField.optional(),
   name: requiredText(80),
+  /**
+   * This GiftDesk is a station of a hub that was lost: move it to the hub at `url` and send that
+   * hub everything typed here again (it keeps each once, by this station's references).
+   */
+  replace: z.boolean({ error: typeError('must be true or false') }).optional(),
 });
 
 /** A station's view of its event. */
@@ -252,6 +257,17 @@ export const EventJoined = z
   .object({
     event: EventStatus,
     session: z.object({ accountId: z.string(), keyId: z.string(), secret: z.string() }).nullable(),
+    /** With `replace`: the lost hub, and what goes to the new one again. */
+    replaced: z
+      .object({
+        previousHubUrl: z.string(),
+        /** Changes typed here, sent to the new hub again. */
+        resent: z.number().int(),
+        /** Donors typed at other stations that gifts typed here need, sent with them. */
+        donors: z.number().int(),
+      })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'EventJoined' });
 

@@ -184,6 +184,13 @@ describe('a thank-you run for 300 donors', () => {
       seen.set(d.id, (seen.get(d.id) ?? 0) + 1);
       expect(lines).toContain(d.name);
       expect(lines).toContain(`Dear ${d.first},`);
+      // A charity's written acknowledgment: the organisation (the account's name until Settings
+      // give one), each gift's date and amount, and that nothing was given in return.
+      expect(lines[0]).toBe('Test Org');
+      expect(lines).toContain('Mar 2, 2026');
+      expect(lines.join(' ')).toContain(
+        'No goods or services were provided in return for these contributions.',
+      );
       const sum = d.expected.reduce((a, b) => a + b, 0);
       expect(amountsOn(lines), d.name).toEqual([...d.expected.map(formatCents), formatCents(sum)]);
     }

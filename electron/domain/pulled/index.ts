@@ -22,6 +22,7 @@ export {
   insertEventGift,
 } from './event-gifts.ts';
 export { applyEventCustomValues } from './event-custom.ts';
+export { queuePulledDonorsOfOwnWork } from './event-handover.ts';
 export { mergePulledContact } from './event-merge.ts';
 export { type EventLimits, type EventReference, applyEventReference } from './event-reference.ts';
 export {

@@ -25,7 +25,9 @@ import {
   countNotices,
   eventStatus,
   joinHub,
+  type JoinResult,
   listNotices,
+  replaceHub,
   markAllNoticesSeen,
   markNoticeSeen,
 } from '../../sync/index.ts';
@@ -57,7 +59,7 @@ export async function eventRoutes(
     schema: {
       tags,
       summary:
-        'Join an event as a station: the hub’s address (or its join link), the pairing code, the certificate’s fingerprint (pinned) and this station’s name',
+        'Join an event as a station: the hub’s address (or its join link), the pairing code, the certificate’s fingerprint (pinned) and this station’s name; with `replace`, a station whose hub was lost moves to this one and sends it everything typed here again',
       body: EventJoinBody,
       response: { 200: EventJoined, ...errors(400, 403, 409, 429, 502) },
     },
@@ -70,14 +72,20 @@ export async function eventRoutes(
           'sync_unavailable',
           'This server cannot store a hub key (no key source): join with `giftdesk hub join`',
         );
-      const joined = await joinHub(ctx, sync.keys, req.body);
+      let replaced: { previousHubUrl: string; resent: number; donors: number } | null = null;
+      let joined: JoinResult;
+      if (req.body.replace) {
+        const r = await replaceHub(ctx, sync.keys, req.body);
+        replaced = { previousHubUrl: r.previousHubUrl, resent: r.resent, donors: r.donors };
+        joined = r;
+      } else joined = await joinHub(ctx, sync.keys, req.body);
       sync.scheduler?.kick();
       let session: { accountId: string; keyId: string; secret: string } | null = null;
       if (auth?.session && auth.accountId !== joined.accountId) {
         const key = await createApiKey(ctx, joined.accountId, `${auth.session} app (event)`, auth.session);
         session = { accountId: joined.accountId, keyId: key.keyId, secret: key.secret };
       }
-      return { event: await eventStatus(db, joined.accountId), session };
+      return { event: await eventStatus(db, joined.accountId), session, replaced };
     },
   });
 

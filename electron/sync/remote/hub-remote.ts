@@ -88,3 +88,59 @@ export async function stationAccounts(db: Db): Promise<string[]> {
     .execute();
   return rows.map((r) => r.accountId);
 }
+
+/**
+ * Points a station at a replacement hub (station/replace.ts), in the caller's transaction: the
+ * new hub's address, the station's new key there, its pinned certificate, the station's id and
+ * name there, and the new hub's account id as the remote account (this station keeps its own
+ * account id: its records stay where they are). Its feed starts again from the beginning, and
+ * what was learnt of the old hub (answers, failures, a revocation) goes with it.
+ */
+export async function moveHubRemote(
+  trx: Db,
+  input: HubRemoteInput & { remoteAccountId: string },
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('syncRemotes')
+    .set({
+      baseUrl: input.baseUrl,
+      keyId: input.keyId,
+      secretSealed: input.secretSealed,
+      remoteAccountId: input.remoteAccountId,
+      pinnedFingerprint: input.fingerprint,
+      stationId: input.stationId,
+      stationName: input.stationName,
+      hubCursor: null,
+      revokedAt: null,
+      lastError: null,
+      pausedUntil: null,
+      currentRate: null,
+      hqAnsweredAt: at,
+      hqFailedAt: null,
+      hqFailure: null,
+      hqRefusedAt: null,
+      updatedAt: at,
+    })
+    .where('accountId', '=', input.accountId)
+    .where('kind', '=', 'hub')
+    .execute();
+}
+
+/** Removes a station's hub remote (station/leave.ts), in the caller's transaction. */
+export async function deleteHubRemote(trx: Db, accountId: string): Promise<void> {
+  await trx.deleteFrom('syncRemotes').where('accountId', '=', accountId).where('kind', '=', 'hub').execute();
+}
+
+/** The one station remote of this database (revoked or not), or null. */
+export async function currentStation(
+  db: Db,
+): Promise<{ accountId: string; baseUrl: string; stationName: string | null } | null> {
+  const rows = await db
+    .selectFrom('syncRemotes')
+    .select(['accountId', 'baseUrl', 'stationName'])
+    .where('kind', '=', 'hub')
+    .orderBy('accountId')
+    .execute();
+  return rows[0] ?? null;
+}

@@ -3,7 +3,8 @@
  * reference data (the whole lists, when they changed), contacts and deleted contacts
  * (feed-contacts.ts), then gifts, and the cursor moved past the page — all or nothing, so a
  * page half-applied is never left and a page re-read after a crash writes nothing twice.
- * Every record written is logged with push = 0 and linked to the hub's id.
+ * Every record written is logged with push = 0 and linked to the hub's id; the reference lists
+ * are matched to the station's own records first (reference-match.ts).
  *
  * Gifts: see feed-gifts.ts. One that names a record not here yet is held, never dropped, and
  * the held ones are tried again on every page (after its contacts, before its gifts).
@@ -11,31 +12,13 @@
 import type { z } from 'zod';
 import type { HubChanges } from '#shared/schemas/hub.ts';
 import { applyEventReference } from '../../domain/pulled/index.ts';
-import type { Db, Store } from '../../db/store.ts';
-import { linkRemote, localIdFor } from '../outbox/links.ts';
+import type { Store } from '../../db/store.ts';
 import { setHubCursor } from '../remote/hub-remote.ts';
+import { localizeReference } from './reference-match.ts';
 import { applyFeedContacts, emptyCounts, type FeedCounts } from './feed-contacts.ts';
 import { applyFeedGift, applyHeldGifts, dropHeldOf, holdGift, releaseHeld } from './feed-gifts.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
-
-/** Links each reference record of the hub to itself (a station keeps the hub's ids). */
-async function linkReferenceIds(
-  trx: Db,
-  accountId: string,
-  ref: NonNullable<FeedPage['reference']>,
-  at: string,
-) {
-  const kinds = [
-    ['campaign', ref.campaigns],
-    ['committee', ref.committees],
-    ['donationAccount', ref.donationAccounts],
-  ] as const;
-  for (const [entityType, list] of kinds)
-    for (const r of list)
-      if ((await localIdFor(trx, accountId, entityType, r.id)) === null)
-        await linkRemote(trx, { accountId, entityType, localId: r.id, remoteId: r.id, source: 'pulled', at });
-}
 
 /**
  * Applies a page (see the top). `readAt`: when its request left — a field this station pushed
@@ -47,12 +30,23 @@ export async function applyFeedPage(
   page: FeedPage,
   readAt: string,
   at: string,
+  /** The station's key at the hub the page was read from: a page of a hub left since is not applied. */
+  fromKey?: string,
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   await store.write(async (trx) => {
+    if (fromKey !== undefined) {
+      const now = await trx
+        .selectFrom('syncRemotes')
+        .select('keyId')
+        .where('accountId', '=', accountId)
+        .where('kind', '=', 'hub')
+        .executeTakeFirst();
+      if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
+    }
     if (page.reference) {
-      counts.reference += await applyEventReference(trx, accountId, page.reference, at);
-      await linkReferenceIds(trx, accountId, page.reference, at);
+      const local = await localizeReference(trx, accountId, page.reference, at);
+      counts.reference += await applyEventReference(trx, accountId, local, at);
     }
     await applyFeedContacts(trx, accountId, page.contacts, page.deletedContacts, readAt, at, counts);
     await dropHeldOf(trx, accountId, page.deletedContacts);

@@ -100,6 +100,57 @@ async function ownUnlinked(
 }
 
 /**
+ * The reference a contact of the feed was created with at the GiftDesk that typed it (another
+ * station's donor carries that station's `gd:` tag), kept as this copy's origin reference: if
+ * this station ever has to send it on itself (replace.ts, after its hub was lost), it goes
+ * under that reference, which the hubs and HQ know it by.
+ */
+async function keepOrigin(trx: Db, accountId: string, c: FeedContact): Promise<void> {
+  const ref = contactReferenceOf(c.tags);
+  if (ref === null || (await contactHere(trx, accountId, ref.slice(3)))) return;
+  await trx
+    .insertInto('contactSyncReferences')
+    .values({ accountId, reference: ref, contactId: c.id })
+    .onConflict((oc) => oc.columns(['accountId', 'reference']).doNothing())
+    .execute();
+}
+
+/**
+ * A local contact, not linked to any hub contact, whose origin reference is this contact's
+ * (a copy the old hub's feed brought, met again at a replacement hub): its id; 'engine' when
+ * its create to the hub is still unconfirmed (the engine links it by the answer); else null.
+ */
+async function sameOrigin(trx: Db, accountId: string, c: FeedContact): Promise<string | 'engine' | null> {
+  const ref = contactReferenceOf(c.tags);
+  if (ref === null) return null;
+  const row = await trx
+    .selectFrom('contactSyncReferences')
+    .select('contactId')
+    .where('accountId', '=', accountId)
+    .where('reference', '=', ref)
+    .executeTakeFirst();
+  if (!row || !(await contactHere(trx, accountId, row.contactId))) return null;
+  const linked = await trx
+    .selectFrom('syncLinks')
+    .select('remoteId')
+    .where('entityType', '=', 'contact')
+    .where('localId', '=', row.contactId)
+    .executeTakeFirst();
+  if (linked) return null;
+  const unsent = await trx
+    .selectFrom('changeLog')
+    .select('seq')
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('entityId', '=', row.contactId)
+    .where('op', '=', 'create')
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .executeTakeFirst();
+  return unsent ? 'engine' : row.contactId;
+}
+
+/**
  * The fields of a contact this station changed and the hub confirmed, each with when: an
  * update pushed before the page was read and since overtaken, or after it (then kept).
  */
@@ -199,9 +250,23 @@ async function applyContact(
     counts.notes.push(`The hub sent a contact that cannot be stored (${f.problem}); it was skipped`);
     return;
   }
-  const localId = await localIdFor(trx, accountId, 'contact', c.id);
+  let localId = await localIdFor(trx, accountId, 'contact', c.id);
   if (localId === null) {
     if (await ownUnlinked(trx, accountId, c, f)) return;
+    const origin = await sameOrigin(trx, accountId, c);
+    if (origin === 'engine') return;
+    if (origin !== null)
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: origin,
+        remoteId: c.id,
+        source: 'pulled',
+        at,
+      });
+    localId = origin;
+  }
+  if (localId === null) {
     if (!(await contactHere(trx, accountId, c.id))) {
       await insertPulledContact(trx, accountId, f, at, c.id);
       counts.contacts++;
@@ -214,6 +279,7 @@ async function applyContact(
       source: 'pulled',
       at,
     });
+    await keepOrigin(trx, accountId, c);
     if (c.customFields) await applyEventCustomValues(trx, accountId, c.id, c.customFields, () => false, at);
     return;
   }

@@ -72,8 +72,10 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
   const holder = processHolderId(timeoutMs);
   const make = o.makeClient ?? ((cfg: RemoteConfig, ms: number) => defaultClient(cfg, ms));
   const abort = new AbortController();
-  let feedClient: RemoteClient | null = null;
-  let reportClient: RemoteClient | null = null;
+  // A client per hub: a station moved to a replacement hub (replace.ts) reads the new one.
+  let feedClient: { hub: string; client: RemoteClient } | null = null;
+  let reportClient: { hub: string; client: RemoteClient } | null = null;
+  const hubOf = (cfg: RemoteConfig) => `${cfg.baseUrl}\n${cfg.keyId}\n${cfg.pinnedFingerprint ?? ''}`;
   let reporting = false;
   let lastReportAt = 0;
 
@@ -89,9 +91,13 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     try {
       const cfg = await hubConfig();
       if (!cfg) return;
-      reportClient ??= recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub');
+      if (reportClient?.hub !== hubOf(cfg))
+        reportClient = {
+          hub: hubOf(cfg),
+          client: recordingAnswers(store, accountId, make(cfg, 15_000), clock, 'hub'),
+        };
       lastReportAt = clock();
-      await sendReport(store.db, accountId, reportClient, abort.signal);
+      await sendReport(store.db, accountId, reportClient.client, abort.signal);
     } catch (err) {
       o.onError?.(err);
     } finally {
@@ -105,8 +111,12 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     if (!cfg) return null;
     const grant = await acquireLease(store, holder, clock(), leaseMs, leaseName);
     if (!grant) return leaseMs / 3;
-    feedClient ??= recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub');
-    const step = await readFeedOnce(store, accountId, feedClient, {
+    if (feedClient?.hub !== hubOf(cfg))
+      feedClient = {
+        hub: hubOf(cfg),
+        client: recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub'),
+      };
+    const step = await readFeedOnce(store, accountId, feedClient.client, {
       wait: state.more ? 0 : wait,
       signal: abort.signal,
       clock,

@@ -52,7 +52,7 @@ export async function readFeedOnce(
   const page = HubChanges.safeParse(result.body);
   if (!page.success)
     return { ok: false, result, message: 'The hub’s answer was not a page of its changes', revoked: false };
-  const counts = await applyFeedPage(store, accountId, page.data, readAt, iso(clock()));
+  const counts = await applyFeedPage(store, accountId, page.data, readAt, iso(clock()), settings.keyId);
   return { ok: true, counts, more: page.data.more };
 }
 

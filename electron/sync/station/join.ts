@@ -56,7 +56,12 @@ export interface JoinResult {
 const JOIN_TIMEOUT_MS = 15_000;
 
 /** The address, code and fingerprint, from the fields or the link; a 400 naming the field. */
-function readInput(input: JoinInput): { url: string; code: string; fingerprint: string; name: string } {
+export function readInput(input: JoinInput): {
+  url: string;
+  code: string;
+  fingerprint: string;
+  name: string;
+} {
   const link = parseHubAddress(input.url);
   if ('problem' in link) throw invalidField('url', link.problem);
   const code = input.code?.trim() || link.code;
@@ -90,7 +95,7 @@ async function refuseIfStation(ctx: DomainContext): Promise<void> {
 }
 
 /** POST /hub/join over the pinned connection: the hub's answer, or the refusal in words. */
-async function postJoin(url: string, fingerprint: string, code: string, name: string) {
+export async function postJoin(url: string, fingerprint: string, code: string, name: string) {
   let res: Response;
   try {
     res = await pinnedFetch(fingerprint)(new URL(`${apiRoot(url)}/hub/join`), {

@@ -4,7 +4,12 @@
  * fills all three — and this station's name. The hub's refusals land at the field to check:
  * a wrong, used or expired code at the code, another certificate at the fingerprint, a hub
  * that does not answer at the address.
+ *
+ * `replace`: the same form on a station whose hub was lost ("Move to a replacement hub"): it
+ * asks first, saying what happens — the old hub is forgotten, everything typed here goes to the
+ * new hub again and the new hub keeps each gift once — then joins with `replace`.
  */
+import { useState } from 'react';
 import { z } from 'zod';
 import { parseHubAddress } from '#shared/hub-address.ts';
 import { normaliseFingerprint } from '#shared/hub-link.ts';
@@ -14,7 +19,8 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { sentence } from '../../forms.ts';
 import { useSwitchSession } from '../../session/session-switch.ts';
-import { Button, FormError, TextField } from '../../ui/index.ts';
+import { count } from '../../ui/format.ts';
+import { Button, ConfirmDialog, FormError, TextField } from '../../ui/index.ts';
 import { useSave, useSettingsForm } from '../settings/saving.ts';
 import { joinFieldOf } from './event-words.ts';
 
@@ -43,8 +49,15 @@ type FormOut = z.output<typeof FormSchema>;
 const FIELDS = ['url', 'code', 'fingerprint', 'name'] as const;
 const EMPTY: FormIn = { url: '', code: '', fingerprint: '', name: '' };
 
-export function JoinForm() {
+/** The station's hub and what waits for it, for the confirmation (replace only). */
+export interface ReplacingHub {
+  hubUrl: string | null;
+  waiting: number;
+}
+
+export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
   const api = useApi();
+  const [asking, setAsking] = useState<FormOut | null>(null);
   const switchSession = useSwitchSession();
   const f = useSettingsForm(FormSchema, EMPTY, FIELDS);
   const form = f.form;
@@ -61,7 +74,7 @@ export function JoinForm() {
       },
     },
     {
-      mutationFn: (body: FormOut) => api.event.join(body),
+      mutationFn: (body: FormOut) => api.event.join(replacing ? { ...body, replace: true } : body),
       invalidate: [
         qk.event,
         qk.sync,
@@ -75,7 +88,10 @@ export function JoinForm() {
       onSaved: (r) => {
         if (r.session) switchSession({ ...r.session, dataDir: api.dataDir });
       },
-      done: (_r, body) => `This laptop is now the event’s station “${body.name}”.`,
+      done: (r, body) =>
+        r.replaced
+          ? `This laptop is now station “${body.name}” of the hub at ${body.url}; ${count(r.replaced.resent + r.replaced.donors, 'change')} typed here go to it again.`
+          : `This laptop is now the event’s station “${body.name}”.`,
       doneMs: 5000,
     },
   );
@@ -95,16 +111,24 @@ export function JoinForm() {
       className="panel event-choice"
       aria-labelledby="event-join-title"
       noValidate
-      onSubmit={form.handleSubmit((body) => save.mutate(body))}
+      onSubmit={form.handleSubmit((body) => (replacing ? setAsking(body) : save.mutate(body)))}
     >
       <h3 id="event-join-title" className="panel-title">
-        Join an event
+        {replacing ? 'Move to a replacement hub' : 'Join an event'}
       </h3>
-      <p className="muted">
-        This laptop becomes one of the event’s stations: its gifts go to the hub, and it finds the donors and
-        gifts of every station. The hub shows what to type here (Settings, Event), and a QR code whose link
-        fills all three.
-      </p>
+      {replacing ? (
+        <p className="muted">
+          Only when the hub laptop is lost for good (dropped, dead disk): host the event on another laptop,
+          then type its address, a pairing code and its fingerprint here. Every gift and donor typed at this
+          station goes to the new hub again; it keeps each once.
+        </p>
+      ) : (
+        <p className="muted">
+          This laptop becomes one of the event’s stations: its gifts go to the hub, and it finds the donors
+          and gifts of every station. The hub shows what to type here (Settings, Event), and a QR code whose
+          link fills all three.
+        </p>
+      )}
       <TextField
         label="Hub address or join link"
         hint="https://… as the hub shows it; paste the QR code’s link to fill the code and fingerprint too."
@@ -144,10 +168,35 @@ export function JoinForm() {
       />
       <div className="settings-form-actions">
         <Button type="submit" tone="primary" busy={save.isPending}>
-          Join the event
+          {replacing ? 'Move to this hub' : 'Join the event'}
         </Button>
       </div>
       <FormError message={f.formError} />
+      {replacing ? (
+        <ConfirmDialog
+          open={asking !== null}
+          title="Move this station to the replacement hub?"
+          confirmLabel="Move and send everything again"
+          tone="primary"
+          busy={save.isPending}
+          onConfirm={() => {
+            if (asking) save.mutate(asking);
+            setAsking(null);
+          }}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            This station leaves the hub at {replacing.hubUrl ?? 'its old address'} for good and becomes
+            station “{asking?.name}” of the hub at {asking?.url}. Every gift and donor typed here is sent to
+            the new hub again ({count(replacing.waiting, 'change')} had not reached the old hub); the new hub,
+            and HQ after it, keep each gift once, by this station’s reference. Nothing typed here is lost or
+            deleted.
+          </p>
+          <p>
+            Do this only when the old hub is lost: its gifts from other stations come from those stations.
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </form>
   );
 }

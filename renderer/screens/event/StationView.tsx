@@ -2,7 +2,8 @@
  * This laptop as one of the event's stations: the hub's address and fingerprint, this
  * station's name, whether the hub answers (or that it removed this station), what waits to
  * reach it, and the notices — a donor's field changed here that a later change at another
- * station replaced (never dropped silently).
+ * station replaced (never dropped silently); and, folded away, moving to a replacement hub
+ * when the hub laptop is lost (JoinForm with `replacing`).
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import { count, dateTime } from '../../ui/format.ts';
 import { EmptyState, Loaded } from '../../ui/index.ts';
 import { ago } from '../settings/sync-keys.ts';
 import { EVENT_REFRESH_MS, eventKeys } from './event-words.ts';
+import { JoinForm } from './JoinForm.tsx';
 
 type Status = z.infer<typeof EventStatus>;
 type Notice = z.infer<typeof HubNotice>;
@@ -69,6 +71,10 @@ export function StationView({ s }: { s: Status }) {
         </p>
       </section>
       <Notices />
+      <details className="event-replace">
+        <summary>The hub laptop is lost? Move this station to a replacement hub</summary>
+        <JoinForm replacing={{ hubUrl: s.hubUrl, waiting: s.waiting }} />
+      </details>
     </>
   );
 }
