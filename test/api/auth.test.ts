@@ -236,6 +236,10 @@ describe('403: a valid key used with another account', () => {
       },
       'POST /api/v1/event/notices/{id}/seen': {},
       'POST /api/v1/event/notices/seen-all': {},
+      'PUT /api/v1/letters/settings': { orgKind: 'charity' },
+      'POST /api/v1/letters/runs': { kind: 'thank-you' },
+      'POST /api/v1/letters/runs/{id}/mark-sent': {},
+      'POST /api/v1/donations/thank-you': { donations: [{ id: donationId, thankYouSentDate: '2026-12-01' }] },
     };
     const before = await snapshot(s, { contacts: [contactId] });
     const tried: string[] = [];
@@ -246,7 +250,9 @@ describe('403: a valid key used with another account', () => {
         const url = path.replace(/\{id\}/g, idFor(path)).replace('{entityType}', 'donation');
         let res: ApiResponse;
         if (method === 'GET' || method === 'DELETE') {
-          res = await s.request(method, `${url}?accountId=${other.accountId}`);
+          // A preview needs its kind too, or it is a 400 before the account is looked at.
+          const more = path === '/api/v1/letters/preview' ? '&kind=thank-you' : '';
+          res = await s.request(method, `${url}?accountId=${other.accountId}${more}`);
         } else if (method === 'POST' && path === '/api/v1/imports') {
           // a file upload: accountId is in the query, the body is the CSV
           res = await s.request(
