@@ -4,6 +4,8 @@
  *   "main" say; node_modules stay external, electron-builder ships them);
  * - electron/server/imports/job-worker.ts → dist/electron/job-worker.js, the CSV import's
  *   worker thread, which the bundled main starts as `new URL('./job-worker.js', import.meta.url)`;
+ * - electron/letters/render/letter-worker.ts → dist/electron/letter-worker.js, the letters'
+ *   PDF renderer's worker thread, started the same way (`./letter-worker.js`);
  * - electron/preload.ts → dist/electron/preload.cjs (one self-contained CommonJS file:
  *   Electron's sandboxed preload cannot load ES modules or other files; only `electron` is
  *   required), which main.ts loads by that name.
@@ -28,6 +30,7 @@ export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron'
   const out = {
     main: path.join(outDir, 'main.js'),
     importWorker: path.join(outDir, 'job-worker.js'),
+    letterWorker: path.join(outDir, 'letter-worker.js'),
     preload: path.join(outDir, 'preload.cjs'),
   };
   await build({ ...esm, entryPoints: [path.join(ROOT, 'electron', 'main.ts')], outfile: out.main });
@@ -35,6 +38,11 @@ export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron'
     ...esm,
     entryPoints: [path.join(ROOT, 'electron', 'server', 'imports', 'job-worker.ts')],
     outfile: out.importWorker,
+  });
+  await build({
+    ...esm,
+    entryPoints: [path.join(ROOT, 'electron', 'letters', 'render', 'letter-worker.ts')],
+    outfile: out.letterWorker,
   });
   await build({
     ...common,

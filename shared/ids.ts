@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   syncPull: 'pull',
   station: 'stn',
   request: 'req',
+  letterRun: 'ltr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

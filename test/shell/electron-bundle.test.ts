@@ -18,7 +18,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the Electron bundles', () => {
   it('bundle main as ESM and preload as one self-contained CommonJS file with the same bridge API', async () => {
-    const out = (await bundleElectron(dir)) as { main: string; importWorker: string; preload: string };
+    const out = (await bundleElectron(dir)) as {
+      main: string;
+      importWorker: string;
+      letterWorker: string;
+      preload: string;
+    };
     const main = fs.readFileSync(out.main, 'utf8');
     expect(main).toContain('preload.cjs');
     const code = fs.readFileSync(out.preload, 'utf8');
@@ -61,18 +66,27 @@ describe('the Electron bundles', () => {
   }, 120_000);
 
   it('ship every file main loads beside itself, and import nothing else of ours', async () => {
-    const out = (await bundleElectron(dir)) as { main: string; importWorker: string; preload: string };
+    const out = (await bundleElectron(dir)) as {
+      main: string;
+      importWorker: string;
+      letterWorker: string;
+      preload: string;
+    };
     const main = fs.readFileSync(out.main, 'utf8');
     // main.ts's preload (path.join(import.meta.dirname, 'preload.cjs')) and the CSV import's
-    // worker (new URL('./job-worker.js', import.meta.url) once built): both must be there.
+    // worker (new URL('./job-worker.js', import.meta.url) once built) must be there, and so must
+    // the letters' renderer worker (letter-worker.js) once the server starts it.
     const beside = [
       ...[...main.matchAll(/path\d*\.join\(import\.meta\.dirname,\s*"([^"]+)"\)/g)].map((m) => m[1]!),
       ...[...main.matchAll(/new URL\("\.\/([^"]+\.js)",/g)].map((m) => m[1]!),
     ].sort();
-    expect(beside).toEqual(['job-worker.js', 'preload.cjs']);
+    expect(beside).toEqual(expect.arrayContaining(['job-worker.js', 'preload.cjs']));
+    expect(beside.filter((f) => !['job-worker.js', 'letter-worker.js', 'preload.cjs'].includes(f))).toEqual(
+      [],
+    );
     for (const file of beside) expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
     // Relative imports would name files that are not shipped; packages come from node_modules.
-    for (const file of [out.main, out.importWorker]) {
+    for (const file of [out.main, out.importWorker, out.letterWorker]) {
       const specifiers = [
         ...fs
           .readFileSync(file, 'utf8')
@@ -82,5 +96,6 @@ describe('the Electron bundles', () => {
       expect(specifiers.filter((s) => s.startsWith('.') || s.startsWith('/'))).toEqual([]);
     }
     expect(fs.readFileSync(out.importWorker, 'utf8')).toContain('parentPort');
+    expect(fs.readFileSync(out.letterWorker, 'utf8')).toContain('parentPort');
   }, 120_000);
 });

@@ -60,6 +60,7 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
       'dist/electron/main.js',
       'dist/electron/preload.cjs',
       'dist/electron/job-worker.js',
+      'dist/electron/letter-worker.js',
       'dist/renderer/index.html',
     ]) {
       expect(files.has(f), f).toBe(true);
@@ -77,7 +78,11 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
 
   it('ships every package the bundles import, and no development tool', () => {
     const bare = new Set<string>();
-    for (const bundle of ['dist/electron/main.js', 'dist/electron/job-worker.js']) {
+    for (const bundle of [
+      'dist/electron/main.js',
+      'dist/electron/job-worker.js',
+      'dist/electron/letter-worker.js',
+    ]) {
       const code = readInArchive(bundle);
       for (const m of code.matchAll(
         /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"'./][^"']*)["']|import\(\s*["']([^"'./][^"']*)["']\s*\)/gm,

@@ -1,0 +1,38 @@
+/**
+ * Letters, receipts and year-end statements: the folder's surface. Settings and wording per
+ * account (settings.ts, defaults.ts), which gifts a run covers (select.ts), the merge of a
+ * template with a donor's gifts (merge.ts), the PDF rendered on a worker thread (render/),
+ * and print runs with their progress, PDF, preview and "mark as sent" (runs.ts).
+ */
+export { MERGE_FIELDS, type TemplateText, defaultTemplate } from './defaults.ts';
+export {
+  fieldValues,
+  fillFields,
+  giftsTable,
+  letterDate,
+  mergeLetter,
+  paymentLabel,
+  tableDate,
+} from './merge.ts';
+export { type LetterBlock, type LetterPage, letterPageText } from './render/pages.ts';
+export { renderBarePdf, renderLettersToBuffer, renderLettersToFile } from './render/pdf.ts';
+export { type RenderPdfOptions, renderPdf, renderPdfBytes } from './render/thread.ts';
+export {
+  getLetterRun,
+  letterRunPdfPath,
+  listLetterRuns,
+  markRunSent,
+  previewFirstLetter,
+  runFileName,
+  runPerDonorDir,
+  startLetterRun,
+  waitForRun,
+} from './runs.ts';
+export {
+  type LetterDocument,
+  type LetterDonor,
+  type LetterGift,
+  type LetterSet,
+  selectLetters,
+} from './select.ts';
+export { loadLetterSettings, saveLetterSettings, templateOf } from './settings.ts';

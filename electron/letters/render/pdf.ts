@@ -1,0 +1,183 @@
+/**
+ * The PDF itself, with pdfkit (chosen by measurement: docs/design.md, "Letters"): US Letter,
+ * DejaVu Sans embedded (regular and bold, subset to the glyphs used), which covers Latin
+ * Extended and Vietnamese, so every name prints and reads back exactly. Pure and synchronous
+ * apart from the file: the render worker calls it, and so does the benchmark, with the bare
+ * render beside it as its baseline.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { type LetterBlock, type LetterPage } from './pages.ts';
+
+const require = createRequire(import.meta.url);
+const SANS = 'GiftDeskSans';
+const SANS_BOLD = 'GiftDeskSans-Bold';
+let fonts: { regular: Buffer; bold: Buffer } | null = null;
+
+/** DejaVu Sans, from the dejavu-fonts-ttf package (its licence: the package's LICENSE). */
+function fontFiles(): { regular: Buffer; bold: Buffer } {
+  fonts ??= {
+    regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  };
+  return fonts;
+}
+
+function newDocument(title: string): PDFKit.PDFDocument {
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margins: { top: 60, bottom: 60, left: 72, right: 72 },
+    autoFirstPage: false,
+    info: { Title: title, Producer: 'GiftDesk', Creator: 'GiftDesk' },
+  });
+  const { regular, bold } = fontFiles();
+  doc.registerFont(SANS, regular);
+  doc.registerFont(SANS_BOLD, bold);
+  return doc;
+}
+
+/** Pipes the document to `out` (a file) and resolves once it is written. */
+function written(doc: PDFKit.PDFDocument, out: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const file = fs.createWriteStream(out);
+    file.on('finish', resolve).on('error', reject);
+    doc.on('error', reject);
+    doc.pipe(file);
+  });
+}
+
+function collected(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+const TABLE_WIDTHS = [0.22, 0.38, 0.18, 0.22];
+
+function drawRow(doc: PDFKit.PDFDocument, cells: string[], bold: boolean): void {
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const widths = cells.map((_, i) => (TABLE_WIDTHS[i] ?? 1 / cells.length) * width);
+  doc.font(bold ? SANS_BOLD : SANS).fontSize(10);
+  const height = Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: widths[i]! - 6 })));
+  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  const y = doc.y;
+  let x = left;
+  cells.forEach((cell, i) => {
+    const last = i === cells.length - 1;
+    doc.text(cell, x, y, { width: widths[i]! - 6, align: last ? 'right' : 'left', lineBreak: true });
+    x += widths[i]!;
+  });
+  doc.x = left;
+  doc.y = y + height + 4;
+}
+
+function rule(doc: PDFKit.PDFDocument): void {
+  const left = doc.page.margins.left;
+  doc
+    .moveTo(left, doc.y - 2)
+    .lineTo(doc.page.width - doc.page.margins.right, doc.y - 2)
+    .lineWidth(0.5)
+    .stroke('#777777');
+  doc.y += 2;
+}
+
+function drawBlock(doc: PDFKit.PDFDocument, b: LetterBlock): void {
+  switch (b.kind) {
+    case 'letterhead': {
+      const [first = '', ...rest] = b.lines;
+      doc.font(SANS_BOLD).fontSize(13).text(first);
+      if (rest.length > 0) doc.font(SANS).fontSize(9).text(rest.join('\n'));
+      doc.moveDown(1.5);
+      return;
+    }
+    case 'heading':
+      doc.font(SANS_BOLD).fontSize(15).text(b.text);
+      doc.moveDown(0.8);
+      return;
+    case 'paragraph':
+      doc.font(SANS).fontSize(11).text(b.text, { lineGap: 2 });
+      doc.moveDown(0.8);
+      return;
+    case 'table':
+      drawRow(doc, b.columns, true);
+      rule(doc);
+      for (const row of b.rows) drawRow(doc, row, false);
+      if (b.footer) {
+        rule(doc);
+        drawRow(doc, b.footer, true);
+      }
+      doc.moveDown(0.8);
+      return;
+  }
+}
+
+function drawLetter(doc: PDFKit.PDFDocument, page: LetterPage): void {
+  doc.addPage();
+  for (const b of page.blocks) drawBlock(doc, b);
+}
+
+export interface RenderOptions {
+  /** Also write each letter alone, as `page.fileName` in this folder. */
+  perDonorDir?: string | null;
+  /** Called as letters are drawn, with how many are done. */
+  onProgress?: (rendered: number) => void;
+  title?: string;
+}
+
+/** Renders the letters into one PDF at `out` (and one per letter on request). */
+export async function renderLettersToFile(
+  pages: LetterPage[],
+  out: string,
+  opts: RenderOptions = {},
+): Promise<void> {
+  const doc = newDocument(opts.title ?? 'Letters');
+  const done = written(doc, out);
+  if (opts.perDonorDir) fs.mkdirSync(opts.perDonorDir, { recursive: true });
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i]!;
+    drawLetter(doc, page);
+    if (opts.perDonorDir) {
+      const one = newDocument(opts.title ?? 'Letter');
+      const file = written(
+        one,
+        path.join(opts.perDonorDir, page.fileName ?? `${String(i + 1).padStart(5, '0')}.pdf`),
+      );
+      drawLetter(one, page);
+      one.end();
+      await file;
+    }
+    opts.onProgress?.(i + 1);
+  }
+  doc.end();
+  await done;
+}
+
+/** The letters as PDF bytes (the preview). */
+export async function renderLettersToBuffer(pages: LetterPage[], title = 'Letter'): Promise<Buffer> {
+  const doc = newDocument(title);
+  const bytes = collected(doc);
+  for (const page of pages) drawLetter(doc, page);
+  doc.end();
+  return bytes;
+}
+
+/**
+ * The bare render: pages of plain text lines, in the same font, one text call per page and
+ * no layout. What the benchmark measures the real render against.
+ */
+export async function renderBarePdf(pages: string[][], out: string): Promise<void> {
+  const doc = newDocument('Letters');
+  const done = written(doc, out);
+  for (const lines of pages) {
+    doc.addPage();
+    doc.font(SANS).fontSize(11).text(lines.join('\n'));
+  }
+  doc.end();
+  await done;
+}

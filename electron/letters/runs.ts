@@ -1,0 +1,307 @@
+/**
+ * Print runs: a run records exactly the gifts it covers (letter_run_gifts), renders its
+ * letters into `letters/<runId>.pdf` in the data folder (and one file per donor in
+ * `letters/<runId>/` on request) on a worker thread, counting `rendered` as it goes, and can
+ * then be marked sent: exactly its gifts get thankYouSent and the date (markThanked), once.
+ */
+import { centsToDollars } from '#shared/money.ts';
+import { newId } from '#shared/ids.ts';
+import {
+  LetterChoice,
+  type LetterRun,
+  type LetterRunCreate,
+  type MarkSentResult,
+} from '#shared/schemas/letters.ts';
+import path from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
+import type { Selectable } from 'kysely';
+import type { LetterRunsTable } from '../db/schema/letters.ts';
+import { requireAccount } from '../domain/accounts/index.ts';
+import { markThanked } from '../domain/donations/index.ts';
+import { DomainError, type DomainContext, notFound } from '../domain/index.ts';
+import { mergeLetter } from './merge.ts';
+import type { LetterPage } from './render/pages.ts';
+import { renderPdf, renderPdfBytes } from './render/thread.ts';
+import { type LetterSet, selectLetters } from './select.ts';
+import { loadLetterSettings, templateOf } from './settings.ts';
+
+const CHUNK = 500;
+/** How often the progress count is written while a run renders. */
+const PROGRESS_MS = 250;
+
+/** The run's PDF, relative to the data folder. */
+export function runFileName(runId: string): string {
+  return path.join('letters', `${runId}.pdf`);
+}
+/** The folder of a run's per-donor files, relative to the data folder. */
+export function runPerDonorDir(runId: string): string {
+  return path.join('letters', runId);
+}
+
+type RunRow = Selectable<LetterRunsTable>;
+
+function runOf(r: RunRow): LetterRun {
+  const parsed = LetterChoice.safeParse(JSON.parse(r.filters));
+  return {
+    id: r.id,
+    kind: r.kind,
+    choice: parsed.success ? parsed.data : { kind: r.kind },
+    status: r.status,
+    documents: Number(r.documents),
+    rendered: Number(r.rendered),
+    gifts: Number(r.gifts),
+    total: centsToDollars(Number(r.totalCents)),
+    pdfUrl: r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
+    error: r.error,
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+    markedSentAt: r.markedSentAt,
+  };
+}
+
+async function runRow(ctx: DomainContext, accountId: string, runId: string): Promise<RunRow> {
+  const row = await ctx.store.db
+    .selectFrom('letterRuns')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!row) throw notFound('letter run', 'id', runId);
+  return row;
+}
+
+/** One run of the account; 404 for another account's or no run. */
+export async function getLetterRun(ctx: DomainContext, accountId: string, runId: string): Promise<LetterRun> {
+  return runOf(await runRow(ctx, accountId, runId));
+}
+
+/** The account's runs, newest first. */
+export async function listLetterRuns(
+  ctx: DomainContext,
+  accountId: string,
+  limit = 50,
+): Promise<LetterRun[]> {
+  const rows = await ctx.store.db
+    .selectFrom('letterRuns')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(runOf);
+}
+
+/** The run's PDF as an absolute path, or null while there is none (rendering, failed, or no letters). */
+export async function letterRunPdfPath(
+  ctx: DomainContext,
+  dataDir: string,
+  accountId: string,
+  runId: string,
+): Promise<string | null> {
+  const row = await runRow(ctx, accountId, runId);
+  return row.file ? path.join(dataDir, row.file) : null;
+}
+
+/** The letters of a set, merged with the account's wording (yielding now and then). */
+async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
+  const settings = await loadLetterSettings(ctx.store.db, accountId);
+  const template = templateOf(settings, set.kind);
+  const merge = { settings, set, today: ctx.now() };
+  const pages: LetterPage[] = [];
+  for (let i = 0; i < set.documents.length; i++) {
+    pages.push(mergeLetter(template, set.documents[i]!, merge, i));
+    if (i % 200 === 199) await turn();
+  }
+  return pages;
+}
+
+/** The runs rendering in this process, by id: what waitForRun waits on. */
+const active = new Map<string, Promise<void>>();
+
+async function insertRun(ctx: DomainContext, accountId: string, id: string, set: LetterSet): Promise<void> {
+  const rows = set.documents.flatMap((d) =>
+    d.gifts.map((g) => ({ runId: id, donationId: g.id, contactId: d.donor.id })),
+  );
+  const empty = set.documents.length === 0;
+  const at = ctx.now();
+  await ctx.store.write(async (trx) => {
+    await trx
+      .insertInto('letterRuns')
+      .values({
+        id,
+        accountId,
+        kind: set.kind,
+        filters: JSON.stringify(set.choice),
+        status: empty ? 'done' : 'rendering',
+        documents: set.documents.length,
+        rendered: 0,
+        gifts: set.gifts,
+        totalCents: set.totalCents,
+        createdAt: at,
+        finishedAt: empty ? at : null,
+      })
+      .execute();
+    // The run's gifts in chunks of one statement each, inside the one transaction: a few
+    // milliseconds per thousand gifts.
+    for (let i = 0; i < rows.length; i += CHUNK)
+      await trx
+        .insertInto('letterRunGifts')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
+  });
+}
+
+async function render(
+  ctx: DomainContext,
+  dataDir: string,
+  accountId: string,
+  id: string,
+  set: LetterSet,
+  input: LetterRunCreate,
+) {
+  let lastWrite = 0;
+  let pending: Promise<unknown> = Promise.resolve();
+  const progress = (rendered: number) => {
+    const now = Date.now();
+    if (now - lastWrite < PROGRESS_MS) return;
+    lastWrite = now;
+    pending = pending.then(() =>
+      ctx.store.write((trx) =>
+        trx.updateTable('letterRuns').set({ rendered }).where('id', '=', id).execute(),
+      ),
+    );
+  };
+  try {
+    const pages = await letterPages(ctx, accountId, set);
+    const file = runFileName(id);
+    await renderPdf(pages, path.join(dataDir, file), progress, {
+      perDonorDir: input.perDonor ? path.join(dataDir, runPerDonorDir(id)) : null,
+      title: `${set.kind} letters`,
+    });
+    await pending.catch(() => undefined);
+    await ctx.store.write((trx) =>
+      trx
+        .updateTable('letterRuns')
+        .set({ status: 'done', rendered: pages.length, file, finishedAt: ctx.now() })
+        .where('id', '=', id)
+        .execute(),
+    );
+    if (input.markSent) await markRunSent(ctx, accountId, id);
+  } catch (err) {
+    await pending.catch(() => undefined);
+    const error = `The letters could not be printed: ${err instanceof Error ? err.message : String(err)}`;
+    await ctx.store
+      .write((trx) =>
+        trx
+          .updateTable('letterRuns')
+          .set({ status: 'failed', error, finishedAt: ctx.now() })
+          .where('id', '=', id)
+          .execute(),
+      )
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * Starts a print run: selects the gifts (a DomainError naming the field for a bad choice),
+ * records the run and its gifts, and answers it with status 'rendering' while the letters
+ * render on a worker thread. A choice that finds no gifts is a run of 0 documents, done at
+ * once, with no PDF.
+ */
+export async function startLetterRun(
+  ctx: DomainContext,
+  dataDir: string,
+  input: LetterRunCreate,
+): Promise<LetterRun> {
+  const { accountId, perDonor: _p, markSent: _m, ...choice } = input;
+  await requireAccount(ctx, accountId);
+  const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
+  const id = newId('letterRun');
+  await insertRun(ctx, accountId, id, set);
+  if (set.documents.length > 0) {
+    const running = render(ctx, dataDir, accountId, id, set, input).finally(() => active.delete(id));
+    active.set(id, running);
+  }
+  return getLetterRun(ctx, accountId, id);
+}
+
+/** Waits until the run has finished rendering here (and been marked, when asked), then answers it. */
+export async function waitForRun(ctx: DomainContext, accountId: string, runId: string): Promise<LetterRun> {
+  await active.get(runId);
+  return getLetterRun(ctx, accountId, runId);
+}
+
+/**
+ * Marks exactly the run's gifts thanked (thankYouSent, thankYouSentDate: now), page by page.
+ * Again later it marks nothing new and keeps the first date: idempotent. 409 while the run
+ * is not done.
+ */
+export async function markRunSent(
+  ctx: DomainContext,
+  accountId: string,
+  runId: string,
+): Promise<MarkSentResult> {
+  const row = await runRow(ctx, accountId, runId);
+  if (row.status !== 'done')
+    throw new DomainError(
+      'conflict',
+      'run_not_done',
+      `The run is ${row.status}: only a printed run can be marked sent`,
+      [{ field: 'id', issue: `is ${row.status}` }],
+    );
+  const sentAt = row.markedSentAt ?? ctx.now();
+  let marked = 0;
+  let after = '';
+  for (;;) {
+    const page = await ctx.store.db
+      .selectFrom('letterRunGifts')
+      .select('donationId')
+      .where('runId', '=', runId)
+      .where('donationId', '>', after)
+      .orderBy('donationId')
+      .limit(CHUNK)
+      .execute();
+    if (page.length === 0) break;
+    marked += await markThanked(
+      ctx,
+      accountId,
+      page.map((p) => p.donationId),
+      sentAt,
+    );
+    after = page[page.length - 1]!.donationId;
+    if (page.length < CHUNK) break;
+  }
+  if (!row.markedSentAt)
+    await ctx.store.write((trx) =>
+      trx
+        .updateTable('letterRuns')
+        .set({ markedSentAt: sentAt })
+        .where('id', '=', runId)
+        .where('markedSentAt', 'is', null)
+        .execute(),
+    );
+  return { id: runId, marked, markedSentAt: sentAt };
+}
+
+/** The first letter of a choice as PDF bytes, rendered on a worker thread; 404 when nothing matches. */
+export async function previewFirstLetter(
+  ctx: DomainContext,
+  accountId: string,
+  choice: LetterChoice,
+): Promise<{ pdf: Buffer; documents: number; gifts: number }> {
+  await requireAccount(ctx, accountId);
+  const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
+  if (set.documents.length === 0)
+    throw new DomainError(
+      'not_found',
+      'no_letters',
+      'No completed gifts match this choice: there is no letter to show',
+    );
+  const first = await letterPages(ctx, accountId, { ...set, documents: set.documents.slice(0, 1) });
+  return {
+    pdf: await renderPdfBytes(first, 'Letter preview'),
+    documents: set.documents.length,
+    gifts: set.gifts,
+  };
+}
