@@ -10,6 +10,7 @@ import { createCampaign, createCommittee, createDonationAccount } from '../domai
 import { type CommonOptions, collect, common, dollarsOption, withAccount, withContext } from './context.ts';
 import { registerDataCommands } from './data-commands.ts';
 import { registerHubCommands } from './hub.ts';
+import { registerLettersCommand } from './letters.ts';
 import { CliError, print, reportError } from './output.ts';
 import { registerServe } from './serve.ts';
 import { registerSyncPullCommands } from './sync-pull.ts';
@@ -196,6 +197,7 @@ common(
 });
 
 registerDataCommands(program);
+registerLettersCommand(program);
 
 const hub = program
   .command('hub')

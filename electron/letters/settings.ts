@@ -93,7 +93,9 @@ export async function saveLetterSettings(
         continue;
       }
       if (t.heading === undefined && t.body === undefined) continue;
-      const was = templateOf(current, t.kind);
+      // A default template edited in part takes the rest from the default of the kind saved now.
+      const stored = templateOf(current, t.kind);
+      const was = stored.isDefault ? defaultTemplate(row.orgKind, t.kind) : stored;
       const text = { heading: t.heading ?? was.heading, body: t.body ?? was.body, updatedAt: at };
       await trx
         .insertInto('letterTemplates')

@@ -129,11 +129,14 @@ export const MarkSentResult = z.object({
 });
 export type MarkSentResult = z.infer<typeof MarkSentResult>;
 
-/** What the CLI prints with --json (and the run's figures). */
+/**
+ * What the CLI prints with --json (and the run's figures). `file` is null when no gift matched
+ * (nothing is written); the CLI adds `runId`, `total`, and `perDonorDir` / `marked` when asked.
+ */
 export const LettersCliResult = z.object({
   documents: z.number().int(),
   gifts: z.number().int(),
-  file: z.string(),
+  file: z.string().nullable(),
 });
 
 /** A GiftDesk HQ (or hub) taking thank-you marks for gifts it holds, by its own ids. */

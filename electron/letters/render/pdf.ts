@@ -8,19 +8,30 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { type LetterBlock, type LetterPage } from './pages.ts';
 
 const require = createRequire(import.meta.url);
 const SANS = 'GiftDeskSans';
 const SANS_BOLD = 'GiftDeskSans-Bold';
-let fonts: { regular: Buffer; bold: Buffer } | null = null;
+let fonts: { regular: fontkit.Font; bold: fontkit.Font } | null = null;
 
-/** DejaVu Sans, from the dejavu-fonts-ttf package (its licence: the package's LICENSE). */
-function fontFiles(): { regular: Buffer; bold: Buffer } {
+function openFont(file: string): fontkit.Font {
+  const font = fontkit.create(fs.readFileSync(require.resolve(file)));
+  if (!('layout' in font)) throw new Error(`${file} is a font collection, not one font`);
+  return font;
+}
+
+/**
+ * DejaVu Sans, from the dejavu-fonts-ttf package (its licence: the package's LICENSE), read
+ * and parsed once per thread and shared by every document it renders (pdfkit embeds each
+ * document's own subset).
+ */
+function fontFiles(): { regular: fontkit.Font; bold: fontkit.Font } {
   fonts ??= {
-    regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+    regular: openFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+    bold: openFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
   };
   return fonts;
 }
@@ -33,8 +44,9 @@ function newDocument(title: string): PDFKit.PDFDocument {
     info: { Title: title, Producer: 'GiftDesk', Creator: 'GiftDesk' },
   });
   const { regular, bold } = fontFiles();
-  doc.registerFont(SANS, regular);
-  doc.registerFont(SANS_BOLD, bold);
+  // pdfkit takes a parsed fontkit font as a source too (its types say only files and bytes).
+  doc.registerFont(SANS, regular as unknown as Buffer);
+  doc.registerFont(SANS_BOLD, bold as unknown as Buffer);
   return doc;
 }
 
