@@ -18,8 +18,9 @@ const ONLY_MAIN_IMPORTS_ELECTRON = {
   message: 'Bad layering: only electron/main.ts and preload.ts import Electron.',
 };
 
-// The server, the CLI, the shell and main.ts use sync, the event hub and the domain through
-// their stated surfaces only: electron/sync/index.ts, electron/hub/index.ts,
+// The server, the CLI, the shell and main.ts use sync, the event hub, letters and the domain
+// through their stated surfaces only: electron/sync/index.ts, electron/hub/index.ts,
+// electron/letters/index.ts,
 // electron/domain/index.ts and each domain folder's index.ts (docs/development.md, "The map").
 const surfaces = (files, extra = []) => ({
   files,
@@ -36,6 +37,10 @@ const surfaces = (files, extra = []) => ({
           {
             group: ['**/hub/**/*.ts', '!**/hub/index.ts'],
             message: 'Bad layering: import the event hub through its surface, electron/hub/index.ts.',
+          },
+          {
+            group: ['**/letters/**/*.ts', '!**/letters/index.ts'],
+            message: 'Bad layering: import letters through its surface, electron/letters/index.ts.',
           },
           {
             group: ['**/domain/**/*.ts', '!**/domain/index.ts', '!**/domain/*/index.ts'],
@@ -102,6 +107,8 @@ export default tseslint.config(
   layer(['electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
   surfaces(['electron/server/**', 'electron/cli/**'], [ONLY_MAIN_IMPORTS_ELECTRON]),
   surfaces(['electron/shell/**', 'electron/main.ts']),
+  // Letters: the domain through its surfaces, like the server.
+  surfaces(['electron/letters/**']),
   // The event hub: the domain through its surfaces; nothing of HTTP, the CLI, sync or Electron.
   surfaces(
     ['electron/hub/**'],

@@ -70,7 +70,10 @@ if (url) {
 // The event hub's in-process tests too (the feed's read under PostgreSQL's lock, one donor from
 // two stations under the account's row lock); its CLI test runs child processes on SQLite only.
 const HUB = ['feed', 'same-donor', 'close-out', 'pairing', 'host'].map((f) => `test/hub/${f}.test.ts`);
-const files = process.argv.length > 2 ? process.argv.slice(2) : ['test/api', 'test/hq', 'test/sync', ...HUB];
+// Letters: the print runs' reads in pages, their rows and "mark as sent" (its CLI test is on SQLite).
+const LETTERS = ['thank-you-run', 'settings-select'].map((f) => `test/letters/${f}.test.ts`);
+const files =
+  process.argv.length > 2 ? process.argv.slice(2) : ['test/api', 'test/hq', 'test/sync', ...HUB, ...LETTERS];
 const child = spawn('npx', ['vitest', 'run', ...files], {
   stdio: 'inherit',
   // The randomized sync suite runs its full 200 seeds in the SQLite half; with HQ on PostgreSQL

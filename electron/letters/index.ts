@@ -18,6 +18,7 @@ export { type LetterBlock, type LetterPage, letterPageText } from './render/page
 export { renderBarePdf, renderLettersToBuffer, renderLettersToFile } from './render/pdf.ts';
 export { type RenderPdfOptions, renderPdf, renderPdfBytes } from './render/thread.ts';
 export {
+  failInterruptedRuns,
   getLetterRun,
   letterRunPdfPath,
   listLetterRuns,

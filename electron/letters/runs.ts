@@ -103,15 +103,22 @@ export async function letterRunPdfPath(
   return row.file ? path.join(dataDir, row.file) : null;
 }
 
-/** The letters of a set, merged with the account's wording (yielding now and then). */
+/** The event loop gets a turn at least this often while letters are merged. */
+const MERGE_SLICE_MS = 8;
+
+/** The letters of a set, merged with the account's wording (in slices of a few milliseconds). */
 async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
   const settings = await loadLetterSettings(ctx.store.db, accountId);
   const template = templateOf(settings, set.kind);
   const merge = { settings, set, today: ctx.now() };
   const pages: LetterPage[] = [];
+  let since = performance.now();
   for (let i = 0; i < set.documents.length; i++) {
     pages.push(mergeLetter(template, set.documents[i]!, merge, i));
-    if (i % 200 === 199) await turn();
+    if (performance.now() - since > MERGE_SLICE_MS) {
+      await turn();
+      since = performance.now();
+    }
   }
   return pages;
 }
@@ -125,6 +132,9 @@ async function insertRun(ctx: DomainContext, accountId: string, id: string, set:
   );
   const empty = set.documents.length === 0;
   const at = ctx.now();
+  // The run's row with its first gifts, then the rest 500 to a transaction, so a run of
+  // thousands holds the database for a few milliseconds at a time. Until rendering is done
+  // the run cannot be marked sent, so a run cut short here never marks anything.
   await ctx.store.write(async (trx) => {
     await trx
       .insertInto('letterRuns')
@@ -142,14 +152,12 @@ async function insertRun(ctx: DomainContext, accountId: string, id: string, set:
         finishedAt: empty ? at : null,
       })
       .execute();
-    // The run's gifts in chunks of one statement each, inside the one transaction: a few
-    // milliseconds per thousand gifts.
-    for (let i = 0; i < rows.length; i += CHUNK)
-      await trx
-        .insertInto('letterRunGifts')
-        .values(rows.slice(i, i + CHUNK))
-        .execute();
+    if (rows.length > 0) await trx.insertInto('letterRunGifts').values(rows.slice(0, CHUNK)).execute();
   });
+  for (let i = CHUNK; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    await ctx.store.write((trx) => trx.insertInto('letterRunGifts').values(chunk).execute());
+  }
 }
 
 async function render(
@@ -224,6 +232,32 @@ export async function startLetterRun(
     active.set(id, running);
   }
   return getLetterRun(ctx, accountId, id);
+}
+
+/**
+ * Runs left 'rendering' by a GiftDesk that stopped while printing (no process renders them
+ * any more) are marked failed, with what to do; their gifts were never marked. For a server's
+ * start, before it takes requests. Answers how many.
+ */
+export async function failInterruptedRuns(ctx: DomainContext): Promise<number> {
+  const open = await ctx.store.db
+    .selectFrom('letterRuns')
+    .select('id')
+    .where('status', '=', 'rendering')
+    .execute();
+  const stale = open.map((r) => r.id).filter((id) => !active.has(id));
+  if (stale.length === 0) return 0;
+  const error =
+    'GiftDesk stopped while this run was printing: start the run again (no gift was marked sent).';
+  await ctx.store.write((trx) =>
+    trx
+      .updateTable('letterRuns')
+      .set({ status: 'failed', error, finishedAt: ctx.now() })
+      .where('id', 'in', stale)
+      .where('status', '=', 'rendering')
+      .execute(),
+  );
+  return stale.length;
 }
 
 /** Waits until the run has finished rendering here (and been marked, when asked), then answers it. */

@@ -2,8 +2,9 @@
  * Which gifts a letter run covers, grouped into documents: one per donor (thank-you letters,
  * year-end statements), or one for the single gift of a receipt. Completed gifts only;
  * anonymous gifts too (anonymity is about being named in public, not about the donor's own
- * letter). Amounts stay integer cents. The gifts are read in pages by id, with a turn for the
- * event loop between pages, so a run of thousands never holds the database or the loop long.
+ * letter). Amounts stay integer cents. The gifts are read in pages in the order of the
+ * (account, date, id) index, with a turn for the event loop between pages, so a run of
+ * thousands never holds the database or the loop long.
  */
 import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
 import type { PaymentMethod } from '#shared/enums.ts';
@@ -50,6 +51,8 @@ export interface LetterSet {
 }
 
 const PAGE = 1000;
+/** One collator for the sort (localeCompare with a locale builds one per comparison). */
+const BY_NAME = new Intl.Collator('en');
 const IN_CHUNK = 500;
 
 interface Range {
@@ -123,8 +126,14 @@ interface GiftRow extends LetterGift {
   contactId: string;
 }
 
-/** One page of the chosen gifts after `after` (by id). */
-async function giftPage(db: Db, accountId: string, choice: LetterChoice, range: Range, after: string | null) {
+/** One page of the chosen gifts after `after` (by date, then id). */
+async function giftPage(
+  db: Db,
+  accountId: string,
+  choice: LetterChoice,
+  range: Range,
+  after: { date: string; id: string } | null,
+) {
   let q = db
     .selectFrom('donations as d')
     .leftJoin('campaigns as c', 'c.id', 'd.campaignId')
@@ -146,8 +155,15 @@ async function giftPage(db: Db, accountId: string, choice: LetterChoice, range: 
   if (choice.contactId) q = q.where('d.contactId', '=', choice.contactId);
   if (choice.donationId) q = q.where('d.id', '=', choice.donationId);
   if (choice.notThanked) q = q.where('d.thankYouSent', '=', 0);
-  if (after !== null) q = q.where('d.id', '>', after);
-  const rows = await q.orderBy('d.id').limit(PAGE).execute();
+  if (after !== null)
+    q = q.where((eb) =>
+      eb.or([
+        eb('d.donationDate', '>', after.date),
+        eb.and([eb('d.donationDate', '=', after.date), eb('d.id', '>', after.id)]),
+      ]),
+    );
+  // In the order of the (account, date, id) index: each page reads on from the last, no sort.
+  const rows = await q.orderBy('d.donationDate').orderBy('d.id').limit(PAGE).execute();
   return rows.map((r): GiftRow => ({
     id: r.id,
     contactId: r.contactId,
@@ -251,7 +267,7 @@ export async function selectLetters(
   const { range, year } = rangeOf(choice, now);
   await checkReferences(db, accountId, choice);
   const byDonor = new Map<string, LetterGift[]>();
-  let after: string | null = null;
+  let after: { date: string; id: string } | null = null;
   for (;;) {
     const page = await giftPage(db, accountId, choice, range, after);
     for (const { contactId, ...gift } of page) {
@@ -260,7 +276,8 @@ export async function selectLetters(
       else byDonor.set(contactId, [gift]);
     }
     if (page.length < PAGE) break;
-    after = page[page.length - 1]!.id;
+    const last = page[page.length - 1]!;
+    after = { date: last.date, id: last.id };
     await turn();
   }
   const people = await donors(db, accountId, [...byDonor.keys()]);
@@ -280,9 +297,7 @@ export async function selectLetters(
     gifts += list.length;
     totalCents += total;
   }
-  documents.sort(
-    (a, b) => a.donor.name.localeCompare(b.donor.name, 'en') || (a.donor.id < b.donor.id ? -1 : 1),
-  );
+  documents.sort((a, b) => BY_NAME.compare(a.donor.name, b.donor.name) || (a.donor.id < b.donor.id ? -1 : 1));
   return {
     kind: choice.kind,
     choice: year !== null ? { ...choice, year } : choice,

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, createContext } from '../../electron/domain/index.ts';
 import {
+  failInterruptedRuns,
+  getLetterRun,
   loadLetterSettings,
+  markRunSent,
   previewFirstLetter,
   saveLetterSettings,
   selectLetters,
@@ -169,5 +172,37 @@ describe('which gifts a run covers', () => {
     expect(anaPage).toEqual(
       expect.arrayContaining(['Ana Ibáñez', 'Dear Ana María,', 'Your giving in 2026', '$101.09']),
     );
+  });
+});
+
+describe('a run left printing by a GiftDesk that stopped', () => {
+  it('is marked failed at the next start, and cannot be marked sent', async () => {
+    const at = '2026-11-01T10:00:00.000Z';
+    await s.store.write((trx) =>
+      trx
+        .insertInto('letterRuns')
+        .values({
+          id: 'ltr_cutshort',
+          accountId: s.accountId,
+          kind: 'thank-you',
+          filters: JSON.stringify({ kind: 'thank-you' }),
+          status: 'rendering',
+          documents: 2,
+          rendered: 1,
+          gifts: 2,
+          totalCents: 100,
+          createdAt: at,
+        })
+        .execute(),
+    );
+    const refused = await refusal(markRunSent(s.ctx, s.accountId, 'ltr_cutshort'));
+    expect([refused.status, refused.code]).toEqual([409, 'run_not_done']);
+    expect(await failInterruptedRuns(s.ctx)).toBe(1);
+    expect(await getLetterRun(s.ctx, s.accountId, 'ltr_cutshort')).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('start the run again'),
+      pdfUrl: null,
+    });
+    expect(await failInterruptedRuns(s.ctx)).toBe(0);
   });
 });
