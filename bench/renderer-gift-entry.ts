@@ -16,7 +16,7 @@ interface Donor {
 }
 
 /** What the run enters gifts into: the app's batch, the baseline's batch, their campaign, the donors typed. */
-interface GiftEntrySetup {
+export interface GiftEntrySetup {
   campaignId: string;
   batchId: string;
   baseBatchId: string;
@@ -24,7 +24,7 @@ interface GiftEntrySetup {
 }
 
 /** The counted gifts' figures, in ms (requestCount: requests between Enter and the row). */
-interface Samples {
+export interface Samples {
   ours: number[];
   base: number[];
   keystroke: number[];
@@ -64,7 +64,7 @@ async function post(server: AppServer, p: string, body: unknown): Promise<{ id: 
 }
 
 /** A campaign, the app's batch, the baseline's batch and the donors, through the API. */
-async function seed(server: AppServer): Promise<GiftEntrySetup> {
+export async function seed(server: AppServer): Promise<GiftEntrySetup> {
   const { id: campaignId } = await post(server, '/api/v1/campaigns', {
     accountId: server.accountId,
     name: 'Spring Gala',
@@ -99,7 +99,11 @@ async function seed(server: AppServer): Promise<GiftEntrySetup> {
 }
 
 /** The app with the batch open on the gift-entry screen, the donor box focused. */
-async function openGiftEntry(browser: Browser, server: AppServer, batchId: string): Promise<OpenedApp> {
+export async function openGiftEntry(
+  browser: Browser,
+  server: AppServer,
+  batchId: string,
+): Promise<OpenedApp> {
   const app = await openApp(browser, server);
   const { page } = app;
   await prepare(page);
@@ -288,12 +292,17 @@ async function enterGift(
   }
 }
 
-/** The warm-up gifts, then the counted ones (profiled when asked). */
-async function enterGifts(page: Page, server: AppServer, setup: GiftEntrySetup): Promise<Samples> {
+/** The warm-up gifts, then `count` counted ones (profiled when asked). */
+export async function enterGifts(
+  page: Page,
+  server: AppServer,
+  setup: GiftEntrySetup,
+  count = ENTRIES,
+): Promise<Samples> {
   const s: Samples = { ours: [], base: [], keystroke: [], keystrokeBase: [], postEnd: [], requestCount: [] };
   const profiler = await uiProfiler(page);
-  for (let i = 0; i < WARMUP_ENTRIES + ENTRIES; i++) {
-    if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + ENTRIES} (${WARMUP_ENTRIES} warm-up)`);
+  for (let i = 0; i < WARMUP_ENTRIES + count; i++) {
+    if (i % 25 === 0) log(`gift entry ${i + 1}/${WARMUP_ENTRIES + count} (${WARMUP_ENTRIES} warm-up)`);
     if (profiler && i === WARMUP_ENTRIES) await profiler.start();
     await enterGift(page, server, setup, i, s);
   }
@@ -301,14 +310,14 @@ async function enterGifts(page: Page, server: AppServer, setup: GiftEntrySetup):
   return s;
 }
 
-/** Closes the page once the batch counts every gift entered, and the page reported no problem. */
-async function closeChecked({ page, context, problems }: OpenedApp): Promise<void> {
-  const count = await page.evaluate(
+/** Closes the page once the batch counts every gift entered (`count` + the warm-up), and the page reported no problem. */
+export async function closeChecked({ page, context, problems }: OpenedApp, count = ENTRIES): Promise<void> {
+  const shown = await page.evaluate(
     () => document.querySelector('[data-testid="batch-count"]')?.textContent ?? '',
   );
   await context.close();
-  if (!count.startsWith(String(WARMUP_ENTRIES + ENTRIES)))
-    throw new Error(`the batch says “${count}” after ${WARMUP_ENTRIES + ENTRIES} gifts`);
+  if (!shown.startsWith(String(WARMUP_ENTRIES + count)))
+    throw new Error(`the batch says “${shown}” after ${WARMUP_ENTRIES + count} gifts`);
   if (problems.length) throw new Error(`the page reported problems: ${problems.join('; ')}`);
 }
 
