@@ -21,7 +21,7 @@ import { markThanked } from '../domain/donations/index.ts';
 import { DomainError, type DomainContext, notFound } from '../domain/index.ts';
 import { mergeLetter } from './merge.ts';
 import type { LetterPage } from './render/pages.ts';
-import { renderPdf, renderPdfBytes } from './render/thread.ts';
+import { renderPdf, renderPdfBytes, warmLetterRenderer } from './render/thread.ts';
 import { type LetterSet, selectLetters } from './select.ts';
 import { loadLetterSettings, templateOf } from './settings.ts';
 
@@ -228,6 +228,8 @@ export async function startLetterRun(
 ): Promise<LetterRun> {
   const { accountId, perDonor: _p, markSent: _m, ...choice } = input;
   await requireAccount(ctx, accountId);
+  // The renderer loads while the gifts are selected and recorded (thread.ts).
+  warmLetterRenderer();
   const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
   const id = newId('letterRun');
   await insertRun(ctx, accountId, id, set);

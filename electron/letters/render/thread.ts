@@ -1,7 +1,8 @@
 /**
- * Rendering off the event loop: each render runs in a worker thread (letter-worker.ts), from
- * the TypeScript sources through tsx in development and as letter-worker.js beside main.js
- * when built (scripts/build-electron.mjs), as the CSV import's worker does.
+ * Rendering off the event loop: renders run in a worker thread (letter-worker.ts), from the
+ * TypeScript sources through tsx in development and as letter-worker.js beside main.js when
+ * built (scripts/build-electron.mjs), as the CSV import's worker does. The worker takes one
+ * job at a time by message and is kept warm between jobs.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,36 +33,103 @@ function tsxEsmApi(from: string): string {
   return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
 }
 
-function startWorker(job: RenderJob): Worker {
+function spawnWorker(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./letter-worker.js', here), { workerData: job });
-  const entry = new URL('./letter-worker.ts', here).href;
-  const boot = `import { register } from ${JSON.stringify(tsxEsmApi(here))}; register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: job });
+  let w: Worker;
+  if (!here.endsWith('.ts')) w = new Worker(new URL('./letter-worker.js', here));
+  else {
+    const entry = new URL('./letter-worker.ts', here).href;
+    const boot = `import { register } from ${JSON.stringify(tsxEsmApi(here))}; register(); await import(${JSON.stringify(entry)});`;
+    w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+  }
+  // A worker that fails or ends while it waits warm is forgotten, never handed a job.
+  const forget = () => {
+    if (idle === w) idle = null;
+  };
+  w.on('error', forget);
+  w.on('exit', forget);
+  return w;
+}
+
+/**
+ * One renderer kept warm between jobs: starting a worker (its module graph, pdfkit, the
+ * font) costs more than drawing a few hundred letters, and the Letters screen renders a
+ * preview before every run. It is unref'd while idle (it never keeps a process alive) and
+ * ends after IDLE_MS without work, giving its memory back. A job that finds it busy (a preview
+ * while a run prints) gets a worker of its own, so a preview never waits for a run.
+ */
+const IDLE_MS = 120_000;
+let idle: Worker | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
+
+function take(): Worker {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  const w = idle ?? spawnWorker();
+  idle = null;
+  w.ref();
+  return w;
+}
+
+function giveBack(w: Worker): void {
+  if (idle) {
+    void w.terminate();
+    return;
+  }
+  idle = w;
+  w.unref();
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (idle === w) idle = null;
+    void w.terminate();
+  }, IDLE_MS);
+  idleTimer.unref();
+}
+
+/**
+ * Starts the renderer now, if none is warm, so that it loads while the caller does other
+ * work (a run selects its gifts meanwhile). Cheap when one is warm.
+ */
+export function warmLetterRenderer(): void {
+  if (!idle) giveBack(spawnWorker());
 }
 
 function run(job: RenderJob, onProgress?: (rendered: number) => void): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
+    const worker = take();
     let settled = false;
-    const worker = startWorker(job);
-    worker.on('message', (m: RenderMessage) => {
+    const finish = (ok: boolean) => {
+      settled = true;
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (ok) giveBack(worker);
+      else void worker.terminate();
+    };
+    const onMessage = (m: RenderMessage) => {
       if (m.type === 'progress') onProgress?.(m.rendered);
       else if (m.type === 'done') {
-        settled = true;
+        finish(true);
         resolve(m.bytes);
       } else {
-        settled = true;
+        finish(false);
         reject(new Error(m.error));
       }
-    });
-    worker.on('error', (err) => {
-      if (!settled) reject(err);
-      settled = true;
-    });
-    worker.on('exit', (code) => {
-      if (!settled) reject(new Error(`the letter renderer stopped (exit code ${code})`));
-      settled = true;
-    });
+    };
+    const onError = (err: Error) => {
+      if (settled) return;
+      finish(false);
+      reject(err);
+    };
+    const onExit = (code: number) => {
+      if (settled) return;
+      finish(false);
+      reject(new Error(`the letter renderer stopped (exit code ${code})`));
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage(job);
   });
 }
 
