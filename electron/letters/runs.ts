@@ -16,7 +16,7 @@ import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { LetterRunsTable } from '../db/schema/letters.ts';
-import { getAccount, requireAccount } from '../domain/accounts/index.ts';
+import { THIS_PROCESS, getAccount, ownerMayBeAlive, requireAccount } from '../domain/accounts/index.ts';
 import { markThanked } from '../domain/donations/index.ts';
 import { DomainError, type DomainContext, notFound } from '../domain/index.ts';
 import { mergeLetter } from './merge.ts';
@@ -129,6 +129,8 @@ async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet
 
 /** The runs rendering in this process, by id: what waitForRun waits on. */
 const active = new Map<string, Promise<void>>();
+/** Runs this process is recording (their row may be written, rendering not yet begun). */
+const starting = new Set<string>();
 
 async function insertRun(ctx: DomainContext, accountId: string, id: string, set: LetterSet): Promise<void> {
   const rows = set.documents.flatMap((d) =>
@@ -154,6 +156,7 @@ async function insertRun(ctx: DomainContext, accountId: string, id: string, set:
         totalCents: set.totalCents,
         createdAt: at,
         finishedAt: empty ? at : null,
+        owner: THIS_PROCESS,
       })
       .execute();
     if (rows.length > 0) await trx.insertInto('letterRunGifts').values(rows.slice(0, CHUNK)).execute();
@@ -232,26 +235,40 @@ export async function startLetterRun(
   warmLetterRenderer();
   const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
   const id = newId('letterRun');
-  await insertRun(ctx, accountId, id, set);
-  if (set.documents.length > 0) {
-    const running = render(ctx, dataDir, accountId, id, set, input).finally(() => active.delete(id));
-    active.set(id, running);
+  starting.add(id);
+  try {
+    await insertRun(ctx, accountId, id, set);
+    if (set.documents.length > 0) {
+      const running = render(ctx, dataDir, accountId, id, set, input).finally(() => active.delete(id));
+      active.set(id, running);
+    }
+  } finally {
+    starting.delete(id);
   }
   return getLetterRun(ctx, accountId, id);
 }
 
+/** True when no process renders the run any more: its owner is gone, unknown, or this process without it. */
+function interrupted(run: { id: string; owner: string | null }): boolean {
+  if (active.has(run.id) || starting.has(run.id)) return false;
+  if (run.owner === null || run.owner === THIS_PROCESS) return true;
+  return !ownerMayBeAlive(run.owner);
+}
+
 /**
- * Runs left 'rendering' by a GiftDesk that stopped while printing (no process renders them
- * any more) are marked failed, with what to do; their gifts were never marked. For a server's
- * start, before it takes requests. Answers how many.
+ * Runs left 'rendering' by a GiftDesk that stopped while printing (kill -9, a crash, a power
+ * cut: the process that rendered them is gone) are marked failed, with what to do; their
+ * gifts were never marked. A run still printing in another live process on the same database
+ * (the `giftdesk letters` command beside a server) is left alone. For a server's start, before
+ * it takes requests. Answers how many.
  */
 export async function failInterruptedRuns(ctx: DomainContext): Promise<number> {
   const open = await ctx.store.db
     .selectFrom('letterRuns')
-    .select('id')
+    .select(['id', 'owner'])
     .where('status', '=', 'rendering')
     .execute();
-  const stale = open.map((r) => r.id).filter((id) => !active.has(id));
+  const stale = open.filter(interrupted).map((r) => r.id);
   if (stale.length === 0) return 0;
   const error =
     'GiftDesk stopped while this run was printing: start the run again (no gift was marked sent).';

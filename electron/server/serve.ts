@@ -9,6 +9,7 @@ import { createContext, type DomainContext } from '../domain/index.ts';
 import type { KeySource } from '../sync/index.ts';
 import { createSyncScheduler, matchContactByEmail, type SyncScheduler } from '../sync/index.ts';
 import { type HubServices, createHubServices, hubUrl, saveHubSettings } from '../hub/index.ts';
+import { failInterruptedRuns } from '../letters/index.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { type HubHostingHandle, hostingBeside, servingAsHub } from './hub-host.ts';
 import { isLoopbackBind } from './hosts.ts';
@@ -67,6 +68,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   await revokeOrphanedSessionKeys(ctx);
   // Ended sessions (of earlier runs, or ended by a person) are not kept as keys.
   await forgetEndedSessionKeys(ctx);
+  // Letter print runs left 'rendering' by a process that is gone are failed, so their
+  // progress bars end (a run printing in another live process is left alone).
+  await failInterruptedRuns(ctx);
   let scheduler: SyncScheduler | null = null;
   if (opts.sync?.run) {
     scheduler = createSyncScheduler({

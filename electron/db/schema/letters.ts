@@ -1,5 +1,6 @@
 /**
- * Letters, receipts and year-end statements (migration 2026-11-27T2000-letters).
+ * Letters, receipts and year-end statements (migrations 2026-11-27T2000-letters and
+ * 2026-11-27T2120-letter-run-owner).
  */
 import type { ColumnType } from 'kysely';
 import type { LetterKind, LetterRunStatus, OrgKind } from '#shared/schemas/letters.ts';
@@ -44,6 +45,8 @@ export interface LetterRunsTable {
   createdAt: string;
   finishedAt: string | null;
   markedSentAt: string | null;
+  /** The process rendering the run (`host|pid|random`, as a session key's owner); null before it was recorded. */
+  owner: string | null;
 }
 
 /** A gift a run covered. */

@@ -13,4 +13,10 @@ export {
   revokeApiKey,
   revokedKeyOf,
 } from './api-keys.ts';
-export { type SessionKind, forgetEndedSessionKeys, revokeOrphanedSessionKeys } from './sessions.ts';
+export {
+  type SessionKind,
+  THIS_PROCESS,
+  forgetEndedSessionKeys,
+  ownerMayBeAlive,
+  revokeOrphanedSessionKeys,
+} from './sessions.ts';

@@ -31,8 +31,11 @@ export function browserSessionExpired(lastActive: string, now: string): boolean 
  */
 export const THIS_PROCESS = `${os.hostname()}|${process.pid}|${randomBytes(9).toString('base64url')}`;
 
-/** True while the process named by a session owner (`host|pid|random`) may still be running. */
-function ownerMayBeAlive(owner: string): boolean {
+/**
+ * True while the process named by an owner (`host|pid|random`: a session key's, or a letter
+ * print run's) may still be running.
+ */
+export function ownerMayBeAlive(owner: string): boolean {
   const [host, pidText] = owner.split('|');
   if (owner === THIS_PROCESS) return true;
   if (host !== os.hostname()) return true; // another machine's process: it cannot be asked
