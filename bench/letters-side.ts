@@ -2,21 +2,25 @@
  * One side of part `letters`' first figure, in a process of its own so its peak memory is
  * its own (bench/letters.ts starts it):
  *
- *   node --import tsx bench/letters-side.ts ours <dataDir> <accountId>
- *   node --import tsx bench/letters-side.ts bare <pages.json> <out.pdf>
+ *   node --import tsx bench/letters-side.ts ours <dataDir> <accountId> [cold]
+ *   node --import tsx bench/letters-side.ts bare|plain <pages.json> <out.pdf>
  *
- * `ours`: the run through GiftDesk's run path on the data folder (store opened first,
- * untimed). `bare`: the bare render of the same pages on this thread (pages read first,
+ * `ours`: the run through GiftDesk's run path on the data folder (store opened first, and the
+ * first letter previewed as the Letters screen does before a run, untimed; with `cold`, no
+ * preview: the renderer starts inside the timed part, as for a first `giftdesk letters`). `bare`: the library drawing exactly the same pages on this thread (`plain`: the same text as
+ * plain lines, for reference; pages read first,
  * untimed). Prints one JSON line: the time of the run or render (wall and CPU), the process's max RSS (from
  * process.resourceUsage(), the whole process life, workers included) and its RSS just before.
  */
 import fs from 'node:fs';
 import { openStore } from '../electron/db/open.ts';
 import { createContext } from '../electron/domain/context.ts';
-import { bareRender, readPages, runLetters } from './letters-run.ts';
+import { bareRender, plainRender, previewFirst, readPages, runLetters } from './letters-run.ts';
 
 export interface SideResult {
-  side: 'ours' | 'bare';
+  side: 'ours' | 'bare' | 'plain';
+  /** ours: whether the renderer started inside the timed part (no preview first). */
+  cold?: boolean;
   ms: number;
   /** CPU time (user + system) of the whole process over the timed part, worker threads included. */
   cpuMs: number;
@@ -37,13 +41,17 @@ function cpuSince(c0: NodeJS.CpuUsage): number {
 }
 
 async function main(): Promise<void> {
-  const [side, a, b] = process.argv.slice(2);
-  if ((side !== 'ours' && side !== 'bare') || !a || !b)
-    throw new Error('usage: letters-side.ts ours <dataDir> <accountId> | bare <pages.json> <out.pdf>');
+  const [side, a, b, mode] = process.argv.slice(2);
+  const cold = mode === 'cold';
+  if ((side !== 'ours' && side !== 'bare' && side !== 'plain') || !a || !b)
+    throw new Error(
+      'usage: letters-side.ts ours <dataDir> <accountId> [cold] | bare|plain <pages.json> <out.pdf>',
+    );
   let result: Omit<SideResult, 'maxRssMiB' | 'bytes'>;
   if (side === 'ours') {
     const store = await openStore({ dataDir: a });
     const ctx = createContext(store);
+    if (!cold) await previewFirst(ctx, b);
     const rssBeforeMiB = process.memoryUsage.rss() / MiB;
     const t0 = performance.now();
     const c0 = process.cpuUsage();
@@ -51,13 +59,13 @@ async function main(): Promise<void> {
     const ms = performance.now() - t0;
     const cpuMs = cpuSince(c0);
     await store.close();
-    result = { side, ms, cpuMs, rssBeforeMiB, file: run.file, documents: run.documents };
+    result = { side, cold, ms, cpuMs, rssBeforeMiB, file: run.file, documents: run.documents };
   } else {
     const pages = readPages(a);
     const rssBeforeMiB = process.memoryUsage.rss() / MiB;
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    await bareRender(pages, b);
+    await (side === 'bare' ? bareRender : plainRender)(pages, b);
     const ms = performance.now() - t0;
     result = { side, ms, cpuMs: cpuSince(c0), rssBeforeMiB, file: b, documents: pages.length };
   }

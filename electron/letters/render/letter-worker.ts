@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { renderLettersToBuffer, renderLettersToFile } from './pdf.ts';
-import type { RenderJob, RenderMessage } from './thread.ts';
+import { type LettersFile, openLettersFile, renderLettersToBuffer } from './pdf.ts';
+import type { RenderJob, RenderMessage, WorkerRequest } from './thread.ts';
 
 /**
  * On Linux this thread alone (its id from /proc/thread-self) runs 10 nice steps below the
@@ -30,31 +30,56 @@ yieldToTheEventLoop();
 const port = parentPort!;
 const post = (m: RenderMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-/** One job (thread.ts sends the next only after this one's 'done' or 'failed'). */
-async function render(job: RenderJob): Promise<void> {
-  let last = 0;
-  try {
-    if (job.out === null) {
-      const bytes = await renderLettersToBuffer(job.pages, job.title);
-      const copy = new Uint8Array(bytes);
-      post({ type: 'done', bytes: copy }, [copy.buffer]);
-    } else {
-      await renderLettersToFile(job.pages, job.out, {
-        perDonorDir: job.perDonorDir,
-        title: job.title,
-        onProgress: (rendered) => {
-          const now = Date.now();
-          if (rendered === job.pages.length || now - last >= 100) {
-            last = now;
-            post({ type: 'progress', rendered });
-          }
-        },
-      });
-      post({ type: 'done', bytes: null });
+/** The preview: every page at once, answered as bytes. */
+async function renderBytes(job: RenderJob): Promise<void> {
+  const bytes = await renderLettersToBuffer(job.pages, job.title);
+  const copy = new Uint8Array(bytes);
+  post({ type: 'done', bytes: copy }, [copy.buffer]);
+}
+
+/** A run's file, open while its letters arrive in chunks (thread.ts, renderPdf). */
+let open: { file: LettersFile; rendered: number; last: number; failed: boolean } | null = null;
+
+async function handle(m: WorkerRequest): Promise<void> {
+  switch (m.type) {
+    case 'bytes':
+      return renderBytes(m.job);
+    case 'open':
+      open = { file: openLettersFile(m.out, m), rendered: 0, last: 0, failed: false };
+      return;
+    case 'pages': {
+      const run = open;
+      if (!run || run.failed) return;
+      for (const page of m.pages) {
+        await run.file.add(page);
+        run.rendered += 1;
+        const now = Date.now();
+        if (now - run.last >= 100) {
+          run.last = now;
+          post({ type: 'progress', rendered: run.rendered });
+        }
+      }
+      return;
     }
-  } catch (err) {
-    post({ type: 'failed', error: err instanceof Error ? err.message : String(err) });
+    case 'close': {
+      const run = open;
+      open = null;
+      if (!run || run.failed) return;
+      await run.file.close();
+      post({ type: 'progress', rendered: run.rendered });
+      post({ type: 'done', bytes: null });
+      return;
+    }
   }
 }
 
-port.on('message', (job: RenderJob) => void render(job));
+/** One request at a time, in the order sent; a failure ends the job it belongs to. */
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (m: WorkerRequest) => {
+  queue = queue.then(() =>
+    handle(m).catch((err: unknown) => {
+      if (open) open.failed = true;
+      post({ type: 'failed', error: err instanceof Error ? err.message : String(err) });
+    }),
+  );
+});

@@ -76,13 +76,21 @@ function drawRow(doc: PDFKit.PDFDocument, cells: string[], bold: boolean): void 
   const width = doc.page.width - left - doc.page.margins.right;
   const widths = cells.map((_, i) => (TABLE_WIDTHS[i] ?? 1 / cells.length) * width);
   doc.font(bold ? SANS_BOLD : SANS).fontSize(10);
-  const height = Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: widths[i]! - 6 })));
+  // Most rows fit on one line (a date, a campaign, a method, an amount): those are placed
+  // without the line wrapper, which measures each cell again; a longer cell wraps.
+  const textWidths = cells.map((c) => doc.widthOfString(c));
+  const oneLine = textWidths.every((w, i) => w <= widths[i]! - 6);
+  const height = oneLine
+    ? doc.currentLineHeight(true)
+    : Math.max(...cells.map((c, i) => doc.heightOfString(c || ' ', { width: widths[i]! - 6 })));
   if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
   const y = doc.y;
   let x = left;
   cells.forEach((cell, i) => {
     const last = i === cells.length - 1;
-    doc.text(cell, x, y, { width: widths[i]! - 6, align: last ? 'right' : 'left', lineBreak: true });
+    if (oneLine) {
+      if (cell) doc.text(cell, last ? x + widths[i]! - 6 - textWidths[i]! : x, y, { lineBreak: false });
+    } else doc.text(cell, x, y, { width: widths[i]! - 6, align: last ? 'right' : 'left', lineBreak: true });
     x += widths[i]!;
   });
   doc.x = left;
@@ -142,32 +150,59 @@ export interface RenderOptions {
   title?: string;
 }
 
+/** A PDF being written, letter by letter, as the letters arrive (the run's render). */
+export interface LettersFile {
+  /** Draws the next letter (and writes it alone too, with a per-donor folder). */
+  add(page: LetterPage): Promise<void>;
+  /** Ends the document; resolves once the file is written. */
+  close(): Promise<void>;
+}
+
+/** Opens the PDF at `out` for letters to be added (and one file per letter on request). */
+export function openLettersFile(
+  out: string,
+  opts: Pick<RenderOptions, 'perDonorDir' | 'title'> = {},
+): LettersFile {
+  const doc = newDocument(opts.title ?? 'Letters');
+  const done = written(doc, out);
+  // A failure before close is awaited is not an unhandled rejection: close answers it.
+  done.catch(() => undefined);
+  if (opts.perDonorDir) fs.mkdirSync(opts.perDonorDir, { recursive: true });
+  let count = 0;
+  return {
+    async add(page) {
+      count += 1;
+      drawLetter(doc, page);
+      if (opts.perDonorDir) {
+        const one = newDocument(opts.title ?? 'Letter');
+        const file = written(
+          one,
+          path.join(opts.perDonorDir, page.fileName ?? `${String(count).padStart(5, '0')}.pdf`),
+        );
+        drawLetter(one, page);
+        one.end();
+        await file;
+      }
+    },
+    async close() {
+      doc.end();
+      await done;
+    },
+  };
+}
+
 /** Renders the letters into one PDF at `out` (and one per letter on request). */
 export async function renderLettersToFile(
   pages: LetterPage[],
   out: string,
   opts: RenderOptions = {},
 ): Promise<void> {
-  const doc = newDocument(opts.title ?? 'Letters');
-  const done = written(doc, out);
-  if (opts.perDonorDir) fs.mkdirSync(opts.perDonorDir, { recursive: true });
+  const file = openLettersFile(out, opts);
   for (let i = 0; i < pages.length; i++) {
-    const page = pages[i]!;
-    drawLetter(doc, page);
-    if (opts.perDonorDir) {
-      const one = newDocument(opts.title ?? 'Letter');
-      const file = written(
-        one,
-        path.join(opts.perDonorDir, page.fileName ?? `${String(i + 1).padStart(5, '0')}.pdf`),
-      );
-      drawLetter(one, page);
-      one.end();
-      await file;
-    }
+    await file.add(pages[i]!);
     opts.onProgress?.(i + 1);
   }
-  doc.end();
-  await done;
+  await file.close();
 }
 
 /** The letters as PDF bytes (the preview). */

@@ -19,6 +19,13 @@ export interface RenderJob {
   title: string;
 }
 
+/** What the worker is sent: a preview at once, or a run's file in chunks (open, pages…, close). */
+export type WorkerRequest =
+  | { type: 'bytes'; job: RenderJob }
+  | { type: 'open'; out: string; perDonorDir: string | null; title: string }
+  | { type: 'pages'; pages: LetterPage[] }
+  | { type: 'close' };
+
 export type RenderMessage =
   | { type: 'progress'; rendered: number }
   | { type: 'done'; bytes: Uint8Array | null }
@@ -94,7 +101,14 @@ export function warmLetterRenderer(): void {
   if (!idle) giveBack(spawnWorker());
 }
 
-function run(job: RenderJob, onProgress?: (rendered: number) => void): Promise<Uint8Array | null> {
+/**
+ * One job on a worker: `send` posts its requests (and may fail, ending the job); resolves
+ * with the worker's 'done'.
+ */
+function run(
+  send: (post: (m: WorkerRequest) => void) => Promise<void>,
+  onProgress?: (rendered: number) => void,
+): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
     const worker = take();
     let settled = false;
@@ -129,7 +143,13 @@ function run(job: RenderJob, onProgress?: (rendered: number) => void): Promise<U
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    worker.postMessage(job);
+    send((m) => {
+      if (!settled) worker.postMessage(m);
+    }).catch((err: unknown) => {
+      if (settled) return;
+      finish(false);
+      reject(err instanceof Error ? err : new Error(String(err)));
+    });
   });
 }
 
@@ -141,22 +161,30 @@ export interface RenderPdfOptions {
 
 /**
  * Renders the letters into one PDF at `out`, in a worker thread; `onProgress` hears how many
- * are drawn. The file is written under a temporary name and renamed when complete, so a
- * reader never sees half a PDF.
+ * are drawn. `pages` may be a list or chunks arriving as they are made: the worker draws a
+ * chunk while the next is prepared. The file is written under a temporary name and renamed
+ * when complete, so a reader never sees half a PDF.
  */
 export async function renderPdf(
-  pages: LetterPage[],
+  pages: LetterPage[] | AsyncIterable<LetterPage[]>,
   out: string,
   onProgress?: (rendered: number) => void,
   opts: RenderPdfOptions = {},
 ): Promise<void> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const part = `${out}.part`;
+  const chunks = Array.isArray(pages) ? [pages] : pages;
   try {
-    await run(
-      { pages, out: part, perDonorDir: opts.perDonorDir ?? null, title: opts.title ?? 'Letters' },
-      onProgress,
-    );
+    await run(async (post) => {
+      post({
+        type: 'open',
+        out: part,
+        perDonorDir: opts.perDonorDir ?? null,
+        title: opts.title ?? 'Letters',
+      });
+      for await (const chunk of chunks) post({ type: 'pages', pages: chunk });
+      post({ type: 'close' });
+    }, onProgress);
     fs.renameSync(part, out);
   } finally {
     fs.rmSync(part, { force: true });
@@ -165,6 +193,8 @@ export async function renderPdf(
 
 /** The letters as PDF bytes, rendered in a worker thread (a preview). */
 export async function renderPdfBytes(pages: LetterPage[], title = 'Letter'): Promise<Buffer> {
-  const bytes = await run({ pages, out: null, perDonorDir: null, title });
+  const bytes = await run(async (post) =>
+    post({ type: 'bytes', job: { pages, out: null, perDonorDir: null, title } }),
+  );
   return Buffer.from(bytes!);
 }
