@@ -167,6 +167,9 @@ export function runShell<W extends ShellWindow>(
         sandbox: true,
         nodeIntegration: false,
         webSecurity: true,
+        // Chromium's PDF viewer (the only plugin Electron has): the Letters screen's preview
+        // and a receipt's print frame show the PDF the local server made.
+        plugins: true,
       },
     });
     win.webContents.setWindowOpenHandler(({ url }) => {

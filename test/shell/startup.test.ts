@@ -89,6 +89,8 @@ describe('the desktop shell on a good data folder', () => {
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      // The PDF viewer, for the letters' preview and a receipt's print frame.
+      plugins: true,
     });
     const origin = `http://127.0.0.1:${port}`;
     expect(win.loaded).toEqual([
