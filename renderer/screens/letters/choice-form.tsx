@@ -167,6 +167,12 @@ export function ChoiceForm({
             checked={value.perDonor}
             onChange={(e) => set('perDonor', e.target.checked)}
           />
+          {value.perDonor ? (
+            <p className="field-hint">
+              Saved on this computer, in GiftDesk’s data folder under letters, in a folder named after the
+              run.
+            </p>
+          ) : null}
           <div className="letters-make">
             <Button type="submit" tone="primary" busy={making}>
               Make letters
