@@ -5,6 +5,7 @@
  * when each station was last noted as seen (written at most every few seconds, not per request),
  * and how the feed gathers changes before it answers (`pace`).
  */
+import { pause } from '#shared/pause.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { createFeedWaiters, type FeedWaiters } from './feed-waiters.ts';
 import { stationOfKey, touchStation } from './stations.ts';
@@ -23,20 +24,6 @@ export interface FeedPace {
   now(): number;
   /** Resolves after `ms`, or at once when the signal aborts. */
   pause(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-/** Waits `ms` of the real clock, or less when the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export interface KeyStation {

@@ -11,10 +11,9 @@
  */
 import { inYearRange, toIsoInstant, YEAR_RANGE_ISSUE } from '#shared/dates.ts';
 import type { ThankYouMarks } from '#shared/schemas/letters.ts';
-import { logChange } from '../change-log.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidField } from '../errors.ts';
-import { THANK_YOU_FIELDS } from './thank-you.ts';
+import { writeThankYouMarks } from './thank-you.ts';
 
 export interface ThankYouMarksTaken {
   /** Gifts newly marked. */
@@ -53,19 +52,7 @@ export async function takeThankYouMarks(
     let marked = 0;
     for (const id of ids) {
       if (found.get(id) !== 0) continue; // unknown, or marked already: its first date stays
-      await trx
-        .updateTable('donations')
-        .set({ thankYouSent: 1, thankYouSentDate: dates.get(id)!, updatedAt: now })
-        .where('id', '=', id)
-        .execute();
-      await logChange(trx, {
-        accountId,
-        entityType: 'donation',
-        entityId: id,
-        op: 'update',
-        fields: [...THANK_YOU_FIELDS],
-        at: now,
-      });
+      await writeThankYouMarks(trx, accountId, [id], dates.get(id)!, now);
       marked++;
     }
     return { marked, unknown: ids.filter((id) => !found.has(id)) };

@@ -4,6 +4,7 @@
  * logs each as a donation update of those two fields, so the sync carries the marks on (in a
  * gift's create when it has not been sent yet; see docs/design.md, "Letters").
  */
+import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { logChange } from '../change-log.ts';
 
@@ -35,23 +36,38 @@ export async function markThanked(
         .execute();
       if (open.length === 0) continue;
       const ids = open.map((r) => r.id);
-      await trx
-        .updateTable('donations')
-        .set({ thankYouSent: 1, thankYouSentDate: sentAt, updatedAt: at })
-        .where('id', 'in', ids)
-        .execute();
-      for (const id of ids) {
-        await logChange(trx, {
-          accountId,
-          entityType: 'donation',
-          entityId: id,
-          op: 'update',
-          fields: [...THANK_YOU_FIELDS],
-          at,
-        });
-      }
+      await writeThankYouMarks(trx, accountId, ids, sentAt, at);
       marked += ids.length;
     }
     return marked;
   });
+}
+
+/**
+ * Sets the marks on the account's gifts `ids` (found unmarked by the caller) at `sentAt`, in
+ * the caller's transaction, and logs each as a donation update of the two fields.
+ */
+export async function writeThankYouMarks(
+  trx: Db,
+  accountId: string,
+  ids: readonly string[],
+  sentAt: string,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('donations')
+    .set({ thankYouSent: 1, thankYouSentDate: sentAt, updatedAt: at })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+  for (const id of ids) {
+    await logChange(trx, {
+      accountId,
+      entityType: 'donation',
+      entityId: id,
+      op: 'update',
+      fields: [...THANK_YOU_FIELDS],
+      at,
+    });
+  }
 }

@@ -18,6 +18,7 @@
  * - Stops for good when the hub removed this station (revoked_at recorded by any request's
  *   401 station_revoked) or the account stops being a station; `stop()` ends it at once.
  */
+import { pause } from '#shared/pause.ts';
 import type { Store } from '../../db/store.ts';
 import type { RemoteClient } from '../net/http-client.ts';
 import { recordingAnswers } from '../net/reachability.ts';
@@ -55,20 +56,6 @@ export interface StationLoop {
   /** Asks for the station's report (after a push pass that changed something): sent at once, or when the gap since the last has passed. */
   report(): void;
   stop(): Promise<void>;
-}
-
-/** Waits `ms`, or less when the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export function startStationLoop(o: StationLoopOptions): StationLoop {
