@@ -20,6 +20,7 @@ import { Contact, CustomFieldValues } from './contacts.ts';
 import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
+import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
 
 /** `sha256:` and 64 hex digits, optionally in colon-separated pairs (case ignored). */
@@ -144,8 +145,63 @@ export const HubDonation = DonationListItem.extend({
 /** A contact as the feed carries it: the read shape with its custom fields. */
 export const HubContact = Contact.extend({ customFields: CustomFieldValues.optional() });
 
+/** The account's election calendar and its default election, as the feed carries them whole. */
+export const LedgerElections = z.object({
+  elections: z.array(
+    z.object({
+      id: z.string(),
+      electionType: z.enum(ELECTION_TYPES),
+      electionYear: z.number().int(),
+      electionDate: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  defaultElection: z
+    .object({ electionType: z.enum(ELECTION_TYPES), electionYear: z.number().int() })
+    .nullable(),
+});
+
+/** What the account's letters say (null: never edited, the defaults) and its own templates. */
+export const LedgerLetters = z.object({
+  settings: z
+    .object({
+      orgKind: z.enum(ORG_KINDS),
+      organizationName: z.string().nullable(),
+      organizationAddress: z.string().nullable(),
+      signerName: z.string().nullable(),
+      signerTitle: z.string().nullable(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
+  templates: z.array(
+    z.object({ kind: z.enum(LETTER_KINDS), heading: z.string(), body: z.string(), updatedAt: z.string() }),
+  ),
+});
+
+/** A campaign as the feed carries it: the donation accounts it offers (no totals: each end counts its own). */
+export const LedgerCampaign = z.object({
+  id: z.string(),
+  name: z.string(),
+  donationAccounts: z.array(z.object({ id: z.string(), name: z.string() })),
+  createdAt: z.string(),
+});
+
+/**
+ * The snapshot kinds of the event's ledger: each list whole, present only when it changed since
+ * the cursor (its fingerprint, which the cursor carries, differs) or on the first read.
+ */
+export const HubSnapshots = z.object({
+  elections: LedgerElections.optional(),
+  letters: LedgerLetters.optional(),
+  donationAccounts: z.array(DonationAccount).optional(),
+  committees: z.array(Committee).optional(),
+  campaigns: z.array(LedgerCampaign).optional(),
+  customFields: z.array(CustomFieldDefinition).optional(),
+  stations: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+
 export const HubChangesQuery = z.object({
-  after: z.string().max(64).optional(),
+  after: z.string().max(200).optional(),
   wait: z.coerce.number().int().min(0).max(30).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
@@ -156,7 +212,12 @@ export const HubChanges = z
     /** Contacts deleted at the hub (ids). */
     deletedContacts: z.array(z.string()),
     donations: z.array(HubDonation),
-    /** Present when reference data changed since the cursor: the whole lists. */
+    /** The snapshot kinds that changed since the cursor (absent from a hub of an earlier version). */
+    snapshots: HubSnapshots.optional(),
+    /**
+     * For a station of an earlier version: the four reference lists whole when one of them is in
+     * `snapshots` (campaign totals are not carried: 0). A station that reads `snapshots` ignores it.
+     */
     reference: z
       .object({
         campaigns: z.array(Campaign),
@@ -315,6 +376,10 @@ export type HubStationList = z.infer<typeof HubStationList>;
 export type HubDonation = z.infer<typeof HubDonation>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
+export type HubSnapshots = z.infer<typeof HubSnapshots>;
+export type LedgerElections = z.infer<typeof LedgerElections>;
+export type LedgerLetters = z.infer<typeof LedgerLetters>;
+export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
 export type HubReportBody = z.infer<typeof HubReportBody>;
 export type CloseOutStation = z.infer<typeof CloseOutStation>;
 export type CloseOut = z.infer<typeof CloseOut>;
