@@ -17,7 +17,8 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
-import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
+import { DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
+import { MAX_DOLLARS } from '../money.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
@@ -37,9 +38,21 @@ export const pairingCodeField = z
   .min(1, { error: 'must not be empty' })
   .max(32, { error: 'must be at most 32 characters' });
 
+/**
+ * A station the hub removed pairs again as the same station: its id at the hub and the key it
+ * had there (id and secret), which prove it is that station. The hub reuses its row, clears the
+ * removal and gives it a new key.
+ */
+export const HubRejoin = z.object({
+  stationId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
+  keyId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
+  secret: z.string({ error: typeError('must be a string') }).min(1).max(200),
+});
+
 export const HubJoinBody = z.object({
   code: pairingCodeField,
   name: requiredText(80),
+  rejoin: HubRejoin.optional(),
 });
 
 export const HubStation = z
@@ -81,6 +94,8 @@ export const HubInfo = z
     joinLink: z.string().nullable(),
     /** This server serves the hub's HTTPS address now. */
     hosting: z.boolean(),
+    /** The address the hub was told to listen on (0.0.0.0: every network), to serve there again. */
+    bindHost: z.string().nullable(),
     /** The fresh code the link carries (hosting just started), and when it expires. */
     pairingCode: z.string().nullable(),
     expiresAt: z.string().nullable(),
@@ -237,16 +252,62 @@ export const HubChanges = z
   })
   .meta({ id: 'HubChanges' });
 
+const dollars = z.number().min(-MAX_DOLLARS).max(MAX_DOLLARS);
+const countOf = z.number().int().min(0);
+const shortText = (max: number) => z.string({ error: typeError('must be a string') }).max(max);
+
+/** A batch count as the station recorded it, reported with the station's name for the batch. */
+export const ReportedBatchCount = z
+  .object({
+    batchId: shortText(64).min(1),
+    batchName: shortText(200),
+    countedBy: shortText(200),
+    countedAt: shortText(40),
+    note: shortText(1000).nullable(),
+    enteredCount: countOf,
+    enteredTotal: dollars,
+    countedTotal: dollars,
+    /** Counted − entered (0: it balanced). */
+    difference: dollars,
+    lines: z
+      .array(
+        z.object({
+          paymentMethod: z.enum(PAYMENT_METHODS),
+          enteredCount: countOf,
+          enteredTotal: dollars,
+          countedCount: countOf.nullable(),
+          countedTotal: dollars,
+          difference: dollars,
+        }),
+      )
+      .max(PAYMENT_METHODS.length),
+  })
+  .meta({ id: 'ReportedBatchCount' });
+
 export const HubReportBody = z.object({
   /** Gifts this station entered (its own, not those it got from the hub). */
   entered: z.number().int().min(0),
-  /** The sequence of its last change. */
+  /** The sequence of its newest change. */
   lastSeq: z.number().int().min(0),
   /** Changes it has not had confirmed by the hub. */
   waiting: z.number().int().min(0),
+  /** Its batches' counts (the newest count of each counted batch). Absent from older stations. */
+  batches: z.array(ReportedBatchCount).max(500).optional(),
 });
 
 export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
+
+/**
+ * Where a station stands at the close:
+ * - `complete`: it reported since the hub last started serving, with nothing waiting, and the
+ *   hub holds every gift it said it entered;
+ * - `waiting`: its last report (since the start) says changes wait, or the hub holds fewer gifts
+ *   than it entered;
+ * - `not_reported`: no report since the hub last started serving (a report from before proves
+ *   nothing of what was typed while the hub was away);
+ * - `revoked`: removed from the event; what it typed after `revokedAt` is not known here.
+ */
+export const CLOSE_OUT_STATES = ['complete', 'waiting', 'not_reported', 'revoked'] as const;
 
 export const CloseOutStation = z.object({
   id: z.string(),
@@ -254,12 +315,18 @@ export const CloseOutStation = z.object({
   gifts: z.number().int(),
   total: z.number(),
   byMethod: MethodTotals,
-  /** Everything the station says it entered is at the hub, and it has nothing waiting. */
+  /** `state` is `complete`. */
   complete: z.boolean(),
+  state: z.enum(CLOSE_OUT_STATES),
   reportedEntered: z.number().int().nullable(),
   reportedLastSeq: z.number().int().nullable(),
   waiting: z.number().int().nullable(),
+  /** When its last report came (null: none). */
+  reportedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
   lastSeenAt: z.string().nullable(),
+  /** Its batches' counts as it last reported them (the hub's row for itself: none). */
+  batches: z.array(ReportedBatchCount),
 });
 
 export const CloseOut = z
@@ -275,9 +342,13 @@ export const CloseOut = z
         donor: z.string(),
         amount: z.number(),
         stationId: z.string().nullable(),
+        /** Read from the gift's notes ("check 1021"); null when none is written. */
+        checkNumber: z.string().nullable(),
       }),
     ),
     cashTotal: z.number(),
+    /** When the hub's server last started serving the event (reports before it are not counted). */
+    servedAt: z.string().nullable(),
   })
   .meta({ id: 'HubCloseOut' });
 
@@ -311,6 +382,8 @@ export const EventStatus = z
     waiting: z.number().int(),
     revokedAt: z.string().nullable(),
     notices: z.number().int(),
+    /** At the hub: this GiftDesk serves the event now (false: the stations cannot reach it). */
+    serving: z.boolean().nullable().optional(),
   })
   .meta({ id: 'EventStatus' });
 
@@ -381,6 +454,8 @@ export type LedgerElections = z.infer<typeof LedgerElections>;
 export type LedgerLetters = z.infer<typeof LedgerLetters>;
 export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
 export type HubReportBody = z.infer<typeof HubReportBody>;
+export type ReportedBatchCount = z.infer<typeof ReportedBatchCount>;
+export type HubRejoin = z.infer<typeof HubRejoin>;
 export type CloseOutStation = z.infer<typeof CloseOutStation>;
 export type CloseOut = z.infer<typeof CloseOut>;
 export type HubNotice = z.infer<typeof HubNotice>;
