@@ -17,8 +17,7 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
-import { DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
-import { MAX_DOLLARS } from '../money.ts';
+import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
@@ -44,9 +43,20 @@ export const pairingCodeField = z
  * removal and gives it a new key.
  */
 export const HubRejoin = z.object({
-  stationId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
-  keyId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
-  secret: z.string({ error: typeError('must be a string') }).min(1).max(200),
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  keyId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  secret: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(200),
 });
 
 export const HubJoinBody = z.object({
@@ -252,105 +262,7 @@ export const HubChanges = z
   })
   .meta({ id: 'HubChanges' });
 
-const dollars = z.number().min(-MAX_DOLLARS).max(MAX_DOLLARS);
-const countOf = z.number().int().min(0);
-const shortText = (max: number) => z.string({ error: typeError('must be a string') }).max(max);
-
-/** A batch count as the station recorded it, reported with the station's name for the batch. */
-export const ReportedBatchCount = z
-  .object({
-    batchId: shortText(64).min(1),
-    batchName: shortText(200),
-    countedBy: shortText(200),
-    countedAt: shortText(40),
-    note: shortText(1000).nullable(),
-    enteredCount: countOf,
-    enteredTotal: dollars,
-    countedTotal: dollars,
-    /** Counted − entered (0: it balanced). */
-    difference: dollars,
-    lines: z
-      .array(
-        z.object({
-          paymentMethod: z.enum(PAYMENT_METHODS),
-          enteredCount: countOf,
-          enteredTotal: dollars,
-          countedCount: countOf.nullable(),
-          countedTotal: dollars,
-          difference: dollars,
-        }),
-      )
-      .max(PAYMENT_METHODS.length),
-  })
-  .meta({ id: 'ReportedBatchCount' });
-
-export const HubReportBody = z.object({
-  /** Gifts this station entered (its own, not those it got from the hub). */
-  entered: z.number().int().min(0),
-  /** The sequence of its newest change. */
-  lastSeq: z.number().int().min(0),
-  /** Changes it has not had confirmed by the hub. */
-  waiting: z.number().int().min(0),
-  /** Its batches' counts (the newest count of each counted batch). Absent from older stations. */
-  batches: z.array(ReportedBatchCount).max(500).optional(),
-});
-
-export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
-
-/**
- * Where a station stands at the close:
- * - `complete`: it reported since the hub last started serving, with nothing waiting, and the
- *   hub holds every gift it said it entered;
- * - `waiting`: its last report (since the start) says changes wait, or the hub holds fewer gifts
- *   than it entered;
- * - `not_reported`: no report since the hub last started serving (a report from before proves
- *   nothing of what was typed while the hub was away);
- * - `revoked`: removed from the event; what it typed after `revokedAt` is not known here.
- */
-export const CLOSE_OUT_STATES = ['complete', 'waiting', 'not_reported', 'revoked'] as const;
-
-export const CloseOutStation = z.object({
-  id: z.string(),
-  name: z.string(),
-  gifts: z.number().int(),
-  total: z.number(),
-  byMethod: MethodTotals,
-  /** `state` is `complete`. */
-  complete: z.boolean(),
-  state: z.enum(CLOSE_OUT_STATES),
-  reportedEntered: z.number().int().nullable(),
-  reportedLastSeq: z.number().int().nullable(),
-  waiting: z.number().int().nullable(),
-  /** When its last report came (null: none). */
-  reportedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  lastSeenAt: z.string().nullable(),
-  /** Its batches' counts as it last reported them (the hub's row for itself: none). */
-  batches: z.array(ReportedBatchCount),
-});
-
-export const CloseOut = z
-  .object({
-    stations: z.array(CloseOutStation),
-    gifts: z.number().int(),
-    total: z.number(),
-    byMethod: MethodTotals,
-    /** Checks for the deposit: donor, amount. */
-    checks: z.array(
-      z.object({
-        donationId: z.string(),
-        donor: z.string(),
-        amount: z.number(),
-        stationId: z.string().nullable(),
-        /** Read from the gift's notes ("check 1021"); null when none is written. */
-        checkNumber: z.string().nullable(),
-      }),
-    ),
-    cashTotal: z.number(),
-    /** When the hub's server last started serving the event (reports before it are not counted). */
-    servedAt: z.string().nullable(),
-  })
-  .meta({ id: 'HubCloseOut' });
+export * from './hub-close-out.ts';
 
 export const EventJoinBody = z.object({
   /** The key's own account (optional: the join makes the event's account here, the hub's). */
@@ -453,9 +365,5 @@ export type HubSnapshots = z.infer<typeof HubSnapshots>;
 export type LedgerElections = z.infer<typeof LedgerElections>;
 export type LedgerLetters = z.infer<typeof LedgerLetters>;
 export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
-export type HubReportBody = z.infer<typeof HubReportBody>;
-export type ReportedBatchCount = z.infer<typeof ReportedBatchCount>;
 export type HubRejoin = z.infer<typeof HubRejoin>;
-export type CloseOutStation = z.infer<typeof CloseOutStation>;
-export type CloseOut = z.infer<typeof CloseOut>;
 export type HubNotice = z.infer<typeof HubNotice>;
