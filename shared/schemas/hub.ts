@@ -37,9 +37,32 @@ export const pairingCodeField = z
   .min(1, { error: 'must not be empty' })
   .max(32, { error: 'must be at most 32 characters' });
 
+/**
+ * A station the hub removed pairs again as the same station: its id at the hub and the key it
+ * had there (id and secret), which prove it is that station. The hub reuses its row, clears the
+ * removal and gives it a new key.
+ */
+export const HubRejoin = z.object({
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  keyId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  secret: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(200),
+});
+
 export const HubJoinBody = z.object({
   code: pairingCodeField,
   name: requiredText(80),
+  rejoin: HubRejoin.optional(),
 });
 
 export const HubStation = z
@@ -81,6 +104,8 @@ export const HubInfo = z
     joinLink: z.string().nullable(),
     /** This server serves the hub's HTTPS address now. */
     hosting: z.boolean(),
+    /** The address the hub was told to listen on (0.0.0.0: every network), to serve there again. */
+    bindHost: z.string().nullable(),
     /** The fresh code the link carries (hosting just started), and when it expires. */
     pairingCode: z.string().nullable(),
     expiresAt: z.string().nullable(),
@@ -237,49 +262,7 @@ export const HubChanges = z
   })
   .meta({ id: 'HubChanges' });
 
-export const HubReportBody = z.object({
-  /** Gifts this station entered (its own, not those it got from the hub). */
-  entered: z.number().int().min(0),
-  /** The sequence of its last change. */
-  lastSeq: z.number().int().min(0),
-  /** Changes it has not had confirmed by the hub. */
-  waiting: z.number().int().min(0),
-});
-
-export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
-
-export const CloseOutStation = z.object({
-  id: z.string(),
-  name: z.string(),
-  gifts: z.number().int(),
-  total: z.number(),
-  byMethod: MethodTotals,
-  /** Everything the station says it entered is at the hub, and it has nothing waiting. */
-  complete: z.boolean(),
-  reportedEntered: z.number().int().nullable(),
-  reportedLastSeq: z.number().int().nullable(),
-  waiting: z.number().int().nullable(),
-  lastSeenAt: z.string().nullable(),
-});
-
-export const CloseOut = z
-  .object({
-    stations: z.array(CloseOutStation),
-    gifts: z.number().int(),
-    total: z.number(),
-    byMethod: MethodTotals,
-    /** Checks for the deposit: donor, amount. */
-    checks: z.array(
-      z.object({
-        donationId: z.string(),
-        donor: z.string(),
-        amount: z.number(),
-        stationId: z.string().nullable(),
-      }),
-    ),
-    cashTotal: z.number(),
-  })
-  .meta({ id: 'HubCloseOut' });
+export * from './hub-close-out.ts';
 
 export const EventJoinBody = z.object({
   /** The key's own account (optional: the join makes the event's account here, the hub's). */
@@ -311,6 +294,8 @@ export const EventStatus = z
     waiting: z.number().int(),
     revokedAt: z.string().nullable(),
     notices: z.number().int(),
+    /** At the hub: this GiftDesk serves the event now (false: the stations cannot reach it). */
+    serving: z.boolean().nullable().optional(),
   })
   .meta({ id: 'EventStatus' });
 
@@ -380,7 +365,5 @@ export type HubSnapshots = z.infer<typeof HubSnapshots>;
 export type LedgerElections = z.infer<typeof LedgerElections>;
 export type LedgerLetters = z.infer<typeof LedgerLetters>;
 export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
-export type HubReportBody = z.infer<typeof HubReportBody>;
-export type CloseOutStation = z.infer<typeof CloseOutStation>;
-export type CloseOut = z.infer<typeof CloseOut>;
+export type HubRejoin = z.infer<typeof HubRejoin>;
 export type HubNotice = z.infer<typeof HubNotice>;
