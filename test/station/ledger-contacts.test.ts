@@ -21,8 +21,8 @@ const accountId = newId('account');
 
 const HUB_ROBERT: Contact = {
   id: 'cnt_HUBROBERT',
-  contactType: 'individual',
-  status: 'active',
+  contactType: 'INDIVIDUAL',
+  status: 'ACTIVE',
   firstName: 'Robert',
   lastName: 'Brown',
   prefix: 'Dr.',
@@ -44,7 +44,7 @@ const HUB_ROBERT: Contact = {
   capacity: null,
   quickNotes: 'Likes the gala',
   source: 'gala',
-  preferredContactMethod: 'phone',
+  preferredContactMethod: 'PHONE',
   tags: ['volunteer', 'gd:cnt_STATIONB7'],
   phoneNumbers: [{ id: 'sub_HUBP1', phoneNumber: '555-0100', phoneType: 'mobile', isPrimary: true }],
   emailAddresses: [{ id: 'sub_HUBE1', emailAddress: 'bob@example.org', emailType: 'home', isPrimary: true }],
