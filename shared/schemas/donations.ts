@@ -123,11 +123,14 @@ export type DonationList = z.infer<typeof DonationList>;
 
 /**
  * Where a gift stands with HQ. HQ has no donation update, so a gift is read-only here from its
- * first send attempt; `reason` says why (or what it waits for).
+ * first send attempt; `reason` says why (or what it waits for). At a station of an event hub
+ * (`upstream` 'hub') "sent" means the hub has it: the hub takes a correction or void of it,
+ * asked through this station, until the hub itself sent it to HQ.
  */
 export const DonationSync = z
   .object({
     state: z.enum(['not_sent', 'sending', 'sent', 'needs_attention']),
+    upstream: z.enum(['hq', 'hub']),
     readOnly: z.boolean(),
     reason: z.string().nullable(),
     remoteId: z.string().nullable(),
