@@ -46,5 +46,5 @@ export {
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';
-export { listStations, recordReport, revokeStation } from './stations.ts';
+export { hasStations, listStations, recordReport, revokeStation } from './stations.ts';
 export { type WrongCodeLimit, createWrongCodeLimit } from './wrong-codes.ts';

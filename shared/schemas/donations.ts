@@ -150,6 +150,24 @@ export const DonationVoidBody = z
   .object({ accountId: accountIdField.optional(), reason: z.string().trim().max(500).nullish() })
   .meta({ id: 'DonationVoid' });
 
+/** A value a correction changed, before and after (in the API's shape: an amount in dollars). */
+const ChangedValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * A correction or void of a saved gift, from its history: when, whether the event hub made it
+ * (its person, or a station's request), which station asked, and each field that changed.
+ */
+export const DonationChange = z
+  .object({
+    action: z.enum(['corrected', 'voided']),
+    at: z.string(),
+    atHub: z.boolean(),
+    stationId: z.string().nullable(),
+    changes: z.array(z.object({ field: z.string(), before: ChangedValue, after: ChangedValue })),
+  })
+  .meta({ id: 'DonationChange' });
+export type DonationChange = z.infer<typeof DonationChange>;
+
 /** Extension: the whole donation, as the app shows it (GET /v1/donations/:id). */
 export const DonationDetail = z
   .object({
@@ -175,6 +193,8 @@ export const DonationDetail = z
     notes: z.string().nullable(),
     flagged: z.boolean(),
     sync: DonationSync,
+    /** Its corrections and void after it was saved, oldest first (its history's). */
+    changes: z.array(DonationChange),
     /** The gift-entry batch it was typed in (GiftDesk extension; null outside a batch). */
     batchId: z.string().nullable(),
     createdAt: z.string(),

@@ -88,6 +88,8 @@ function sentRefusal(
 export interface ChangeAsker {
   /** The station whose key asks (null or absent: not a station). */
   stationId?: string | null;
+  /** The change is made at an event hub (its person, or a station's request): its history says so. */
+  atHub?: boolean;
 }
 
 async function lockUnsentDonation(
@@ -237,9 +239,12 @@ export async function voidDonation(
   return getDonation(ctx, accountId, id);
 }
 
-/** Who asked, in a history entry: the station whose key asked (absent: not a station). */
+/** Who asked, in a history entry: made at a hub, and the station whose key asked (absent: not a station). */
 function askerDetail(asker: ChangeAsker): Record<string, unknown> {
-  return asker.stationId ? { station: asker.stationId } : {};
+  return {
+    ...(asker.atHub || asker.stationId ? { hub: true } : {}),
+    ...(asker.stationId ? { station: asker.stationId } : {}),
+  };
 }
 
 /**

@@ -2,10 +2,11 @@
  * A donation's full record as the app shows it (donor, campaign, open limit flag, where it
  * stands with HQ), one by id or a gift-entry batch's in the order they were typed.
  */
-import type { DonationDetail } from '#shared/schemas/donations.ts';
+import type { DonationChange, DonationDetail } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { laterChangesOf } from './later-changes.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 /** The full records of donations, as the app shows them. */
@@ -147,13 +148,14 @@ function hubSyncOf(r: Parameters<typeof syncOf>[0]): DonationDetail['sync'] {
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
 
-function toDetail(r: DetailRow): DonationDetail {
+function toDetail(r: DetailRow, changes: Map<string, DonationChange[]>): DonationDetail {
   return {
     ...donationFromRow(r),
     contactName: `${r.firstName} ${r.lastName}`.trim(),
     campaignName: r.campaignName,
     flagged: Boolean(r.flagged),
     sync: syncOf(r),
+    changes: changes.get(r.id) ?? [],
   };
 }
 
@@ -164,7 +166,7 @@ export async function getDonation(
 ): Promise<DonationDetail> {
   const r = await detailQuery(ctx.store.db, accountId).where('d.id', '=', id).executeTakeFirst();
   if (!r) throw notFound('donation', 'id', id);
-  return toDetail(r);
+  return toDetail(r, await laterChangesOf(ctx.store.db, [id]));
 }
 
 /** A batch's gifts in full, in the order they were typed (the batch must exist: the caller checks). */
@@ -187,5 +189,9 @@ export async function listBatchDonations(
     .where('batchId', '=', batchId)
     .where('accountId', '=', accountId)
     .executeTakeFirstOrThrow();
-  return { data: rows.map(toDetail), total: Number(n.n) };
+  const changes = await laterChangesOf(
+    ctx.store.db,
+    rows.map((r) => r.id),
+  );
+  return { data: rows.map((r) => toDetail(r, changes)), total: Number(n.n) };
 }

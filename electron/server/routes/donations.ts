@@ -8,9 +8,10 @@ import {
   DonationPatchBody,
   DonationVoidBody,
 } from '#shared/schemas/donations.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  type ChangeAsker,
   correctDonation,
   createDonationOnce,
   getDonation,
@@ -19,6 +20,7 @@ import {
 } from '../../domain/donations/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { DomainError } from '../../domain/index.ts';
+import { hasStations } from '../../hub/index.ts';
 import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
@@ -65,6 +67,12 @@ export async function donationRoutes(
       ...(scheduler ? { readNow: () => scheduler.readHubNow(accountId) } : {}),
     });
     return true;
+  }
+
+  /** Who asks: a station's key (only its own gifts), and whether this account is an event's hub. */
+  async function asker(req: FastifyRequest, accountId: string): Promise<ChangeAsker> {
+    const stationId = req.station?.id ?? null;
+    return { stationId, atHub: stationId !== null || (await hasStations(ctx.store.db, accountId)) };
   }
 
   r.get('/donations', {
@@ -134,7 +142,7 @@ export async function donationRoutes(
       const accountId = scopedAccount(req, sent);
       if (await askedHub(accountId, req.params.id, { kind: 'correct', patch }))
         return getDonation(ctx, accountId, req.params.id);
-      return correctDonation(ctx, accountId, req.params.id, patch, { stationId: req.station?.id ?? null });
+      return correctDonation(ctx, accountId, req.params.id, patch, await asker(req, accountId));
     },
   });
 
@@ -154,7 +162,7 @@ export async function donationRoutes(
       const reason = req.body.reason ?? null;
       if (await askedHub(accountId, req.params.id, { kind: 'void', reason }))
         return getDonation(ctx, accountId, req.params.id);
-      return voidDonation(ctx, accountId, req.params.id, reason, { stationId: req.station?.id ?? null });
+      return voidDonation(ctx, accountId, req.params.id, reason, await asker(req, accountId));
     },
   });
 }
