@@ -43,6 +43,7 @@ export {
   type HubSettings,
   chooseHubAccount,
   getHubSettings,
+  hostedEvents,
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';

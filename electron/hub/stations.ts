@@ -3,7 +3,8 @@
  * itself (its report, with its batch counts), revoked (the station and its key at once), taken
  * back when a removed station pairs again, and a station's report stored.
  */
-import { type HubRejoin, type HubStation, ReportedBatchCount } from '#shared/schemas/hub.ts';
+import { ReportedBatchCount } from '#shared/schemas/batch-balance.ts';
+import type { HubRejoin, HubStation } from '#shared/schemas/hub.ts';
 import type { Db } from '../db/store.ts';
 import { insertApiKey, secretOfKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';
@@ -132,7 +133,10 @@ export async function reopenStation(
 }
 
 /** The batch counts each station of the account last reported (a report that carried none: []). */
-export async function reportedBatchesOf(db: Db, accountId: string): Promise<Map<string, ReportedBatchCount[]>> {
+export async function reportedBatchesOf(
+  db: Db,
+  accountId: string,
+): Promise<Map<string, ReportedBatchCount[]>> {
   const rows = await db
     .selectFrom('hubStations')
     .select(['id', 'reportedBatches'])

@@ -118,3 +118,40 @@ export const BatchCountBody = z.object({
   acceptDifference: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type BatchCountBody = z.infer<typeof BatchCountBody>;
+
+const dollars = z.number().min(-MAX_DOLLARS).max(MAX_DOLLARS);
+const countOf = z.number().int().min(0);
+const shortText = (max: number) => z.string({ error: typeError('must be a string') }).max(max);
+
+/**
+ * A batch's newest count as an event station reports it to its hub (POST /hub/report): the
+ * hub's close-out shows it beside the figures the hub holds. Batches and counts are the
+ * station's own; the hub knows them only from the report.
+ */
+export const ReportedBatchCount = z
+  .object({
+    batchId: shortText(64).min(1),
+    batchName: shortText(200),
+    countedBy: shortText(200),
+    countedAt: shortText(40),
+    note: shortText(1000).nullable(),
+    enteredCount: countOf,
+    enteredTotal: dollars,
+    countedTotal: dollars,
+    /** Counted − entered (0: it balanced). */
+    difference: dollars,
+    lines: z
+      .array(
+        z.object({
+          paymentMethod: method,
+          enteredCount: countOf,
+          enteredTotal: dollars,
+          countedCount: countOf.nullable(),
+          countedTotal: dollars,
+          difference: dollars,
+        }),
+      )
+      .max(PAYMENT_METHODS.length),
+  })
+  .meta({ id: 'ReportedBatchCount' });
+export type ReportedBatchCount = z.infer<typeof ReportedBatchCount>;

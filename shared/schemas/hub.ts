@@ -17,8 +17,8 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
-import { DONATION_STATUSES, ELECTION_TYPES, PAYMENT_METHODS } from '../enums.ts';
-import { MAX_DOLLARS } from '../money.ts';
+import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
+import { ReportedBatchCount } from './batch-balance.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
@@ -43,9 +43,20 @@ export const pairingCodeField = z
  * removal and gives it a new key.
  */
 export const HubRejoin = z.object({
-  stationId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
-  keyId: z.string({ error: typeError('must be a string') }).trim().min(1).max(64),
-  secret: z.string({ error: typeError('must be a string') }).min(1).max(200),
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  keyId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  secret: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(200),
 });
 
 export const HubJoinBody = z.object({
@@ -190,38 +201,6 @@ export const HubChanges = z
     more: z.boolean(),
   })
   .meta({ id: 'HubChanges' });
-
-const dollars = z.number().min(-MAX_DOLLARS).max(MAX_DOLLARS);
-const countOf = z.number().int().min(0);
-const shortText = (max: number) => z.string({ error: typeError('must be a string') }).max(max);
-
-/** A batch count as the station recorded it, reported with the station's name for the batch. */
-export const ReportedBatchCount = z
-  .object({
-    batchId: shortText(64).min(1),
-    batchName: shortText(200),
-    countedBy: shortText(200),
-    countedAt: shortText(40),
-    note: shortText(1000).nullable(),
-    enteredCount: countOf,
-    enteredTotal: dollars,
-    countedTotal: dollars,
-    /** Counted − entered (0: it balanced). */
-    difference: dollars,
-    lines: z
-      .array(
-        z.object({
-          paymentMethod: z.enum(PAYMENT_METHODS),
-          enteredCount: countOf,
-          enteredTotal: dollars,
-          countedCount: countOf.nullable(),
-          countedTotal: dollars,
-          difference: dollars,
-        }),
-      )
-      .max(PAYMENT_METHODS.length),
-  })
-  .meta({ id: 'ReportedBatchCount' });
 
 export const HubReportBody = z.object({
   /** Gifts this station entered (its own, not those it got from the hub). */
@@ -389,7 +368,6 @@ export type HubDonation = z.infer<typeof HubDonation>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
 export type HubReportBody = z.infer<typeof HubReportBody>;
-export type ReportedBatchCount = z.infer<typeof ReportedBatchCount>;
 export type HubRejoin = z.infer<typeof HubRejoin>;
 export type CloseOutStation = z.infer<typeof CloseOutStation>;
 export type CloseOut = z.infer<typeof CloseOut>;

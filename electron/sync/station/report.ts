@@ -13,7 +13,8 @@
  */
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { HubReportBody, ReportedBatchCount } from '#shared/schemas/hub.ts';
+import type { ReportedBatchCount } from '#shared/schemas/batch-balance.ts';
+import type { HubReportBody } from '#shared/schemas/hub.ts';
 import type { Db } from '../../db/store.ts';
 import { lastBatchCount } from '../../domain/donations/index.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
