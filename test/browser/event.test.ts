@@ -302,6 +302,8 @@ describe('Settings → Event', () => {
 
   it('a removed station says so in gift entry at once, and pairs again as the same station', async () => {
     const page = stationApp.page;
+    // The join's refusals before (wrong fingerprint, code, address) are in the page's log already.
+    const problemsBefore = stationApp.problems.length;
     // Gift entry says it at once: what is typed stays here, and how to pair again.
     await page.keyboard.press('Alt+1');
     const banner = page.getByTestId('station-removed-banner');
@@ -371,7 +373,7 @@ describe('Settings → Event', () => {
         ]);
       })
       .toContainEqual(['Table B', 'complete', 3]);
-    expect(stationApp.problems).toEqual([]);
+    expect(stationApp.problems.slice(problemsBefore)).toEqual([]);
   });
 
   it('a hub that was started again says so in the header and serves again where it served: 0.0.0.0 stays 0.0.0.0', async () => {
