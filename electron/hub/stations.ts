@@ -3,8 +3,7 @@
  * itself (its report, with its batch counts), revoked (the station and its key at once), taken
  * back when a removed station pairs again, and a station's report stored.
  */
-import { ReportedBatchCount } from '#shared/schemas/batch-balance.ts';
-import type { HubRejoin, HubStation } from '#shared/schemas/hub.ts';
+import { type HubRejoin, type HubStation, ReportedBatchCount } from '#shared/schemas/hub.ts';
 import type { Db } from '../db/store.ts';
 import { insertApiKey, secretOfKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';

@@ -18,9 +18,9 @@
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
 import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
-import { ReportedBatchCount } from './batch-balance.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
+import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
 
 /** `sha256:` and 64 hex digits, optionally in colon-separated pairs (case ignored). */
@@ -170,8 +170,63 @@ export const HubDonation = DonationListItem.extend({
 /** A contact as the feed carries it: the read shape with its custom fields. */
 export const HubContact = Contact.extend({ customFields: CustomFieldValues.optional() });
 
+/** The account's election calendar and its default election, as the feed carries them whole. */
+export const LedgerElections = z.object({
+  elections: z.array(
+    z.object({
+      id: z.string(),
+      electionType: z.enum(ELECTION_TYPES),
+      electionYear: z.number().int(),
+      electionDate: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  defaultElection: z
+    .object({ electionType: z.enum(ELECTION_TYPES), electionYear: z.number().int() })
+    .nullable(),
+});
+
+/** What the account's letters say (null: never edited, the defaults) and its own templates. */
+export const LedgerLetters = z.object({
+  settings: z
+    .object({
+      orgKind: z.enum(ORG_KINDS),
+      organizationName: z.string().nullable(),
+      organizationAddress: z.string().nullable(),
+      signerName: z.string().nullable(),
+      signerTitle: z.string().nullable(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
+  templates: z.array(
+    z.object({ kind: z.enum(LETTER_KINDS), heading: z.string(), body: z.string(), updatedAt: z.string() }),
+  ),
+});
+
+/** A campaign as the feed carries it: the donation accounts it offers (no totals: each end counts its own). */
+export const LedgerCampaign = z.object({
+  id: z.string(),
+  name: z.string(),
+  donationAccounts: z.array(z.object({ id: z.string(), name: z.string() })),
+  createdAt: z.string(),
+});
+
+/**
+ * The snapshot kinds of the event's ledger: each list whole, present only when it changed since
+ * the cursor (its fingerprint, which the cursor carries, differs) or on the first read.
+ */
+export const HubSnapshots = z.object({
+  elections: LedgerElections.optional(),
+  letters: LedgerLetters.optional(),
+  donationAccounts: z.array(DonationAccount).optional(),
+  committees: z.array(Committee).optional(),
+  campaigns: z.array(LedgerCampaign).optional(),
+  customFields: z.array(CustomFieldDefinition).optional(),
+  stations: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+
 export const HubChangesQuery = z.object({
-  after: z.string().max(64).optional(),
+  after: z.string().max(200).optional(),
   wait: z.coerce.number().int().min(0).max(30).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
@@ -182,7 +237,12 @@ export const HubChanges = z
     /** Contacts deleted at the hub (ids). */
     deletedContacts: z.array(z.string()),
     donations: z.array(HubDonation),
-    /** Present when reference data changed since the cursor: the whole lists. */
+    /** The snapshot kinds that changed since the cursor (absent from a hub of an earlier version). */
+    snapshots: HubSnapshots.optional(),
+    /**
+     * For a station of an earlier version: the four reference lists whole when one of them is in
+     * `snapshots` (campaign totals are not carried: 0). A station that reads `snapshots` ignores it.
+     */
     reference: z
       .object({
         campaigns: z.array(Campaign),
@@ -202,73 +262,7 @@ export const HubChanges = z
   })
   .meta({ id: 'HubChanges' });
 
-export const HubReportBody = z.object({
-  /** Gifts this station entered (its own, not those it got from the hub). */
-  entered: z.number().int().min(0),
-  /** The sequence of its newest change. */
-  lastSeq: z.number().int().min(0),
-  /** Changes it has not had confirmed by the hub. */
-  waiting: z.number().int().min(0),
-  /** Its batches' counts (the newest count of each counted batch). Absent from older stations. */
-  batches: z.array(ReportedBatchCount).max(500).optional(),
-});
-
-export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
-
-/**
- * Where a station stands at the close:
- * - `complete`: it reported since the hub last started serving, with nothing waiting, and the
- *   hub holds every gift it said it entered;
- * - `waiting`: its last report (since the start) says changes wait, or the hub holds fewer gifts
- *   than it entered;
- * - `not_reported`: no report since the hub last started serving (a report from before proves
- *   nothing of what was typed while the hub was away);
- * - `revoked`: removed from the event; what it typed after `revokedAt` is not known here.
- */
-export const CLOSE_OUT_STATES = ['complete', 'waiting', 'not_reported', 'revoked'] as const;
-
-export const CloseOutStation = z.object({
-  id: z.string(),
-  name: z.string(),
-  gifts: z.number().int(),
-  total: z.number(),
-  byMethod: MethodTotals,
-  /** `state` is `complete`. */
-  complete: z.boolean(),
-  state: z.enum(CLOSE_OUT_STATES),
-  reportedEntered: z.number().int().nullable(),
-  reportedLastSeq: z.number().int().nullable(),
-  waiting: z.number().int().nullable(),
-  /** When its last report came (null: none). */
-  reportedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  lastSeenAt: z.string().nullable(),
-  /** Its batches' counts as it last reported them (the hub's row for itself: none). */
-  batches: z.array(ReportedBatchCount),
-});
-
-export const CloseOut = z
-  .object({
-    stations: z.array(CloseOutStation),
-    gifts: z.number().int(),
-    total: z.number(),
-    byMethod: MethodTotals,
-    /** Checks for the deposit: donor, amount. */
-    checks: z.array(
-      z.object({
-        donationId: z.string(),
-        donor: z.string(),
-        amount: z.number(),
-        stationId: z.string().nullable(),
-        /** Read from the gift's notes ("check 1021"); null when none is written. */
-        checkNumber: z.string().nullable(),
-      }),
-    ),
-    cashTotal: z.number(),
-    /** When the hub's server last started serving the event (reports before it are not counted). */
-    servedAt: z.string().nullable(),
-  })
-  .meta({ id: 'HubCloseOut' });
+export * from './hub-close-out.ts';
 
 export const EventJoinBody = z.object({
   /** The key's own account (optional: the join makes the event's account here, the hub's). */
@@ -367,8 +361,9 @@ export type HubStationList = z.infer<typeof HubStationList>;
 export type HubDonation = z.infer<typeof HubDonation>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
-export type HubReportBody = z.infer<typeof HubReportBody>;
+export type HubSnapshots = z.infer<typeof HubSnapshots>;
+export type LedgerElections = z.infer<typeof LedgerElections>;
+export type LedgerLetters = z.infer<typeof LedgerLetters>;
+export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
 export type HubRejoin = z.infer<typeof HubRejoin>;
-export type CloseOutStation = z.infer<typeof CloseOutStation>;
-export type CloseOut = z.infer<typeof CloseOut>;
 export type HubNotice = z.infer<typeof HubNotice>;

@@ -33,7 +33,7 @@ import {
   createPairingCode,
   joinStation,
   listStations,
-  parseCursor,
+  emptyFeedPage,
   readChanges,
   recordReport,
   requireHubSettings,
@@ -128,10 +128,8 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       const onClose = () => gone.abort();
       reply.raw.once('close', onClose);
       try {
-        const empty =
-          page.contacts.length + page.donations.length + page.deletedContacts.length === 0 && !page.reference;
-        if (empty)
-          await hub.feed.wait(accountId, parseCursor(page.cursor)!.seq, req.query.wait * 1000, gone.signal);
+        if (emptyFeedPage(page))
+          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal);
         // Gather: an answer that is not a full page leaves no sooner than pace.gatherMs after the
         // request came, so at event pace one answer carries many changes (services.ts).
         const left = arrived + hub.pace.gatherMs - hub.pace.now();

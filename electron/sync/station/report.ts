@@ -13,8 +13,7 @@
  */
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { ReportedBatchCount } from '#shared/schemas/batch-balance.ts';
-import type { HubReportBody } from '#shared/schemas/hub.ts';
+import type { HubReportBody, ReportedBatchCount } from '#shared/schemas/hub.ts';
 import type { Db } from '../../db/store.ts';
 import { lastBatchCount } from '../../domain/donations/index.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
