@@ -2,8 +2,9 @@
  * The hub's change feed for its stations (GET /hub/changes): what changed in the account after
  * a cursor, read off the change log (every domain write appends to it in its own
  * transaction), oldest first, a bounded page at a time. Contacts come in their read shape
- * with custom fields; gifts as list items with their station of origin and the sync reference
- * of the station that typed them; contacts no longer there as deleted ids; the reference lists
+ * with custom fields; gifts with every value a station mirrors (their station of origin, the
+ * sync reference of the station that typed them, status, marks, whether the hub sent them to
+ * HQ, their flags and history); contacts no longer there as deleted ids; the reference lists
  * (campaigns, committees, donation accounts, custom fields) whole on the first read and
  * whenever one of them changed since the cursor; and the event's stations by id and name (a
  * handful of rows, on every page: a station joining is not in the change log).
@@ -17,7 +18,7 @@
  * back, so no change can commit later under a sequence the cursor has passed.
  */
 import { centsToDollars } from '#shared/money.ts';
-import type { HubChanges, HubDonation } from '#shared/schemas/hub.ts';
+import type { HubChanges, HubDonation, HubDonationFlag, HubDonationHistory } from '#shared/schemas/hub.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
@@ -101,35 +102,71 @@ function lastOrder(rows: ChangeRow[], kind: string): string[] {
   return [...seen.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => id);
 }
 
+/** The gifts' limit flags and history, one read each for the page, by gift. */
+async function flagsAndHistory(db: Db, ids: readonly string[]) {
+  const flags = new Map<string, HubDonationFlag[]>();
+  const history = new Map<string, HubDonationHistory[]>();
+  const add = <T>(m: Map<string, T[]>, k: string, v: T) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+  for (const f of await db
+    .selectFrom('limitFlags')
+    .selectAll()
+    .where('donationId', 'in', ids)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute())
+    add(flags, f.donationId, {
+      id: f.id,
+      limitKind: f.limitKind,
+      windowKey: f.windowKey,
+      limitCents: Number(f.limitCents),
+      donorTotalCents: Number(f.donorTotalCents),
+      state: f.state,
+      createdAt: f.createdAt,
+      resolvedAt: f.resolvedAt,
+      resolutionNote: f.resolutionNote,
+    });
+  for (const h of await db
+    .selectFrom('donationHistory')
+    .selectAll()
+    .where('donationId', 'in', ids)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute())
+    add(history, h.donationId, {
+      id: h.id,
+      action: h.action,
+      note: h.note,
+      detail: h.detail,
+      createdAt: h.createdAt,
+    });
+  return { flags, history };
+}
+
+/**
+ * The page's gifts with every value a station mirrors (shared/schemas/hub.ts HubDonation): one
+ * read of the gifts (with whether the hub's engine linked each to HQ), one of their flags, one
+ * of their history.
+ */
 async function donationsById(db: Db, accountId: string, ids: string[]): Promise<HubDonation[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('donations as d')
     .innerJoin('contacts as c', 'c.id', 'd.contactId')
     .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
-    .select([
-      'd.id',
-      'd.contactId',
-      'c.firstName',
-      'c.lastName',
-      'd.amountCents',
-      'd.donationDate',
-      'd.paymentMethod',
-      'd.campaignId',
-      'm.name as campaignName',
-      'd.notes',
-      'd.createdAt',
-      'd.stationId',
-      'd.committeeId',
-      'd.donationAccountId',
-      'd.electionType',
-      'd.electionYear',
-      'd.status',
-    ])
+    .leftJoin('syncLinks as l', (j) =>
+      j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'),
+    )
+    .selectAll('d')
+    .select(['c.firstName', 'c.lastName', 'm.name as campaignName', 'l.remoteId as hqId'])
     .where('d.accountId', '=', accountId)
     .where('d.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const { flags, history } = await flagsAndHistory(db, ids);
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return []; // gone with its donor (the donor is in deletedContacts)
@@ -145,6 +182,7 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
         campaignName: r.campaignName,
         notes: r.notes,
         createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
         stationId: r.stationId,
         reference: donationReferenceOf(r.notes),
         committeeId: r.committeeId,
@@ -152,6 +190,15 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
         electionType: r.electionType,
         electionYear: r.electionYear === null ? null : Number(r.electionYear),
         status: r.status,
+        onBehalfOfContactId: r.onBehalfOfContactId,
+        facilitatedByContactId: r.facilitatedByContactId,
+        isAnonymous: r.isAnonymous === 1,
+        isRecurring: r.isRecurring === 1,
+        thankYouSent: r.thankYouSent === 1,
+        thankYouSentDate: r.thankYouSentDate,
+        sentToHq: r.hqId !== null,
+        flags: flags.get(id) ?? [],
+        history: history.get(id) ?? [],
       },
     ];
   });

@@ -17,7 +17,7 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
-import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
+import { DONATION_STATUSES, ELECTION_TYPES, FLAG_STATES, LIMIT_KINDS } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
@@ -128,17 +128,55 @@ export const HubReported = z.object({
   reportedAt: z.string(),
 });
 
-/** A gift as the hub's feed carries it: the list item, where it was entered, its reference. */
+/** A limit flag of a gift as the hub holds it (its id is the hub's). */
+export const HubDonationFlag = z.object({
+  id: z.string(),
+  limitKind: z.enum(LIMIT_KINDS),
+  windowKey: z.string(),
+  limitCents: z.number().int(),
+  donorTotalCents: z.number().int(),
+  state: z.enum(FLAG_STATES),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  resolutionNote: z.string().nullable(),
+});
+
+/** An entry of a gift's history as the hub holds it (`detail`: its JSON text). */
+export const HubDonationHistory = z.object({
+  id: z.string(),
+  action: z.string(),
+  note: z.string().nullable(),
+  detail: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+/**
+ * A gift as the hub's feed carries it, with every value a read could differ on: the list
+ * item (its `createdAt` is when it was entered where it was typed), where it was entered, its
+ * reference, the designation, the election, the status, the credit and host, the marks,
+ * whether the hub's engine has sent it to HQ, and its flags and history. A station holds the
+ * gift with these values.
+ */
 export const HubDonation = DonationListItem.extend({
   stationId: z.string().nullable(),
   /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
   reference: z.string().nullable(),
-  /** What the limit checks need beside the list item: the designation, the election, the status. */
   committeeId: z.string().nullable(),
   donationAccountId: z.string().nullable(),
   electionType: z.enum(ELECTION_TYPES).nullable(),
   electionYear: z.number().int().nullable(),
   status: z.enum(DONATION_STATUSES),
+  updatedAt: z.string(),
+  onBehalfOfContactId: z.string().nullable(),
+  facilitatedByContactId: z.string().nullable(),
+  isAnonymous: z.boolean(),
+  isRecurring: z.boolean(),
+  thankYouSent: z.boolean(),
+  thankYouSentDate: z.string().nullable(),
+  /** The hub's engine has linked it to HQ: it can only be changed there now. */
+  sentToHq: z.boolean(),
+  flags: z.array(HubDonationFlag),
+  history: z.array(HubDonationHistory),
 });
 
 /** A contact as the feed carries it: the read shape with its custom fields. */
@@ -313,6 +351,8 @@ export type HubCode = z.infer<typeof HubCode>;
 export type HubHostBody = z.infer<typeof HubHostBody>;
 export type HubStationList = z.infer<typeof HubStationList>;
 export type HubDonation = z.infer<typeof HubDonation>;
+export type HubDonationFlag = z.infer<typeof HubDonationFlag>;
+export type HubDonationHistory = z.infer<typeof HubDonationHistory>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
 export type HubReportBody = z.infer<typeof HubReportBody>;

@@ -14,6 +14,7 @@ import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { stationReport } from '../../electron/sync/station/report.ts';
 import { tempDir } from '../helpers/server.ts';
+import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 
 let store: Store;
 let ctx: DomainContext;
@@ -97,6 +98,7 @@ describe('the station’s report', () => {
             electionType: null,
             electionYear: null,
             status: 'completed',
+            ...FEED_GIFT_REST,
           },
         ],
         cursor: '3',

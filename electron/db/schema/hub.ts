@@ -76,3 +76,10 @@ export interface EventStationsTable {
   name: string;
   updatedAt: string;
 }
+
+/** At a station: a gift its hub has sent to HQ, as the feed says (2026-11-27T2130-hub-sent-gifts). */
+export interface HubSentGiftsTable {
+  /** The gift's id here. */
+  donationId: string;
+  accountId: string;
+}

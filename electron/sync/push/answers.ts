@@ -24,7 +24,7 @@ import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import { heldByAnother, linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+import { heldByAnother, linkRemote, localIdFor, noteSentToHq, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';
@@ -126,6 +126,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
+      if (step.op === 'create' && e.entityType === 'donation' && cfg.kind !== 'hub')
+        await noteSentToHq(trx, cfg.accountId, e.entityId, at);
       // At a station: gifts of the hub's feed that waited for this donor are written now.
       if (step.op === 'create' && e.entityType === 'contact') await applyHeldGifts(trx, cfg.accountId, at);
       if (step.op === 'delete') {

@@ -1,20 +1,32 @@
 /**
- * The gifts of the hub's feed, at a station. This station's own coming back are skipped
- * (linked to the hub's id already, or carrying its own `gd:` reference); another station's,
- * or the hub's, are written as this station's pulled gifts (domain/pulled/event-gifts.ts) with
- * their station of origin, so the donor's totals and the limit checks here count the whole
- * event.
+ * The gifts of the hub's feed, at a station: every gift of the event held here with the hub's
+ * values (domain/pulled/event-gifts.ts), whatever its status. Another station's gift, or the
+ * hub's, is written under the hub's id (as donors are) and linked to it; this station's own
+ * gift coming back (linked to the hub's id, or carrying its own `gd:` reference) keeps its id
+ * and batch and takes the hub's values — a void or a correction made at the hub, the marks, the
+ * flags and their reviews, whether the hub sent it to HQ. A gift with a change here the hub
+ * has not confirmed yet (its own create included) keeps this station's values: the change is
+ * on its way to the hub, and the feed brings the hub's word on it after.
  *
  * Nothing the feed brings is dropped: a gift naming a donor (or campaign, committee, donation
- * account) that is not here or not linked yet — this station's own new donor whose create's
- * answer was lost, say — is held (`hub_held_gifts`) and written once what it names is here:
- * on every feed page (applyHeldGifts) and after a push answer links a record. The feed's
- * cursor moves on, so one such gift never stops the event's other changes from coming.
+ * account, credited contact or host) that is not here or not linked yet — this station's own
+ * new donor whose create's answer was lost, say — is held (`hub_held_gifts`) and written once
+ * what it names is here: on every feed page (applyHeldGifts) and after a push answer links a
+ * record. The feed's cursor moves on, so one such gift never stops the event's other changes
+ * from coming.
  */
 import type { z } from 'zod';
+import { dollarsToCents } from '#shared/money.ts';
 import { HubDonation } from '#shared/schemas/hub.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
-import { hasGift, insertEventGift } from '../../domain/pulled/index.ts';
+import {
+  type EventGift,
+  giftByReference,
+  giftHasPendingChanges,
+  hasGift,
+  insertEventGift,
+  updateEventGift,
+} from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { linkRemote, localIdFor } from '../outbox/links.ts';
 
@@ -25,61 +37,80 @@ export type GiftOutcome = 'written' | 'known' | { missing: string };
 async function localOf(
   trx: Db,
   accountId: string,
-  kind: 'campaign' | 'committee' | 'donationAccount',
+  kind: 'campaign' | 'committee' | 'donationAccount' | 'contact',
   hubId: string | null | undefined,
 ) {
   if (!hubId) return null;
   return (await localIdFor(trx, accountId, kind, hubId)) ?? hubId;
 }
 
-/** Whether a gift of the feed is this station's own (or here already). */
-async function knownGift(trx: Db, accountId: string, g: FeedGift): Promise<boolean> {
-  if ((await localIdFor(trx, accountId, 'donation', g.id)) !== null) return true;
+/**
+ * The gift of the feed as held here, if it is: linked to the hub's id; this station's own by
+ * its `gd:` reference; under the hub's id; or another's that came with its reference before
+ * (from a hub this station left for a replacement).
+ */
+async function heldHere(trx: Db, accountId: string, g: FeedGift): Promise<string | null> {
+  const linked = await localIdFor(trx, accountId, 'donation', g.id);
+  if (linked !== null) return linked;
   const ref = g.reference ?? donationReferenceOf(g.notes);
-  return ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3)));
+  if (ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3))))
+    return ref.slice(3);
+  if (await hasGift(trx, accountId, g.id)) return g.id;
+  return ref === null ? null : giftByReference(trx, accountId, ref);
 }
 
-/** Writes one gift of the feed here, when it is another's and all it names is here. */
+/** The feed's gift with the hub's ids made local. */
+async function localized(trx: Db, accountId: string, g: FeedGift): Promise<EventGift> {
+  return {
+    accountId,
+    contactId: (await localOf(trx, accountId, 'contact', g.contactId))!,
+    campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
+    committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
+    donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
+    onBehalfOfContactId: await localOf(trx, accountId, 'contact', g.onBehalfOfContactId),
+    facilitatedByContactId: await localOf(trx, accountId, 'contact', g.facilitatedByContactId),
+    amountCents: dollarsToCents(g.donationAmount) ?? Math.round(g.donationAmount * 100),
+    donationDate: g.donationDate,
+    paymentMethod: g.paymentMethod,
+    status: g.status,
+    electionType: g.electionType,
+    electionYear: g.electionYear,
+    isAnonymous: g.isAnonymous,
+    isRecurring: g.isRecurring,
+    thankYouSent: g.thankYouSent,
+    thankYouSentDate: g.thankYouSentDate,
+    notes: g.notes,
+    stationId: g.stationId,
+    createdAt: g.createdAt,
+    updatedAt: g.updatedAt,
+    sentToHq: g.sentToHq,
+    flags: g.flags,
+    history: g.history,
+  };
+}
+
+/**
+ * Holds one gift of the feed here with the hub's values (see the top): `written` when it was
+ * written or changed, `known` when it was here as the hub holds it (or keeps this station's
+ * values), `missing` naming what is not here yet.
+ */
 export async function applyFeedGift(
   trx: Db,
   accountId: string,
   g: FeedGift,
   at: string,
 ): Promise<GiftOutcome> {
-  if (g.status !== 'completed') return 'known';
-  if (await knownGift(trx, accountId, g)) return 'known';
-  const contactId = (await localIdFor(trx, accountId, 'contact', g.contactId)) ?? g.contactId;
-  const r = await insertEventGift(
-    trx,
-    {
-      accountId,
-      contactId,
-      campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
-      committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
-      donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
-      donationAmount: g.donationAmount,
-      donationDate: g.donationDate,
-      paymentMethod: g.paymentMethod,
-      electionType: g.electionType,
-      electionYear: g.electionYear,
-      notes: g.notes,
-      stationId: g.stationId,
-    },
-    at,
-  );
-  if ('missing' in r) return { missing: r.missing };
-  if ('written' in r) {
-    await linkRemote(trx, {
-      accountId,
-      entityType: 'donation',
-      localId: r.written,
-      remoteId: g.id,
-      source: 'pulled',
-      at,
-    });
-    return 'written';
+  const local = await heldHere(trx, accountId, g);
+  if (local !== null && (await giftHasPendingChanges(trx, accountId, local))) return 'known';
+  const gift = await localized(trx, accountId, g);
+  if (local !== null) {
+    const r = await updateEventGift(trx, local, gift, at);
+    return 'known' in r ? 'known' : 'missing' in r ? { missing: r.missing } : 'written';
   }
-  return 'known';
+  const r = await insertEventGift(trx, g.id, gift, at);
+  if ('missing' in r) return { missing: r.missing };
+  await linkRemote(trx, { accountId, entityType: 'donation', localId: g.id, remoteId: g.id, source: 'pulled', at });
+  return 'written';
 }
 
 /** Keeps a gift that could not be written yet (the newest word of the hub on it wins). */
