@@ -107,13 +107,14 @@ describe('the station’s report', () => {
       new Date().toISOString(),
       new Date().toISOString(),
     );
-    // Another station's gift is here now (in the donor's totals), and never counts as entered here.
+    // Another station's gift is here now (in the donor's totals), and never counts as entered
+    // here; the gifts typed here carry this station's id.
     const gifts = await store.db
       .selectFrom('donations')
       .select('stationId')
       .where('accountId', '=', accountId)
       .execute();
-    expect(gifts.map((g) => g.stationId ?? 'here').sort()).toEqual(['here', 'here', 'stn_B']);
+    expect(gifts.map((g) => g.stationId).sort()).toEqual(['stn_A', 'stn_A', 'stn_B']);
     const log = await store.db
       .selectFrom('changeLog')
       .select(['seq', 'push', 'syncedAt'])
