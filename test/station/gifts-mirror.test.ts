@@ -301,7 +301,10 @@ describe('the event’s gifts at every station', () => {
         ).toEqual(expected);
       }
     }
-    expect((await giftsOf(a.request, donors.rb2)).filter((g) => g.includes(' voided '))).toHaveLength(1);
+    // The twin typed at A is voided there too (the other stays), and at B under the hub's id.
+    expect((await get(a.request, `/donations/${twin1.id}`)).status).toBe('voided');
+    expect((await get(b.request, `/donations/${hubId(twin1.id)}`)).status).toBe('voided');
+    expect(await contactTotal(a.request, donors.rb2)).toBe(19.99);
     expect((await giftCheck(a.request, donors.maria)).limits[0].room).toBe(250);
     const hubFlags = await flags(hub.request);
     expect(hubFlags.some((f) => f.includes(' open '))).toBe(false);
