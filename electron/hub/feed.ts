@@ -157,9 +157,7 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
     .selectFrom('donations as d')
     .innerJoin('contacts as c', 'c.id', 'd.contactId')
     .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
-    .leftJoin('syncLinks as l', (j) =>
-      j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'),
-    )
+    .leftJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'))
     .selectAll('d')
     .select(['c.firstName', 'c.lastName', 'm.name as campaignName', 'l.remoteId as hqId'])
     .where('d.accountId', '=', accountId)

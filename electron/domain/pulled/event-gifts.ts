@@ -155,9 +155,17 @@ async function attachedNow(trx: Db, id: string): Promise<string> {
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
-  const sent = await trx.selectFrom('hubSentGifts').select('donationId').where('donationId', '=', id).execute();
+  const sent = await trx
+    .selectFrom('hubSentGifts')
+    .select('donationId')
+    .where('donationId', '=', id)
+    .execute();
   return attachedKey(
-    flags.map((f) => ({ ...f, limitCents: Number(f.limitCents), donorTotalCents: Number(f.donorTotalCents) })),
+    flags.map((f) => ({
+      ...f,
+      limitCents: Number(f.limitCents),
+      donorTotalCents: Number(f.donorTotalCents),
+    })),
     history,
     sent.length > 0,
   );
@@ -215,7 +223,14 @@ export async function insertEventGift(
       latestDate: g.donationDate,
     }).execute();
   await replaceAttached(trx, id, g);
-  await logChange(trx, { accountId: g.accountId, entityType: 'donation', entityId: id, op: 'create', push: false, at });
+  await logChange(trx, {
+    accountId: g.accountId,
+    entityType: 'donation',
+    entityId: id,
+    op: 'create',
+    push: false,
+    at,
+  });
   return { written: id };
 }
 
@@ -239,8 +254,7 @@ export async function updateEventGift(
   const fields = (Object.keys(cols) as Array<keyof Mirrored>).filter(
     (k) => String(cols[k] ?? '') !== String(row[k] ?? ''),
   );
-  const attachedSame =
-    (await attachedNow(trx, id)) === attachedKey(g.flags, g.history, g.sentToHq);
+  const attachedSame = (await attachedNow(trx, id)) === attachedKey(g.flags, g.history, g.sentToHq);
   if (fields.length === 0 && attachedSame) return { known: true };
   if (fields.length > 0) {
     const missing = await missingRecord(trx, g);

@@ -48,7 +48,7 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
         '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
         "typed in GiftDesk's own window is not read for a reference.) An event station's key may send `enteredAt`, when " +
-        'the gift was entered at the station: the hub keeps it as the gift\'s `createdAt`; from any other key it is a 400.',
+        "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400.",
       body: DonationCreateRequest,
       response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },

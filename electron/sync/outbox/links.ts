@@ -108,7 +108,12 @@ export async function linkRemote(
  * logged for the hub's feed with push = 0 (fields `sentToHq`), so every station learns that the
  * gift can only be changed at HQ now. A GiftDesk that hosts no event logs nothing.
  */
-export async function noteSentToHq(trx: Db, accountId: string, donationId: string, at: string): Promise<void> {
+export async function noteSentToHq(
+  trx: Db,
+  accountId: string,
+  donationId: string,
+  at: string,
+): Promise<void> {
   const hosting = await trx
     .selectFrom('hubSettings')
     .select('accountId')

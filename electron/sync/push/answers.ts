@@ -24,7 +24,14 @@ import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import { heldByAnother, linkRemote, localIdFor, noteSentToHq, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+import {
+  heldByAnother,
+  linkRemote,
+  localIdFor,
+  noteSentToHq,
+  remoteIdFor,
+  unlinkRemote,
+} from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';

@@ -60,7 +60,8 @@ async function linkFound(
   if (await heldByAnother(trx, link)) return null;
   await linkRemote(trx, { ...link, source: 'found', at });
   // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
-  if (item.entityType === 'donation' && d.kind !== 'hub') await noteSentToHq(trx, d.accountId, item.entityId, at);
+  if (item.entityType === 'donation' && d.kind !== 'hub')
+    await noteSentToHq(trx, d.accountId, item.entityId, at);
   // At a station: gifts of the hub's feed that waited for this donor are written now.
   if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
   // The record HQ holds under this reference may have been made by an EARLIER attempt that

@@ -109,7 +109,14 @@ export async function applyFeedGift(
   }
   const r = await insertEventGift(trx, g.id, gift, at);
   if ('missing' in r) return { missing: r.missing };
-  await linkRemote(trx, { accountId, entityType: 'donation', localId: g.id, remoteId: g.id, source: 'pulled', at });
+  await linkRemote(trx, {
+    accountId,
+    entityType: 'donation',
+    localId: g.id,
+    remoteId: g.id,
+    source: 'pulled',
+    at,
+  });
   return 'written';
 }
 
