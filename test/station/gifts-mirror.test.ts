@@ -21,7 +21,13 @@ import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { startServer, type RunningServer } from '../../electron/server/serve.ts';
 import { defaultKeySource } from '../../electron/sync/remote/secret-box.ts';
-import { expectStatus, makeCampaign, makeContact, makeDonationAccount } from '../helpers/api-fixtures.ts';
+import {
+  expectError,
+  expectStatus,
+  makeCampaign,
+  makeContact,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
 import { isolatedEnv } from '../helpers/cli.ts';
 import { type ApiResponse, rawRequest, tempDir } from '../helpers/server.ts';
 import { type Hub, startHub } from '../hub/hub-rig.ts';
@@ -416,5 +422,46 @@ describe('the event’s gifts at every station', () => {
     expect(expected.hosts).toHaveLength(1);
     expect(expected.hosts[0]).toMatchObject({ contactId: donors.host, count: 3, total: 369.99 });
     for (const s of [a, b]) expect(await get(s.request, '/reports/raised-by'), s.name).toEqual(expected);
+  });
+
+  it('the hub keeps when a gift was entered at its station, and takes that from a station’s key only', async () => {
+    const typed = expectStatus(
+      await a.request('POST', '/api/v1/donations', giftBody(donors.rb3, 19.99)),
+      201,
+    );
+    await quiet();
+    const atHub = (await get(hub.request, '/donations', { limit: '100' })).donations as Array<{
+      id: string;
+      notes: string | null;
+      createdAt: string;
+    }>;
+    expect(atHub.find((d) => d.notes?.endsWith(`gd:${typed.id}`))!.createdAt).toBe(typed.createdAt);
+    const count = atHub.length;
+    // The person hosting (any key but a station's) cannot say when a gift was entered.
+    expectError(
+      await hub.request(
+        'POST',
+        '/api/v1/donations',
+        giftBody(donors.rb3, 5, { enteredAt: `${YESTERDAY}T20:00:00Z` }),
+      ),
+      400,
+      { field: 'enteredAt' },
+    );
+    const script = await hub.join('Script');
+    expectError(
+      await script.request('POST', '/api/v1/donations', giftBody(donors.rb3, 5, { enteredAt: 'last night' })),
+      400,
+      { field: 'enteredAt' },
+    );
+    expect((await get(hub.request, '/donations', { limit: '100' })).donations).toHaveLength(count);
+    const kept = expectStatus(
+      await script.request(
+        'POST',
+        '/api/v1/donations',
+        giftBody(donors.rb3, 5, { enteredAt: `${YESTERDAY}T20:00:00+01:00` }),
+      ),
+      201,
+    );
+    expect(kept.createdAt).toBe(`${YESTERDAY}T19:00:00.000Z`);
   });
 });
