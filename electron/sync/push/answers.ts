@@ -160,6 +160,8 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       let settled = 0;
       if (existing) await releaseAttempt(trx, step.attemptId);
       else settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+      // At a station: its own gift, which the feed brought before this answer, takes the hub's values.
+      if (step.op === 'create' && e.entityType === 'donation') await applyHeldGifts(trx, cfg.accountId, at);
       await updateItem(trx, e.entityType, e.entityId, {
         state: 'idle',
         attemptId: null,

@@ -79,6 +79,8 @@ async function linkFound(
   let settled = 0;
   if (edits) await releaseAttempt(trx, item.attemptId!);
   else settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
+  // At a station: its own gift, which the feed brought before this find, takes the hub's values.
+  if (item.entityType === 'donation') await applyHeldGifts(trx, d.accountId, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
     attemptId: null,

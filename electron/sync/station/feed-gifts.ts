@@ -31,7 +31,14 @@ import type { Db } from '../../db/store.ts';
 import { linkRemote, localIdFor } from '../outbox/links.ts';
 
 export type FeedGift = z.infer<typeof HubDonation>;
-export type GiftOutcome = 'written' | 'known' | { missing: string };
+/**
+ * `waiting`: this station's own gift whose create the hub has not confirmed here yet (its
+ * answer is not written down): kept held and applied once the answer links it.
+ */
+export type GiftOutcome = 'written' | 'known' | 'waiting' | { missing: string };
+
+/** Why a held gift waits when it is this station's own, its create not confirmed here yet. */
+const OWN_CREATE_UNCONFIRMED = 'its create here to be confirmed by the hub';
 
 /** The local id of a hub record this station holds under a link (or under the hub's id). */
 async function localOf(
@@ -49,14 +56,19 @@ async function localOf(
  * its `gd:` reference; under the hub's id; or another's that came with its reference before
  * (from a hub this station left for a replacement).
  */
-async function heldHere(trx: Db, accountId: string, g: FeedGift): Promise<string | null> {
+async function heldHere(
+  trx: Db,
+  accountId: string,
+  g: FeedGift,
+): Promise<{ id: string; how: 'linked' | 'own' | 'another' } | null> {
   const linked = await localIdFor(trx, accountId, 'donation', g.id);
-  if (linked !== null) return linked;
+  if (linked !== null) return { id: linked, how: 'linked' };
   const ref = g.reference ?? donationReferenceOf(g.notes);
   if (ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3))))
-    return ref.slice(3);
-  if (await hasGift(trx, accountId, g.id)) return g.id;
-  return ref === null ? null : giftByReference(trx, accountId, ref);
+    return { id: ref.slice(3), how: 'own' };
+  if (await hasGift(trx, accountId, g.id)) return { id: g.id, how: 'another' };
+  const byRef = ref === null ? null : await giftByReference(trx, accountId, ref);
+  return byRef === null ? null : { id: byRef, how: 'another' };
 }
 
 /** The feed's gift with the hub's ids made local. */
@@ -101,10 +113,26 @@ export async function applyFeedGift(
   at: string,
 ): Promise<GiftOutcome> {
   const local = await heldHere(trx, accountId, g);
-  if (local !== null && (await giftHasPendingChanges(trx, accountId, local))) return 'known';
+  if (local !== null && (await giftHasPendingChanges(trx, accountId, local.id))) {
+    // Its create's answer is not written down here yet: the hub's values once it is.
+    if (local.how === 'own') {
+      await holdGift(trx, accountId, g, OWN_CREATE_UNCONFIRMED, at);
+      return 'waiting';
+    }
+    return 'known'; // a change made here is on its way: the hub's word on it comes after
+  }
   const gift = await localized(trx, accountId, g);
   if (local !== null) {
-    const r = await updateEventGift(trx, local, gift, at);
+    const r = await updateEventGift(trx, local.id, gift, at);
+    if (!('missing' in r) && local.how === 'another')
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'donation',
+        localId: local.id,
+        remoteId: g.id,
+        source: 'pulled',
+        at,
+      });
     return 'known' in r ? 'known' : 'missing' in r ? { missing: r.missing } : 'written';
   }
   const r = await insertEventGift(trx, g.id, gift, at);
@@ -174,6 +202,7 @@ export async function applyHeldGifts(trx: Db, accountId: string, at: string): Pr
     const parsed = HubDonation.safeParse(JSON.parse(h.body));
     if (!parsed.success) continue;
     const outcome = await applyFeedGift(trx, accountId, parsed.data, at);
+    if (outcome === 'waiting') continue; // held again, as it was
     if (typeof outcome === 'object') {
       await trx
         .updateTable('hubHeldGifts')
@@ -189,12 +218,13 @@ export async function applyHeldGifts(trx: Db, accountId: string, at: string): Pr
   return written;
 }
 
-/** How many gifts of the feed wait here for what they name. */
+/** How many gifts of the feed wait here for what they name (this station's own waiting for their answer aside). */
 export async function countHeldGifts(db: Db, accountId: string): Promise<number> {
   const r = await db
     .selectFrom('hubHeldGifts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('accountId', '=', accountId)
+    .where('missing', '!=', OWN_CREATE_UNCONFIRMED)
     .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
