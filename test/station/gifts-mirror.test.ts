@@ -247,13 +247,13 @@ beforeAll(async () => {
   );
   a = await joinStation('Table A');
   b = await joinStation('Table B');
-});
+}, 240_000);
 afterAll(async () => {
   for (const s of stations) await s.running.close();
   await hub?.close();
 });
 
-describe('the event’s gifts at every station', () => {
+describe('the event’s gifts at every station', { timeout: 180_000 }, () => {
   it('a gift the hub voids and one it corrects reach every station: lists, totals, gift-check, flags', async () => {
     // Twin $19.99 cash gifts of the second Robert Brown, typed at A within a second.
     const twin1 = expectStatus(
