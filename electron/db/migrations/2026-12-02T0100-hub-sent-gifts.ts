@@ -12,7 +12,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-11-27T2130-hub-sent-gifts';
+export const name = '2026-12-02T0100-hub-sent-gifts';
 
 export function migration(_engine: Engine): Migration {
   return {
