@@ -126,6 +126,7 @@ describe('the station’s report', () => {
       entered: 1,
       lastSeq: Math.max(...pushed.map((r) => r.seq)),
       waiting: pushed.filter((r) => r.syncedAt === null).length,
+      batches: [], // no batch counted here
     });
     expect(report.waiting).toBe(4); // the donor, two gifts, the void
   });
