@@ -18,7 +18,13 @@
  * cursor has passed.
  */
 import { centsToDollars } from '#shared/money.ts';
-import type { HubChanges, HubDonation, HubSnapshots } from '#shared/schemas/hub.ts';
+import type {
+  HubChanges,
+  HubDonation,
+  HubDonationFlag,
+  HubDonationHistory,
+  HubSnapshots,
+} from '#shared/schemas/hub.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
@@ -106,35 +112,69 @@ function lastOrder(rows: ChangeRow[], kind: string): string[] {
   return [...seen.entries()].sort((a, b) => a[1] - b[1]).map(([id]) => id);
 }
 
+/** The gifts' limit flags and history, one read each for the page, by gift. */
+async function flagsAndHistory(db: Db, ids: readonly string[]) {
+  const flags = new Map<string, HubDonationFlag[]>();
+  const history = new Map<string, HubDonationHistory[]>();
+  const add = <T>(m: Map<string, T[]>, k: string, v: T) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+  for (const f of await db
+    .selectFrom('limitFlags')
+    .selectAll()
+    .where('donationId', 'in', ids)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute())
+    add(flags, f.donationId, {
+      id: f.id,
+      limitKind: f.limitKind,
+      windowKey: f.windowKey,
+      limitCents: Number(f.limitCents),
+      donorTotalCents: Number(f.donorTotalCents),
+      state: f.state,
+      createdAt: f.createdAt,
+      resolvedAt: f.resolvedAt,
+      resolutionNote: f.resolutionNote,
+    });
+  for (const h of await db
+    .selectFrom('donationHistory')
+    .selectAll()
+    .where('donationId', 'in', ids)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute())
+    add(history, h.donationId, {
+      id: h.id,
+      action: h.action,
+      note: h.note,
+      detail: h.detail,
+      createdAt: h.createdAt,
+    });
+  return { flags, history };
+}
+
+/**
+ * The page's gifts with every value a station mirrors (shared/schemas/hub.ts HubDonation): one
+ * read of the gifts (with whether the hub's engine linked each to HQ), one of their flags, one
+ * of their history.
+ */
 async function donationsById(db: Db, accountId: string, ids: string[]): Promise<HubDonation[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('donations as d')
     .innerJoin('contacts as c', 'c.id', 'd.contactId')
     .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
-    .select([
-      'd.id',
-      'd.contactId',
-      'c.firstName',
-      'c.lastName',
-      'd.amountCents',
-      'd.donationDate',
-      'd.paymentMethod',
-      'd.campaignId',
-      'm.name as campaignName',
-      'd.notes',
-      'd.createdAt',
-      'd.stationId',
-      'd.committeeId',
-      'd.donationAccountId',
-      'd.electionType',
-      'd.electionYear',
-      'd.status',
-    ])
+    .leftJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'))
+    .selectAll('d')
+    .select(['c.firstName', 'c.lastName', 'm.name as campaignName', 'l.remoteId as hqId'])
     .where('d.accountId', '=', accountId)
     .where('d.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const { flags, history } = await flagsAndHistory(db, ids);
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return []; // gone with its donor (the donor is in deletedContacts)
@@ -150,6 +190,7 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
         campaignName: r.campaignName,
         notes: r.notes,
         createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
         stationId: r.stationId,
         reference: donationReferenceOf(r.notes),
         committeeId: r.committeeId,
@@ -157,6 +198,15 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
         electionType: r.electionType,
         electionYear: r.electionYear === null ? null : Number(r.electionYear),
         status: r.status,
+        onBehalfOfContactId: r.onBehalfOfContactId,
+        facilitatedByContactId: r.facilitatedByContactId,
+        isAnonymous: r.isAnonymous === 1,
+        isRecurring: r.isRecurring === 1,
+        thankYouSent: r.thankYouSent === 1,
+        thankYouSentDate: r.thankYouSentDate,
+        sentToHq: r.hqId !== null,
+        flags: flags.get(id) ?? [],
+        history: history.get(id) ?? [],
       },
     ];
   });

@@ -35,6 +35,10 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   donations: { kind: 'gifts' },
   limitFlags: { kind: 'gifts', note: 'a gift’s flags travel with the gift' },
   donationHistory: { kind: 'gifts', note: 'a gift’s history travels with the gift' },
+  hubSentGifts: {
+    kind: 'gifts',
+    note: 'at a station, the gifts the hub says it sent to HQ (the gift’s sentToHq)',
+  },
   eventStations: {
     kind: 'stations',
     note: 'the station’s copy of the hub’s stations (hub_stations is the hub’s own)',

@@ -67,9 +67,17 @@ export type DonationCreateBody = z.infer<typeof DonationCreateBody>;
 
 /**
  * POST /v1/donations as GiftDesk takes it: the spec's body plus `batchId`, the gift-entry
- * batch the gift is typed in (a GiftDesk extension; local only, never pushed to HQ).
+ * batch the gift is typed in (a GiftDesk extension; local only, never pushed to HQ), and, from
+ * an event station, `enteredAt`.
  */
-export const DonationCreateRequest = DonationCreateBody.extend({ batchId: refId });
+export const DonationCreateRequest = DonationCreateBody.extend({
+  batchId: refId,
+  /**
+   * When the gift was entered where it was typed: a station of an event hub sends its own
+   * entry time, which the hub keeps as the gift's `createdAt`. Taken from a station's key only.
+   */
+  enteredAt: isoDateOrTime.optional(),
+});
 export type DonationCreateRequest = z.infer<typeof DonationCreateRequest>;
 
 /** The create response: exactly the spec's fields. */

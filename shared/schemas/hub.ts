@@ -17,11 +17,13 @@
  */
 import { z } from 'zod';
 import { Contact, CustomFieldValues } from './contacts.ts';
-import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
-import { DonationListItem } from './donations.ts';
+import { ELECTION_TYPES } from '../enums.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
 import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
+import { HubDonation } from './hub-gifts.ts';
+
+export { HubDonation, HubDonationFlag, HubDonationHistory } from './hub-gifts.ts';
 
 /** `sha256:` and 64 hex digits, optionally in colon-separated pairs (case ignored). */
 export const FINGERPRINT_PATTERN = /^sha256:(?:[0-9a-f]{2}(?::?)){31}[0-9a-f]{2}$/i;
@@ -152,19 +154,6 @@ export const HubReported = z.object({
   stationId: z.string(),
   received: z.number().int(),
   reportedAt: z.string(),
-});
-
-/** A gift as the hub's feed carries it: the list item, where it was entered, its reference. */
-export const HubDonation = DonationListItem.extend({
-  stationId: z.string().nullable(),
-  /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
-  reference: z.string().nullable(),
-  /** What the limit checks need beside the list item: the designation, the election, the status. */
-  committeeId: z.string().nullable(),
-  donationAccountId: z.string().nullable(),
-  electionType: z.enum(ELECTION_TYPES).nullable(),
-  electionYear: z.number().int().nullable(),
-  status: z.enum(DONATION_STATUSES),
 });
 
 /** A contact as the feed carries it: the read shape with its custom fields. */
@@ -358,7 +347,6 @@ export type HubInfo = z.infer<typeof HubInfo>;
 export type HubCode = z.infer<typeof HubCode>;
 export type HubHostBody = z.infer<typeof HubHostBody>;
 export type HubStationList = z.infer<typeof HubStationList>;
-export type HubDonation = z.infer<typeof HubDonation>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
 export type HubSnapshots = z.infer<typeof HubSnapshots>;

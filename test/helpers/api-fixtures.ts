@@ -242,6 +242,7 @@ const TABLES = {
   hubNotices: true,
   hubHeldGifts: true,
   eventStations: true,
+  hubSentGifts: true,
   letterSettings: true,
   letterTemplates: true,
   letterRuns: true,

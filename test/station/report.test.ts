@@ -20,6 +20,7 @@ import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { stationReport } from '../../electron/sync/station/report.ts';
 import { tempDir } from '../helpers/server.ts';
+import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 
 let store: Store;
 let ctx: DomainContext;
@@ -103,6 +104,7 @@ describe('the station’s report', () => {
             electionType: null,
             electionYear: null,
             status: 'completed',
+            ...FEED_GIFT_REST,
           },
         ],
         cursor: '3',
@@ -111,13 +113,14 @@ describe('the station’s report', () => {
       new Date().toISOString(),
       new Date().toISOString(),
     );
-    // Another station's gift is here now (in the donor's totals), and never counts as entered here.
+    // Another station's gift is here now (in the donor's totals), and never counts as entered
+    // here; the gifts typed here carry this station's id.
     const gifts = await store.db
       .selectFrom('donations')
       .select('stationId')
       .where('accountId', '=', accountId)
       .execute();
-    expect(gifts.map((g) => g.stationId ?? 'here').sort()).toEqual(['here', 'here', 'stn_B']);
+    expect(gifts.map((g) => g.stationId).sort()).toEqual(['stn_A', 'stn_A', 'stn_B']);
     const log = await store.db
       .selectFrom('changeLog')
       .select(['seq', 'push', 'syncedAt'])
@@ -129,7 +132,7 @@ describe('the station’s report', () => {
       entered: 1,
       lastSeq: Math.max(...pushed.map((r) => r.seq)),
       waiting: pushed.filter((r) => r.syncedAt === null).length,
-      batches: [],
+      batches: [], // no batch counted here
     });
     expect(report.waiting).toBe(4); // the donor, two gifts, the void
   });

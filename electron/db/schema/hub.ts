@@ -82,3 +82,10 @@ export interface EventStationsTable {
   name: string;
   updatedAt: string;
 }
+
+/** At a station: a gift its hub has sent to HQ, as the feed says (2026-12-02T0100-hub-sent-gifts). */
+export interface HubSentGiftsTable {
+  /** The gift's id here. */
+  donationId: string;
+  accountId: string;
+}

@@ -18,8 +18,12 @@ export {
   type EventGift,
   type EventGiftResult,
   deleteEventContact,
+  giftByReference,
+  giftHasPendingChanges,
   hasGift,
   insertEventGift,
+  sentToHqByHub,
+  updateEventGift,
 } from './event-gifts.ts';
 export { applyEventCustomValues } from './event-custom.ts';
 export { applyEventContactDetail, type EventContactDetail } from './event-contact.ts';

@@ -18,8 +18,8 @@ import {
   listDonations,
   voidDonation,
 } from '../../domain/donations/index.ts';
-import type { DomainContext } from '../../domain/index.ts';
-import { DomainError } from '../../domain/index.ts';
+import { type DomainContext, DomainError, invalidField } from '../../domain/index.ts';
+import { toIsoInstant } from '#shared/dates.ts';
 import { hasStations } from '../../hub/index.ts';
 import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
@@ -95,21 +95,30 @@ export async function donationRoutes(
         'GiftDesk records a gift once per sync reference: when the last line of `notes` is a GiftDesk reference ' +
         '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
-        "typed in GiftDesk's own window is not read for a reference.)",
+        "typed in GiftDesk's own window is not read for a reference.) An event station's key may send `enteredAt`, when " +
+        "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400.",
       body: DonationCreateRequest,
       response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { batchId, ...body } = req.body;
-      // At an event hub, a gift sent by a station's key is stamped with that station. A gift
-      // typed in the app's window carries no sync reference (WriteOptions).
-      const stationId = req.station?.id ?? null;
+      const { batchId, enteredAt, ...body } = req.body;
+      // At an event hub, a gift sent by a station's key is stamped with that station and keeps
+      // the time it was entered there; no other key says when a gift was entered. A gift typed
+      // in the app's window carries no sync reference (WriteOptions). Without a station's key
+      // the domain stamps the gift with this GiftDesk's own station, if it is one.
+      if (enteredAt !== undefined && !req.station)
+        throw invalidField('enteredAt', "is taken only from an event station's key");
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        { batchId, stationId, syncReference: !req.auth?.session },
+        {
+          batchId,
+          ...(req.station ? { stationId: req.station.id } : {}),
+          ...(enteredAt !== undefined ? { enteredAt: toIsoInstant(enteredAt) ?? enteredAt } : {}),
+          syncReference: !req.auth?.session,
+        },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },
