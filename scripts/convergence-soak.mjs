@@ -110,11 +110,28 @@ if (skipKinds.length > 0) {
 
 const list = Array.from({ length: seeds }, (_, i) => from + i);
 let ok = 0;
+/** read → field → seeds it differed in */
+const divergent = new Map();
+const refusals = new Map();
 await pool(list, async (seed) => {
   const r = await runOne(seed);
   if (passed(r)) ok++;
+  for (const [read, fields] of Object.entries(r.divergent ?? {}))
+    for (const f of fields) {
+      const k = `${read}: ${f}`;
+      divergent.set(k, (divergent.get(k) ?? 0) + 1);
+    }
+  for (const [k, n] of Object.entries(r.refusals ?? {})) refusals.set(k, (refusals.get(k) ?? 0) + n);
   process.stdout.write(`${summary(r)}\n`);
   return r;
 });
+if (divergent.size > 0) {
+  process.stdout.write('what differed (seeds):\n');
+  for (const [k, n] of [...divergent].sort()) process.stdout.write(`  ${k} (${n})\n`);
+}
+if (refusals.size > 0) {
+  process.stdout.write('refused (times):\n');
+  for (const [k, n] of [...refusals].sort()) process.stdout.write(`  ${k} (${n})\n`);
+}
 process.stdout.write(`${ok} of ${seeds} seeds passed\n`);
 process.exit(ok === seeds ? 0 : 1);

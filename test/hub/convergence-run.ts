@@ -79,6 +79,8 @@ export interface RunResult {
   seed: number;
   /** Readable differences between a station's answers and the hub's; empty when they agree. */
   diffs: string[];
+  /** By read (e.g. `donor page`, `stats entered today`): the fields that differ at some station. */
+  divergent: Record<string, string[]>;
   /** What the ends refused that the run asked (by end role, operation and status/code). */
   refusals: Record<string, number>;
   /** Answers that must never be: a 500, or a refusal of something the rules allow. */
@@ -133,6 +135,7 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
   const result: RunResult = {
     seed: opts.seed,
     diffs: [],
+    divergent: {},
     refusals: {},
     failures: [],
     quiet: false,
@@ -147,7 +150,9 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
     result.quiet = q.quiet;
     result.notQuiet = q.waiting;
     log(`seed ${opts.seed}: quiet (${q.quiet}) after ${Date.now() - t0} ms`);
-    result.diffs = await compareEnds(rig);
+    const compared = await compareEnds(rig);
+    result.diffs = compared.diffs;
+    result.divergent = compared.divergent;
     log(`seed ${opts.seed}: compared after ${Date.now() - t0} ms`);
   } catch (err) {
     result.failures.push(
@@ -510,8 +515,11 @@ function normalise(v: unknown, ids: Map<string, string>, key = ''): Json {
     if (key === 'tags') items = v.filter((t) => !(typeof t === 'string' && /^gd:/i.test(t.trim())));
     return items.map((x) => {
       const n = normalise(x, ids, key);
-      if ((SUB_RECORDS.has(key) || key === 'flagged') && n && typeof n === 'object' && !Array.isArray(n))
-        delete n.id;
+      if (n && typeof n === 'object' && !Array.isArray(n)) {
+        if (SUB_RECORDS.has(key)) delete n.id;
+        // A flag by its gift (hub id), its limit and its window.
+        if (key === 'flagged') n.id = `${String(n.donationId)} ${String(n.limitKind)} ${String(n.window)}`;
+      }
       return n;
     });
   }
@@ -565,15 +573,20 @@ async function readView(rig: EventRig, end: End, donorIds: string[]): Promise<Vi
     );
   };
   const accounts = rig.donationAccountIds;
+  const tasks: Array<() => Promise<void>> = [];
   for (const hubId of donorIds) {
     const id = toLocal.get(hubId) ?? hubId;
-    await get(`donor ${hubId}: page`, `/api/v1/contacts/${id}?accountId=${a}`);
-    await get(`donor ${hubId}: gifts`, `/api/v1/contacts/${id}/donations?accountId=${a}&limit=100`);
+    tasks.push(() => get(`donor ${hubId}: page`, `/api/v1/contacts/${id}?accountId=${a}`));
+    tasks.push(() =>
+      get(`donor ${hubId}: gifts`, `/api/v1/contacts/${id}/donations?accountId=${a}&limit=100`),
+    );
     for (const da of accounts) {
       const daLocal = toLocal.get(da) ?? da;
-      await get(
-        `donor ${hubId}: gift-check ${da}`,
-        `/api/v1/contacts/${id}/gift-check?accountId=${a}&donationAccountId=${daLocal}&donationDate=${TODAY}`,
+      tasks.push(() =>
+        get(
+          `donor ${hubId}: gift-check ${da}`,
+          `/api/v1/contacts/${id}/gift-check?accountId=${a}&donationAccountId=${daLocal}&donationDate=${TODAY}`,
+        ),
       );
     }
   }
@@ -581,16 +594,23 @@ async function readView(rig: EventRig, end: End, donorIds: string[]): Promise<Vi
     for (const [span, q] of [
       ['today', `&startDate=${TODAY}&endDate=${TODAY}`],
       ['all time', ''],
-    ] as const) {
-      const r = await end.request('GET', `/api/v1/stats/donations?accountId=${a}&basis=${basis}${q}`);
-      reads.set(
-        `stats ${basis} ${span}`,
-        r.status === 200 ? placesOf(normalise(r.body, local), end) : { status: r.status },
-      );
-    }
+    ] as const)
+      tasks.push(async () => {
+        const r = await end.request('GET', `/api/v1/stats/donations?accountId=${a}&basis=${basis}${q}`);
+        reads.set(
+          `stats ${basis} ${span}`,
+          r.status === 200 ? placesOf(normalise(r.body, local), end) : { status: r.status },
+        );
+      });
+  // A few at a time, as a screen's queries go.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      while (next < tasks.length) await tasks[next++]!();
+    }),
+  );
   const flags = await end.request('GET', `/api/v1/flags?accountId=${a}&state=all`);
   const flagged = flags.status === 200 ? (normalise(flags.body, local) as { flagged: Json[] }).flagged : [];
-  flagged.sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
   reads.set('flags', flags.status === 200 ? flagged : { status: flags.status });
   await get('raised-by', `/api/v1/reports/raised-by?accountId=${a}`);
   const preview = await end.request(
@@ -650,6 +670,25 @@ export function diffJson(hub: Json, other: Json, path = '', out: string[] = [], 
     Array.isArray(hub) === Array.isArray(other)
   ) {
     if (Array.isArray(hub) && Array.isArray(other)) {
+      // A list of records (every item has an id): matched by id, then its order compared.
+      const idOf = (x: Json) =>
+        x && typeof x === 'object' && !Array.isArray(x) && typeof x.id === 'string' ? x.id : null;
+      if (hub.length + other.length > 0 && [...hub, ...other].every((x) => idOf(x) !== null)) {
+        const mine = new Map(other.map((x) => [idOf(x)!, x]));
+        const theirs = new Set(hub.map((x) => idOf(x)!));
+        for (const x of hub) {
+          const id = idOf(x)!;
+          if (!mine.has(id)) out.push(`${path}[${id}]: at the hub, not here`);
+          else diffJson(x, mine.get(id)!, `${path}[${id}]`, out, max);
+        }
+        for (const x of other)
+          if (!theirs.has(idOf(x)!)) out.push(`${path}[${idOf(x)}]: here, not at the hub`);
+        const order = (xs: Json[], keep: Set<string>) => xs.map(idOf).filter((id) => keep.has(id!));
+        const both = new Set([...theirs].filter((id) => mine.has(id)));
+        if (JSON.stringify(order(hub, both)) !== JSON.stringify(order(other, both)))
+          out.push(`${path}: the same records in another order`);
+        return out;
+      }
       if (hub.length !== other.length)
         out.push(`${path || '.'}: ${hub.length} items at the hub, ${other.length} here`);
       for (let i = 0; i < Math.min(hub.length, other.length); i++)
@@ -671,13 +710,18 @@ export function diffJson(hub: Json, other: Json, path = '', out: string[] = [], 
 }
 
 /** Every station's answers against the hub's: the readable differences (empty when none). */
-export async function compareEnds(rig: EventRig): Promise<string[]> {
+export async function compareEnds(
+  rig: EventRig,
+): Promise<{ diffs: string[]; divergent: Record<string, string[]> }> {
   const diffs: string[] = [];
+  /** Read kind (e.g. `donor page`) → the fields that differ somewhere (ids left out of the paths). */
+  const divergent: Record<string, Set<string>> = {};
   const hubDonors = await donorsListed(rig, rig.hub);
-  const hubView = await readView(rig, rig.hub, hubDonors);
+  const stationDonors = await Promise.all(rig.stations.map((st) => donorsListed(rig, st)));
+  const [hubView, ...views] = await Promise.all(rig.ends.map((e) => readView(rig, e, hubDonors)));
   const names = new Map<string, string>();
   for (const id of hubDonors) {
-    const page = hubView.reads.get(`donor ${id}: page`) as { firstName?: string; lastName?: string } | null;
+    const page = hubView!.reads.get(`donor ${id}: page`) as { firstName?: string; lastName?: string } | null;
     names.set(id, `${page?.firstName ?? '?'} ${page?.lastName ?? '?'}`);
   }
   const accountName = new Map(rig.donationAccountIds.map((id, i) => [id, ACCOUNTS[i]!.name]));
@@ -685,23 +729,40 @@ export async function compareEnds(rig: EventRig): Promise<string[]> {
     read
       .replace(/^donor (\S+):/, (_, id: string) => `donor ${names.get(id) ?? '(not at the hub)'} (${id}):`)
       .replace(/gift-check (\S+)$/, (_, id: string) => `gift-check ${accountName.get(id) ?? id}`);
-  for (const st of rig.stations) {
-    const stDonors = await donorsListed(rig, st);
+  const kindOf = (read: string) =>
+    read.replace(/^donor \S+: /, 'donor ').replace(/gift-check \S+$/, 'gift-check');
+  const note = (kind: string, line: string) => {
+    const field = line
+      .replace(/:.*$/, '')
+      .replace(/\[[^\]]*\]/g, '[]')
+      .trim();
+    (divergent[kind] ??= new Set()).add(field || '.');
+  };
+  rig.stations.forEach((st, i) => {
+    const stDonors = stationDonors[i]!;
     const missing = hubDonors.filter((d) => !stDonors.includes(d));
     const extra = stDonors.filter((d) => !hubDonors.includes(d));
-    if (missing.length)
+    if (missing.length) {
+      note('donor list', 'missing at a station');
       diffs.push(
         `${st.name}: ${missing.length} donors of the hub missing: ${missing.map((d) => names.get(d)).join(', ')}`,
       );
-    if (extra.length)
+    }
+    if (extra.length) {
+      note('donor list', 'extra at a station');
       diffs.push(`${st.name}: ${extra.length} donors the hub does not list (ids ${extra.join(', ')})`);
-    const view = await readView(rig, st, hubDonors);
-    for (const [read, h] of hubView.reads) {
+    }
+    const view = views[i]!;
+    for (const [read, h] of hubView!.reads) {
       const lines = diffJson(h, view.reads.get(read) ?? null);
+      for (const l of lines) note(kindOf(read), l);
       if (lines.length) diffs.push(`${st.name} — ${label(read)}\n    ${lines.join('\n    ')}`);
     }
-  }
-  return diffs;
+  });
+  return {
+    diffs,
+    divergent: Object.fromEntries(Object.entries(divergent).map(([k, v]) => [k, [...v].sort()])),
+  };
 }
 
 /* ------------------------------------------------------------------ command line */

@@ -34,7 +34,14 @@ describe('one event, one ledger: a station answers as the hub does', () => {
         ...(refused.length ? ['refused:', ...refused] : []),
         ...(r.quiet ? [] : ['the event never went quiet:', ...r.notQuiet.map((w) => `  ${w}`)]),
         ...r.failures,
-        ...(r.diffs.length ? [`${r.diffs.length} reads differ:`, ...r.diffs] : []),
+        ...(r.diffs.length
+          ? [
+              'fields that differ, by read:',
+              ...Object.entries(r.divergent).map(([read, fields]) => `  ${read}: ${fields.join(', ')}`),
+              `${r.diffs.length} reads differ:`,
+              ...r.diffs,
+            ]
+          : []),
       ].join('\n');
       expect(r.failures, report).toEqual([]);
       expect(r.quiet, report).toBe(true);
