@@ -62,6 +62,8 @@ export interface EventRig {
   donationAccountIds: string[];
   /** Whether the hub's feed has nothing after this station's cursor. */
   feedAtEnd(station: End): Promise<boolean>;
+  /** Gifts of the hub's feed a station holds back (their records not here): what is missing, by gift. */
+  heldGifts(station: End): Array<{ hubId: string; missing: string }>;
   /** This end's map from its own ids to the hub's (identity for ids it did not type). */
   idMap(end: End): Map<string, string>;
   close(): Promise<void>;
@@ -274,6 +276,19 @@ export async function startEventRig(env: NodeJS.ProcessEnv, opts: RigOptions = {
       return r.body.cursor === cursor && r.body.more === false;
     },
     idMap,
+    heldGifts(end) {
+      const db = new Database(path.join(end.dataDir, 'giftdesk.sqlite'), {
+        readonly: true,
+        fileMustExist: true,
+      });
+      try {
+        return db
+          .prepare('SELECT hub_id AS hubId, missing FROM hub_held_gifts WHERE account_id = ?')
+          .all(end.accountId) as Array<{ hubId: string; missing: string }>;
+      } finally {
+        db.close();
+      }
+    },
     async close() {
       await Promise.all(stations.map((s) => s.close()));
       await hub.close();

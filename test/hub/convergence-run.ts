@@ -738,6 +738,15 @@ export async function compareEnds(
       .trim();
     (divergent[kind] ??= new Set()).add(field || '.');
   };
+  for (const st of rig.stations) {
+    const held = rig.heldGifts(st);
+    if (held.length) {
+      note('held gifts', 'a station holds gifts of the feed back');
+      diffs.push(
+        `${st.name}: holds back ${held.length} gifts of the hub's feed: ${held.map((h) => `${h.hubId} (missing ${h.missing})`).join(', ')}`,
+      );
+    }
+  }
   rig.stations.forEach((st, i) => {
     const stDonors = stationDonors[i]!;
     const missing = hubDonors.filter((d) => !stDonors.includes(d));
