@@ -544,6 +544,7 @@ function placesOf(stats: Json, end: End): Json {
       o.stationId = end.stationId;
     }
     delete o.stationName;
+    o.id = `${String(o.where)} ${String(o.stationId)}`;
     return o;
   });
   named.sort(
@@ -551,7 +552,18 @@ function placesOf(stats: Json, end: End): Json {
       String(a.where).localeCompare(String(b.where)) ||
       String(a.stationId).localeCompare(String(b.stationId)),
   );
-  return { ...stats, byStation: named };
+  // Lists of totals keyed as records are (a campaign's, a bucket's), so a difference names its row.
+  const keyed = (xs: Json, key: string) =>
+    Array.isArray(xs)
+      ? xs.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? { id: String(x[key]), ...x } : x))
+      : xs;
+  const overTime = stats.overTime as { [k: string]: Json } | null;
+  return {
+    ...stats,
+    byCampaign: keyed(stats.byCampaign ?? null, 'campaignId'),
+    byStation: named,
+    overTime: overTime ? { ...overTime, points: keyed(overTime.points ?? null, 'start') } : null,
+  };
 }
 
 interface View {

@@ -43,8 +43,7 @@ describe('one event, one ledger: a station answers as the hub does', () => {
             ]
           : []),
       ].join('\n');
-      expect(r.failures, report).toEqual([]);
-      expect(r.quiet, report).toBe(true);
-      expect(r.diffs, report).toEqual([]);
+      // One assertion whose message is the report (the seed, what was refused, what differs).
+      expect(r.failures.length === 0 && r.quiet && r.diffs.length === 0, report).toBe(true);
     }, 600_000);
 });
