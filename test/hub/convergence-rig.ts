@@ -180,7 +180,8 @@ export async function startEventRig(env: NodeJS.ProcessEnv, opts: RigOptions = {
     stationId: null,
     request: async (method, p, body) => {
       await hubProc.up();
-      return client.request(`${hubUrl}${p}`, method, body, hubAuth);
+      // A connection per request: a kept-alive socket the hub closed (or a hub killed since) is never reused.
+      return client.request(`${hubUrl}${p}`, method, body, { ...hubAuth, connection: 'close' });
     },
     up: hubProc.up,
     isUp: hubProc.isUp,
