@@ -154,11 +154,15 @@ export async function runSeed(opts: RunOptions): Promise<RunResult> {
     log(`seed ${opts.seed}: operations done after ${Date.now() - t0} ms`);
     const q = await quiet(rig, opts.quietTimeoutMs ?? 90_000);
     result.quiet = q.quiet;
-    result.notQuiet = q.waiting;
+    result.notQuiet = q.quiet ? [] : q.waiting;
+    if (q.quiet && q.waiting.length > 0) {
+      result.diffs.push(...q.waiting);
+      result.divergent['parked at a station'] = ['needs attention'];
+    }
     log(`seed ${opts.seed}: quiet (${q.quiet}) after ${Date.now() - t0} ms`);
     const compared = await compareEnds(rig);
-    result.diffs = compared.diffs;
-    result.divergent = compared.divergent;
+    result.diffs.push(...compared.diffs);
+    Object.assign(result.divergent, compared.divergent);
     log(`seed ${opts.seed}: compared after ${Date.now() - t0} ms`);
   } catch (err) {
     result.failures.push(
@@ -202,6 +206,7 @@ type Op =
   | 'defaultElection'
   | 'letterSettings'
   | 'flagReview'
+  | 'deleteDonor'
   | 'crash';
 
 async function operate(
@@ -428,6 +433,13 @@ async function operate(
       });
       if (r.status !== 200) refused(rig.hub, 'flagReview', r);
     },
+    async deleteDonor() {
+      const pick = donorRecordAt(rig.hub);
+      if (!pick) return;
+      const r = await rig.hub.request('DELETE', `/api/v1/contacts/${pick.id}?accountId=${accountId}`);
+      if (r.status !== 200 && r.status !== 204) refused(rig.hub, 'deleteDonor', r);
+      else donors.splice(donors.indexOf(pick.d), 1);
+    },
     async crash() {
       const victim = dice.pick(rig.ends);
       if (!victim.isUp()) return;
@@ -450,12 +462,14 @@ async function operate(
     defaultElection: 2,
     letterSettings: 2,
     flagReview: 4,
+    deleteDonor: 1,
     crash: 3,
   };
   if (basic)
     for (const op of Object.keys(weights) as Op[])
       if (!['donor', 'gift', 'twins'].includes(op)) weights[op] = 0;
   const hubOnly = new Set<Op>([
+    'deleteDonor',
     'thankYou',
     'election',
     'defaultElection',
@@ -506,7 +520,19 @@ async function quiet(rig: EventRig, timeoutMs: number): Promise<{ quiet: boolean
       },
       { timeoutMs, everyMs: 250 },
     );
-    return { quiet: true, waiting: [] };
+    // Changes a station parked for a person never reach the hub: the event disagrees with it.
+    const parked: string[] = [];
+    for (const st of rig.stations) {
+      const s = await st.request('GET', `/api/v1/sync/status?accountId=${st.accountId}`);
+      for (const a of (s.body?.attention ?? []) as Array<{
+        entityType: string;
+        label: string;
+        code: string;
+        reason: string;
+      }>)
+        parked.push(`${st.name}: ${a.entityType} ${a.label} needs attention (${a.code}): ${a.reason}`);
+    }
+    return { quiet: true, waiting: parked };
   } catch {
     return { quiet: false, waiting };
   }
