@@ -796,7 +796,7 @@ export async function compareEnds(
     read.replace(/^donor \S+: /, 'donor ').replace(/gift-check \S+$/, 'gift-check');
   const note = (kind: string, line: string) => {
     const field = line
-      .replace(/:.*$/, '')
+      .replace(/: .*$/, '')
       .replace(/\[[^\]]*\]/g, '[]')
       .trim();
     (divergent[kind] ??= new Set()).add(field || '.');
