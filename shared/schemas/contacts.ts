@@ -265,6 +265,13 @@ export const ContactListQuery = z.object({
 });
 export type ContactListQuery = z.infer<typeof ContactListQuery>;
 
+/** The donor API's own sort fields (a spec-only server: no `relevance`, GiftDesk's extension). */
+export const SPEC_CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;
+/** GET /contacts as the donor API documents it (`giftdesk serve --spec-only`). */
+export const SpecContactListQuery = ContactListQuery.extend({
+  sortBy: enumOf(SPEC_CONTACT_SORT_FIELDS).optional(),
+});
+
 export const ContactList = z.object({
   data: z.array(ContactListItem),
   total: z.number().int(),

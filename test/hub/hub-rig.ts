@@ -97,6 +97,7 @@ export async function startHub(opts: { rateLimit?: BucketOptions } = {}): Promis
     store,
     ctx,
     accountId,
+    specOnly: false,
     keyId,
     secret,
     running,

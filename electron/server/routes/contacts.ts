@@ -6,6 +6,7 @@ import {
   ContactList,
   ContactListQuery,
   ContactUpdateBody,
+  SpecContactListQuery,
 } from '#shared/schemas/contacts.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,8 +23,18 @@ import { IdParams, errors } from './common.ts';
 
 const tags = ['Contacts'];
 
-export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+/**
+ * `specOnly` (`giftdesk serve --spec-only`): the routes as the donor API documents them — no
+ * create-once by a `gd:` tag (a re-posted contact is a second contact), no same-donor rule,
+ * no `relevance` sort.
+ */
+export async function contactRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  opts: { specOnly?: boolean } = {},
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const specOnly = opts.specOnly === true;
 
   r.get('/contacts', {
     schema: {
@@ -36,7 +47,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
         'contacts with every word as a whole word, then word-prefix matches; the most recent last gift first within each of ' +
         'these (contacts who never gave last). sortOrder (default desc) does not apply to relevance; without search, ' +
         'relevance is last-gift order.',
-      querystring: ContactListQuery,
+      querystring: specOnly ? SpecContactListQuery : ContactListQuery,
       response: { 200: ContactList, ...errors(400, 403) },
     },
     handler: async (req) =>
@@ -75,7 +86,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
       const { contact, created } = await createContactOnce(
         ctx,
         { ...req.body, accountId },
-        { syncReference: !req.auth?.session, sameDonor: Boolean(req.station) },
+        { syncReference: !specOnly && !req.auth?.session, sameDonor: !specOnly && Boolean(req.station) },
       );
       return reply.code(created ? 201 : 200).send(contact);
     },

@@ -23,8 +23,17 @@ import { IdParams, domainTypedSerializer, errors } from './common.ts';
 
 const tags = ['Donations'];
 
-export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+/**
+ * `specOnly` (`giftdesk serve --spec-only`): the donor API's two routes only, as documented —
+ * no create-once by a `gd:` reference (D7: a re-posted gift is a second gift), no batch.
+ */
+export async function donationRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  opts: { specOnly?: boolean } = {},
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const specOnly = opts.specOnly === true;
 
   r.get('/donations', {
     schema: {
@@ -60,11 +69,13 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        { batchId, stationId, syncReference: !req.auth?.session },
+        specOnly ? { syncReference: false } : { batchId, stationId, syncReference: !req.auth?.session },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },
   });
+
+  if (specOnly) return;
 
   r.get('/donations/:id', {
     schema: {
