@@ -7,6 +7,7 @@ import {
   anyIsoDateOrTime,
   pagingQuery,
   positiveDollars,
+  resentSinceField,
 } from './common.ts';
 
 /**
@@ -69,7 +70,10 @@ export type DonationCreateBody = z.infer<typeof DonationCreateBody>;
  * POST /v1/donations as GiftDesk takes it: the spec's body plus `batchId`, the gift-entry
  * batch the gift is typed in (a GiftDesk extension; local only, never pushed to HQ).
  */
-export const DonationCreateRequest = DonationCreateBody.extend({ batchId: refId });
+export const DonationCreateRequest = DonationCreateBody.extend({
+  batchId: refId,
+  resentSince: resentSinceField,
+});
 export type DonationCreateRequest = z.infer<typeof DonationCreateRequest>;
 
 /** The create response: exactly the spec's fields. */

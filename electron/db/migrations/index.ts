@@ -25,6 +25,7 @@ import * as hubHeldGifts from './2026-11-27T1700-hub-held-gifts.ts';
 import * as letters from './2026-11-27T2000-letters.ts';
 import * as thankYouMarks from './2026-11-27T2100-thank-you-marks.ts';
 import * as eventStations from './2026-11-27T2110-event-stations.ts';
+import * as syncResent from './2026-12-02T0010-sync-resent.ts';
 import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   thankYouMarks,
   eventStations,
   letterRunOwner,
+  syncResent,
 ];

@@ -1,7 +1,7 @@
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Contact,
-  ContactCreateBody,
+  ContactCreateRequest,
   ContactDeleted,
   ContactList,
   ContactListQuery,
@@ -19,6 +19,7 @@ import {
 } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
+import { mayBeUpstream } from './resent.ts';
 import { IdParams, errors } from './common.ts';
 
 const tags = ['Contacts'];
@@ -75,18 +76,25 @@ export async function contactRoutes(
         'with that contact, and nothing is written. At an event hub, the same holds for a station creating a donor the ' +
         'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
         "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.)",
-      body: ContactCreateBody,
+      body: ContactCreateRequest,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
-      const accountId = scopedAccount(req, req.body.accountId);
+      const { resentSince, ...input } = req.body;
+      const accountId = scopedAccount(req, input.accountId);
       // A contact typed in the app's window carries no sync reference (WriteOptions). At an
       // event hub, a station creating a donor the event has already (same primary email and
       // name, typed at another station) gets that donor: 200, nothing written.
       const { contact, created } = await createContactOnce(
         ctx,
-        { ...req.body, accountId },
-        { syncReference: !specOnly && !req.auth?.session, sameDonor: !specOnly && Boolean(req.station) },
+        { ...input, accountId },
+        specOnly
+          ? { syncReference: false }
+          : {
+              syncReference: !req.auth?.session,
+              sameDonor: Boolean(req.station),
+              ...mayBeUpstream(ctx, 'contact', resentSince),
+            },
       );
       return reply.code(created ? 201 : 200).send(contact);
     },

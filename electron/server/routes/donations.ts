@@ -19,6 +19,7 @@ import {
 } from '../../domain/donations/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
+import { mayBeUpstream } from './resent.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 
 const tags = ['Donations'];
@@ -55,21 +56,29 @@ export async function donationRoutes(
         'GiftDesk records a gift once per sync reference: when the last line of `notes` is a GiftDesk reference ' +
         '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
-        "typed in GiftDesk's own window is not read for a reference.)",
+        "typed in GiftDesk's own window is not read for a reference.) `resentSince` (from another GiftDesk): the gift was " +
+        'sent before to an upstream that is lost and may be at HQ already; this server looks for it at HQ before sending it on.',
       body: DonationCreateRequest,
       response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { batchId, ...body } = req.body;
+      const { batchId, resentSince, ...body } = req.body;
       // At an event hub, a gift sent by a station's key is stamped with that station. A gift
       // typed in the app's window carries no sync reference (WriteOptions).
       const stationId = req.station?.id ?? null;
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        specOnly ? { syncReference: false } : { batchId, stationId, syncReference: !req.auth?.session },
+        specOnly
+          ? { syncReference: false }
+          : {
+              batchId,
+              stationId,
+              syncReference: !req.auth?.session,
+              ...mayBeUpstream(ctx, 'donation', resentSince),
+            },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },
