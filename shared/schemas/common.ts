@@ -71,11 +71,9 @@ export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoIns
  * sent before to an upstream that is lost, so it may be at HQ already, created there no
  * earlier than this instant. A hub looks for it at HQ before sending it on. Ignored elsewhere.
  */
-export const resentSinceField = isoDateOrTime
-  .optional()
-  .meta({
-    description: 'GiftDesk: sent before to a lost upstream; may be at HQ, created no earlier than this',
-  });
+export const resentSinceField = isoDateOrTime.optional().meta({
+  description: 'GiftDesk: sent before to a lost upstream; may be at HQ, created no earlier than this',
+});
 
 export const wholeDollarsText = (dollars: number): string => `$${dollars.toLocaleString('en-US')}`;
 
