@@ -55,6 +55,7 @@ import type {
 } from './schema/sync.ts';
 import type {
   EventStationsTable,
+  HubSentGiftsTable,
   HubHeldGiftsTable,
   HubNoticesTable,
   HubPairingCodesTable,
@@ -119,6 +120,7 @@ export interface Database {
   hubNotices: HubNoticesTable;
   hubHeldGifts: HubHeldGiftsTable;
   eventStations: EventStationsTable;
+  hubSentGifts: HubSentGiftsTable;
   letterSettings: LetterSettingsTable;
   letterTemplates: LetterTemplatesTable;
   letterRuns: LetterRunsTable;

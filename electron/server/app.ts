@@ -239,14 +239,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     async (api) => {
       if (opts.specOnly) {
         await contactRoutes(api, ctx, { specOnly: true });
-        await donationRoutes(api, ctx, { specOnly: true });
+        await donationRoutes(api, ctx, undefined, { specOnly: true });
         await referenceRoutes(api, ctx, { specOnly: true });
         return;
       }
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
-      await donationRoutes(api, ctx);
+      await donationRoutes(api, ctx, opts.sync);
       await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
       await referenceRoutes(api, ctx);
@@ -259,7 +259,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);
-      await eventRoutes(api, ctx, opts.sync);
+      await eventRoutes(api, ctx, opts.sync, opts.hub ?? null);
       if (opts.hub) await hubRoutes(api, opts.hub);
     },
     { prefix: '/api/v1' },

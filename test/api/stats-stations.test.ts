@@ -1,8 +1,8 @@
 /**
  * The dashboard's statistics by station (GiftDesk extension), over real HTTP: empty outside an
  * event; at the hub, its own gifts as `here` and each station's by id with its name; at a
- * station, its own as `here` (with its name), the hub's (a gift without a station whose create
- * came down not to be pushed) as `hub`, and another station's by id (no name known here).
+ * station, its own (stamped with its station id when typed) as `here` (with its name), the
+ * hub's (a gift without a station) as `hub`, and another station's by id (no name known here).
  * Each split sums to the statistics' own total.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,16 +26,16 @@ async function stats(t: TestServer) {
   );
 }
 
-/** A gift of `amount` with its station set as the hub's feed would have it. */
+/** A gift of `amount` with its station set as the hub's feed would have it (undefined: as typed). */
 async function gift(
   t: TestServer,
   contactId: string,
   campaignId: string,
   amount: number,
-  stationId: string | null,
+  stationId: string | null | undefined,
 ) {
   const d = await makeDonation(t, contactId, { campaignId, donationAmount: amount });
-  if (stationId !== null)
+  if (stationId !== undefined)
     await t.store.write((trx) =>
       trx.updateTable('donations').set({ stationId }).where('id', '=', d.id).execute(),
     );
@@ -46,7 +46,7 @@ describe('statistics by station', () => {
   it('are empty outside an event', async () => {
     const c = await makeContact(hub);
     const gala = await makeCampaign(hub, 'Spring Gala');
-    await gift(hub, c.id, gala.id, 100, null);
+    await gift(hub, c.id, gala.id, 100, undefined);
     const st = await stats(hub);
     expect(st.count).toBe(1);
     expect(st.byStation).toEqual([]);
@@ -112,17 +112,14 @@ describe('statistics by station', () => {
     );
     const c = await makeContact(station);
     const gala = await makeCampaign(station, 'Spring Gala');
-    await gift(station, c.id, gala.id, 30, null); // typed here
-    const fromHub = await gift(station, c.id, gala.id, 75, null);
-    // The hub's own gift came down with the feed: its create is logged not to be pushed.
-    await station.store.write((trx) =>
-      trx
-        .updateTable('changeLog')
-        .set({ push: 0 })
-        .where('entityType', '=', 'donation')
-        .where('entityId', '=', fromHub.id)
-        .execute(),
-    );
+    const mine = await gift(station, c.id, gala.id, 30, undefined); // typed here: stamped with this station
+    const row = await station.store.db
+      .selectFrom('donations')
+      .select('stationId')
+      .where('id', '=', mine.id)
+      .executeTakeFirstOrThrow();
+    expect(row.stationId).toBe('sta_me');
+    await gift(station, c.id, gala.id, 75, null); // the hub's own, as the feed brings it
     await gift(station, c.id, gala.id, 20, 'sta_other');
     await gift(station, c.id, gala.id, 5, 'sta_me'); // its own, as the hub names it
     const st = await stats(station);

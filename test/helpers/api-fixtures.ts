@@ -270,6 +270,7 @@ const TABLES = {
   hubNotices: true,
   hubHeldGifts: true,
   eventStations: true,
+  hubSentGifts: true,
   letterSettings: true,
   letterTemplates: true,
   letterRuns: true,

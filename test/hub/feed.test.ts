@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubChanges } from '#shared/schemas/hub.ts';
 import { createContact } from '../../electron/domain/contacts/create.ts';
 import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
-import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import {
+  expectError,
+  expectStatus,
+  giftBody,
+  makeCampaign,
+  makeContact,
+  makeDonationAccount,
+} from '../helpers/api-fixtures.ts';
+import { linkRemote, noteSentToHq } from '../../electron/sync/outbox/links.ts';
 import { TEST_ENGINE } from '../helpers/server.ts';
 import { type Hub, type Station, startHub } from './hub-rig.ts';
 
@@ -233,6 +241,67 @@ describe.skipIf(TEST_ENGINE !== 'postgres')('on PostgreSQL, a change that commit
     await open;
     const page = await reading;
     expect(page.contacts.map((c) => c.id)).toEqual([late.id, after.id]);
+  });
+});
+
+describe('a gift with every later change', () => {
+  it('a flag reviewed and the engine linking the gift to HQ come through the feed, logged not to be pushed', async () => {
+    const pac = await makeDonationAccount(hub, { perElection: 100 }, 'Small PAC');
+    const campaign = await makeCampaign(hub, 'Small gala', [pac.id]);
+    const donor = await makeContact(hub, { firstName: 'Robert', lastName: 'Brown' });
+    const start = (await readAll(st, '')).cursor;
+    const gift = expectStatus(
+      await hub.request(
+        'POST',
+        '/api/v1/donations',
+        giftBody(hub, donor.id, { campaignId: campaign.id, donationAccountId: pac.id, donationAmount: 150 }),
+      ),
+      201,
+    );
+    const first = await readAll(st, start);
+    const carried = first.pages.flatMap((p) => p.donations).find((d) => d.id === gift.id)!;
+    expect(carried).toMatchObject({ status: 'completed', sentToHq: false, thankYouSent: false });
+    expect(carried.flags.map((f) => f.state)).toEqual(['open']);
+    expect(carried.history.map((h) => h.action)).toEqual(['flagged']);
+
+    expectStatus(
+      await hub.request('POST', `/api/v1/flags/${carried.flags[0]!.id}/actions`, {
+        accountId: hub.accountId,
+        action: 'review',
+        note: 'checked',
+      }),
+      200,
+    );
+    // What the hub's engine writes when HQ took the gift (push/answers.ts): the link, and the log line.
+    await hub.store.write(async (trx) => {
+      const at = new Date().toISOString();
+      await linkRemote(trx, {
+        accountId: hub.accountId,
+        entityType: 'donation',
+        localId: gift.id,
+        remoteId: 'hq_1',
+        source: 'pushed',
+        at,
+      });
+      await noteSentToHq(trx, hub.accountId, gift.id, at);
+    });
+    const after = await readAll(st, first.cursor);
+    const again = after.pages.flatMap((p) => p.donations).filter((d) => d.id === gift.id);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.flags.map((f) => `${f.state} ${f.resolutionNote}`)).toEqual(['reviewed checked']);
+    expect(again[0]!.history.map((h) => h.action)).toEqual(['flagged', 'reviewed']);
+    expect(again[0]!.sentToHq).toBe(true);
+    const log = await hub.store.db
+      .selectFrom('changeLog')
+      .select(['fields', 'push'])
+      .where('entityId', '=', gift.id)
+      .where('op', '=', 'update')
+      .orderBy('seq')
+      .execute();
+    expect(log).toEqual([
+      { fields: '["flags"]', push: 0 },
+      { fields: '["sentToHq"]', push: 0 },
+    ]);
   });
 });
 

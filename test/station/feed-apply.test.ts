@@ -19,6 +19,7 @@ import { getRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { listNotices } from '../../electron/sync/station/notices.ts';
 import { tempDir } from '../helpers/server.ts';
+import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 
 type FeedContact = FeedPage['contacts'][number];
 type FeedGift = FeedPage['donations'][number];
@@ -97,6 +98,7 @@ function gift(id: string, contactId: string, amount: number, extra: Partial<Feed
     electionType: null,
     electionYear: null,
     status: 'completed',
+    ...FEED_GIFT_REST,
     ...extra,
   };
 }

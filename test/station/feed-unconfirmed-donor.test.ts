@@ -17,6 +17,7 @@ import { linkRemote } from '../../electron/sync/outbox/links.ts';
 import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { tempDir } from '../helpers/server.ts';
+import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 
 type FeedContact = FeedPage['contacts'][number];
 type FeedGift = FeedPage['donations'][number];
@@ -72,6 +73,7 @@ const GIFT_FROM_B: FeedGift = {
   electionType: null,
   electionYear: null,
   status: 'completed',
+  ...FEED_GIFT_REST,
 };
 
 const page = (p: Partial<FeedPage> & { cursor: string }): FeedPage => ({

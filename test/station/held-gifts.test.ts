@@ -17,6 +17,7 @@ import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-
 import { applyHeldGifts, countHeldGifts } from '../../electron/sync/station/feed-gifts.ts';
 import { markAllUnsent } from '../../electron/sync/outbox/resend.ts';
 import { tempDir } from '../helpers/server.ts';
+import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 
 type FeedGift = FeedPage['donations'][number];
 type FeedContact = FeedPage['contacts'][number];
@@ -62,6 +63,7 @@ function gift(id: string, contactId: string, amount: number): FeedGift {
     electionType: null,
     electionYear: null,
     status: 'completed',
+    ...FEED_GIFT_REST,
   };
 }
 

@@ -164,6 +164,18 @@ describe('donation payloads', () => {
     });
   });
 
+  it('says when the gift was entered here to an event hub only, never to HQ', () => {
+    const ids = { contactId: 'hq_c1', campaignId: 'hq_cmp', facilitatedByContactId: 'hq_c2' };
+    const toHq = donationCreateBody(gift, ids, 'acct_hq', gift.id, 'hq');
+    expect(toHq.ok && 'enteredAt' in toHq.body).toBe(false);
+    expect(donationCreateBody(gift, ids, 'acct_hq', gift.id)).toEqual(toHq);
+    const toHub = donationCreateBody(gift, ids, 'acct_hub', gift.id, 'hub');
+    expect(toHub).toMatchObject({
+      ok: true,
+      body: { enteredAt: gift.createdAt, notes: 'table 4\ngd:don_01ABC' },
+    });
+  });
+
   it('a reference without an HQ id stops the build, naming it', () => {
     expect(donationCreateBody(gift, { contactId: 'hq_c1' }, 'acct_hq', gift.id)).toEqual({
       ok: false,

@@ -20,6 +20,7 @@ export async function deleteContact(
       .selectFrom('donations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('contactId', '=', id)
+      .where('status', '!=', 'voided') // a voided gift is out of the count already
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('contacts').where('id', '=', id).execute();
     await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });

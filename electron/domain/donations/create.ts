@@ -138,10 +138,16 @@ export async function insertDonation(
   await checkReferences(trx, input);
   const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
   if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
+  const here = opts.stationId === undefined ? await ownStationId(trx, [input.accountId]) : null;
+  const stationId =
+    here === null
+      ? (opts.stationId ?? null)
+      : ((here.rows[0] as { stationId: string | null } | undefined)?.stationId ?? null);
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
     batchId: present(opts.batchId) ? opts.batchId : null,
-    stationId: opts.stationId ?? null,
+    stationId,
+    ...(opts.enteredAt !== undefined ? { createdAt: opts.enteredAt } : {}),
   };
   await insertDonationRow(
     trx,
@@ -174,8 +180,24 @@ export async function insertDonation(
 export interface DonationWriteOptions extends WriteOptions {
   externalId?: string | null;
   batchId?: string | null;
+  /**
+   * The station it was entered at. Absent: this GiftDesk's own station id when it is a station
+   * of an event hub (so a gift with none was typed at the hub, at every end of the event), else
+   * none.
+   */
   stationId?: string | null;
+  /** When it was entered where it was typed, when that was elsewhere (a station's create at its hub). */
+  enteredAt?: string;
 }
+
+/** This GiftDesk's own station id in the account's event, when it is a station (its hub remote's). */
+const ownStationId = reusable((db, p) =>
+  db
+    .selectFrom('syncRemotes')
+    .select('stationId')
+    .where('accountId', '=', p<string>(0))
+    .where('kind', '=', 'hub'),
+);
 
 export async function createDonation(
   ctx: DomainContext,

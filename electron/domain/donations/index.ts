@@ -20,7 +20,15 @@
  * This file is the folder's surface: the server, the CLI and the shell import donations from
  * here and nowhere else in the folder (eslint.config.js).
  */
-export { type DonationCorrection, correctDonation, donationSendState, voidDonation } from './corrections.ts';
+export {
+  type ChangeAsker,
+  type DonationCorrection,
+  SENT_TO_HQ,
+  type Upstream,
+  correctDonation,
+  donationSendState,
+  voidDonation,
+} from './corrections.ts';
 export {
   type DonationWriteOptions,
   createDonation,
@@ -41,7 +49,13 @@ export {
 } from './rules.ts';
 export { createBatch, listBatches, requireBatch, updateBatch } from './batches.ts';
 export { batchDepositSummary, countAndCloseBatch, lastBatchCount } from './batch-count.ts';
-export { type DepositFigures, type DepositScope, addDepositFigures, depositFigures } from './deposit.ts';
+export {
+  type DepositFigures,
+  type DepositScope,
+  addDepositFigures,
+  depositFigures,
+  methodCents,
+} from './deposit.ts';
 export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';

@@ -5,10 +5,12 @@
  *
  * - at the hub: null is the hub itself; a station's id is that station (named from
  *   `hub_stations`);
- * - at a station: null is this station, unless the gift came down from the hub (its create
- *   logged not to be pushed): then it was typed at the hub; another station's id is that station,
- *   named as the hub's feed named it (`event_stations`; its own name is on its remote), else
- *   by id only.
+ * - at a station: this station's own id is this station (it stamps the gifts typed here with
+ *   it); null is the hub; another station's id is that station, named as the hub's feed named
+ *   it (`event_stations`; its own name is on its remote), else by id only.
+ *
+ * So a gift counts at the same place, and (gifts of the event keeping the hub's `created_at`,
+ * the time it was entered where it was typed) at the same time, at every end of the event.
  */
 import { centsToDollars } from '#shared/money.ts';
 import type { StationTotal } from '#shared/schemas/stats.ts';
@@ -40,10 +42,9 @@ export async function eventPlace(ctx: DomainContext, accountId: string): Promise
   return hub ? { role: 'hub' } : { role: 'none' };
 }
 
-/** One group of the scope's gifts: its station, whether it came down from the hub, its sums. */
+/** One group of the scope's gifts: its station, its sums. */
 export interface StationGroup {
   stationId: string | null;
-  fromHub: boolean;
   n: number;
   cents: number;
 }
@@ -51,8 +52,7 @@ export interface StationGroup {
 /** Where a group's gifts were entered, seen from here. */
 function placeOf(place: EventPlace, g: StationGroup): Pick<StationRow, 'where' | 'stationId'> {
   if (place.role === 'station') {
-    if (g.stationId === null)
-      return g.fromHub ? { where: 'hub', stationId: null } : { where: 'here', stationId: null };
+    if (g.stationId === null) return { where: 'hub', stationId: null };
     if (g.stationId === place.stationId) return { where: 'here', stationId: null };
     return { where: 'station', stationId: g.stationId };
   }

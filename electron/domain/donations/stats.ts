@@ -10,18 +10,10 @@
 import { toIsoInstant, toRangeEnd } from '#shared/dates.ts';
 import { centsToDollars } from '#shared/money.ts';
 import { MAX_TIME_POINTS, type DonationStats, type DonationStatsQuery } from '#shared/schemas/stats.ts';
-import { sql } from 'kysely';
 import type { TimeUnit } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { eventPlace, stationTotals, type StationGroup } from './stats-stations.ts';
-
-/**
- * At a station: a gift with no station whose create was logged not to be pushed came down
- * from the hub (the station writes the event's gifts so), so it was typed at the hub itself,
- * not here (1), else 0. Raw SQL: the names are the database's.
- */
-const FROM_HUB = sql<number>`case when d.station_id is null and exists (select 1 from change_log c where c.entity_type = 'donation' and c.entity_id = d.id and c.op = 'create' and c.push = 0) then 1 else 0 end`;
 
 const STEP_MS: Record<TimeUnit, number> = { hour: 3_600_000, day: 86_400_000 };
 
@@ -62,7 +54,9 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     if (!b) throw notFound('batch', 'batchId', batchId);
   }
 
-  // The time a gift counts at: its date (the default), or when it was entered (the event room's "tonight").
+  // The time a gift counts at: its date (the default), or when it was entered where it was
+  // typed (the event room's "tonight"; a station's gift keeps its station's time at the hub, and
+  // every gift of the event keeps the hub's at a station).
   const time = q.basis === 'entered' ? 'd.createdAt' : 'd.donationDate';
   let scope = db
     .selectFrom('donations as d')
@@ -97,23 +91,19 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
       );
   }
 
-  // One pass over the scope's rows, grouped by time bucket, campaign and station (and, at a
-  // station, whether the gift came down from the hub); the totals, the campaigns, the stations
-  // and the time line are sums of these groups.
+  // One pass over the scope's rows, grouped by time bucket, campaign and station; the totals,
+  // the campaigns, the stations and the time line are sums of these groups.
   const place = await eventPlace(ctx, q.accountId);
   const bucket = ctx.store.timeBucket(time, unit);
-  const fromHub = place.role === 'station' ? FROM_HUB : null;
   const groups = await scope
     .select((eb) => [
       bucket.as('start'),
       'd.campaignId',
       'd.stationId',
-      (fromHub ?? sql<number>`0`).as('fromHub'),
       eb.fn.countAll<number>().as('n'),
       eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents'),
     ])
     .groupBy([bucket, 'd.campaignId', 'd.stationId'])
-    .$if(fromHub !== null, (qb) => qb.groupBy(FROM_HUB))
     .execute();
 
   let count = 0;
@@ -135,7 +125,7 @@ export async function donationStats(ctx: DomainContext, q: DonationStatsQuery): 
     cents += c;
     add(byCampaign, g.campaignId, n, c);
     add(byStart, String(g.start), n, c);
-    stationGroups.push({ stationId: g.stationId, fromHub: Number(g.fromHub) === 1, n, cents: c });
+    stationGroups.push({ stationId: g.stationId, n, cents: c });
   }
   const ids = [...byCampaign.keys()].filter((k): k is string => k !== null);
   const names = new Map(

@@ -113,6 +113,16 @@ export async function resolveFlag(
         .where('id', '=', flagId)
         .execute();
       await addHistory(trx, donation.id, 'reviewed', note, { flagId }, at);
+      // Nothing for HQ (push = 0), but an event hub's stations read the review off the log.
+      await logChange(trx, {
+        accountId,
+        entityType: 'donation',
+        entityId: donation.id,
+        op: 'update',
+        fields: ['flags'],
+        push: false,
+        at,
+      });
       return;
     }
     if (act.action === 'refund') {

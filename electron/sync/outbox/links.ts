@@ -5,7 +5,7 @@
  * same way. Every lookup of "the HQ id of X" goes here.
  */
 import type { Db } from '../../db/store.ts';
-import type { EntityType } from '../../domain/change-log.ts';
+import { type EntityType, logChange } from '../../domain/change-log.ts';
 import { mergePulledContact } from '../../domain/pulled/index.ts';
 
 /** How a link came to be. */
@@ -101,6 +101,34 @@ export async function linkRemote(
         .doUpdateSet({ remoteId: link.remoteId, source: link.source, linkedAt: link.at }),
     )
     .execute();
+}
+
+/**
+ * At an event hub, a gift its engine has linked to HQ's (its create applied, or found at HQ):
+ * logged for the hub's feed with push = 0 (fields `sentToHq`), so every station learns that the
+ * gift can only be changed at HQ now. A GiftDesk that hosts no event logs nothing.
+ */
+export async function noteSentToHq(
+  trx: Db,
+  accountId: string,
+  donationId: string,
+  at: string,
+): Promise<void> {
+  const hosting = await trx
+    .selectFrom('hubSettings')
+    .select('accountId')
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!hosting) return;
+  await logChange(trx, {
+    accountId,
+    entityType: 'donation',
+    entityId: donationId,
+    op: 'update',
+    fields: ['sentToHq'],
+    push: false,
+    at,
+  });
 }
 
 /** Removes a record's link (its HQ copy was deleted). */

@@ -52,6 +52,7 @@ export async function markAllUnsent(trx: Db, accountId: string): Promise<number>
     .execute();
   await trx.deleteFrom('syncItems').where('accountId', '=', accountId).execute();
   await trx.deleteFrom('hubHeldGifts').where('accountId', '=', accountId).execute();
+  await trx.deleteFrom('hubSentGifts').where('accountId', '=', accountId).execute();
   const r = await trx
     .updateTable('changeLog')
     .set({ syncedAt: null, attemptId: null })

@@ -24,7 +24,14 @@ import type { RemoteResult } from '../net/http-client.ts';
 import { type PendingEntity, releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { SendStep } from './prepare-step.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
-import { heldByAnother, linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+import {
+  heldByAnother,
+  linkRemote,
+  localIdFor,
+  noteSentToHq,
+  remoteIdFor,
+  unlinkRemote,
+} from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';
@@ -126,6 +133,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
+      if (step.op === 'create' && e.entityType === 'donation' && cfg.kind !== 'hub')
+        await noteSentToHq(trx, cfg.accountId, e.entityId, at);
       // At a station: gifts of the hub's feed that waited for this donor are written now.
       if (step.op === 'create' && e.entityType === 'contact') await applyHeldGifts(trx, cfg.accountId, at);
       if (step.op === 'delete') {
@@ -150,6 +160,8 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       let settled = 0;
       if (existing) await releaseAttempt(trx, step.attemptId);
       else settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+      // At a station: its own gift, which the feed brought before this answer, takes the hub's values.
+      if (step.op === 'create' && e.entityType === 'donation') await applyHeldGifts(trx, cfg.accountId, at);
       await updateItem(trx, e.entityType, e.entityId, {
         state: 'idle',
         attemptId: null,

@@ -10,7 +10,7 @@ import {
   type ContactCreateBody,
   type ContactUpdateBody,
 } from '#shared/schemas/contacts.ts';
-import type { DonationCreateBody } from '#shared/schemas/donations.ts';
+import type { DonationCreateBody, DonationCreateRequest } from '#shared/schemas/donations.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import { donationAmountOf, donationFlagsOf } from '../../domain/row-mappers.ts';
 import { contactReferenceTag, withDonationReference } from './identity.ts';
@@ -129,18 +129,22 @@ export interface DonationRemoteIds {
 }
 
 export type DonationBodyResult =
-  | { ok: true; body: DonationCreateBody }
+  | { ok: true; body: DonationCreateBody | DonationCreateRequest }
   | { ok: false; missing: Array<{ field: keyof DonationRemoteIds; localId: string }> };
 
 /**
  * POST /v1/donations, with `gd:<id>` in notes (D7), every reference mapped to HQ's id.
  * `identity`: the id the reference names, the gift's sync identity (sync-identity.ts).
+ * `to`: 'hub' when this GiftDesk is a station sending to its event hub — then the body says
+ * when the gift was entered here (`enteredAt`, GiftDesk's extension the hub keeps as the gift's
+ * `createdAt`); an HQ never gets it.
  */
 export function donationCreateBody(
   d: DonationRow,
   remote: DonationRemoteIds,
   remoteAccountId: string,
   identity: string,
+  to: 'hq' | 'hub' = 'hq',
 ): DonationBodyResult {
   const missing: Array<{ field: keyof DonationRemoteIds; localId: string }> = [];
   const map = (field: keyof DonationRemoteIds, local: string | null): string | undefined => {
@@ -174,5 +178,6 @@ export function donationCreateBody(
   }
   if (d.thankYouSentDate) body.thankYouSentDate = d.thankYouSentDate;
   if (missing.length > 0) return { ok: false, missing };
+  if (to === 'hub') return { ok: true, body: { ...body, enteredAt: d.createdAt } };
   return { ok: true, body };
 }

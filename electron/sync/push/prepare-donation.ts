@@ -60,7 +60,7 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   if (!remote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach HQ` };
   // Under the reference it came with, if it came from another GiftDesk (sync-identity.ts).
   const identity = await identityOf(trx, 'donation', gift.id);
-  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity);
+  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, x.cfg.kind ?? 'hq');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
   const body = withResentSince(built.body, x);
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });

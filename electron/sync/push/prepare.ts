@@ -38,7 +38,10 @@ export interface PrepareInput {
   holder: string;
   leaseMs: number;
   clock: () => number;
-  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch' | 'marksNotTakenThisPass'>;
+  /** `kind`: 'hub' at a station (a gift's create then says when it was entered here). */
+  cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch' | 'marksNotTakenThisPass'> & {
+    kind?: RemoteConfig['kind'] | undefined;
+  };
   record: PendingEntity;
   /** True when a contact's create may first be matched by email (a matcher is there and has not looked for this record yet); the settings' `emailMatch` must allow it too. */
   emailMatch: boolean;

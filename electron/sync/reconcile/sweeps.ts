@@ -17,7 +17,7 @@ import {
 } from '../push/identity.ts';
 import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
-import { heldByAnother, linkRemote } from '../outbox/links.ts';
+import { heldByAnother, linkRemote, noteSentToHq } from '../outbox/links.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
@@ -59,6 +59,9 @@ async function linkFound(
   };
   if (await heldByAnother(trx, link)) return null;
   await linkRemote(trx, { ...link, source: 'found', at });
+  // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
+  if (item.entityType === 'donation' && d.kind !== 'hub')
+    await noteSentToHq(trx, d.accountId, item.entityId, at);
   // At a station: gifts of the hub's feed that waited for this donor are written now.
   if (item.entityType === 'contact') await applyHeldGifts(trx, d.accountId, at);
   // The record HQ holds under this reference may have been made by an EARLIER attempt that
@@ -76,6 +79,8 @@ async function linkFound(
   let settled = 0;
   if (edits) await releaseAttempt(trx, item.attemptId!);
   else settled = await settleAttempt(trx, d.accountId, item.attemptId!, at);
+  // At a station: its own gift, which the feed brought before this find, takes the hub's values.
+  if (item.entityType === 'donation') await applyHeldGifts(trx, d.accountId, at);
   await updateItem(trx, item.entityType as PushEntity, item.entityId, {
     state: note ? 'attention' : 'idle',
     attemptId: null,

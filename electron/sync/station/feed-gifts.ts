@@ -1,85 +1,151 @@
 /**
- * The gifts of the hub's feed, at a station. This station's own coming back are skipped
- * (linked to the hub's id already, or carrying its own `gd:` reference); another station's,
- * or the hub's, are written as this station's pulled gifts (domain/pulled/event-gifts.ts) with
- * their station of origin, so the donor's totals and the limit checks here count the whole
- * event.
+ * The gifts of the hub's feed, at a station: every gift of the event held here with the hub's
+ * values (domain/pulled/event-gifts.ts), whatever its status. Another station's gift, or the
+ * hub's, is written under the hub's id (as donors are) and linked to it; this station's own
+ * gift coming back (linked to the hub's id, or carrying its own `gd:` reference) keeps its id
+ * and batch and takes the hub's values — a void or a correction made at the hub, the marks, the
+ * flags and their reviews, whether the hub sent it to HQ. A gift with a change here the hub
+ * has not confirmed yet (its own create included) keeps this station's values: the change is
+ * on its way to the hub, and the feed brings the hub's word on it after.
  *
  * Nothing the feed brings is dropped: a gift naming a donor (or campaign, committee, donation
- * account) that is not here or not linked yet — this station's own new donor whose create's
- * answer was lost, say — is held (`hub_held_gifts`) and written once what it names is here:
- * on every feed page (applyHeldGifts) and after a push answer links a record. The feed's
- * cursor moves on, so one such gift never stops the event's other changes from coming.
+ * account, credited contact or host) that is not here or not linked yet — this station's own
+ * new donor whose create's answer was lost, say — is held (`hub_held_gifts`) and written once
+ * what it names is here: on every feed page (applyHeldGifts) and after a push answer links a
+ * record. The feed's cursor moves on, so one such gift never stops the event's other changes
+ * from coming.
  */
 import type { z } from 'zod';
+import { dollarsToCents } from '#shared/money.ts';
 import { HubDonation } from '#shared/schemas/hub.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
-import { hasGift, insertEventGift } from '../../domain/pulled/index.ts';
+import {
+  type EventGift,
+  giftByReference,
+  giftHasPendingChanges,
+  hasGift,
+  insertEventGift,
+  updateEventGift,
+} from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { linkRemote, localIdFor } from '../outbox/links.ts';
 
 export type FeedGift = z.infer<typeof HubDonation>;
-export type GiftOutcome = 'written' | 'known' | { missing: string };
+/**
+ * `waiting`: this station's own gift whose create the hub has not confirmed here yet (its
+ * answer is not written down): kept held and applied once the answer links it.
+ */
+export type GiftOutcome = 'written' | 'known' | 'waiting' | { missing: string };
+
+/** Why a held gift waits when it is this station's own, its create not confirmed here yet. */
+const OWN_CREATE_UNCONFIRMED = 'its create here to be confirmed by the hub';
 
 /** The local id of a hub record this station holds under a link (or under the hub's id). */
 async function localOf(
   trx: Db,
   accountId: string,
-  kind: 'campaign' | 'committee' | 'donationAccount',
+  kind: 'campaign' | 'committee' | 'donationAccount' | 'contact',
   hubId: string | null | undefined,
 ) {
   if (!hubId) return null;
   return (await localIdFor(trx, accountId, kind, hubId)) ?? hubId;
 }
 
-/** Whether a gift of the feed is this station's own (or here already). */
-async function knownGift(trx: Db, accountId: string, g: FeedGift): Promise<boolean> {
-  if ((await localIdFor(trx, accountId, 'donation', g.id)) !== null) return true;
+/**
+ * The gift of the feed as held here, if it is: linked to the hub's id; this station's own by
+ * its `gd:` reference; under the hub's id; or another's that came with its reference before
+ * (from a hub this station left for a replacement).
+ */
+async function heldHere(
+  trx: Db,
+  accountId: string,
+  g: FeedGift,
+): Promise<{ id: string; how: 'linked' | 'own' | 'another' } | null> {
+  const linked = await localIdFor(trx, accountId, 'donation', g.id);
+  if (linked !== null) return { id: linked, how: 'linked' };
   const ref = g.reference ?? donationReferenceOf(g.notes);
-  return ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3)));
+  if (ref !== null && ref.startsWith('gd:') && (await hasGift(trx, accountId, ref.slice(3))))
+    return { id: ref.slice(3), how: 'own' };
+  if (await hasGift(trx, accountId, g.id)) return { id: g.id, how: 'another' };
+  const byRef = ref === null ? null : await giftByReference(trx, accountId, ref);
+  return byRef === null ? null : { id: byRef, how: 'another' };
 }
 
-/** Writes one gift of the feed here, when it is another's and all it names is here. */
+/** The feed's gift with the hub's ids made local. */
+async function localized(trx: Db, accountId: string, g: FeedGift): Promise<EventGift> {
+  return {
+    accountId,
+    contactId: (await localOf(trx, accountId, 'contact', g.contactId))!,
+    campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
+    committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
+    donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
+    onBehalfOfContactId: await localOf(trx, accountId, 'contact', g.onBehalfOfContactId),
+    facilitatedByContactId: await localOf(trx, accountId, 'contact', g.facilitatedByContactId),
+    amountCents: dollarsToCents(g.donationAmount) ?? Math.round(g.donationAmount * 100),
+    donationDate: g.donationDate,
+    paymentMethod: g.paymentMethod,
+    status: g.status,
+    electionType: g.electionType,
+    electionYear: g.electionYear,
+    isAnonymous: g.isAnonymous,
+    isRecurring: g.isRecurring,
+    thankYouSent: g.thankYouSent,
+    thankYouSentDate: g.thankYouSentDate,
+    notes: g.notes,
+    stationId: g.stationId,
+    createdAt: g.createdAt,
+    updatedAt: g.updatedAt,
+    sentToHq: g.sentToHq,
+    flags: g.flags,
+    history: g.history,
+  };
+}
+
+/**
+ * Holds one gift of the feed here with the hub's values (see the top): `written` when it was
+ * written or changed, `known` when it was here as the hub holds it (or keeps this station's
+ * values), `missing` naming what is not here yet.
+ */
 export async function applyFeedGift(
   trx: Db,
   accountId: string,
   g: FeedGift,
   at: string,
 ): Promise<GiftOutcome> {
-  if (g.status !== 'completed') return 'known';
-  if (await knownGift(trx, accountId, g)) return 'known';
-  const contactId = (await localIdFor(trx, accountId, 'contact', g.contactId)) ?? g.contactId;
-  const r = await insertEventGift(
-    trx,
-    {
-      accountId,
-      contactId,
-      campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
-      committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
-      donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
-      donationAmount: g.donationAmount,
-      donationDate: g.donationDate,
-      paymentMethod: g.paymentMethod,
-      electionType: g.electionType,
-      electionYear: g.electionYear,
-      notes: g.notes,
-      stationId: g.stationId,
-    },
-    at,
-  );
-  if ('missing' in r) return { missing: r.missing };
-  if ('written' in r) {
-    await linkRemote(trx, {
-      accountId,
-      entityType: 'donation',
-      localId: r.written,
-      remoteId: g.id,
-      source: 'pulled',
-      at,
-    });
-    return 'written';
+  const local = await heldHere(trx, accountId, g);
+  if (local !== null && (await giftHasPendingChanges(trx, accountId, local.id))) {
+    // Its create's answer is not written down here yet: the hub's values once it is.
+    if (local.how === 'own') {
+      await holdGift(trx, accountId, g, OWN_CREATE_UNCONFIRMED, at);
+      return 'waiting';
+    }
+    return 'known'; // a change made here is on its way: the hub's word on it comes after
   }
-  return 'known';
+  const gift = await localized(trx, accountId, g);
+  if (local !== null) {
+    const r = await updateEventGift(trx, local.id, gift, at);
+    if (!('missing' in r) && local.how === 'another')
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'donation',
+        localId: local.id,
+        remoteId: g.id,
+        source: 'pulled',
+        at,
+      });
+    return 'known' in r ? 'known' : 'missing' in r ? { missing: r.missing } : 'written';
+  }
+  const r = await insertEventGift(trx, g.id, gift, at);
+  if ('missing' in r) return { missing: r.missing };
+  await linkRemote(trx, {
+    accountId,
+    entityType: 'donation',
+    localId: g.id,
+    remoteId: g.id,
+    source: 'pulled',
+    at,
+  });
+  return 'written';
 }
 
 /** Keeps a gift that could not be written yet (the newest word of the hub on it wins). */
@@ -136,6 +202,7 @@ export async function applyHeldGifts(trx: Db, accountId: string, at: string): Pr
     const parsed = HubDonation.safeParse(JSON.parse(h.body));
     if (!parsed.success) continue;
     const outcome = await applyFeedGift(trx, accountId, parsed.data, at);
+    if (outcome === 'waiting') continue; // held again, as it was
     if (typeof outcome === 'object') {
       await trx
         .updateTable('hubHeldGifts')
@@ -151,12 +218,13 @@ export async function applyHeldGifts(trx: Db, accountId: string, at: string): Pr
   return written;
 }
 
-/** How many gifts of the feed wait here for what they name. */
+/** How many gifts of the feed wait here for what they name (this station's own waiting for their answer aside). */
 export async function countHeldGifts(db: Db, accountId: string): Promise<number> {
   const r = await db
     .selectFrom('hubHeldGifts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('accountId', '=', accountId)
+    .where('missing', '!=', OWN_CREATE_UNCONFIRMED)
     .executeTakeFirst();
   return Number(r?.n ?? 0);
 }

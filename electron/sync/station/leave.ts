@@ -101,6 +101,7 @@ export async function leaveEvent(
       await trx.deleteFrom('syncLinks').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('syncItems').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('hubHeldGifts').where('accountId', '=', accountId).execute();
+      await trx.deleteFrom('hubSentGifts').where('accountId', '=', accountId).execute();
       await deleteHubRemote(trx, accountId);
     });
     return { accountId, hubUrl, hq: null, resent: 0, pulled: null };

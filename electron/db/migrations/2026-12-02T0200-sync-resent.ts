@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0010-sync-resent';
+export const name = '2026-12-02T0200-sync-resent';
 
 export function migration(_engine: Engine): Migration {
   return {
