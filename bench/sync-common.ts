@@ -36,8 +36,15 @@ export const fmt = (n: number, d = 1) =>
 export const RATE = 5;
 export const CHILD = path.resolve('test/sync/engine-child.ts');
 
+/** BENCH_SYNC_HQ=spec-only: HQ answers the donor API alone (`serve --spec-only`: no create-once, no extension route). */
+export const SPEC_ONLY_HQ = process.env.BENCH_SYNC_HQ === 'spec-only';
+
 export async function hqSide(rateLimit?: { ratePerSecond: number; burst: number }): Promise<HqSide> {
-  const remote = await startTestServer({ engine: 'sqlite', ...(rateLimit ? { rateLimit } : {}) });
+  const remote = await startTestServer({
+    engine: 'sqlite',
+    ...(rateLimit ? { rateLimit } : {}),
+    ...(SPEC_ONLY_HQ ? { specOnly: true } : {}),
+  });
   const proxy = await startFaultProxy({ target: remote.url });
   return {
     remote,

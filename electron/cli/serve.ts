@@ -24,6 +24,7 @@ interface ServeCliOptions extends CommonOptions {
   tlsKey?: string;
   hub?: boolean;
   account?: string;
+  specOnly?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -47,6 +48,10 @@ export function registerServe(program: Command): void {
         "host an event: HTTPS only, with the hub's own certificate (made on the first start, kept in the data folder); prints its fingerprint and a pairing code",
       )
       .option('--account <id>', 'with --hub: the account whose event this is (default: the only one)')
+      .option(
+        '--spec-only',
+        "answer only the donor API's routes, as its document describes them: no create-once by a gd: reference, every GiftDesk extension a 404 (an HQ like the hosted service, to try sync against)",
+      )
       .option('--demo', 'seed a demo organisation when the data folder is empty')
       .option(
         '--ui',
@@ -75,6 +80,12 @@ export function registerServe(program: Command): void {
     const burst = Number(o.burst ?? 40);
     if (!(rate > 0) || !(burst >= 1))
       throw new CliError('--rate must be above 0 and --burst at least 1', 64, 'usage');
+    if (o.specOnly && (o.hub || o.ui))
+      throw new CliError(
+        `--spec-only serves the donor API alone: it cannot ${o.hub ? 'host an event (--hub)' : 'serve the app (--ui)'}`,
+        64,
+        'usage',
+      );
     const tls = readTls(o);
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
@@ -144,8 +155,9 @@ export function registerServe(program: Command): void {
         sync: { keys: defaultKeySource(dataDir), run: o.sync !== false },
         logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },
         ...(asHub ? { https: asHub.tls } : tls ? { https: tls } : {}),
-        hub: { dataDir, ...(asHub ? { account: asHub.account } : {}) },
+        ...(o.specOnly ? {} : { hub: { dataDir, ...(asHub ? { account: asHub.account } : {}) } }),
         dataDir,
+        ...(o.specOnly ? { specOnly: true } : {}),
       });
     } catch (err) {
       await store.close(); // e.g. the port is taken: say so and exit, do not hang
@@ -198,7 +210,7 @@ export function registerServe(program: Command): void {
           (h) =>
             `THE EVENT IS NOT BEING SERVED: this data folder hosts the event of account ${h.accountId}${h.url ? ` (last served at ${h.url})` : ''}, but this server does not serve it, so the stations cannot reach it. Serve it again: giftdesk serve --hub --account ${h.accountId}, or Settings → Event → "Serve the event again" in the app.`,
         ),
-        `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`,
+        `GiftDesk is serving ${running.url}/api/v1${o.specOnly ? " (the donor API's routes only)" : ''} (docs: ${running.url}/api/v1/docs)`,
         `Data folder: ${databaseUrl ? `${dataDir} (database: PostgreSQL)` : dataDir}`,
         `Log (warnings, errors and every request): ${log.file}${o.logRequests ? '' : ' (--log-requests prints requests here too)'}`,
         ...(demoAccount

@@ -1,4 +1,4 @@
-import type { Store } from '../db/store.ts';
+import type { Db, Store } from '../db/store.ts';
 
 /** What every domain function needs: the store and a clock (injectable for tests). */
 export interface DomainContext {
@@ -27,4 +27,10 @@ export interface WriteOptions {
    * typed (#shared/sync-reference.ts).
    */
   syncReference?: boolean;
+  /**
+   * Run inside a create's transaction once the record is written (not when the create answers
+   * with a record held already): the server notes for its own sync what the request said of
+   * the record (a station's resent gift may be at HQ already).
+   */
+  onCreated?: (trx: Db, id: string) => Promise<void>;
 }

@@ -63,6 +63,13 @@ export interface ServerOptions {
   hub?: HubServices;
   /** The data folder: print runs write their PDFs under it (`letters/`). Without it a run is refused. */
   dataDir?: string;
+  /**
+   * Answer only the donor API's routes, with their documented behaviour (`serve --spec-only`):
+   * contacts (list, read, create, update, delete), donations (list, create), a campaign by id.
+   * No create-once by a `gd:` reference, and every GiftDesk extension route is a 404 — an HQ
+   * like the hosted service, for trying the sync against (docs/hq.md).
+   */
+  specOnly?: boolean;
 }
 
 /** A plugin given to buildServer: extra routes, with the domain context at hand. */
@@ -230,6 +237,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   await app.register(
     async (api) => {
+      if (opts.specOnly) {
+        await contactRoutes(api, ctx, { specOnly: true });
+        await donationRoutes(api, ctx, undefined, { specOnly: true });
+        await referenceRoutes(api, ctx, { specOnly: true });
+        return;
+      }
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);

@@ -51,6 +51,8 @@ export interface ServeOptions {
   hub?: { dataDir?: string; account?: { id: string; fingerprint: string } };
   /** The data folder: letter print runs write their PDFs in it (`letters/`). */
   dataDir?: string;
+  /** Only the donor API's routes, as documented (app.ts `specOnly`); no hub then. */
+  specOnly?: boolean;
 }
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
@@ -83,12 +85,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       },
     });
   }
-  const hub = opts.hub
-    ? createHubServices(ctx, {
-        dataDir: opts.hub.dataDir ?? null,
-        onError: (err) => app.log.warn({ err }, 'event hub'),
-      })
-    : null;
+  const hub =
+    opts.hub && !opts.specOnly
+      ? createHubServices(ctx, {
+          dataDir: opts.hub.dataDir ?? null,
+          onError: (err) => app.log.warn({ err }, 'event hub'),
+        })
+      : null;
   const common = {
     logger: opts.logger,
     rateLimit: opts.rateLimit,
@@ -102,6 +105,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.https ? { https: opts.https } : {}),
     ...(hub ? { hub } : {}),
+    ...(opts.specOnly ? { specOnly: true } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
   if (!isLoopbackBind(host) && !opts.https) app.log.warn({ host, tls: false }, plainHttpWarning(host));

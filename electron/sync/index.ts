@@ -24,6 +24,7 @@ export { recordingAnswers } from './net/reachability.ts';
 export { type PullProgress, type PullRun, beginPull, latestPull, pullFromHq, runPull } from './pull/pull.ts';
 export { defaultClient } from './push/default-client.ts';
 export { matchContactByEmail } from './push/email-match.ts';
+export { markMayBeUpstream } from './outbox/resend.ts';
 export { type PassProgress, createSyncEngine } from './push/engine.ts';
 export { referenceCandidates } from './reference-data/candidates.ts';
 export {

@@ -66,6 +66,15 @@ export const isoDateOrTime = anyIsoDateOrTime.refine((s) => inYearRange(toIsoIns
 });
 
 /** A whole-dollar bound as people read it: 1000000000 → "$1,000,000,000". */
+/**
+ * GiftDesk extension on a create from another GiftDesk (a station to its hub): the record was
+ * sent before to an upstream that is lost, so it may be at HQ already, created there no
+ * earlier than this instant. A hub looks for it at HQ before sending it on. Ignored elsewhere.
+ */
+export const resentSinceField = isoDateOrTime.optional().meta({
+  description: 'GiftDesk: sent before to a lost upstream; may be at HQ, created no earlier than this',
+});
+
 export const wholeDollarsText = (dollars: number): string => `$${dollars.toLocaleString('en-US')}`;
 
 /** What an amount field says when the text typed is not an amount at all ("fifty", "1.2.3"). */

@@ -8,6 +8,7 @@ import {
   optionalText,
   pagingQuery,
   requiredText,
+  resentSinceField,
 } from './common.ts';
 
 const bool = z.boolean({ error: 'must be true or false' });
@@ -264,6 +265,19 @@ export const ContactListQuery = z.object({
   ...pagingQuery,
 });
 export type ContactListQuery = z.infer<typeof ContactListQuery>;
+
+/**
+ * POST /v1/contacts as GiftDesk takes it: the spec's body plus `resentSince` (a station's
+ * create to its hub of a record sent before to a lost hub; common.ts).
+ */
+export const ContactCreateRequest = ContactCreateBody.extend({ resentSince: resentSinceField });
+
+/** The donor API's own sort fields (a spec-only server: no `relevance`, GiftDesk's extension). */
+export const SPEC_CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;
+/** GET /contacts as the donor API documents it (`giftdesk serve --spec-only`). */
+export const SpecContactListQuery = ContactListQuery.extend({
+  sortBy: enumOf(SPEC_CONTACT_SORT_FIELDS).optional(),
+});
 
 export const ContactList = z.object({
   data: z.array(ContactListItem),

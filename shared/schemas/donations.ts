@@ -7,6 +7,7 @@ import {
   anyIsoDateOrTime,
   pagingQuery,
   positiveDollars,
+  resentSinceField,
 } from './common.ts';
 
 /**
@@ -72,6 +73,7 @@ export type DonationCreateBody = z.infer<typeof DonationCreateBody>;
  */
 export const DonationCreateRequest = DonationCreateBody.extend({
   batchId: refId,
+  resentSince: resentSinceField,
   /**
    * When the gift was entered where it was typed: a station of an event hub sends its own
    * entry time, which the hub keeps as the gift's `createdAt`. Taken from a station's key only.

@@ -7,7 +7,20 @@ import { expect } from 'vitest';
 import type { Database } from '../../electron/db/schema.ts';
 import type { Contact } from '#shared/schemas/contacts.ts';
 import type { DonationCreated, DonationDetail } from '#shared/schemas/donations.ts';
+import { createCustomField } from '../../electron/domain/contacts/custom-fields.ts';
+import {
+  createCampaign,
+  createCommittee,
+  createDonationAccount,
+} from '../../electron/domain/reference/records.ts';
 import { rawRequest, type ApiResponse, type TestServer } from './server.ts';
+
+/**
+ * A spec-only server (`serve --spec-only`) has no route to define campaigns, committees,
+ * donation accounts or custom fields (staff define them in HQ's application): the fixtures
+ * define them through the domain there, as staff would, and serialise them like the route.
+ */
+const asJson = <T>(x: unknown): T => JSON.parse(JSON.stringify(x)) as T;
 
 type Body = Record<string, unknown>;
 
@@ -57,6 +70,8 @@ export async function makeDonationAccount(
   limits: Limits = {},
   name = 'Federal',
 ): Promise<{ id: string; name: string; limits: Required<Limits> }> {
+  if (s.specOnly)
+    return asJson(await createDonationAccount(s.ctx, { accountId: s.accountId, name, ...limits }));
   return expectStatus(
     await s.request('POST', '/api/v1/donation-accounts', { accountId: s.accountId, name, limits }),
     201,
@@ -68,6 +83,14 @@ export async function makeCampaign(
   name = 'Spring Gala',
   donationAccountIds?: string[],
 ): Promise<{ id: string; name: string; totalRaised: number; donationCount: number }> {
+  if (s.specOnly)
+    return asJson(
+      await createCampaign(s.ctx, {
+        accountId: s.accountId,
+        name,
+        ...(donationAccountIds ? { donationAccountIds } : {}),
+      }),
+    );
   const body: Body = { accountId: s.accountId, name };
   if (donationAccountIds) body.donationAccountIds = donationAccountIds;
   return expectStatus(await s.request('POST', '/api/v1/campaigns', body), 201);
@@ -77,6 +100,7 @@ export async function makeCommittee(
   s: TestServer,
   name = 'Friends Committee',
 ): Promise<{ id: string; name: string }> {
+  if (s.specOnly) return asJson(await createCommittee(s.ctx, { accountId: s.accountId, name }));
   return expectStatus(await s.request('POST', '/api/v1/committees', { accountId: s.accountId, name }), 201);
 }
 
@@ -95,6 +119,10 @@ export async function makeCustomField(
   type: CustomFieldDef['type'],
   options?: string[],
 ): Promise<CustomFieldDef> {
+  if (s.specOnly)
+    return asJson(
+      await createCustomField(s.ctx, { accountId: s.accountId, name, type, ...(options ? { options } : {}) }),
+    );
   const body: Body = { accountId: s.accountId, name, type };
   if (options) body.options = options;
   return expectStatus(await s.request('POST', '/api/v1/custom-fields', body), 201);

@@ -23,6 +23,8 @@ export interface TestServer {
   keyId: string;
   secret: string;
   running: RunningServer;
+  /** Serving only the donor API's routes (`serve --spec-only`). */
+  specOnly: boolean;
   /** fetch with this key's headers; `body` objects are sent as JSON. */
   request(
     method: string,
@@ -134,6 +136,8 @@ export async function startTestServer(
     sync?: ServeOptions['sync'];
     /** Give the server the event hub (its routes; hosting from it keeps the certificate in its data folder). */
     hub?: boolean;
+    /** Only the donor API's routes, as documented (`serve --spec-only`): no create-once, no extension. */
+    specOnly?: boolean;
   } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
@@ -146,6 +150,8 @@ export async function startTestServer(
   const ctx = createContext(store);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
+  // GIFTDESK_TEST_SPEC_ONLY=1 runs a suite of the donor API's routes against a spec-only server.
+  const specOnly = opts.specOnly ?? process.env.GIFTDESK_TEST_SPEC_ONLY === '1';
   const running = await startServer({
     store,
     port: 0,
@@ -154,6 +160,7 @@ export async function startTestServer(
     ...(opts.sync ? { sync: opts.sync } : {}),
     ...(opts.hub ? { hub: { dataDir } } : {}),
     dataDir,
+    ...(specOnly ? { specOnly: true } : {}),
   });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {
@@ -165,6 +172,7 @@ export async function startTestServer(
     keyId,
     secret,
     running,
+    specOnly,
     request: (method, p, body, headers = {}) =>
       rawRequest(`${running.url}${p}`, method, body, { ...auth, ...headers }),
     async otherAccount() {

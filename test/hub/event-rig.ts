@@ -223,6 +223,11 @@ const authHeaders = (keyId: string, secret: string) => ({
 export interface HqSide {
   dataDir: string;
   url: string;
+  /** `serve --spec-only`: the donor API alone (no create-once, no lists of campaigns and the like). */
+  specOnly: boolean;
+  /** HQ's campaign and donation account (a spec-only HQ lists neither: they are linked by hand). */
+  campaignId: string;
+  donationAccountId: string;
   accountId: string;
   keyId: string;
   secret: string;
@@ -231,16 +236,20 @@ export interface HqSide {
   close(): Promise<void>;
 }
 
-/** HQ: a data folder with an account, a key, the campaign and the donation account; `giftdesk serve` on it. */
-export async function startHq(env: NodeJS.ProcessEnv): Promise<HqSide> {
+/**
+ * HQ: a data folder with an account, a key, the campaign and the donation account; `giftdesk
+ * serve` on it — with `specOnly`, `serve --spec-only`, the donor API alone like the hosted service.
+ */
+export async function startHq(env: NodeJS.ProcessEnv, opts: { specOnly?: boolean } = {}): Promise<HqSide> {
   const dataDir = tempDir('giftdesk-event-hq-');
   const store = await openStore({ dataDir });
   const ctx = createContext(store);
   const accountId = (await createAccount(ctx, 'Riverside Food Bank (HQ)')).id;
   const { keyId, secret } = await createApiKey(ctx, accountId, 'event hub');
   const da = await createDonationAccount(ctx, { accountId, name: DONATION_ACCOUNT, perYear: LIMIT_PER_YEAR });
-  await createCampaign(ctx, { accountId, name: CAMPAIGN, donationAccountIds: [da.id] });
+  const campaign = await createCampaign(ctx, { accountId, name: CAMPAIGN, donationAccountIds: [da.id] });
   await store.close();
+  const specOnly = opts.specOnly === true;
   // HQ's per-key rate is out of the way: the hub's own pacing is what the test exercises.
   const proc = await spawnGiftdesk(
     [
@@ -255,6 +264,7 @@ export async function startHq(env: NodeJS.ProcessEnv): Promise<HqSide> {
       '2000',
       '--data-dir',
       dataDir,
+      ...(specOnly ? ['--spec-only'] : []),
     ],
     env,
   );
@@ -263,6 +273,9 @@ export async function startHq(env: NodeJS.ProcessEnv): Promise<HqSide> {
   return {
     dataDir,
     url,
+    specOnly,
+    campaignId: campaign.id,
+    donationAccountId: da.id,
     accountId,
     keyId,
     secret,
@@ -348,7 +361,7 @@ async function prepareHubFolder(
   const accountId = (await createAccount(ctx, 'Riverside Food Bank — Spring Gala')).id;
   const { keyId, secret } = await createApiKey(ctx, accountId, 'event coordinator');
   const da = await createDonationAccount(ctx, { accountId, name: DONATION_ACCOUNT, perYear: LIMIT_PER_YEAR });
-  await createCampaign(ctx, { accountId, name: CAMPAIGN, donationAccountIds: [da.id] });
+  const campaign = await createCampaign(ctx, { accountId, name: CAMPAIGN, donationAccountIds: [da.id] });
   for (let i = 0; i < (opts.donors ?? 0); i++)
     await createContact(ctx, {
       accountId,
@@ -374,7 +387,33 @@ async function prepareHubFolder(
   await store.close();
   // HQ's campaign and donation account linked to the hub's of the same name (HQ reachable now).
   if (opts.upstream) await cliJson(['sync', 'pull', '--data-dir', dataDir, '--account', accountId], env);
+  // A spec-only HQ lists neither: linked by hand, as its coordinator would.
+  if (opts.upstream?.hq.specOnly)
+    await linkByHand(env, dataDir, accountId, opts.upstream.hq, {
+      campaignId: campaign.id,
+      donationAccountId: da.id,
+    });
   return { dataDir, accountId, keyId, secret };
+}
+
+/**
+ * `giftdesk sync link` of a data folder's campaign and donation account to HQ's (docs/hq.md:
+ * an HQ that does not list them), with GiftDesk stopped on that folder.
+ */
+export async function linkByHand(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  accountId: string,
+  hq: HqSide,
+  local: { campaignId: string; donationAccountId: string },
+): Promise<void> {
+  const link = (flag: string, localId: string, remote: string) =>
+    cliJson(
+      ['sync', 'link', flag, localId, '--remote', remote, '--account', accountId, '--data-dir', dataDir],
+      env,
+    );
+  await link('--campaign', local.campaignId, hq.campaignId);
+  await link('--donation-account', local.donationAccountId, hq.donationAccountId);
 }
 
 /** The hub: its data folder prepared, then `giftdesk serve --hub --json` on it. */

@@ -100,6 +100,7 @@ export async function startHub(
     store,
     ctx,
     accountId,
+    specOnly: false,
     keyId,
     secret,
     running,

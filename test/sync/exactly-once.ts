@@ -111,20 +111,25 @@ const COVERED_KINDS: readonly FaultKind[] = [
 /** A file running at least this many seeds (its share of CI's 200) asserts the coverage. */
 const COVERAGE_SEEDS = 100;
 
-export function exactlyOnceSuite(part: number, parts: number): void {
+/** `hq`: GiftDesk (creates once per reference) or the donor API alone (`serve --spec-only`). */
+export function exactlyOnceSuite(
+  part: number,
+  parts: number,
+  hq: 'giftdesk' | 'spec-only' = 'giftdesk',
+): void {
   const all = testSeeds();
   // A replayed seed (GIFTDESK_SEED=n) runs in the first part only.
   const seeds = all.length === 1 ? (part === 0 ? all : []) : all.filter((s) => s % parts === part);
-  let hq: HqSide;
+  let hqSide: HqSide;
   beforeAll(async () => {
     // Durability is not this suite's subject (kill -9 is crash-and-lease's): commits need not wait for the disk.
-    hq = await startHq({ synchronous: 'NORMAL' });
+    hqSide = await startHq({ synchronous: 'NORMAL', specOnly: hq === 'spec-only' });
   });
   afterAll(async () => {
-    await hq?.close();
+    await hqSide?.close();
   });
 
-  describe(`exactly once under random faults (${seeds.length} of ${all.length} seeds, ${WRITES} writes each)`, () => {
+  describe(`exactly once under random faults, HQ ${hq === 'spec-only' ? 'with the donor API alone' : 'GiftDesk'} (${seeds.length} of ${all.length} seeds, ${WRITES} writes each)`, () => {
     if (seeds.length === 0) it.skip('no seed of this part (a replayed seed runs in part 1)', () => undefined);
     const matrix = new Map<FaultKind, Record<EventCase, number>>();
     const count = (kind: FaultKind, cases: ReadonlySet<EventCase>) => {
@@ -135,7 +140,7 @@ export function exactlyOnceSuite(part: number, parts: number): void {
     };
     it.each(seeds)('seed %i', async (seed) => {
       await withSeed(seed, FILE, async (rng) => {
-        const rig = await startRig({ hqSide: hq, synchronous: 'NORMAL', timeoutMs: DEADLINE_MS });
+        const rig = await startRig({ hqSide, synchronous: 'NORMAL', timeoutMs: DEADLINE_MS });
         const engine = createSyncEngine({
           store: rig.local.store,
           keys: testKeys,

@@ -86,9 +86,19 @@ export function fastClientFactory(timeoutMs = 1500): (cfg: RemoteConfig) => Remo
     });
 }
 
+/**
+ * HQ as these suites run it: GiftDesk, or with `specOnly` (default: GIFTDESK_TEST_HQ=spec-only)
+ * the donor API alone (`serve --spec-only`: a re-posted create is a second record), so what HQ
+ * holds once it holds because the engine looked before it posted.
+ */
 /** `synchronous: 'NORMAL'` for suites whose subject is not HQ's durability (much faster on a busy disk). */
-export async function startHq(opts: { synchronous?: 'FULL' | 'NORMAL' } = {}): Promise<HqSide> {
-  const remote = await startTestServer(opts.synchronous ? { synchronous: opts.synchronous } : {});
+export async function startHq(
+  opts: { synchronous?: 'FULL' | 'NORMAL'; specOnly?: boolean } = {},
+): Promise<HqSide> {
+  const remote = await startTestServer({
+    ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+    specOnly: opts.specOnly ?? process.env.GIFTDESK_TEST_HQ === 'spec-only',
+  });
   const proxy = await startFaultProxy({ target: remote.url });
   return {
     remote,

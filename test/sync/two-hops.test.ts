@@ -23,7 +23,7 @@ import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createCampaign } from '../../electron/domain/reference/records.ts';
 import { linkRemote, remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { queueCounts } from '../../electron/sync/outbox/outbox.ts';
-import { markAllUnsent } from '../../electron/sync/outbox/resend.ts';
+import { markAllUnsent, markResent } from '../../electron/sync/outbox/resend.ts';
 import { pullFromHq } from '../../electron/sync/pull/pull.ts';
 import { type ContactMatcher, createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { matchContactByEmail } from '../../electron/sync/push/email-match.ts';
@@ -175,10 +175,14 @@ async function drain(p: Pusher, opts: { matchContact?: ContactMatcher } = {}): P
 /**
  * The station sends everything it typed again, to `up` (HQ, or a replacement hub), as after
  * its hub was lost: it knows nothing of what `up` holds, so no record is linked to anything
- * there and every change it made goes again.
+ * there and every change it made goes again — each create looked for at `up` first, as the
+ * handover marks them (station/handover.ts: "may be there").
  */
 async function sendAllAgainTo(station: Pusher, up: Upstream): Promise<void> {
-  await station.store.write((trx) => markAllUnsent(trx, station.accountId));
+  await station.store.write(async (trx) => {
+    await markAllUnsent(trx, station.accountId);
+    await markResent(trx, station.accountId, new Date().toISOString(), null);
+  });
   await pointAt(station, up);
 }
 
@@ -306,35 +310,41 @@ describe('a station’s gift through the hub to HQ', () => {
     expect(await listAttention(station.store.db, station.accountId)).toEqual([]);
   });
 
-  it('the other way round: the station reaches HQ first, then the hub sends the same records (matching the donor by email) and HQ still holds each once', async () => {
-    const [hubSide, hqSide] = [await startHub(), await startHqSide()];
-    const [hub, hq] = [await accountAt(hubSide), await accountAt(hqSide)];
-    const station = await startStation(hub);
-    const { donor, gift } = await typeGift(station);
-    await drain(station);
+  // A hub that comes back after its station sent everything straight to HQ sends records it
+  // never knew to be at HQ: only an HQ that creates once per reference keeps them once (an HQ
+  // with the donor API alone gets them twice: docs/event-day.md, "If the hub laptop is lost").
+  it.skipIf(process.env.GIFTDESK_TEST_HQ === 'spec-only')(
+    'the other way round: the station reaches HQ first, then the hub sends the same records (matching the donor by email) and HQ still holds each once',
+    async () => {
+      const [hubSide, hqSide] = [await startHub(), await startHqSide()];
+      const [hub, hq] = [await accountAt(hubSide), await accountAt(hqSide)];
+      const station = await startStation(hub);
+      const { donor, gift } = await typeGift(station);
+      await drain(station);
 
-    // The hub is out of reach; the station is pointed at HQ and sends everything there.
-    await sendAllAgainTo(station, hq);
-    await drain(station);
-    const held = await expectAtHqOnce(hq, donor.id, gift.id, 'table 4');
+      // The hub is out of reach; the station is pointed at HQ and sends everything there.
+      await sendAllAgainTo(station, hq);
+      await drain(station);
+      const held = await expectAtHqOnce(hq, donor.id, gift.id, 'table 4');
 
-    // The hub comes back and pushes what the station gave it.
-    const hubAsPusher = await hubPushesTo(hub, hq);
-    await drain(hubAsPusher, { matchContact: matchContactByEmail });
-    expect(await expectAtHqOnce(hq, donor.id, gift.id, 'table 4')).toEqual(held);
-    const links = await hubSide.remote.store.db
-      .selectFrom('syncLinks')
-      .select(['entityType', 'remoteId', 'source'])
-      .where('accountId', '=', hub.accountId)
-      .where('entityType', 'in', ['contact', 'donation'])
-      .orderBy('entityType')
-      .execute();
-    // The donor's HQ copy carries the station's tag: it is this contact's, not a namesake's.
-    expect(links).toEqual([
-      { entityType: 'contact', remoteId: held.donorAtHq, source: 'found' },
-      { entityType: 'donation', remoteId: held.giftAtHq, source: 'found' },
-    ]);
-  });
+      // The hub comes back and pushes what the station gave it.
+      const hubAsPusher = await hubPushesTo(hub, hq);
+      await drain(hubAsPusher, { matchContact: matchContactByEmail });
+      expect(await expectAtHqOnce(hq, donor.id, gift.id, 'table 4')).toEqual(held);
+      const links = await hubSide.remote.store.db
+        .selectFrom('syncLinks')
+        .select(['entityType', 'remoteId', 'source'])
+        .where('accountId', '=', hub.accountId)
+        .where('entityType', 'in', ['contact', 'donation'])
+        .orderBy('entityType')
+        .execute();
+      // The donor's HQ copy carries the station's tag: it is this contact's, not a namesake's.
+      expect(links).toEqual([
+        { entityType: 'contact', remoteId: held.donorAtHq, source: 'found' },
+        { entityType: 'donation', remoteId: held.giftAtHq, source: 'found' },
+      ]);
+    },
+  );
 
   it('a gift without notes, and a contact whose tags are edited at the hub before it goes on, keep the station’s references', async () => {
     const [hubSide, hqSide] = [await startHub(), await startHqSide()];

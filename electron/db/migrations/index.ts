@@ -25,6 +25,7 @@ import * as hubHeldGifts from './2026-11-27T1700-hub-held-gifts.ts';
 import * as letters from './2026-11-27T2000-letters.ts';
 import * as thankYouMarks from './2026-11-27T2100-thank-you-marks.ts';
 import * as eventStations from './2026-11-27T2110-event-stations.ts';
+import * as syncResent from './2026-12-02T0200-sync-resent.ts';
 import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
 import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   letterRunOwner,
   hubCloseOut,
   hubSentGifts,
+  syncResent,
 ];

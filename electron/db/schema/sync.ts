@@ -122,6 +122,12 @@ export interface SyncItemsTable {
   /** Contacts: JSON of what HQ has as of the last applied push (the base of C1 diffs). */
   pushedState: string | null;
   updatedAt: string;
+  /**
+   * Sent again after its upstream was lost (outbox/resend.ts), or created at a hub by a station
+   * saying so: it may be at HQ already, created there no earlier than this. Looked for before
+   * it is posted. Null otherwise.
+   */
+  resentSince: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Sync: one engine per database. */

@@ -113,6 +113,7 @@ async function insertContact(
       push: opts.push,
       at,
     });
+    if (opts.onCreated) await opts.onCreated(trx, id);
     return { id, created: true };
   });
 }

@@ -169,6 +169,7 @@ export async function insertDonation(
     push: opts.push,
     at,
   });
+  if (opts.onCreated) await opts.onCreated(trx, row.id);
   return row;
 }
 

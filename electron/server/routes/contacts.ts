@@ -1,11 +1,12 @@
 import { accountQuery } from '#shared/schemas/common.ts';
 import {
   Contact,
-  ContactCreateBody,
+  ContactCreateRequest,
   ContactDeleted,
   ContactList,
   ContactListQuery,
   ContactUpdateBody,
+  SpecContactListQuery,
 } from '#shared/schemas/contacts.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -18,12 +19,23 @@ import {
 } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { scopedAccount } from '../scope.ts';
+import { mayBeUpstream } from './resent.ts';
 import { IdParams, errors } from './common.ts';
 
 const tags = ['Contacts'];
 
-export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+/**
+ * `specOnly` (`giftdesk serve --spec-only`): the routes as the donor API documents them — no
+ * create-once by a `gd:` tag (a re-posted contact is a second contact), no same-donor rule,
+ * no `relevance` sort.
+ */
+export async function contactRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  opts: { specOnly?: boolean } = {},
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const specOnly = opts.specOnly === true;
 
   r.get('/contacts', {
     schema: {
@@ -36,7 +48,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
         'contacts with every word as a whole word, then word-prefix matches; the most recent last gift first within each of ' +
         'these (contacts who never gave last). sortOrder (default desc) does not apply to relevance; without search, ' +
         'relevance is last-gift order.',
-      querystring: ContactListQuery,
+      querystring: specOnly ? SpecContactListQuery : ContactListQuery,
       response: { 200: ContactList, ...errors(400, 403) },
     },
     handler: async (req) =>
@@ -64,18 +76,25 @@ export async function contactRoutes(app: FastifyInstance, ctx: DomainContext): P
         'with that contact, and nothing is written. At an event hub, the same holds for a station creating a donor the ' +
         'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
         "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.)",
-      body: ContactCreateBody,
+      body: ContactCreateRequest,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
     },
     handler: async (req, reply) => {
-      const accountId = scopedAccount(req, req.body.accountId);
+      const { resentSince, ...input } = req.body;
+      const accountId = scopedAccount(req, input.accountId);
       // A contact typed in the app's window carries no sync reference (WriteOptions). At an
       // event hub, a station creating a donor the event has already (same primary email and
       // name, typed at another station) gets that donor: 200, nothing written.
       const { contact, created } = await createContactOnce(
         ctx,
-        { ...req.body, accountId },
-        { syncReference: !req.auth?.session, sameDonor: Boolean(req.station) },
+        { ...input, accountId },
+        specOnly
+          ? { syncReference: false }
+          : {
+              syncReference: !req.auth?.session,
+              sameDonor: Boolean(req.station),
+              ...mayBeUpstream(ctx, 'contact', resentSince),
+            },
       );
       return reply.code(created ? 201 : 200).send(contact);
     },

@@ -23,17 +23,24 @@ import { toIsoInstant } from '#shared/dates.ts';
 import { hasStations } from '../../hub/index.ts';
 import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
+import { mayBeUpstream } from './resent.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 import type { SyncServices } from './sync.ts';
 
 const tags = ['Donations'];
 
+/**
+ * `specOnly` (`giftdesk serve --spec-only`): the donor API's two routes only, as documented —
+ * no create-once by a `gd:` reference (D7: a re-posted gift is a second gift), no batch.
+ */
 export async function donationRoutes(
   app: FastifyInstance,
   ctx: DomainContext,
   sync: SyncServices | undefined,
+  opts: { specOnly?: boolean } = {},
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const specOnly = opts.specOnly === true;
 
   /**
    * At a station of an event hub, a gift the hub holds is changed by the hub (its rules, its
@@ -96,14 +103,16 @@ export async function donationRoutes(
         '(`gd:` then an id, nothing else on the line) and the account already holds a gift created with it, the answer ' +
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
         "typed in GiftDesk's own window is not read for a reference.) An event station's key may send `enteredAt`, when " +
-        "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400.",
+        "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400. " +
+        '`resentSince` (from another GiftDesk): the gift was sent before to an upstream that is lost and may be at HQ ' +
+        'already; this server looks for it at HQ before sending it on.',
       body: DonationCreateRequest,
       response: { 201: DonationCreated, 200: DonationCreated, ...errors(400, 403, 404, 409, 413) },
     },
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { batchId, enteredAt, ...body } = req.body;
+      const { batchId, enteredAt, resentSince, ...body } = req.body;
       // At an event hub, a gift sent by a station's key is stamped with that station and keeps
       // the time it was entered there; no other key says when a gift was entered. A gift typed
       // in the app's window carries no sync reference (WriteOptions). Without a station's key
@@ -113,16 +122,21 @@ export async function donationRoutes(
       const { donation, created } = await createDonationOnce(
         ctx,
         { ...body, accountId },
-        {
-          batchId,
-          ...(req.station ? { stationId: req.station.id } : {}),
-          ...(enteredAt !== undefined ? { enteredAt: toIsoInstant(enteredAt) ?? enteredAt } : {}),
-          syncReference: !req.auth?.session,
-        },
+        specOnly
+          ? { syncReference: false }
+          : {
+              batchId,
+              ...(req.station ? { stationId: req.station.id } : {}),
+              ...(enteredAt !== undefined ? { enteredAt: toIsoInstant(enteredAt) ?? enteredAt } : {}),
+              syncReference: !req.auth?.session,
+              ...mayBeUpstream(ctx, 'donation', resentSince),
+            },
       );
       return reply.code(created ? 201 : 200).send(donation);
     },
   });
+
+  if (specOnly) return;
 
   r.get('/donations/:id', {
     schema: {

@@ -34,8 +34,32 @@ import {
 import { scopedAccount } from '../scope.ts';
 import { IdParams, errors, listOf, tags } from './common.ts';
 
-export async function referenceRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+/** GET /campaigns/:id: the one reference route the donor API names. */
+async function campaignById(app: FastifyInstance, ctx: DomainContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/campaigns/:id', {
+    schema: {
+      tags,
+      summary: 'Read a campaign and its donation accounts',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: Campaign, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => requireCampaign(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+}
+
+/**
+ * `specOnly` (`giftdesk serve --spec-only`): only GET /campaigns/:id, the one reference route
+ * the donor API names (a campaign and its donation accounts); no lists, no writes.
+ */
+export async function referenceRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  opts: { specOnly?: boolean } = {},
+): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  if (opts.specOnly) return campaignById(app, ctx);
 
   /* campaigns */
   r.get('/campaigns', {
@@ -47,16 +71,7 @@ export async function referenceRoutes(app: FastifyInstance, ctx: DomainContext):
     },
     handler: async (req) => ({ data: await listCampaigns(ctx, scopedAccount(req, req.query.accountId)) }),
   });
-  r.get('/campaigns/:id', {
-    schema: {
-      tags,
-      summary: 'Read a campaign and its donation accounts',
-      params: IdParams,
-      querystring: accountQuery,
-      response: { 200: Campaign, ...errors(400, 403, 404) },
-    },
-    handler: async (req) => requireCampaign(ctx, scopedAccount(req, req.query.accountId), req.params.id),
-  });
+  await campaignById(app, ctx);
   r.post('/campaigns', {
     schema: {
       tags,

@@ -86,6 +86,7 @@ export async function ensureItem(
     attentionStatus: null,
     attentionAt: null,
     pushedState: null,
+    resentSince: null,
     updatedAt: p.at,
   } satisfies ItemRow;
   await trx.insertInto('syncItems').values(row).execute();

@@ -12,7 +12,7 @@ import { isDomainError } from '../../domain/errors.ts';
 import { codeOf, unconfirmedContactCreates } from '../outbox/items.ts';
 import { coalesce } from './coalesce.ts';
 import { contactCreateBody, contactUpdateBody } from './payloads.ts';
-import type { Preparing, Step } from './prepare-step.ts';
+import { type Preparing, type Step, withResentSince } from './prepare-step.ts';
 import { identityOf } from './sync-identity.ts';
 
 /**
@@ -55,7 +55,7 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
       }
       // Tagged with the reference it came with, if it came from another GiftDesk (sync-identity.ts).
       const identity = await identityOf(trx, 'contact', e.entityId);
-      const body = contactCreateBody(contact!, identity, cfg.remoteAccountId);
+      const body = withResentSince(contactCreateBody(contact!, identity, cfg.remoteAccountId), x);
       return x.send(plan, 'create', 'POST', '/contacts', body, body);
     }
     case 'update': {

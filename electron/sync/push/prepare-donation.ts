@@ -12,7 +12,7 @@ import { remoteIdFor } from '../outbox/links.ts';
 import { coalesce, unionFields } from './coalesce.ts';
 import { keepMarksHere, onlyThankYouFields, prepareMarks } from './marks.ts';
 import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
-import type { Preparing, Step } from './prepare-step.ts';
+import { type Preparing, type Step, withResentSince } from './prepare-step.ts';
 import { identityOf } from './sync-identity.ts';
 
 /** The gift's next step. */
@@ -62,7 +62,8 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   const identity = await identityOf(trx, 'donation', gift.id);
   const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, x.cfg.kind ?? 'hq');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
-  return x.send(plan, 'create', 'POST', '/donations', built.body, { localId: gift.id, body: built.body });
+  const body = withResentSince(built.body, x);
+  return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
 }
 
 /**

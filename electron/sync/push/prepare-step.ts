@@ -34,6 +34,18 @@ export type Step =
 export type SendStep = Extract<Step, { kind: 'send' }>;
 
 /** A record being prepared, inside prepare's transaction: what is known of it, and the ways its step is written. */
+/**
+ * A create's body, plus `resentSince` when the record was sent before to an upstream that is
+ * lost (outbox/resend.ts) and goes to an event hub now: the hub looks for it at HQ before it
+ * sends it on, as this GiftDesk did at the hub. HQ itself is never sent the field.
+ */
+export function withResentSince<T extends object>(
+  body: T,
+  x: Pick<Preparing, 'cfg' | 'item'>,
+): T | (T & { resentSince: string }) {
+  return x.cfg.kind === 'hub' && x.item.resentSince ? { ...body, resentSince: x.item.resentSince } : body;
+}
+
 export interface Preparing {
   trx: Db;
   cfg: Pick<RemoteConfig, 'accountId' | 'remoteAccountId' | 'emailMatch' | 'marksNotTakenThisPass'> & {

@@ -33,6 +33,8 @@ import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import type { RemoteResult } from '../net/http-client.ts';
 import { releaseAttempt } from '../outbox/outbox.ts';
+import { remoteIdFor } from '../outbox/links.ts';
+import type { ResentDonationAttempt } from '../outbox/resend.ts';
 import type { RemoteConfig } from '../remote/settings.ts';
 import { sweepContacts, sweepDonations } from './sweeps.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
@@ -91,6 +93,29 @@ export async function readForReconcile(
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * A gift marked "may be there" after its upstream was lost (outbox/resend.ts) names its donor
+ * and campaign by local id: looked for only once its donor is linked upstream (found or posted
+ * in this pass's lane), with their links as they are now. Until then it waits, and holds no
+ * sweep back.
+ */
+async function resolveResent(db: Db, items: ItemRow[]): Promise<ItemRow[]> {
+  const out: ItemRow[] = [];
+  for (const item of items) {
+    const a = JSON.parse(item.attemptBody!) as Partial<ResentDonationAttempt>;
+    if (item.entityType !== 'donation' || !a.resent || !a.body) {
+      out.push(item);
+      continue;
+    }
+    const contactId = await remoteIdFor(db, 'contact', a.resent.contactId);
+    if (contactId === null) continue;
+    const campaignId = a.resent.campaignId ? await remoteIdFor(db, 'campaign', a.resent.campaignId) : null;
+    const body = { ...a.body, contactId, ...(campaignId ? { campaignId } : {}) };
+    out.push({ ...item, attemptBody: JSON.stringify({ localId: a.localId, body }) });
+  }
+  return out;
+}
+
 export async function reconcileUnknown(d: ReconcileDeps): Promise<ReconcileResult> {
   const { store } = d;
   const now = d.now();
@@ -124,12 +149,15 @@ export async function reconcileUnknown(d: ReconcileDeps): Promise<ReconcileResul
       for (const r of resend) await release(trx, r);
     });
 
-  const creates: Create[] = rows
-    .filter((r) => r.op === 'create' && r.attemptId && r.attemptBody)
-    .map((item) => ({
-      item,
-      due: backoffSpent(item) && Date.parse(item.attemptAt ?? at) + d.deadlineMs <= now,
-    }));
+  const creates: Create[] = (
+    await resolveResent(
+      store.db,
+      rows.filter((r) => r.op === 'create' && r.attemptId && r.attemptBody),
+    )
+  ).map((item) => ({
+    item,
+    due: backoffSpent(item) && Date.parse(item.attemptAt ?? at) + d.deadlineMs <= now,
+  }));
   const due = creates.filter((c) => c.due);
   if (due.length === 0) return creates.length > 0 ? { ...out, result: 'waiting' } : out;
   if (creates.length > due.length) {

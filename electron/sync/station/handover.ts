@@ -9,12 +9,16 @@
  * - Donors another station typed that gifts typed here name are sent as creates under the
  *   reference they came with (domain/pulled/event-handover.ts).
  *
+ * - Every record whose create goes again is marked "may be there" (resend.ts markResent): the
+ *   lost hub may have taken it to HQ, and an HQ with only the donor API would create it twice.
+ *   The engine looks for each upstream by its reference before it posts anything (reconcile/).
+ *
  * Nothing is deleted: the gifts and donors the old hub's feed brought stay (the new hub's copies
  * are known by their references when they come).
  */
 import { queuePulledDonorsOfOwnWork } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
-import { markAllUnsent } from '../outbox/resend.ts';
+import { markAllUnsent, markResent } from '../outbox/resend.ts';
 
 export interface Handover {
   /** Changes typed here that go again. */
@@ -24,6 +28,13 @@ export interface Handover {
 }
 
 export async function forgetHub(trx: Db, accountId: string, at: string): Promise<Handover> {
+  // When this station first joined the lost hub: what it holds may have gone to HQ since then.
+  const joined = await trx
+    .selectFrom('syncRemotes')
+    .select('createdAt')
+    .where('accountId', '=', accountId)
+    .where('kind', '=', 'hub')
+    .executeTakeFirst();
   const resent = await markAllUnsent(trx, accountId);
   await trx
     .deleteFrom('syncLinks')
@@ -31,6 +42,7 @@ export async function forgetHub(trx: Db, accountId: string, at: string): Promise
     .where('entityType', 'in', ['campaign', 'committee', 'donationAccount'])
     .execute();
   const donors = await queuePulledDonorsOfOwnWork(trx, accountId, at);
+  await markResent(trx, accountId, at, joined?.createdAt ?? null);
   return { resent, donors };
 }
 
