@@ -4,11 +4,13 @@
  *
  * BENCH_SCALE (default 1) scales the 1,000,000-row datasets (0.05 while developing).
  * BENCH_DATABASE_URL (or GIFTDESK_TEST_DATABASE_URL) adds the HQ (PostgreSQL) figures.
- * BENCH_PARTS (default all: post,import,reads,lag,hq,ui,sync,hub,letters) runs only some parts, while developing.
+ * BENCH_PARTS (default all: post,import,reads,lag,hq,ui,sync,hub,hub-join,letters) runs only some parts, while developing.
  * Part `ui` (the desktop app's renderer in Chromium) runs bench/renderer.ts in a child process.
  * Part `sync` runs bench/sync.ts: a real HQ behind test/sync's fault proxy.
  * Part `hub` runs bench/hub.ts: an event hub and six stations, each its own process
  * (BENCH_HUB_SECONDS, default 120, shortens it while developing).
+ * Part `hub-join` runs bench/hub-join.ts: a station joining a hub of 100,000 donors and 300,000
+ * gifts (the hub's folder is built once and kept in bench/.work/hub-join-cache-*).
  * Part `letters` runs bench/letters.ts: 1,000 thank-you letters through the run path against the
  * library's bare render, and gift entry while they print (BENCH_LETTERS_ROUNDS, BENCH_LETTERS_ENTRIES).
  * BENCH_CONTEXT adds a line to the header (what else ran on the machine meanwhile).
@@ -16,7 +18,7 @@
  * them, to profile a part on the same data).
  *
  * The parts: core-post.ts (post), core-big.ts (import, reads, lag), hq-postgres.ts (hq),
- * renderer.ts (ui), sync.ts (sync), hub.ts (hub), letters.ts (letters); core-common.ts and core-data.ts are what the core parts share.
+ * renderer.ts (ui), sync.ts (sync), hub.ts (hub), hub-join.ts (hub-join), letters.ts (letters); core-common.ts and core-data.ts are what the core parts share.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,6 +27,7 @@ import os from 'node:os';
 import BetterSqlite3 from 'better-sqlite3';
 import { benchHq, hqMarkdown } from './hq-postgres.ts';
 import { benchHub } from './hub.ts';
+import { benchHubJoin, hubJoinMarkdown } from './hub-join.ts';
 import { benchLetters, lettersMarkdown } from './letters.ts';
 import { hubMarkdown } from './hub-figures.ts';
 import { benchSync, syncMarkdown } from './sync.ts';
@@ -32,7 +35,7 @@ import { SCALE, N, WORK, log, fmt, type Row, rows, notes } from './core-common.t
 import { benchPostThroughput } from './core-post.ts';
 import { bigDb, benchReads, benchImportLag } from './core-big.ts';
 
-const ALL_PARTS = 'post,import,reads,lag,hq,ui,sync,hub,letters';
+const ALL_PARTS = 'post,import,reads,lag,hq,ui,sync,hub,hub-join,letters';
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS).split(',').map((s) => s.trim()));
 const part = (name: string) => PARTS.has(name);
 
@@ -139,6 +142,12 @@ async function main(): Promise<void> {
     if (!r.ok) process.exitCode = 1;
     hubMd = hubMarkdown(r);
   }
+  let hubJoinMd = hubJoinMarkdown(null, 'Not run (BENCH_PARTS).');
+  if (part('hub-join')) {
+    const r = await benchHubJoin({ log });
+    if (!r.ok) process.exitCode = 1;
+    hubJoinMd = hubJoinMarkdown(r);
+  }
   let lettersMd = lettersMarkdown(null, 'Not run (BENCH_PARTS).');
   if (part('letters')) {
     const r = await benchLetters();
@@ -175,6 +184,8 @@ async function main(): Promise<void> {
     syncMd,
     '',
     hubMd,
+    '',
+    hubJoinMd,
     '',
     lettersMd,
   ].join('\n');
