@@ -29,6 +29,7 @@ import * as syncResent from './2026-12-02T0200-sync-resent.ts';
 import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
 import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
+import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   hubCloseOut,
   hubSentGifts,
   syncResent,
+  ownContactCreates,
 ];

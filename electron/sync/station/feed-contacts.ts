@@ -17,6 +17,7 @@ import {
   type PulledContactFields,
   refreshPulledContact,
 } from '../../domain/pulled/index.ts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
 import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
@@ -70,13 +71,17 @@ async function ownUnlinked(
   const ref = contactReferenceOf(c.tags);
   if (ref !== null && (await contactHere(trx, accountId, ref.slice(3)))) return true;
   const email = f.email?.toLowerCase() ?? null;
+  // From this station's own contact creates (an index of them: migrations/…-own-contact-creates),
+  // never a read of the whole directory; the literals let SQLite see that index applies.
   const same = await trx
-    .selectFrom('contacts as c')
-    .innerJoin('changeLog as l', (j) => j.onRef('l.entityId', '=', 'c.id').on('l.entityType', '=', 'contact'))
+    .selectFrom('changeLog as l')
+    .innerJoin('contacts as c', 'c.id', 'l.entityId')
     .select(['c.id', 'c.email'])
+    .where('l.accountId', '=', accountId)
+    .where('l.entityType', '=', sql.lit('contact'))
+    .where('l.op', '=', sql.lit('create'))
+    .where('l.push', '=', sql.lit(1))
     .where('c.accountId', '=', accountId)
-    .where('l.op', '=', 'create')
-    .where('l.push', '=', 1)
     .where((eb) => eb(eb.fn('lower', ['c.firstName']), '=', f.firstName.toLowerCase()))
     .where((eb) => eb(eb.fn('lower', ['c.lastName']), '=', f.lastName.toLowerCase()))
     .where((eb) =>
