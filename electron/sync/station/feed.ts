@@ -18,12 +18,18 @@ export type FeedStep =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Changes asked for per page while catching up (the hub's largest page): a join reads the
+ * whole event, and each page costs a request and a commit of its own whatever its size.
+ */
+export const CATCH_UP_PAGE = 500;
+
 /** Reads one page after the stored cursor and applies it. */
 export async function readFeedOnce(
   store: Store,
   accountId: string,
   client: RemoteClient,
-  opts: { wait: number; signal?: AbortSignal; clock?: () => number },
+  opts: { wait: number; signal?: AbortSignal; clock?: () => number; limit?: number },
 ): Promise<FeedStep> {
   const clock = opts.clock ?? Date.now;
   const settings = await getRemoteSettings(store.db, accountId);
@@ -38,7 +44,7 @@ export async function readFeedOnce(
     return { ok: false, result: null, message: 'This station was removed from the event', revoked: true };
   const readAt = iso(clock());
   const result = await client.request('GET', '/hub/changes', undefined, {
-    query: { after: settings.hubCursor ?? undefined, wait: opts.wait },
+    query: { after: settings.hubCursor ?? undefined, wait: opts.wait, limit: opts.limit },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   if (result.status !== 200) {
@@ -65,7 +71,7 @@ export async function catchUp(
 ): Promise<{ ok: true; counts: FeedCounts } | Extract<FeedStep, { ok: false }>> {
   const total = emptyCounts();
   for (let i = 0; i < (opts.maxPages ?? 10_000); i++) {
-    const step = await readFeedOnce(store, accountId, client, { ...opts, wait: 0 });
+    const step = await readFeedOnce(store, accountId, client, { ...opts, wait: 0, limit: CATCH_UP_PAGE });
     if (!step.ok) return step;
     for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
       total[k] += step.counts[k];
