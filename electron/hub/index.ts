@@ -51,6 +51,7 @@ export {
 export {
   type HubSettings,
   chooseHubAccount,
+  forgetServing,
   getHubSettings,
   hostedEvents,
   requireHubSettings,

@@ -87,6 +87,23 @@ export async function saveHubSettings(
 }
 
 /**
+ * A server starts: no event is served by it yet, so no station's report made before now can say
+ * what a station holds (a kill -9 of the hub while a table kept typing). Every hosted event's
+ * `servedAt` is cleared until this server serves it again (`saveHubSettings`), and the close-out
+ * counts no station complete meanwhile.
+ */
+export async function forgetServing(ctx: DomainContext): Promise<void> {
+  const at = ctx.now();
+  await ctx.store.write((trx) =>
+    trx
+      .updateTable('hubSettings')
+      .set({ servedAt: null, updatedAt: at })
+      .where('servedAt', 'is not', null)
+      .execute(),
+  );
+}
+
+/**
  * The account a hub command acts for: the one named; else (`preferHosting`: the commands run
  * beside a hub) the only account hosting an event; else the only account. Anything else is
  * the caller's to say (`problem`).

@@ -8,7 +8,7 @@ import { forgetEndedSessionKeys, revokeOrphanedSessionKeys } from '../domain/acc
 import { createContext, type DomainContext } from '../domain/index.ts';
 import type { KeySource } from '../sync/index.ts';
 import { createSyncScheduler, matchContactByEmail, type SyncScheduler } from '../sync/index.ts';
-import { type HubServices, createHubServices, hubUrl, saveHubSettings } from '../hub/index.ts';
+import { type HubServices, createHubServices, forgetServing, hubUrl, saveHubSettings } from '../hub/index.ts';
 import { failInterruptedRuns } from '../letters/index.ts';
 import { buildServer, type ServerPlugin } from './app.ts';
 import { type HubHostingHandle, hostingBeside, servingAsHub } from './hub-host.ts';
@@ -73,6 +73,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // Letter print runs left 'rendering' by a process that is gone are failed, so their
   // progress bars end (a run printing in another live process is left alone).
   await failInterruptedRuns(ctx);
+  // Until this server serves an event again, no station's earlier report makes it complete.
+  await forgetServing(ctx);
   let scheduler: SyncScheduler | null = null;
   if (opts.sync?.run) {
     scheduler = createSyncScheduler({

@@ -11,6 +11,8 @@ import { CloseOut } from '#shared/schemas/hub.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/create.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import { closeOut, saveHubSettings } from '../../electron/hub/index.ts';
+import { startServer } from '../../electron/server/serve.ts';
 import { type Hub, type Station, httpsRequest, startHub } from './hub-rig.ts';
 
 let hub: Hub;
@@ -195,5 +197,32 @@ describe('the close-out', () => {
       await again.request('POST', '/api/v1/hub/report', { entered: 0, lastSeq: 0, waiting: 0 }),
       200,
     );
+  });
+  it('after the hub’s server starts again, no table is complete until it serves and the table reports anew', async () => {
+    expectStatus(await a.request('POST', '/api/v1/hub/report', { entered: 2, lastSeq: 9, waiting: 0 }), 200);
+    const stateOfA = async () =>
+      (await closeOut(hub.ctx, hub.accountId)).stations.find((s) => s.id === a.stationId);
+    expect(await stateOfA()).toMatchObject({ state: 'complete' });
+    // The hub laptop's GiftDesk starts again (as after a kill -9) and is not serving the event yet:
+    // A may have typed meanwhile, so its report from before proves nothing.
+    const again = await startServer({ store: hub.store, port: 0, host: '127.0.0.1' });
+    try {
+      expect(await stateOfA()).toMatchObject({ state: 'not_reported', complete: false });
+      // Served again, and A reports after that: complete again.
+      await saveHubSettings(hub.ctx, {
+        accountId: hub.accountId,
+        fingerprint: hub.fingerprint,
+        url: hub.url,
+        bindHost: '127.0.0.1',
+      });
+      await new Promise((r) => setTimeout(r, 5));
+      expectStatus(
+        await a.request('POST', '/api/v1/hub/report', { entered: 2, lastSeq: 9, waiting: 0 }),
+        200,
+      );
+      expect(await stateOfA()).toMatchObject({ state: 'complete' });
+    } finally {
+      await again.close();
+    }
   });
 });
