@@ -104,7 +104,27 @@ export default tseslint.config(
       'house/max-own-lines': ['error', { max: 120 }],
     },
   },
-  layer(['electron/sync/**'], ['electron'], 'only electron/main.ts and preload.ts import Electron.'),
+  // Sync: nothing of Electron; the event hub's declarations (the ledger's kinds) through its surface only.
+  {
+    files: ['electron/sync/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['electron'],
+              message: 'Bad layering: only electron/main.ts and preload.ts import Electron.',
+            },
+            {
+              group: ['**/hub/**/*.ts', '!**/hub/index.ts'],
+              message: 'Bad layering: import the event hub through its surface, electron/hub/index.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   surfaces(['electron/server/**', 'electron/cli/**'], [ONLY_MAIN_IMPORTS_ELECTRON]),
   surfaces(['electron/shell/**', 'electron/main.ts']),
   // Letters: the domain through its surfaces, like the server.

@@ -56,12 +56,19 @@ export function registerHubJoin(hub: Command): void {
     );
     print(
       o,
-      { accountId: joined.accountId, station: joined.station, ...(replaced ? { replaced } : {}) },
+      {
+        accountId: joined.accountId,
+        station: joined.station,
+        ...(replaced ? { replaced } : {}),
+        ...(joined.again ? { again: true } : {}),
+      },
       () =>
         [
           replaced
             ? `This data folder left the lost hub at ${replaced.previousHubUrl} and is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}. ${replaced.resent} changes typed here${replaced.donors > 0 ? ` and ${replaced.donors} donors typed at other stations that its gifts need` : ''} go to the new hub; it keeps each once.`
-            : `This data folder is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}, account ${joined.accountName} (${joined.accountId}).`,
+            : joined.again
+              ? `This data folder is station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl} again: the hub took it back, and what was typed here while it was removed goes to the hub now.`
+              : `This data folder is now station "${joined.station.name}" (${joined.station.id}) of the event hub at ${joined.hubUrl}, account ${joined.accountName} (${joined.accountId}).`,
           joined.caughtUp
             ? 'Campaigns, donation accounts and the donor directory are here: gifts can be entered now.'
             : 'The hub stopped answering before everything came down: `giftdesk serve` brings the rest when it answers again.',

@@ -4,10 +4,11 @@
  * the running hub accepts it): a fresh pairing code, the stations, revoking one, the close-out.
  */
 import { formatDollars } from '#shared/money.ts';
-import type { CloseOut, HubStation } from '#shared/schemas/hub.ts';
+import type { CloseOut, CloseOutStation, HubStation } from '#shared/schemas/hub.ts';
 import type { Command } from 'commander';
 import type { DomainContext } from '../domain/index.ts';
 import {
+  AT_THE_HUB,
   chooseHubAccount,
   closeOut,
   createPairingCode,
@@ -35,19 +36,47 @@ function stationLine(s: HubStation): string {
   return `${s.id}  ${s.name}  ${s.received} gifts received  (${state})`;
 }
 
+/** "21:05": a time of tonight on this machine's clock. */
+function hhmm(iso: string): string {
+  return new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+}
+
+/** Where a station stands, in a few words (the close-out's `state`). */
+function standing(s: CloseOutStation): string {
+  switch (s.state) {
+    case 'complete':
+      return 'complete';
+    case 'revoked':
+      return `NOT COMPLETE: revoked — not known after ${s.revokedAt ? hhmm(s.revokedAt) : '?'}`;
+    case 'not_reported':
+      return s.reportedAt === null
+        ? 'NOT COMPLETE: the station has not reported'
+        : 'NOT COMPLETE: the station has not reported since the hub started serving again';
+    default:
+      return `NOT COMPLETE: it says it entered ${s.reportedEntered ?? '?'} gifts, ${s.waiting ?? '?'} changes still waiting`;
+  }
+}
+
+function batchLines(s: CloseOutStation): string[] {
+  return s.batches.map(
+    (b) =>
+      `  batch ${b.batchName}: entered ${formatDollars(b.enteredTotal)}, counted ${formatDollars(b.countedTotal)}${b.difference === 0 ? '' : ` (difference ${formatDollars(b.difference)})`} by ${b.countedBy} at ${hhmm(b.countedAt)}`,
+  );
+}
+
 function closeOutText(c: CloseOut): string {
   const methods = (m: CloseOut['byMethod']) =>
     Object.entries(m)
       .map(([k, v]) => `${k}: ${v.gifts} (${formatDollars(v.total)})`)
       .join(', ') || 'no gifts';
   return [
-    ...c.stations.map(
-      (s) =>
-        `${s.name} (${s.id}): ${s.gifts} gifts, ${formatDollars(s.total)} — ${methods(s.byMethod)}${s.complete ? '' : '  NOT COMPLETE: the station has not confirmed everything reached the hub'}`,
-    ),
+    ...c.stations.flatMap((s) => [
+      `${s.name} (${s.id}): ${s.gifts} gifts, ${formatDollars(s.total)} — ${methods(s.byMethod)}  ${s.id === AT_THE_HUB.id ? '' : standing(s)}`.trimEnd(),
+      ...batchLines(s),
+    ]),
     `Event: ${c.gifts} gifts, ${formatDollars(c.total)} — ${methods(c.byMethod)}`,
     `Deposit: cash ${formatDollars(c.cashTotal)}; ${c.checks.length} checks`,
-    ...c.checks.map((k) => `  check ${formatDollars(k.amount)}  ${k.donor}`),
+    ...c.checks.map((k) => `  check ${k.checkNumber ? `#${k.checkNumber} ` : ''}${formatDollars(k.amount)}  ${k.donor}`),
   ].join('\n');
 }
 

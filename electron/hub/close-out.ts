@@ -1,16 +1,29 @@
 /**
  * Closing the night: per station, the gifts the hub holds from it and their total by payment
- * method, and whether everything the station entered has reached the hub (what it last
- * reported: nothing waiting, and as many gifts entered as the hub received from it); a row for
- * the gifts entered at the hub itself (since it started hosting the event), when there are
- * any; the event's totals; and the deposit: the cash total and the checks, each with its donor
- * and amount. Voided gifts are not gifts: left out everywhere.
+ * method, where it stands (closeOutState) and the batch counts it reported; a row for the gifts
+ * entered at the hub itself (since it started hosting the event), when there are any; the
+ * event's totals; and the deposit (deposit.ts's figures of each station and the hub added up):
+ * the cash total and the checks, each with its donor, amount and number. Voided gifts are not
+ * gifts: left out everywhere.
  */
 import { centsToDollars } from '#shared/money.ts';
-import type { CloseOut } from '#shared/schemas/hub.ts';
+import type { CloseOut, CloseOutStation, HubStation } from '#shared/schemas/hub.ts';
+import { addDepositFigures, depositFigures, methodCents } from '../domain/donations/index.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { requireHubSettings } from './settings.ts';
-import { listStations } from './stations.ts';
+import { listStations, reportedBatchesOf } from './stations.ts';
+
+/**
+ * Where a station stands. Complete only from a report it made since the hub's server last
+ * started serving (one from before says nothing of what it typed while the hub was away), with
+ * nothing waiting and as many gifts entered as the hub holds from it. A removed station is not
+ * known after its removal: never complete, whatever it said before.
+ */
+export function closeOutState(st: HubStation, servedAt: string | null): CloseOutStation['state'] {
+  if (st.revokedAt !== null) return 'revoked';
+  if (st.reportedAt === null || servedAt === null || st.reportedAt < servedAt) return 'not_reported';
+  return st.waiting === 0 && st.reportedEntered === st.received ? 'complete' : 'waiting';
+}
 
 /** The close-out's own row for gifts typed at the hub (no station). */
 export const AT_THE_HUB = { id: 'hub', name: 'At the hub' } as const;
@@ -54,7 +67,10 @@ function eventGifts(ctx: DomainContext, accountId: string, since: string) {
 
 export async function closeOut(ctx: DomainContext, accountId: string): Promise<CloseOut> {
   const hub = await requireHubSettings(ctx.store.db, accountId);
-  const stations = await listStations(ctx, accountId);
+  const [stations, batches] = await Promise.all([
+    listStations(ctx, accountId),
+    reportedBatchesOf(ctx.store.db, accountId),
+  ]);
   const sums = await eventGifts(ctx, accountId, hub.createdAt)
     .select((eb) => [
       'd.stationId',
@@ -74,17 +90,22 @@ export async function closeOut(ctx: DomainContext, accountId: string): Promise<C
   }
   const rows: CloseOut['stations'] = stations.map((st) => {
     const s = byStation.get(st.id) ?? emptySums();
+    const state = closeOutState(st, hub.servedAt);
     return {
       id: st.id,
       name: st.name,
       gifts: s.gifts,
       total: centsToDollars(s.cents),
       byMethod: methodTotals(s),
-      complete: st.waiting === 0 && st.reportedEntered !== null && st.received === st.reportedEntered,
+      complete: state === 'complete',
+      state,
       reportedEntered: st.reportedEntered,
       reportedLastSeq: st.reportedLastSeq,
       waiting: st.waiting,
+      reportedAt: st.reportedAt,
+      revokedAt: st.revokedAt,
       lastSeenAt: st.lastSeenAt,
+      batches: batches.get(st.id) ?? [],
     };
   });
   const atHub = byStation.get(null);
@@ -95,29 +116,43 @@ export async function closeOut(ctx: DomainContext, accountId: string): Promise<C
       total: centsToDollars(atHub.cents),
       byMethod: methodTotals(atHub),
       complete: true,
+      state: 'complete',
       reportedEntered: null,
       reportedLastSeq: null,
       waiting: null,
+      reportedAt: null,
+      revokedAt: null,
       lastSeenAt: null,
+      batches: [],
     });
-  const checks = await eventGifts(ctx, accountId, hub.createdAt)
-    .innerJoin('contacts as c', 'c.id', 'd.contactId')
-    .select(['d.id', 'd.amountCents', 'd.stationId', 'c.firstName', 'c.lastName'])
-    .where('d.paymentMethod', '=', 'check')
-    .orderBy('d.createdAt')
-    .orderBy('d.id')
-    .execute();
+  // The deposit: each station's figures and the hub's own (since it hosts the event), added up.
+  const scopes = [
+    ...stations.map((st) => ({ stationId: st.id as string | null })),
+    { stationId: null, enteredSince: hub.createdAt },
+  ];
+  const parts = await Promise.all(
+    scopes.map(async (scope) => ({
+      stationId: scope.stationId,
+      figures: await depositFigures(ctx.store.db, accountId, scope),
+    })),
+  );
+  const stationOf = new Map(
+    parts.flatMap((p) => p.figures.checks.map((c) => [c.donationId, p.stationId] as const)),
+  );
+  const deposit = addDepositFigures(parts.map((p) => p.figures));
   return {
     stations: rows,
     gifts: event.gifts,
     total: centsToDollars(event.cents),
     byMethod: methodTotals(event),
-    checks: checks.map((c) => ({
-      donationId: c.id,
-      donor: `${c.firstName} ${c.lastName}`.trim(),
-      amount: centsToDollars(Number(c.amountCents)),
-      stationId: c.stationId,
+    checks: deposit.checks.map((c) => ({
+      donationId: c.donationId,
+      donor: c.contactName,
+      amount: centsToDollars(c.cents),
+      stationId: stationOf.get(c.donationId) ?? null,
+      checkNumber: c.checkNumber,
     })),
-    cashTotal: centsToDollars(event.byMethod.get('cash')?.cents ?? 0),
+    cashTotal: centsToDollars(methodCents(deposit, 'cash')),
+    servedAt: hub.servedAt,
   };
 }

@@ -3,17 +3,19 @@
  * `wait` seconds for some. A waiting request holds no database connection and blocks
  * nothing: it is a promise in a list. One timer, running only while someone waits, asks the
  * change log (one indexed read per account waited on) whether the account moved past the
- * lowest cursor waited on, and wakes the waiters it moved past. A write through this server
+ * lowest cursor waited on, and wakes the waiters it moved past; the others are woken when a
+ * snapshot kind of the ledger (elections, letters, reference lists, stations: not in the change
+ * log) has another fingerprint than their cursor carries. A write through this server
  * asks at once (`kick`); a write by another process on the same database (the CLI, the app)
  * is seen at the next tick. Closing wakes everyone, so a server stops without waiting for
  * its long polls.
  */
 import type { Store } from '../db/store.ts';
-import { newestChangeAfter } from './feed.ts';
+import { newestChangeAfter, parseCursor, snapshotPrints } from './feed.ts';
 
 export interface FeedWaiters {
-  /** Resolves when the account has a change after `afterSeq`, after `ms`, on abort, or on close. */
-  wait(accountId: string, afterSeq: number, ms: number, signal?: AbortSignal): Promise<void>;
+  /** Resolves when the account has a change after `cursor` (a feed's cursor), after `ms`, on abort, or on close. */
+  wait(accountId: string, cursor: string, ms: number, signal?: AbortSignal): Promise<void>;
   /** Looks now (a write just committed). */
   kick(): void;
   /** Wakes every waiter; later waits return at once. */
@@ -25,6 +27,8 @@ export interface FeedWaiters {
 interface Waiter {
   accountId: string;
   afterSeq: number;
+  /** The snapshot kinds' fingerprints the cursor carries, joined. */
+  prints: string;
   wake: () => void;
 }
 
@@ -55,8 +59,11 @@ export function createFeedWaiters(
         lowest.set(w.accountId, Math.min(lowest.get(w.accountId) ?? Infinity, w.afterSeq));
       for (const [accountId, afterSeq] of lowest) {
         const newest = await newestChangeAfter(store.db, accountId, afterSeq);
-        if (newest === null) continue;
-        for (const w of [...waiters]) if (w.accountId === accountId && w.afterSeq < newest) w.wake();
+        if (newest !== null)
+          for (const w of [...waiters]) if (w.accountId === accountId && w.afterSeq < newest) w.wake();
+        if (![...waiters].some((w) => w.accountId === accountId)) continue;
+        const prints = (await snapshotPrints(store.db, accountId)).join('.');
+        for (const w of [...waiters]) if (w.accountId === accountId && w.prints !== prints) w.wake();
       }
     } catch (err) {
       // A read that failed (the database busy, closing): wake everyone; their own read says what is wrong.
@@ -76,12 +83,14 @@ export function createFeedWaiters(
   }
 
   return {
-    wait(accountId, afterSeq, ms, signal) {
+    wait(accountId, cursor, ms, signal) {
       if (closed || ms <= 0 || signal?.aborted) return Promise.resolve();
+      const parsed = parseCursor(cursor);
       return new Promise<void>((resolve) => {
         const w: Waiter = {
           accountId,
-          afterSeq,
+          afterSeq: parsed?.seq ?? 0,
+          prints: parsed?.prints.join('.') ?? '',
           wake: () => {
             if (!waiters.delete(w)) return;
             clearTimeout(deadline);

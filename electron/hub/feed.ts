@@ -1,53 +1,58 @@
 /**
- * The hub's change feed for its stations (GET /hub/changes): what changed in the account after
- * a cursor, read off the change log (every domain write appends to it in its own
- * transaction), oldest first, a bounded page at a time. Contacts come in their read shape
- * with custom fields; gifts as list items with their station of origin and the sync reference
- * of the station that typed them; contacts no longer there as deleted ids; the reference lists
- * (campaigns, committees, donation accounts, custom fields) whole on the first read and
- * whenever one of them changed since the cursor; and the event's stations by id and name (a
- * handful of rows, on every page: a station joining is not in the change log).
+ * The hub's change feed for its stations (GET /hub/changes): the event's ledger after a cursor,
+ * a bounded page at a time. What the ledger holds is declared once, as a list of kinds
+ * (ledger-kinds.ts), and this file loops over that list: the logged kinds (donors with every
+ * sub-record, deleted donors, gifts) are the records the account's change log names after the
+ * cursor, oldest first (every domain write appends to it in its own transaction); the snapshot
+ * kinds (elections and the default election, letters, donation accounts, committees, campaigns,
+ * custom fields, the event's stations) are small lists sent whole on the first read and whenever
+ * one changed: the cursor carries each one's fingerprint.
  *
- * The cursor is the change log's sequence, and the custom fields' fingerprint after a dot
- * (custom field definitions are not in the change log; their change shows as a new
- * fingerprint). On SQLite commits happen one at a time in sequence order, so a change the
- * feed has not seen always has a higher sequence than the cursor. On PostgreSQL sequence
- * numbers are handed out before commit, so the read briefly takes the change log in SHARE mode:
- * it waits for the writes in flight and reads only once each of them has committed or rolled
- * back, so no change can commit later under a sequence the cursor has passed.
+ * The cursor is the change log's sequence and, after it, one fingerprint per snapshot kind in
+ * the list's order (`seq.fp.fp…`). A cursor with another number of fingerprints (a station of
+ * an earlier version) has none: every list comes once. On SQLite commits happen one at a time in
+ * sequence order, so a change the feed has not seen always has a higher sequence than the
+ * cursor. On PostgreSQL sequence numbers are handed out before commit, so the read briefly
+ * takes the change log in SHARE mode: it waits for the writes in flight and reads only once each
+ * of them has committed or rolled back, so no change can commit later under a sequence the
+ * cursor has passed.
  */
 import { centsToDollars } from '#shared/money.ts';
-import type { HubChanges, HubDonation } from '#shared/schemas/hub.ts';
+import type { HubChanges, HubDonation, HubSnapshots } from '#shared/schemas/hub.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { Db, Store } from '../db/store.ts';
-import { getContact, listCustomFields } from '../domain/contacts/index.ts';
-import { type DomainContext, invalidField, isDomainError } from '../domain/index.ts';
-import { listCampaigns, listCommittees, listDonationAccounts } from '../domain/reference/index.ts';
+import { type DomainContext, invalidField } from '../domain/index.ts';
+import {
+  type LedgerKind,
+  type LoggedPart,
+  type AnySnapshotKind,
+  type SnapshotName,
+  ledgerKinds,
+  skippedKinds,
+} from './ledger-kinds.ts';
 
 /** Changes read per page unless the station asks for another size (at most 500). */
 export const FEED_PAGE = 100;
 
-const REFERENCE_KINDS = new Set(['campaign', 'committee', 'donationAccount']);
-
 export interface FeedCursor {
   seq: number;
-  /** The custom fields' fingerprint the station has (null: it has none yet). */
-  fields: string | null;
+  /** The fingerprint of each snapshot kind the station has, in the list's order (empty: none yet). */
+  prints: string[];
 }
 
 /** A cursor as a station sends it back (absent or empty: the first read). */
 export function parseCursor(after: string | undefined): FeedCursor | null {
   if (after === undefined || after === '') return null;
-  const m = /^(\d{1,18})(?:\.([0-9a-f]{1,32}))?$/.exec(after);
+  const m = /^(\d{1,18})((?:\.[0-9a-f]{1,32}){0,16})$/.exec(after);
   if (!m)
     throw invalidField('after', 'is not a cursor this hub gave (send back the cursor of the last answer)');
-  return { seq: Number(m[1]), fields: m[2] ?? null };
+  return { seq: Number(m[1]), prints: m[2] ? m[2].slice(1).split('.') : [] };
 }
 
 function formatCursor(c: FeedCursor): string {
-  return c.fields ? `${c.seq}.${c.fields}` : String(c.seq);
+  return [String(c.seq), ...c.prints].join('.');
 }
 
 interface ChangeRow {
@@ -157,23 +162,46 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
   });
 }
 
-/** Contacts in their read shape; the ones no longer there as deleted ids. */
-async function contactsById(ctx: DomainContext, accountId: string, ids: string[]) {
-  const contacts: HubChanges['contacts'] = [];
-  const deleted: string[] = [];
-  for (const id of ids) {
-    try {
-      contacts.push(await getContact(ctx, accountId, id));
-    } catch (err) {
-      if (!isDomainError(err) || err.code !== 'contact_not_found') throw err;
-      deleted.push(id);
-    }
-  }
-  return { contacts, deleted };
+/** The kinds of the ledger, with this file's read of the gifts. */
+const KINDS: readonly LedgerKind[] = ledgerKinds(donationsById);
+const SNAPSHOT_KINDS = KINDS.filter((k): k is AnySnapshotKind => k.mode === 'snapshot');
+
+/** A skipped kind's fingerprint: it never changes, so the kind is never sent. */
+const SKIPPED_PRINT = '0';
+
+function fingerprint(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 12);
 }
 
-function fingerprintOfFields(fields: unknown): string {
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
+/** Each snapshot kind's list now and its fingerprint, in the list's order (skipped ones: none). */
+async function readSnapshots(db: Db, accountId: string, skip: ReadonlySet<string>) {
+  const out: Array<{ name: SnapshotName; value: unknown; print: string }> = [];
+  for (const kind of SNAPSHOT_KINDS) {
+    if (skip.has(kind.name)) {
+      out.push({ name: kind.name, value: null, print: SKIPPED_PRINT });
+      continue;
+    }
+    const value: unknown = await kind.read(db, accountId);
+    out.push({ name: kind.name, value, print: fingerprint(value) });
+  }
+  return out;
+}
+
+/** The snapshot kinds' fingerprints now, as a cursor carries them (the long poll compares them). */
+export async function snapshotPrints(db: Db, accountId: string): Promise<string[]> {
+  return (await readSnapshots(db, accountId, skippedKinds())).map((s) => s.print);
+}
+
+/** For a station of an earlier version: the four reference lists, when one of them is sent. */
+function legacyReference(lists: Map<SnapshotName, unknown>, sent: HubSnapshots): HubChanges['reference'] {
+  if (!sent.campaigns && !sent.committees && !sent.donationAccounts && !sent.customFields) return null;
+  const get = <K extends SnapshotName>(k: K) => (lists.get(k) ?? []) as NonNullable<HubSnapshots[K]>;
+  return {
+    campaigns: get('campaigns').map((c) => ({ ...c, totalRaised: 0, donationCount: 0 })),
+    committees: get('committees'),
+    donationAccounts: get('donationAccounts'),
+    customFields: get('customFields'),
+  };
 }
 
 /** One page of the feed after `after` (see the file's comment). */
@@ -183,38 +211,43 @@ export async function readChanges(
   after: string | undefined,
   limit: number = FEED_PAGE,
 ): Promise<HubChanges> {
+  const db = ctx.store.db;
+  const skip = skippedKinds();
   const cursor = parseCursor(after);
   const rows = await changeRows(ctx.store, accountId, cursor?.seq ?? 0, limit + 1);
   const page = rows.slice(0, limit);
-  const customFields = await listCustomFields(ctx.store.db, accountId);
-  const fields = fingerprintOfFields(customFields);
-  const wantReference =
-    cursor === null || cursor.fields !== fields || page.some((r) => REFERENCE_KINDS.has(r.entityType));
-  const { contacts, deleted } = await contactsById(ctx, accountId, lastOrder(page, 'contact'));
-  const donations = await donationsById(ctx.store.db, accountId, lastOrder(page, 'donation'));
-  const reference = wantReference
-    ? {
-        campaigns: await listCampaigns(ctx, accountId),
-        committees: await listCommittees(ctx, accountId),
-        donationAccounts: await listDonationAccounts(ctx, accountId),
-        customFields,
-      }
-    : null;
-  const stations = await ctx.store.db
-    .selectFrom('hubStations')
-    .select(['id', 'name'])
-    .where('accountId', '=', accountId)
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
+  const snaps = await readSnapshots(db, accountId, skip);
+  const had = cursor?.prints.length === snaps.length ? cursor.prints : [];
+  const snapshots: HubSnapshots = {};
+  const logged: LoggedPart = {};
+  for (const kind of KINDS) {
+    if (skip.has(kind.name)) continue;
+    if (kind.mode === 'logged') {
+      Object.assign(logged, await kind.read(db, accountId, lastOrder(page, kind.entityType)));
+      continue;
+    }
+    const i = SNAPSHOT_KINDS.indexOf(kind);
+    const s = snaps[i]!;
+    if (had[i] !== s.print) Object.assign(snapshots, { [kind.name]: s.value });
+  }
+  const lists = new Map(snaps.map((s) => [s.name, s.value]));
   const seq = page.length > 0 ? page[page.length - 1]!.seq : (cursor?.seq ?? 0);
   return {
-    contacts,
-    deletedContacts: deleted,
-    donations,
-    reference,
-    stations,
-    cursor: formatCursor({ seq, fields }),
+    contacts: logged.contacts ?? [],
+    deletedContacts: logged.deletedContacts ?? [],
+    donations: logged.donations ?? [],
+    snapshots,
+    reference: legacyReference(lists, snapshots),
+    stations: (lists.get('stations') ?? undefined) as HubSnapshots['stations'],
+    cursor: formatCursor({ seq, prints: snaps.map((s) => s.print) }),
     more: rows.length > limit,
   };
+}
+
+/** Whether a page carries nothing (the long poll then waits for a change). */
+export function emptyPage(page: HubChanges): boolean {
+  return (
+    page.contacts.length + page.donations.length + page.deletedContacts.length === 0 &&
+    Object.keys(page.snapshots ?? {}).length === 0
+  );
 }

@@ -20,7 +20,16 @@ export {
   fingerprintOf,
 } from './certificate.ts';
 export { AT_THE_HUB, closeOut } from './close-out.ts';
-export { FEED_PAGE, parseCursor, readChanges } from './feed.ts';
+export { FEED_PAGE, emptyPage as emptyFeedPage, parseCursor, readChanges } from './feed.ts';
+export {
+  type LedgerKindName,
+  type LoggedName,
+  type SnapshotName,
+  LEDGER_KIND_NAMES,
+  ledgerKinds,
+  skippedKinds,
+} from './ledger-kinds.ts';
+export { ENGINE_TABLES, LEDGER_TABLES, type TableClass, engineTableReason } from './ledger-tables.ts';
 export { type FeedWaiters } from './feed-waiters.ts';
 export {
   type CodeRefusal,
@@ -46,5 +55,5 @@ export {
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';
-export { listStations, recordReport, revokeStation } from './stations.ts';
+export { listStations, recordReport, reportedBatchesOf, revokeStation } from './stations.ts';
 export { type WrongCodeLimit, createWrongCodeLimit } from './wrong-codes.ts';

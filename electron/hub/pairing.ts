@@ -7,9 +7,11 @@
 import { PAIRING_ALPHABET, normalisePairingCode, showPairingCode } from '#shared/hub-link.ts';
 import { newId } from '#shared/ids.ts';
 import { createHash, randomInt } from 'node:crypto';
+import type { HubRejoin } from '#shared/schemas/hub.ts';
 import { insertApiKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';
 import { requireHubSettings } from './settings.ts';
+import { reopenStation } from './stations.ts';
 
 /** How long a pairing code is good for. */
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
@@ -81,8 +83,17 @@ export interface Joined {
  * Trades a pairing code for a station: the code marked used, an API key labelled
  * `station: NAME` and the station's row, in one transaction. A refused code throws
  * codeRefused's error (and writes nothing).
+ *
+ * With `rejoin` (a station this hub removed, pairing again): the station it names, proven by
+ * the key it had, is taken back instead of a new one made — its row kept (so its gifts, the
+ * board and the close-out go on counting it once), the removal cleared, its old key revoked and
+ * a new one given (stations.ts, reopenStation). A proof that fails writes nothing (the code
+ * stays unused).
  */
-export async function joinStation(ctx: DomainContext, body: { code: string; name: string }): Promise<Joined> {
+export async function joinStation(
+  ctx: DomainContext,
+  body: { code: string; name: string; rejoin?: HubRejoin | undefined },
+): Promise<Joined> {
   const hash = pairingCodeHash(body.code);
   const name = body.name.trim();
   const at = ctx.now();
@@ -111,6 +122,22 @@ export async function joinStation(ctx: DomainContext, body: { code: string; name
       .where('h.accountId', '=', accountId)
       .executeTakeFirst();
     if (!hub) throw codeRefused('wrong'); // not hosted here (any more): the claim is rolled back
+    if (body.rejoin) {
+      const back = await reopenStation(trx, accountId, body.rejoin, at);
+      await trx
+        .updateTable('hubPairingCodes')
+        .set({ stationId: back.id })
+        .where('codeHash', '=', hash)
+        .execute();
+      return {
+        accountId,
+        accountName: hub.name,
+        station: { id: back.id, name: back.name },
+        keyId: back.keyId,
+        secret: back.secret,
+        fingerprint: hub.fingerprint,
+      };
+    }
     const key = await insertApiKey(trx, { accountId, label: `station: ${name}`, at });
     const id = newId('station');
     await trx
@@ -127,6 +154,7 @@ export async function joinStation(ctx: DomainContext, body: { code: string; name
         reportedLastSeq: null,
         reportedWaiting: null,
         reportedAt: null,
+        reportedBatches: null,
       })
       .execute();
     await trx.updateTable('hubPairingCodes').set({ stationId: id }).where('codeHash', '=', hash).execute();

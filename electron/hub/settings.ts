@@ -1,7 +1,9 @@
 /**
- * What the hub keeps of itself per account: the certificate's fingerprint and the address it
- * last served on (what `giftdesk hub code` prints beside a running hub), and which account a
- * hub command acts for when none is named.
+ * What the hub keeps of itself per account: the certificate's fingerprint, the address it last
+ * served on (what `giftdesk hub code` prints beside a running hub), the address it was told to
+ * listen on (to serve there again), when its server last started serving (the close-out counts
+ * only the stations' reports since), and which account a hub command acts for when none is
+ * named.
  */
 import type { Db } from '../db/store.ts';
 import { listAccounts } from '../domain/accounts/index.ts';
@@ -11,13 +13,17 @@ export interface HubSettings {
   accountId: string;
   fingerprint: string;
   url: string | null;
+  /** When its server last started serving the event. */
+  servedAt: string | null;
+  /** The address it was told to listen on (null: not recorded, e.g. before this was kept). */
+  bindHost: string | null;
   createdAt: string;
 }
 
 export async function getHubSettings(db: Db, accountId: string): Promise<HubSettings | null> {
   const row = await db
     .selectFrom('hubSettings')
-    .select(['accountId', 'fingerprint', 'url', 'createdAt'])
+    .select(['accountId', 'fingerprint', 'url', 'servedAt', 'bindHost', 'createdAt'])
     .where('accountId', '=', accountId)
     .executeTakeFirst();
   return row ?? null;
@@ -36,10 +42,13 @@ export async function requireHubSettings(db: Db, accountId: string): Promise<Hub
   return s;
 }
 
-/** Records that this GiftDesk hosts the account's event, with its fingerprint and address. */
+/**
+ * Records that this GiftDesk serves the account's event from now: its fingerprint, the address
+ * shown to stations, the address it listens on, and the time it started serving (now).
+ */
 export async function saveHubSettings(
   ctx: DomainContext,
-  s: { accountId: string; fingerprint: string; url: string | null },
+  s: { accountId: string; fingerprint: string; url: string | null; bindHost: string },
 ): Promise<HubSettings> {
   const at = ctx.now();
   await ctx.store.write((trx) =>
@@ -49,11 +58,19 @@ export async function saveHubSettings(
         accountId: s.accountId,
         fingerprint: s.fingerprint,
         url: s.url,
+        servedAt: at,
+        bindHost: s.bindHost,
         createdAt: at,
         updatedAt: at,
       })
       .onConflict((oc) =>
-        oc.column('accountId').doUpdateSet({ fingerprint: s.fingerprint, url: s.url, updatedAt: at }),
+        oc.column('accountId').doUpdateSet({
+          fingerprint: s.fingerprint,
+          url: s.url,
+          servedAt: at,
+          bindHost: s.bindHost,
+          updatedAt: at,
+        }),
       )
       .execute(),
   );

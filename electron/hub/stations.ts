@@ -1,9 +1,11 @@
 /**
  * The paired stations: listed with what the hub holds of each and what each last said of
- * itself, revoked (the station and its key at once), and a station's report stored.
+ * itself (its report, with its batch counts), revoked (the station and its key at once), taken
+ * back when a removed station pairs again, and a station's report stored.
  */
-import type { HubStation } from '#shared/schemas/hub.ts';
+import { type HubRejoin, type HubStation, ReportedBatchCount } from '#shared/schemas/hub.ts';
 import type { Db } from '../db/store.ts';
+import { insertApiKey, secretOfKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';
 
 /** Gifts the hub holds from each station of the account (any status: they arrived). */
@@ -80,11 +82,85 @@ export async function revokeStation(
   return { id, revoked: true, revokedAt };
 }
 
-/** What a station says of itself (its own gifts, its last change, what it still has waiting). */
+/**
+ * A removed station pairing again (pairing.ts, in the join's transaction): the station named,
+ * proven by its key at this hub (id and secret), is taken back — its removal cleared, the old
+ * key revoked, a new key made. What it said before is forgotten: the close-out waits for its
+ * first report with the new key. Its row, name and gifts stay: it is the same station.
+ */
+export async function reopenStation(
+  trx: Db,
+  accountId: string,
+  proof: HubRejoin,
+  at: string,
+): Promise<{ id: string; name: string; keyId: string; secret: string }> {
+  const row = await trx
+    .selectFrom('hubStations')
+    .select(['id', 'name', 'apiKeyId'])
+    .where('id', '=', proof.stationId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  const proven = await secretOfKey(trx, proof.keyId, proof.secret);
+  if (!row || row.apiKeyId !== proof.keyId || !proven)
+    throw new DomainError(
+      'forbidden',
+      'station_rejoin_refused',
+      'This hub does not know that station by the key it shows, so it cannot take it back: the pairing code was not used. Join from a fresh data folder as a new station, or check that this is the event’s hub.',
+      [{ field: 'rejoin', issue: 'is not the key of a station of this event' }],
+    );
+  await trx
+    .updateTable('apiKeys')
+    .set({ revokedAt: at })
+    .where('id', '=', row.apiKeyId)
+    .where('revokedAt', 'is', null)
+    .execute();
+  const key = await insertApiKey(trx, { accountId, label: `station: ${row.name}`, at });
+  await trx
+    .updateTable('hubStations')
+    .set({
+      apiKeyId: key.keyId,
+      revokedAt: null,
+      lastSeenAt: at,
+      reportedEntered: null,
+      reportedLastSeq: null,
+      reportedWaiting: null,
+      reportedAt: null,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return { id: row.id, name: row.name, keyId: key.keyId, secret: key.secret };
+}
+
+/** The batch counts each station of the account last reported (a report that carried none: []). */
+export async function reportedBatchesOf(db: Db, accountId: string): Promise<Map<string, ReportedBatchCount[]>> {
+  const rows = await db
+    .selectFrom('hubStations')
+    .select(['id', 'reportedBatches'])
+    .where('accountId', '=', accountId)
+    .execute();
+  const out = new Map<string, ReportedBatchCount[]>();
+  for (const r of rows) {
+    if (r.reportedBatches === null) continue;
+    let stored: unknown;
+    try {
+      stored = JSON.parse(r.reportedBatches);
+    } catch {
+      continue; // not ours to show
+    }
+    const parsed = ReportedBatchCount.array().safeParse(stored);
+    if (parsed.success) out.set(r.id, parsed.data);
+  }
+  return out;
+}
+
+/**
+ * What a station says of itself (its own gifts, its newest change, what it still has waiting,
+ * its batch counts). A report without batch counts (an older station) keeps the last ones.
+ */
 export async function recordReport(
   ctx: DomainContext,
   stationId: string,
-  report: { entered: number; lastSeq: number; waiting: number },
+  report: { entered: number; lastSeq: number; waiting: number; batches?: ReportedBatchCount[] | undefined },
 ): Promise<{ stationId: string; received: number; reportedAt: string }> {
   const at = ctx.now();
   const accountId = await ctx.store.write(async (trx) => {
@@ -102,6 +178,7 @@ export async function recordReport(
         reportedWaiting: report.waiting,
         reportedAt: at,
         lastSeenAt: at,
+        ...(report.batches ? { reportedBatches: JSON.stringify(report.batches) } : {}),
       })
       .where('id', '=', stationId)
       .execute();

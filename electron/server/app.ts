@@ -246,7 +246,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await importRoutes(api, ctx);
       await syncRoutes(api, ctx, opts.sync);
       await syncPullRoutes(api, ctx, opts.sync);
-      await eventRoutes(api, ctx, opts.sync);
+      await eventRoutes(api, ctx, opts.sync, opts.hub ?? null);
       if (opts.hub) await hubRoutes(api, opts.hub);
     },
     { prefix: '/api/v1' },

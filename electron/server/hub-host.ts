@@ -84,7 +84,7 @@ export function hostingBeside(
     const address = app.server.address();
     const bound = typeof address === 'object' && address ? address.port : port;
     const url = hubUrl(host, bound);
-    await saveHubSettings(hub.ctx, { accountId, fingerprint: cert.fingerprint, url });
+    await saveHubSettings(hub.ctx, { accountId, fingerprint: cert.fingerprint, url, bindHost: host });
     listener = { app, url, accountId };
     return { url };
   }

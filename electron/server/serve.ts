@@ -114,7 +114,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const asHub = opts.hub?.account;
   if (asHub && opts.https) {
     url = hubUrl(host, Number(port));
-    await saveHubSettings(ctx, { accountId: asHub.id, fingerprint: asHub.fingerprint, url });
+    await saveHubSettings(ctx, { accountId: asHub.id, fingerprint: asHub.fingerprint, url, bindHost: host });
     hosting = servingAsHub(asHub.id, url);
   } else if (hub && opts.hub?.dataDir) {
     hosting = hostingBeside(hub, opts.hub.dataDir, common);

@@ -20,6 +20,7 @@ import { Contact, CustomFieldValues } from './contacts.ts';
 import { DONATION_STATUSES, ELECTION_TYPES } from '../enums.ts';
 import { DonationListItem } from './donations.ts';
 import { Campaign, Committee, CustomFieldDefinition, DonationAccount } from './extensions.ts';
+import { LETTER_KINDS, ORG_KINDS } from './letters.ts';
 import { accountIdField, requiredText, typeError } from './common.ts';
 
 /** `sha256:` and 64 hex digits, optionally in colon-separated pairs (case ignored). */
@@ -36,9 +37,32 @@ export const pairingCodeField = z
   .min(1, { error: 'must not be empty' })
   .max(32, { error: 'must be at most 32 characters' });
 
+/**
+ * A station the hub removed pairs again as the same station: its id at the hub and the key it
+ * had there (id and secret), which prove it is that station. The hub reuses its row, clears the
+ * removal and gives it a new key.
+ */
+export const HubRejoin = z.object({
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  keyId: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1)
+    .max(64),
+  secret: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(200),
+});
+
 export const HubJoinBody = z.object({
   code: pairingCodeField,
   name: requiredText(80),
+  rejoin: HubRejoin.optional(),
 });
 
 export const HubStation = z
@@ -80,6 +104,8 @@ export const HubInfo = z
     joinLink: z.string().nullable(),
     /** This server serves the hub's HTTPS address now. */
     hosting: z.boolean(),
+    /** The address the hub was told to listen on (0.0.0.0: every network), to serve there again. */
+    bindHost: z.string().nullable(),
     /** The fresh code the link carries (hosting just started), and when it expires. */
     pairingCode: z.string().nullable(),
     expiresAt: z.string().nullable(),
@@ -144,8 +170,63 @@ export const HubDonation = DonationListItem.extend({
 /** A contact as the feed carries it: the read shape with its custom fields. */
 export const HubContact = Contact.extend({ customFields: CustomFieldValues.optional() });
 
+/** The account's election calendar and its default election, as the feed carries them whole. */
+export const LedgerElections = z.object({
+  elections: z.array(
+    z.object({
+      id: z.string(),
+      electionType: z.enum(ELECTION_TYPES),
+      electionYear: z.number().int(),
+      electionDate: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  defaultElection: z
+    .object({ electionType: z.enum(ELECTION_TYPES), electionYear: z.number().int() })
+    .nullable(),
+});
+
+/** What the account's letters say (null: never edited, the defaults) and its own templates. */
+export const LedgerLetters = z.object({
+  settings: z
+    .object({
+      orgKind: z.enum(ORG_KINDS),
+      organizationName: z.string().nullable(),
+      organizationAddress: z.string().nullable(),
+      signerName: z.string().nullable(),
+      signerTitle: z.string().nullable(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
+  templates: z.array(
+    z.object({ kind: z.enum(LETTER_KINDS), heading: z.string(), body: z.string(), updatedAt: z.string() }),
+  ),
+});
+
+/** A campaign as the feed carries it: the donation accounts it offers (no totals: each end counts its own). */
+export const LedgerCampaign = z.object({
+  id: z.string(),
+  name: z.string(),
+  donationAccounts: z.array(z.object({ id: z.string(), name: z.string() })),
+  createdAt: z.string(),
+});
+
+/**
+ * The snapshot kinds of the event's ledger: each list whole, present only when it changed since
+ * the cursor (its fingerprint, which the cursor carries, differs) or on the first read.
+ */
+export const HubSnapshots = z.object({
+  elections: LedgerElections.optional(),
+  letters: LedgerLetters.optional(),
+  donationAccounts: z.array(DonationAccount).optional(),
+  committees: z.array(Committee).optional(),
+  campaigns: z.array(LedgerCampaign).optional(),
+  customFields: z.array(CustomFieldDefinition).optional(),
+  stations: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+
 export const HubChangesQuery = z.object({
-  after: z.string().max(64).optional(),
+  after: z.string().max(200).optional(),
   wait: z.coerce.number().int().min(0).max(30).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
@@ -156,7 +237,12 @@ export const HubChanges = z
     /** Contacts deleted at the hub (ids). */
     deletedContacts: z.array(z.string()),
     donations: z.array(HubDonation),
-    /** Present when reference data changed since the cursor: the whole lists. */
+    /** The snapshot kinds that changed since the cursor (absent from a hub of an earlier version). */
+    snapshots: HubSnapshots.optional(),
+    /**
+     * For a station of an earlier version: the four reference lists whole when one of them is in
+     * `snapshots` (campaign totals are not carried: 0). A station that reads `snapshots` ignores it.
+     */
     reference: z
       .object({
         campaigns: z.array(Campaign),
@@ -176,49 +262,7 @@ export const HubChanges = z
   })
   .meta({ id: 'HubChanges' });
 
-export const HubReportBody = z.object({
-  /** Gifts this station entered (its own, not those it got from the hub). */
-  entered: z.number().int().min(0),
-  /** The sequence of its last change. */
-  lastSeq: z.number().int().min(0),
-  /** Changes it has not had confirmed by the hub. */
-  waiting: z.number().int().min(0),
-});
-
-export const MethodTotals = z.record(z.string(), z.object({ gifts: z.number().int(), total: z.number() }));
-
-export const CloseOutStation = z.object({
-  id: z.string(),
-  name: z.string(),
-  gifts: z.number().int(),
-  total: z.number(),
-  byMethod: MethodTotals,
-  /** Everything the station says it entered is at the hub, and it has nothing waiting. */
-  complete: z.boolean(),
-  reportedEntered: z.number().int().nullable(),
-  reportedLastSeq: z.number().int().nullable(),
-  waiting: z.number().int().nullable(),
-  lastSeenAt: z.string().nullable(),
-});
-
-export const CloseOut = z
-  .object({
-    stations: z.array(CloseOutStation),
-    gifts: z.number().int(),
-    total: z.number(),
-    byMethod: MethodTotals,
-    /** Checks for the deposit: donor, amount. */
-    checks: z.array(
-      z.object({
-        donationId: z.string(),
-        donor: z.string(),
-        amount: z.number(),
-        stationId: z.string().nullable(),
-      }),
-    ),
-    cashTotal: z.number(),
-  })
-  .meta({ id: 'HubCloseOut' });
+export * from './hub-close-out.ts';
 
 export const EventJoinBody = z.object({
   /** The key's own account (optional: the join makes the event's account here, the hub's). */
@@ -250,6 +294,8 @@ export const EventStatus = z
     waiting: z.number().int(),
     revokedAt: z.string().nullable(),
     notices: z.number().int(),
+    /** At the hub: this GiftDesk serves the event now (false: the stations cannot reach it). */
+    serving: z.boolean().nullable().optional(),
   })
   .meta({ id: 'EventStatus' });
 
@@ -315,7 +361,9 @@ export type HubStationList = z.infer<typeof HubStationList>;
 export type HubDonation = z.infer<typeof HubDonation>;
 export type HubContact = z.infer<typeof HubContact>;
 export type HubChanges = z.infer<typeof HubChanges>;
-export type HubReportBody = z.infer<typeof HubReportBody>;
-export type CloseOutStation = z.infer<typeof CloseOutStation>;
-export type CloseOut = z.infer<typeof CloseOut>;
+export type HubSnapshots = z.infer<typeof HubSnapshots>;
+export type LedgerElections = z.infer<typeof LedgerElections>;
+export type LedgerLetters = z.infer<typeof LedgerLetters>;
+export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
+export type HubRejoin = z.infer<typeof HubRejoin>;
 export type HubNotice = z.infer<typeof HubNotice>;

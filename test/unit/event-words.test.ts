@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../renderer/api/errors.ts';
 import {
+  clockTime,
   completeness,
   joinFieldOf,
   shortId,
@@ -20,10 +21,14 @@ const station = {
   total: 4000,
   byMethod: {},
   complete: false,
+  state: 'waiting' as 'complete' | 'waiting' | 'not_reported' | 'revoked',
   reportedEntered: 41 as number | null,
   reportedLastSeq: 90,
   waiting: 1 as number | null,
+  reportedAt: '2026-11-28T02:00:00.000Z' as string | null,
+  revokedAt: null as string | null,
   lastSeenAt: null,
+  batches: [],
 };
 
 describe('a station in the close-out', () => {
@@ -31,15 +36,26 @@ describe('a station in the close-out', () => {
     expect(completeness(station)).toBe(
       'Table B says it entered 41 gifts; the hub holds 40 — 1 still waiting.',
     );
-    expect(completeness({ ...station, gifts: 41, waiting: 0, complete: true })).toBe(
+    expect(completeness({ ...station, gifts: 41, waiting: 0, complete: true, state: 'complete' })).toBe(
       'Table B says it entered 41 gifts; the hub holds 41. Complete.',
     );
     expect(completeness({ ...station, gifts: 41, waiting: 2 })).toBe(
       'Table B says it entered 41 gifts; the hub holds 41 — 2 changes still waiting.',
     );
-    expect(completeness({ ...station, reportedEntered: null })).toBe(
+    expect(completeness({ ...station, reportedEntered: null, reportedAt: null, state: 'not_reported' })).toBe(
       'Table B has not reported yet; the hub holds 40 gifts.',
     );
+  });
+
+  it('is never complete from a report before the hub started again, nor once removed', () => {
+    expect(completeness({ ...station, gifts: 41, waiting: 0, state: 'not_reported' })).toBe(
+      'Table B has not reported since the hub started serving again; the hub holds 41 gifts. Not complete until it does.',
+    );
+    const at = '2026-11-28T03:05:00.000Z';
+    expect(completeness({ ...station, gifts: 41, waiting: 0, state: 'revoked', revokedAt: at })).toBe(
+      `Table B: revoked — not known after ${clockTime(at)}; the hub holds 41 gifts. What it typed since stays on that laptop until it pairs again.`,
+    );
+    expect(clockTime(at)).toMatch(/^\d\d:\d\d$/);
   });
 });
 

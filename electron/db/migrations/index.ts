@@ -26,6 +26,7 @@ import * as letters from './2026-11-27T2000-letters.ts';
 import * as thankYouMarks from './2026-11-27T2100-thank-you-marks.ts';
 import * as eventStations from './2026-11-27T2110-event-stations.ts';
 import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
+import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   thankYouMarks,
   eventStations,
   letterRunOwner,
+  hubCloseOut,
 ];

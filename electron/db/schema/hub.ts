@@ -11,6 +11,10 @@ export interface HubSettingsTable {
   fingerprint: string;
   /** The address the hub last served on (`https://H:PORT`). */
   url: string | null;
+  /** When its server last started serving the event (2026-12-01T2330-hub-close-out). */
+  servedAt: string | null;
+  /** The address it was told to listen on (0.0.0.0: every network), to serve there again. */
+  bindHost: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,6 +34,8 @@ export interface HubStationsTable {
   reportedLastSeq: number | null;
   reportedWaiting: number | null;
   reportedAt: string | null;
+  /** The batch counts the station last reported (JSON of ReportedBatchCount[]). */
+  reportedBatches: string | null;
 }
 
 /** A one-time pairing code, hashed (SHA-256 of the normalised code). */

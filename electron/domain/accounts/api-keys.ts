@@ -197,3 +197,15 @@ export async function revokedKeyOf(
   if (!row || !same || row.revokedAt === null) return null;
   return { accountId: row.accountId, revokedAt: row.revokedAt };
 }
+
+/**
+ * Whether `secret` is the secret of key `keyId` (revoked or not), read in the caller's
+ * transaction: what a removed event station shows to prove it is that station when it pairs
+ * again. Compared in constant time; an unknown key id costs the same.
+ */
+export async function secretOfKey(db: Db, keyId: string, secret: string): Promise<boolean> {
+  const row = await db.selectFrom('apiKeys').select('secretHash').where('id', '=', keyId).executeTakeFirst();
+  const presented = hashSecret(secret);
+  const stored = row ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
+  return stored.length === presented.length && timingSafeEqual(stored, presented) && row !== undefined;
+}

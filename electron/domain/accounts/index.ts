@@ -12,6 +12,7 @@ export {
   listApiKeys,
   revokeApiKey,
   revokedKeyOf,
+  secretOfKey,
 } from './api-keys.ts';
 export {
   type SessionKind,

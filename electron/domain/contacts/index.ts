@@ -18,7 +18,7 @@
 export { type ContactWriteOptions, createContact, createContactOnce } from './create.ts';
 export { deleteContact } from './delete.ts';
 export { listContacts } from './list.ts';
-export { contactNotFound, getContact, getContactRow, lockContact } from './read.ts';
+export { contactNotFound, getContact, getContactRow, lockContact, readContacts } from './read.ts';
 export { type NewContactRecord, insertContactRecords, prepareContact } from './records.ts';
 export { updateContact } from './update.ts';
 export {

@@ -4,7 +4,16 @@
  */
 import { centsToDollars } from '#shared/money.ts';
 import type { Contact } from '#shared/schemas/contacts.ts';
-import type { ContactRow } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type {
+  ContactAddressesTable,
+  ContactEducationTable,
+  ContactEmailsTable,
+  ContactEmploymentTable,
+  ContactNotesTable,
+  ContactPhonesTable,
+  ContactRow,
+} from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { readCustomValues } from './custom-fields.ts';
@@ -55,17 +64,112 @@ export async function getContact(
   id: string,
   db: Db = ctx.store.db,
 ): Promise<Contact> {
-  const row = await getContactRow(db, accountId, id);
-  if (!row) throw contactNotFound(id);
+  const [c] = await readContacts(db, accountId, [id]);
+  if (!c) throw contactNotFound(id);
+  return c;
+}
+
+/** Rows of a contact's sub-records, grouped by contact (ordered by position). */
+function byContact<R extends { contactId: string }>(rows: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.contactId);
+    if (list) list.push(r);
+    else out.set(r.contactId, [r]);
+  }
+  return out;
+}
+
+/**
+ * Full records of the given contacts in the order asked, those not in the account left out:
+ * one query per table for the whole list (the hub's feed reads a page of donors at once).
+ */
+export async function readContacts(db: Db, accountId: string, ids: readonly string[]): Promise<Contact[]> {
+  if (ids.length === 0) return [];
+  const list = [...new Set(ids)];
+  const rows = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', 'in', list)
+    .execute();
+  if (rows.length === 0) return [];
+  const found = rows.map((r) => r.id);
   const [phones, emails, addresses, education, employment, notes, custom] = await Promise.all([
-    db.selectFrom('contactPhones').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    db.selectFrom('contactEmails').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    db.selectFrom('contactAddresses').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    db.selectFrom('contactEducation').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    db.selectFrom('contactEmployment').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    db.selectFrom('contactNotes').selectAll().where('contactId', '=', id).orderBy('position').execute(),
-    readCustomValues(db, [id]),
+    db
+      .selectFrom('contactPhones')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    db
+      .selectFrom('contactEmails')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    db
+      .selectFrom('contactAddresses')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    db
+      .selectFrom('contactEducation')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    db
+      .selectFrom('contactEmployment')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    db
+      .selectFrom('contactNotes')
+      .selectAll()
+      .where('contactId', 'in', found)
+      .orderBy('position')
+      .execute()
+      .then(byContact),
+    readCustomValues(db, found),
   ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return list.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    return [
+      contactOf(row, {
+        phones: phones.get(id) ?? [],
+        emails: emails.get(id) ?? [],
+        addresses: addresses.get(id) ?? [],
+        education: education.get(id) ?? [],
+        employment: employment.get(id) ?? [],
+        notes: notes.get(id) ?? [],
+        custom: custom.get(id) ?? {},
+      }),
+    ];
+  });
+}
+
+interface SubRows {
+  phones: Selectable<ContactPhonesTable>[];
+  emails: Selectable<ContactEmailsTable>[];
+  addresses: Selectable<ContactAddressesTable>[];
+  education: Selectable<ContactEducationTable>[];
+  employment: Selectable<ContactEmploymentTable>[];
+  notes: Selectable<ContactNotesTable>[];
+  custom: Contact['customFields'];
+}
+
+function contactOf(row: ContactRow, s: SubRows): Contact {
+  const { phones, emails, addresses, education, employment, notes } = s;
   const addressList = addresses.map(addressFromRow);
   const total = centsToDollars(Number(row.totalCents));
   return {
@@ -101,7 +205,7 @@ export async function getContact(
     education: education.map(educationFromRow),
     employment: employment.map(employmentFromRow),
     notes: notes.map(noteFromRow),
-    customFields: custom.get(id) ?? {},
+    customFields: s.custom,
     email: row.email,
     phone: row.phone,
     address: addressList.find((a) => a.isPrimary) ?? addressList[0] ?? null,

@@ -134,6 +134,9 @@ export async function correctDonation(
     const updated = {
       ...donationRow(next, checked, election, id, row.createdAt, row.externalId),
       batchId: row.batchId,
+      // Where it was typed does not change with a correction: a station's gift stays its own
+      // (the board and the close-out count it there).
+      stationId: row.stationId,
       updatedAt: at,
     };
     await trx.updateTable('donations').set(updated).where('id', '=', id).execute();

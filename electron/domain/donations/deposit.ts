@@ -35,8 +35,11 @@ export interface DepositFigures {
   checks: CheckFigures[];
 }
 
-/** Which gifts: a batch's, or those entered at an event station (null: at this GiftDesk itself). */
-export type DepositScope = { batchId: string } | { stationId: string | null };
+/**
+ * Which gifts: a batch's, or those entered at an event station (null: at this GiftDesk itself;
+ * `enteredSince`: only those entered here since then, e.g. since this GiftDesk hosts the event).
+ */
+export type DepositScope = { batchId: string } | { stationId: string | null; enteredSince?: string };
 
 const ORDER = new Map(PAYMENT_METHODS.map((m, i) => [m, i]));
 const byMethodOrder = (a: MethodFigures, b: MethodFigures) =>
@@ -53,9 +56,9 @@ export async function depositFigures(
       .where('d.accountId', '=', accountId)
       .where('d.status', '=', 'completed');
     if ('batchId' in scope) return q.where('d.batchId', '=', scope.batchId);
-    return scope.stationId === null
-      ? q.where('d.stationId', 'is', null)
-      : q.where('d.stationId', '=', scope.stationId);
+    if (scope.stationId !== null) return q.where('d.stationId', '=', scope.stationId);
+    const here = q.where('d.stationId', 'is', null);
+    return scope.enteredSince === undefined ? here : here.where('d.createdAt', '>=', scope.enteredSince);
   };
   const [sums, checks] = await Promise.all([
     gifts()

@@ -41,7 +41,13 @@ export {
 } from './rules.ts';
 export { createBatch, listBatches, requireBatch, updateBatch } from './batches.ts';
 export { batchDepositSummary, countAndCloseBatch, lastBatchCount } from './batch-count.ts';
-export { type DepositFigures, type DepositScope, addDepositFigures, depositFigures } from './deposit.ts';
+export {
+  type DepositFigures,
+  type DepositScope,
+  addDepositFigures,
+  depositFigures,
+  methodCents,
+} from './deposit.ts';
 export { listCashOverLimit } from './cash-review.ts';
 export { giftCheck } from './gift-checks.ts';
 export { donationStats } from './stats.ts';

@@ -125,14 +125,35 @@ async function upsertDonationAccount(
   return true;
 }
 
-/** A campaign offers exactly the donation accounts the hub says it offers. */
+/** A campaign offers exactly the donation accounts the hub says it offers (those here). */
 async function setCampaignAccounts(
   trx: Db,
+  accountId: string,
   campaignId: string,
   accountIds: readonly string[],
 ): Promise<void> {
+  const here =
+    accountIds.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('donationAccounts')
+            .select('id')
+            .where('accountId', '=', accountId)
+            .where('id', 'in', accountIds)
+            .execute()
+        ).map((r) => r.id);
+  const now = (
+    await trx
+      .selectFrom('campaignDonationAccounts')
+      .select('donationAccountId')
+      .where('campaignId', '=', campaignId)
+      .execute()
+  ).map((r) => r.donationAccountId);
+  const want = [...new Set(accountIds.filter((id) => here.includes(id)))];
+  if (now.length === want.length && want.every((id) => now.includes(id))) return;
   await trx.deleteFrom('campaignDonationAccounts').where('campaignId', '=', campaignId).execute();
-  for (const donationAccountId of accountIds) {
+  for (const donationAccountId of want) {
     await trx
       .insertInto('campaignDonationAccounts')
       .values({ campaignId, donationAccountId })
@@ -209,26 +230,74 @@ async function upsertCustomField(
   return true;
 }
 
-/**
- * Brings the station's reference data to the hub's lists (records the hub no longer lists are
- * left: a gift here may name them). Returns how many records were added or changed.
- */
+/* Each kind of the hub's reference data, brought to the hub's list (records the hub no longer
+ * lists are left: a gift here may name them). Each returns how many records were added or
+ * changed. */
+
+export async function applyEventDonationAccounts(
+  trx: Db,
+  accountId: string,
+  list: EventReference['donationAccounts'],
+  at: string,
+): Promise<number> {
+  let n = 0;
+  for (const d of list) if (await upsertDonationAccount(trx, accountId, d, at)) n++;
+  return n;
+}
+
+export async function applyEventCommittees(
+  trx: Db,
+  accountId: string,
+  list: EventReference['committees'],
+  at: string,
+): Promise<number> {
+  let n = 0;
+  for (const c of list) if (await upsertNamed(trx, 'committee', accountId, c, at)) n++;
+  return n;
+}
+
+/** Campaigns with the donation accounts they offer (ids already the station's). */
+export async function applyEventCampaigns(
+  trx: Db,
+  accountId: string,
+  list: EventReference['campaigns'],
+  at: string,
+): Promise<number> {
+  let n = 0;
+  for (const c of list) {
+    if (await upsertNamed(trx, 'campaign', accountId, c, at)) n++;
+    await setCampaignAccounts(
+      trx,
+      accountId,
+      c.id,
+      c.donationAccounts.map((d) => d.id),
+    );
+  }
+  return n;
+}
+
+export async function applyEventCustomFields(
+  trx: Db,
+  accountId: string,
+  list: EventReference['customFields'],
+  at: string,
+): Promise<number> {
+  let n = 0;
+  for (const [i, f] of list.entries()) if (await upsertCustomField(trx, accountId, f, i, at)) n++;
+  return n;
+}
+
+/** All four at once (a page of a hub of an earlier version carries them together). */
 export async function applyEventReference(
   trx: Db,
   accountId: string,
   ref: EventReference,
   at: string,
 ): Promise<number> {
-  let n = 0;
-  for (const d of ref.donationAccounts) if (await upsertDonationAccount(trx, accountId, d, at)) n++;
-  for (const c of ref.committees) if (await upsertNamed(trx, 'committee', accountId, c, at)) n++;
-  for (const c of ref.campaigns) {
-    if (await upsertNamed(trx, 'campaign', accountId, c, at)) n++;
-    const offered = c.donationAccounts
-      .map((d) => d.id)
-      .filter((id) => ref.donationAccounts.some((d) => d.id === id));
-    await setCampaignAccounts(trx, c.id, offered);
-  }
-  for (const [i, f] of ref.customFields.entries()) if (await upsertCustomField(trx, accountId, f, i, at)) n++;
-  return n;
+  return (
+    (await applyEventDonationAccounts(trx, accountId, ref.donationAccounts, at)) +
+    (await applyEventCommittees(trx, accountId, ref.committees, at)) +
+    (await applyEventCampaigns(trx, accountId, ref.campaigns, at)) +
+    (await applyEventCustomFields(trx, accountId, ref.customFields, at))
+  );
 }

@@ -22,9 +22,19 @@ export {
   insertEventGift,
 } from './event-gifts.ts';
 export { applyEventCustomValues } from './event-custom.ts';
+export { applyEventContactDetail, type EventContactDetail } from './event-contact.ts';
+export { applyEventElections, applyEventLetters } from './event-ledger.ts';
 export { queuePulledDonorsOfOwnWork } from './event-handover.ts';
 export { mergePulledContact } from './event-merge.ts';
-export { type EventLimits, type EventReference, applyEventReference } from './event-reference.ts';
+export {
+  type EventLimits,
+  type EventReference,
+  applyEventCampaigns,
+  applyEventCommittees,
+  applyEventCustomFields,
+  applyEventDonationAccounts,
+  applyEventReference,
+} from './event-reference.ts';
 export {
   getReference,
   insertPulledReference,

@@ -21,6 +21,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createApiKey } from '../../domain/accounts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { DomainError } from '../../domain/index.ts';
+import type { HubServices } from '../../hub/index.ts';
 import {
   countNotices,
   eventStatus,
@@ -41,9 +42,16 @@ export async function eventRoutes(
   app: FastifyInstance,
   ctx: DomainContext,
   sync: SyncServices | undefined,
+  hub: HubServices | null = null,
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.store.db;
+  /** At the hub: whether this server serves the account's event now (the header says when not). */
+  const withServing = async (accountId: string) => {
+    const s = await eventStatus(db, accountId);
+    if (s.role !== 'hub') return s;
+    return { ...s, serving: hub?.hosting?.current()?.accountId === accountId };
+  };
 
   r.get('/event', {
     schema: {
@@ -52,7 +60,7 @@ export async function eventRoutes(
       querystring: accountQuery,
       response: { 200: EventStatus, ...errors(400, 403) },
     },
-    handler: async (req) => eventStatus(db, scopedAccount(req, req.query.accountId)),
+    handler: async (req) => withServing(scopedAccount(req, req.query.accountId)),
   });
 
   r.post('/event/join', {

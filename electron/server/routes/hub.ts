@@ -33,7 +33,7 @@ import {
   createPairingCode,
   joinStation,
   listStations,
-  parseCursor,
+  emptyFeedPage,
   readChanges,
   recordReport,
   requireHubSettings,
@@ -64,6 +64,7 @@ async function hubInfo(hub: HubServices, accountId: string, withCode: boolean): 
     fingerprint: settings.fingerprint,
     joinLink: code && url ? joinLinkFor({ url, code: code.code, fingerprint: settings.fingerprint }) : null,
     hosting,
+    bindHost: settings.bindHost,
     pairingCode: code?.code ?? null,
     expiresAt: code?.expiresAt ?? null,
   };
@@ -78,7 +79,7 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       tags,
       summary: 'Pair a station with this hub (no key: the pairing code is the credential)',
       description:
-        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute every join is 429 with Retry-After.',
+        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute every join is 429 with Retry-After. With `rejoin` (a station this hub removed: its id here and the key it had), the same station is taken back with a new key instead of a new one made; a proof that fails is 403 station_rejoin_refused and uses no code.',
       security: [],
       body: HubJoinBody,
       response: { 201: HubJoined, ...errors(400, 403) },
@@ -99,7 +100,7 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
         });
       }
       try {
-        const joined = await joinStation(ctx, { code: req.body.code, name: req.body.name });
+        const joined = await joinStation(ctx, req.body);
         return reply.code(201).send(joined);
       } catch (err) {
         if (isDomainError(err) && err.code.startsWith('pairing_code_')) hub.wrongCodes.refused();
@@ -127,10 +128,8 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       const onClose = () => gone.abort();
       reply.raw.once('close', onClose);
       try {
-        const empty =
-          page.contacts.length + page.donations.length + page.deletedContacts.length === 0 && !page.reference;
-        if (empty)
-          await hub.feed.wait(accountId, parseCursor(page.cursor)!.seq, req.query.wait * 1000, gone.signal);
+        if (emptyFeedPage(page))
+          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal);
         // Gather: an answer that is not a full page leaves no sooner than pace.gatherMs after the
         // request came, so at event pace one answer carries many changes (services.ts).
         const left = arrived + hub.pace.gatherMs - hub.pace.now();

@@ -144,3 +144,36 @@ export async function currentStation(
     .execute();
   return rows[0] ?? null;
 }
+
+/**
+ * A removed station paired again with the same hub (station/rejoin.ts), in the caller's
+ * transaction: its new key, the hub's address as given now, its name there; the removal and
+ * what was learnt of the refusals forgotten. The feed's cursor, the links to the hub's ids and
+ * the push states stay: it is the same hub, which holds what this station sent it before.
+ */
+export async function reopenHubRemote(
+  trx: Db,
+  input: { accountId: string; baseUrl: string; keyId: string; secretSealed: string; stationName: string },
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('syncRemotes')
+    .set({
+      baseUrl: input.baseUrl,
+      keyId: input.keyId,
+      secretSealed: input.secretSealed,
+      stationName: input.stationName,
+      revokedAt: null,
+      lastError: null,
+      pausedUntil: null,
+      currentRate: null,
+      hqAnsweredAt: at,
+      hqFailedAt: null,
+      hqFailure: null,
+      hqRefusedAt: null,
+      updatedAt: at,
+    })
+    .where('accountId', '=', input.accountId)
+    .where('kind', '=', 'hub')
+    .execute();
+}

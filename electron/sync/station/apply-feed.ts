@@ -1,58 +1,39 @@
 /**
- * One page of the hub's feed, applied at a station in one transaction, like a pull's page:
- * reference data (the whole lists, when they changed), contacts and deleted contacts
- * (feed-contacts.ts), then gifts, and the cursor moved past the page — all or nothing, so a
- * page half-applied is never left and a page re-read after a crash writes nothing twice.
- * Every record written is logged with push = 0 and linked to the hub's id; the reference lists
- * are matched to the station's own records first (reference-match.ts). The event's stations,
- * when the page names them, are kept by name (`event_stations`, for the board).
+ * One page of the hub's feed, applied at a station in one transaction, like a pull's page: each
+ * kind of the event's ledger in the order the hub declares them (electron/hub/ledger-kinds.ts),
+ * by the apply this station has for it (ledger-apply.ts): the snapshot kinds the page carries
+ * (elections and the default election, letters, donation accounts, committees, campaigns,
+ * custom fields, the event's stations), then donors, deleted donors and gifts, and the cursor
+ * moved past the page — all or nothing, so a page half-applied is never left and a page re-read
+ * after a crash writes nothing twice. Every record written is logged with push = 0 and linked to
+ * the hub's id; the reference lists are matched to the station's own records first
+ * (reference-match.ts).
  *
  * Gifts: see feed-gifts.ts. One that names a record not here yet is held, never dropped, and
  * the held ones are tried again on every page (after its contacts, before its gifts).
  */
 import type { z } from 'zod';
-import type { HubChanges } from '#shared/schemas/hub.ts';
-import { applyEventReference } from '../../domain/pulled/index.ts';
-import type { Db, Store } from '../../db/store.ts';
+import type { HubChanges, HubSnapshots } from '#shared/schemas/hub.ts';
+import { LEDGER_KIND_NAMES } from '../../hub/index.ts';
+import type { Store } from '../../db/store.ts';
 import { setHubCursor } from '../remote/hub-remote.ts';
-import { localizeReference } from './reference-match.ts';
-import { applyFeedContacts, emptyCounts, type FeedCounts } from './feed-contacts.ts';
-import { applyFeedGift, applyHeldGifts, dropHeldOf, holdGift, releaseHeld } from './feed-gifts.ts';
+import { emptyCounts, type FeedCounts } from './feed-contacts.ts';
+import { LEDGER_APPLY } from './ledger-apply.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
 
-/** Keeps the stations' names the page gives, writing only a station new here or renamed. */
-async function keepStationNames(
-  trx: Db,
-  accountId: string,
-  stations: NonNullable<FeedPage['stations']>,
-  at: string,
-): Promise<void> {
-  if (stations.length === 0) return;
-  const known = new Map(
-    (
-      await trx
-        .selectFrom('eventStations')
-        .select(['id', 'name'])
-        .where('accountId', '=', accountId)
-        .execute()
-    ).map((r) => [r.id, r.name]),
-  );
-  for (const s of stations) {
-    if (known.get(s.id) === s.name) continue;
-    if (known.has(s.id))
-      await trx
-        .updateTable('eventStations')
-        .set({ name: s.name, updatedAt: at })
-        .where('accountId', '=', accountId)
-        .where('id', '=', s.id)
-        .execute();
-    else
-      await trx
-        .insertInto('eventStations')
-        .values({ accountId, id: s.id, name: s.name, updatedAt: at })
-        .execute();
+/** A page of a hub of an earlier version carries no `snapshots`: its reference lists and stations are they. */
+function snapshotsOf(page: FeedPage): HubSnapshots {
+  if (page.snapshots) return page.snapshots;
+  const out: HubSnapshots = {};
+  if (page.reference) {
+    out.donationAccounts = page.reference.donationAccounts;
+    out.committees = page.reference.committees;
+    out.campaigns = page.reference.campaigns;
+    out.customFields = page.reference.customFields;
   }
+  if (page.stations) out.stations = page.stations;
+  return out;
 }
 
 /**
@@ -79,30 +60,9 @@ export async function applyFeedPage(
         .executeTakeFirst();
       if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
     }
-    if (page.reference) {
-      const local = await localizeReference(trx, accountId, page.reference, at);
-      counts.reference += await applyEventReference(trx, accountId, local, at);
-    }
-    await applyFeedContacts(trx, accountId, page.contacts, page.deletedContacts, readAt, at, counts);
-    await dropHeldOf(trx, accountId, page.deletedContacts);
-    counts.gifts += await applyHeldGifts(trx, accountId, at);
-    await releaseHeld(
-      trx,
-      accountId,
-      page.donations.map((g) => g.id),
-    );
-    for (const g of page.donations) {
-      const outcome = await applyFeedGift(trx, accountId, g, at);
-      if (outcome === 'written') counts.gifts++;
-      else if (typeof outcome === 'object') {
-        await holdGift(trx, accountId, g, outcome.missing, at);
-        counts.held++;
-        counts.notes.push(
-          `A gift from the hub names ${outcome.missing}, which is not here yet; it is kept until it is`,
-        );
-      }
-    }
-    if (page.stations) await keepStationNames(trx, accountId, page.stations, at);
+    const snapshots = snapshotsOf(page);
+    for (const name of LEDGER_KIND_NAMES)
+      await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
     await setHubCursor(trx, accountId, page.cursor);
   });
   return counts;

@@ -8,7 +8,9 @@
  * still waits here to be pushed.
  */
 import {
+  applyEventContactDetail,
   applyEventCustomValues,
+  type EventContactDetail,
   deleteEventContact,
   insertPulledContact,
   pulledContactFields,
@@ -38,16 +40,10 @@ export function emptyCounts(): FeedCounts {
   return { contacts: 0, gifts: 0, deleted: 0, reference: 0, notices: 0, skipped: 0, held: 0, notes: [] };
 }
 
-export interface FeedContact {
-  id: string;
-  firstName?: unknown;
-  lastName?: unknown;
-  email?: unknown;
-  phone?: unknown;
-  organization?: unknown;
-  tags?: readonly unknown[] | null | undefined;
+/** A donor as the feed carries it: the read shape (a hub of an earlier version may send less). */
+export type FeedContact = Omit<EventContactDetail, 'customFields'> & {
   customFields?: Record<string, string | number> | undefined;
-}
+};
 
 /** Whether a contact of this id is in the account here. */
 async function contactHere(trx: Db, accountId: string, id: string): Promise<boolean> {
@@ -202,6 +198,7 @@ async function refreshLinked(
   localId: string,
   f: PulledContactFields,
   pending: Set<string> | 'all' | undefined,
+  edits: Map<string, string>,
   readAt: string,
   at: string,
   counts: FeedCounts,
@@ -211,7 +208,6 @@ async function refreshLinked(
     await refreshPulledContact(trx, accountId, localId, f, 'all', at);
     return;
   }
-  const edits = await pushedEdits(trx, accountId, localId);
   const lost: Array<{ field: string; mine: string | null; theirs: string | null }> = [];
   const here = await shownValues(trx, localId);
   for (const [raw, when] of edits) {
@@ -281,10 +277,18 @@ async function applyContact(
     });
     await keepOrigin(trx, accountId, c);
     if (c.customFields) await applyEventCustomValues(trx, accountId, c.id, c.customFields, () => false, at);
+    await applyEventContactDetail(trx, accountId, c.id, c, () => false, at);
     return;
   }
   const pending = (await unpushedContactFields(trx, accountId, [localId])).get(localId);
-  await refreshLinked(trx, accountId, localId, f, pending, readAt, at, counts);
+  const edits = pending === 'all' ? new Map<string, string>() : await pushedEdits(trx, accountId, localId);
+  await refreshLinked(trx, accountId, localId, f, pending, edits, readAt, at, counts);
+  if (pending !== 'all') {
+    // A field pushed after this page was read is newer than the page's value: the feed brings it.
+    const kept = (field: string) => (pending?.has(field) ?? false) || (edits.get(field) ?? '') >= readAt;
+    const written = await applyEventContactDetail(trx, accountId, localId, c, kept, at);
+    if (written.length > 0) counts.contacts++;
+  }
   if (c.customFields && pending !== 'all') {
     const written = await applyEventCustomValues(
       trx,
@@ -320,17 +324,26 @@ async function waitsHere(trx: Db, accountId: string, localId: string): Promise<b
   return r !== undefined;
 }
 
-/** The page's contacts, then its deleted ones. */
+/** The page's contacts. */
 export async function applyFeedContacts(
   trx: Db,
   accountId: string,
   contacts: readonly FeedContact[],
-  deleted: readonly string[],
   readAt: string,
   at: string,
   counts: FeedCounts,
 ): Promise<void> {
   for (const c of contacts) await applyContact(trx, accountId, c, readAt, at, counts);
+}
+
+/** The page's deleted contacts: each goes, unless something of it still waits here. */
+export async function applyFeedDeletions(
+  trx: Db,
+  accountId: string,
+  deleted: readonly string[],
+  at: string,
+  counts: FeedCounts,
+): Promise<void> {
   for (const hubId of deleted) {
     const localId = await localIdFor(trx, accountId, 'contact', hubId);
     if (localId === null) continue;

@@ -14,12 +14,15 @@
  *    enough to start entering gifts. (If the hub stops answering right then, the station is
  *    joined all the same and the scheduler's feed brings the rest; `caughtUp` says so.)
  *
+ * A station its hub removed pairs again the same way, with a fresh code: it goes on as the same
+ * station (rejoin.ts).
+ *
  * Refused, each in words a person can act on: an address that is not https, a fingerprint
  * that is not one, a data folder that is a station already, a hub whose certificate is not the
  * pinned one, the hub's own refusals (a wrong, used or expired code: 403; too many wrong codes:
  * 429) passed on with its message.
  */
-import { HubJoined } from '#shared/schemas/hub.ts';
+import { type HubRejoin, HubJoined } from '#shared/schemas/hub.ts';
 import { parseHubAddress } from '#shared/hub-address.ts';
 import { normaliseFingerprint } from '#shared/hub-link.ts';
 import type { DomainContext } from '../../domain/context.ts';
@@ -29,11 +32,12 @@ import { describeNetworkError } from '../net/network-error.ts';
 import { PIN_MISMATCH_CODE, PIN_MISMATCH_MESSAGE, pinnedFetch } from '../net/pinned-fetch.ts';
 import { recordingAnswers } from '../net/reachability.ts';
 import { defaultClient } from '../push/default-client.ts';
-import { insertHubRemote } from '../remote/hub-remote.ts';
+import { insertHubRemote, reopenHubRemote } from '../remote/hub-remote.ts';
 import { type KeySource, sealSecret } from '../remote/secret-box.ts';
 import { loadRemoteConfig } from '../remote/settings.ts';
 import { catchUp } from './feed.ts';
 import { parseRemoteError } from '../net/error-body.ts';
+import { type RemovedStation, refuseAnotherHub, removedStation } from './rejoin.ts';
 
 export interface JoinInput {
   /** The hub's address, or its join link. */
@@ -51,6 +55,8 @@ export interface JoinResult {
   fingerprint: string;
   /** The feed was read to its end (reference data and directory are here). */
   caughtUp: boolean;
+  /** A station the hub had removed, taken back as the same station (rejoin.ts). */
+  again?: true;
 }
 
 const JOIN_TIMEOUT_MS = 15_000;
@@ -94,14 +100,23 @@ async function refuseIfStation(ctx: DomainContext): Promise<void> {
     );
 }
 
-/** POST /hub/join over the pinned connection: the hub's answer, or the refusal in words. */
-export async function postJoin(url: string, fingerprint: string, code: string, name: string) {
+/**
+ * POST /hub/join over the pinned connection: the hub's answer, or the refusal in words.
+ * `rejoin`: this station, removed by that hub, pairs again (rejoin.ts).
+ */
+export async function postJoin(
+  url: string,
+  fingerprint: string,
+  code: string,
+  name: string,
+  rejoin?: HubRejoin,
+) {
   let res: Response;
   try {
     res = await pinnedFetch(fingerprint)(new URL(`${apiRoot(url)}/hub/join`), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ code, name }),
+      body: JSON.stringify(rejoin ? { code, name, rejoin } : { code, name }),
       signal: AbortSignal.timeout(JOIN_TIMEOUT_MS),
     });
   } catch (err) {
@@ -137,6 +152,10 @@ export async function postJoin(url: string, fingerprint: string, code: string, n
     );
   }
   const e = parseRemoteError(res.status, body, typeof body === 'string' ? body : '');
+  if (e.code === 'station_rejoin_refused')
+    throw new DomainError('forbidden', e.code, `The hub did not take this station back: ${e.message}`, [
+      { field: 'url', issue: e.message },
+    ]);
   if (res.status === 403 || res.status === 401)
     throw new DomainError(
       'forbidden',
@@ -202,8 +221,57 @@ async function refuseIfAccountBusy(ctx: DomainContext, accountId: string): Promi
   return true;
 }
 
+/**
+ * A station the hub removed pairs again with it (rejoin.ts): the hub takes the same station
+ * back, and the remote here gets the new key, keeping its cursor and links.
+ */
+async function joinAgain(
+  ctx: DomainContext,
+  keys: KeySource,
+  removed: RemovedStation,
+  input: { url: string; code: string; fingerprint: string; name: string },
+): Promise<JoinResult> {
+  refuseAnotherHub(removed, input.fingerprint);
+  const joined = await postJoin(input.url, input.fingerprint, input.code, input.name, removed.proof);
+  if (joined.station.id !== removed.stationId || joined.accountId !== removed.remoteAccountId)
+    throw new DomainError(
+      'bad_gateway',
+      'hub_bad_answer',
+      `The event hub at ${input.url} answered the pairing with another station: nothing was changed here`,
+    );
+  const secretSealed = await sealSecret(keys, joined.secret);
+  const at = ctx.now();
+  await ctx.store.write((trx) =>
+    reopenHubRemote(
+      trx,
+      {
+        accountId: removed.accountId,
+        baseUrl: input.url,
+        keyId: joined.keyId,
+        secretSealed,
+        stationName: joined.station.name,
+      },
+      at,
+    ),
+  );
+  const cfg = await loadRemoteConfig(ctx.store.db, keys, removed.accountId);
+  const client = recordingAnswers(ctx.store, removed.accountId, defaultClient(cfg!), Date.now, 'hub');
+  const read = await catchUp(ctx.store, removed.accountId, client);
+  return {
+    accountId: removed.accountId,
+    accountName: joined.accountName,
+    station: joined.station,
+    hubUrl: input.url,
+    fingerprint: input.fingerprint,
+    caughtUp: read.ok,
+    again: true,
+  };
+}
+
 export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinInput): Promise<JoinResult> {
   const { url, code, fingerprint, name } = readInput(input);
+  const removed = await removedStation(ctx.store.db, keys);
+  if (removed) return joinAgain(ctx, keys, removed, { url, code, fingerprint, name });
   await refuseIfStation(ctx);
   const joined = await postJoin(url, fingerprint, code, name);
   const accountId = joined.accountId;

@@ -12,9 +12,8 @@
  * - else a new local record under the hub's id.
  *
  * Each is linked (local id → the hub's id) and the lists are returned with local ids, for
- * applyEventReference to write by. In the caller's transaction.
+ * the station's apply of each kind to write by (ledger-apply.ts). In the caller's transaction.
  */
-import type { EventReference } from '../../domain/pulled/index.ts';
 import { getReference, referenceByName } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
@@ -43,30 +42,33 @@ async function matchOne(
   return localId;
 }
 
-/** The page's reference lists with each hub id replaced by the local record it is. */
-export async function localizeReference<R extends EventReference>(
+/** A list of one kind with each hub id replaced by the local record it is (each linked). */
+export async function localizeList<R extends { id: string; name: string }>(
   trx: Db,
   accountId: string,
-  ref: R,
+  kind: Kind,
+  list: readonly R[],
   at: string,
-): Promise<EventReference> {
-  const ids = new Map<string, string>();
-  const local = async (kind: Kind, r: { id: string; name: string }) => {
-    const id = await matchOne(trx, accountId, kind, r, at);
-    ids.set(`${kind}:${r.id}`, id);
-    return id;
-  };
-  const donationAccounts = [];
-  for (const d of ref.donationAccounts)
-    donationAccounts.push({ ...d, id: await local('donationAccount', d) });
-  const committees = [];
-  for (const c of ref.committees) committees.push({ ...c, id: await local('committee', c) });
-  const campaigns = [];
-  for (const c of ref.campaigns)
-    campaigns.push({
-      ...c,
-      id: await local('campaign', c),
-      donationAccounts: c.donationAccounts.map((d) => ({ id: ids.get(`donationAccount:${d.id}`) ?? d.id })),
-    });
-  return { campaigns, committees, donationAccounts, customFields: ref.customFields };
+): Promise<R[]> {
+  const out: R[] = [];
+  for (const r of list) out.push({ ...r, id: await matchOne(trx, accountId, kind, r, at) });
+  return out;
+}
+
+/**
+ * Campaigns with their own ids and those of the donation accounts they offer replaced by the
+ * local records they are (the donation accounts are matched first: they come before campaigns
+ * in the ledger's order).
+ */
+export async function localizeCampaigns<
+  C extends { id: string; name: string; donationAccounts: ReadonlyArray<{ id: string }> },
+>(trx: Db, accountId: string, list: readonly C[], at: string): Promise<C[]> {
+  const out: C[] = [];
+  for (const c of await localizeList(trx, accountId, 'campaign', list, at)) {
+    const offered = [];
+    for (const d of c.donationAccounts)
+      offered.push({ ...d, id: (await localIdFor(trx, accountId, 'donationAccount', d.id)) ?? d.id });
+    out.push({ ...c, donationAccounts: offered });
+  }
+  return out;
 }

@@ -40,16 +40,27 @@ export function stationLabel(r: BoardRow, role: 'hub' | 'station'): string {
 
 type Station = z.infer<typeof CloseOutStation>;
 
+/** "21:05": a time of tonight, on this laptop's clock (24-hour, as the close-out prints it). */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+}
+
 /**
- * Whether everything a station entered is at the hub, in words: "Table B says it entered 41
- * gifts; the hub holds 40 — 1 still waiting".
+ * Where a station stands, in words: "Table B says it entered 41 gifts; the hub holds 40 — 1
+ * still waiting"; "Table C: revoked — not known after 21:05"; complete only from a report
+ * since the hub last started serving.
  */
 export function completeness(s: Station): string {
-  if (s.reportedEntered === null)
-    return `${s.name} has not reported yet; the hub holds ${count(s.gifts, 'gift')}.`;
-  const said = `${s.name} says it entered ${count(s.reportedEntered, 'gift')}; the hub holds ${whole(s.gifts)}`;
-  if (s.complete) return `${said}. Complete.`;
-  const missing = s.reportedEntered - s.gifts;
+  const holds = `the hub holds ${count(s.gifts, 'gift')}`;
+  if (s.state === 'revoked')
+    return `${s.name}: revoked — not known after ${s.revokedAt ? clockTime(s.revokedAt) : 'its removal'}; ${holds}. What it typed since stays on that laptop until it pairs again.`;
+  if (s.state === 'not_reported')
+    return s.reportedEntered === null
+      ? `${s.name} has not reported yet; ${holds}.`
+      : `${s.name} has not reported since the hub started serving again; ${holds}. Not complete until it does.`;
+  const said = `${s.name} says it entered ${count(s.reportedEntered ?? 0, 'gift')}; the hub holds ${whole(s.gifts)}`;
+  if (s.state === 'complete') return `${said}. Complete.`;
+  const missing = (s.reportedEntered ?? 0) - s.gifts;
   if (missing > 0) return `${said} — ${whole(missing)} still waiting.`;
   const waiting = s.waiting ?? 0;
   return waiting > 0 ? `${said} — ${count(waiting, 'change')} still waiting.` : `${said} — not complete yet.`;
