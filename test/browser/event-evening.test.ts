@@ -460,7 +460,7 @@ describe('an event evening: a hub and two tables', () => {
     await hubPage.goto(`${new URL(hubProc!.url).origin}/#/contacts/${zoe}`);
     await hubPage.getByRole('heading', { name: 'Zoe Kim' }).first().waitFor();
     const correct = hubPage
-      .locator('section', { has: hubPage.locator('#contact-giving') })
+      .locator('section[aria-labelledby="contact-giving"]')
       .locator('tr', { hasText: '$250.00' })
       .getByRole('button', { name: /correct/i });
     const offered = await correct
@@ -490,7 +490,7 @@ describe('an event evening: a hub and two tables', () => {
     await hubPage.goto(`${new URL(hubProc!.url).origin}/#/contacts/${bob}`);
     await hubPage.getByRole('heading', { name: 'Robert Brown' }).first().waitFor();
     const voidButton = hubPage
-      .locator('section', { has: hubPage.locator('#contact-giving') })
+      .locator('section[aria-labelledby="contact-giving"]')
       .locator('tr', { hasText: '$19.99' })
       .first()
       .getByRole('button', { name: /void/i });
@@ -535,7 +535,7 @@ describe('an event evening: a hub and two tables', () => {
     const giving = async (p: Page, origin: string) => {
       await p.goto(`${origin}/#/contacts/${bob}`);
       await p.getByRole('heading', { name: 'Robert Brown' }).first().waitFor();
-      const section = p.locator('section', { has: p.locator('#contact-giving') });
+      const section = p.locator('section[aria-labelledby="contact-giving"]');
       await section.getByText('Total given').waitFor();
       return (await section.textContent()) ?? '';
     };
