@@ -11,7 +11,8 @@ export interface FieldIssue {
 /**
  * bad_gateway: HQ (the sync remote) could not be read or answered wrongly — not the caller's
  * fault, not a bug. too_many_requests: a remote asked to wait (an event hub after wrong
- * pairing codes), passed on.
+ * pairing codes), passed on. unavailable: a remote this request needs (a station's event hub)
+ * does not answer; nothing was changed.
  */
 export type ErrorKind =
   | 'bad_request'
@@ -20,7 +21,8 @@ export type ErrorKind =
   | 'conflict'
   | 'unauthorized'
   | 'bad_gateway'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'unavailable';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -30,6 +32,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   bad_gateway: 502,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 export class DomainError extends Error {

@@ -55,5 +55,5 @@ export {
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';
-export { listStations, recordReport, reportedBatchesOf, revokeStation } from './stations.ts';
+export { hasStations, listStations, recordReport, reportedBatchesOf, revokeStation } from './stations.ts';
 export { type WrongCodeLimit, createWrongCodeLimit } from './wrong-codes.ts';

@@ -208,3 +208,14 @@ export async function touchStation(ctx: DomainContext, stationId: string): Promi
     trx.updateTable('hubStations').set({ lastSeenAt: at }).where('id', '=', stationId).execute(),
   );
 }
+
+/** Whether the account is an event's hub: a station has paired with it (revoked ones count too). */
+export async function hasStations(db: Db, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('hubStations')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -233,7 +233,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);
-      await donationRoutes(api, ctx);
+      await donationRoutes(api, ctx, opts.sync);
       await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
       await referenceRoutes(api, ctx);

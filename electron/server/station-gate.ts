@@ -6,7 +6,7 @@
  *   key gets requireAuth's plain 401).
  * - A station's key opens only what a station does: pair, read the feed, report, and send and
  *   read gifts and donors (the spec routes its sync engine uses, and the reference lists), and
- *   send the thank-you marks of its gifts;
+ *   send the thank-you marks of its gifts, and ask for a correction or void of a gift it typed;
  *   anything else (hosting, codes, other stations, keys, sync settings…) is 403
  *   `station_key_forbidden`. The request carries its station (`request.station`) for the routes:
  *   a gift is stamped with it, a donor it creates may be one the event has already.
@@ -33,6 +33,9 @@ const STATION_ROUTES: Array<[RegExp, RegExp]> = [
   [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
   [/^POST$/, /^\/api\/v1\/donations\/thank-you$/],
   [/^GET$/, /^\/api\/v1\/donations\/[^/]+$/],
+  // Its own gifts' correction and void, which the hub makes under its rules (the route checks the station).
+  [/^PATCH$/, /^\/api\/v1\/donations\/[^/]+$/],
+  [/^POST$/, /^\/api\/v1\/donations\/[^/]+\/void$/],
   [/^GET$/, /^\/api\/v1\/(campaigns|committees|donation-accounts|custom-fields)(\/[^/]+)?$/],
 ];
 

@@ -56,3 +56,4 @@ export {
   markAllNoticesSeen,
   markNoticeSeen,
 } from './station/notices.ts';
+export { type HubChange, type HubHold, askHub, hubHold } from './station/ask-hub.ts';

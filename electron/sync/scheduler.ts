@@ -43,6 +43,11 @@ export interface SyncScheduler {
   kick(): void;
   /** Runs a pass now, trying records in backoff at once (a person asked), and answers with its result. */
   runNow(accountId?: string): Promise<PassResult>;
+  /**
+   * At a station: reads the hub's feed now through the account's feed loop and resolves once a
+   * read begun after the call has ended; false when this process runs no feed for the account.
+   */
+  readHubNow(accountId: string): Promise<boolean>;
   readonly running: boolean;
   readonly lastPass: { at: number; result: PassResult } | null;
   stop(): Promise<void>;
@@ -179,6 +184,12 @@ export function createSyncScheduler(opts: SchedulerOptions): SyncScheduler {
     },
     runNow: (accountId?: string) =>
       passing ? passing.then(() => pass(accountId, true)) : pass(accountId, true),
+    async readHubNow(accountId: string) {
+      const loop = loops.get(accountId);
+      if (!loop) return false;
+      await loop.readNow();
+      return true;
+    },
     get running() {
       return passing !== null;
     },

@@ -123,11 +123,14 @@ export type DonationList = z.infer<typeof DonationList>;
 
 /**
  * Where a gift stands with HQ. HQ has no donation update, so a gift is read-only here from its
- * first send attempt; `reason` says why (or what it waits for).
+ * first send attempt; `reason` says why (or what it waits for). At a station of an event hub
+ * (`upstream` 'hub') "sent" means the hub has it: the hub takes a correction or void of it,
+ * asked through this station, until the hub itself sent it to HQ.
  */
 export const DonationSync = z
   .object({
     state: z.enum(['not_sent', 'sending', 'sent', 'needs_attention']),
+    upstream: z.enum(['hq', 'hub']),
     readOnly: z.boolean(),
     reason: z.string().nullable(),
     remoteId: z.string().nullable(),
@@ -146,6 +149,24 @@ export type DonationPatchBody = z.infer<typeof DonationPatchBody>;
 export const DonationVoidBody = z
   .object({ accountId: accountIdField.optional(), reason: z.string().trim().max(500).nullish() })
   .meta({ id: 'DonationVoid' });
+
+/** A value a correction changed, before and after (in the API's shape: an amount in dollars). */
+const ChangedValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * A correction or void of a saved gift, from its history: when, whether the event hub made it
+ * (its person, or a station's request), which station asked, and each field that changed.
+ */
+export const DonationChange = z
+  .object({
+    action: z.enum(['corrected', 'voided']),
+    at: z.string(),
+    atHub: z.boolean(),
+    stationId: z.string().nullable(),
+    changes: z.array(z.object({ field: z.string(), before: ChangedValue, after: ChangedValue })),
+  })
+  .meta({ id: 'DonationChange' });
+export type DonationChange = z.infer<typeof DonationChange>;
 
 /** Extension: the whole donation, as the app shows it (GET /v1/donations/:id). */
 export const DonationDetail = z
@@ -172,6 +193,8 @@ export const DonationDetail = z
     notes: z.string().nullable(),
     flagged: z.boolean(),
     sync: DonationSync,
+    /** Its corrections and void after it was saved, oldest first (its history's). */
+    changes: z.array(DonationChange),
     /** The gift-entry batch it was typed in (GiftDesk extension; null outside a batch). */
     batchId: z.string().nullable(),
     createdAt: z.string(),

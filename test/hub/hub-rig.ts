@@ -11,7 +11,7 @@ import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { ensureHubCertificate } from '../../electron/hub/certificate.ts';
 import { createPairingCode } from '../../electron/hub/pairing.ts';
-import { startServer } from '../../electron/server/serve.ts';
+import { type ServeOptions, startServer } from '../../electron/server/serve.ts';
 import type { BucketOptions } from '../../electron/server/token-bucket.ts';
 import { type ApiResponse, type TestServer, freshDatabase } from '../helpers/server.ts';
 
@@ -71,7 +71,9 @@ export function httpsRequest(
   });
 }
 
-export async function startHub(opts: { rateLimit?: BucketOptions } = {}): Promise<Hub> {
+export async function startHub(
+  opts: { rateLimit?: BucketOptions; sync?: ServeOptions['sync'] } = {},
+): Promise<Hub> {
   const fresh = await freshDatabase();
   const store = await openStore({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl });
   const ctx = createContext(store);
@@ -84,6 +86,7 @@ export async function startHub(opts: { rateLimit?: BucketOptions } = {}): Promis
     host: '127.0.0.1',
     rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
     https: { cert: cert.cert, key: cert.key },
+    ...(opts.sync ? { sync: opts.sync } : {}),
     hub: { dataDir: fresh.dataDir, account: { id: accountId, fingerprint: cert.fingerprint } },
   });
   const as = (k: { keyId: string; secret: string }) => {

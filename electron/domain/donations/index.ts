@@ -20,7 +20,15 @@
  * This file is the folder's surface: the server, the CLI and the shell import donations from
  * here and nowhere else in the folder (eslint.config.js).
  */
-export { type DonationCorrection, correctDonation, donationSendState, voidDonation } from './corrections.ts';
+export {
+  type ChangeAsker,
+  type DonationCorrection,
+  SENT_TO_HQ,
+  type Upstream,
+  correctDonation,
+  donationSendState,
+  voidDonation,
+} from './corrections.ts';
 export {
   type DonationWriteOptions,
   createDonation,

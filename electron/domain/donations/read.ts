@@ -2,10 +2,11 @@
  * A donation's full record as the app shows it (donor, campaign, open limit flag, where it
  * stands with HQ), one by id or a gift-entry batch's in the order they were typed.
  */
-import type { DonationDetail } from '#shared/schemas/donations.ts';
+import type { DonationChange, DonationDetail } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { laterChangesOf } from './later-changes.ts';
 import { donationFromRow } from '../row-mappers.ts';
 
 /** The full records of donations, as the app shows them. */
@@ -35,8 +36,11 @@ function detailQuery(db: Db, accountId: string) {
       .leftJoin('syncItems as si', (j) =>
         j.onRef('si.entityId', '=', 'd.id').on('si.entityType', '=', 'donation'),
       )
+      .leftJoin('syncRemotes as sr', 'sr.accountId', 'd.accountId')
       .select([
+        'sr.kind as syncUpstream',
         'sl.remoteId as syncRemoteId',
+        'sl.source as syncLinkSource',
         'si.state as syncState',
         'si.attentionReason as syncReason',
         'si.firstAttemptAt as syncFirstAttemptAt',
@@ -49,14 +53,19 @@ function detailQuery(db: Db, accountId: string) {
 /** Where a gift stands with HQ, and why it can or cannot be changed here. */
 function syncOf(r: {
   status: string;
+  syncUpstream: 'hq' | 'hub' | null;
+  syncLinkSource: string | null;
   syncRemoteId: string | null;
   syncState: string | null;
   syncReason: string | null;
   syncFirstAttemptAt: string | null;
   syncLastError: string | null;
 }): DonationDetail['sync'] {
+  const upstream = r.syncUpstream === 'hub' ? 'hub' : 'hq';
+  if (upstream === 'hub') return hubSyncOf(r);
   if (r.syncRemoteId !== null) {
     return {
+      upstream,
       state: 'sent',
       readOnly: true,
       reason: "Sent to HQ; HQ's API cannot change a gift, so it is read-only here.",
@@ -66,6 +75,7 @@ function syncOf(r: {
   }
   if (r.syncState === 'in_flight' || r.syncState === 'unknown') {
     return {
+      upstream,
       state: 'sending',
       readOnly: true,
       reason: 'Being sent to HQ (or its last attempt is being checked): read-only until that is settled.',
@@ -75,6 +85,7 @@ function syncOf(r: {
   }
   if (r.status === 'voided')
     return {
+      upstream,
       state: 'not_sent',
       readOnly: true,
       reason: 'Voided: it will never be sent to HQ.',
@@ -83,6 +94,7 @@ function syncOf(r: {
     };
   if (r.syncState === 'attention')
     return {
+      upstream,
       state: 'needs_attention',
       readOnly: false,
       reason: r.syncReason,
@@ -90,6 +102,7 @@ function syncOf(r: {
       firstAttemptAt: r.syncFirstAttemptAt,
     };
   return {
+    upstream,
     state: 'not_sent',
     readOnly: false,
     reason: r.syncLastError,
@@ -98,15 +111,51 @@ function syncOf(r: {
   };
 }
 
+/**
+ * At a station of an event hub: a gift the hub has can still be corrected or voided (the
+ * server asks the hub, which refuses once it sent the gift to HQ); one being handed to it
+ * waits for that answer; a voided one stays voided.
+ */
+function hubSyncOf(r: Parameters<typeof syncOf>[0]): DonationDetail['sync'] {
+  const base = { upstream: 'hub' as const, remoteId: r.syncRemoteId, firstAttemptAt: r.syncFirstAttemptAt };
+  if (r.status === 'voided')
+    return { ...base, state: r.syncRemoteId ? 'sent' : 'not_sent', readOnly: true, reason: 'Voided.' };
+  if (r.syncLinkSource === 'pulled')
+    return {
+      ...base,
+      state: 'sent',
+      readOnly: true,
+      reason: 'Typed at another station or at the hub: it is changed at the hub.',
+    };
+  if (r.syncRemoteId !== null)
+    return {
+      ...base,
+      state: 'sent',
+      readOnly: false,
+      reason: 'At the event hub: a correction or void is asked of the hub.',
+    };
+  if (r.syncState === 'in_flight' || r.syncState === 'unknown')
+    return {
+      ...base,
+      state: 'sending',
+      readOnly: true,
+      reason: 'Being handed to the event hub: it can be changed once the hub has answered.',
+    };
+  if (r.syncState === 'attention')
+    return { ...base, state: 'needs_attention', readOnly: false, reason: r.syncReason };
+  return { ...base, state: 'not_sent', readOnly: false, reason: r.syncLastError };
+}
+
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
 
-function toDetail(r: DetailRow): DonationDetail {
+function toDetail(r: DetailRow, changes: Map<string, DonationChange[]>): DonationDetail {
   return {
     ...donationFromRow(r),
     contactName: `${r.firstName} ${r.lastName}`.trim(),
     campaignName: r.campaignName,
     flagged: Boolean(r.flagged),
     sync: syncOf(r),
+    changes: changes.get(r.id) ?? [],
   };
 }
 
@@ -117,7 +166,7 @@ export async function getDonation(
 ): Promise<DonationDetail> {
   const r = await detailQuery(ctx.store.db, accountId).where('d.id', '=', id).executeTakeFirst();
   if (!r) throw notFound('donation', 'id', id);
-  return toDetail(r);
+  return toDetail(r, await laterChangesOf(ctx.store.db, [id]));
 }
 
 /** A batch's gifts in full, in the order they were typed (the batch must exist: the caller checks). */
@@ -140,5 +189,9 @@ export async function listBatchDonations(
     .where('batchId', '=', batchId)
     .where('accountId', '=', accountId)
     .executeTakeFirstOrThrow();
-  return { data: rows.map(toDetail), total: Number(n.n) };
+  const changes = await laterChangesOf(
+    ctx.store.db,
+    rows.map((r) => r.id),
+  );
+  return { data: rows.map((r) => toDetail(r, changes)), total: Number(n.n) };
 }

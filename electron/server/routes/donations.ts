@@ -8,9 +8,10 @@ import {
   DonationPatchBody,
   DonationVoidBody,
 } from '#shared/schemas/donations.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  type ChangeAsker,
   correctDonation,
   createDonationOnce,
   getDonation,
@@ -18,13 +19,61 @@ import {
   voidDonation,
 } from '../../domain/donations/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
+import { DomainError } from '../../domain/index.ts';
+import { hasStations } from '../../hub/index.ts';
+import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
+import type { SyncServices } from './sync.ts';
 
 const tags = ['Donations'];
 
-export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
+export async function donationRoutes(
+  app: FastifyInstance,
+  ctx: DomainContext,
+  sync: SyncServices | undefined,
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * At a station of an event hub, a gift the hub holds is changed by the hub (its rules, its
+   * refusal once it sent the gift to HQ): the station asks it and reads its feed, then answers
+   * with its copy. True when the hub was asked; false when the gift is corrected here as ever.
+   */
+  async function askedHub(accountId: string, id: string, change: HubChange): Promise<boolean> {
+    const hold = await hubHold(ctx.store, accountId, id);
+    if (hold === null || hold.at === 'local') return false;
+    if (hold.at === 'sending')
+      throw new DomainError(
+        'conflict',
+        'donation_sending',
+        `Gift ${id} is being handed to the event hub right now: try again in a moment.`,
+        [{ field: 'id', issue: 'is being handed to the event hub' }],
+      );
+    if (!sync)
+      throw new DomainError(
+        'conflict',
+        'sync_unavailable',
+        'This server cannot reach the event hub (no key source): change the gift in the app',
+      );
+    const scheduler = sync.scheduler;
+    await askHub({
+      store: ctx.store,
+      keys: sync.keys,
+      accountId,
+      donationId: id,
+      hubId: hold.hubId,
+      change,
+      ...(scheduler ? { readNow: () => scheduler.readHubNow(accountId) } : {}),
+    });
+    return true;
+  }
+
+  /** Who asks: a station's key (only its own gifts), and whether this account is an event's hub. */
+  async function asker(req: FastifyRequest, accountId: string): Promise<ChangeAsker> {
+    const stationId = req.station?.id ?? null;
+    return { stationId, atHub: stationId !== null || (await hasStations(ctx.store.db, accountId)) };
+  }
 
   r.get('/donations', {
     schema: {
@@ -82,14 +131,18 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
       tags: ['Extensions'],
       summary: 'Correct a gift not yet sent to HQ (GiftDesk extension)',
       description:
-        "Any create field but the account; every create rule applies again. A gift that was sent to HQ (or is being sent) is read-only: 409, because HQ's API cannot change a gift.",
+        "Any create field but the account; every create rule applies again. A gift that was sent to HQ (or is being sent) is read-only: 409, because HQ's API cannot change a gift. " +
+        "At an event hub, a station's key corrects only the gifts typed at that station (403 otherwise). At a station, a gift the hub holds is corrected by the hub: the station asks it and answers with its copy once the hub's feed brought the change (503 when the hub cannot be reached, nothing changed).",
       params: IdParams,
       body: DonationPatchBody,
-      response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
+      response: { 200: DonationDetail, ...errors(400, 403, 404, 409, 503) },
     },
     handler: async (req) => {
       const { accountId: sent, ...patch } = req.body;
-      return correctDonation(ctx, scopedAccount(req, sent), req.params.id, patch);
+      const accountId = scopedAccount(req, sent);
+      if (await askedHub(accountId, req.params.id, { kind: 'correct', patch }))
+        return getDonation(ctx, accountId, req.params.id);
+      return correctDonation(ctx, accountId, req.params.id, patch, await asker(req, accountId));
     },
   });
 
@@ -98,12 +151,18 @@ export async function donationRoutes(app: FastifyInstance, ctx: DomainContext): 
       tags: ['Extensions'],
       summary: 'Void a gift not yet sent to HQ (GiftDesk extension)',
       description:
-        'The gift stays on record with status voided, leaves totals and lists, and is never sent. A gift already sent to HQ (or being sent) cannot be voided here: 409.',
+        'The gift stays on record with status voided, leaves totals and lists, and is never sent. A gift already sent to HQ (or being sent) cannot be voided here: 409. ' +
+        "At an event hub, a station's key voids only the gifts typed at that station (403 otherwise). At a station, a gift the hub holds is voided by the hub (see the correction).",
       params: IdParams,
       body: DonationVoidBody,
-      response: { 200: DonationDetail, ...errors(400, 403, 404, 409) },
+      response: { 200: DonationDetail, ...errors(400, 403, 404, 409, 503) },
     },
-    handler: async (req) =>
-      voidDonation(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body.reason ?? null),
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const reason = req.body.reason ?? null;
+      if (await askedHub(accountId, req.params.id, { kind: 'void', reason }))
+        return getDonation(ctx, accountId, req.params.id);
+      return voidDonation(ctx, accountId, req.params.id, reason, await asker(req, accountId));
+    },
   });
 }

@@ -112,9 +112,10 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
   r.get('/hub/changes', {
     schema: {
       tags,
-      summary: 'What changed at the hub after a cursor (contacts, gifts, reference data), oldest first',
+      summary:
+        "The event's ledger after a cursor: donors, deleted donors and gifts oldest first, and the small lists that changed",
       description:
-        'Send back the cursor of the last answer as `after` (none: from the start). With `wait` (seconds, at most 30), an answer with nothing in it is held until the account changes or the time is up, and an answer that is not a full page gathers changes until 250 ms after the request came (so one answer carries many). `more`: ask again at once. `stations`: every station of the event, by id and name.',
+        'Send back the cursor of the last answer as `after` (none: from the start). With `wait` (seconds, at most 30), an answer with nothing in it is held until the account changes or the time is up, and an answer that is not a full page gathers changes until 250 ms after the request came (so one answer carries many). `more`: ask again at once. `snapshots`: each small list of the event’s ledger that changed since the cursor (elections and the default election, letters’ settings, donation accounts, committees, campaigns, custom fields, the event’s stations); `reference` and `stations` are kept for stations of an earlier version.',
       querystring: HubChangesQuery,
       response: { 200: HubChanges, ...errors(400, 403) },
     },

@@ -15,6 +15,9 @@
  *   rules: a live holder keeps it, a dead process's is taken at once), renewed before each read.
  * - The hub unreachable: the loop waits 1 s, then twice as long each time, up to 30 s, and
  *   carries on; nothing here waits on it (gift entry goes on, the outbox holds what is typed).
+ * - `readNow()` reads at once (a long poll under way is let finish: the hub wakes it for its own
+ *   write) and answers once a read that began after the call is applied, so a correction the
+ *   hub made for this station shows here before the station's route answers.
  * - Stops for good when the hub removed this station (revoked_at recorded by any request's
  *   401 station_revoked) or the account stops being a station; `stop()` ends it at once.
  */
@@ -55,6 +58,11 @@ export interface StationLoop {
   readonly accountId: string;
   /** Asks for the station's report (after a push pass that changed something): sent at once, or when the gap since the last has passed. */
   report(): void;
+  /**
+   * Reads the hub's feed now (no long poll) and resolves once a read that began after this
+   * call has ended (applied, or failed: the hub may be away); at once when the loop stopped.
+   */
+  readNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +88,18 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
   let reportDue = false;
   /** The hub asked for a pause (429): no report before this. */
   let reportNotBefore = 0;
+
+  /** Reads begun so far; `readNow` waits for one numbered above what had begun at its call. */
+  let readsBegun = 0;
+  let loopEnded = false;
+  let urgent = false;
+  let wakePause: AbortController | null = null;
+  const readWaiters: Array<{ after: number; resolve: () => void }> = [];
+  /** Resolves the waiters a read numbered `n` answers (every one once the loop stops). */
+  function readEnded(n: number): void {
+    for (let i = readWaiters.length - 1; i >= 0; i--)
+      if (readWaiters[i]!.after < n) readWaiters.splice(i, 1)[0]!.resolve();
+  }
 
   /** The hub's settings while this account is a station still; null once it is not. */
   async function hubConfig(): Promise<RemoteConfig | null> {
@@ -124,17 +144,24 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     const cfg = await hubConfig();
     if (!cfg) return null;
     const grant = await acquireLease(store, holder, clock(), leaseMs, leaseName);
-    if (!grant) return leaseMs / 3;
+    // Another process reads this account's feed: a read asked for here cannot be made.
+    if (!grant) {
+      readEnded(Infinity);
+      return leaseMs / 3;
+    }
     if (feedClient?.hub !== hubOf(cfg))
       feedClient = {
         hub: hubOf(cfg),
         client: recordingAnswers(store, accountId, make(cfg, timeoutMs), clock, 'hub'),
       };
+    const n = ++readsBegun;
+    const now = urgent;
+    urgent = false;
     const step = await readFeedOnce(store, accountId, feedClient.client, {
-      wait: state.more ? 0 : wait,
+      wait: state.more || now ? 0 : wait,
       signal: abort.signal,
       clock,
-    });
+    }).finally(() => readEnded(n));
     if (step.ok) {
       state.backoff = 0;
       state.more = step.more;
@@ -164,14 +191,22 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
         next = state.backoff;
       }
       if (next === null) break;
-      if (next > 0) await pause(next, abort.signal);
+      if (next > 0 && !urgent) {
+        wakePause = new AbortController();
+        await pause(next, AbortSignal.any([abort.signal, wakePause.signal]));
+        wakePause = null;
+      }
     }
   }
 
   const reportTimer = setInterval(reportWhenDue, Math.min(250, gapMs));
   const running = readLoop()
     .catch((err: unknown) => o.onError?.(err))
-    .finally(() => clearInterval(reportTimer));
+    .finally(() => {
+      clearInterval(reportTimer);
+      loopEnded = true;
+      readEnded(Infinity);
+    });
   void report();
 
   return {
@@ -179,6 +214,13 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
     report() {
       reportDue = true;
       reportWhenDue();
+    },
+    readNow() {
+      if (abort.signal.aborted || loopEnded) return Promise.resolve();
+      const waiter = new Promise<void>((resolve) => readWaiters.push({ after: readsBegun, resolve }));
+      urgent = true;
+      wakePause?.abort();
+      return waiter;
     },
     async stop() {
       abort.abort();

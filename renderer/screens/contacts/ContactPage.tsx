@@ -155,7 +155,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
           <SubRecords c={c} />
         </div>
         <div className="contact-col">
-          <Giving id={c.id} />
+          <Giving id={c.id} donorName={name} />
           <Credits id={c.id} />
         </div>
       </div>

@@ -1,16 +1,18 @@
 /**
  * The contact page's giving panel: totals, a chart by year, and the gifts page by page,
- * newest first.
+ * newest first, each completed one with Correct and Void (wherever it was typed: at an event's
+ * hub, a station's gift too).
  */
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors.ts';
 import { Button, EmptyState } from '../../ui/index.ts';
+import { GiftActions } from '../gift-entry/GiftActions.tsx';
 import { Section } from './contact-details.tsx';
 import { day, enumLabel, money } from './format.ts';
 import { GivingChart } from './GivingChart.tsx';
 import { GIVING_PAGE_SIZE, useGiving } from './queries.ts';
 
-export function Giving({ id }: { id: string }) {
+export function Giving({ id, donorName }: { id: string; donorName: string }) {
   const [page, setPage] = useState(0);
   const giving = useGiving(id, page);
   if (giving.isPending) {
@@ -87,6 +89,9 @@ export function Giving({ id }: { id: string }) {
                 <th scope="col">Method</th>
                 <th scope="col">Credited to</th>
                 <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -111,6 +116,11 @@ export function Giving({ id }: { id: string }) {
                       <span className="badge badge-warn" title="Over a contribution limit: see Review">
                         over limit
                       </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {d.status === 'completed' ? (
+                      <GiftActions donationId={d.id} amount={d.donationAmount} donorName={donorName} />
                     ) : null}
                   </td>
                 </tr>

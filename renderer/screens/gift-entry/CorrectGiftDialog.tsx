@@ -57,6 +57,13 @@ function formOf(g: DonationDetail): CorrectForm {
   };
 }
 
+/** Why the gift can still be corrected, and who makes the correction. */
+function whereItIs(g: DonationDetail): string {
+  return g.sync.upstream === 'hub' && g.sync.state === 'sent'
+    ? 'At the event hub: the hub makes the correction, and every station sees it.'
+    : 'Not yet sent to HQ, so it can still be corrected: HQ will only ever receive the corrected gift.';
+}
+
 /** The gift's fields as PATCH takes them (for the undo: the values before the correction). */
 function patchOf(
   g: DonationDetail,
@@ -272,9 +279,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
         onKeyDown={onKeyDown}
         noValidate
       >
-        <p className="muted">
-          Not yet sent to HQ, so it can still be corrected: HQ will only ever receive the corrected gift.
-        </p>
+        <p className="muted">{whereItIs(gift)}</p>
         {topError ? (
           <div className="notice notice-error" role="alert">
             {topError}

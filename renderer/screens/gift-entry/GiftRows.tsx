@@ -118,8 +118,15 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
     structuralSharing: shareRows,
     // While any gift is on its way to HQ, its state is read again every few seconds; without
     // HQ set up (the sync badge's status says so) nothing would change, so nothing is asked.
+    // At a station, a gift the event hub holds may still be corrected or voided there (by the
+    // hub's person): read again while one the hub has not sent to HQ is in the batch.
     refetchInterval: (q) =>
-      hqSetUp && q.state.data?.rows.some((d) => d.sync.state !== 'sent') ? 5000 : false,
+      hqSetUp &&
+      q.state.data?.rows.some(
+        (d) => d.sync.state !== 'sent' || (d.sync.upstream === 'hub' && !d.sync.readOnly),
+      )
+        ? 5000
+        : false,
     queryFn: async (): Promise<ShownRows> => {
       // The last SHOWN gifts: where they start is known from the batch's count when it is at
       // hand (one request); a second one only when the count moved meanwhile.

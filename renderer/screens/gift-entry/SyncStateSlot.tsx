@@ -4,6 +4,9 @@
  * not yet sent can be corrected (a dialog, undo from the toast) or voided here (after a
  * confirmation: nothing is ever sent for it); from its first send attempt it is read-only, and
  * the row says why (HQ's API cannot change a gift) and where a correction is made instead.
+ * At a station of an event hub, a gift the hub holds can still be corrected or voided (the
+ * station asks the hub): it says "at the event hub", never "sent to HQ". Under it, what was
+ * changed since it was saved (gift-changes.tsx), such as a void made at the hub.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,11 +17,20 @@ import { useApi } from '../../api/provider.tsx';
 import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
 import { CorrectGiftDialog } from './CorrectGiftDialog.tsx';
 import { entryRowFocus } from './entry-focus.ts';
+import { GiftChangeLines } from './gift-changes.tsx';
 
 const LABEL: Record<DonationDetail['sync']['state'], string> = {
   not_sent: 'not yet sent',
   sending: 'sending to HQ…',
   sent: 'sent to HQ',
+  needs_attention: 'needs attention',
+};
+
+/** At a station, the hub is where its gifts go: the words name it. */
+const HUB_LABEL: Record<DonationDetail['sync']['state'], string> = {
+  not_sent: 'not yet at the hub',
+  sending: 'sending to the event hub…',
+  sent: 'at the event hub',
   needs_attention: 'needs attention',
 };
 
@@ -34,7 +46,10 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
     onSuccess: async () => {
       setAsking(false);
       toast.show({
-        message: `Gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName} voided; it will not be sent to HQ.`,
+        message:
+          gift.sync.upstream === 'hub' && gift.sync.state === 'sent'
+            ? `Gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName} voided at the event hub.`
+            : `Gift of ${formatDollars(gift.donationAmount)} from ${gift.contactName} voided; it will not be sent to HQ.`,
       });
       await queryClient.invalidateQueries();
     },
@@ -46,11 +61,15 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
       });
     },
   });
+  const label = sync.upstream === 'hub' ? HUB_LABEL : LABEL;
   if (gift.status === 'voided') {
     return (
-      <span className="badge" data-sync-state="voided" title={sync.reason ?? undefined}>
-        voided: never sent
-      </span>
+      <>
+        <span className="badge" data-sync-state="voided" title={sync.reason ?? undefined}>
+          {sync.upstream === 'hub' && sync.state === 'sent' ? 'voided' : 'voided: never sent'}
+        </span>
+        <GiftChangeLines gift={gift} />
+      </>
     );
   }
   const tone =
@@ -63,11 +82,12 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
     <>
       <span className={tone} data-sync-state={sync.state} title={sync.reason ?? undefined}>
         {sync.state === 'needs_attention' ? (
-          <a href="#/settings/sync">{LABEL[sync.state]}</a>
+          <a href="#/settings/sync">{label[sync.state]}</a>
         ) : (
-          LABEL[sync.state]
+          label[sync.state]
         )}
       </span>
+      <GiftChangeLines gift={gift} />
       {sync.readOnly && sync.reason ? (
         <span className="row-notes" data-read-only>
           {sync.reason}
@@ -105,7 +125,11 @@ export function SyncStateSlot({ gift }: { gift: DonationDetail }) {
         focusAfter={entryRowFocus}
       >
         The gift of {formatDollars(gift.donationAmount)} from {gift.contactName} stays on record as voided,
-        leaves the totals, and is never sent to HQ.
+        leaves the totals, and is never sent to HQ
+        {sync.upstream === 'hub' && sync.state === 'sent'
+          ? ' (the event hub voids it, for every station)'
+          : ''}
+        .
       </ConfirmDialog>
     </>
   );

@@ -1,6 +1,7 @@
 /**
  * A flagged gift on the Review screen: who gave, which limit the gift broke, the window and
- * the donor's total in it; the actions while it is open, what was done once it is not; and
+ * the donor's total in it; the actions while it is open (the gift's Correct and Void among
+ * them, wherever it was typed), what was done once it is not; and
  * the gift's history, on request.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import { qk } from '../../api/query-keys.ts';
 import { hrefFor } from '../../router.ts';
 import { electionLabel, money } from '../../ui/format.ts';
 import { Button } from '../../ui/index.ts';
+import { GiftActions } from '../gift-entry/GiftActions.tsx';
 import {
   ACTION_LABEL,
   describeMove,
@@ -82,6 +84,7 @@ export function FlagCard({ flag: f, onAct }: { flag: Flag; onAct: (a: Action) =>
           <Button tone="danger" onClick={() => onAct('refund')}>
             Refund…
           </Button>
+          <GiftActions donationId={f.donationId} amount={f.donationAmount} donorName={f.contactName} />
         </div>
       )}
       <Button
