@@ -1,6 +1,7 @@
 /**
  * The app shell: a header with the organisation, the main navigation (links, so Tab and
- * Enter reach every screen; Alt+1…6 jump straight there) and the current screen.
+ * Enter reach every screen; Alt+1…6 jump straight there), whether a hosted event is served,
+ * the sync badge, and the current screen.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
@@ -21,6 +22,7 @@ import { DashboardScreen } from './screens/dashboard/DashboardScreen.tsx';
 import { GiftEntryScreen } from './screens/gift-entry/GiftEntryScreen.tsx';
 import { LettersScreen } from './screens/letters/LettersScreen.tsx';
 import { ReviewScreen } from './screens/review/ReviewScreen.tsx';
+import { HubNotServedBadge } from './screens/event/EventAlerts.tsx';
 import { SettingsScreen } from './screens/settings/SettingsScreen.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
 
@@ -118,6 +120,7 @@ export function App() {
             ))}
           </ul>
         </nav>
+        <HubNotServedBadge />
         <SyncBadge />
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">

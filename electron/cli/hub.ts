@@ -76,7 +76,9 @@ function closeOutText(c: CloseOut): string {
     ]),
     `Event: ${c.gifts} gifts, ${formatDollars(c.total)} — ${methods(c.byMethod)}`,
     `Deposit: cash ${formatDollars(c.cashTotal)}; ${c.checks.length} checks`,
-    ...c.checks.map((k) => `  check ${k.checkNumber ? `#${k.checkNumber} ` : ''}${formatDollars(k.amount)}  ${k.donor}`),
+    ...c.checks.map(
+      (k) => `  check ${k.checkNumber ? `#${k.checkNumber} ` : ''}${formatDollars(k.amount)}  ${k.donor}`,
+    ),
   ].join('\n');
 }
 

@@ -3,6 +3,7 @@ import { openStore } from '../db/open.ts';
 import { databaseFile } from '../paths.ts';
 import type { ServerPlugin } from '../server/app.ts';
 import type { OneTimeTokens } from '../server/one-time-tokens.ts';
+import { hostedEvents } from '../hub/index.ts';
 import { defaultKeySource } from '../sync/index.ts';
 import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
 import { CliError, print } from './output.ts';
@@ -181,8 +182,22 @@ export function registerServe(program: Command): void {
     }
     if (asHub) return announceHub(o, running, asHub, log.file);
     const link = appLink(running.url);
-    print(o, link ? { url: running.url, appUrl: link } : { url: running.url }, () =>
+    // An event this folder hosts is not served by this server until someone serves it again.
+    const notServed = (await hostedEvents(running.ctx.store.db)).map((h) => ({
+      accountId: h.accountId,
+      url: h.url,
+    }));
+    const json = {
+      url: running.url,
+      ...(link ? { appUrl: link } : {}),
+      ...(notServed.length > 0 ? { eventNotServed: notServed } : {}),
+    };
+    print(o, json, () =>
       [
+        ...notServed.map(
+          (h) =>
+            `THE EVENT IS NOT BEING SERVED: this data folder hosts the event of account ${h.accountId}${h.url ? ` (last served at ${h.url})` : ''}, but this server does not serve it, so the stations cannot reach it. Serve it again: giftdesk serve --hub --account ${h.accountId}, or Settings → Event → "Serve the event again" in the app.`,
+        ),
         `GiftDesk is serving ${running.url}/api/v1 (docs: ${running.url}/api/v1/docs)`,
         `Data folder: ${databaseUrl ? `${dataDir} (database: PostgreSQL)` : dataDir}`,
         `Log (warnings, errors and every request): ${log.file}${o.logRequests ? '' : ' (--log-requests prints requests here too)'}`,

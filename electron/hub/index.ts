@@ -52,6 +52,7 @@ export {
   type HubSettings,
   chooseHubAccount,
   getHubSettings,
+  hostedEvents,
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';

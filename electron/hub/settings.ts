@@ -29,6 +29,15 @@ export async function getHubSettings(db: Db, accountId: string): Promise<HubSett
   return row ?? null;
 }
 
+/** Every account whose event this GiftDesk hosts (served now or not). */
+export async function hostedEvents(db: Db): Promise<HubSettings[]> {
+  return db
+    .selectFrom('hubSettings')
+    .select(['accountId', 'fingerprint', 'url', 'servedAt', 'bindHost', 'createdAt'])
+    .orderBy('accountId')
+    .execute();
+}
+
 /** The account's hub settings, or a 404 saying it hosts no event. */
 export async function requireHubSettings(db: Db, accountId: string): Promise<HubSettings> {
   const s = await getHubSettings(db, accountId);

@@ -132,7 +132,10 @@ export async function reopenStation(
 }
 
 /** The batch counts each station of the account last reported (a report that carried none: []). */
-export async function reportedBatchesOf(db: Db, accountId: string): Promise<Map<string, ReportedBatchCount[]>> {
+export async function reportedBatchesOf(
+  db: Db,
+  accountId: string,
+): Promise<Map<string, ReportedBatchCount[]>> {
   const rows = await db
     .selectFrom('hubStations')
     .select(['id', 'reportedBatches'])

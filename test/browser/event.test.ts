@@ -6,8 +6,9 @@
  * wrong code and an address where no hub answers are refused first, each at its field); the hub lists the station; gifts entered
  * at both are on both Dashboards by station; the hub's close-out counts them by station and
  * payment method, with the deposit summary as printed; Revoke asks first, and the station then
- * says it was removed. A hub started again offers to serve the event again at its last
- * address. Screenshots for the guide (docs/event-day.md).
+ * says it was removed — in gift entry at once, in a banner — and pairs again as the same
+ * station. A hub started again says so in the header and offers to serve the event again where
+ * it served (0.0.0.0 stays 0.0.0.0). Screenshots for the guide (docs/event-day.md).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,7 +269,7 @@ describe('Settings → Event', () => {
     expect(await summary.isVisible()).toBe(true);
     expect(await page.locator('.app').isVisible()).toBe(false);
     expect(await page.getByTestId('deposit-cash').textContent()).toBe('$140.00');
-    expect(await page.getByTestId('deposit-check').allTextContents()).toEqual(['Maria Lopez$250.00Table B']);
+    expect(await page.getByTestId('deposit-check').allTextContents()).toEqual(['—Maria Lopez$250.00Table B']);
     await screenshot(page, 'event-deposit-summary');
     await page.emulateMedia({ media: 'screen' });
     expect(await summary.isVisible()).toBe(false);
@@ -299,7 +300,83 @@ describe('Settings → Event', () => {
     expect(hubApp.problems).toEqual([]);
   });
 
-  it('a hub that was started again offers to serve the event again, at its last address', async () => {
+  it('a removed station says so in gift entry at once, and pairs again as the same station', async () => {
+    const page = stationApp.page;
+    // The join's refusals before (wrong fingerprint, code, address) are in the page's log already.
+    const problemsBefore = stationApp.problems.length;
+    // Gift entry says it at once: what is typed stays here, and how to pair again.
+    await page.keyboard.press('Alt+1');
+    const banner = page.getByTestId('station-removed-banner');
+    await banner.waitFor();
+    expect(await banner.getAttribute('role')).toBe('alert');
+    expect(await banner.textContent()).toMatch(
+      /^This station was removed from the event at \d\d:\d\d\. Gifts typed now stay on this laptop: the hub does not get them until this station pairs again\..*ask the coordinator for a new pairing code, then go to Settings → Event → “Pair this station again”/,
+    );
+    await expectNoA11yViolations(page, 'Gift entry at a removed station');
+    await screenshot(page, 'event-station-removed');
+    // A gift typed now stays here.
+    const contacts = await get(station, '/api/v1/contacts', stationAccount);
+    const maria = contacts.data.find((c: { firstName: string }) => c.firstName === 'Maria');
+    const campaigns = await get(station, '/api/v1/campaigns', stationAccount);
+    await post(
+      station,
+      '/api/v1/donations',
+      {
+        contactId: maria.id,
+        donationAmount: 19.99,
+        donationDate: localDate(new Date()),
+        paymentMethod: 'cash',
+        campaignId: campaigns.data[0].id,
+      },
+      stationAccount,
+    );
+    // Settings → Event says the same, never "as soon as the hub answers", and offers to pair again.
+    await openEvent(page);
+    const removed = page.getByTestId('station-removed');
+    await removed.waitFor();
+    expect(await removed.textContent()).toContain('stay on this laptop');
+    expect(await page.getByText('as soon as the hub answers').count()).toBe(0);
+    const form = page.locator('form', {
+      has: page.getByRole('heading', { name: 'Pair this station again' }),
+    });
+    expect(await form.getByLabel('Station name').inputValue()).toBe('Table B');
+    const code = expectStatus(
+      await hub.request('POST', '/api/v1/hub/codes', { accountId: hub.accountId }),
+      200,
+    ).code;
+    await form.getByLabel('Pairing code').fill(code);
+    await form.getByRole('button', { name: 'Pair again' }).click();
+    await expect
+      .poll(() => page.getByTestId('station-connection').textContent())
+      .toBe('Connected to the event hub');
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('heading', { name: 'Gift entry' }).waitFor();
+    expect(await page.getByTestId('station-removed-banner').count()).toBe(0);
+    // One Table B at the hub, not removed, with its three gifts once; the close-out counts it once.
+    await expect
+      .poll(async () => {
+        const list = (await get(hub, '/api/v1/hub/stations')).stations;
+        return list.map((s: { name: string; revokedAt: string | null; received: number }) => [
+          s.name,
+          s.revokedAt,
+          s.received,
+        ]);
+      })
+      .toEqual([['Table B', null, 3]]);
+    await expect
+      .poll(async () => {
+        const c = await get(hub, '/api/v1/hub/close-out');
+        return c.stations.map((s: { name: string; state: string; gifts: number }) => [
+          s.name,
+          s.state,
+          s.gifts,
+        ]);
+      })
+      .toContainEqual(['Table B', 'complete', 3]);
+    expect(stationApp.problems.slice(problemsBefore)).toEqual([]);
+  });
+
+  it('a hub that was started again says so in the header and serves again where it served: 0.0.0.0 stays 0.0.0.0', async () => {
     const again = await startAppServer({ hub: true });
     try {
       // This GiftDesk hosted the event before it was started again: it is not serving it now.
@@ -311,22 +388,31 @@ describe('Settings → Event', () => {
           .values({
             accountId: again.accountId,
             fingerprint: `sha256:${'00:'.repeat(31)}00`,
+            // It listened on every network, and showed the stations its address on one of them.
             url: `https://127.0.0.1:${port}`,
+            bindHost: '0.0.0.0',
             createdAt: at,
             updatedAt: at,
           })
           .execute(),
       );
       const { page, context, problems } = await openApp(browser, again);
+      // The header says it on every screen: the stations cannot reach this hub.
+      const header = page.getByTestId('hub-not-served');
+      await header.waitFor();
+      expect(await header.textContent()).toBe('Event not served: stations cannot reach this hub');
       await openEvent(page);
       await page.getByText('does not serve it right now').waitFor();
-      expect(await page.getByLabel('Address', { exact: true }).inputValue()).toBe('127.0.0.1');
+      expect(await page.getByLabel('Address', { exact: true }).inputValue()).toBe('0.0.0.0');
       expect(await page.getByLabel('Port', { exact: true }).inputValue()).toBe(String(port));
       await expectNoA11yViolations(page, 'Settings → Event: a hub not serving');
       await page.getByRole('button', { name: 'Serve the event again' }).click();
-      await expect.poll(() => page.getByTestId('hub-url').textContent()).toBe(`https://127.0.0.1:${port}`);
+      await page.getByTestId('hub-url').waitFor();
       const info = await get(again, '/api/v1/hub');
-      expect(info).toMatchObject({ hosting: true, url: `https://127.0.0.1:${port}` });
+      expect(info).toMatchObject({ hosting: true, bindHost: '0.0.0.0' });
+      expect(info.url.endsWith(`:${port}`)).toBe(true);
+      expect(await page.getByTestId('hub-url').textContent()).toBe(info.url);
+      await header.waitFor({ state: 'detached' });
       expect(await page.getByTestId('hub-fingerprint').textContent()).toBe(info.fingerprint);
       await page.getByTestId('hub-code').waitFor();
       expect(problems).toEqual([]);

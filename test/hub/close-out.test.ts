@@ -11,7 +11,7 @@ import { CloseOut } from '#shared/schemas/hub.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { createDonation } from '../../electron/domain/donations/create.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
-import { type Hub, type Station, startHub } from './hub-rig.ts';
+import { type Hub, type Station, httpsRequest, startHub } from './hub-rig.ts';
 
 let hub: Hub;
 let a: Station;
@@ -139,5 +139,61 @@ describe('the close-out', () => {
     expectError(await a.request('POST', '/api/v1/hub/report', { entered: -1, lastSeq: 0, waiting: 0 }), 400, {
       field: 'entered',
     });
+  });
+
+  it('takes a removed station back only by the key it had: a wrong secret is 403 and leaves the code unused', async () => {
+    const e = await hub.join('Table E');
+    expectStatus(
+      await hub.request('POST', `/api/v1/hub/stations/${e.stationId}/revoke`, { accountId: hub.accountId }),
+      200,
+    );
+    const code = await hub.code();
+    const join = (body: unknown) => httpsRequest(`${hub.url}/api/v1/hub/join`, 'POST', body, {}, hub.cert);
+    const proof = { stationId: e.stationId, keyId: e.keyId, secret: e.secret };
+    expectError(await join({ code, name: 'Table E', rejoin: { ...proof, secret: 'not-its-secret' } }), 403, {
+      code: 'station_rejoin_refused',
+      field: 'rejoin',
+    });
+    // Another station's key is no proof either.
+    expectError(
+      await join({ code, name: 'Table E', rejoin: { ...proof, keyId: a.keyId, secret: a.secret } }),
+      403,
+      {
+        code: 'station_rejoin_refused',
+      },
+    );
+    expectError(await join({ code, name: 'Table E', rejoin: { ...proof, stationId: 5 } }), 400, {
+      field: 'rejoin.stationId',
+    });
+    // The code is still good: the right key takes the same station back, with a new key.
+    const back = expectStatus(await join({ code, name: 'Another name', rejoin: proof }), 201);
+    expect(back.station).toEqual({ id: e.stationId, name: 'Table E' });
+    expect(back.keyId).not.toBe(e.keyId);
+    const stations = expectStatus(
+      await hub.request('GET', `/api/v1/hub/stations?accountId=${hub.accountId}`),
+      200,
+    ).stations as Array<{ id: string; name: string; revokedAt: string | null; reportedAt: string | null }>;
+    expect(stations.filter((s) => s.name === 'Table E')).toEqual([
+      expect.objectContaining({ id: e.stationId, revokedAt: null, reportedAt: null }),
+    ]);
+    // The old key is refused; the new one reports.
+    expect(
+      (await e.request('POST', '/api/v1/hub/report', { entered: 0, lastSeq: 0, waiting: 0 })).status,
+    ).toBe(401);
+    const again = {
+      ...e,
+      request: (m: string, p: string, b?: unknown) =>
+        httpsRequest(
+          `${hub.url}${p}`,
+          m,
+          b,
+          { 'x-api-key': back.keyId, authorization: `Bearer ${back.secret}` },
+          hub.cert,
+        ),
+    };
+    expectStatus(
+      await again.request('POST', '/api/v1/hub/report', { entered: 0, lastSeq: 0, waiting: 0 }),
+      200,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What a station reports to its hub, read from its own outbox on a real SQLite file: the gifts
  * it entered (not those the hub sent it, not one voided before it was sent), the sequence of
- * its last change, and what the hub has not confirmed yet.
+ * its last change, what the hub has not confirmed yet, and its batches' counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
@@ -9,7 +9,13 @@ import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
-import { createDonation, voidDonation } from '../../electron/domain/donations/index.ts';
+import {
+  countAndCloseBatch,
+  createBatch,
+  createDonation,
+  voidDonation,
+} from '../../electron/domain/donations/index.ts';
+import { HubReportBody } from '#shared/schemas/hub.ts';
 import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { stationReport } from '../../electron/sync/station/report.ts';
@@ -123,7 +129,73 @@ describe('the station’s report', () => {
       entered: 1,
       lastSeq: Math.max(...pushed.map((r) => r.seq)),
       waiting: pushed.filter((r) => r.syncedAt === null).length,
+      batches: [],
     });
     expect(report.waiting).toBe(4); // the donor, two gifts, the void
+  });
+
+  it('carries the newest count of each counted batch, with the batch’s name and who counted', async () => {
+    const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
+    const box = await createBatch(ctx, { accountId, name: 'Cash box 1' });
+    await createBatch(ctx, { accountId, name: 'Not counted yet' });
+    const gift = (dollars: number, paymentMethod: 'cash' | 'check', notes?: string) =>
+      createDonation(
+        ctx,
+        {
+          accountId,
+          contactId: donor.id,
+          donationAmount: dollars,
+          donationDate: '2026-11-27',
+          paymentMethod,
+          campaignId: 'cmp_HUBGALA',
+          ...(notes ? { notes } : {}),
+        },
+        { batchId: box.id },
+      );
+    await gift(19.99, 'cash');
+    await gift(19.99, 'cash');
+    await gift(250, 'check', 'check 1021');
+    await countAndCloseBatch(ctx, accountId, box.id, {
+      countedBy: 'Dana',
+      counted: [
+        { paymentMethod: 'cash', total: 39.98 },
+        { paymentMethod: 'check', count: 1, total: 240 },
+      ],
+      acceptDifference: true,
+    });
+    const report = await stationReport(store.db, accountId);
+    expect(report.batches).toEqual([
+      {
+        batchId: box.id,
+        batchName: 'Cash box 1',
+        countedBy: 'Dana',
+        countedAt: expect.any(String),
+        note: null,
+        enteredCount: 3,
+        enteredTotal: 289.98,
+        countedTotal: 279.98,
+        difference: -10,
+        lines: [
+          {
+            paymentMethod: 'cash',
+            enteredCount: 2,
+            enteredTotal: 39.98,
+            countedCount: null,
+            countedTotal: 39.98,
+            difference: 0,
+          },
+          {
+            paymentMethod: 'check',
+            enteredCount: 1,
+            enteredTotal: 250,
+            countedCount: 1,
+            countedTotal: 240,
+            difference: -10,
+          },
+        ],
+      },
+    ]);
+    // The hub takes it as it is (the report's schema).
+    expect(HubReportBody.parse(report)).toEqual(report);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Closing the night, at the hub: per station the gifts the hub holds and their total by
- * payment method, and whether everything that station entered has arrived ("Table B says it
- * entered 41 gifts; the hub holds 40 — 1 still waiting"); the gifts typed at the hub itself
- * (the hub's own row); the event's totals. "Print deposit summary" prints the cash total and the checks
+ * payment method, and where it stands ("Table B says it entered 41 gifts; the hub holds 40 — 1
+ * still waiting"; "revoked — not known after 21:05"; complete only from a report since the hub
+ * last started serving); the batches each station counted, beside what the hub holds; the gifts
+ * typed at the hub itself (the hub's own row); the event's totals. "Print deposit summary"
+ * prints the cash total, the checks with their numbers and the stations' counts
  * (DepositSummary.tsx). Refreshed every few seconds while shown.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -13,7 +15,7 @@ import { count, money } from '../../ui/format.ts';
 import { Button, EmptyState, Loaded, Table } from '../../ui/index.ts';
 import { METHOD_LABEL } from '../gift-entry/reference.ts';
 import { DepositSummary } from './DepositSummary.tsx';
-import { EVENT_REFRESH_MS, completeness, eventKeys } from './event-words.ts';
+import { EVENT_REFRESH_MS, clockTime, completeness, eventKeys } from './event-words.ts';
 
 type Methods = z.infer<typeof MethodTotals>;
 type Close = z.infer<typeof CloseOut>;
@@ -83,7 +85,7 @@ function CloseOutTable({ c }: { c: Close }) {
       >
         {incomplete.length === 0
           ? 'Every station’s gifts are at the hub.'
-          : `Not complete yet: ${incomplete.map((s) => s.name).join(', ')} ${incomplete.length === 1 ? 'has' : 'have'} gifts that have not reached the hub.`}
+          : `Not complete yet: ${incomplete.map((s) => s.name).join(', ')} ${incomplete.length === 1 ? 'has' : 'have'} not shown that every gift reached the hub.`}
       </p>
       <Table
         caption="The night’s gifts by station"
@@ -111,6 +113,7 @@ function CloseOutTable({ c }: { c: Close }) {
           );
         })}
       </Table>
+      <BatchCounts c={c} />
       <dl className="event-totals" data-testid="close-out-totals">
         <div>
           <dt>The event</dt>
@@ -132,5 +135,40 @@ function CloseOutTable({ c }: { c: Close }) {
         </div>
       </dl>
     </>
+  );
+}
+
+/** The batches each station counted (its own bookkeeping, as it reported it), counted against entered. */
+function BatchCounts({ c }: { c: Close }) {
+  const rows = c.stations.flatMap((s) => s.batches.map((b) => ({ station: s.name, b })));
+  if (rows.length === 0) return null;
+  return (
+    <Table
+      caption="Batches counted at the stations"
+      columns={[
+        'Station',
+        'Batch',
+        { label: 'Entered', num: true },
+        { label: 'Counted', num: true },
+        { label: 'Difference', num: true },
+        'Counted by',
+      ]}
+      className="event-close-table"
+    >
+      {rows.map(({ station, b }) => (
+        <tr key={`${station}:${b.batchId}`} data-testid="close-out-batch">
+          <th scope="row">{station}</th>
+          <td>{b.batchName}</td>
+          <td className="num">{money(b.enteredTotal)}</td>
+          <td className="num">{money(b.countedTotal)}</td>
+          <td className={`num ${b.difference === 0 ? '' : 'event-incomplete'}`}>
+            {b.difference === 0 ? 'balanced' : money(b.difference)}
+          </td>
+          <td>
+            {b.countedBy} at {clockTime(b.countedAt)}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -53,7 +53,9 @@ function HubView() {
   const info = useQuery({ queryKey: eventKeys.info, queryFn: () => api.hub.info() });
   return (
     <Loaded query={info} noun="hub">
-      {info.data && !info.data.hosting ? <HostForm again url={info.data.url} /> : null}
+      {info.data && !info.data.hosting ? (
+        <HostForm again url={info.data.url} bindHost={info.data.bindHost} />
+      ) : null}
       {info.data?.hosting ? <PairingPanel info={info.data} /> : null}
       <StationsTable />
       <CloseOutPanel />

@@ -31,12 +31,19 @@ const FormSchema = z.object({
 type FormIn = z.input<typeof FormSchema>;
 const FIELDS = ['host', 'port'] as const;
 
-/** The form's first values: where the hub served last (`https://H:PORT`), else the defaults. */
-function defaultsFrom(url: string | null): FormIn {
+/**
+ * The form's first values: where the hub served last — the address it listened on (0.0.0.0
+ * stays 0.0.0.0, not the one network's address shown to stations) and the port of the address
+ * it served (`https://H:PORT`) — else the defaults.
+ */
+function defaultsFrom(url: string | null, bindHost: string | null): FormIn {
   try {
     if (url) {
       const u = new URL(url);
-      return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port) || DEFAULT_HUB_PORT };
+      return {
+        host: bindHost ?? u.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(u.port) || DEFAULT_HUB_PORT,
+      };
     }
   } catch {
     /* not an address: the defaults */
@@ -48,10 +55,18 @@ function defaultsFrom(url: string | null): FormIn {
  * `again`: this laptop hosts the event already but does not serve it now (GiftDesk was
  * started again): the same form starts serving it again, with the same certificate.
  */
-export function HostForm({ again = false, url = null }: { again?: boolean; url?: string | null }) {
+export function HostForm({
+  again = false,
+  url = null,
+  bindHost = null,
+}: {
+  again?: boolean;
+  url?: string | null;
+  bindHost?: string | null;
+}) {
   const api = useApi();
   const qc = useQueryClient();
-  const f = useSettingsForm(FormSchema, defaultsFrom(url), FIELDS);
+  const f = useSettingsForm(FormSchema, defaultsFrom(url, bindHost), FIELDS);
   const form = f.form;
   const save = useSave(f, {
     mutationFn: (body: z.output<typeof FormSchema>) => api.hub.host(body),

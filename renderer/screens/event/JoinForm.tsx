@@ -5,6 +5,10 @@
  * a wrong, used or expired code at the code, another certificate at the fingerprint, a hub
  * that does not answer at the address.
  *
+ * `again`: the same form on a station the hub removed ("Pair this station again"), filled with
+ * its hub's address, fingerprint and its name: with a new code from the coordinator the hub
+ * takes it back as the same station, and what was typed meanwhile goes to the hub.
+ *
  * `replace`: the same form on a station whose hub was lost ("Move to a replacement hub"): it
  * asks first, saying what happens — the old hub is forgotten, everything typed here goes to the
  * new hub again and the new hub keeps each gift once — then joins with `replace`.
@@ -55,11 +59,24 @@ export interface ReplacingHub {
   waiting: number;
 }
 
-export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
+/** The removed station's hub and name, to pair again (again only). */
+export interface PairingAgain {
+  hubUrl: string | null;
+  fingerprint: string | null;
+  name: string | null;
+}
+
+export function JoinForm({ replacing, again }: { replacing?: ReplacingHub; again?: PairingAgain } = {}) {
   const api = useApi();
   const [asking, setAsking] = useState<FormOut | null>(null);
   const switchSession = useSwitchSession();
-  const f = useSettingsForm(FormSchema, EMPTY, FIELDS);
+  const f = useSettingsForm(
+    FormSchema,
+    again
+      ? { url: again.hubUrl ?? '', code: '', fingerprint: again.fingerprint ?? '', name: again.name ?? '' }
+      : EMPTY,
+    FIELDS,
+  );
   const form = f.form;
   const save = useSave(
     {
@@ -91,7 +108,9 @@ export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
       done: (r, body) =>
         r.replaced
           ? `This laptop is now station “${body.name}” of the hub at ${body.url}; ${count(r.replaced.resent + r.replaced.donors, 'change')} typed here go to it again.`
-          : `This laptop is now the event’s station “${body.name}”.`,
+          : again
+            ? `This laptop is station “${r.event.station?.name ?? body.name}” of the event again: what was typed while it was removed goes to the hub now.`
+            : `This laptop is now the event’s station “${body.name}”.`,
       doneMs: 5000,
     },
   );
@@ -114,21 +133,9 @@ export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
       onSubmit={form.handleSubmit((body) => (replacing ? setAsking(body) : save.mutate(body)))}
     >
       <h3 id="event-join-title" className="panel-title">
-        {replacing ? 'Move to a replacement hub' : 'Join an event'}
+        {replacing ? 'Move to a replacement hub' : again ? 'Pair this station again' : 'Join an event'}
       </h3>
-      {replacing ? (
-        <p className="muted">
-          Only when the hub laptop is lost for good (dropped, dead disk): host the event on another laptop,
-          then type its address, a pairing code and its fingerprint here. Every gift and donor typed at this
-          station goes to the new hub again; it keeps each once.
-        </p>
-      ) : (
-        <p className="muted">
-          This laptop becomes one of the event’s stations: its gifts go to the hub, and it finds the donors
-          and gifts of every station. The hub shows what to type here (Settings, Event), and a QR code whose
-          link fills all three.
-        </p>
-      )}
+      <JoinIntro mode={again ? 'again' : replacing ? 'replace' : 'join'} />
       <TextField
         label="Hub address or join link"
         hint="https://… as the hub shows it; paste the QR code’s link to fill the code and fingerprint too."
@@ -168,7 +175,7 @@ export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
       />
       <div className="settings-form-actions">
         <Button type="submit" tone="primary" busy={save.isPending}>
-          {replacing ? 'Move to this hub' : 'Join the event'}
+          {replacing ? 'Move to this hub' : again ? 'Pair again' : 'Join the event'}
         </Button>
       </div>
       <FormError message={f.formError} />
@@ -198,5 +205,32 @@ export function JoinForm({ replacing }: { replacing?: ReplacingHub } = {}) {
         </ConfirmDialog>
       ) : null}
     </form>
+  );
+}
+
+/** What the form is for, in a sentence or two. */
+function JoinIntro({ mode }: { mode: 'join' | 'again' | 'replace' }) {
+  return (
+    <>
+      {mode === 'again' ? (
+        <p className="muted">
+          Ask the coordinator for a new pairing code (the hub shows it in Settings → Event) and type it here.
+          The hub takes this laptop back as the same station: its gifts are counted once, and what was typed
+          while it was removed goes to the hub.
+        </p>
+      ) : mode === 'replace' ? (
+        <p className="muted">
+          Only when the hub laptop is lost for good (dropped, dead disk): host the event on another laptop,
+          then type its address, a pairing code and its fingerprint here. Every gift and donor typed at this
+          station goes to the new hub again; it keeps each once.
+        </p>
+      ) : (
+        <p className="muted">
+          This laptop becomes one of the event’s stations: its gifts go to the hub, and it finds the donors
+          and gifts of every station. The hub shows what to type here (Settings, Event), and a QR code whose
+          link fills all three.
+        </p>
+      )}
+    </>
   );
 }

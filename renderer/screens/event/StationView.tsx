@@ -2,8 +2,9 @@
  * This laptop as one of the event's stations: the hub's address and fingerprint, this
  * station's name, whether the hub answers (or that it removed this station), what waits to
  * reach it, and the notices — a donor's field changed here that a later change at another
- * station replaced (never dropped silently); and, folded away, moving to a replacement hub
- * when the hub laptop is lost (JoinForm with `replacing`).
+ * station replaced (never dropped silently); a station the hub removed says that what is typed
+ * stays here, and pairs again (JoinForm with `again`); and, folded away, moving to a
+ * replacement hub when the hub laptop is lost (JoinForm with `replacing`).
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import { hrefFor } from '../../router.ts';
 import { count, dateTime } from '../../ui/format.ts';
 import { EmptyState, Loaded } from '../../ui/index.ts';
 import { ago } from '../settings/sync-keys.ts';
+import { removedWords } from './EventAlerts.tsx';
 import { EVENT_REFRESH_MS, eventKeys } from './event-words.ts';
 import { JoinForm } from './JoinForm.tsx';
 
@@ -34,6 +36,7 @@ function connection(s: Status): { text: string; tone: 'ok' | 'warn' | 'error' } 
 
 export function StationView({ s }: { s: Status }) {
   const c = connection(s);
+  const removed = s.revokedAt ? removedWords(s.revokedAt) : null;
   return (
     <>
       <section className="panel" aria-labelledby="event-station-title">
@@ -65,11 +68,20 @@ export function StationView({ s }: { s: Status }) {
             <dd data-testid="station-waiting">{count(s.waiting, 'change')}</dd>
           </div>
         </dl>
-        <p className="muted">
-          Keep entering gifts whatever the hub’s state: nothing is lost, and what waits goes as soon as the
-          hub answers. The <a href={hrefFor('dashboard')}>Dashboard</a> shows the whole event.
-        </p>
+        {removed ? (
+          <p className="notice notice-error" data-testid="station-removed">
+            {removed.what} {removed.how}
+          </p>
+        ) : (
+          <p className="muted">
+            Keep entering gifts whatever the hub’s state: nothing is lost, and what waits goes as soon as the
+            hub answers. The <a href={hrefFor('dashboard')}>Dashboard</a> shows the whole event.
+          </p>
+        )}
       </section>
+      {removed ? (
+        <JoinForm again={{ hubUrl: s.hubUrl, fingerprint: s.fingerprint, name: s.station?.name ?? null }} />
+      ) : null}
       <Notices />
       <details className="event-replace">
         <summary>The hub laptop is lost? Move this station to a replacement hub</summary>

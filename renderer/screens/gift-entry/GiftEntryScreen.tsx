@@ -3,7 +3,8 @@
  * gift — donor (type-ahead, or new inline), amount, Enter. The batch's defaults fill the
  * rest and stay until changed, said under the amount (StickyValues); "Saved" offers an Undo
  * (a void, the app's correction for a gift HQ does not have yet). Warnings show while
- * typing and never block. This file holds the screen and its batch; the entry row is
+ * typing and never block. At a station the hub removed, a banner says at once that what is
+ * typed stays here until it pairs again. This file holds the screen and its batch; the entry row is
  * gift-entry/GiftRow.tsx, the saved gifts gift-entry/GiftRows.tsx.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { qk } from '../../api/query-keys.ts';
 import { batchKey, type ScreenProps } from '../../router.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
 import { BatchSummary, NewBatchDialog, OpenBatchList } from './BatchPanel.tsx';
+import { RemovedStationBanner } from '../event/EventAlerts.tsx';
 import { DepositScreen } from './deposit/DepositScreen.tsx';
 import { GiftRow } from './GiftRow.tsx';
 import { GiftRows } from './GiftRows.tsx';
@@ -57,6 +59,7 @@ function BatchEntry() {
   const current = batchId && batch.data && batch.data.id === batchId ? batch.data : null;
   return (
     <Screen title="Gift entry">
+      <RemovedStationBanner />
       <NewBatchDialog
         open={newBatchOpen}
         onClose={() => setNewBatchOpen(false)}
