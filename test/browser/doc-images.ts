@@ -17,6 +17,7 @@ export const DOC_IMAGES = [
   'event-station',
   'event-board',
   'event-close-out',
+  'event-evening-limit-at-station',
   'deposit-summary-counted',
   'gift-entry-receipt',
   'letters-run-ready',
