@@ -812,17 +812,13 @@ describe('an event evening: a hub and two tables', () => {
     // Paired again with a new code: one Table B, on the hub's list and in the close-out.
     const link = await hubPage.getByTestId('hub-join-link').inputValue();
     await openEvent(page);
-    await page.getByText('The hub laptop is lost? Move this station to a replacement hub').click();
+    // The way offered to a removed table: "Pair this station again", filled with its hub and name.
     const form = page.locator('form', {
-      has: page.getByRole('heading', { name: 'Move to a replacement hub' }),
+      has: page.getByRole('heading', { name: 'Pair this station again' }),
     });
     await form.getByLabel('Hub address or join link').fill(link);
     await form.getByLabel('Station name').fill('Table B');
-    await form.getByRole('button', { name: 'Move to this hub' }).click();
-    await page
-      .getByRole('dialog', { name: 'Move this station to the replacement hub?' })
-      .getByRole('button', { name: 'Move and send everything again' })
-      .click();
+    await form.getByRole('button', { name: 'Pair again' }).click();
     await expect
       .poll(() => page.getByTestId('station-connection').textContent(), TRAVEL)
       .toBe('Connected to the event hub');
