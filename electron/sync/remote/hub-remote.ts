@@ -90,6 +90,24 @@ export async function stationAccounts(db: Db): Promise<string[]> {
 }
 
 /**
+ * The connection as after a hub's answer just now: no removal, no error, no pause or rate learnt
+ * from refusals (a station that joined or paired again).
+ */
+function answeredJustNow(at: string) {
+  return {
+    revokedAt: null,
+    lastError: null,
+    pausedUntil: null,
+    currentRate: null,
+    hqAnsweredAt: at,
+    hqFailedAt: null,
+    hqFailure: null,
+    hqRefusedAt: null,
+    updatedAt: at,
+  };
+}
+
+/**
  * Points a station at a replacement hub (station/replace.ts), in the caller's transaction: the
  * new hub's address, the station's new key there, its pinned certificate, the station's id and
  * name there, and the new hub's account id as the remote account (this station keeps its own
@@ -112,15 +130,7 @@ export async function moveHubRemote(
       stationId: input.stationId,
       stationName: input.stationName,
       hubCursor: null,
-      revokedAt: null,
-      lastError: null,
-      pausedUntil: null,
-      currentRate: null,
-      hqAnsweredAt: at,
-      hqFailedAt: null,
-      hqFailure: null,
-      hqRefusedAt: null,
-      updatedAt: at,
+      ...answeredJustNow(at),
     })
     .where('accountId', '=', input.accountId)
     .where('kind', '=', 'hub')
@@ -163,15 +173,7 @@ export async function reopenHubRemote(
       keyId: input.keyId,
       secretSealed: input.secretSealed,
       stationName: input.stationName,
-      revokedAt: null,
-      lastError: null,
-      pausedUntil: null,
-      currentRate: null,
-      hqAnsweredAt: at,
-      hqFailedAt: null,
-      hqFailure: null,
-      hqRefusedAt: null,
-      updatedAt: at,
+      ...answeredJustNow(at),
     })
     .where('accountId', '=', input.accountId)
     .where('kind', '=', 'hub')
