@@ -152,7 +152,7 @@ export function ledgerKinds(gifts: GiftsRead): readonly LedgerKind[] {
       name: 'gifts',
       mode: 'logged',
       entityType: 'donation',
-      tables: ['donations', 'limitFlags', 'donationHistory'],
+      tables: ['donations', 'limitFlags', 'donationHistory', 'hubSentGifts'],
       about: 'gifts with every later change, their flags and their history',
       read: async (db, accountId, ids) => ({ donations: await gifts(db, accountId, ids) }),
     },
