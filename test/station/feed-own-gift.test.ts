@@ -13,11 +13,11 @@ import { createContext, type DomainContext, readCounters } from '../../electron/
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import { linkRemote } from '../../electron/sync/outbox/links.ts';
-import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { applyHeldGifts, countHeldGifts } from '../../electron/sync/station/feed-gifts.ts';
 import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
 import { tempDir } from '../helpers/server.ts';
+import { insertStationAccount } from '../helpers/station-account.ts';
 
 type FeedGift = FeedPage['donations'][number];
 let store: Store;
@@ -29,29 +29,7 @@ beforeAll(async () => {
   store = await openStore({ dataDir: tempDir('giftdesk-station-') });
   ctx = createContext(store);
   await store.write(async (trx) => {
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: accountId,
-        name: 'Gala',
-        defaultElectionType: null,
-        defaultElectionYear: null,
-        createdAt: at(),
-      })
-      .execute();
-    await insertHubRemote(
-      trx,
-      {
-        accountId,
-        baseUrl: 'https://127.0.0.1:1',
-        keyId: 'gdk_STATION',
-        secretSealed: 'v1.a.b.c',
-        fingerprint: `sha256:${'00:'.repeat(31)}00`,
-        stationId: 'stn_A',
-        stationName: 'Table A',
-      },
-      at(),
-    );
+    await insertStationAccount(trx, accountId, at());
     await trx
       .insertInto('campaigns')
       .values({ id: 'cmp_HUBGALA', accountId, name: 'Gala', createdAt: at() })

@@ -14,10 +14,10 @@ import type { Store } from '../../electron/db/store.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { linkRemote } from '../../electron/sync/outbox/links.ts';
-import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { tempDir } from '../helpers/server.ts';
 import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
+import { insertStationAccount } from '../helpers/station-account.ts';
 
 type FeedContact = FeedPage['contacts'][number];
 type FeedGift = FeedPage['donations'][number];
@@ -90,29 +90,7 @@ beforeAll(async () => {
   ctx = createContext(store);
   const at = new Date().toISOString();
   await store.write(async (trx) => {
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: accountId,
-        name: 'Gala',
-        defaultElectionType: null,
-        defaultElectionYear: null,
-        createdAt: at,
-      })
-      .execute();
-    await insertHubRemote(
-      trx,
-      {
-        accountId,
-        baseUrl: 'https://127.0.0.1:1',
-        keyId: 'gdk_STATION',
-        secretSealed: 'v1.a.b.c',
-        fingerprint: `sha256:${'00:'.repeat(31)}00`,
-        stationId: 'stn_A',
-        stationName: 'Table A',
-      },
-      at,
-    );
+    await insertStationAccount(trx, accountId, at);
   });
   await applyFeedPage(store, accountId, page({ reference: REFERENCE, cursor: '1' }), at, at);
 });

@@ -11,13 +11,13 @@ import type { Store } from '../../electron/db/store.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { linkRemote } from '../../electron/sync/outbox/links.ts';
-import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { getRemoteSettings } from '../../electron/sync/remote/settings.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { applyHeldGifts, countHeldGifts } from '../../electron/sync/station/feed-gifts.ts';
 import { markAllUnsent } from '../../electron/sync/outbox/resend.ts';
 import { tempDir } from '../helpers/server.ts';
 import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
+import { insertStationAccount } from '../helpers/station-account.ts';
 
 type FeedGift = FeedPage['donations'][number];
 type FeedContact = FeedPage['contacts'][number];
@@ -86,29 +86,7 @@ beforeAll(async () => {
   store = await openStore({ dataDir: dir });
   ctx = createContext(store);
   await store.write(async (trx) => {
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: accountId,
-        name: 'Gala',
-        defaultElectionType: null,
-        defaultElectionYear: null,
-        createdAt: at(),
-      })
-      .execute();
-    await insertHubRemote(
-      trx,
-      {
-        accountId,
-        baseUrl: 'https://127.0.0.1:1',
-        keyId: 'gdk_STATION',
-        secretSealed: 'v1.a.b.c',
-        fingerprint: `sha256:${'00:'.repeat(31)}00`,
-        stationId: 'stn_A',
-        stationName: 'Table A',
-      },
-      at(),
-    );
+    await insertStationAccount(trx, accountId, at());
   });
   await apply(page({ reference: REFERENCE, cursor: '1' }));
 });

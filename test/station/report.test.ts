@@ -16,11 +16,11 @@ import {
   voidDonation,
 } from '../../electron/domain/donations/index.ts';
 import { HubReportBody } from '#shared/schemas/hub.ts';
-import { insertHubRemote } from '../../electron/sync/remote/hub-remote.ts';
 import { applyFeedPage } from '../../electron/sync/station/apply-feed.ts';
 import { stationReport } from '../../electron/sync/station/report.ts';
 import { tempDir } from '../helpers/server.ts';
 import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
+import { insertStationAccount } from '../helpers/station-account.ts';
 
 let store: Store;
 let ctx: DomainContext;
@@ -31,29 +31,7 @@ beforeAll(async () => {
   ctx = createContext(store);
   const at = new Date().toISOString();
   await store.write(async (trx) => {
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: accountId,
-        name: 'Gala',
-        defaultElectionType: null,
-        defaultElectionYear: null,
-        createdAt: at,
-      })
-      .execute();
-    await insertHubRemote(
-      trx,
-      {
-        accountId,
-        baseUrl: 'https://127.0.0.1:1',
-        keyId: 'gdk_STATION',
-        secretSealed: 'v1.a.b.c',
-        fingerprint: `sha256:${'00:'.repeat(31)}00`,
-        stationId: 'stn_A',
-        stationName: 'Table A',
-      },
-      at,
-    );
+    await insertStationAccount(trx, accountId, at);
     await trx
       .insertInto('campaigns')
       .values({ id: 'cmp_HUBGALA', accountId, name: 'Gala', createdAt: at })
