@@ -81,7 +81,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
           [{ field: 'X-API-Key', issue: 'is a browser-session key' }],
         );
       }
-      return reply.code(201).send(await createApiKey(ctx, accountId, req.body.label ?? null));
+      return reply
+        .code(201)
+        .send(await createApiKey(ctx, accountId, req.body.label ?? null, undefined, req.body.role));
     },
   });
   r.delete('/api-keys/:id', {
