@@ -169,6 +169,11 @@ export function ruleOf(method: string, routeUrl: string): RouteRule | undefined 
 /** A route with no rule: an administrator's only. */
 const UNRULED: RouteRule = { roles: ADMIN, what: 'use this route' };
 
+/** The roles that may use a route: its rule's, or an administrator alone for a route with none. */
+export function rolesOf(method: string, routeUrl: string): readonly Role[] {
+  return (ruleOf(method, routeUrl) ?? UNRULED).roles;
+}
+
 /** Whether `role` may use the route; the refusal's sentence when not. */
 export function roleMay(
   role: Role,
