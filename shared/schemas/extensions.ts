@@ -225,4 +225,6 @@ export const Account = z.object({
   contacts: z.number().int(),
   donations: z.number().int(),
   createdAt: z.string(),
+  /** The role the key asking acts in: what this session may do (the screens hide the rest). */
+  role: Role,
 });

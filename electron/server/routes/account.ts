@@ -26,7 +26,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
   r.get('/account', {
     schema: {
       tags,
-      summary: 'The account of this key, with its counts',
+      summary: 'The account of this key, with its counts and the role the key acts in',
       querystring: accountQuery,
       response: { 200: Account, ...errors(400, 403) },
     },
@@ -48,6 +48,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
         contacts: Number(counts?.contacts ?? 0),
         donations: Number(counts?.donations ?? 0),
         createdAt: a.createdAt,
+        role: req.auth!.role,
       };
     },
   });
