@@ -104,6 +104,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
 
   // The account, its keys and its settings
   [`GET ${V1}/account`]: { roles: EVERYONE, what: 'read the account' },
+  [`GET ${V1}/live`]: { roles: EVERYONE, what: 'hear of changes' },
   [`GET ${V1}/api-keys`]: { roles: ADMIN, what: 'see API keys' },
   [`POST ${V1}/api-keys`]: { roles: ADMIN, what: 'create API keys' },
   [`DELETE ${V1}/api-keys/:id`]: { roles: ADMIN, what: 'revoke API keys' },
