@@ -39,7 +39,7 @@ import {
   skippedKinds,
 } from './ledger-kinds.ts';
 
-/** Changes read per page unless the station asks for another size (at most 500). */
+/** Changes read per page unless the station asks for another size (at most 2000). */
 export const FEED_PAGE = 100;
 
 export interface FeedCursor {
