@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const live = async (headers?: Record<string, string>) => {
-  const r = await s.request('GET', '/api/v1/live', undefined, headers);
+  const r = await s.request('GET', `/api/v1/live?accountId=${s.accountId}`, undefined, headers);
   expectStatus(r, 200);
   return r.body as { instance: string; version: number };
 };
@@ -54,7 +54,7 @@ describe('GET /live', () => {
   });
 
   it('asks for a key like every route', async () => {
-    const r = await fetch(`${s.url}/api/v1/live`);
+    const r = await fetch(`${s.url}/api/v1/live?accountId=${s.accountId}`);
     expect(r.status).toBe(401);
   });
 });

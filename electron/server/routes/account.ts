@@ -58,12 +58,16 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
       tags,
       summary:
         'Whether anyone else wrote since this key last asked (an open window reads again when it changed)',
-      response: { 200: LiveVersion, ...errors() },
+      querystring: accountQuery,
+      response: { 200: LiveVersion, ...errors(400, 403) },
     },
-    handler: async (req) => ({
-      instance: ctx.store.changes.instance,
-      version: ctx.store.changes.versionFor(req.auth?.keyId ?? null),
-    }),
+    handler: async (req) => {
+      scopedAccount(req, req.query.accountId);
+      return {
+        instance: ctx.store.changes.instance,
+        version: ctx.store.changes.versionFor(req.auth?.keyId ?? null),
+      };
+    },
   });
   /* API keys */
   r.get('/api-keys', {
