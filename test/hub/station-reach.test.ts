@@ -1,0 +1,100 @@
+/**
+ * What an event station's key reaches at the hub, over real HTTPS on 127.0.0.1: it deletes
+ * only a donor whose gifts are all its own (409 otherwise, nothing deleted), and marks thanked
+ * only its own gifts (403 naming the others, nothing marked).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
+import { type Hub, type Station, startHub } from './hub-rig.ts';
+
+let hub: Hub;
+let a: Station;
+let b: Station;
+let campaignId: string;
+beforeAll(async () => {
+  hub = await startHub();
+  a = await hub.join('Table A');
+  b = await hub.join('Table B');
+  campaignId = (await makeCampaign(hub)).id;
+});
+afterAll(async () => {
+  await hub?.close();
+});
+
+async function gift(s: Hub | Station, contactId: string, amount: number, method = 'cash'): Promise<string> {
+  const body = giftBody(s, contactId, { donationAmount: amount, paymentMethod: method, campaignId });
+  return (expectStatus(await s.request('POST', '/api/v1/donations', body), 201) as { id: string }).id;
+}
+
+async function giftsOf(contactId: string) {
+  return hub.store.db
+    .selectFrom('donations')
+    .select(['id', 'stationId', 'thankYouSent'])
+    .where('contactId', '=', contactId)
+    .orderBy('id')
+    .execute();
+}
+
+async function contactExists(id: string): Promise<boolean> {
+  return (
+    (await hub.store.db.selectFrom('contacts').select('id').where('id', '=', id).executeTakeFirst()) !==
+    undefined
+  );
+}
+
+describe('a station deleting a donor', () => {
+  it('refuses a donor with gifts typed at another table: 409 naming how many, nothing deleted', async () => {
+    // Three Robert Browns; the one at Table B gave twice the same $19.99 in cash.
+    const roberts = [];
+    for (let i = 0; i < 3; i++)
+      roberts.push(await makeContact(a, { firstName: 'Robert', lastName: 'Brown' }));
+    const robert = roberts[1]!;
+    await gift(b, robert.id, 19.99);
+    await gift(b, robert.id, 19.99);
+    await gift(a, robert.id, 5);
+    const before = await giftsOf(robert.id);
+    const res = await a.request('DELETE', `/api/v1/contacts/${robert.id}?accountId=${hub.accountId}`);
+    expectError(res, 409, { code: 'donor_has_other_gifts', field: 'id' });
+    expect((res.body as { message: string }).message).toContain(
+      '2 gifts typed at another station or at the hub',
+    );
+    expect(await contactExists(robert.id)).toBe(true);
+    expect(await giftsOf(robert.id)).toEqual(before);
+  });
+
+  it('refuses a donor with a gift typed at the hub itself (a voided one too)', async () => {
+    const donor = await makeContact(a, { firstName: 'Łukasz', lastName: 'Żółć' });
+    const atHub = await gift(hub, donor.id, 100, 'check');
+    expectStatus(
+      await hub.request('POST', `/api/v1/donations/${atHub}/void`, {
+        accountId: hub.accountId,
+        reason: 'typed twice',
+      }),
+      200,
+    );
+    const res = await a.request('DELETE', `/api/v1/contacts/${donor.id}?accountId=${hub.accountId}`);
+    expectError(res, 409, { code: 'donor_has_other_gifts' });
+    expect((res.body as { message: string }).message).toContain('1 gift typed');
+    expect(await contactExists(donor.id)).toBe(true);
+    expect((await giftsOf(donor.id)).length).toBe(1);
+  });
+
+  it('deletes a donor whose gifts are all its own, and one with no gifts', async () => {
+    const own = await makeContact(a, { firstName: 'Maria', lastName: 'Lopez' });
+    await gift(a, own.id, 19.99);
+    await gift(a, own.id, 19.99);
+    expectStatus(await a.request('DELETE', `/api/v1/contacts/${own.id}?accountId=${hub.accountId}`), 200);
+    expect(await contactExists(own.id)).toBe(false);
+    const bare = await makeContact(b, { firstName: 'Nobody', lastName: 'Gave' });
+    expectStatus(await a.request('DELETE', `/api/v1/contacts/${bare.id}?accountId=${hub.accountId}`), 200);
+    expect(await contactExists(bare.id)).toBe(false);
+  });
+
+  it("the hub's own key still deletes any donor", async () => {
+    const donor = await makeContact(hub, { firstName: 'Robert', lastName: 'Brown' });
+    await gift(a, donor.id, 10);
+    await gift(b, donor.id, 20);
+    expectStatus(await hub.request('DELETE', `/api/v1/contacts/${donor.id}?accountId=${hub.accountId}`), 200);
+    expect(await contactExists(donor.id)).toBe(false);
+  });
+});
