@@ -98,3 +98,41 @@ describe('a station deleting a donor', () => {
     expect(await contactExists(donor.id)).toBe(false);
   });
 });
+
+describe('a station marking gifts thanked', () => {
+  const mark = (s: Hub | Station, ids: string[]) =>
+    s.request('POST', '/api/v1/donations/thank-you', {
+      accountId: hub.accountId,
+      donations: ids.map((id) => ({ id, thankYouSentDate: '2026-03-02T10:00:00.000Z' })),
+    });
+
+  it('refuses the whole request when a gift was typed at another table or at the hub: 403 naming them, nothing marked', async () => {
+    const donor = await makeContact(a, { firstName: 'Robert', lastName: 'Brown' });
+    const own1 = await gift(a, donor.id, 19.99);
+    const own2 = await gift(a, donor.id, 19.99);
+    const atB = await gift(b, donor.id, 19.99);
+    const atHub = await gift(hub, donor.id, 40);
+    const res = await mark(a, [own1, atB, own2, atHub]);
+    expectError(res, 403, { code: 'not_this_stations_gift', field: 'donations[1].id' });
+    const message = (res.body as { message: string }).message;
+    expect(message).toContain(atB);
+    expect(message).toContain(atHub);
+    expect(message).not.toContain(own1);
+    expect((res.body as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual([
+      'donations[1].id',
+      'donations[3].id',
+    ]);
+    expect((await giftsOf(donor.id)).map((g) => g.thankYouSent)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("marks its own gifts, and the hub's key marks any", async () => {
+    const donor = await makeContact(b, { firstName: 'Maria', lastName: 'Lopez' });
+    const own = await gift(a, donor.id, 25);
+    const atB = await gift(b, donor.id, 30);
+    expect(expectStatus(await mark(a, [own, 'no-such-gift']), 200)).toEqual({
+      marked: 1,
+      unknown: ['no-such-gift'],
+    });
+    expect(expectStatus(await mark(hub, [atB]), 200)).toMatchObject({ marked: 1 });
+  });
+});
