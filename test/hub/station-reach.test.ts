@@ -4,6 +4,9 @@
  * only its own gifts (403 naming the others, nothing marked).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HubChanges } from '#shared/schemas/hub.ts';
+import { createContact } from '../../electron/domain/contacts/create.ts';
+import { revokeStation } from '../../electron/hub/index.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
 import { type Hub, type Station, startHub } from './hub-rig.ts';
 
@@ -134,5 +137,46 @@ describe('a station marking gifts thanked', () => {
       unknown: ['no-such-gift'],
     });
     expect(expectStatus(await mark(hub, [atB]), 200)).toMatchObject({ marked: 1 });
+  });
+});
+
+describe('a long poll of a station that is removed meanwhile', () => {
+  const feed = (s: Station, q: string) => s.request('GET', `/api/v1/hub/changes${q}`);
+
+  it('is ended at once with 401 station_revoked, and carries nothing written after the removal', async () => {
+    const st = await hub.join('Table R');
+    const first = HubChanges.parse(expectStatus(await feed(st, ''), 200));
+    const held = feed(st, `?after=${encodeURIComponent(first.cursor)}&wait=30`);
+    await expect.poll(() => hub.running.hub!.feed.waiting).toBe(1);
+    const revoked = expectStatus(
+      await hub.request('POST', `/api/v1/hub/stations/${st.stationId}/revoke`, { accountId: hub.accountId }),
+      200,
+    );
+    // Ended by the removal itself, before anything else is written.
+    await expect.poll(() => hub.running.hub!.feed.waiting).toBe(0);
+    const donor = await makeContact(hub, { firstName: 'Robert', lastName: 'Brown' });
+    const res = await held;
+    expectError(res, 401, { code: 'station_revoked' });
+    expect((res.body as { message: string }).message).toContain(
+      `removed from the event at ${revoked.revokedAt}`,
+    );
+    expect(res.text).not.toContain(donor.id);
+  });
+
+  it('removed by another process (the CLI): the poll wakes and is refused, a gift written meanwhile not sent', async () => {
+    const st = await hub.join('Table S');
+    const first = HubChanges.parse(expectStatus(await feed(st, ''), 200));
+    const held = feed(st, `?after=${encodeURIComponent(first.cursor)}&wait=30`);
+    await expect.poll(() => hub.running.hub!.feed.waiting).toBe(1);
+    // Straight through the domain, as `giftdesk hub revoke` does: no request to this server.
+    await revokeStation(hub.ctx, st.stationId);
+    const donor = await createContact(hub.ctx, {
+      accountId: hub.accountId,
+      firstName: 'After',
+      lastName: 'Removal',
+    });
+    const res = await held;
+    expectError(res, 401, { code: 'station_revoked' });
+    expect(res.text).not.toContain(donor.id);
   });
 });

@@ -40,6 +40,7 @@ import {
   revokeStation,
 } from '../../hub/index.ts';
 import { errorBody } from '../errors.ts';
+import { keyRecheck } from '../station-gate.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 
@@ -130,7 +131,7 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       reply.raw.once('close', onClose);
       try {
         if (emptyFeedPage(page))
-          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal);
+          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal, req.auth?.keyId);
         // Gather: an answer that is not a full page leaves no sooner than pace.gatherMs after the
         // request came, so at event pace one answer carries many changes (services.ts).
         const left = arrived + hub.pace.gatherMs - hub.pace.now();
@@ -138,6 +139,10 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       } finally {
         reply.raw.off('close', onClose);
       }
+      // The key may have been revoked while the request waited (the station removed): it is
+      // answered as a new request with that key would be, with nothing written since.
+      const refused = await keyRecheck(hub, req);
+      if (refused) return (reply as unknown as FastifyReply).code(401).send(refused);
       return readChanges(ctx, accountId, req.query.after, limit);
     },
   });
