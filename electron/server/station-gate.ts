@@ -26,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-/** What a station's key may do: [methods, path]. */
+/** What a station's key may do: [methods, route] (the route the router matched, e.g. `/api/v1/contacts/:id`). */
 const STATION_ROUTES: Array<[RegExp, RegExp]> = [
   [/^POST$/, /^\/api\/v1\/hub\/(join|report)$/],
   [/^GET$/, /^\/api\/v1\/hub\/changes$/],
@@ -102,7 +102,7 @@ export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) =
           errorBody(
             403,
             'station_key_forbidden',
-            `A station's key sends the station's gifts and donors and reads the event's changes; ${request.method} ${path} needs a key of the hub itself`,
+            `A station's key sends the station's gifts and donors and reads the event's changes; ${request.method} ${request.url.split('?')[0]} needs a key of the hub itself`,
           ),
         );
   });

@@ -3,10 +3,12 @@
  * only a donor whose gifts are all its own (409 otherwise, nothing deleted), and marks thanked
  * only its own gifts (403 naming the others, nothing marked).
  */
+import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubChanges } from '#shared/schemas/hub.ts';
 import { createContact } from '../../electron/domain/contacts/create.ts';
 import { revokeStation } from '../../electron/hub/index.ts';
+import type { ApiResponse } from '../helpers/server.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
 import { type Hub, type Station, startHub } from './hub-rig.ts';
 
@@ -178,5 +180,85 @@ describe('a long poll of a station that is removed meanwhile', () => {
     const res = await held;
     expectError(res, 401, { code: 'station_revoked' });
     expect(res.text).not.toContain(donor.id);
+  });
+});
+
+describe('a path written another way', () => {
+  // The path as written, sent as it is: a URL would take out its "." and ".." segments first.
+  const raw = (method: string, p: string, headers: Record<string, string> = {}, body?: unknown) =>
+    new Promise<ApiResponse>((resolve, reject) => {
+      const { hostname, port } = new URL(hub.url);
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = https.request(
+        {
+          host: hostname,
+          port,
+          path: p,
+          method,
+          ca: hub.cert,
+          agent: false,
+          headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => {
+            const h = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: h,
+              body: text ? JSON.parse(text) : undefined,
+              text,
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  const keyOf = (s: Station) => ({ 'x-api-key': s.keyId, authorization: `Bearer ${s.secret}` });
+
+  it('is refused before any route: 400 non_canonical_path, the stations not listed, without a key or with a station’s', async () => {
+    for (const headers of [{}, keyOf(a)]) {
+      const res = await raw('GET', `/%61pi/v1/hub/stations?accountId=${hub.accountId}`, headers);
+      expectError(res, 400, { code: 'non_canonical_path', field: '(path)' });
+      expect(res.text).not.toContain('Table A');
+    }
+    for (const p of [
+      '/api/v1/hub/st%61tions',
+      '/api/v1/hub/%73tations',
+      '/api/v1/%68ub/stations',
+      '/api/v1/contacts/../hub/stations',
+      '/api/v1/./hub/stations',
+      '/api/v1//hub/stations',
+      '/api%2Dv1/hub/stations',
+    ]) {
+      const res = await raw('GET', `${p}?accountId=${hub.accountId}`, keyOf(a));
+      expectError(res, 400, { code: 'non_canonical_path' });
+    }
+  });
+
+  it('a join sent that way is refused without counting as a try, and changes nothing', async () => {
+    const before = await hub.store.db.selectFrom('hubStations').select('id').execute();
+    const code = await hub.code();
+    const res = await raw('POST', '/%61pi/v1/hub/join', {}, { code, name: 'Table Q' });
+    expectError(res, 400, { code: 'non_canonical_path' });
+    expect(await hub.store.db.selectFrom('hubStations').select('id').execute()).toEqual(before);
+  });
+
+  it('the plain path still works, with a trailing slash too, and an encoded space in an id is not refused', async () => {
+    expectStatus(await hub.request('GET', `/api/v1/hub/stations/?accountId=${hub.accountId}`), 200);
+    expectError(await hub.request('GET', `/api/v1/contacts/Robert%20Brown?accountId=${hub.accountId}`), 404);
+    expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=%4Cukasz`),
+      200,
+    );
+    // A station's key is still kept off the hosting routes, matched by their route.
+    expectError(await a.request('GET', `/api/v1/hub/stations?accountId=${hub.accountId}`), 403, {
+      code: 'station_key_forbidden',
+    });
   });
 });
