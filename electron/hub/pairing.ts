@@ -28,17 +28,32 @@ export function pairingCodeHash(code: string): string {
   return createHash('sha256').update(normalisePairingCode(code), 'utf8').digest('hex');
 }
 
-/** Makes a fresh one-time code for the account's event (which must be hosted here). */
+/**
+ * Makes a fresh one-time code for the account's event (which must be hosted here). `only`: the
+ * new code is the only one good from now on — every older code not used yet is retired in the
+ * same write (a code shown on a screen someone photographed, say), and is then refused as not a
+ * code of this hub. `retired` counts them.
+ */
 export async function createPairingCode(
   ctx: DomainContext,
   accountId: string,
-): Promise<{ code: string; expiresAt: string }> {
+  opts: { only?: boolean | undefined } = {},
+): Promise<{ code: string; expiresAt: string; retired: number }> {
   await requireHubSettings(ctx.store.db, accountId);
   const code = newPairingCode();
   const at = ctx.now();
   const expiresAt = new Date(Date.parse(at) + PAIRING_CODE_TTL_MS).toISOString();
-  await ctx.store.write((trx) =>
-    trx
+  let retired = 0;
+  await ctx.store.write(async (trx) => {
+    if (opts.only) {
+      const gone = await trx
+        .deleteFrom('hubPairingCodes')
+        .where('accountId', '=', accountId)
+        .where('usedAt', 'is', null)
+        .executeTakeFirst();
+      retired = Number(gone.numDeletedRows);
+    }
+    await trx
       .insertInto('hubPairingCodes')
       .values({
         codeHash: pairingCodeHash(code),
@@ -48,9 +63,9 @@ export async function createPairingCode(
         usedAt: null,
         stationId: null,
       })
-      .execute(),
-  );
-  return { code: showPairingCode(code), expiresAt };
+      .execute();
+  });
+  return { code: showPairingCode(code), expiresAt, retired };
 }
 
 export type CodeRefusal = 'wrong' | 'used' | 'expired';

@@ -127,6 +127,12 @@ export const HubCode = z
 export const HubAccountQuery = z.object({ accountId: accountIdField });
 export const HubAccountBody = z.object({ accountId: accountIdField });
 
+/** A fresh pairing code; `only`: every older code not used yet is retired with it. */
+export const HubCodeBody = z.object({
+  accountId: accountIdField,
+  only: z.boolean({ error: typeError('must be true or false') }).optional(),
+});
+
 /** Host this event from the running app: a second listener, HTTPS with the hub's certificate. */
 export const HubHostBody = z.object({
   accountId: accountIdField,
@@ -345,6 +351,7 @@ export type HubStation = z.infer<typeof HubStation>;
 export type HubJoined = z.infer<typeof HubJoined>;
 export type HubInfo = z.infer<typeof HubInfo>;
 export type HubCode = z.infer<typeof HubCode>;
+export type HubCodeBody = z.infer<typeof HubCodeBody>;
 export type HubHostBody = z.infer<typeof HubHostBody>;
 export type HubStationList = z.infer<typeof HubStationList>;
 export type HubContact = z.infer<typeof HubContact>;

@@ -181,6 +181,20 @@ describe('giftdesk hub … beside the running hub', () => {
     expectError(res, 401, { code: 'station_revoked' });
   });
 
+  it('hub code --only --json: the older codes not used yet stop working, the new one pairs', async () => {
+    const first = await cli(['hub', 'code']);
+    const second = await cli(['hub', 'code']);
+    const only = await cli(['hub', 'code', '--only']);
+    expect(only).toMatchObject({ retired: 2 });
+    for (const old of [first.code, second.code])
+      expectError(await post('/api/v1/hub/join', { code: old, name: 'Table C' }), 403, {
+        code: 'pairing_code_wrong',
+      });
+    expectStatus(await post('/api/v1/hub/join', { code: only.code, name: 'Table C' }), 201);
+    const text = await runCli(['hub', 'code', '--only', '--data-dir', dir], env);
+    expect(text.stdout).toContain('Older codes not used yet: none (they no longer work)');
+  });
+
   it('errors go to stderr with a non-zero exit: an unknown station, a folder hosting nothing', async () => {
     const r = await runCli(['hub', 'revoke', 'stn_nope', '--data-dir', dir, '--json'], env);
     expect(r.status).not.toBe(0);

@@ -7,7 +7,7 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubChanges } from '#shared/schemas/hub.ts';
 import { createContact } from '../../electron/domain/contacts/create.ts';
-import { revokeStation } from '../../electron/hub/index.ts';
+import { createWrongCodeLimit, revokeStation } from '../../electron/hub/index.ts';
 import type { ApiResponse } from '../helpers/server.ts';
 import { expectError, expectStatus, giftBody, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
 import { type Hub, type Station, startHub } from './hub-rig.ts';
@@ -260,5 +260,114 @@ describe('a path written another way', () => {
     expectError(await a.request('GET', `/api/v1/hub/stations?accountId=${hub.accountId}`), 403, {
       code: 'station_key_forbidden',
     });
+  });
+});
+
+describe('wrong pairing codes', () => {
+  /** A join sent from `from` (another loopback address: the hub listens on 127.0.0.1). */
+  const joinFrom = (h: Hub, from: string, body: unknown) =>
+    new Promise<ApiResponse>((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const req = https.request(
+        `${h.url}/api/v1/hub/join`,
+        {
+          method: 'POST',
+          ca: h.cert,
+          agent: false,
+          localAddress: from,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => {
+            const hs = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') hs.set(k, v);
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: hs,
+              body: text ? JSON.parse(text) : undefined,
+              text,
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+
+  it('one address’s wrong codes do not refuse another address’s right code', async () => {
+    const own = await startHub();
+    try {
+      for (let i = 0; i < 5; i++)
+        expectError(await joinFrom(own, '127.0.0.2', { code: `WXYZ-WXY${i + 2}`, name: 'guess' }), 403, {
+          code: 'pairing_code_wrong',
+        });
+      const sixth = await joinFrom(own, '127.0.0.2', { code: await own.code(), name: 'Table A' });
+      expectError(sixth, 429, { code: 'pairing_rate_limited' });
+      expect((sixth.body as { message: string }).message).toContain('from this address');
+      expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Another table in the room pairs with its right code.
+      expectStatus(await joinFrom(own, '127.0.0.3', { code: await own.code(), name: 'Table B' }), 201);
+      const names = await own.store.db.selectFrom('hubStations').select('name').execute();
+      expect(names.map((n) => n.name)).toEqual(['Table B']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('past 50 wrong codes in a minute from any addresses, every join waits', async () => {
+    const own = await startHub();
+    try {
+      for (let a = 0; a < 10; a++)
+        for (let i = 0; i < 5; i++)
+          expectError(
+            await joinFrom(own, `127.0.1.${a + 1}`, { code: `WXYZ-WX${a + 2}${i + 2}`, name: 'guess' }),
+            403,
+            { code: 'pairing_code_wrong' },
+          );
+      const late = await joinFrom(own, '127.0.2.1', { code: await own.code(), name: 'Table A' });
+      expectError(late, 429, { code: 'pairing_rate_limited' });
+      expect((late.body as { message: string }).message).toContain('at this hub');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('are kept across a restart of the hub (in its database)', async () => {
+    const own = await startHub();
+    try {
+      const before = createWrongCodeLimit(own.store);
+      for (let i = 0; i < 5; i++) await before.refused('192.0.2.7');
+      // A new hub process on the same data folder.
+      const after = createWrongCodeLimit(own.store);
+      expect(await after.retryAfter('192.0.2.7')).toMatchObject({ from: 'address' });
+      expect(await after.retryAfter('192.0.2.8')).toBeNull();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a code made with `only` retires the older codes not used yet', async () => {
+    const own = await startHub();
+    try {
+      const older = await own.code();
+      const res = expectStatus(
+        await own.request('POST', '/api/v1/hub/codes', { accountId: own.accountId, only: true }),
+        200,
+      );
+      expectError(await joinFrom(own, '127.0.0.4', { code: older, name: 'Table A' }), 403, {
+        code: 'pairing_code_wrong',
+      });
+      expectStatus(await joinFrom(own, '127.0.0.4', { code: res.code, name: 'Table A' }), 201);
+      expectError(
+        await own.request('POST', '/api/v1/hub/codes', { accountId: own.accountId, only: 'yes' }),
+        400,
+        { field: 'only' },
+      );
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -48,6 +48,13 @@ export interface HubPairingCodesTable {
   stationId: string | null;
 }
 
+/** At a hub: a wrong pairing code of the last minute and where it came from (2026-12-02T0300-reach-wrong-codes). */
+export interface HubWrongCodesTable {
+  /** The address the join came from. */
+  address: string;
+  at: string;
+}
+
 /** At a station: a change of this station's that a later one at the hub replaced. */
 export interface HubNoticesTable {
   id: string;

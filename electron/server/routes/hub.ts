@@ -13,6 +13,7 @@ import {
   HubChanges,
   HubChangesQuery,
   HubCode,
+  HubCodeBody,
   HubHostBody,
   HubInfo,
   HubJoinBody,
@@ -52,13 +53,18 @@ function requireStation(req: FastifyRequest) {
   return req.station;
 }
 
-/** The account's hub as the app shows it; with a fresh code when `withCode`. */
-async function hubInfo(hub: HubServices, accountId: string, withCode: boolean): Promise<HubInfo> {
+/** The account's hub as the app shows it; with a fresh code when `withCode` (the only good one: `only`). */
+async function hubInfo(
+  hub: HubServices,
+  accountId: string,
+  withCode: boolean,
+  only = false,
+): Promise<HubInfo> {
   const settings = await requireHubSettings(hub.ctx.store.db, accountId);
   const current = hub.hosting?.current();
   const hosting = current?.accountId === accountId;
   const url = hosting ? current.url : settings.url;
-  const code = withCode ? await createPairingCode(hub.ctx, accountId) : null;
+  const code = withCode ? await createPairingCode(hub.ctx, accountId, { only }) : null;
   return {
     accountId,
     url,
@@ -80,31 +86,32 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       tags,
       summary: 'Pair a station with this hub (no key: the pairing code is the credential)',
       description:
-        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute every join is 429 with Retry-After. With `rejoin` (a station this hub removed: its id here and the key it had), the same station is taken back with a new key instead of a new one made; a proof that fails is 403 station_rejoin_refused and uses no code.',
+        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute from one address every join from it is 429 with Retry-After, and after 50 from any addresses every join is. With `rejoin` (a station this hub removed: its id here and the key it had), the same station is taken back with a new key instead of a new one made; a proof that fails is 403 station_rejoin_refused and uses no code.',
       security: [],
       body: HubJoinBody,
       response: { 201: HubJoined, ...errors(400, 403) },
     },
     handler: async (req, reply) => {
-      const wait = hub.wrongCodes.retryAfter();
-      if (wait > 0) {
+      const wait = await hub.wrongCodes.retryAfter(req.ip);
+      if (wait) {
         // The route's typed reply knows its success only; a 429 is every route's (errors()).
         const plain = reply as unknown as FastifyReply;
-        void plain.header('Retry-After', wait);
+        void plain.header('Retry-After', wait.seconds);
+        const where = wait.from === 'address' ? 'from this address' : 'at this hub';
         return plain.code(429).send({
           ...errorBody(
             429,
             'pairing_rate_limited',
-            `Too many wrong pairing codes in the last minute; try again in ${wait} s`,
+            `Too many wrong pairing codes ${where} in the last minute; try again in ${wait.seconds} s`,
           ),
-          retryAfter: wait,
+          retryAfter: wait.seconds,
         });
       }
       try {
         const joined = await joinStation(ctx, req.body);
         return reply.code(201).send(joined);
       } catch (err) {
-        if (isDomainError(err) && err.code.startsWith('pairing_code_')) hub.wrongCodes.refused();
+        if (isDomainError(err) && err.code.startsWith('pairing_code_')) await hub.wrongCodes.refused(req.ip);
         throw err;
       }
     },
@@ -193,12 +200,14 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
     schema: {
       tags,
       summary: 'A fresh one-time pairing code (good for 10 minutes)',
-      body: HubAccountBody,
+      description:
+        'With `only: true` the new code is the only good one: every older code of the event not used yet stops working (a join with one is 403 pairing_code_wrong).',
+      body: HubCodeBody,
       response: { 200: HubCode, ...errors(400, 403, 404) },
     },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const info = await hubInfo(hub, accountId, true);
+      const info = await hubInfo(hub, accountId, true, req.body.only === true);
       return {
         code: info.pairingCode!,
         expiresAt: info.expiresAt!,
