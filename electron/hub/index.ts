@@ -57,7 +57,15 @@ export {
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';
-export { hasStations, listStations, recordReport, reportedBatchesOf, revokeStation } from './stations.ts';
+export {
+  STATION_CONFIRM_MS,
+  confirmStation,
+  hasStations,
+  listStations,
+  recordReport,
+  reportedBatchesOf,
+  revokeStation,
+} from './stations.ts';
 export {
   type CodeWait,
   type WrongCodeLimit,

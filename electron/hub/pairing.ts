@@ -11,7 +11,7 @@ import type { HubRejoin } from '#shared/schemas/hub.ts';
 import { insertApiKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';
 import { requireHubSettings } from './settings.ts';
-import { reopenStation } from './stations.ts';
+import { STATION_CONFIRM_MS, expireUnconfirmed, reopenStation } from './stations.ts';
 
 /** How long a pairing code is good for. */
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
@@ -92,11 +92,15 @@ export interface Joined {
   keyId: string;
   secret: string;
   fingerprint: string;
+  /** A new station: it confirms by then that it stored its key (POST /hub/join/confirm), or expires. */
+  confirmBy?: string;
 }
 
 /**
  * Trades a pairing code for a station: the code marked used, an API key labelled
- * `station: NAME` and the station's row, in one transaction. A refused code throws
+ * `station: NAME` and the station's row, in one transaction. The new station is unconfirmed
+ * until it says it stored its key (stations.ts, confirmStation): a join that failed on the
+ * station's side after this answer leaves no station that never reports. A refused code throws
  * codeRefused's error (and writes nothing).
  *
  * With `rejoin` (a station this hub removed, pairing again): the station it names, proven by
@@ -153,6 +157,8 @@ export async function joinStation(
         fingerprint: hub.fingerprint,
       };
     }
+    // A join of the same name that never confirmed (the table trying again), or whose time is up, ends here.
+    await expireUnconfirmed(trx, accountId, at, name);
     const key = await insertApiKey(trx, { accountId, label: `station: ${name}`, at });
     const id = newId('station');
     await trx
@@ -170,6 +176,7 @@ export async function joinStation(
         reportedWaiting: null,
         reportedAt: null,
         reportedBatches: null,
+        confirmed: 0,
       })
       .execute();
     await trx.updateTable('hubPairingCodes').set({ stationId: id }).where('codeHash', '=', hash).execute();
@@ -180,6 +187,7 @@ export async function joinStation(
       keyId: key.keyId,
       secret: key.secret,
       fingerprint: hub.fingerprint,
+      confirmBy: new Date(Date.parse(at) + STATION_CONFIRM_MS).toISOString(),
     };
   });
   if (typeof result === 'string') throw codeRefused(result);

@@ -28,7 +28,7 @@ declare module 'fastify' {
 
 /** What a station's key may do: [methods, route] (the route the router matched, e.g. `/api/v1/contacts/:id`). */
 const STATION_ROUTES: Array<[RegExp, RegExp]> = [
-  [/^POST$/, /^\/api\/v1\/hub\/(join|report)$/],
+  [/^POST$/, /^\/api\/v1\/hub\/(join|join\/confirm|report)$/],
   [/^GET$/, /^\/api\/v1\/hub\/changes$/],
   [/^(GET|POST|PUT|DELETE)$/, /^\/api\/v1\/contacts(\/[^/]+)?$/],
   [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
@@ -94,7 +94,8 @@ export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) =
     const station = await hub.stationOfKey(keyId);
     if (!station) return;
     request.station = station;
-    hub.seen(station.id);
+    // The confirmation of a join notes the contact in its own write (stations.ts).
+    if (request.routeOptions.url !== '/api/v1/hub/join/confirm') hub.seen(station.id);
     if (!stationMay(request.method, path))
       return reply
         .code(403)

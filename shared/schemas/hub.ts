@@ -67,6 +67,12 @@ export const HubJoinBody = z.object({
   rejoin: HubRejoin.optional(),
 });
 
+/** A station confirming it stored the key its join gave it (sent with that key; nothing else). */
+export const HubJoinConfirmBody = z.object({});
+export const HubJoinConfirmed = z
+  .object({ stationId: z.string(), confirmed: z.literal(true) })
+  .meta({ id: 'HubJoinConfirmed' });
+
 export const HubStation = z
   .object({
     id: z.string(),
@@ -94,6 +100,11 @@ export const HubJoined = z
     keyId: z.string(),
     secret: z.string(),
     fingerprint: z.string(),
+    /**
+     * A new station confirms by then that it stored its key (POST /hub/join/confirm with it), or
+     * the hub ends it. Absent: nothing to confirm (a station taken back, or a hub of an earlier version).
+     */
+    confirmBy: z.string().optional(),
   })
   .meta({ id: 'HubJoined' });
 
@@ -349,6 +360,7 @@ export const NoticesSeen = z
 export type HubJoinBody = z.infer<typeof HubJoinBody>;
 export type HubStation = z.infer<typeof HubStation>;
 export type HubJoined = z.infer<typeof HubJoined>;
+export type HubJoinConfirmed = z.infer<typeof HubJoinConfirmed>;
 export type HubInfo = z.infer<typeof HubInfo>;
 export type HubCode = z.infer<typeof HubCode>;
 export type HubCodeBody = z.infer<typeof HubCodeBody>;

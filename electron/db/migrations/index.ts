@@ -31,6 +31,7 @@ import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
 import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
 import * as reachWrongCodes from './2026-12-02T0300-reach-wrong-codes.ts';
+import * as reachStationConfirmed from './2026-12-02T0310-reach-station-confirmed.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   syncResent,
   ownContactCreates,
   reachWrongCodes,
+  reachStationConfirmed,
 ];

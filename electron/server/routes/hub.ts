@@ -17,6 +17,8 @@ import {
   HubHostBody,
   HubInfo,
   HubJoinBody,
+  HubJoinConfirmBody,
+  HubJoinConfirmed,
   HubJoined,
   HubReportBody,
   HubReported,
@@ -31,6 +33,7 @@ import {
   FEED_PAGE,
   type HubServices,
   closeOut,
+  confirmStation,
   createPairingCode,
   joinStation,
   listStations,
@@ -115,6 +118,18 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
         throw err;
       }
     },
+  });
+
+  r.post('/hub/join/confirm', {
+    schema: {
+      tags,
+      summary: 'A new station confirms it stored the key its join gave it (sent with that key)',
+      description:
+        'The join answers a new station unconfirmed (`confirmBy`): until it confirms it is not one of the event’s stations (not listed, not in the close-out), and one that has not confirmed within 10 minutes, or whose name is given again by a new join, is ended — its key revoked. A station’s report confirms it too. Confirming again changes nothing; too late is 409 station_join_expired.',
+      body: HubJoinConfirmBody,
+      response: { 200: HubJoinConfirmed, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req) => confirmStation(ctx, requireStation(req).id),
   });
 
   r.get('/hub/changes', {
