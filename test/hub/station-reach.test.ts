@@ -1,7 +1,11 @@
 /**
  * What an event station's key reaches at the hub, over real HTTPS on 127.0.0.1: it deletes
- * only a donor whose gifts are all its own (409 otherwise, nothing deleted), and marks thanked
- * only its own gifts (403 naming the others, nothing marked).
+ * only a donor whose gifts are all its own (409 otherwise, nothing deleted); it marks thanked
+ * only its own gifts (403 naming the others, nothing marked); a long poll it has open ends with
+ * 401 station_revoked when the station is removed (through the hub, or by another process); a
+ * path written another way (`/%61pi/…`, `..`, `//`) is a 400 before any gate or route; wrong
+ * pairing codes are limited per address with a bound for the whole hub, kept in the database;
+ * a code made with `only` retires the older unused ones.
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
