@@ -68,7 +68,13 @@ export const HubJoinBody = z.object({
 });
 
 /** A station confirming it stored the key its join gave it (sent with that key; nothing else). */
-export const HubJoinConfirmBody = z.object({});
+export const HubJoinConfirmBody = z.object({
+  /** The station the join answer named (the key's own station). */
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(64),
+});
 export const HubJoinConfirmed = z
   .object({ stationId: z.string(), confirmed: z.literal(true) })
   .meta({ id: 'HubJoinConfirmed' });
@@ -234,7 +240,8 @@ export const HubSnapshots = z.object({
 export const HubChangesQuery = z.object({
   after: z.string().max(200).optional(),
   wait: z.coerce.number().int().min(0).max(30).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** At most 2000 (a hub of an earlier version: 500). */
+  limit: z.coerce.number().int().min(1).max(2000).optional(),
 });
 
 export const HubChanges = z

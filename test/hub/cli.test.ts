@@ -110,7 +110,7 @@ describe('giftdesk serve --hub --json', () => {
     );
     expect(joined.fingerprint).toBe(printedHub.fingerprint);
     // The station confirms it kept its key, as a station does (until then it is not listed).
-    expectStatus(await post('/api/v1/hub/join/confirm', {}, joined), 200);
+    expectStatus(await post('/api/v1/hub/join/confirm', { stationId: joined.station.id }, joined), 200);
     await expect(fetch(url.replace('https:', 'http:') + '/api/v1/hub/changes')).rejects.toThrow();
   });
 });
@@ -125,7 +125,7 @@ describe('giftdesk hub … beside the running hub', () => {
     expect(Date.parse(String(code.expiresAt)) - Date.now()).toBeGreaterThan(8 * 60 * 1000);
     station = expectStatus(await post('/api/v1/hub/join', { code: code.code, name: 'Table B' }), 201);
     expect(station.station.name).toBe('Table B');
-    expectStatus(await post('/api/v1/hub/join/confirm', {}, station), 200);
+    expectStatus(await post('/api/v1/hub/join/confirm', { stationId: station.station.id }, station), 200);
   });
 
   it('hub stations --json: every station with its last contact, gifts received, what waits', async () => {

@@ -92,7 +92,13 @@ describe('hosting the event from the running app', () => {
     const key = { 'x-api-key': joined.keyId, authorization: `Bearer ${joined.secret}` };
     // It confirms that it kept its key, as a station does (until then the hub does not list it).
     expectStatus(
-      await httpsRequest(`${info.url}/api/v1/hub/join/confirm`, 'POST', {}, key, certificate),
+      await httpsRequest(
+        `${info.url}/api/v1/hub/join/confirm`,
+        'POST',
+        { stationId: joined.station.id },
+        key,
+        certificate,
+      ),
       200,
     );
     const donor = expectStatus(

@@ -128,7 +128,7 @@ export async function startHub(
       if (res.status !== 201) throw new Error(`join ${name}: ${res.status} ${res.text}`);
       const j = res.body as { keyId: string; secret: string; station: { id: string } };
       // As a station does once it stored its key: it confirms the pairing with it.
-      const confirmed = await as(j)('POST', '/api/v1/hub/join/confirm', {});
+      const confirmed = await as(j)('POST', '/api/v1/hub/join/confirm', { stationId: j.station.id });
       if (confirmed.status !== 200) throw new Error(`confirm ${name}: ${confirmed.status} ${confirmed.text}`);
       return { ...hub, keyId: j.keyId, secret: j.secret, stationId: j.station.id, request: as(j) };
     },

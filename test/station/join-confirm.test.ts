@@ -121,14 +121,25 @@ describe('a station’s join', () => {
       {},
       hub.cert,
     );
-    const joined = expectStatus(res, 201) as { keyId: string; secret: string; confirmBy: string };
+    const joined = expectStatus(res, 201) as {
+      keyId: string;
+      secret: string;
+      confirmBy: string;
+      station: { id: string };
+    };
     expect(Date.parse(joined.confirmBy)).toBeGreaterThan(Date.now() + 9 * 60 * 1000);
     const eleven = new Date(Date.now() - 11 * 60 * 1000).toISOString();
     await hub.store.write((trx) =>
       trx.updateTable('hubStations').set({ createdAt: eleven }).where('name', '=', 'Table E').execute(),
     );
     const key = { 'x-api-key': joined.keyId, authorization: `Bearer ${joined.secret}` };
-    const late = await httpsRequest(`${hub.url}/api/v1/hub/join/confirm`, 'POST', {}, key, hub.cert);
+    const late = await httpsRequest(
+      `${hub.url}/api/v1/hub/join/confirm`,
+      'POST',
+      { stationId: joined.station.id },
+      key,
+      hub.cert,
+    );
     expectError(late, 409, { code: 'station_join_expired' });
     expect(await rows('Table E')).toEqual([]);
     expect(

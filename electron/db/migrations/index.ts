@@ -32,6 +32,7 @@ import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
 import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
 import * as reachWrongCodes from './2026-12-02T0300-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0310-reach-station-confirmed.ts';
+import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -68,4 +69,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   ownContactCreates,
   reachWrongCodes,
   reachStationConfirmed,
+  rolesKeyRole,
 ];

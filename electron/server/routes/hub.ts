@@ -129,7 +129,17 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       body: HubJoinConfirmBody,
       response: { 200: HubJoinConfirmed, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => confirmStation(ctx, requireStation(req).id),
+    handler: async (req) => {
+      const station = requireStation(req);
+      if (req.body.stationId !== station.id)
+        throw new DomainError(
+          'bad_request',
+          'not_this_station',
+          `This key is station ${station.id}'s, not ${req.body.stationId}'s`,
+          [{ field: 'stationId', issue: "is not this key's station" }],
+        );
+      return confirmStation(ctx, station.id);
+    },
   });
 
   r.get('/hub/changes', {

@@ -312,7 +312,8 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
   // The key is kept here now: say so to the hub, which ends a station that never does (a join
   // that failed on this side after the hub answered). If this does not get through, the
   // station's first report confirms it (within the hub's 10 minutes when it serves).
-  if (joined.confirmBy !== undefined) await client.request('POST', '/hub/join/confirm', {});
+  if (joined.confirmBy !== undefined)
+    await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
   const read = await catchUp(ctx.store, accountId, client);
   return {
     accountId,
