@@ -87,12 +87,13 @@ export function registerHubCommands(hub: Command): void {
     hub
       .command('code')
       .description('a fresh one-time pairing code for a station (good for 10 minutes)')
-      .option('--account <id>', 'the account whose event it is (default: the one hosting)'),
-  ).action(async (o: AccountOption) => {
+      .option('--account <id>', 'the account whose event it is (default: the one hosting)')
+      .option('--only', 'make it the only good code: every older code not used yet stops working'),
+  ).action(async (o: AccountOption & { only?: boolean }) => {
     const r = await withContext(o, async (ctx) => {
       const accountId = await accountFor(ctx, o);
       const settings = await requireHubSettings(ctx.store.db, accountId);
-      const code = await createPairingCode(ctx, accountId);
+      const code = await createPairingCode(ctx, accountId, { only: o.only === true });
       const joinLink = settings.url
         ? joinLinkFor({ url: settings.url, code: code.code, fingerprint: settings.fingerprint })
         : null;
@@ -101,6 +102,9 @@ export function registerHubCommands(hub: Command): void {
     print(o, r, () =>
       [
         `Pairing code: ${r.code} (one station; good until ${r.expiresAt})`,
+        ...(o.only
+          ? [`Older codes not used yet: ${r.retired === 0 ? 'none' : r.retired} (they no longer work)`]
+          : []),
         `Hub: ${r.url ?? '(not served yet)'}`,
         `Fingerprint: ${r.fingerprint}`,
       ].join('\n'),

@@ -61,6 +61,7 @@ import type {
   HubPairingCodesTable,
   HubSettingsTable,
   HubStationsTable,
+  HubWrongCodesTable,
 } from './schema/hub.ts';
 import type {
   LetterRunGiftsTable,
@@ -117,6 +118,7 @@ export interface Database {
   hubSettings: HubSettingsTable;
   hubStations: HubStationsTable;
   hubPairingCodes: HubPairingCodesTable;
+  hubWrongCodes: HubWrongCodesTable;
   hubNotices: HubNoticesTable;
   hubHeldGifts: HubHeldGiftsTable;
   eventStations: EventStationsTable;

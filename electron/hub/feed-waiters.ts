@@ -7,15 +7,27 @@
  * snapshot kind of the ledger (elections, letters, reference lists, stations: not in the change
  * log) has another fingerprint than their cursor carries. A write through this server
  * asks at once (`kick`); a write by another process on the same database (the CLI, the app)
- * is seen at the next tick. Closing wakes everyone, so a server stops without waiting for
- * its long polls.
+ * is seen at the next tick. A waiter whose key was revoked (its station removed, or paired
+ * again with a new key) is woken the same way — at once when the revocation went through this
+ * server, at the next tick when another process made it — and the route then answers it as a
+ * new request with that key would be answered. Closing wakes everyone, so a server stops
+ * without waiting for its long polls.
  */
 import type { Store } from '../db/store.ts';
 import { newestChangeAfter, parseCursor, snapshotPrints } from './feed.ts';
 
 export interface FeedWaiters {
-  /** Resolves when the account has a change after `cursor` (a feed's cursor), after `ms`, on abort, or on close. */
-  wait(accountId: string, cursor: string, ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when the account has a change after `cursor` (a feed's cursor), after `ms`, on
+   * abort, on close, or when `keyId` (the key that asks) was revoked.
+   */
+  wait(
+    accountId: string,
+    cursor: string,
+    ms: number,
+    signal?: AbortSignal,
+    keyId?: string | null,
+  ): Promise<void>;
   /** Looks now (a write just committed). */
   kick(): void;
   /** Wakes every waiter; later waits return at once. */
@@ -26,6 +38,7 @@ export interface FeedWaiters {
 
 interface Waiter {
   accountId: string;
+  keyId: string | null;
   afterSeq: number;
   /** The snapshot kinds' fingerprints the cursor carries, joined. */
   prints: string;
@@ -54,6 +67,20 @@ export function createFeedWaiters(
     timer = null;
     looking = true;
     try {
+      const keys = [...new Set([...waiters].map((w) => w.keyId).filter((k) => k !== null))];
+      if (keys.length > 0) {
+        const revoked = new Set(
+          (
+            await store.db
+              .selectFrom('apiKeys')
+              .select('id')
+              .where('id', 'in', keys)
+              .where('revokedAt', 'is not', null)
+              .execute()
+          ).map((r) => r.id),
+        );
+        for (const w of [...waiters]) if (w.keyId !== null && revoked.has(w.keyId)) w.wake();
+      }
       const lowest = new Map<string, number>();
       for (const w of waiters)
         lowest.set(w.accountId, Math.min(lowest.get(w.accountId) ?? Infinity, w.afterSeq));
@@ -83,12 +110,13 @@ export function createFeedWaiters(
   }
 
   return {
-    wait(accountId, cursor, ms, signal) {
+    wait(accountId, cursor, ms, signal, keyId = null) {
       if (closed || ms <= 0 || signal?.aborted) return Promise.resolve();
       const parsed = parseCursor(cursor);
       return new Promise<void>((resolve) => {
         const w: Waiter = {
           accountId,
+          keyId,
           afterSeq: parsed?.seq ?? 0,
           prints: parsed?.prints.join('.') ?? '',
           wake: () => {

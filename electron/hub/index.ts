@@ -57,5 +57,19 @@ export {
   requireHubSettings,
   saveHubSettings,
 } from './settings.ts';
-export { hasStations, listStations, recordReport, reportedBatchesOf, revokeStation } from './stations.ts';
-export { type WrongCodeLimit, createWrongCodeLimit } from './wrong-codes.ts';
+export {
+  STATION_CONFIRM_MS,
+  confirmStation,
+  hasStations,
+  listStations,
+  recordReport,
+  reportedBatchesOf,
+  revokeStation,
+} from './stations.ts';
+export {
+  type CodeWait,
+  type WrongCodeLimit,
+  WRONG_CODES_AT_THE_HUB,
+  WRONG_CODES_PER_ADDRESS,
+  createWrongCodeLimit,
+} from './wrong-codes.ts';

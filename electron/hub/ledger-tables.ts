@@ -67,6 +67,7 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   hubSettings: { own: 'the hub’s hosting settings' },
   hubStations: { own: 'the hub’s stations and their keys (the stations kind carries their names)' },
   hubPairingCodes: { own: 'the hub’s pairing codes' },
+  hubWrongCodes: { own: 'the wrong pairing codes the hub was sent in the last minute, by address' },
   hubNotices: { own: 'a station’s notices of its edits that lost at the hub' },
   hubHeldGifts: { own: 'gifts of the feed a station holds until what they name is here' },
   letterRuns: {

@@ -11,7 +11,7 @@ import type { HubRejoin } from '#shared/schemas/hub.ts';
 import { insertApiKey } from '../domain/accounts/index.ts';
 import { type DomainContext, DomainError } from '../domain/index.ts';
 import { requireHubSettings } from './settings.ts';
-import { reopenStation } from './stations.ts';
+import { STATION_CONFIRM_MS, expireUnconfirmed, reopenStation } from './stations.ts';
 
 /** How long a pairing code is good for. */
 export const PAIRING_CODE_TTL_MS = 10 * 60 * 1000;
@@ -28,17 +28,32 @@ export function pairingCodeHash(code: string): string {
   return createHash('sha256').update(normalisePairingCode(code), 'utf8').digest('hex');
 }
 
-/** Makes a fresh one-time code for the account's event (which must be hosted here). */
+/**
+ * Makes a fresh one-time code for the account's event (which must be hosted here). `only`: the
+ * new code is the only one good from now on — every older code not used yet is retired in the
+ * same write (a code shown on a screen someone photographed, say), and is then refused as not a
+ * code of this hub. `retired` counts them.
+ */
 export async function createPairingCode(
   ctx: DomainContext,
   accountId: string,
-): Promise<{ code: string; expiresAt: string }> {
+  opts: { only?: boolean | undefined } = {},
+): Promise<{ code: string; expiresAt: string; retired: number }> {
   await requireHubSettings(ctx.store.db, accountId);
   const code = newPairingCode();
   const at = ctx.now();
   const expiresAt = new Date(Date.parse(at) + PAIRING_CODE_TTL_MS).toISOString();
-  await ctx.store.write((trx) =>
-    trx
+  let retired = 0;
+  await ctx.store.write(async (trx) => {
+    if (opts.only) {
+      const gone = await trx
+        .deleteFrom('hubPairingCodes')
+        .where('accountId', '=', accountId)
+        .where('usedAt', 'is', null)
+        .executeTakeFirst();
+      retired = Number(gone.numDeletedRows);
+    }
+    await trx
       .insertInto('hubPairingCodes')
       .values({
         codeHash: pairingCodeHash(code),
@@ -48,9 +63,9 @@ export async function createPairingCode(
         usedAt: null,
         stationId: null,
       })
-      .execute(),
-  );
-  return { code: showPairingCode(code), expiresAt };
+      .execute();
+  });
+  return { code: showPairingCode(code), expiresAt, retired };
 }
 
 export type CodeRefusal = 'wrong' | 'used' | 'expired';
@@ -77,11 +92,15 @@ export interface Joined {
   keyId: string;
   secret: string;
   fingerprint: string;
+  /** A new station: it confirms by then that it stored its key (POST /hub/join/confirm), or expires. */
+  confirmBy?: string;
 }
 
 /**
  * Trades a pairing code for a station: the code marked used, an API key labelled
- * `station: NAME` and the station's row, in one transaction. A refused code throws
+ * `station: NAME` and the station's row, in one transaction. The new station is unconfirmed
+ * until it says it stored its key (stations.ts, confirmStation): a join that failed on the
+ * station's side after this answer leaves no station that never reports. A refused code throws
  * codeRefused's error (and writes nothing).
  *
  * With `rejoin` (a station this hub removed, pairing again): the station it names, proven by
@@ -138,6 +157,8 @@ export async function joinStation(
         fingerprint: hub.fingerprint,
       };
     }
+    // A join of the same name that never confirmed (the table trying again), or whose time is up, ends here.
+    await expireUnconfirmed(trx, accountId, at, name);
     const key = await insertApiKey(trx, { accountId, label: `station: ${name}`, at });
     const id = newId('station');
     await trx
@@ -155,6 +176,7 @@ export async function joinStation(
         reportedWaiting: null,
         reportedAt: null,
         reportedBatches: null,
+        confirmed: 0,
       })
       .execute();
     await trx.updateTable('hubPairingCodes').set({ stationId: id }).where('codeHash', '=', hash).execute();
@@ -165,6 +187,7 @@ export async function joinStation(
       keyId: key.keyId,
       secret: key.secret,
       fingerprint: hub.fingerprint,
+      confirmBy: new Date(Date.parse(at) + STATION_CONFIRM_MS).toISOString(),
     };
   });
   if (typeof result === 'string') throw codeRefused(result);

@@ -76,7 +76,7 @@ export function createHubServices(
   return {
     ctx,
     dataDir: opts.dataDir ?? null,
-    wrongCodes: createWrongCodeLimit({ now }),
+    wrongCodes: createWrongCodeLimit(ctx.store, { now }),
     feed,
     pace: { gatherMs: opts.feedGatherMs ?? FEED_GATHER_MS, now: Date.now, pause },
     async stationOfKey(keyId) {

@@ -20,6 +20,100 @@ export async function receivedByStation(db: Db, accountId: string): Promise<Map<
   return new Map(rows.map((r) => [r.stationId!, Number(r.n)]));
 }
 
+/**
+ * How long a station has, from the hub's join answer, to confirm that it stored its key
+ * (POST /hub/join/confirm, or its first report). One that has not is a join that failed on the
+ * station's side: it expires (expireUnconfirmed).
+ */
+export const STATION_CONFIRM_MS = 10 * 60 * 1000;
+
+/**
+ * Ends the account's unconfirmed stations whose time is up, and (`name`) those with the name a
+ * new join gives (the same table trying again after its join failed): each key revoked, and the
+ * row deleted — it never entered anything — or, should it hold gifts, kept as removed. Run in
+ * the join's transaction and at a confirmation.
+ */
+export async function expireUnconfirmed(
+  trx: Db,
+  accountId: string,
+  at: string,
+  name?: string,
+): Promise<string[]> {
+  const cutoff = new Date(Date.parse(at) - STATION_CONFIRM_MS).toISOString();
+  const rows = await trx
+    .selectFrom('hubStations')
+    .select(['id', 'apiKeyId'])
+    .where('accountId', '=', accountId)
+    .where('confirmed', '=', 0)
+    .where('revokedAt', 'is', null)
+    .where((eb) =>
+      name === undefined
+        ? eb('createdAt', '<=', cutoff)
+        : eb.or([eb('createdAt', '<=', cutoff), eb('name', '=', name)]),
+    )
+    .execute();
+  for (const r of rows) {
+    await trx
+      .updateTable('apiKeys')
+      .set({ revokedAt: at })
+      .where('id', '=', r.apiKeyId)
+      .where('revokedAt', 'is', null)
+      .execute();
+    const gift = await trx
+      .selectFrom('donations')
+      .select('id')
+      .where('stationId', '=', r.id)
+      .limit(1)
+      .executeTakeFirst();
+    if (gift) {
+      await trx.updateTable('hubStations').set({ revokedAt: at }).where('id', '=', r.id).execute();
+      continue;
+    }
+    await trx.updateTable('hubPairingCodes').set({ stationId: null }).where('stationId', '=', r.id).execute();
+    await trx.deleteFrom('hubStations').where('id', '=', r.id).execute();
+  }
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A station confirms it stored the key the hub's join answer gave it: from now on it is one of
+ * the event's stations (listed, counted in the close-out). Confirming again changes nothing.
+ * One whose time is up is ended instead and refused (409 `station_join_expired`): its table
+ * pairs again with a new code.
+ */
+export async function confirmStation(
+  ctx: DomainContext,
+  stationId: string,
+): Promise<{ stationId: string; confirmed: true }> {
+  const at = ctx.now();
+  const expired = await ctx.store.write(async (trx) => {
+    const row = await trx
+      .selectFrom('hubStations')
+      .select(['accountId', 'confirmed', 'createdAt'])
+      .where('id', '=', stationId)
+      .executeTakeFirst();
+    if (!row) throw stationNotFound(stationId);
+    if (row.confirmed === 1) return false;
+    if (Date.parse(row.createdAt) + STATION_CONFIRM_MS <= Date.parse(at)) {
+      await expireUnconfirmed(trx, row.accountId, at);
+      return true;
+    }
+    await trx
+      .updateTable('hubStations')
+      .set({ confirmed: 1, lastSeenAt: at })
+      .where('id', '=', stationId)
+      .execute();
+    return false;
+  });
+  if (expired)
+    throw new DomainError(
+      'conflict',
+      'station_join_expired',
+      'This station did not confirm its pairing within 10 minutes, so the hub ended it. Ask the person hosting the event for a new code and pair again.',
+    );
+  return { stationId, confirmed: true };
+}
+
 export async function listStations(ctx: DomainContext, accountId: string): Promise<HubStation[]> {
   const [rows, received] = await Promise.all([
     ctx.store.db
@@ -31,7 +125,10 @@ export async function listStations(ctx: DomainContext, accountId: string): Promi
       .execute(),
     receivedByStation(ctx.store.db, accountId),
   ]);
-  return rows.map((r) => ({
+  // A station that has not confirmed its pairing (still joining, or its join failed on its
+  // side) is not one of the event's stations yet — unless it sent gifts, which always count.
+  const paired = rows.filter((r) => r.confirmed === 1 || (received.get(r.id) ?? 0) > 0);
+  return paired.map((r) => ({
     id: r.id,
     name: r.name,
     createdAt: r.createdAt,
@@ -181,6 +278,8 @@ export async function recordReport(
         reportedWaiting: report.waiting,
         reportedAt: at,
         lastSeenAt: at,
+        // A report proves the station kept its key (a station of an earlier version confirms so).
+        confirmed: 1,
         ...(report.batches ? { reportedBatches: JSON.stringify(report.batches) } : {}),
       })
       .where('id', '=', stationId)

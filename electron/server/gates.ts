@@ -2,9 +2,11 @@
  * What every request passes before its route, as five plugins registered in this order on
  * the root instance (their onRequest hooks run in that order):
  *
- * 1. `keyCheck` — reads X-API-Key and the bearer secret of an /api/ request and checks them
- *    (one indexed read and a constant-time compare). Nothing is refused here; the result is
- *    kept on the request for the two gates after it.
+ * 1. `keyCheck` — first refuses a path that is not written the one plain way (nonCanonicalPath,
+ *    below: a 400 before anything else looks at it), then reads X-API-Key and the bearer secret
+ *    of an /api/ request and checks them (one indexed read and a constant-time compare). No key
+ *    is refused here; the result is kept on the request for the gates after it.
+
  * 2. `rateLimit` — a script's token bucket. A key's own bucket is charged only for requests
  *    that proved they hold it; everything else (no key, a made-up key id, a real key id with a
  *    wrong secret) is charged to the caller's address, so knowing a key's id is not enough to
@@ -18,7 +20,12 @@
  * 4. `requireAuth` — an /api/ route outside the public ones needs a key that checked out: 401
  *    otherwise; the request's `auth` is set for the routes (scope.ts).
  * 5. `roleGate` — the key's role against the route's rule (route-rules.ts): 403
- *    `role_forbidden` naming the role and what it may not do.
+ *    `role_forbidden` naming the role and what it may not do. *
+ * Every gate decides on the route the router matched (`request.routeOptions.url`, e.g.
+ * `/api/v1/contacts/:id`), not on the path as sent: the router decodes what it matches, so a
+ * gate reading the raw path could be told one thing while the router serves another. A path
+ * that matched no route is decided on as sent (it is answered 404 or 401 anyway). Every matched
+ * /api/ route needs a key unless it is one of PUBLIC_ROUTES.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authenticateApiKey } from '../domain/accounts/index.ts';
@@ -32,6 +39,7 @@ import type { Buckets } from './token-bucket.ts';
 /** What keyCheck found: the key id sent (when well-formed) and, when its secret checked out, whose it is. */
 export interface KeyCheck {
   isApi: boolean;
+  /** The route the router matched (`/api/v1/contacts/:id`), or the path as sent when none matched. */
   path: string;
   keyId: string | null;
   verified: Awaited<ReturnType<typeof authenticateApiKey>>;
@@ -45,13 +53,43 @@ declare module 'fastify' {
 }
 
 // browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
-// hub/join: a station pairing with an event hub has no key yet; its pairing code is the credential.
-export const PUBLIC_PREFIXES = [
+// hub/join: a station pairing with an event hub has no key yet; its pairing code is the credential
+// (its confirmation, hub/join/confirm, is sent with the new key: not public).
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   '/api/v1/openapi.json',
-  '/api/v1/docs',
   '/api/v1/browser-session',
   '/api/v1/hub/join',
-];
+]);
+/** The API's documentation pages (the Swagger UI plugin's routes, all under it). */
+const PUBLIC_DOCS = '/api/v1/docs';
+
+/** Whether a route (or, matched by none, a path) is open without a key. */
+export function isPublicRoute(route: string): boolean {
+  return PUBLIC_ROUTES.has(route) || route === PUBLIC_DOCS || route.startsWith(`${PUBLIC_DOCS}/`);
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * Why a request's path is not written the one plain way, or null when it is: a percent-encoded
+ * character that needs no encoding (`/%61pi/…` is `/api/…` to the router), or a `.`, `..` or
+ * empty (`//`) segment. Such a path is refused before routing, so what the gates read and what
+ * the router serves are one path. A trailing slash is allowed (the router ignores it); the query
+ * string is not looked at.
+ */
+export function nonCanonicalPath(path: string): string | null {
+  for (const m of path.matchAll(/%([0-9A-Fa-f]{2})/g)) {
+    const ch = String.fromCharCode(parseInt(m[1]!, 16));
+    if (UNRESERVED.test(ch)) return `has "${m[0]}" where "${ch}" belongs (write it unencoded)`;
+  }
+  const segments = path.split('/').slice(1);
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg === '.' || seg === '..') return `has a "${seg}" segment`;
+    if (seg === '' && i < segments.length - 1) return 'has an empty segment ("//")';
+  }
+  return null;
+}
 
 /** A plugin whose hooks apply to the whole server (Fastify's skip-override, what fastify-plugin sets). */
 function global<O>(
@@ -78,8 +116,22 @@ export const keyCheck = global(async (app, opts: { ctx: DomainContext }) => {
   app.decorateRequest('keyCheck', null);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
-    const path = request.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/api/');
+    const raw = request.url.split('?')[0] ?? '';
+    const issue = nonCanonicalPath(raw);
+    if (issue !== null) {
+      request.keyCheck = { isApi: false, path: raw, keyId: null, verified: null };
+      return reply
+        .code(400)
+        .send(
+          errorBody(400, 'non_canonical_path', `The request (path) ${issue}; nothing was done`, [
+            { field: '(path)', issue },
+          ]),
+        );
+    }
+    const route = request.routeOptions.url;
+    const path = route ?? raw;
+    // An API request by the route it matched, or by the path as sent: closed if either says so.
+    const isApi = path.startsWith('/api/') || raw.startsWith('/api/');
     const keyHeader = request.headers['x-api-key'];
     const keyId = typeof keyHeader === 'string' && KEY_ID.test(keyHeader) ? keyHeader : null;
     const authz = request.headers.authorization;
@@ -153,7 +205,7 @@ export const requireAuth = global(async (app) => {
   app.addHook('onRequest', async (request, reply) => {
     const { isApi, path, keyId, verified } = checked(request);
     if (!isApi) return; // the app's own static files
-    if (PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
+    if (isPublicRoute(path)) return;
     if (!verified || !keyId) {
       void reply.header('WWW-Authenticate', 'Bearer realm="giftdesk"');
       const why = !request.headers['x-api-key']
@@ -186,15 +238,11 @@ export function registeredApiRoutes(app: FastifyInstance): string[] {
   return [...(apiRoutesOf.get(app) ?? [])].sort();
 }
 
-function isPublic(path: string): boolean {
-  return PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
-}
-
 export const roleGate = global(async (app) => {
   const routes = new Set<string>();
   apiRoutesOf.set(app, routes);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/') || isPublic(route.url)) return;
+    if (!route.url.startsWith('/api/') || isPublicRoute(route.url)) return;
     for (const m of [route.method].flat()) routes.add(`${m === 'HEAD' ? 'GET' : m} ${route.url}`);
   });
   app.addHook('onRequest', async (request, reply) => {

@@ -13,7 +13,8 @@
  * - A station heard from is noted (at most every few seconds), and a write through this
  *   server wakes the feed's long polls at once.
  */
-import { revokedKeyOf } from '../domain/accounts/index.ts';
+import type { FastifyRequest } from 'fastify';
+import { authenticateApiKey, revokedKeyOf } from '../domain/accounts/index.ts';
 import type { HubServices, KeyStation } from '../hub/index.ts';
 import { errorBody } from './errors.ts';
 import { wholeServer } from './gates.ts';
@@ -25,9 +26,9 @@ declare module 'fastify' {
   }
 }
 
-/** What a station's key may do: [methods, path]. */
+/** What a station's key may do: [methods, route] (the route the router matched, e.g. `/api/v1/contacts/:id`). */
 const STATION_ROUTES: Array<[RegExp, RegExp]> = [
-  [/^POST$/, /^\/api\/v1\/hub\/(join|report)$/],
+  [/^POST$/, /^\/api\/v1\/hub\/(join|join\/confirm|report)$/],
   [/^GET$/, /^\/api\/v1\/hub\/changes$/],
   [/^(GET|POST|PUT|DELETE)$/, /^\/api\/v1\/contacts(\/[^/]+)?$/],
   [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
@@ -45,6 +46,38 @@ export function stationMay(method: string, path: string): boolean {
 
 const BEARER = /^Bearer [^\s]+$/i;
 
+/** The 401 of a removed station's key, saying when it was removed. */
+function stationRevoked(revokedAt: string) {
+  return errorBody(
+    401,
+    'station_revoked',
+    `This station was removed from the event at ${revokedAt}: the hub no longer takes its changes. Ask the person hosting the event to pair it again if that was a mistake.`,
+  );
+}
+
+/**
+ * The key of a request that has waited (the feed's long poll) checked again before it is
+ * answered: null while it still works, else the 401 a new request with it would get now
+ * (`station_revoked` for a removed station's key, or paired again with a new one).
+ */
+export async function keyRecheck(
+  hub: HubServices,
+  request: FastifyRequest,
+): Promise<ReturnType<typeof errorBody> | null> {
+  const keyId = request.keyCheck?.keyId ?? null;
+  const authz = request.headers.authorization;
+  const secret = typeof authz === 'string' && BEARER.test(authz) ? authz.slice(7) : null;
+  if (!keyId || !secret) return null; // the route was reached without a key: not one of the feed's
+  if (await authenticateApiKey(hub.ctx, keyId, secret)) return null;
+  const revoked = await revokedKeyOf(hub.ctx, keyId, secret);
+  if (revoked && (await hub.stationOfKey(keyId))) return stationRevoked(revoked.revokedAt);
+  return errorBody(
+    401,
+    'unauthorized',
+    'Authentication failed: the API key was revoked while the request waited',
+  );
+}
+
 export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) => {
   const { hub } = opts;
   app.decorateRequest('station', null);
@@ -56,20 +89,13 @@ export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) =
       if (typeof authz !== 'string' || !BEARER.test(authz)) return;
       const revoked = await revokedKeyOf(hub.ctx, keyId, authz.slice(7));
       if (!revoked || !(await hub.stationOfKey(keyId))) return;
-      return reply
-        .code(401)
-        .send(
-          errorBody(
-            401,
-            'station_revoked',
-            `This station was removed from the event at ${revoked.revokedAt}: the hub no longer takes its changes. Ask the person hosting the event to pair it again if that was a mistake.`,
-          ),
-        );
+      return reply.code(401).send(stationRevoked(revoked.revokedAt));
     }
     const station = await hub.stationOfKey(keyId);
     if (!station) return;
     request.station = station;
-    hub.seen(station.id);
+    // The confirmation of a join notes the contact in its own write (stations.ts).
+    if (request.routeOptions.url !== '/api/v1/hub/join/confirm') hub.seen(station.id);
     if (!stationMay(request.method, path))
       return reply
         .code(403)
@@ -77,7 +103,7 @@ export const stationGate = wholeServer(async (app, opts: { hub: HubServices }) =
           errorBody(
             403,
             'station_key_forbidden',
-            `A station's key sends the station's gifts and donors and reads the event's changes; ${request.method} ${path} needs a key of the hub itself`,
+            `A station's key sends the station's gifts and donors and reads the event's changes; ${request.method} ${request.url.split('?')[0]} needs a key of the hub itself`,
           ),
         );
   });

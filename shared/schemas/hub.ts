@@ -67,6 +67,18 @@ export const HubJoinBody = z.object({
   rejoin: HubRejoin.optional(),
 });
 
+/** A station confirming it stored the key its join gave it (sent with that key; nothing else). */
+export const HubJoinConfirmBody = z.object({
+  /** The station the join answer named (the key's own station). */
+  stationId: z
+    .string({ error: typeError('must be a string') })
+    .min(1)
+    .max(64),
+});
+export const HubJoinConfirmed = z
+  .object({ stationId: z.string(), confirmed: z.literal(true) })
+  .meta({ id: 'HubJoinConfirmed' });
+
 export const HubStation = z
   .object({
     id: z.string(),
@@ -94,6 +106,11 @@ export const HubJoined = z
     keyId: z.string(),
     secret: z.string(),
     fingerprint: z.string(),
+    /**
+     * A new station confirms by then that it stored its key (POST /hub/join/confirm with it), or
+     * the hub ends it. Absent: nothing to confirm (a station taken back, or a hub of an earlier version).
+     */
+    confirmBy: z.string().optional(),
   })
   .meta({ id: 'HubJoined' });
 
@@ -126,6 +143,12 @@ export const HubCode = z
 
 export const HubAccountQuery = z.object({ accountId: accountIdField });
 export const HubAccountBody = z.object({ accountId: accountIdField });
+
+/** A fresh pairing code; `only`: every older code not used yet is retired with it. */
+export const HubCodeBody = z.object({
+  accountId: accountIdField,
+  only: z.boolean({ error: typeError('must be true or false') }).optional(),
+});
 
 /** Host this event from the running app: a second listener, HTTPS with the hub's certificate. */
 export const HubHostBody = z.object({
@@ -344,8 +367,10 @@ export const NoticesSeen = z
 export type HubJoinBody = z.infer<typeof HubJoinBody>;
 export type HubStation = z.infer<typeof HubStation>;
 export type HubJoined = z.infer<typeof HubJoined>;
+export type HubJoinConfirmed = z.infer<typeof HubJoinConfirmed>;
 export type HubInfo = z.infer<typeof HubInfo>;
 export type HubCode = z.infer<typeof HubCode>;
+export type HubCodeBody = z.infer<typeof HubCodeBody>;
 export type HubHostBody = z.infer<typeof HubHostBody>;
 export type HubStationList = z.infer<typeof HubStationList>;
 export type HubContact = z.infer<typeof HubContact>;

@@ -8,7 +8,7 @@
 import { ROLES, type Role } from '#shared/schemas/roles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
-import { PUBLIC_PREFIXES, registeredApiRoutes } from '../../electron/server/gates.ts';
+import { isPublicRoute, registeredApiRoutes } from '../../electron/server/gates.ts';
 import { ROUTE_RULES, rolesOf } from '../../electron/server/route-rules.ts';
 import {
   expectStatus,
@@ -77,7 +77,7 @@ beforeAll(async () => {
   };
   // The public ones (pairing with a hub: its code is the credential) need no key, so no role.
   routes = Object.entries(doc.paths)
-    .filter(([path]) => !PUBLIC_PREFIXES.includes(path))
+    .filter(([path]) => !isPublicRoute(path))
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path })));
 });
 

@@ -267,6 +267,7 @@ const TABLES = {
   hubSettings: true,
   hubStations: true,
   hubPairingCodes: true,
+  hubWrongCodes: true,
   hubNotices: true,
   hubHeldGifts: true,
   eventStations: true,

@@ -109,6 +109,8 @@ describe('giftdesk serve --hub --json', () => {
       201,
     );
     expect(joined.fingerprint).toBe(printedHub.fingerprint);
+    // The station confirms it kept its key, as a station does (until then it is not listed).
+    expectStatus(await post('/api/v1/hub/join/confirm', { stationId: joined.station.id }, joined), 200);
     await expect(fetch(url.replace('https:', 'http:') + '/api/v1/hub/changes')).rejects.toThrow();
   });
 });
@@ -123,6 +125,7 @@ describe('giftdesk hub … beside the running hub', () => {
     expect(Date.parse(String(code.expiresAt)) - Date.now()).toBeGreaterThan(8 * 60 * 1000);
     station = expectStatus(await post('/api/v1/hub/join', { code: code.code, name: 'Table B' }), 201);
     expect(station.station.name).toBe('Table B');
+    expectStatus(await post('/api/v1/hub/join/confirm', { stationId: station.station.id }, station), 200);
   });
 
   it('hub stations --json: every station with its last contact, gifts received, what waits', async () => {
@@ -179,6 +182,20 @@ describe('giftdesk hub … beside the running hub', () => {
       station,
     );
     expectError(res, 401, { code: 'station_revoked' });
+  });
+
+  it('hub code --only --json: the older codes not used yet stop working, the new one pairs', async () => {
+    const first = await cli(['hub', 'code']);
+    const second = await cli(['hub', 'code']);
+    const only = await cli(['hub', 'code', '--only']);
+    expect(only).toMatchObject({ retired: 2 });
+    for (const old of [first.code, second.code])
+      expectError(await post('/api/v1/hub/join', { code: old, name: 'Table C' }), 403, {
+        code: 'pairing_code_wrong',
+      });
+    expectStatus(await post('/api/v1/hub/join', { code: only.code, name: 'Table C' }), 201);
+    const text = await runCli(['hub', 'code', '--only', '--data-dir', dir], env);
+    expect(text.stdout).toContain('Older codes not used yet: none (they no longer work)');
   });
 
   it('errors go to stderr with a non-zero exit: an unknown station, a folder hosting nothing', async () => {

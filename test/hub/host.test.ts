@@ -90,6 +90,17 @@ describe('hosting the event from the running app', () => {
       201,
     );
     const key = { 'x-api-key': joined.keyId, authorization: `Bearer ${joined.secret}` };
+    // It confirms that it kept its key, as a station does (until then the hub does not list it).
+    expectStatus(
+      await httpsRequest(
+        `${info.url}/api/v1/hub/join/confirm`,
+        'POST',
+        { stationId: joined.station.id },
+        key,
+        certificate,
+      ),
+      200,
+    );
     const donor = expectStatus(
       await httpsRequest(
         `${info.url}/api/v1/contacts`,

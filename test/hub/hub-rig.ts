@@ -20,7 +20,7 @@ export interface Hub extends TestServer {
   cert: Buffer;
   /** A fresh pairing code, made as `giftdesk hub code` makes it. */
   code(): Promise<string>;
-  /** Pairs a station over HTTPS; its key as a TestServer of the same account. */
+  /** Pairs a station over HTTPS and confirms it, as a station does; its key as a TestServer of the same account. */
   join(name: string): Promise<Station>;
 }
 
@@ -127,6 +127,9 @@ export async function startHub(
       );
       if (res.status !== 201) throw new Error(`join ${name}: ${res.status} ${res.text}`);
       const j = res.body as { keyId: string; secret: string; station: { id: string } };
+      // As a station does once it stored its key: it confirms the pairing with it.
+      const confirmed = await as(j)('POST', '/api/v1/hub/join/confirm', { stationId: j.station.id });
+      if (confirmed.status !== 200) throw new Error(`confirm ${name}: ${confirmed.status} ${confirmed.text}`);
       return { ...hub, keyId: j.keyId, secret: j.secret, stationId: j.station.id, request: as(j) };
     },
   };

@@ -3,6 +3,7 @@
  * station's held gifts (2026-11-27T1700-hub-held-gifts) and the event's stations as a station
  * knows them (2026-11-27T2110-event-stations).
  */
+import type { ColumnType } from 'kysely';
 
 /** An account this GiftDesk hosts an event for. */
 export interface HubSettingsTable {
@@ -36,6 +37,11 @@ export interface HubStationsTable {
   reportedAt: string | null;
   /** The batch counts the station last reported (JSON of ReportedBatchCount[]). */
   reportedBatches: string | null;
+  /**
+   * 1 once the station confirmed it stored its key (or it reported); 0 from the hub's join
+   * answer until then (2026-12-02T0310-reach-station-confirmed; stations paired before: 1).
+   */
+  confirmed: ColumnType<number, number | undefined, number>;
 }
 
 /** A one-time pairing code, hashed (SHA-256 of the normalised code). */
@@ -46,6 +52,13 @@ export interface HubPairingCodesTable {
   expiresAt: string;
   usedAt: string | null;
   stationId: string | null;
+}
+
+/** At a hub: a wrong pairing code of the last minute and where it came from (2026-12-02T0300-reach-wrong-codes). */
+export interface HubWrongCodesTable {
+  /** The address the join came from. */
+  address: string;
+  at: string;
 }
 
 /** At a station: a change of this station's that a later one at the hub replaced. */

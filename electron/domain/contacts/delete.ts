@@ -2,20 +2,39 @@
  * Deleting a contact with everything attached, its donations included.
  */
 import { logChange } from '../change-log.ts';
+import { DomainError } from '../errors.ts';
 import { bumpCounters } from '../counters.ts';
 import { contactNotFound, lockContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 
-/** Deletes the contact and everything attached, donations included (docs/design.md). */
+/**
+ * Deletes the contact and everything attached, donations included (docs/design.md).
+ *
+ * `onlyStation`: the delete is asked by an event station's key (at the hub). A station
+ * deletes only a donor whose gifts are all its own: a donor with any gift typed elsewhere
+ * (another station, or the hub itself; voided ones too) is a 409 naming how many, and nothing
+ * is deleted, so one table cannot take another table's gifts with it.
+ */
 export async function deleteContact(
   ctx: DomainContext,
   accountId: string,
   id: string,
-  opts: WriteOptions = {},
+  opts: WriteOptions & { onlyStation?: string | undefined } = {},
 ): Promise<{ message: string }> {
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     if (!(await lockContact(trx, accountId, id))) throw contactNotFound(id);
+    const station = opts.onlyStation;
+    if (station !== undefined) {
+      const others = await trx
+        .selectFrom('donations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('contactId', '=', id)
+        .where((eb) => eb.or([eb('stationId', 'is', null), eb('stationId', '!=', station)]))
+        .executeTakeFirstOrThrow();
+      const n = Number(others.n);
+      if (n > 0) throw othersGifts(id, n);
+    }
     const gifts = await trx
       .selectFrom('donations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -35,4 +54,14 @@ export async function deleteContact(
     });
   });
   return { message: `Contact ${id} deleted` };
+}
+
+function othersGifts(id: string, n: number): DomainError {
+  const gifts = n === 1 ? '1 gift' : `${n} gifts`;
+  return new DomainError(
+    'conflict',
+    'donor_has_other_gifts',
+    `Donor ${id} has ${gifts} typed at another station or at the hub: a station deletes only a donor whose gifts were all typed there. Ask the person hosting the event to delete this donor.`,
+    [{ field: 'id', issue: `has ${gifts} typed at another station or at the hub` }],
+  );
 }

@@ -116,10 +116,17 @@ export async function contactRoutes(
     schema: {
       tags,
       summary: 'Delete a contact and everything attached to it',
+      description:
+        "At an event hub, a station's key deletes only a donor whose gifts were all typed at that station: a donor " +
+        'with a gift typed at another station or at the hub is a 409 `donor_has_other_gifts` naming how many, and ' +
+        'nothing is deleted.',
       params: IdParams,
       querystring: accountQuery,
-      response: { 200: ContactDeleted, ...errors(400, 403, 404) },
+      response: { 200: ContactDeleted, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => deleteContact(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+    handler: async (req) =>
+      deleteContact(ctx, scopedAccount(req, req.query.accountId), req.params.id, {
+        onlyStation: req.station?.id,
+      }),
   });
 }

@@ -13,9 +13,12 @@ import {
   HubChanges,
   HubChangesQuery,
   HubCode,
+  HubCodeBody,
   HubHostBody,
   HubInfo,
   HubJoinBody,
+  HubJoinConfirmBody,
+  HubJoinConfirmed,
   HubJoined,
   HubReportBody,
   HubReported,
@@ -30,6 +33,7 @@ import {
   FEED_PAGE,
   type HubServices,
   closeOut,
+  confirmStation,
   createPairingCode,
   joinStation,
   listStations,
@@ -40,6 +44,7 @@ import {
   revokeStation,
 } from '../../hub/index.ts';
 import { errorBody } from '../errors.ts';
+import { keyRecheck } from '../station-gate.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors } from './common.ts';
 
@@ -51,13 +56,18 @@ function requireStation(req: FastifyRequest) {
   return req.station;
 }
 
-/** The account's hub as the app shows it; with a fresh code when `withCode`. */
-async function hubInfo(hub: HubServices, accountId: string, withCode: boolean): Promise<HubInfo> {
+/** The account's hub as the app shows it; with a fresh code when `withCode` (the only good one: `only`). */
+async function hubInfo(
+  hub: HubServices,
+  accountId: string,
+  withCode: boolean,
+  only = false,
+): Promise<HubInfo> {
   const settings = await requireHubSettings(hub.ctx.store.db, accountId);
   const current = hub.hosting?.current();
   const hosting = current?.accountId === accountId;
   const url = hosting ? current.url : settings.url;
-  const code = withCode ? await createPairingCode(hub.ctx, accountId) : null;
+  const code = withCode ? await createPairingCode(hub.ctx, accountId, { only }) : null;
   return {
     accountId,
     url,
@@ -79,33 +89,56 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       tags,
       summary: 'Pair a station with this hub (no key: the pairing code is the credential)',
       description:
-        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute every join is 429 with Retry-After. With `rejoin` (a station this hub removed: its id here and the key it had), the same station is taken back with a new key instead of a new one made; a proof that fails is 403 station_rejoin_refused and uses no code.',
+        'A one-time code (10 minutes) trades for the station’s own API key (shown once, here). A wrong, used or expired code is 403 pairing_code_wrong | pairing_code_used | pairing_code_expired; after 5 refused codes in a minute from one address every join from it is 429 with Retry-After, and after 50 from any addresses every join is. With `rejoin` (a station this hub removed: its id here and the key it had), the same station is taken back with a new key instead of a new one made; a proof that fails is 403 station_rejoin_refused and uses no code.',
       security: [],
       body: HubJoinBody,
       response: { 201: HubJoined, ...errors(400, 403) },
     },
     handler: async (req, reply) => {
-      const wait = hub.wrongCodes.retryAfter();
-      if (wait > 0) {
+      const wait = await hub.wrongCodes.retryAfter(req.ip);
+      if (wait) {
         // The route's typed reply knows its success only; a 429 is every route's (errors()).
         const plain = reply as unknown as FastifyReply;
-        void plain.header('Retry-After', wait);
+        void plain.header('Retry-After', wait.seconds);
+        const where = wait.from === 'address' ? 'from this address' : 'at this hub';
         return plain.code(429).send({
           ...errorBody(
             429,
             'pairing_rate_limited',
-            `Too many wrong pairing codes in the last minute; try again in ${wait} s`,
+            `Too many wrong pairing codes ${where} in the last minute; try again in ${wait.seconds} s`,
           ),
-          retryAfter: wait,
+          retryAfter: wait.seconds,
         });
       }
       try {
         const joined = await joinStation(ctx, req.body);
         return reply.code(201).send(joined);
       } catch (err) {
-        if (isDomainError(err) && err.code.startsWith('pairing_code_')) hub.wrongCodes.refused();
+        if (isDomainError(err) && err.code.startsWith('pairing_code_')) await hub.wrongCodes.refused(req.ip);
         throw err;
       }
+    },
+  });
+
+  r.post('/hub/join/confirm', {
+    schema: {
+      tags,
+      summary: 'A new station confirms it stored the key its join gave it (sent with that key)',
+      description:
+        'The join answers a new station unconfirmed (`confirmBy`): until it confirms it is not one of the event’s stations (not listed, not in the close-out), and one that has not confirmed within 10 minutes, or whose name is given again by a new join, is ended — its key revoked. A station’s report confirms it too. Confirming again changes nothing; too late is 409 station_join_expired.',
+      body: HubJoinConfirmBody,
+      response: { 200: HubJoinConfirmed, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req) => {
+      const station = requireStation(req);
+      if (req.body.stationId !== station.id)
+        throw new DomainError(
+          'bad_request',
+          'not_this_station',
+          `This key is station ${station.id}'s, not ${req.body.stationId}'s`,
+          [{ field: 'stationId', issue: "is not this key's station" }],
+        );
+      return confirmStation(ctx, station.id);
     },
   });
 
@@ -130,7 +163,7 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       reply.raw.once('close', onClose);
       try {
         if (emptyFeedPage(page))
-          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal);
+          await hub.feed.wait(accountId, page.cursor, req.query.wait * 1000, gone.signal, req.auth?.keyId);
         // Gather: an answer that is not a full page leaves no sooner than pace.gatherMs after the
         // request came, so at event pace one answer carries many changes (services.ts).
         const left = arrived + hub.pace.gatherMs - hub.pace.now();
@@ -138,6 +171,10 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       } finally {
         reply.raw.off('close', onClose);
       }
+      // The key may have been revoked while the request waited (the station removed): it is
+      // answered as a new request with that key would be, with nothing written since.
+      const refused = await keyRecheck(hub, req);
+      if (refused) return (reply as unknown as FastifyReply).code(401).send(refused);
       return readChanges(ctx, accountId, req.query.after, limit);
     },
   });
@@ -188,12 +225,14 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
     schema: {
       tags,
       summary: 'A fresh one-time pairing code (good for 10 minutes)',
-      body: HubAccountBody,
+      description:
+        'With `only: true` the new code is the only good one: every older code of the event not used yet stops working (a join with one is 403 pairing_code_wrong).',
+      body: HubCodeBody,
       response: { 200: HubCode, ...errors(400, 403, 404) },
     },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const info = await hubInfo(hub, accountId, true);
+      const info = await hubInfo(hub, accountId, true, req.body.only === true);
       return {
         code: info.pairingCode!,
         expiresAt: info.expiresAt!,

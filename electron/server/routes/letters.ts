@@ -214,11 +214,15 @@ export async function letterRoutes(
         'How another GiftDesk sends thank-you marks set after a gift reached this one (the donor API cannot change a gift). ' +
         "Sets `thankYouSent` and `thankYouSentDate` on the account's gifts named; a gift already marked keeps its first date " +
         'and is not counted, so sending the same marks again is harmless. Ids that are no gift of the account come back in ' +
-        '`unknown`. A server without this route (404 or 405) takes no marks: the sender keeps them and says so.',
+        '`unknown`. A server without this route (404 or 405) takes no marks: the sender keeps them and says so. At an ' +
+        "event hub, a station's key marks only the gifts typed at that station: naming any other gift is a 403 " +
+        '`not_this_stations_gift` naming those gifts, and nothing is marked.',
       body: ThankYouMarks,
       response: { 200: ThankYouMarksResult, ...errors(400, 403) },
     },
     handler: async (req) =>
-      takeThankYouMarks(ctx, scopedAccount(req, req.body.accountId), req.body.donations),
+      takeThankYouMarks(ctx, scopedAccount(req, req.body.accountId), req.body.donations, {
+        onlyStation: req.station?.id,
+      }),
   });
 }

@@ -9,7 +9,10 @@
  * 3. Locally, in one transaction: the account under the hub's id and name (a fresh folder has
  *    none; one that has it already must have no remote and nothing unsent), and the remote —
  *    kind 'hub', the key's secret sealed like an HQ's, the pinned fingerprint, the station.
- * 4. The hub's feed is read to its end once, so the campaigns, committees, donation accounts,
+ * 4. The pairing is confirmed to the hub with the new key (POST /hub/join/confirm): the hub
+ *    counts a new station only once it says it kept its key, so a join that failed here after
+ *    the hub answered (a refusal in step 3, a crash) leaves no station that never reports.
+ * 5. The hub's feed is read to its end once, so the campaigns, committees, donation accounts,
  *    custom fields and the donor directory are here before this returns: pairing alone is
  *    enough to start entering gifts. (If the hub stops answering right then, the station is
  *    joined all the same and the scheduler's feed brings the rest; `caughtUp` says so.)
@@ -306,6 +309,11 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
   });
   const cfg = await loadRemoteConfig(ctx.store.db, keys, accountId);
   const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!), Date.now, 'hub');
+  // The key is kept here now: say so to the hub, which ends a station that never does (a join
+  // that failed on this side after the hub answered). If this does not get through, the
+  // station's first report confirms it (within the hub's 10 minutes when it serves).
+  if (joined.confirmBy !== undefined)
+    await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
   const read = await catchUp(ctx.store, accountId, client);
   return {
     accountId,

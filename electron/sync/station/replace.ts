@@ -75,6 +75,9 @@ export async function replaceHub(
   });
   const cfg = await loadRemoteConfig(ctx.store.db, keys, accountId);
   const client = recordingAnswers(ctx.store, accountId, defaultClient(cfg!), Date.now, 'hub');
+  // The key is kept here now: confirmed to the new hub as a join's is (join.ts).
+  if (joined.confirmBy !== undefined)
+    await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
   const read = await catchUp(ctx.store, accountId, client);
   const account = await ctx.store.db
     .selectFrom('accounts')
