@@ -17,6 +17,7 @@ import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
 import { registerHubJoin } from './hub-join.ts';
 import { registerHubLeave } from './hub-leave.ts';
+import { registerUserCommands } from './users.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -199,6 +200,7 @@ common(
 
 registerDataCommands(program);
 registerLettersCommand(program);
+registerUserCommands(program);
 
 const hub = program
   .command('hub')

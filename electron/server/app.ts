@@ -37,6 +37,7 @@ import { importRoutes } from './routes/imports.ts';
 import { letterRoutes } from './routes/letters.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { peopleRoutes } from './routes/people.ts';
 import { raisedByRoutes } from './routes/raised-by.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
 import { eventRoutes } from './routes/event.ts';
@@ -249,6 +250,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await donationRoutes(api, ctx, opts.sync);
       await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
+      await peopleRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await customFieldRoutes(api, ctx);
       await electionRoutes(api, ctx);

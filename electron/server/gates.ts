@@ -43,11 +43,14 @@ declare module 'fastify' {
 
 // browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
 // hub/join: a station pairing with an event hub has no key yet; its pairing code is the credential.
+// sign-in and set-password: a person's email and password, or their one-time link, are the credential.
 export const PUBLIC_PREFIXES = [
   '/api/v1/openapi.json',
   '/api/v1/docs',
   '/api/v1/browser-session',
   '/api/v1/hub/join',
+  '/api/v1/sign-in',
+  '/api/v1/set-password',
 ];
 
 /** A plugin whose hooks apply to the whole server (Fastify's skip-override, what fastify-plugin sets). */
@@ -168,6 +171,12 @@ export const requireAuth = global(async (app) => {
           ),
         );
     }
-    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
+    request.auth = {
+      accountId: verified.accountId,
+      keyId,
+      session: verified.session,
+      role: verified.role,
+      user: verified.user,
+    };
   });
 });

@@ -1,3 +1,4 @@
+import type { Role } from '#shared/schemas/roles.ts';
 import type { FastifyRequest } from 'fastify';
 import type { SessionKind } from '../domain/accounts/index.ts';
 import { DomainError } from '../domain/index.ts';
@@ -7,6 +8,10 @@ export interface Auth {
   keyId: string;
   /** null for a permanent key; the kind of session for a session key. */
   session: SessionKind | null;
+  /** The role the request acts in: a person's session, the person's (read at this request); any other key, administrator. */
+  role: Role;
+  /** The person a sign-in session belongs to (read at this request); null for every other key. */
+  user: { id: string; name: string } | null;
 }
 
 /**

@@ -53,6 +53,8 @@ export interface ServeOptions {
   dataDir?: string;
   /** Only the donor API's routes, as documented (app.ts `specOnly`); no hub then. */
   specOnly?: boolean;
+  /** The domain's clock (tests move it: a session's idle end, the sign-in throttle's wait). */
+  now?: () => string;
 }
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
@@ -64,7 +66,7 @@ export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
-  const ctx = createContext(opts.store);
+  const ctx = createContext(opts.store, opts.now);
   // Session keys of processes that died without shutting down (kill -9, a crash) are revoked
   // before anything is served.
   await revokeOrphanedSessionKeys(ctx);

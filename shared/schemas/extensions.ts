@@ -198,7 +198,7 @@ export const ApiKey = z
     revokedAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
     /** null: a permanent key; 'desktop': the desktop window's key, which ends with its process; 'browser': a browser window's, which ends when a person ends it or after 12 hours unused. */
-    session: z.enum(['browser', 'desktop']).nullable(),
+    session: z.enum(['browser', 'desktop', 'sign-in']).nullable(),
   })
   .meta({ id: 'ApiKey' });
 export const ApiKeyCreate = z.object({

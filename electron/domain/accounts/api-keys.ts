@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '#shared/ids.ts';
+import type { Role } from '#shared/schemas/roles.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
@@ -33,7 +34,7 @@ export async function createApiKey(
  */
 export async function insertApiKey(
   trx: Db,
-  k: { accountId: string; label: string | null; session?: SessionKind; at: string },
+  k: { accountId: string; label: string | null; session?: SessionKind; userId?: string; at: string },
 ): Promise<{ keyId: string; secret: string; accountId: string }> {
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
@@ -50,6 +51,7 @@ export async function insertApiKey(
       sessionKind: k.session ?? null,
       // The desktop window's key is this process's; a browser window's outlives a restart.
       sessionOwner: k.session === 'desktop' ? THIS_PROCESS : null,
+      userId: k.userId ?? null,
     })
     .execute();
   return { keyId, secret, accountId: k.accountId };
@@ -128,21 +130,38 @@ const keyById = reusable((db, p) =>
       'sessionOwner',
       'createdAt',
       'lastUsedAt',
+      'userId',
     ])
     .where('id', '=', p<string>(0)),
 );
 
+/** A session key's person, read at each request: a new role or a disable applies at once. */
+const userById = reusable((db, p) =>
+  db.selectFrom('users').select(['name', 'role', 'disabledAt']).where('id', '=', p<string>(0)),
+);
+
+/** What a key that checked out is: its account, its kind, the role it acts in, its person. */
+export interface KeyHolder {
+  accountId: string;
+  session: SessionKind | null;
+  /** A person's session: the person's role now; any other key: administrator. */
+  role: Role;
+  /** The person a sign-in session belongs to; null for every other key. */
+  user: { id: string; name: string } | null;
+}
+
 /**
  * verifyApiKey with what the key is: a permanent key (session null) or a session key. The
  * desktop window's is valid only inside the process that made it (a key of a crashed process
- * is dead at once, before the next start revokes it); a browser window's in any server on
- * this database until it is ended or goes unused for BROWSER_SESSION_IDLE_MS.
+ * is dead at once, before the next start revokes it); a browser window's (or a person's
+ * sign-in) in any server on this database until it is ended or goes unused for
+ * BROWSER_SESSION_IDLE_MS. A person's session also ends when the person is disabled.
  */
 export async function authenticateApiKey(
   ctx: DomainContext,
   keyId: string,
   secret: string,
-): Promise<{ accountId: string; session: SessionKind | null } | null> {
+): Promise<KeyHolder | null> {
   const row = (await keyById(ctx.store.db, [keyId])).rows[0] as
     | {
         accountId: string;
@@ -152,6 +171,7 @@ export async function authenticateApiKey(
         sessionOwner: string | null;
         createdAt: string;
         lastUsedAt: string | null;
+        userId: string | null;
       }
     | undefined;
   const presented = hashSecret(secret);
@@ -160,11 +180,20 @@ export async function authenticateApiKey(
   if (!row || !same || row.revokedAt !== null) return null;
   if (row.sessionOwner !== null && row.sessionOwner !== THIS_PROCESS) return null;
   if (
-    row.sessionKind === 'browser' &&
+    (row.sessionKind === 'browser' || row.sessionKind === 'sign-in') &&
     row.sessionOwner === null &&
     browserSessionExpired(row.lastUsedAt ?? row.createdAt, ctx.now())
   )
     return null;
+  let user: KeyHolder['user'] = null;
+  let role: Role = 'administrator';
+  if (row.userId !== null) {
+    const u = (await userById(ctx.store.db, [row.userId])).rows[0] as
+      { name: string; role: Role; disabledAt: string | null } | undefined;
+    if (!u || u.disabledAt !== null) return null;
+    user = { id: row.userId, name: u.name };
+    role = u.role;
+  }
   const last = lastUsedWritten.get(keyId) ?? 0;
   if (Date.now() - last > 60_000) {
     lastUsedWritten.set(keyId, Date.now());
@@ -173,7 +202,7 @@ export async function authenticateApiKey(
       .write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute())
       .catch(() => undefined);
   }
-  return { accountId: row.accountId, session: row.sessionKind };
+  return { accountId: row.accountId, session: row.sessionKind, role, user };
 }
 
 /**
