@@ -48,6 +48,18 @@ export const SignInSession = z
   .meta({ id: 'SignInSession' });
 export type SignInSession = z.infer<typeof SignInSession>;
 
+/** Who a request's key is, as the server reads it at this request (a person's role and name included). */
+export const Me = z
+  .object({
+    accountId: z.string(),
+    keyId: z.string(),
+    session: z.enum(['browser', 'desktop', 'sign-in']).nullable(),
+    role: Role,
+    user: SignedInUser.nullable(),
+  })
+  .meta({ id: 'Me' });
+export type Me = z.infer<typeof Me>;
+
 export const SignedOut = z.object({ keyId: z.string(), signedOut: z.literal(true) });
 
 export const SetPasswordRequest = z

@@ -68,7 +68,7 @@ export async function setPasswordWithToken(
       throw new DomainError(
         'bad_request',
         'token_not_valid',
-        'This link has been used already or has expired. Ask an administrator for a new one.',
+        'token has been used already or has expired: ask an administrator for a new set-password link.',
         [{ field: 'token', issue: 'has been used or has expired' }],
       );
     await trx

@@ -3,10 +3,12 @@
  * for a session key, POST /sign-out ends it, POST /set-password spends a one-time link; and
  * the administrator's list (GET and POST /users, PATCH /users/{id}). Sign-in and set-password
  * are public (gates.ts); the throttle of wrong passwords is the domain's (accounts/sign-in.ts),
- * counted by the request's source address.
+ * counted by the request's source address. GET /me says who a key is (the screens read a
+ * person's name and role from it).
  */
 import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
 import {
+  Me,
   PasswordSet,
   SetPasswordRequest,
   SignInRequest,
@@ -62,6 +64,19 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
           });
       }
       return reply.code(201).header('Cache-Control', 'no-store').send(r.session);
+    },
+  });
+
+  r.get('/me', {
+    schema: {
+      tags,
+      summary:
+        'Who this key is: its account, its kind of session, the role it acts in and its person (read now)',
+      response: { 200: Me, ...errors() },
+    },
+    handler: async (req) => {
+      const { accountId, keyId, session, role, user } = req.auth!;
+      return { accountId, keyId, session, role, user };
     },
   });
 
