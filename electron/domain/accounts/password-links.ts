@@ -4,6 +4,7 @@
  * the person's open sessions (whoever knew the old password is out).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { hashPassword } from './passwords.ts';
@@ -49,32 +50,18 @@ export async function setPasswordWithToken(
   password: string,
 ): Promise<{ userId: string; accountId: string; email: string }> {
   checkedPassword(password);
+  const tokenHash = digest(token);
+  // The token first: a made-up one costs no password hash (scrypt is the expensive part).
+  if (!(await liveToken(ctx.store.db, tokenHash, ctx.now()))) throw notValid();
   const hash = await hashPassword(password);
   const at = ctx.now();
   return ctx.store.write(async (trx) => {
-    const row = await trx
-      .selectFrom('userPasswordTokens')
-      .innerJoin('users', 'users.id', 'userPasswordTokens.userId')
-      .select([
-        'users.id as userId',
-        'users.accountId',
-        'users.email',
-        'userPasswordTokens.expiresAt',
-        'userPasswordTokens.usedAt',
-      ])
-      .where('userPasswordTokens.tokenHash', '=', digest(token))
-      .executeTakeFirst();
-    if (!row || row.usedAt !== null || Date.parse(row.expiresAt) <= Date.parse(at))
-      throw new DomainError(
-        'bad_request',
-        'token_not_valid',
-        'token has been used already or has expired: ask an administrator for a new set-password link.',
-        [{ field: 'token', issue: 'has been used or has expired' }],
-      );
+    const row = await liveToken(trx, tokenHash, at); // again: another request may have spent it
+    if (!row) throw notValid();
     await trx
       .updateTable('userPasswordTokens')
       .set({ usedAt: at })
-      .where('tokenHash', '=', digest(token))
+      .where('tokenHash', '=', tokenHash)
       .execute();
     await trx
       .updateTable('users')
@@ -85,3 +72,27 @@ export async function setPasswordWithToken(
     return { userId: row.userId, accountId: row.accountId, email: row.email };
   });
 }
+
+async function liveToken(db: Db, tokenHash: string, at: string) {
+  const row = await db
+    .selectFrom('userPasswordTokens')
+    .innerJoin('users', 'users.id', 'userPasswordTokens.userId')
+    .select([
+      'users.id as userId',
+      'users.accountId',
+      'users.email',
+      'userPasswordTokens.expiresAt',
+      'userPasswordTokens.usedAt',
+    ])
+    .where('userPasswordTokens.tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+  return row && row.usedAt === null && Date.parse(row.expiresAt) > Date.parse(at) ? row : null;
+}
+
+const notValid = () =>
+  new DomainError(
+    'bad_request',
+    'token_not_valid',
+    'token has been used already or has expired: ask an administrator for a new set-password link.',
+    [{ field: 'token', issue: 'has been used or has expired' }],
+  );
