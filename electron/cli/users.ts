@@ -1,6 +1,7 @@
 /**
  * `giftdesk user …`: the people who sign in to a shared server (HQ) — add (with a password
- * from stdin, or a one-time link to set one, printed once), list, set-role, disable.
+ * from stdin, or a one-time link to set one, printed once), list, password-link (a new link),
+ * set-role, disable.
  */
 import type { Command } from 'commander';
 import {
@@ -97,6 +98,26 @@ export function registerUserCommands(program: Command): void {
   ).action(async (o: CommonOptions & { account: string }) => {
     const data = await withAccount(o, (ctx) => listUsers(ctx, o.account));
     print(o, { data }, () => (data.length ? data.map(line).join('\n') : 'No people yet.'));
+  });
+
+  common(
+    user
+      .command('password-link')
+      .description('a new one-time link to set a password (a lost link, a forgotten password); printed once')
+      .requiredOption('--account <id>', 'account id')
+      .requiredOption('--email <email>', 'their email')
+      .option('--app-url <url>', "the server's address as people open it, for the link", DEFAULT_APP_URL),
+  ).action(async (o: CommonOptions & { account: string; email: string; appUrl: string }) => {
+    const r = await withAccount(o, async (ctx) => {
+      const u = await userByEmail(ctx, o.account, o.email);
+      return { user: u, link: await issuePasswordToken(ctx, o.account, u.id) };
+    });
+    const url = setPasswordLink(o.appUrl, r.link.token);
+    print(
+      o,
+      { id: r.user.id, email: r.user.email, setPasswordLink: url, setPasswordExpiresAt: r.link.expiresAt },
+      () => `Set-password link for ${r.user.email} (works once, for 24 hours; shown only now):\n${url}`,
+    );
   });
 
   common(
