@@ -53,6 +53,12 @@ export interface ServerOptions {
   rateLimit?: BucketOptions;
   /** Accept any Host header (the server was bound beyond loopback on purpose). */
   allowAnyHost?: boolean;
+  /**
+   * The addresses of reverse proxies in front of this server: a request from one of them is
+   * taken to come from the address its X-Forwarded-For names (the sign-in throttle and the
+   * rate limit count by it). Without it every caller behind a proxy is the proxy.
+   */
+  trustProxy?: string[];
   bodyLimitBytes?: number;
   /** Sync to HQ: the key source of the stored secret, and the scheduler when this process syncs. */
   sync?: SyncServices;
@@ -119,6 +125,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
+    ...(opts.trustProxy && opts.trustProxy.length > 0 ? { trustProxy: opts.trustProxy } : {}),
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true },

@@ -53,6 +53,8 @@ export interface ServeOptions {
   dataDir?: string;
   /** Only the donor API's routes, as documented (app.ts `specOnly`); no hub then. */
   specOnly?: boolean;
+  /** Reverse proxies whose X-Forwarded-For is believed (app.ts `trustProxy`). */
+  trustProxy?: string[];
   /** The domain's clock (tests move it: a session's idle end, the sign-in throttle's wait). */
   now?: () => string;
 }
@@ -110,6 +112,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.https ? { https: opts.https } : {}),
     ...(hub ? { hub } : {}),
     ...(opts.specOnly ? { specOnly: true } : {}),
+    ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
   if (!isLoopbackBind(host) && !opts.https) app.log.warn({ host, tls: false }, plainHttpWarning(host));

@@ -205,6 +205,29 @@ describe('wrong passwords', () => {
     }
   });
 
+  it('behind a trusted reverse proxy, each caller is counted by the address the proxy names', async () => {
+    await person('robert.brown5@example.org');
+    const { startServer } = await import('../../electron/server/serve.ts');
+    const behind = await startServer({ store: s.store, port: 0, now, trustProxy: ['127.0.0.1'] });
+    const via = (client: string, password: string) =>
+      fromTo(
+        behind.url,
+        1,
+        'POST',
+        '/api/v1/sign-in',
+        { email: 'robert.brown5@example.org', password },
+        { 'x-forwarded-for': client },
+      );
+    try {
+      for (let i = 0; i < 5; i++) expectError(await via('203.0.113.7', 'wrong wrong wrong'), 401);
+      expectError(await via('203.0.113.7', PASSWORD), 429, { code: 'sign_in_throttled' });
+      // Another person behind the same proxy is not held up by the first one's mistakes.
+      expectStatus(await via('198.51.100.20', PASSWORD), 201);
+    } finally {
+      await behind.app.close();
+    }
+  });
+
   it('guesses at one email from many addresses never lock its person out', async () => {
     await person('robert.brown3@example.org');
     // 12 addresses, one wrong guess each: each is answered (401), none is refused unheard.
