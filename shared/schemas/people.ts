@@ -60,6 +60,9 @@ export const Me = z
   .meta({ id: 'Me' });
 export type Me = z.infer<typeof Me>;
 
+/** The optional accountId of a request that acts on its own key (it must be the key's account). */
+export const OwnAccount = z.object({ accountId: accountIdField.optional() });
+
 export const SignedOut = z.object({ keyId: z.string(), signedOut: z.literal(true) });
 
 export const SetPasswordRequest = z

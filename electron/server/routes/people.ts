@@ -9,6 +9,7 @@
 import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
 import {
   Me,
+  OwnAccount,
   PasswordSet,
   SetPasswordRequest,
   SignInRequest,
@@ -72,9 +73,11 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
       tags,
       summary:
         'Who this key is: its account, its kind of session, the role it acts in and its person (read now)',
-      response: { 200: Me, ...errors() },
+      querystring: OwnAccount,
+      response: { 200: Me, ...errors(400, 403) },
     },
     handler: async (req) => {
+      scopedAccount(req, req.query.accountId);
       const { accountId, keyId, session, role, user } = req.auth!;
       return { accountId, keyId, session, role, user };
     },
@@ -84,9 +87,11 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
     schema: {
       tags,
       summary: "End this session (a person's sign-in, or a browser window's session)",
+      body: OwnAccount.optional(),
       response: { 200: SignedOut, ...errors(400, 403) },
     },
     handler: async (req) => {
+      scopedAccount(req, req.body?.accountId);
       const auth = req.auth!;
       if (auth.session !== 'sign-in' && auth.session !== 'browser')
         throw new DomainError(
