@@ -46,7 +46,7 @@ function NoSession({ result, onSignedIn }: { result: NoSessionResult; onSignedIn
         ? result.message
         : result.kind === 'ended'
           ? 'This window’s session has ended (it was ended, or not used for 12 hours). Sign in again, or paste the newest link printed where GiftDesk is running into this tab’s address bar.'
-          : 'Sign in, or open GiftDesk with the link printed where it is running (npm start prints it; each link works once).';
+          : 'Open GiftDesk with the link printed where it is running (npm start prints it; each link works once), or sign in with your email and password.';
   return (
     <main className="no-session" id="main">
       <h1>GiftDesk</h1>
