@@ -76,6 +76,9 @@ const as = (session: { keyId: string; secret: string }) => ({
   authorization: `Bearer ${session.secret}`,
 });
 
+/** Where a `giftdesk` command finds this server's database (its data folder, or PostgreSQL). */
+const where = (): string[] => (s.databaseUrl ? ['--database-url', s.databaseUrl] : ['--data-dir', s.dataDir]);
+
 async function person(email: string, name = 'Robert Brown', role = 'volunteer') {
   return addUser(s.ctx, { accountId: s.accountId, email, name, role, password: PASSWORD });
 }
@@ -93,8 +96,7 @@ describe('the set-password link', () => {
       [
         'user',
         'add',
-        '--data-dir',
-        s.dataDir,
+        ...where(),
         '--account',
         s.accountId,
         '--email',
@@ -290,7 +292,7 @@ describe('a session', () => {
     const session = expectStatus(await signIn(42, 'gone@example.org', PASSWORD), 201);
     expectStatus(await from(42, 'GET', '/api/v1/me', undefined, as(session)), 200);
     const r = await runCli(
-      ['user', 'disable', '--data-dir', s.dataDir, '--account', s.accountId, '--email', 'GONE@example.org'],
+      ['user', 'disable', ...where(), '--account', s.accountId, '--email', 'GONE@example.org'],
       env,
     );
     expect(r.status, r.stderr).toBe(0);
@@ -306,8 +308,7 @@ describe('a session', () => {
       [
         'user',
         'set-role',
-        '--data-dir',
-        s.dataDir,
+        ...where(),
         '--account',
         s.accountId,
         '--email',

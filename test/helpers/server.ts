@@ -17,6 +17,8 @@ import { startServer, type RunningServer, type ServeOptions } from '../../electr
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The PostgreSQL database's URL when the server runs on PostgreSQL (a command line is pointed at it). */
+  databaseUrl?: string;
   store: Store;
   ctx: DomainContext;
   accountId: string;
@@ -169,6 +171,7 @@ export async function startTestServer(
   return {
     url: running.url,
     dataDir,
+    ...(fresh.databaseUrl ? { databaseUrl: fresh.databaseUrl } : {}),
     store,
     ctx,
     accountId,

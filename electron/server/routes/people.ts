@@ -87,7 +87,7 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
     schema: {
       tags,
       summary: "End this session (a person's sign-in, or a browser window's session)",
-      body: OwnAccount.optional(),
+      body: OwnAccount.nullish(),
       response: { 200: SignedOut, ...errors(400, 403) },
     },
     handler: async (req) => {
