@@ -213,6 +213,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
   if (opts.hub) await app.register(stationGate, { hub: opts.hub });
   await app.register(requireAuth);
+  // Every write that answered well, noted with its key: open windows elsewhere read again (GET /live).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;
+    if (request.auth) ctx.store.changes.note(request.auth.keyId);
+  });
 
   app.setNotFoundHandler((request, reply) => {
     void reply

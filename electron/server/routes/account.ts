@@ -3,6 +3,7 @@
  * behaviour): the account of a key, and its API keys (the secret only in the create answer).
  */
 import { accountQuery } from '#shared/schemas/common.ts';
+import { LiveVersion } from '#shared/schemas/session.ts';
 import {
   Account,
   ApiKey,
@@ -50,6 +51,18 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
         createdAt: a.createdAt,
       };
     },
+  });
+  r.get('/live', {
+    schema: {
+      tags,
+      summary:
+        'Whether anyone else wrote since this key last asked (an open window reads again when it changed)',
+      response: { 200: LiveVersion, ...errors() },
+    },
+    handler: async (req) => ({
+      instance: ctx.store.changes.instance,
+      version: ctx.store.changes.versionFor(req.auth?.keyId ?? null),
+    }),
   });
   /* API keys */
   r.get('/api-keys', {

@@ -4,6 +4,7 @@
  * hub, a station's gift too).
  */
 import { useState } from 'react';
+import { paymentMethodLabel } from '#shared/enums.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { Button, EmptyState } from '../../ui/index.ts';
 import { GiftActions } from '../gift-entry/GiftActions.tsx';
@@ -99,7 +100,7 @@ export function Giving({ id, donorName }: { id: string; donorName: string }) {
                 <tr key={d.id}>
                   <td>{day(d.donationDate)}</td>
                   <td className="num">{money(d.donationAmount)}</td>
-                  <td>{enumLabel(d.paymentMethod)}</td>
+                  <td>{paymentMethodLabel(d.paymentMethod)}</td>
                   <td>
                     {[d.campaignName, d.committeeName, d.donationAccountName].filter(Boolean).join(' · ')}
                     {d.isAnonymous ? <span className="badge">anonymous</span> : null}
