@@ -188,6 +188,16 @@ describe('wrong passwords', () => {
     expectStatus(await signIn(2, 'robert.brown@example.org', PASSWORD), 201);
   });
 
+  it('ten wrong guesses sent at once from one address: no more than five are heard', async () => {
+    await person('burst@example.org');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signIn(8, 'burst@example.org', `burst guess ${i}`)),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((st) => st === 401)).toHaveLength(5);
+    expect(statuses.filter((st) => st === 429)).toHaveLength(5);
+  });
+
   it('the count survives a restart: another server on the same database refuses the same address', async () => {
     await person('robert.brown2@example.org');
     for (let i = 0; i < 5; i++)
