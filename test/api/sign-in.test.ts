@@ -147,6 +147,29 @@ describe('the set-password link', () => {
     });
   });
 
+  it('`user password-link` makes a new link (the older one stops working); `user list` shows the people, never a hash', async () => {
+    const u = await addUser(s.ctx, {
+      accountId: s.accountId,
+      email: 'forgot@example.org',
+      name: 'Robert Brown',
+      role: 'volunteer',
+    });
+    const { token: first } = await issuePasswordToken(s.ctx, s.accountId, u.id);
+    const fresh = await cliJson(
+      ['user', 'password-link', ...where(), '--account', s.accountId, '--email', 'FORGOT@example.org'],
+      env,
+    );
+    const token = new URL(String(fresh.setPasswordLink)).hash.replace('#set-password=', '');
+    expectError(await from(32, 'POST', '/api/v1/set-password', { token: first, password: PASSWORD }), 400, {
+      field: 'token',
+    });
+    expectStatus(await from(32, 'POST', '/api/v1/set-password', { token, password: PASSWORD }), 200);
+    const list = await cliJson(['user', 'list', ...where(), '--account', s.accountId], env);
+    const rows = list.data as Array<{ email: string; passwordSet: boolean }>;
+    expect(rows.find((r) => r.email === 'forgot@example.org')).toMatchObject({ passwordSet: true });
+    expect(JSON.stringify(list)).not.toMatch(/scrypt|passwordHash|gdp_/);
+  });
+
   it('expires after 24 hours', async () => {
     const u = await addUser(s.ctx, {
       accountId: s.accountId,
