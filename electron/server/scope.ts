@@ -8,7 +8,10 @@ export interface Auth {
   keyId: string;
   /** null for a permanent key; the kind of session for a session key. */
   session: SessionKind | null;
-  /** The role the request acts in: a person's session, the person's (read at this request); any other key, administrator. */
+  /**
+   * What the request may do (route-rules.ts): a person's session acts in the person's role (read
+   * at this request); any other key in its own role.
+   */
   role: Role;
   /** The person a sign-in session belongs to (read at this request); null for every other key. */
   user: { id: string; name: string } | null;

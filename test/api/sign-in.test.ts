@@ -356,8 +356,8 @@ describe('a session', () => {
     expect(me.role).toBe('coordinator');
   });
 
-  it('cannot make API keys', async () => {
-    await person('nokeys@example.org');
+  it('cannot make API keys, even an administrator’s', async () => {
+    await person('nokeys@example.org', 'Robert Brown', 'administrator');
     const session = expectStatus(await signIn(44, 'nokeys@example.org', PASSWORD), 201);
     expectError(
       await from(44, 'POST', '/api/v1/api-keys', { accountId: s.accountId, label: 'mine' }, as(session)),

@@ -4,9 +4,8 @@
  * "Bank transfer" on the receipt; "PayPal", "In kind").
  */
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_METHODS, paymentMethodLabel } from '#shared/enums.ts';
+import { PAYMENT_METHOD_LABEL, PAYMENT_METHODS, paymentMethodLabel } from '#shared/enums.ts';
 import { paymentLabel } from '../../electron/letters/index.ts';
-import { METHOD_LABEL } from '../../renderer/screens/gift-entry/reference.ts';
 
 describe('payment method wording', () => {
   it('names the methods as people do', () => {
@@ -16,9 +15,9 @@ describe('payment method wording', () => {
     expect(paymentMethodLabel('in_kind')).toBe('In kind');
   });
 
-  it('is the same on a letter as in gift entry, for every method', () => {
+  it('is the same on a letter as on the screens, for every method', () => {
     for (const m of PAYMENT_METHODS) {
-      expect(paymentLabel(m)).toBe(METHOD_LABEL[m]);
+      expect(paymentLabel(m)).toBe(PAYMENT_METHOD_LABEL[m]); // gift entry's METHOD_LABEL is this table
       expect(paymentLabel(m)).not.toMatch(/_/);
     }
   });

@@ -29,6 +29,8 @@ export interface ApiKeysTable {
   sessionKind: 'browser' | 'desktop' | 'sign-in' | null;
   /** The process a session key belongs to: `host|pid|random`. */
   sessionOwner: string | null;
+  /** The role the key acts in (shared/schemas/roles.ts); 'administrator' for keys made before roles. */
+  role: Generated<Role>;
   /** The person a sign-in session belongs to (users.id); null for every other key. */
   userId: string | null;
 }

@@ -17,15 +17,21 @@ function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
+/**
+ * A key for an account. `role`: what it may do (electron/server/route-rules.ts); a person's
+ * script key, the desktop window's and a browser window's session keys are 'administrator'
+ * unless asked otherwise.
+ */
 export async function createApiKey(
   ctx: DomainContext,
   accountId: string,
   label?: string | null,
   session?: SessionKind,
+  role: Role = 'administrator',
 ) {
   await requireAccount(ctx, accountId);
   const at = ctx.now();
-  return ctx.store.write((trx) => insertApiKey(trx, { accountId, label: label ?? null, session, at }));
+  return ctx.store.write((trx) => insertApiKey(trx, { accountId, label: label ?? null, session, at, role }));
 }
 
 /**
@@ -34,8 +40,16 @@ export async function createApiKey(
  */
 export async function insertApiKey(
   trx: Db,
-  k: { accountId: string; label: string | null; session?: SessionKind; userId?: string; at: string },
-): Promise<{ keyId: string; secret: string; accountId: string }> {
+  k: {
+    accountId: string;
+    label: string | null;
+    session?: SessionKind;
+    userId?: string;
+    at: string;
+    role?: Role;
+  },
+): Promise<{ keyId: string; secret: string; accountId: string; role: Role }> {
+  const role = k.role ?? 'administrator';
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
   await trx
@@ -51,10 +65,11 @@ export async function insertApiKey(
       sessionKind: k.session ?? null,
       // The desktop window's key is this process's; a browser window's outlives a restart.
       sessionOwner: k.session === 'desktop' ? THIS_PROCESS : null,
+      role,
       userId: k.userId ?? null,
     })
     .execute();
-  return { keyId, secret, accountId: k.accountId };
+  return { keyId, secret, accountId: k.accountId, role };
 }
 
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
@@ -88,7 +103,7 @@ export async function listApiKeys(ctx: DomainContext, accountId: string) {
   // Permanent keys, live or revoked; session keys only while their window's session lives.
   const rows = await ctx.store.db
     .selectFrom('apiKeys')
-    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind'])
+    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind', 'role'])
     .where('accountId', '=', accountId)
     .where((eb) => eb.or([eb('sessionKind', 'is', null), eb('revokedAt', 'is', null)]))
     .orderBy('createdAt', 'desc')
@@ -100,6 +115,7 @@ export async function listApiKeys(ctx: DomainContext, accountId: string) {
     revokedAt: r.revokedAt,
     lastUsedAt: r.lastUsedAt,
     session: r.sessionKind,
+    role: r.role,
   }));
 }
 
@@ -130,6 +146,7 @@ const keyById = reusable((db, p) =>
       'sessionOwner',
       'createdAt',
       'lastUsedAt',
+      'role',
       'userId',
     ])
     .where('id', '=', p<string>(0)),
@@ -144,7 +161,7 @@ const userById = reusable((db, p) =>
 export interface KeyHolder {
   accountId: string;
   session: SessionKind | null;
-  /** A person's session: the person's role now; any other key: administrator. */
+  /** A person's session: the person's role now; any other key: its own role. */
   role: Role;
   /** The person a sign-in session belongs to; null for every other key. */
   user: { id: string; name: string } | null;
@@ -171,6 +188,7 @@ export async function authenticateApiKey(
         sessionOwner: string | null;
         createdAt: string;
         lastUsedAt: string | null;
+        role: Role;
         userId: string | null;
       }
     | undefined;
@@ -186,7 +204,7 @@ export async function authenticateApiKey(
   )
     return null;
   let user: KeyHolder['user'] = null;
-  let role: Role = 'administrator';
+  let role: Role = row.role;
   if (row.userId !== null) {
     const u = (await userById(ctx.store.db, [row.userId])).rows[0] as
       { name: string; role: Role; disabledAt: string | null } | undefined;

@@ -143,6 +143,7 @@ export async function signIn(
       accountId: u.accountId,
       label: `signed in: ${req.email.trim()}`,
       session: 'sign-in',
+      role: u.role,
       userId: u.id,
       at,
     }),

@@ -27,7 +27,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
   r.get('/account', {
     schema: {
       tags,
-      summary: 'The account of this key, with its counts',
+      summary: 'The account of this key, with its counts and the role the key acts in',
       querystring: accountQuery,
       response: { 200: Account, ...errors(400, 403) },
     },
@@ -49,6 +49,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
         contacts: Number(counts?.contacts ?? 0),
         donations: Number(counts?.donations ?? 0),
         createdAt: a.createdAt,
+        role: req.auth!.role,
       };
     },
   });
@@ -95,7 +96,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
           [{ field: 'X-API-Key', issue: `is a ${req.auth.session}-session key` }],
         );
       }
-      return reply.code(201).send(await createApiKey(ctx, accountId, req.body.label ?? null));
+      return reply
+        .code(201)
+        .send(await createApiKey(ctx, accountId, req.body.label ?? null, undefined, req.body.role));
     },
   });
   r.delete('/api-keys/:id', {

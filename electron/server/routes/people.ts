@@ -95,7 +95,7 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
       const auth = req.auth!;
       if (auth.session !== 'sign-in' && auth.session !== 'browser')
         throw new DomainError(
-          'forbidden',
+          'bad_request',
           'not_a_session',
           'Only a session signs out; a permanent key is revoked with DELETE /api/v1/api-keys/{id}.',
           [{ field: 'X-API-Key', issue: 'is not a session key' }],

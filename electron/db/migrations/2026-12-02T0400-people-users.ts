@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0300-people-users';
+export const name = '2026-12-02T0400-people-users';
 
 export function migration(_engine: Engine): Migration {
   return {
