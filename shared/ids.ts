@@ -23,6 +23,7 @@ export const ID_PREFIX = {
   station: 'stn',
   request: 'req',
   letterRun: 'ltr',
+  user: 'usr',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

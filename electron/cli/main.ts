@@ -18,6 +18,7 @@ import { registerSyncPullCommands } from './sync-pull.ts';
 import { registerSyncPushCommands } from './sync-push.ts';
 import { registerHubJoin } from './hub-join.ts';
 import { registerHubLeave } from './hub-leave.ts';
+import { registerUserCommands } from './users.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -226,6 +227,7 @@ common(
 
 registerDataCommands(program);
 registerLettersCommand(program);
+registerUserCommands(program);
 
 const hub = program
   .command('hub')

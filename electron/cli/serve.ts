@@ -16,6 +16,7 @@ interface ServeCliOptions extends CommonOptions {
   demo?: boolean;
   ui?: boolean;
   rate?: string;
+  trustProxy?: string;
   burst?: string;
   logLevel: string;
   logRequests?: boolean;
@@ -59,6 +60,10 @@ export function registerServe(program: Command): void {
       )
       .option('--rate <n>', 'per-key rate limit, requests per second', '20')
       .option('--burst <n>', 'per-key burst', '40')
+      .option(
+        '--trust-proxy <addresses>',
+        "the reverse proxy's addresses (comma-separated): requests from it count by the X-Forwarded-For address it names (sign-in throttle, rate limit)",
+      )
       .option(
         '--log-level <level>',
         'fatal | error | warn | info | debug (of the log file; the terminal shows warnings and errors)',
@@ -151,6 +156,14 @@ export function registerServe(program: Command): void {
         port,
         host: o.host,
         rateLimit: { ratePerSecond: rate, burst },
+        ...(o.trustProxy
+          ? {
+              trustProxy: o.trustProxy
+                .split(',')
+                .map((a) => a.trim())
+                .filter(Boolean),
+            }
+          : {}),
         plugins: ui ? [ui.plugin] : [],
         sync: { keys: defaultKeySource(dataDir), run: o.sync !== false },
         logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },

@@ -14,6 +14,9 @@ import type {
   ApiKeysTable,
   ImportRejectionsTable,
   ImportsTable,
+  SignInFailuresTable,
+  UserPasswordTokensTable,
+  UsersTable,
 } from './schema/accounts.ts';
 import type {
   ContactAddressesTable,
@@ -80,6 +83,9 @@ export type * from './schema/letters.ts';
 export interface Database {
   accounts: AccountsTable;
   apiKeys: ApiKeysTable;
+  users: UsersTable;
+  userPasswordTokens: UserPasswordTokensTable;
+  signInFailures: SignInFailuresTable;
   contacts: ContactsTable;
   contactPhones: ContactPhonesTable;
   contactEmails: ContactEmailsTable;

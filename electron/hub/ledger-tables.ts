@@ -45,6 +45,9 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   },
 
   apiKeys: { own: 'keys open one GiftDesk: a station’s key at the hub is not a key of the station' },
+  users: { own: 'the people who sign in to this server (HQ’s staff); a station has none' },
+  userPasswordTokens: { own: 'the one-time links that set a person’s password here' },
+  signInFailures: { own: 'refused sign-ins to this server, for its throttle' },
   accountCounterSlots: { own: 'running counts of the rows this database holds, moved by its own writes' },
   imports: {
     own: 'a CSV import is a job of the GiftDesk that ran it; its records travel as contacts and gifts',

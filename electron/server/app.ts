@@ -37,6 +37,7 @@ import { importRoutes } from './routes/imports.ts';
 import { letterRoutes } from './routes/letters.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { peopleRoutes } from './routes/people.ts';
 import { raisedByRoutes } from './routes/raised-by.ts';
 import { syncPullRoutes } from './routes/sync-pull.ts';
 import { eventRoutes } from './routes/event.ts';
@@ -52,6 +53,12 @@ export interface ServerOptions {
   rateLimit?: BucketOptions;
   /** Accept any Host header (the server was bound beyond loopback on purpose). */
   allowAnyHost?: boolean;
+  /**
+   * The addresses of reverse proxies in front of this server: a request from one of them is
+   * taken to come from the address its X-Forwarded-For names (the sign-in throttle and the
+   * rate limit count by it). Without it every caller behind a proxy is the proxy.
+   */
+  trustProxy?: string[];
   bodyLimitBytes?: number;
   /** Sync to HQ: the key source of the stored secret, and the scheduler when this process syncs. */
   sync?: SyncServices;
@@ -118,6 +125,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     logger: withRedactedRequests(opts.logger),
     bodyLimit: opts.bodyLimitBytes ?? 1024 * 1024,
     genReqId: () => newId('request'),
+    ...(opts.trustProxy && opts.trustProxy.length > 0 ? { trustProxy: opts.trustProxy } : {}),
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -256,6 +264,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       await donationRoutes(api, ctx, opts.sync);
       await letterRoutes(api, ctx, opts.dataDir ?? null);
       await accountRoutes(api, ctx);
+      await peopleRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await customFieldRoutes(api, ctx);
       await electionRoutes(api, ctx);

@@ -55,10 +55,13 @@ declare module 'fastify' {
 // browser-session: trades a one-time token for a session (answers 404 unless the renderer plugin registered it).
 // hub/join: a station pairing with an event hub has no key yet; its pairing code is the credential
 // (its confirmation, hub/join/confirm, is sent with the new key: not public).
+// sign-in and set-password: a person's email and password, or their one-time link, are the credential.
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   '/api/v1/openapi.json',
   '/api/v1/browser-session',
   '/api/v1/hub/join',
+  '/api/v1/sign-in',
+  '/api/v1/set-password',
 ]);
 /** The API's documentation pages (the Swagger UI plugin's routes, all under it). */
 const PUBLIC_DOCS = '/api/v1/docs';
@@ -223,7 +226,13 @@ export const requireAuth = global(async (app) => {
           ),
         );
     }
-    request.auth = { accountId: verified.accountId, keyId, session: verified.session, role: verified.role };
+    request.auth = {
+      accountId: verified.accountId,
+      keyId,
+      session: verified.session,
+      role: verified.role,
+      user: verified.user,
+    };
   });
 });
 

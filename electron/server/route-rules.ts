@@ -108,6 +108,13 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/api-keys`]: { roles: ADMIN, what: 'see API keys' },
   [`POST ${V1}/api-keys`]: { roles: ADMIN, what: 'create API keys' },
   [`DELETE ${V1}/api-keys/:id`]: { roles: ADMIN, what: 'revoke API keys' },
+
+  // People who sign in (sign-in and set-password are public: gates.ts)
+  [`GET ${V1}/me`]: { roles: EVERYONE, what: 'see who this key is' },
+  [`POST ${V1}/sign-out`]: { roles: EVERYONE, what: 'sign out' },
+  [`GET ${V1}/users`]: { roles: ADMIN, what: 'see the people' },
+  [`POST ${V1}/users`]: { roles: ADMIN, what: 'add people' },
+  [`PATCH ${V1}/users/:id`]: { roles: ADMIN, what: "change people's roles or disable them" },
   [`GET ${V1}/campaigns`]: { roles: EVERYONE, what: 'list campaigns' },
   [`POST ${V1}/campaigns`]: { roles: ADMIN, what: 'create campaigns' },
   [`GET ${V1}/campaigns/:id`]: { roles: EVERYONE, what: 'read campaigns' },

@@ -8,8 +8,13 @@ export interface Auth {
   keyId: string;
   /** null for a permanent key; the kind of session for a session key. */
   session: SessionKind | null;
-  /** What the request may do (route-rules.ts): the key's own role. */
+  /**
+   * What the request may do (route-rules.ts): a person's session acts in the person's role (read
+   * at this request); any other key in its own role.
+   */
   role: Role;
+  /** The person a sign-in session belongs to (read at this request); null for every other key. */
+  user: { id: string; name: string } | null;
 }
 
 /**

@@ -53,6 +53,10 @@ export interface ServeOptions {
   dataDir?: string;
   /** Only the donor API's routes, as documented (app.ts `specOnly`); no hub then. */
   specOnly?: boolean;
+  /** Reverse proxies whose X-Forwarded-For is believed (app.ts `trustProxy`). */
+  trustProxy?: string[];
+  /** The domain's clock (tests move it: a session's idle end, the sign-in throttle's wait). */
+  now?: () => string;
 }
 
 /** Said at start when the API is reachable from the network over plain HTTP. */
@@ -64,7 +68,7 @@ export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
-  const ctx = createContext(opts.store);
+  const ctx = createContext(opts.store, opts.now);
   // Session keys of processes that died without shutting down (kill -9, a crash) are revoked
   // before anything is served.
   await revokeOrphanedSessionKeys(ctx);
@@ -108,6 +112,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     ...(opts.https ? { https: opts.https } : {}),
     ...(hub ? { hub } : {}),
     ...(opts.specOnly ? { specOnly: true } : {}),
+    ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host });
   if (!isLoopbackBind(host) && !opts.https) app.log.warn({ host, tls: false }, plainHttpWarning(host));

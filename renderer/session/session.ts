@@ -2,7 +2,9 @@
  * Where the renderer's API credentials come from. In the Electron window the preload bridge
  * (`window.giftdesk.session()`) hands them over. In a browser the address printed by
  * `npm start` carries a one-time token (`#token=…`): it is traded once for a session, kept
- * in sessionStorage (this tab only), and removed from the address bar and history.
+ * in sessionStorage (this tab only), and removed from the address bar and history. At a shared
+ * server a person signs in instead (SignIn.tsx), or sets their password through their link
+ * (`#set-password=…`).
  */
 import { AppSession } from '#shared/schemas/session.ts';
 
@@ -18,6 +20,7 @@ const STORAGE_KEY = 'giftdesk.session';
 export type SessionResult =
   | { kind: 'ready'; session: AppSession }
   | { kind: 'no-session' }
+  | { kind: 'set-password'; token: string }
   | { kind: 'link-refused'; message: string }
   | { kind: 'unreachable'; message: string };
 
@@ -56,10 +59,22 @@ export function tokenFromHash(hash: string): string | null {
   return t && t.length > 0 ? t : null;
 }
 
+/** The token of a set-password link (`#set-password=…`), if the address has one. */
+export function passwordTokenFromHash(hash: string): string | null {
+  const t = new URLSearchParams(hash.replace(/^#/, '')).get('set-password');
+  return t && t.length > 0 ? t : null;
+}
+
 export async function obtainSession(): Promise<SessionResult> {
   if (window.giftdesk) {
     const s = await window.giftdesk.session();
     return { kind: 'ready', session: { accountId: s.accountId, keyId: s.keyId, secret: s.secret } };
+  }
+  const passwordToken = passwordTokenFromHash(window.location.hash);
+  if (passwordToken) {
+    // Off the address bar and out of history: the page holds it until the password is set.
+    window.history.replaceState(null, '', `${window.location.pathname}#/gifts`);
+    return { kind: 'set-password', token: passwordToken };
   }
   const token = tokenFromHash(window.location.hash);
   if (token) {

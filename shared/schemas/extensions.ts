@@ -199,7 +199,7 @@ export const ApiKey = z
     revokedAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
     /** null: a permanent key; 'desktop': the desktop window's key, which ends with its process; 'browser': a browser window's, which ends when a person ends it or after 12 hours unused. */
-    session: z.enum(['browser', 'desktop']).nullable(),
+    session: z.enum(['browser', 'desktop', 'sign-in']).nullable(),
     /** What the key may do (the route rules); keys made before roles are 'administrator'. */
     role: Role,
   })

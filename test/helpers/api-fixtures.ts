@@ -276,6 +276,9 @@ const TABLES = {
   letterTemplates: true,
   letterRuns: true,
   letterRunGifts: true,
+  users: true,
+  userPasswordTokens: true,
+  signInFailures: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

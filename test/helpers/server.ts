@@ -17,6 +17,8 @@ import { startServer, type RunningServer, type ServeOptions } from '../../electr
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The PostgreSQL database's URL when the server runs on PostgreSQL (a command line is pointed at it). */
+  databaseUrl?: string;
   store: Store;
   ctx: DomainContext;
   accountId: string;
@@ -138,6 +140,8 @@ export async function startTestServer(
     hub?: boolean;
     /** Only the donor API's routes, as documented (`serve --spec-only`): no create-once, no extension. */
     specOnly?: boolean;
+    /** The domain's clock, for the test and the server alike (moved by the test). */
+    now?: () => string;
   } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase(opts.engine);
@@ -147,7 +151,7 @@ export async function startTestServer(
     databaseUrl: fresh.databaseUrl,
     ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
   });
-  const ctx = createContext(store);
+  const ctx = createContext(store, opts.now);
   const { id: accountId } = await createAccount(ctx, 'Test Org');
   const { keyId, secret } = await createApiKey(ctx, accountId, 'tests');
   // GIFTDESK_TEST_SPEC_ONLY=1 runs a suite of the donor API's routes against a spec-only server.
@@ -161,11 +165,13 @@ export async function startTestServer(
     ...(opts.hub ? { hub: { dataDir } } : {}),
     dataDir,
     ...(specOnly ? { specOnly: true } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   const auth = { 'x-api-key': keyId, authorization: `Bearer ${secret}` };
   return {
     url: running.url,
     dataDir,
+    ...(fresh.databaseUrl ? { databaseUrl: fresh.databaseUrl } : {}),
     store,
     ctx,
     accountId,

@@ -33,6 +33,7 @@ import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
 import * as reachWrongCodes from './2026-12-02T0300-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0310-reach-station-confirmed.ts';
 import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
+import * as peopleUsers from './2026-12-02T0400-people-users.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -70,4 +71,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   reachWrongCodes,
   reachStationConfirmed,
   rolesKeyRole,
+  peopleUsers,
 ];

@@ -1,5 +1,5 @@
 /**
- * The tables of accounts and what hangs off an account itself: its API keys, its running
+ * The tables of accounts and what hangs off an account itself: its API keys, its people, its running
  * counts, and its imports with their rejected rows. Part of the one description of the tables
  * (../schema.ts); camelCase here, snake_case in the database.
  */
@@ -26,11 +26,46 @@ export interface ApiKeysTable {
   revokedAt: string | null;
   lastUsedAt: string | null;
   /** null: a permanent key; otherwise the session it was made for (see the migration). */
-  sessionKind: 'browser' | 'desktop' | null;
+  sessionKind: 'browser' | 'desktop' | 'sign-in' | null;
   /** The process a session key belongs to: `host|pid|random`. */
   sessionOwner: string | null;
   /** The role the key acts in (shared/schemas/roles.ts); 'administrator' for keys made before roles. */
   role: Generated<Role>;
+  /** The person a sign-in session belongs to (users.id); null for every other key. */
+  userId: string | null;
+}
+
+/** A person who signs in with an email and a password (a shared server's staff). */
+export interface UsersTable {
+  id: string;
+  accountId: string;
+  /** As typed, trimmed. */
+  email: string;
+  /** Trimmed and in lower case: unique per account, what a sign-in looks up. */
+  emailKey: string;
+  name: string;
+  role: Role;
+  /** `scrypt$N$r$p$salt$hash` (base64url); null until the person sets a password. */
+  passwordHash: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A one-time link that sets a person's password: only the token's hash is kept. */
+export interface UserPasswordTokensTable {
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** A refused sign-in: where it came from, the email tried (lower case), when. */
+export interface SignInFailuresTable {
+  address: string;
+  emailKey: string;
+  at: string;
 }
 
 /** An account's running counts, spread over a few slots (a read sums them). */

@@ -40,7 +40,14 @@ export async function createApiKey(
  */
 export async function insertApiKey(
   trx: Db,
-  k: { accountId: string; label: string | null; session?: SessionKind; at: string; role?: Role },
+  k: {
+    accountId: string;
+    label: string | null;
+    session?: SessionKind;
+    userId?: string;
+    at: string;
+    role?: Role;
+  },
 ): Promise<{ keyId: string; secret: string; accountId: string; role: Role }> {
   const role = k.role ?? 'administrator';
   const keyId = newId('apiKey');
@@ -59,6 +66,7 @@ export async function insertApiKey(
       // The desktop window's key is this process's; a browser window's outlives a restart.
       sessionOwner: k.session === 'desktop' ? THIS_PROCESS : null,
       role,
+      userId: k.userId ?? null,
     })
     .execute();
   return { keyId, secret, accountId: k.accountId, role };
@@ -139,21 +147,38 @@ const keyById = reusable((db, p) =>
       'createdAt',
       'lastUsedAt',
       'role',
+      'userId',
     ])
     .where('id', '=', p<string>(0)),
 );
 
+/** A session key's person, read at each request: a new role or a disable applies at once. */
+const userById = reusable((db, p) =>
+  db.selectFrom('users').select(['name', 'role', 'disabledAt']).where('id', '=', p<string>(0)),
+);
+
+/** What a key that checked out is: its account, its kind, the role it acts in, its person. */
+export interface KeyHolder {
+  accountId: string;
+  session: SessionKind | null;
+  /** A person's session: the person's role now; any other key: its own role. */
+  role: Role;
+  /** The person a sign-in session belongs to; null for every other key. */
+  user: { id: string; name: string } | null;
+}
+
 /**
  * verifyApiKey with what the key is: a permanent key (session null) or a session key. The
  * desktop window's is valid only inside the process that made it (a key of a crashed process
- * is dead at once, before the next start revokes it); a browser window's in any server on
- * this database until it is ended or goes unused for BROWSER_SESSION_IDLE_MS.
+ * is dead at once, before the next start revokes it); a browser window's (or a person's
+ * sign-in) in any server on this database until it is ended or goes unused for
+ * BROWSER_SESSION_IDLE_MS. A person's session also ends when the person is disabled.
  */
 export async function authenticateApiKey(
   ctx: DomainContext,
   keyId: string,
   secret: string,
-): Promise<{ accountId: string; session: SessionKind | null; role: Role } | null> {
+): Promise<KeyHolder | null> {
   const row = (await keyById(ctx.store.db, [keyId])).rows[0] as
     | {
         accountId: string;
@@ -164,6 +189,7 @@ export async function authenticateApiKey(
         createdAt: string;
         lastUsedAt: string | null;
         role: Role;
+        userId: string | null;
       }
     | undefined;
   const presented = hashSecret(secret);
@@ -172,11 +198,20 @@ export async function authenticateApiKey(
   if (!row || !same || row.revokedAt !== null) return null;
   if (row.sessionOwner !== null && row.sessionOwner !== THIS_PROCESS) return null;
   if (
-    row.sessionKind === 'browser' &&
+    (row.sessionKind === 'browser' || row.sessionKind === 'sign-in') &&
     row.sessionOwner === null &&
     browserSessionExpired(row.lastUsedAt ?? row.createdAt, ctx.now())
   )
     return null;
+  let user: KeyHolder['user'] = null;
+  let role: Role = row.role;
+  if (row.userId !== null) {
+    const u = (await userById(ctx.store.db, [row.userId])).rows[0] as
+      { name: string; role: Role; disabledAt: string | null } | undefined;
+    if (!u || u.disabledAt !== null) return null;
+    user = { id: row.userId, name: u.name };
+    role = u.role;
+  }
   const last = lastUsedWritten.get(keyId) ?? 0;
   if (Date.now() - last > 60_000) {
     lastUsedWritten.set(keyId, Date.now());
@@ -185,7 +220,7 @@ export async function authenticateApiKey(
       .write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute())
       .catch(() => undefined);
   }
-  return { accountId: row.accountId, session: row.sessionKind, role: row.role };
+  return { accountId: row.accountId, session: row.sessionKind, role, user };
 }
 
 /**

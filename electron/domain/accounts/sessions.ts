@@ -9,11 +9,14 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { DomainContext } from '../context.ts';
 
-/** The kinds of session key; a permanent key has none. */
-export type SessionKind = 'browser' | 'desktop';
+/**
+ * The kinds of session key; a permanent key has none. 'sign-in': a person's, opened with their
+ * email and password (sign-in.ts); it idles out like a browser window's.
+ */
+export type SessionKind = 'browser' | 'desktop' | 'sign-in';
 
 /**
- * A browser window's key belongs to the data folder's database, not to one server process:
+ * A browser window's key (and a person's sign-in) belongs to the data folder's database, not to one server process:
  * a restart of the server (Ctrl+C and `npm start` again, or a crash) must not lock a tab
  * out in the middle of a gift. It ends when a person ends it, or after this long unused
  * (a tab left open overnight asks for a fresh link in the morning).

@@ -89,14 +89,15 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      if (req.auth?.session === 'browser') {
-        // A browser tab's key lives in the page; a permanent key minted through it would
-        // outlive the session. Keys are made in the desktop app or with `giftdesk key create`.
+      if (req.auth?.session === 'browser' || req.auth?.session === 'sign-in') {
+        // A browser tab's key (or a person's sign-in) lives in the page; a permanent key minted
+        // through it would outlive the session (and the person, once disabled). Keys are made in
+        // the desktop app or with `giftdesk key create`.
         throw new DomainError(
           'forbidden',
           'session_cannot_create_keys',
           'A browser session cannot create API keys. Create keys in the desktop app or with: giftdesk key create --account <id>',
-          [{ field: 'X-API-Key', issue: 'is a browser-session key' }],
+          [{ field: 'X-API-Key', issue: `is a ${req.auth.session}-session key` }],
         );
       }
       return reply
