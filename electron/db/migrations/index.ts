@@ -30,10 +30,10 @@ import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
 import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
 import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
-import * as reachWrongCodes from './2026-12-02T0300-reach-wrong-codes.ts';
-import * as reachStationConfirmed from './2026-12-02T0310-reach-station-confirmed.ts';
 import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
 import * as peopleUsers from './2026-12-02T0400-people-users.ts';
+import * as reachWrongCodes from './2026-12-02T0410-reach-wrong-codes.ts';
+import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirmed.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -68,8 +68,8 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   hubSentGifts,
   syncResent,
   ownContactCreates,
-  reachWrongCodes,
-  reachStationConfirmed,
   rolesKeyRole,
   peopleUsers,
+  reachWrongCodes,
+  reachStationConfirmed,
 ];

@@ -39,7 +39,7 @@ export interface HubStationsTable {
   reportedBatches: string | null;
   /**
    * 1 once the station confirmed it stored its key (or it reported); 0 from the hub's join
-   * answer until then (2026-12-02T0310-reach-station-confirmed; stations paired before: 1).
+   * answer until then (2026-12-02T0420-reach-station-confirmed; stations paired before: 1).
    */
   confirmed: ColumnType<number, number | undefined, number>;
 }
@@ -54,7 +54,7 @@ export interface HubPairingCodesTable {
   stationId: string | null;
 }
 
-/** At a hub: a wrong pairing code of the last minute and where it came from (2026-12-02T0300-reach-wrong-codes). */
+/** At a hub: a wrong pairing code of the last minute and where it came from (2026-12-02T0410-reach-wrong-codes). */
 export interface HubWrongCodesTable {
   /** The address the join came from. */
   address: string;

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0300-reach-wrong-codes';
+export const name = '2026-12-02T0410-reach-wrong-codes';
 
 export function migration(_engine: Engine): Migration {
   return {

@@ -10,7 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0310-reach-station-confirmed';
+export const name = '2026-12-02T0420-reach-station-confirmed';
 
 export function migration(_engine: Engine): Migration {
   return {
