@@ -338,6 +338,68 @@ describe('a station of an event hub', () => {
     await expect.poll(async () => (await named(a)).length).toBe(1);
   });
 
+  it('the same new donor typed twice at one station ("Łukasz Żółć", then "lukasz zolc"): one donor, the gift on it, nothing parked', async () => {
+    const waiting = async (s: StationServer) =>
+      expectStatus(await s.request('GET', `/api/v1/sync/status?accountId=${s.accountId}`), 200) as {
+        waiting: number;
+        needsAttention: number;
+      };
+    const first = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'Łukasz',
+        lastName: 'Żółć',
+        primaryEmail: 'lukasz@zolc.example',
+      }),
+      201,
+    );
+    await expect.poll(async () => (await waiting(b)).waiting).toBe(0);
+    // Another volunteer at the same table types him again, without the accents, with a gift.
+    const again = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'lukasz',
+        lastName: 'zolc',
+        primaryEmail: 'lukasz@zolc.example',
+      }),
+      201,
+    );
+    const g = expectStatus(
+      await b.request('POST', '/api/v1/donations', {
+        accountId: b.accountId,
+        contactId: again.id,
+        donationAmount: 19.99,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+      201,
+    );
+    await expect.poll(async () => (await waiting(b)).waiting).toBe(0);
+    expect((await waiting(b)).needsAttention).toBe(0);
+    const here = expectStatus(
+      await b.request('GET', `/api/v1/contacts?accountId=${b.accountId}&search=zolc`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(here.map((c) => c.id)).toEqual([first.id]);
+    const gifts = expectStatus(
+      await b.request('GET', `/api/v1/contacts/${first.id}/donations?accountId=${b.accountId}`),
+      200,
+    ).donations as Array<{ id: string; donationAmount: number }>;
+    expect(gifts.map((x) => [x.id, x.donationAmount])).toEqual([[g.id, 19.99]]);
+    // The hub holds one donor, with the gift.
+    const atHub = expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=zolc`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(atHub).toHaveLength(1);
+    const hubGiftsOf = expectStatus(
+      await hub.request('GET', `/api/v1/contacts/${atHub[0]!.id}/donations?accountId=${hub.accountId}`),
+      200,
+    ).donations as Array<{ donationAmount: number }>;
+    expect(hubGiftsOf.map((x) => x.donationAmount)).toEqual([19.99]);
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect
