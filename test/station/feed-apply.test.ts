@@ -366,4 +366,34 @@ describe('a page of the feed at a station', () => {
       .executeTakeFirstOrThrow();
     expect(row.organization).toBe('Kim & Co');
   });
+
+  it('another Chen Wei of the hub (no email) while this station’s own Chen Wei waits to be sent: both here, the hub’s with its gift', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const mine = await createContact(ctx, { accountId, firstName: 'Chen', lastName: 'Wei' });
+    // The hub never takes a create without an email for one of its donors: its Chen Wei is
+    // another person, and the feed brings him with a gift typed at the hub.
+    const theirs = contact('cnt_HUBCHENWEI', { firstName: 'Chen', lastName: 'Wei' });
+    const counts = await apply(
+      page({
+        contacts: [theirs],
+        donations: [gift('don_HUBCW1', 'cnt_HUBCHENWEI', 25, { stationId: null })],
+        cursor: '19',
+      }),
+    );
+    expect(counts).toMatchObject({ held: 0 });
+    const weis = await store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('lastName', '=', 'Wei')
+      .orderBy('id')
+      .execute();
+    expect(weis.map((r) => r.id).sort()).toEqual(['cnt_HUBCHENWEI', mine.id].sort());
+    expect((await giftsOf('cnt_HUBCHENWEI')).map((g) => g.amountCents)).toEqual([2500]);
+    const held = await store.db
+      .selectFrom('hubHeldGifts')
+      .select('hubId')
+      .where('hubId', '=', 'don_HUBCW1')
+      .execute();
+    expect(held).toEqual([]);
+  });
 });
