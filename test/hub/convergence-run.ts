@@ -226,7 +226,11 @@ async function operate(
     const code = (r.body as { code?: string } | undefined)?.code ?? '';
     const k = `${end.role} ${op}: ${r.status}${code ? ` ${code}` : ''}`;
     res.refusals[k] = (res.refusals[k] ?? 0) + 1;
-    if (r.status >= 500) res.failures.push(`${end.name} ${op}: ${r.status} ${r.text.slice(0, 300)}`);
+    // A station asking the hub while the run has killed it answers 503 `hub_unreachable`, nothing
+    // changed: what the station is meant to say then, not a failure.
+    const hubAway = end.role === 'station' && r.status === 503 && code === 'hub_unreachable';
+    if (r.status >= 500 && !hubAway)
+      res.failures.push(`${end.name} ${op}: ${r.status} ${r.text.slice(0, 300)}`);
   };
 
   const known = (end: End, d: Donor) => idAt(rig, end, d.origin, d.originId);
