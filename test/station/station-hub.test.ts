@@ -400,6 +400,56 @@ describe('a station of an event hub', () => {
     expect(hubGiftsOf.map((x) => x.donationAmount)).toEqual([19.99]);
   });
 
+  it('a donor the hub has, typed again at a station without the accents: the station shows the hub’s donor', async () => {
+    const hubs = await makeContact(hub, {
+      firstName: 'Zoë',
+      lastName: 'Núñez',
+      primaryEmail: 'zoe@nunez.example',
+      primaryPhone: '555-0142',
+    });
+    const page = async (s: StationServer, id: string) =>
+      expectStatus(await s.request('GET', `/api/v1/contacts/${id}?accountId=${s.accountId}`), 200) as {
+        firstName: string;
+        lastName: string;
+        primaryPhone: string | null;
+        createdAt: string;
+      };
+    // The feed brings her to station B first.
+    await expect
+      .poll(
+        async () => (await b.request('GET', `/api/v1/contacts/${hubs.id}?accountId=${b.accountId}`)).status,
+      )
+      .toBe(200);
+    const mine = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'zoe',
+        lastName: 'nunez',
+        primaryEmail: 'zoe@nunez.example',
+      }),
+      201,
+    );
+    await expect
+      .poll(
+        async () =>
+          (
+            expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200) as {
+              waiting: number;
+            }
+          ).waiting,
+      )
+      .toBe(0);
+    const atHub = await page(hub, hubs.id);
+    expect(atHub).toMatchObject({ firstName: 'Zoë', lastName: 'Núñez', primaryPhone: '555-0142' });
+    const here = await page(b, mine.id);
+    expect(here).toMatchObject({
+      firstName: atHub.firstName,
+      lastName: atHub.lastName,
+      primaryPhone: atHub.primaryPhone,
+      createdAt: atHub.createdAt,
+    });
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

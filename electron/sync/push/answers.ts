@@ -33,6 +33,7 @@ import {
   unlinkRemote,
 } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { foldNewDonor } from './fold-donor.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';
@@ -146,6 +147,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At a station: the record here is the hub's donor, its values and times (feed-contacts.ts).
+      if (step.op === 'create' && e.entityType === 'contact' && cfg.kind === 'hub')
+        await takeHubDonor(trx, cfg.accountId, e.entityId, res.body, at);
       // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
       if (step.op === 'create' && e.entityType === 'donation' && cfg.kind !== 'hub')
         await noteSentToHq(trx, cfg.accountId, e.entityId, at);

@@ -332,3 +332,45 @@ export async function applyFeedDeletions(
     await unlinkRemote(trx, 'contact', localId);
   }
 }
+
+/**
+ * The hub's answer to this station's create of a donor, taken in the answer's transaction: the
+ * donor it made (201: its times, which the feed's echo may have brought before the create was
+ * linked here, and then skipped), or one it holds already (200: the same donor typed at another
+ * table, or this create's earlier attempt that landed late; the hub wrote nothing of this
+ * create). The record here becomes the hub's donor, values and times — the feed may never bring
+ * that donor again. Fields changed here after the create (updates not sent yet) are kept: they
+ * go to the hub next.
+ */
+export async function takeHubDonor(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  answer: unknown,
+  at: string,
+): Promise<void> {
+  if (answer === null || typeof answer !== 'object' || typeof (answer as { id?: unknown }).id !== 'string')
+    return;
+  const c = answer as FeedContact;
+  const f = pulledContactFields(c);
+  if ('problem' in f) return;
+  const kept = new Set<string>();
+  const updates = await trx
+    .selectFrom('changeLog')
+    .select('fields')
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('entityId', '=', localId)
+    .where('op', '=', 'update')
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .execute();
+  for (const u of updates) {
+    if (u.fields === null) return;
+    for (const field of JSON.parse(u.fields) as string[]) kept.add(field);
+  }
+  const isKept = (field: string) => kept.has(field);
+  await refreshPulledContact(trx, accountId, localId, f, kept, at);
+  await applyEventContactDetail(trx, accountId, localId, c, isKept, at);
+  if (c.customFields) await applyEventCustomValues(trx, accountId, localId, c.customFields, isKept, at);
+}
