@@ -396,4 +396,39 @@ describe('a page of the feed at a station', () => {
       .execute();
     expect(held).toEqual([]);
   });
+
+  it('a donor this station edited, the page read after the hub took the edit but before its answer was written here: the hub’s times', async () => {
+    const noor = {
+      ...contact('cnt_HUBNOOR', { firstName: 'Noor', lastName: 'Haddad', email: 'noor@example.org' }),
+      createdAt: '2026-11-27T18:00:00.000Z',
+      updatedAt: '2026-11-27T18:00:00.000Z',
+    } as FeedContact;
+    await apply(page({ contacts: [noor], cursor: '20' }));
+    await updateContact(ctx, accountId, 'cnt_HUBNOOR', { quickNotes: 'sat at table 9' });
+    // The hub took the edit; its answer is written here after the next page was read.
+    await store.write((trx) =>
+      trx
+        .updateTable('changeLog')
+        .set({ syncedAt: '2999-01-01T00:00:00.000Z' })
+        .where('entityId', '=', 'cnt_HUBNOOR')
+        .where('push', '=', 1)
+        .execute(),
+    );
+    const edited = {
+      ...noor,
+      quickNotes: 'sat at table 9',
+      updatedAt: '2026-11-27T19:30:00.000Z',
+    } as FeedContact;
+    await apply(page({ contacts: [edited], cursor: '21' }));
+    const row = await store.db
+      .selectFrom('contacts')
+      .select(['quickNotes', 'createdAt', 'updatedAt'])
+      .where('id', '=', 'cnt_HUBNOOR')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      quickNotes: 'sat at table 9',
+      createdAt: '2026-11-27T18:00:00.000Z',
+      updatedAt: '2026-11-27T19:30:00.000Z',
+    });
+  });
 });
