@@ -431,4 +431,27 @@ describe('a page of the feed at a station', () => {
       updatedAt: '2026-11-27T19:30:00.000Z',
     });
   });
+
+  it('a donor’s gifts of one day, the hub’s and this station’s: newest entered first, as the hub lists them', async () => {
+    const { listContactDonations } = await import('../../electron/domain/contacts/index.ts');
+    const ivy = contact('cnt_HUBIVY', { firstName: 'Ivy', lastName: 'Stone', email: 'ivy@example.org' });
+    // The hub's gift (its id sorts after any this station makes) was entered before this station's.
+    await apply(
+      page({
+        contacts: [ivy],
+        donations: [gift('don_HUBZZIVY', 'cnt_HUBIVY', 25, { donationDate: '2026-11-27T00:00:00.000Z' })],
+        cursor: '22',
+      }),
+    );
+    const mine = await createDonation(ctx, {
+      accountId,
+      contactId: 'cnt_HUBIVY',
+      donationAmount: 19.99,
+      donationDate: '2026-11-27',
+      paymentMethod: 'cash',
+      campaignId: 'cmp_HUBGALA',
+    });
+    const list = await listContactDonations(ctx, accountId, 'cnt_HUBIVY', { accountId });
+    expect(list.donations.map((d) => d.id)).toEqual([mine.id, 'don_HUBZZIVY']);
+  });
 });
