@@ -120,12 +120,11 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(', ');
 
-/** `--cpu-prof` into BENCH_JOIN_PROF, when it is set. */
+/** `--cpu-prof` into BENCH_JOIN_PROF/NAME, when it is set. */
 function profArgs(name: string): string[] {
   const dir = process.env.BENCH_JOIN_PROF ? path.resolve(process.env.BENCH_JOIN_PROF) : null;
-  return dir
-    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
-    : [];
+  // A folder per process, Node's own file names: each thread (the loader's too) writes its own.
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`] : [];
 }
 
 interface Join extends Measured {

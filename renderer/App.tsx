@@ -24,7 +24,9 @@ import { LettersScreen } from './screens/letters/LettersScreen.tsx';
 import { ReviewScreen } from './screens/review/ReviewScreen.tsx';
 import { HubNotServedBadge } from './screens/event/EventAlerts.tsx';
 import { SettingsScreen } from './screens/settings/SettingsScreen.tsx';
+import { roleSees } from './session/role.ts';
 import { SyncBadge } from './SyncBadge.tsx';
+import { Screen } from './ui/index.ts';
 
 const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {
   gifts: GiftEntryScreen,
@@ -35,10 +37,25 @@ const SCREEN_COMPONENTS: Record<ScreenId, ComponentType<ScreenProps>> = {
   settings: SettingsScreen,
 };
 
+/** A screen the session's role is not shown, reached by its address. */
+function NotForRole({ route }: ScreenProps) {
+  const label = SCREENS.find((s) => s.id === route.screen)?.label ?? route.screen;
+  return (
+    <Screen title={label}>
+      <p>This screen is not open to your role. Gift entry and Contacts are.</p>
+    </Screen>
+  );
+}
+
 export function App() {
   const api = useApi();
   const route = useRoute();
   const account = useQuery({ queryKey: qk.account, queryFn: () => api.account() });
+  const role = account.data?.role ?? null;
+  /** The screens this session's role is shown (renderer/session/role.ts). */
+  const screens = SCREENS.filter((s) => roleSees(role, 'roles' in s ? s.roles : undefined));
+  const shown = useRef(screens);
+  shown.current = screens;
   const mainRef = useRef<HTMLElement>(null);
   const firstScreen = useRef(true);
 
@@ -56,7 +73,7 @@ export function App() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const target = SCREENS.find((s) => s.key === e.key);
+      const target = shown.current.find((s) => s.key === e.key);
       if (!target) return;
       e.preventDefault();
       const already = parseRoute(window.location.hash).screen === target.id;
@@ -79,7 +96,8 @@ export function App() {
     firstScreen.current = false;
   }, [route.screen]);
 
-  const Current = SCREEN_COMPONENTS[route.screen];
+  const open = screens.some((s) => s.id === route.screen);
+  const Current = open ? SCREEN_COMPONENTS[route.screen] : NotForRole;
   return (
     <div className="app">
       <a
@@ -106,7 +124,7 @@ export function App() {
         </div>
         <nav aria-label="Screens" className="nav">
           <ul>
-            {SCREENS.map((s) => (
+            {screens.map((s) => (
               <li key={s.id}>
                 <a
                   href={hrefFor(s.id)}

@@ -2,16 +2,18 @@
  * Screens are addressed by the hash (#/gifts, #/contacts/cnt_…), so the app works the same
  * from a file-less static server, in Electron and in a browser, and Back works.
  */
+import type { Role } from '#shared/schemas/roles.ts';
 import { useSyncExternalStore } from 'react';
 
+/** The screens; `roles`: who is shown it (everyone when left out; renderer/session/role.ts). */
 export const SCREENS = [
   { id: 'gifts', label: 'Gift entry', key: '1' },
   { id: 'contacts', label: 'Contacts', key: '2' },
-  { id: 'review', label: 'Review', key: '3' },
-  { id: 'dashboard', label: 'Dashboard', key: '4' },
-  { id: 'letters', label: 'Letters', key: '6' },
-  { id: 'settings', label: 'Settings', key: '5' },
-] as const;
+  { id: 'review', label: 'Review', key: '3', roles: ['coordinator', 'administrator'] },
+  { id: 'dashboard', label: 'Dashboard', key: '4', roles: ['coordinator', 'treasurer', 'administrator'] },
+  { id: 'letters', label: 'Letters', key: '6', roles: ['coordinator', 'treasurer', 'administrator'] },
+  { id: 'settings', label: 'Settings', key: '5', roles: ['coordinator', 'treasurer', 'administrator'] },
+] as const satisfies ReadonlyArray<{ id: string; label: string; key: string; roles?: readonly Role[] }>;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 
 /** What every screen is given by the shell (renderer/App.tsx). */

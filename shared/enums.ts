@@ -17,6 +17,29 @@ export const PAYMENT_METHODS = [
 ] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
+/**
+ * A payment method as people write it, the one wording of every screen, receipt, letter and
+ * deposit slip ("ACH", not "Ach"; "PayPal", not "Paypal").
+ */
+export const PAYMENT_METHOD_LABEL: Record<PaymentMethod, string> = {
+  cash: 'Cash',
+  check: 'Check',
+  credit_card: 'Credit card',
+  ach: 'ACH',
+  wire: 'Wire',
+  paypal: 'PayPal',
+  venmo: 'Venmo',
+  zelle: 'Zelle',
+  cryptocurrency: 'Cryptocurrency',
+  in_kind: 'In kind',
+  other: 'Other',
+};
+
+/** A stored payment method's wording; an unknown one (from a newer HQ) as it is, spaced. */
+export function paymentMethodLabel(m: string): string {
+  return (PAYMENT_METHOD_LABEL as Record<string, string>)[m] ?? m.replace(/_/g, ' ');
+}
+
 export const ELECTION_TYPES = [
   'primary',
   'general',

@@ -56,3 +56,38 @@ export function contactReferenceOf(tags: readonly unknown[] | null | undefined):
   }
   return null;
 }
+
+/**
+ * A gift's notes as a person reads them: without the sync's reference line (what the sync
+ * appended is not a note anybody wrote). null when nothing else is left.
+ */
+export function notesForPeople(notes: string | null | undefined): string | null {
+  if (!notes) return null;
+  const ref = LAST_LINE_REFERENCE.exec(notes);
+  const rest = ref ? notes.slice(0, ref.index).replace(/[ \t\r\n]+$/, '') : notes;
+  return rest === '' ? null : rest;
+}
+
+/**
+ * Notes a person edited (seen without the reference line) put back with the reference line
+ * the stored notes had, so a correction keeps the gift's identity at HQ.
+ */
+export function notesKeepingReference(
+  stored: string | null | undefined,
+  edited: string | null,
+): string | null {
+  const ref = donationReferenceOf(stored);
+  if (ref === null) return edited;
+  const text = edited?.replace(/[ \t\r\n]+$/, '') ?? '';
+  return text === '' ? ref : `${text}\n${ref}`;
+}
+
+/** A contact's tags as a person reads them: without the sync's reference tags. */
+export function tagsForPeople(tags: readonly string[]): string[] {
+  return tags.filter((t) => referenceTagOwner(t) === null);
+}
+
+/** Tags a person edited (seen without references) put back with the stored reference tags, last. */
+export function tagsKeepingReferences(stored: readonly string[], edited: readonly string[]): string[] {
+  return [...tagsForPeople(edited), ...stored.filter((t) => referenceTagOwner(t) !== null)];
+}

@@ -2,8 +2,9 @@
  * The giftdesk command line: the contract scripts and tests rely on. Every command takes
  * --data-dir and --json; errors go to stderr with a non-zero exit.
  */
-import { Command, CommanderError } from 'commander';
-import { createAccount, createApiKey, revokeApiKey } from '../domain/accounts/index.ts';
+import { ROLES, type Role } from '#shared/schemas/roles.ts';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../domain/accounts/index.ts';
 import { archiveCustomField, createCustomField, retireCustomFieldOption } from '../domain/contacts/index.ts';
 import { listFlags } from '../domain/limits/index.ts';
 import { createCampaign, createCommittee, createDonationAccount } from '../domain/reference/index.ts';
@@ -51,20 +52,46 @@ common(
   print(o, r, () => `Created account ${r.id}`);
 });
 
+/** --role: one of the roles, named in the refusal when not. */
+function roleOption(value: string): Role {
+  const role = ROLES.find((r) => r === value.trim().toLowerCase());
+  if (!role) throw new InvalidArgumentError(`"${value}" is not a role (one of: ${ROLES.join(', ')}).`);
+  return role;
+}
+
 const key = program.command('key').description('API keys for scripts');
 common(
   key
     .command('create')
     .description('create an API key (the secret is shown once)')
     .requiredOption('--account <id>', 'account id')
-    .option('--label <label>', 'what the key is for'),
-).action(async (o: CommonOptions & { account: string; label?: string }) => {
-  const r = await withAccount(o, (ctx) => createApiKey(ctx, o.account, o.label));
+    .option('--label <label>', 'what the key is for')
+    .option('--role <role>', `what the key may do: ${ROLES.join(', ')}`, roleOption, 'administrator'),
+).action(async (o: CommonOptions & { account: string; label?: string; role: Role }) => {
+  const r = await withAccount(o, (ctx) => createApiKey(ctx, o.account, o.label, undefined, o.role));
   print(
     o,
     r,
     () =>
-      `Key id:  ${r.keyId}\nSecret:  ${r.secret}\n(The secret is shown only now; it is stored as a hash.)`,
+      `Key id:  ${r.keyId}\nRole:    ${r.role}\nSecret:  ${r.secret}\n(The secret is shown only now; it is stored as a hash.)`,
+  );
+});
+common(
+  key
+    .command('list')
+    .description("list an account's keys with their roles (never their secrets)")
+    .requiredOption('--account <id>', 'account id'),
+).action(async (o: CommonOptions & { account: string }) => {
+  const keys = await withAccount(o, (ctx) => listApiKeys(ctx, o.account));
+  print(o, { data: keys }, () =>
+    keys.length === 0
+      ? 'No keys'
+      : keys
+          .map(
+            (k) =>
+              `${k.keyId}  ${k.role.padEnd(13)}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'live'}${k.session ? `  (${k.session} session)` : ''}${k.label ? `  ${k.label}` : ''}`,
+          )
+          .join('\n'),
   );
 });
 common(

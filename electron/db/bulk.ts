@@ -3,7 +3,14 @@
  * query building and compiling once per statement shape, not once per row. Engine-neutral:
  * the SQL is compiled by the handle's own dialect, so SQLite and PostgreSQL both work.
  */
-import type { Compilable, CompiledQuery, Insertable, QueryResult } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Insertable,
+  type QueryResult,
+  SqliteAdapter,
+} from 'kysely';
+import type { Engine } from './migration-types.ts';
 import type { Database } from './schema.ts';
 import type { Db } from './store.ts';
 
@@ -62,6 +69,11 @@ export function reusable(build: (db: Db, p: <T>(i: number) => T) => Compilable<u
       parameters: slots.map((s) => ('at' in s ? values[s.at] : s.value)),
     });
   };
+}
+
+/** Which engine a handle (or a transaction's) runs on. */
+export function engineOf(db: Db): Engine {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }
 
 /** At most this many values in one statement (SQLite allows 32766, PostgreSQL 65535). */

@@ -3,6 +3,7 @@
  * one Kysely handle typed by `Database`, plus the few things only an engine knows how to do.
  */
 import type { Kysely, RawBuilder } from 'kysely';
+import type { ChangeSignal } from './change-signal.ts';
 import type { ContactSearch } from './contact-search.ts';
 import type { Engine } from './migration-types.ts';
 import type { Database } from './schema.ts';
@@ -44,4 +45,6 @@ export interface Store {
   close(): Promise<void>;
   /** A description for logs, without credentials. */
   readonly location: string;
+  /** Who wrote since this process started, for open screens to read again (change-signal.ts). */
+  readonly changes: ChangeSignal;
 }

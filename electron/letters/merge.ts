@@ -4,7 +4,7 @@
  * gifts with their total. A line that held only fields with nothing in them (a signer with no
  * title) is left out; a field name GiftDesk does not know stays as typed, so it shows.
  */
-import type { PaymentMethod } from '#shared/enums.ts';
+import { paymentMethodLabel, type PaymentMethod } from '#shared/enums.ts';
 import { formatCents } from '#shared/money.ts';
 import type { LetterSettings } from '#shared/schemas/letters.ts';
 import type { TemplateText } from './defaults.ts';
@@ -39,9 +39,9 @@ export function tableDate(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : SHORT_DATE.format(d);
 }
 
-const METHODS: Partial<Record<PaymentMethod, string>> = { credit_card: 'Credit card', ach: 'Bank transfer' };
+/** A payment method as the letter names it: the app's one wording (ACH, Credit card, In kind). */
 export function paymentLabel(m: PaymentMethod): string {
-  return METHODS[m] ?? `${m[0]!.toUpperCase()}${m.slice(1).replace(/_/g, ' ')}`;
+  return paymentMethodLabel(m);
 }
 
 export const GIFT_COLUMNS = ['Date', 'Campaign', 'Payment', 'Amount'];

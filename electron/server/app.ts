@@ -21,7 +21,7 @@ import type { DomainContext } from '../domain/index.ts';
 import { DomainError, type FieldIssue } from '../domain/index.ts';
 import { errorBody, errorHandler } from './errors.ts';
 import type { HubServices } from '../hub/index.ts';
-import { hostCheck, keyCheck, rateLimit, requireAuth, stationLimit } from './gates.ts';
+import { hostCheck, keyCheck, rateLimit, requireAuth, roleGate, stationLimit } from './gates.ts';
 import { requestLogSerializer } from './log-redact.ts';
 import { accountRoutes } from './routes/account.ts';
 import { batchRoutes } from './routes/batches.ts';
@@ -187,7 +187,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   const ctx = opts.ctx;
 
   // The gates every request passes, in this order (gates.ts): the key checked, a script's
-  // rate limit, the Host check, then authentication for the API's routes.
+  // rate limit, the Host check, authentication for the API's routes, then the key's role
+  // against the route's rule (route-rules.ts).
   await app.register(keyCheck, { ctx });
   const limit = opts.rateLimit ?? { ratePerSecond: 20, burst: 40 };
   const hub = opts.hub;
@@ -205,6 +206,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
   if (opts.hub) await app.register(stationGate, { hub: opts.hub });
   await app.register(requireAuth);
+  await app.register(roleGate);
+  // Every write that answered well, noted with its key: open windows elsewhere read again (GET /live).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;
+    if (request.auth) ctx.store.changes.note(request.auth.keyId);
+  });
 
   app.setNotFoundHandler((request, reply) => {
     void reply

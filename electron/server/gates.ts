@@ -1,5 +1,5 @@
 /**
- * What every request passes before its route, as four plugins registered in this order on
+ * What every request passes before its route, as five plugins registered in this order on
  * the root instance (their onRequest hooks run in that order):
  *
  * 1. `keyCheck` — reads X-API-Key and the bearer secret of an /api/ request and checks them
@@ -17,12 +17,15 @@
  *    user's browser cannot reach the server), unless the server was bound beyond loopback.
  * 4. `requireAuth` — an /api/ route outside the public ones needs a key that checked out: 401
  *    otherwise; the request's `auth` is set for the routes (scope.ts).
+ * 5. `roleGate` — the key's role against the route's rule (route-rules.ts): 403
+ *    `role_forbidden` naming the role and what it may not do.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authenticateApiKey } from '../domain/accounts/index.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { errorBody } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
+import { roleMay } from './route-rules.ts';
 import type { Auth } from './scope.ts';
 import type { Buckets } from './token-bucket.ts';
 
@@ -168,6 +171,38 @@ export const requireAuth = global(async (app) => {
           ),
         );
     }
-    request.auth = { accountId: verified.accountId, keyId, session: verified.session };
+    request.auth = { accountId: verified.accountId, keyId, session: verified.session, role: verified.role };
+  });
+});
+
+/** The API routes each server registered, as `METHOD /api/v1/path` (HEAD folded into GET). */
+const apiRoutesOf = new WeakMap<FastifyInstance, Set<string>>();
+
+/**
+ * Every non-public /api/ route registered on this server after roleGate (the route-rules test
+ * checks each has a rule).
+ */
+export function registeredApiRoutes(app: FastifyInstance): string[] {
+  return [...(apiRoutesOf.get(app) ?? [])].sort();
+}
+
+function isPublic(path: string): boolean {
+  return PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+export const roleGate = global(async (app) => {
+  const routes = new Set<string>();
+  apiRoutesOf.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || isPublic(route.url)) return;
+    for (const m of [route.method].flat()) routes.add(`${m === 'HEAD' ? 'GET' : m} ${route.url}`);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = request.auth;
+    const url = request.routeOptions.url;
+    // No key (a public route, or the app's own files) or no route (the 404 answers).
+    if (!auth || url === undefined) return;
+    const may = roleMay(auth.role, request.method, url);
+    if (!may.allowed) return reply.code(403).send(errorBody(403, 'role_forbidden', may.message));
   });
 });

@@ -1,3 +1,4 @@
+import type { Role } from '#shared/schemas/roles.ts';
 import type { FastifyRequest } from 'fastify';
 import type { SessionKind } from '../domain/accounts/index.ts';
 import { DomainError } from '../domain/index.ts';
@@ -7,6 +8,8 @@ export interface Auth {
   keyId: string;
   /** null for a permanent key; the kind of session for a session key. */
   session: SessionKind | null;
+  /** What the request may do (route-rules.ts): the key's own role. */
+  role: Role;
 }
 
 /**

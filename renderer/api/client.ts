@@ -67,6 +67,8 @@ export interface ClientOptions {
   onUnauthorized?: () => void;
   /** Told after each request whether the server answered at all (./server-reach.ts). */
   onReach?: (answered: boolean) => void;
+  /** Told when a request that writes (not a GET) leaves (./live-refresh.ts pauses meanwhile). */
+  onWrite?: () => void;
   /** DEFAULT_TIMEOUTS unless given (tests give short ones). */
   timeouts?: Partial<Timeouts>;
 }
@@ -127,6 +129,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
 
   /** Sends the request; a failure to reach the server is an ApiError, an abort is thrown as is. */
   async function send(method: string, url: string, init: SendInit): Promise<Response> {
+    if (method !== 'GET') opts.onWrite?.();
     let res: Response;
     try {
       res = await fetch(url, {

@@ -4,6 +4,7 @@
  * the shared response schemas. Screens call these through TanStack Query (see ./queries.ts).
  */
 import { z } from 'zod';
+import { LiveVersion } from '#shared/schemas/session.ts';
 import {
   Contact,
   ContactCreateBody,
@@ -111,6 +112,8 @@ export function endpoints(c: ApiClient) {
     raw: c,
 
     account: () => c.request('GET', '/account', { schema: Account }),
+    /** Whether anyone else wrote since this window last asked (./live-refresh.ts). */
+    live: () => c.request('GET', '/live', { schema: LiveVersion }),
 
     contacts: {
       list: (q: Q<typeof ContactListQuery> = {}, signal?: AbortSignal) =>

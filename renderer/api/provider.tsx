@@ -10,6 +10,7 @@ import type { AppSession } from '#shared/schemas/session.ts';
 import { createApiClient } from './client.ts';
 import { endpoints, type Api } from './endpoints.ts';
 import { isApiError } from './errors.ts';
+import { createWorkClock, useLiveRefresh } from './live-refresh.ts';
 import { createServerReach, ServerReachContext, useServerWatch } from './server-reach.ts';
 
 const ApiContext = createContext<Api | null>(null);
@@ -42,14 +43,19 @@ export function ApiProvider(props: {
 }) {
   const { session, onUnauthorized } = props;
   const reach = useMemo(() => createServerReach(), []);
+  const work = useMemo(() => createWorkClock(), []);
   const api = useMemo(
-    () => endpoints(createApiClient({ session, onUnauthorized, onReach: reach.report })),
-    [session, onUnauthorized, reach],
+    () =>
+      endpoints(createApiClient({ session, onUnauthorized, onReach: reach.report, onWrite: work.worked })),
+    [session, onUnauthorized, reach, work],
   );
   const client = useMemo(() => props.queryClient ?? createQueryClient(), [props.queryClient]);
   // While the server is not answering, ask it again (the sync status: small, and the header's).
   const probe = useCallback(() => api.sync.status(), [api]);
   useServerWatch(reach, client, probe);
+  // What others write shows on the screen open here (./live-refresh.ts).
+  const askLive = useCallback(() => api.live(), [api]);
+  useLiveRefresh(client, askLive, work);
   return (
     <QueryClientProvider client={client}>
       <ServerReachContext.Provider value={reach}>

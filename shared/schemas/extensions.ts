@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CUSTOM_FIELD_TYPES, ELECTION_TYPES, FLAG_STATES, LIMIT_KINDS } from '../enums.ts';
 import { accountIdField, dateOnly, limitDollars, requiredText, typeError } from './common.ts';
+import { Role } from './roles.ts';
 
 const electionType = z.enum(ELECTION_TYPES, {
   error: typeError(`must be one of: ${ELECTION_TYPES.join(', ')}`),
@@ -199,13 +200,22 @@ export const ApiKey = z
     lastUsedAt: z.string().nullable(),
     /** null: a permanent key; 'desktop': the desktop window's key, which ends with its process; 'browser': a browser window's, which ends when a person ends it or after 12 hours unused. */
     session: z.enum(['browser', 'desktop']).nullable(),
+    /** What the key may do (the route rules); keys made before roles are 'administrator'. */
+    role: Role,
   })
   .meta({ id: 'ApiKey' });
 export const ApiKeyCreate = z.object({
   accountId: accountIdField,
   label: z.string().trim().max(100).nullish(),
+  /** The role the new key acts in; 'administrator' when left out. */
+  role: Role.optional(),
 });
-export const ApiKeyCreated = z.object({ keyId: z.string(), secret: z.string(), accountId: z.string() });
+export const ApiKeyCreated = z.object({
+  keyId: z.string(),
+  secret: z.string(),
+  accountId: z.string(),
+  role: Role,
+});
 export const ApiKeyRevoked = z.object({ keyId: z.string(), revoked: z.literal(true) });
 
 export const Account = z.object({
@@ -215,4 +225,6 @@ export const Account = z.object({
   contacts: z.number().int(),
   donations: z.number().int(),
   createdAt: z.string(),
+  /** The role the key asking acts in: what this session may do (the screens hide the rest). */
+  role: Role,
 });

@@ -217,7 +217,8 @@ export const HubSnapshots = z.object({
 export const HubChangesQuery = z.object({
   after: z.string().max(200).optional(),
   wait: z.coerce.number().int().min(0).max(30).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
+  /** At most 2000 (a hub of an earlier version: 500). */
+  limit: z.coerce.number().int().min(1).max(2000).optional(),
 });
 
 export const HubChanges = z

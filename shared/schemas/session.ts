@@ -27,3 +27,16 @@ export const AppSession = z
   })
   .meta({ id: 'AppSession' });
 export type AppSession = z.infer<typeof AppSession>;
+
+/**
+ * What an open window polls to learn that what it shows changed elsewhere: the server's start
+ * (new at every start) and a count of the writes not made by the asking key. When either
+ * differs from the last answer, the window reads what is on screen again.
+ */
+export const LiveVersion = z
+  .object({
+    instance: z.string(),
+    version: z.number().int().min(0),
+  })
+  .meta({ id: 'LiveVersion' });
+export type LiveVersion = z.infer<typeof LiveVersion>;

@@ -151,7 +151,7 @@ describe('401: missing or wrong credentials', () => {
       await s.request('POST', '/api/v1/api-keys', { accountId: s.accountId }),
       201,
     );
-    expect(Object.keys(created).sort()).toEqual(['accountId', 'keyId', 'secret']);
+    expect(Object.keys(created).sort()).toEqual(['accountId', 'keyId', 'role', 'secret']);
     expect(created.secret.length).toBeGreaterThanOrEqual(32);
     const stored = await snapshot(s);
     for (const secret of [created.secret, s.secret]) {
@@ -167,6 +167,7 @@ describe('401: missing or wrong credentials', () => {
       revokedAt: null,
       lastUsedAt: null,
       session: null, // a permanent key
+      role: 'administrator', // a key made without a role
     });
   });
 });

@@ -390,6 +390,7 @@ describe('API keys for local scripts', () => {
       keyId: expect.stringMatching(/^gdk_/),
       secret: expect.stringMatching(/^gds_/),
       accountId: t.accountId,
+      role: 'administrator',
     });
     const auth = { 'x-api-key': made.keyId, authorization: `Bearer ${made.secret}` };
     expectStatus(await rawRequest(`${s.url}/api/v1/contacts?${q(t)}`, 'GET', undefined, auth), 200);
@@ -398,6 +399,7 @@ describe('API keys for local scripts', () => {
     expect(list.data.find((k: { keyId: string }) => k.keyId === made.keyId)).toMatchObject({
       label: 'nightly reconcile',
       revokedAt: null,
+      role: 'administrator',
     });
 
     expectStatus(await t.request('DELETE', `/api/v1/api-keys/${made.keyId}?${q(t)}`), 200);

@@ -131,15 +131,25 @@ describe('Settings → Event', () => {
     expect(hubApp.problems).toEqual([]);
   });
 
-  it('joins from a second GiftDesk by pasting the link; a wrong fingerprint, a wrong code and no hub at the address are refused at their fields', async () => {
+  it('joins from a second GiftDesk by pasting the link (or a scanner typing it); a wrong fingerprint, a wrong code and no hub at the address are refused at their fields', async () => {
     const page = stationApp.page;
     await openEvent(page);
     const url = page.getByLabel('Hub address or join link');
     const code = page.getByLabel('Pairing code');
     const fingerprint = page.getByLabel('Certificate fingerprint');
+    const info = await get(hub, '/api/v1/hub');
+    // A QR scanner types the link key by key: it fills the three as a paste does, and nothing
+    // of it lands in the station's name.
+    await url.focus();
+    await page.keyboard.type(joinLink);
+    await expect.poll(() => url.inputValue()).toBe(info.url);
+    expect(await fingerprint.inputValue()).toBe(info.fingerprint);
+    expect(await code.inputValue()).toBe(await hubApp.page.getByTestId('hub-code').textContent());
+    expect(await page.getByLabel('Station name').inputValue()).toBe('');
+    await code.fill('');
+    await fingerprint.fill('');
     await url.fill(joinLink);
     // The link filled the three: the address, the code, the fingerprint.
-    const info = await get(hub, '/api/v1/hub');
     await expect.poll(() => url.inputValue()).toBe(info.url);
     expect(await fingerprint.inputValue()).toBe(info.fingerprint);
     const goodCode = await code.inputValue();

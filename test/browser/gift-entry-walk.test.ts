@@ -268,6 +268,37 @@ describe('starting a batch', () => {
       await context.close();
     }
   });
+
+  it('is filled by keyboard alone: typing replaces the suggested name, a choice takes its typed name, Enter on it starts the batch', async () => {
+    const { page, context, problems } = await openApp(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      await page.getByRole('button', { name: 'Start a batch' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Start a batch' });
+      const name = dialog.getByLabel('Batch name');
+      await expect.poll(() => focusedLabel(page)).toBe('Batch name');
+      await page.keyboard.type('Gala tables 1–4');
+      expect(await name.inputValue()).toBe('Gala tables 1–4');
+      await dialog.getByLabel('Campaign').focus();
+      await page.keyboard.type('annual');
+      await expect
+        .poll(() =>
+          dialog.getByLabel('Campaign').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.text),
+        )
+        .toBe('Annual Fund');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      const listed = expectStatus(
+        await server.request('GET', `/api/v1/batches?accountId=${server.accountId}&limit=100`),
+        200,
+      ) as { data: Batch[] };
+      expect(listed.data.filter((b) => b.name === 'Gala tables 1–4')).toHaveLength(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 describe('the focus after a dialog', () => {

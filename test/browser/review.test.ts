@@ -40,8 +40,12 @@ const get = async (path: string) =>
   );
 const flags = async (): Promise<FlagView[]> => (await get('/api/v1/flags?state=all')).flagged;
 
-/** Three donors, each over the $100 per-election limit of the "Federal" donation account. */
+let seeded = false;
+
+/** Three donors, each over the $100 per-election limit of the "Federal" donation account (once). */
 async function seedFlags(): Promise<void> {
+  if (seeded) return;
+  seeded = true;
   const dac = expectStatus(
     await api('POST', '/api/v1/donation-accounts', { name: 'Federal', limits: { perElection: 100 } }),
     201,
@@ -96,12 +100,16 @@ afterAll(async () => {
 });
 
 describe('Review', () => {
-  it('shows a clear empty state before any gift is flagged', async () => {
+  it('shows a clear empty state before any gift is flagged, and left open lists the gifts flagged since', async () => {
     const { page, context, problems } = await openApp(browser, server);
     await page.keyboard.press('Alt+3');
     await page.getByText('Nothing to review').waitFor();
     await expectNoA11yViolations(page, 'Review (empty)');
     await screenshot(page, 'review-empty');
+    // Left open, it lists gifts flagged elsewhere (a station's, another window's) by itself.
+    await seedFlags();
+    await card(page, 'Ada Lovelace').waitFor();
+    await card(page, 'Zoë Ångström').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

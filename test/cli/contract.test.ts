@@ -53,7 +53,28 @@ describe('every command, with GIFTDESK_DATA_DIR and --json', () => {
       keyId: expect.stringMatching(/^gdk_/),
       secret: expect.stringMatching(/^gds_/),
       accountId,
+      role: 'administrator',
     });
+    const desk = await run(
+      'key',
+      'create',
+      '--account',
+      accountId,
+      '--role',
+      'volunteer',
+      '--label',
+      'front desk',
+    );
+    expect(desk).toMatchObject({ accountId, role: 'volunteer' });
+    const keyList = (await run('key', 'list', '--account', accountId)) as {
+      data: Array<{ keyId: string; role: string; label: string | null }>;
+    };
+    expect(keyList.data.map((k) => [k.keyId, k.role, k.label]).sort()).toEqual(
+      [
+        [key.keyId, 'administrator', null],
+        [desk.keyId, 'volunteer', 'front desk'],
+      ].sort(),
+    );
 
     const dac = await run(
       'donation-account',
@@ -310,6 +331,13 @@ describe('failures', () => {
         exit: 1,
         code: 'validation_failed',
         says: /name must not be empty/,
+      },
+      {
+        args: ['key', 'create', '--account', accountId, '--role', 'boss'],
+        exit: 64,
+        code: 'usage',
+        says: /"boss" is not a role \(one of: volunteer, coordinator, treasurer, administrator\)/,
+        human: true,
       },
       {
         args: ['key', 'create', '--account', 'acct_nope'],

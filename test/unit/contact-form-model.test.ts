@@ -174,3 +174,16 @@ describe('checkBody and formPath', () => {
     expect(formPath(['education', 0, 'graduationYear'], defs)).toBe('education.0.graduationYear');
   });
 });
+
+describe('the sync reference tag', () => {
+  it('is not shown in the form, and an edit of the tags keeps it', () => {
+    const withRef: Contact = { ...contact, tags: ['board', 'gd:cnt_01STATIONA'] };
+    const initial = valuesFromContact(withRef, defs);
+    expect(initial.tags).toEqual(['board']);
+    expect(updateBody(structuredClone(initial), initial, defs, withRef.tags)).toEqual({});
+    const v = { ...structuredClone(initial), tags: ['board', 'VIP'] };
+    expect(updateBody(v, initial, defs, withRef.tags)).toEqual({
+      tags: ['board', 'VIP', 'gd:cnt_01STATIONA'],
+    });
+  });
+});

@@ -30,6 +30,7 @@ import * as letterRunOwner from './2026-11-27T2120-letter-run-owner.ts';
 import * as hubCloseOut from './2026-12-01T2330-hub-close-out.ts';
 import * as hubSentGifts from './2026-12-02T0100-hub-sent-gifts.ts';
 import * as ownContactCreates from './2026-12-02T0210-own-contact-creates.ts';
+import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -64,4 +65,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   hubSentGifts,
   syncResent,
   ownContactCreates,
+  rolesKeyRole,
 ];

@@ -6,6 +6,7 @@
  * and makes the store; its contact search is search.ts.
  */
 import { CamelCasePlugin, Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
+import { createChangeSignal } from '../change-signal.ts';
 import pg from 'pg';
 import { migrateToLatest } from '../migrate.ts';
 import type { Database } from '../schema.ts';
@@ -75,6 +76,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   return {
     engine: 'postgres',
     db,
+    changes: createChangeSignal(),
     location: redactUrl(opts.url),
     async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
       if (closed) throw new Error('database is closed');

@@ -6,6 +6,7 @@
 import type { Generated } from 'kysely';
 import type { ElectionType } from '#shared/enums.ts';
 import type { ImportKind, ImportStatus } from '#shared/schemas/imports.ts';
+import type { Role } from '#shared/schemas/roles.ts';
 import type { Flag01 } from './columns.ts';
 
 export interface AccountsTable {
@@ -28,6 +29,8 @@ export interface ApiKeysTable {
   sessionKind: 'browser' | 'desktop' | null;
   /** The process a session key belongs to: `host|pid|random`. */
   sessionOwner: string | null;
+  /** The role the key acts in (shared/schemas/roles.ts); 'administrator' for keys made before roles. */
+  role: Generated<Role>;
 }
 
 /** An account's running counts, spread over a few slots (a read sums them). */

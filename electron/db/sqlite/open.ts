@@ -7,6 +7,7 @@
  * (group-commit.ts) and contact search (search.ts).
  */
 import fs from 'node:fs';
+import { createChangeSignal } from '../change-signal.ts';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { applyDonorTotalDeltas } from '../donor-total-deltas.ts';
@@ -37,6 +38,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
   const commits = groupCommit(db, raw);
   const store: Store = {
     engine: 'sqlite',
+    changes: createChangeSignal(),
     db,
     location: opts.file,
     write: commits.write,

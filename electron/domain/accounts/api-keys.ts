@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '#shared/ids.ts';
+import type { Role } from '#shared/schemas/roles.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
@@ -16,15 +17,21 @@ function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
+/**
+ * A key for an account. `role`: what it may do (electron/server/route-rules.ts); a person's
+ * script key, the desktop window's and a browser window's session keys are 'administrator'
+ * unless asked otherwise.
+ */
 export async function createApiKey(
   ctx: DomainContext,
   accountId: string,
   label?: string | null,
   session?: SessionKind,
+  role: Role = 'administrator',
 ) {
   await requireAccount(ctx, accountId);
   const at = ctx.now();
-  return ctx.store.write((trx) => insertApiKey(trx, { accountId, label: label ?? null, session, at }));
+  return ctx.store.write((trx) => insertApiKey(trx, { accountId, label: label ?? null, session, at, role }));
 }
 
 /**
@@ -33,8 +40,9 @@ export async function createApiKey(
  */
 export async function insertApiKey(
   trx: Db,
-  k: { accountId: string; label: string | null; session?: SessionKind; at: string },
-): Promise<{ keyId: string; secret: string; accountId: string }> {
+  k: { accountId: string; label: string | null; session?: SessionKind; at: string; role?: Role },
+): Promise<{ keyId: string; secret: string; accountId: string; role: Role }> {
+  const role = k.role ?? 'administrator';
   const keyId = newId('apiKey');
   const secret = `gds_${randomBytes(32).toString('base64url')}`;
   await trx
@@ -50,9 +58,10 @@ export async function insertApiKey(
       sessionKind: k.session ?? null,
       // The desktop window's key is this process's; a browser window's outlives a restart.
       sessionOwner: k.session === 'desktop' ? THIS_PROCESS : null,
+      role,
     })
     .execute();
-  return { keyId, secret, accountId: k.accountId };
+  return { keyId, secret, accountId: k.accountId, role };
 }
 
 export async function revokeApiKey(ctx: DomainContext, keyId: string, accountId?: string) {
@@ -86,7 +95,7 @@ export async function listApiKeys(ctx: DomainContext, accountId: string) {
   // Permanent keys, live or revoked; session keys only while their window's session lives.
   const rows = await ctx.store.db
     .selectFrom('apiKeys')
-    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind'])
+    .select(['id', 'label', 'createdAt', 'revokedAt', 'lastUsedAt', 'sessionKind', 'role'])
     .where('accountId', '=', accountId)
     .where((eb) => eb.or([eb('sessionKind', 'is', null), eb('revokedAt', 'is', null)]))
     .orderBy('createdAt', 'desc')
@@ -98,6 +107,7 @@ export async function listApiKeys(ctx: DomainContext, accountId: string) {
     revokedAt: r.revokedAt,
     lastUsedAt: r.lastUsedAt,
     session: r.sessionKind,
+    role: r.role,
   }));
 }
 
@@ -128,6 +138,7 @@ const keyById = reusable((db, p) =>
       'sessionOwner',
       'createdAt',
       'lastUsedAt',
+      'role',
     ])
     .where('id', '=', p<string>(0)),
 );
@@ -142,7 +153,7 @@ export async function authenticateApiKey(
   ctx: DomainContext,
   keyId: string,
   secret: string,
-): Promise<{ accountId: string; session: SessionKind | null } | null> {
+): Promise<{ accountId: string; session: SessionKind | null; role: Role } | null> {
   const row = (await keyById(ctx.store.db, [keyId])).rows[0] as
     | {
         accountId: string;
@@ -152,6 +163,7 @@ export async function authenticateApiKey(
         sessionOwner: string | null;
         createdAt: string;
         lastUsedAt: string | null;
+        role: Role;
       }
     | undefined;
   const presented = hashSecret(secret);
@@ -173,7 +185,7 @@ export async function authenticateApiKey(
       .write((trx) => trx.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', keyId).execute())
       .catch(() => undefined);
   }
-  return { accountId: row.accountId, session: row.sessionKind };
+  return { accountId: row.accountId, session: row.sessionKind, role: row.role };
 }
 
 /**

@@ -6,6 +6,7 @@
  * nothing (every row is recognised); into another database it recreates the records, as
  * long as the campaigns, committees and donation accounts it names exist there.
  */
+import { notesForPeople, tagsForPeople } from '#shared/sync-reference.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import type { ImportKind } from './csv-columns.ts';
@@ -178,7 +179,8 @@ async function* exportContacts(db: Db, accountId: string): AsyncGenerator<Export
         c.contactType,
         c.status,
         ...CONTACT_SCALARS.map((f) => c[f]),
-        (JSON.parse(c.tags) as string[]).join(';'),
+        // The sync's reference tags and notes' reference lines are GiftDesk's own, not the organisation's.
+        tagsForPeople(JSON.parse(c.tags) as string[]).join(';'),
         // The API's shapes (row-mappers.ts) without the ids (a note without its date too).
         json((ph.get(c.id) ?? []).map((p) => withoutId(phoneFromRow(p)))),
         json((em.get(c.id) ?? []).map((e) => withoutId(emailFromRow(e)))),
@@ -256,7 +258,7 @@ async function* exportDonations(db: Db, accountId: string): AsyncGenerator<Expor
         d.donationAccountId,
         d.electionType,
         d.electionYear,
-        d.notes,
+        notesForPeople(d.notes),
         d.onBehalfOfContactId === null ? null : (d.onBehalfOfRef ?? d.onBehalfOfContactId),
         d.facilitatedByContactId === null ? null : (d.facilitatedByRef ?? d.facilitatedByContactId),
         bool(d.isAnonymous),

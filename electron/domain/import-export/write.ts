@@ -6,9 +6,8 @@
  * chunk and donor (or, with deferTotals on SQLite, once per import:
  * electron/db/donor-total-deltas.ts).
  */
-import { CompiledQuery } from 'kysely';
 import { ID_PREFIX, newId } from '#shared/ids.ts';
-import { insertMany, insertObjects, prepare } from '../../db/bulk.ts';
+import { insertMany, insertObjects } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Engine } from '../../db/migration-types.ts';
 import type { Db } from '../../db/store.ts';
@@ -17,7 +16,7 @@ import { bumpCounters } from '../counters.ts';
 import { insertContactRecords, type NewContactRecord } from '../contacts/records.ts';
 import type { DomainContext } from '../context.ts';
 import type { ImportKind } from './csv-columns.ts';
-import { addToDonorTotals, donationRow } from '../donations/rules.ts';
+import { addManyToDonorTotals, donationRow } from '../donations/rules.ts';
 import { electionFromCalendar, loadElectionCalendar } from '../limits/elections.ts';
 import { checkChunkLimits, inSlices } from '../limits/for-import.ts';
 import { type ContactCache, idsInAccount, loadReferences, resolveDonation } from './gift-references.ts';
@@ -254,7 +253,7 @@ async function writeDonations(
     );
   } else {
     // Donor totals first: on PostgreSQL each UPDATE is also the donor's row lock, as in the API.
-    const moved = await addChunkTotals(trx, engine, accountId, donors);
+    const moved = await addManyToDonorTotals(trx, engine, accountId, donors);
     if (moved !== donors.size)
       throw new ChunkRetry(`${donors.size - moved} of the chunk's donors vanished during the import`);
   }
@@ -291,57 +290,3 @@ async function writeDonations(
 }
 
 /** Donors in a chunk's UPDATE of totals (3 values each). */
-const TOTALS_SLICE = 256;
-
-/**
- * Adds a chunk's gifts to their donors' totals and last gift dates, the same arithmetic as
- * addToDonorTotals; returns how many donors it found. In contact id order. On SQLite (one
- * writer at a time) one UPDATE … FROM VALUES per slice of donors, its shapes (full slices,
- * power-of-two remainders) few enough to stay in the statement cache. On PostgreSQL one
- * prepared UPDATE per donor: the row locks are taken in id order, as every writer takes them.
- */
-async function addChunkTotals(
-  trx: Db,
-  engine: Engine,
-  accountId: string,
-  donors: ReadonlyMap<string, { cents: number; latest: string }>,
-): Promise<number> {
-  const sorted = [...donors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  let found = 0;
-  if (engine === 'postgres') {
-    const addTotals = prepare(trx, (p) =>
-      addToDonorTotals(trx, { accountId: p(0), contactId: p(1), cents: p(2), latestDate: p(3) }),
-    );
-    for (const [contactId, d] of sorted)
-      found += Number((await addTotals([accountId, contactId, d.cents, d.latest])).numAffectedRows ?? 0);
-    return found;
-  }
-  let i = 0;
-  while (i < sorted.length) {
-    const left = sorted.length - i;
-    const n = left >= TOTALS_SLICE ? TOTALS_SLICE : 2 ** Math.floor(Math.log2(left));
-    const values: unknown[] = [];
-    for (let k = i; k < i + n; k++) {
-      const [contactId, d] = sorted[k]!;
-      values.push(contactId, d.cents, d.latest);
-    }
-    values.push(accountId);
-    const r = await trx.executeQuery(CompiledQuery.raw(totalsSql(n), values));
-    found += Number(r.numAffectedRows ?? 0);
-    i += n;
-  }
-  return found;
-}
-
-const totalsSqlCache = new Map<number, string>();
-function totalsSql(n: number): string {
-  let text = totalsSqlCache.get(n);
-  if (text === undefined) {
-    text = `with v(id, cents, latest) as (values ${Array.from({ length: n }, () => '(?, ?, ?)').join(', ')})
-      update contacts set total_cents = total_cents + v.cents,
-        last_donation_date = case when last_donation_date is null or last_donation_date < v.latest then v.latest else last_donation_date end
-      from v where contacts.id = v.id and contacts.account_id = ?`;
-    totalsSqlCache.set(n, text);
-  }
-  return text;
-}

@@ -9,9 +9,14 @@
  */
 import { CONTACT_SCALAR_FIELDS, type Contact } from '#shared/schemas/contacts.ts';
 import type { ContactsTable } from '../../db/schema.ts';
+import { insertObjects } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
-import { logChange } from '../change-log.ts';
+import { changeLogRow, logChange } from '../change-log.ts';
+import { bumpCounters } from '../counters.ts';
+import { insertContactRecords, type NewContactRecord, prepareContact } from '../contacts/records.ts';
 import { readContacts } from '../contacts/read.ts';
+import type { PulledContactFields } from './contacts.ts';
+import { eventCustomFields, newEventCustomRows } from './event-custom.ts';
 
 /** What the feed may carry of a donor (a hub of an earlier version, or a test, may send less). */
 export type EventContactDetail = Partial<Contact> & { id: string };
@@ -28,68 +33,74 @@ const COLLECTIONS: readonly Collection[] = [
   'notes',
 ];
 
+/** The hub's rows of one collection (the hub's ids and order). */
+function collectionRows(contactId: string, c: EventContactDetail) {
+  const base = (id: string, position: number) => ({ id, contactId, position });
+  return {
+    phoneNumbers: (c.phoneNumbers ?? []).map((x, i) => ({
+      ...base(x.id, i),
+      phoneNumber: x.phoneNumber,
+      phoneType: x.phoneType,
+      isPrimary: flag(x.isPrimary),
+    })),
+    emailAddresses: (c.emailAddresses ?? []).map((x, i) => ({
+      ...base(x.id, i),
+      emailAddress: x.emailAddress,
+      emailType: x.emailType,
+      isPrimary: flag(x.isPrimary),
+    })),
+    addresses: (c.addresses ?? []).map((x, i) => {
+      const { id, isPrimary, ...rest } = x;
+      return { ...base(id, i), ...rest, isPrimary: flag(isPrimary) };
+    }),
+    education: (c.education ?? []).map((x, i) => {
+      const { id, ...rest } = x;
+      return { ...base(id, i), ...rest };
+    }),
+    employment: (c.employment ?? []).map((x, i) => {
+      const { id, isCurrent, ...rest } = x;
+      return { ...base(id, i), ...rest, isCurrent: flag(isCurrent) };
+    }),
+    notes: (c.notes ?? []).map((x, i) => {
+      const { id, ...rest } = x;
+      return { ...base(id, i), ...rest };
+    }),
+  };
+}
+
 /** Replaces one collection with the hub's rows (the hub's ids and order). */
 async function writeCollection(trx: Db, contactId: string, key: Collection, c: EventContactDetail) {
-  const base = (id: string, position: number) => ({ id, contactId, position });
+  const rows = collectionRows(contactId, { id: c.id, [key]: c[key] });
   switch (key) {
-    case 'phoneNumbers': {
+    case 'phoneNumbers':
       await trx.deleteFrom('contactPhones').where('contactId', '=', contactId).execute();
-      const rows = (c.phoneNumbers ?? []).map((x, i) => ({
-        ...base(x.id, i),
-        phoneNumber: x.phoneNumber,
-        phoneType: x.phoneType,
-        isPrimary: flag(x.isPrimary),
-      }));
-      if (rows.length > 0) await trx.insertInto('contactPhones').values(rows).execute();
+      if (rows.phoneNumbers.length > 0)
+        await trx.insertInto('contactPhones').values(rows.phoneNumbers).execute();
       return;
-    }
-    case 'emailAddresses': {
+    case 'emailAddresses':
       await trx.deleteFrom('contactEmails').where('contactId', '=', contactId).execute();
-      const rows = (c.emailAddresses ?? []).map((x, i) => ({
-        ...base(x.id, i),
-        emailAddress: x.emailAddress,
-        emailType: x.emailType,
-        isPrimary: flag(x.isPrimary),
-      }));
-      if (rows.length > 0) await trx.insertInto('contactEmails').values(rows).execute();
+      if (rows.emailAddresses.length > 0)
+        await trx.insertInto('contactEmails').values(rows.emailAddresses).execute();
       return;
-    }
-    case 'addresses': {
+    case 'addresses':
       await trx.deleteFrom('contactAddresses').where('contactId', '=', contactId).execute();
-      const rows = (c.addresses ?? []).map((x, i) => {
-        const { id, isPrimary, ...rest } = x;
-        return { ...base(id, i), ...rest, isPrimary: flag(isPrimary) };
-      });
-      if (rows.length > 0) await trx.insertInto('contactAddresses').values(rows).execute();
+      if (rows.addresses.length > 0)
+        await trx.insertInto('contactAddresses').values(rows.addresses).execute();
       return;
-    }
-    case 'education': {
+    case 'education':
       await trx.deleteFrom('contactEducation').where('contactId', '=', contactId).execute();
-      const rows = (c.education ?? []).map((x, i) => {
-        const { id, ...rest } = x;
-        return { ...base(id, i), ...rest };
-      });
-      if (rows.length > 0) await trx.insertInto('contactEducation').values(rows).execute();
+      if (rows.education.length > 0)
+        await trx.insertInto('contactEducation').values(rows.education).execute();
       return;
-    }
-    case 'employment': {
+    case 'employment':
       await trx.deleteFrom('contactEmployment').where('contactId', '=', contactId).execute();
-      const rows = (c.employment ?? []).map((x, i) => {
-        const { id, isCurrent, ...rest } = x;
-        return { ...base(id, i), ...rest, isCurrent: flag(isCurrent) };
-      });
-      if (rows.length > 0) await trx.insertInto('contactEmployment').values(rows).execute();
+      if (rows.employment.length > 0)
+        await trx.insertInto('contactEmployment').values(rows.employment).execute();
       return;
-    }
-    case 'notes': {
+    case 'notes':
       await trx.deleteFrom('contactNotes').where('contactId', '=', contactId).execute();
-      const rows = (c.notes ?? []).map((x, i) => {
-        const { id, ...rest } = x;
-        return { ...base(id, i), ...rest };
-      });
-      if (rows.length > 0) await trx.insertInto('contactNotes').values(rows).execute();
+      if (rows.notes.length > 0) await trx.insertInto('contactNotes').values(rows.notes).execute();
       return;
-    }
   }
 }
 
@@ -195,4 +206,87 @@ export async function applyEventContactDetail(
       at,
     });
   return fields;
+}
+
+/** A donor of the feed that is not here, with its five directory fields checked (pulledContactFields). */
+export interface NewEventContact {
+  c: EventContactDetail & { customFields?: Record<string, string | number> | undefined };
+  fields: PulledContactFields;
+}
+
+/**
+ * Donors of the hub not here at all (a station catching up with its hub: a page of them), each
+ * under its id (the hub's), written as the one-by-one path leaves a new donor — its five fields
+ * as insertPulledContact writes them, then every field, tag, sub-record (the hub's ids and
+ * order), custom value and time of the hub's record as applyEventCustomValues and
+ * applyEventContactDetail bring them — with a statement per table instead of some twenty per
+ * donor. The account's count of donors moves with them; each is logged once, as created
+ * (push = 0). The caller vouches that none of them is here or linked yet.
+ */
+export async function insertEventContacts(
+  trx: Db,
+  accountId: string,
+  donors: readonly NewEventContact[],
+  at: string,
+): Promise<void> {
+  if (donors.length === 0) return;
+  const defs = await eventCustomFields(trx, accountId);
+  const records: NewContactRecord[] = donors.map(({ c, fields: f }) => {
+    const record = prepareContact(
+      {
+        accountId,
+        firstName: f.firstName,
+        lastName: f.lastName,
+        primaryEmail: f.email,
+        primaryPhone: f.phone,
+        organization: f.organization,
+      },
+      [],
+      c.id,
+      at,
+    );
+    const scalars: Partial<Record<keyof ContactsTable, unknown>> = {};
+    for (const k of [...CONTACT_SCALAR_FIELDS, 'contactType', 'status'] as const)
+      if (k !== 'primaryEmail' && k !== 'primaryPhone' && c[k] !== undefined) scalars[k] = c[k];
+    Object.assign(record.row, scalars as Partial<ContactsTable>);
+    if (c.tags !== undefined) record.row.tags = JSON.stringify(c.tags);
+    if (c.primaryEmail !== undefined) {
+      record.row.primaryEmail = c.primaryEmail;
+      if (c.email !== undefined) record.row.email = c.email;
+    }
+    if (c.primaryPhone !== undefined) {
+      record.row.primaryPhone = c.primaryPhone;
+      if (c.phone !== undefined) record.row.phone = c.phone;
+    }
+    if (c.createdAt !== undefined) record.row.createdAt = c.createdAt;
+    if (c.updatedAt !== undefined) record.row.updatedAt = c.updatedAt;
+    const sub = collectionRows(c.id, c);
+    return {
+      ...record,
+      phones: sub.phoneNumbers,
+      emails: sub.emailAddresses,
+      addresses: sub.addresses,
+      education: sub.education,
+      employment: sub.employment,
+      notes: sub.notes,
+      customValues: c.customFields ? newEventCustomRows(defs, c.id, c.customFields) : [],
+    };
+  });
+  await insertContactRecords(trx, records);
+  await bumpCounters(trx, accountId, { contacts: records.length });
+  await insertObjects(
+    trx,
+    'changeLog',
+    records.map((r) =>
+      changeLogRow({
+        accountId,
+        entityType: 'contact',
+        entityId: r.row.id,
+        op: 'create',
+        fields: null,
+        push: false,
+        at,
+      }),
+    ),
+  );
 }

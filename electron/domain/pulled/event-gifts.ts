@@ -19,7 +19,7 @@ import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
 import { addToDonorTotals } from '../donations/rules.ts';
-import { resolveElection } from '../limits/elections.ts';
+import { type Election, resolveElection } from '../limits/elections.ts';
 import { recomputeContactTotals } from '../limits/history.ts';
 
 /** A gift of the hub, its ids already local. */
@@ -84,12 +84,19 @@ async function missingRecord(trx: Db, g: EventGift): Promise<string | null> {
 
 export type EventGiftResult = { written: string } | { missing: string };
 
-/** The gift's columns as the hub holds them (the election resolved here only if the hub sent none). */
-async function mirroredColumns(trx: Db, g: EventGift) {
-  const election =
+/**
+ * The gift's columns as the hub holds them (the election resolved here only if the hub sent none;
+ * `byDate` keeps those resolved for a page).
+ */
+export async function mirroredColumns(trx: Db, g: EventGift, byDate?: Map<string, Election>) {
+  let election: Election | undefined =
     g.electionType !== null && g.electionYear !== null
       ? { electionType: g.electionType, electionYear: g.electionYear }
-      : await resolveElection(trx, g.accountId, g.donationDate, {});
+      : byDate?.get(g.donationDate);
+  if (election === undefined) {
+    election = await resolveElection(trx, g.accountId, g.donationDate, {});
+    byDate?.set(g.donationDate, election);
+  }
   return {
     contactId: g.contactId,
     amountCents: g.amountCents,

@@ -25,8 +25,14 @@ export {
   sentToHqByHub,
   updateEventGift,
 } from './event-gifts.ts';
+export { insertEventGifts } from './event-gifts-many.ts';
 export { applyEventCustomValues } from './event-custom.ts';
-export { applyEventContactDetail, type EventContactDetail } from './event-contact.ts';
+export {
+  applyEventContactDetail,
+  type EventContactDetail,
+  insertEventContacts,
+  type NewEventContact,
+} from './event-contact.ts';
 export { applyEventElections, applyEventLetters } from './event-ledger.ts';
 export { queuePulledDonorsOfOwnWork } from './event-handover.ts';
 export { mergePulledContact } from './event-merge.ts';

@@ -3,6 +3,7 @@
  * behaviour): the account of a key, and its API keys (the secret only in the create answer).
  */
 import { accountQuery } from '#shared/schemas/common.ts';
+import { LiveVersion } from '#shared/schemas/session.ts';
 import {
   Account,
   ApiKey,
@@ -26,7 +27,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
   r.get('/account', {
     schema: {
       tags,
-      summary: 'The account of this key, with its counts',
+      summary: 'The account of this key, with its counts and the role the key acts in',
       querystring: accountQuery,
       response: { 200: Account, ...errors(400, 403) },
     },
@@ -48,8 +49,21 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
         contacts: Number(counts?.contacts ?? 0),
         donations: Number(counts?.donations ?? 0),
         createdAt: a.createdAt,
+        role: req.auth!.role,
       };
     },
+  });
+  r.get('/live', {
+    schema: {
+      tags,
+      summary:
+        'Whether anyone else wrote since this key last asked (an open window reads again when it changed)',
+      response: { 200: LiveVersion, ...errors() },
+    },
+    handler: async (req) => ({
+      instance: ctx.store.changes.instance,
+      version: ctx.store.changes.versionFor(req.auth?.keyId ?? null),
+    }),
   });
   /* API keys */
   r.get('/api-keys', {
@@ -81,7 +95,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: DomainContext): P
           [{ field: 'X-API-Key', issue: 'is a browser-session key' }],
         );
       }
-      return reply.code(201).send(await createApiKey(ctx, accountId, req.body.label ?? null));
+      return reply
+        .code(201)
+        .send(await createApiKey(ctx, accountId, req.body.label ?? null, undefined, req.body.role));
     },
   });
   r.delete('/api-keys/:id', {

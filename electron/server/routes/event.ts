@@ -90,7 +90,13 @@ export async function eventRoutes(
       sync.scheduler?.kick();
       let session: { accountId: string; keyId: string; secret: string } | null = null;
       if (auth?.session && auth.accountId !== joined.accountId) {
-        const key = await createApiKey(ctx, joined.accountId, `${auth.session} app (event)`, auth.session);
+        const key = await createApiKey(
+          ctx,
+          joined.accountId,
+          `${auth.session} app (event)`,
+          auth.session,
+          auth.role,
+        );
         session = { accountId: joined.accountId, keyId: key.keyId, secret: key.secret };
       }
       return { event: await eventStatus(db, joined.accountId), session, replaced };

@@ -281,6 +281,7 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
         pagesDone++;
         await save(trx, { nextOffset: next });
       });
+      if (items.length > 0) ctx.store.changes.note(null); // open windows read again
       offset = next;
       if (items.length < pageSize) break;
       // Let the server answer its requests between two pages.

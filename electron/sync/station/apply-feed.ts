@@ -50,6 +50,7 @@ export async function applyFeedPage(
   fromKey?: string,
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
+  let applied = false;
   await store.write(async (trx) => {
     if (fromKey !== undefined) {
       const now = await trx
@@ -64,6 +65,12 @@ export async function applyFeedPage(
     for (const name of LEDGER_KIND_NAMES)
       await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
     await setHubCursor(trx, accountId, page.cursor);
+    applied = true;
   });
+  // Open windows read again when the page brought anything (a long poll's empty answer does not).
+  const brought =
+    Object.keys(snapshotsOf(page)).length > 0 ||
+    page.contacts.length + page.donations.length + page.deletedContacts.length > 0;
+  if (applied && brought) store.changes.note(null);
   return counts;
 }

@@ -71,16 +71,22 @@ async function heldHere(
   return byRef === null ? null : { id: byRef, how: 'another' };
 }
 
-/** The feed's gift with the hub's ids made local. */
-async function localized(trx: Db, accountId: string, g: FeedGift): Promise<EventGift> {
+type Kind = 'campaign' | 'committee' | 'donationAccount' | 'contact';
+
+/** The feed's gift with the hub's ids made local by `local` (feed-new.ts resolves a page's at once). */
+export function localizedWith(
+  accountId: string,
+  g: FeedGift,
+  local: (kind: Kind, hubId: string | null | undefined) => string | null,
+): EventGift {
   return {
     accountId,
-    contactId: (await localOf(trx, accountId, 'contact', g.contactId))!,
-    campaignId: await localOf(trx, accountId, 'campaign', g.campaignId),
-    committeeId: await localOf(trx, accountId, 'committee', g.committeeId),
-    donationAccountId: await localOf(trx, accountId, 'donationAccount', g.donationAccountId),
-    onBehalfOfContactId: await localOf(trx, accountId, 'contact', g.onBehalfOfContactId),
-    facilitatedByContactId: await localOf(trx, accountId, 'contact', g.facilitatedByContactId),
+    contactId: local('contact', g.contactId)!,
+    campaignId: local('campaign', g.campaignId),
+    committeeId: local('committee', g.committeeId),
+    donationAccountId: local('donationAccount', g.donationAccountId),
+    onBehalfOfContactId: local('contact', g.onBehalfOfContactId),
+    facilitatedByContactId: local('contact', g.facilitatedByContactId),
     amountCents: dollarsToCents(g.donationAmount) ?? Math.round(g.donationAmount * 100),
     donationDate: g.donationDate,
     paymentMethod: g.paymentMethod,
@@ -99,6 +105,21 @@ async function localized(trx: Db, accountId: string, g: FeedGift): Promise<Event
     flags: g.flags,
     history: g.history,
   };
+}
+
+/** The feed's gift with the hub's ids made local. */
+async function localized(trx: Db, accountId: string, g: FeedGift): Promise<EventGift> {
+  const ids = new Map<string, string | null>();
+  for (const [kind, hubId] of [
+    ['contact', g.contactId],
+    ['campaign', g.campaignId],
+    ['committee', g.committeeId],
+    ['donationAccount', g.donationAccountId],
+    ['contact', g.onBehalfOfContactId],
+    ['contact', g.facilitatedByContactId],
+  ] as const)
+    if (hubId) ids.set(`${kind}:${hubId}`, await localOf(trx, accountId, kind, hubId));
+  return localizedWith(accountId, g, (kind, hubId) => (hubId ? (ids.get(`${kind}:${hubId}`) ?? null) : null));
 }
 
 /**

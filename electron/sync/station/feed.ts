@@ -9,7 +9,7 @@ import { HubChanges } from '#shared/schemas/hub.ts';
 import type { Store } from '../../db/store.ts';
 import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
 import { getRemoteSettings } from '../remote/settings.ts';
-import { applyFeedPage } from './apply-feed.ts';
+import { applyFeedPage, type FeedPage } from './apply-feed.ts';
 import { emptyCounts, type FeedCounts } from './feed-contacts.ts';
 
 export type FeedStep =
@@ -20,18 +20,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Changes asked for per page while catching up (the hub's largest page): a join reads the
- * whole event, and each page costs a request and a commit of its own whatever its size.
+ * whole event, and each page costs a request and a commit of its own whatever its size. A hub
+ * of an earlier version answers at most 500 (it refuses a larger `limit`; then 500 is asked).
  */
-export const CATCH_UP_PAGE = 500;
+export const CATCH_UP_PAGE = 2000;
+const EARLIER_HUB_PAGE = 500;
 
-/** Reads one page after the stored cursor and applies it. */
-export async function readFeedOnce(
+type Asked = { readAt: string; result: RemoteResult };
+type Settings = NonNullable<Awaited<ReturnType<typeof getRemoteSettings>>>;
+
+/** This account's hub settings, or why its feed cannot be read. */
+async function hubSettings(
   store: Store,
   accountId: string,
-  client: RemoteClient,
-  opts: { wait: number; signal?: AbortSignal; clock?: () => number; limit?: number },
-): Promise<FeedStep> {
-  const clock = opts.clock ?? Date.now;
+): Promise<{ ok: true; settings: Settings } | Extract<FeedStep, { ok: false }>> {
   const settings = await getRemoteSettings(store.db, accountId);
   if (!settings || settings.kind !== 'hub')
     return {
@@ -42,11 +44,25 @@ export async function readFeedOnce(
     };
   if (settings.revokedAt !== null)
     return { ok: false, result: null, message: 'This station was removed from the event', revoked: true };
-  const readAt = iso(clock());
+  return { ok: true, settings };
+}
+
+/** Asks the hub for the page after `after` (its request's time is when the page was read). */
+async function ask(
+  client: RemoteClient,
+  after: string | null,
+  opts: { wait: number; signal?: AbortSignal; clock: () => number; limit?: number },
+): Promise<Asked> {
+  const readAt = iso(opts.clock());
   const result = await client.request('GET', '/hub/changes', undefined, {
-    query: { after: settings.hubCursor ?? undefined, wait: opts.wait, limit: opts.limit },
+    query: { after: after ?? undefined, wait: opts.wait, limit: opts.limit },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
+  return { readAt, result };
+}
+
+/** The hub's answer as a page, or why it is not one. */
+function pageOf(result: RemoteResult): { ok: true; page: FeedPage } | Extract<FeedStep, { ok: false }> {
   if (result.status !== 200) {
     const revoked = result.status === 401 && result.error?.code === 'station_revoked';
     const message =
@@ -58,25 +74,85 @@ export async function readFeedOnce(
   const page = HubChanges.safeParse(result.body);
   if (!page.success)
     return { ok: false, result, message: 'The hub’s answer was not a page of its changes', revoked: false };
-  const counts = await applyFeedPage(store, accountId, page.data, readAt, iso(clock()), settings.keyId);
-  return { ok: true, counts, more: page.data.more };
+  return { ok: true, page: page.data };
 }
 
-/** Reads every page waiting now (at most `maxPages`), without holding any open. */
+/** Whether the hub refused the size of page asked for (a hub of an earlier version). */
+function refusedLimit(result: RemoteResult): boolean {
+  return result.status === 400 && (result.error?.details ?? []).some((d) => d.field === 'limit');
+}
+
+/** Reads one page after the stored cursor and applies it. */
+export async function readFeedOnce(
+  store: Store,
+  accountId: string,
+  client: RemoteClient,
+  opts: { wait: number; signal?: AbortSignal; clock?: () => number; limit?: number },
+): Promise<FeedStep> {
+  const clock = opts.clock ?? Date.now;
+  const s = await hubSettings(store, accountId);
+  if (!s.ok) return s;
+  const asked = await ask(client, s.settings.hubCursor, { ...opts, clock });
+  const p = pageOf(asked.result);
+  if (!p.ok) return p;
+  const counts = await applyFeedPage(store, accountId, p.page, asked.readAt, iso(clock()), s.settings.keyId);
+  return { ok: true, counts, more: p.page.more };
+}
+
+/**
+ * Reads every page waiting now (at most `maxPages`), without holding any open. While a page is
+ * applied the next one is already asked for (after the cursor the page carries), so the hub
+ * reads and sends it meanwhile; it is applied only if the page before it moved the stored
+ * cursor there (else it is asked for again, after the stored cursor).
+ */
 export async function catchUp(
   store: Store,
   accountId: string,
   client: RemoteClient,
   opts: { maxPages?: number; signal?: AbortSignal; clock?: () => number } = {},
 ): Promise<{ ok: true; counts: FeedCounts } | Extract<FeedStep, { ok: false }>> {
+  const clock = opts.clock ?? Date.now;
   const total = emptyCounts();
-  for (let i = 0; i < (opts.maxPages ?? 10_000); i++) {
-    const step = await readFeedOnce(store, accountId, client, { ...opts, wait: 0, limit: CATCH_UP_PAGE });
-    if (!step.ok) return step;
-    for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
-      total[k] += step.counts[k];
-    total.notes.push(...step.counts.notes);
-    if (!step.more) break;
+  const asking = { wait: 0, limit: CATCH_UP_PAGE, clock, ...(opts.signal ? { signal: opts.signal } : {}) };
+  let ahead: { after: string; asked: Promise<Asked> } | null = null;
+  try {
+    for (let i = 0; i < (opts.maxPages ?? 10_000); i++) {
+      const s = await hubSettings(store, accountId);
+      if (!s.ok) return s;
+      const after = s.settings.hubCursor;
+      // A page asked for after another cursor than the stored one is not used.
+      if (ahead !== null && ahead.after !== after) await ahead.asked.catch(() => undefined);
+      const asked: Asked =
+        ahead !== null && ahead.after === after ? await ahead.asked : await ask(client, after, asking);
+      ahead = null;
+      if (refusedLimit(asked.result) && asking.limit > EARLIER_HUB_PAGE) {
+        asking.limit = EARLIER_HUB_PAGE;
+        i--;
+        continue;
+      }
+      const p = pageOf(asked.result);
+      if (!p.ok) return p;
+      const last = i + 1 >= (opts.maxPages ?? 10_000);
+      if (p.page.more && !last) {
+        ahead = { after: p.page.cursor, asked: ask(client, p.page.cursor, asking) };
+        ahead.asked.catch(() => undefined); // its failure is met when it is awaited
+      }
+      const counts = await applyFeedPage(
+        store,
+        accountId,
+        p.page,
+        asked.readAt,
+        iso(clock()),
+        s.settings.keyId,
+      );
+      for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
+        total[k] += counts[k];
+      total.notes.push(...counts.notes);
+      if (!p.page.more) break;
+    }
+  } finally {
+    // A page asked for ahead and not applied (an error, the last page): its answer is let go.
+    if (ahead !== null) await ahead.asked.catch(() => undefined);
   }
   return { ok: true, counts: total };
 }

@@ -17,6 +17,7 @@ import {
 } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { applyFeedContacts, applyFeedDeletions, type FeedCounts } from './feed-contacts.ts';
+import { applyNewContacts, applyNewGifts } from './feed-new.ts';
 import { applyFeedGift, applyHeldGifts, dropHeldOf, holdGift, releaseHeld } from './feed-gifts.ts';
 import { localizeCampaigns, localizeList } from './reference-match.ts';
 import { keepStationNames } from './event-stations.ts';
@@ -64,14 +65,18 @@ export const LEDGER_APPLY: Record<LedgerKindName, Apply> = {
     if (snapshots.customFields)
       counts.reference += await applyEventCustomFields(trx, accountId, snapshots.customFields, at);
   },
+  // The page's plainly new donors together (feed-new.ts), then the others one by one.
   contacts: async ({ trx, accountId, page, readAt, at, counts }) => {
-    await applyFeedContacts(trx, accountId, page.contacts, readAt, at, counts);
+    const done = await applyNewContacts(trx, accountId, page.contacts, at, counts);
+    const rest = done.size === 0 ? page.contacts : page.contacts.filter((c) => !done.has(c.id));
+    await applyFeedContacts(trx, accountId, rest, readAt, at, counts);
   },
   deletedContacts: async ({ trx, accountId, page, at, counts }) => {
     await applyFeedDeletions(trx, accountId, page.deletedContacts, at, counts);
     await dropHeldOf(trx, accountId, page.deletedContacts);
   },
-  // Gifts held for what they name are tried again first (their donors may have come with this page).
+  // Gifts held for what they name are tried again first (their donors may have come with this
+  // page); then the page's plainly new gifts together (feed-new.ts), the others one by one.
   gifts: async ({ trx, accountId, page, at, counts }) => {
     counts.gifts += await applyHeldGifts(trx, accountId, at);
     await releaseHeld(
@@ -79,7 +84,9 @@ export const LEDGER_APPLY: Record<LedgerKindName, Apply> = {
       accountId,
       page.donations.map((g) => g.id),
     );
+    const done = await applyNewGifts(trx, accountId, page.donations, at, counts);
     for (const g of page.donations) {
+      if (done.has(g.id)) continue;
       const outcome = await applyFeedGift(trx, accountId, g, at);
       if (outcome === 'written') counts.gifts++;
       else if (typeof outcome === 'object') {

@@ -4,6 +4,7 @@
  * from here; delete says first how many gifts, and how much, go with the contact. The details
  * are in contact-details.tsx, the giving panel in contact-giving.tsx.
  */
+import { tagsForPeople } from '#shared/sync-reference.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Contact } from '#shared/schemas/contacts.ts';
@@ -138,9 +139,9 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
           .filter(Boolean)
           .join(' · ')}
       </p>
-      {c.tags.length > 0 ? (
+      {tagsForPeople(c.tags).length > 0 ? (
         <ul className="tag-list" aria-label="Tags">
-          {c.tags.map((t) => (
+          {tagsForPeople(c.tags).map((t) => (
             <li key={t} className="badge badge-tag">
               {t}
             </li>

@@ -3,7 +3,9 @@
  * newest first, each completed one with Correct and Void (wherever it was typed: at an event's
  * hub, a station's gift too).
  */
+import { notesForPeople } from '#shared/sync-reference.ts';
 import { useState } from 'react';
+import { paymentMethodLabel } from '#shared/enums.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { Button, EmptyState } from '../../ui/index.ts';
 import { GiftActions } from '../gift-entry/GiftActions.tsx';
@@ -99,12 +101,14 @@ export function Giving({ id, donorName }: { id: string; donorName: string }) {
                 <tr key={d.id}>
                   <td>{day(d.donationDate)}</td>
                   <td className="num">{money(d.donationAmount)}</td>
-                  <td>{enumLabel(d.paymentMethod)}</td>
+                  <td>{paymentMethodLabel(d.paymentMethod)}</td>
                   <td>
                     {[d.campaignName, d.committeeName, d.donationAccountName].filter(Boolean).join(' · ')}
                     {d.isAnonymous ? <span className="badge">anonymous</span> : null}
                     {d.isRecurring ? <span className="badge">recurring</span> : null}
-                    {d.notes ? <div className="muted giving-note">{d.notes}</div> : null}
+                    {notesForPeople(d.notes) ? (
+                      <div className="muted giving-note">{notesForPeople(d.notes)}</div>
+                    ) : null}
                   </td>
                   <td>
                     {d.status === 'completed' ? (

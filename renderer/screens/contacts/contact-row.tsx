@@ -1,4 +1,5 @@
 /** One row of the contact list (its cells), the row shown while its page loads, and their height. */
+import { tagsForPeople } from '#shared/sync-reference.ts';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { hrefFor } from '../../router.ts';
 import { day, money } from './format.ts';
@@ -27,11 +28,13 @@ export function Row({
           {row.status !== 'ACTIVE' ? (
             <span className="badge">{row.status.replace(/_/g, ' ').toLowerCase()}</span>
           ) : null}
-          {row.tags.slice(0, 3).map((t) => (
-            <span key={t} className="badge badge-tag">
-              {t}
-            </span>
-          ))}
+          {tagsForPeople(row.tags)
+            .slice(0, 3)
+            .map((t) => (
+              <span key={t} className="badge badge-tag">
+                {t}
+              </span>
+            ))}
         </span>
       </div>
       <div role="cell" className="ccell ccell-email">

@@ -4,6 +4,7 @@
  * body (only what changed: C1, whole collections for C3, single custom fields for C4). How
  * an error finds its form control is in form-issues.ts. Pure: no React, no DOM.
  */
+import { tagsForPeople, tagsKeepingReferences } from '#shared/sync-reference.ts';
 import type { z } from 'zod';
 import type { CONTACT_METHODS, ContactStatus, ContactType, CustomFieldType, GENDERS } from '#shared/enums.ts';
 import type { Contact, ContactCreateBody, ContactUpdateBody } from '#shared/schemas/contacts.ts';
@@ -169,7 +170,7 @@ export function valuesFromContact(c: Contact, defs: readonly CustomFieldDef[]): 
     status: c.status,
     gender: c.gender ?? '',
     preferredContactMethod: c.preferredContactMethod ?? '',
-    tags: [...c.tags],
+    tags: tagsForPeople(c.tags), // the sync's reference tags are not shown; kept on save
     phoneNumbers: c.phoneNumbers.map((p) => ({
       phoneNumber: p.phoneNumber,
       phoneType: s(p.phoneType),
@@ -300,6 +301,8 @@ export function updateBody(
   v: ContactFormValues,
   initial: ContactFormValues,
   defs: readonly CustomFieldDef[],
+  /** The contact's tags as stored: the sync's reference tags among them go back with an edit. */
+  storedTags: readonly string[] = [],
 ): UpdateInput {
   const body: Record<string, unknown> = {};
   for (const f of TEXT_FIELDS) {
@@ -311,7 +314,7 @@ export function updateBody(
   if (v.gender !== initial.gender) body.gender = v.gender || null;
   if (v.preferredContactMethod !== initial.preferredContactMethod)
     body.preferredContactMethod = v.preferredContactMethod || null;
-  if (!same(v.tags, initial.tags)) body.tags = v.tags;
+  if (!same(v.tags, initial.tags)) body.tags = tagsKeepingReferences(storedTags, v.tags);
   for (const key of COLLECTIONS) if (!same(v[key], initial[key])) body[key] = collectionBody(key, v[key]);
   const custom: Record<string, string | number | null> = {};
   for (const def of liveFields(defs)) {

@@ -62,7 +62,8 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
   const [formError, setFormError] = useState<string[]>([]);
 
   const resolver: Resolver<ContactFormValues> = async (values) => {
-    const body = mode === 'create' ? createBody(values, defs) : updateBody(values, initial, defs);
+    const body =
+      mode === 'create' ? createBody(values, defs) : updateBody(values, initial, defs, contact?.tags ?? []);
     const issues = checkBody(body, mode, defs);
     if (issues.length === 0) return { values, errors: {} };
     const errors: Record<string, unknown> = {};
@@ -90,7 +91,7 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
     try {
       let saved: Contact;
       if (contact) {
-        const body = updateBody(values, initial, defs);
+        const body = updateBody(values, initial, defs, contact?.tags ?? []);
         saved = Object.keys(body).length === 0 ? contact : await api.contacts.update(contact.id, body);
       } else {
         saved = await api.contacts.create(createBody(values, defs));

@@ -15,8 +15,8 @@
  */
 import { useState } from 'react';
 import { z } from 'zod';
-import { parseHubAddress } from '#shared/hub-address.ts';
-import { normaliseFingerprint } from '#shared/hub-link.ts';
+import { parseHubAddress, parseJoinLink } from '#shared/hub-address.ts';
+import { normaliseFingerprint, showPairingCode } from '#shared/hub-link.ts';
 import { pairingCodeField } from '#shared/schemas/hub.ts';
 import { requiredText } from '#shared/schemas/common.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -115,13 +115,15 @@ export function JoinForm({ replacing, again }: { replacing?: ReplacingHub; again
     },
   );
   // A join link pasted (or typed) into the address fills the code and the fingerprint, and
-  // leaves the hub's address itself in the field.
+  // leaves the hub's address itself in the field. Only a whole link does: a QR scanner types the
+  // link key by key, and a link read half-way ("…#code=D") would fill a code of one letter and
+  // send the rest of the link into the station's name.
   const fillFromLink = (value: string) => {
-    const link = parseHubAddress(value);
-    if ('problem' in link || (!link.code && !link.fingerprint)) return;
+    const link = parseJoinLink(value);
+    if (!link || link.code.length !== 8) return;
     form.setValue('url', link.url, { shouldValidate: true });
-    if (link.code) form.setValue('code', link.code, { shouldValidate: true });
-    if (link.fingerprint) form.setValue('fingerprint', link.fingerprint, { shouldValidate: true });
+    form.setValue('code', showPairingCode(link.code), { shouldValidate: true });
+    form.setValue('fingerprint', link.fingerprint, { shouldValidate: true });
     form.setFocus('name');
   };
   const e = form.formState.errors;

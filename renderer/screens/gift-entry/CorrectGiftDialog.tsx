@@ -5,6 +5,7 @@
  * with everything typed kept. Only the fields that changed are sent; a correction can be
  * undone from the toast while the gift is still unsent (the old values are sent back).
  */
+import { notesForPeople, notesKeepingReference } from '#shared/sync-reference.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -48,7 +49,7 @@ function formOf(g: DonationDetail): CorrectForm {
     campaignId: g.campaignId ?? '',
     committeeId: g.committeeId ?? '',
     donationAccountId: g.donationAccountId ?? '',
-    notes: g.notes ?? '',
+    notes: notesForPeople(g.notes) ?? '', // the sync's reference line is not shown; kept on save
     isAnonymous: g.isAnonymous,
     isRecurring: g.isRecurring,
     thankYouSent: g.thankYouSent,
@@ -199,7 +200,8 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
       form.setFocus('amount');
       return;
     }
-    const next = { contactId: donorId, ...donationFields(v, c) };
+    const fields = donationFields(v, c);
+    const next = { contactId: donorId, ...fields, notes: notesKeepingReference(gift.notes, fields.notes) };
     const before = patchOf(gift);
     // Only what changed goes to the server (and into the gift's history).
     const patch: Patch = {};

@@ -4,6 +4,7 @@
  * (namesakeTells). Ctrl+P prints a receipt: for the saved gift whose row has the focus, from
  * anywhere else on gift entry (the entry row) for the gift saved last.
  */
+import { notesForPeople } from '#shared/sync-reference.ts';
 import {
   defaultScheduler,
   notifyManager,
@@ -312,7 +313,7 @@ const GiftRowLine = memo(function GiftRowLine({
           {d.isAnonymous ? <span className="badge">anonymous</span> : null}
           {d.isRecurring ? <span className="badge">recurring</span> : null}
           {d.thankYouSent ? <span className="badge">thanked</span> : null}
-          {d.notes ? <span className="row-notes">{d.notes}</span> : null}
+          {notesForPeople(d.notes) ? <span className="row-notes">{notesForPeople(d.notes)}</span> : null}
           <SyncStateSlot gift={d} />
           {d.status !== 'voided' ? (
             <Button

@@ -6,24 +6,13 @@
  * and a gift saved before the campaigns arrive cannot be held to its campaign's account.
  */
 import { useQuery } from '@tanstack/react-query';
-import { PAYMENT_METHODS } from '#shared/enums.ts';
+import { PAYMENT_METHOD_LABEL, PAYMENT_METHODS } from '#shared/enums.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import type { SelectOption } from '../../ui/index.ts';
 
-export const METHOD_LABEL: Record<(typeof PAYMENT_METHODS)[number], string> = {
-  cash: 'Cash',
-  check: 'Check',
-  credit_card: 'Credit card',
-  ach: 'ACH',
-  wire: 'Wire',
-  paypal: 'PayPal',
-  venmo: 'Venmo',
-  zelle: 'Zelle',
-  cryptocurrency: 'Cryptocurrency',
-  in_kind: 'In kind',
-  other: 'Other',
-};
+/** The one wording of payment methods (#shared/enums.ts), under gift entry's name for it. */
+export const METHOD_LABEL = PAYMENT_METHOD_LABEL;
 export const METHOD_OPTIONS: SelectOption[] = PAYMENT_METHODS.map((m) => ({
   value: m,
   label: METHOD_LABEL[m],

@@ -8,12 +8,14 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ScreenProps } from '../../router.ts';
 import { hrefFor } from '../../router.ts';
 import { Screen } from '../../ui/index.ts';
-import { SETTINGS_SECTIONS, sectionFor } from './sections.tsx';
+import { useRole } from '../../session/role.ts';
+import { sectionFor, sectionsFor } from './sections.tsx';
 import './settings.css';
 import './sync.css';
 
 export function SettingsScreen({ route }: ScreenProps) {
-  const current = sectionFor(route.rest[0]);
+  const sections = sectionsFor(useRole());
+  const current = sectionFor(route.rest[0], sections);
   const Section = current.component;
   const contentRef = useRef<HTMLDivElement>(null);
   const shownSection = useRef(current.id);
@@ -48,7 +50,7 @@ export function SettingsScreen({ route }: ScreenProps) {
       <div className="settings-layout">
         <nav aria-label="Settings sections" className="settings-nav" onKeyDown={onNavKey}>
           <ul>
-            {SETTINGS_SECTIONS.map((s) => (
+            {sections.map((s) => (
               <li key={s.id}>
                 <a
                   href={hrefFor('settings', s.id)}

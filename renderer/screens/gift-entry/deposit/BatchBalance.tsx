@@ -9,6 +9,7 @@ import type { Batch } from '#shared/schemas/batches.ts';
 import { useApi } from '../../../api/provider.tsx';
 import { qk } from '../../../api/query-keys.ts';
 import { navigate } from '../../../router.ts';
+import { MONEY, roleSees, useRole } from '../../../session/role.ts';
 import { Button } from '../../../ui/index.ts';
 import { differenceWords } from './balance.ts';
 
@@ -34,7 +35,10 @@ function ClosedCount({ batch }: { batch: Batch }) {
 }
 
 export function BatchBalance({ batch }: { batch: Batch }) {
+  const role = useRole();
   const open = () => navigate('gifts', 'deposit', batch.id);
+  // Counting and the deposit are a treasurer's (or an administrator's).
+  if (!roleSees(role, MONEY)) return null;
   return batch.closedAt === null ? (
     <Button onClick={open}>Balance and close…</Button>
   ) : (

@@ -1,0 +1,213 @@
+/**
+ * Starting a batch: its name (the suggestion selected, so typing replaces it), date, payment
+ * method and designation, and what the stack should add up to. Filled top to bottom by typing
+ * (a choice takes the typed name) and Enter, from any field.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { parseAmountCents } from '#shared/money.ts';
+import { BatchCreate, type Batch } from '#shared/schemas/batches.ts';
+import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
+import { isApiError } from '../../api/errors.ts';
+import { useApi } from '../../api/provider.tsx';
+import { qk } from '../../api/query-keys.ts';
+import { humanIssue, localToday, orNull, schemaIssues, showIssues } from '../../forms.ts';
+import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { entryRowFocus } from './entry-focus.ts';
+import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
+
+interface BatchForm {
+  name: string;
+  batchDate: string;
+  campaignId: string;
+  committeeId: string;
+  donationAccountId: string;
+  paymentMethod: string;
+  expectedCount: string;
+  expectedTotal: string;
+}
+
+const FIELD_MAP: Record<string, keyof BatchForm> = {
+  name: 'name',
+  batchDate: 'batchDate',
+  campaignId: 'campaignId',
+  committeeId: 'committeeId',
+  donationAccountId: 'donationAccountId',
+  paymentMethod: 'paymentMethod',
+  expectedCount: 'expectedCount',
+  expectedTotal: 'expectedTotal',
+};
+
+export function NewBatchDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (b: Batch) => void;
+}) {
+  const api = useApi();
+  const client = useQueryClient();
+  const ref = useReferenceData();
+  const [topError, setTopError] = useState<string | null>(null);
+  const form = useForm<BatchForm>({
+    defaultValues: {
+      name: `Gifts ${localToday()}`,
+      batchDate: localToday(),
+      campaignId: '',
+      committeeId: '',
+      donationAccountId: '',
+      paymentMethod: 'check',
+      expectedCount: '',
+      expectedTotal: '',
+    },
+  });
+  const errors = form.formState.errors;
+  const create = useMutation({
+    mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body),
+  });
+
+  const submit = form.handleSubmit(async (v) => {
+    setTopError(null);
+    const expectedTotalCents = v.expectedTotal.trim() ? parseAmountCents(v.expectedTotal) : null;
+    if (v.expectedTotal.trim() && expectedTotalCents === null) {
+      form.setError('expectedTotal', { message: 'must be an amount in dollars, like 1250 or 1250.50' });
+      return;
+    }
+    const body = {
+      name: v.name,
+      batchDate: orNull(v.batchDate),
+      campaignId: orNull(v.campaignId),
+      committeeId: orNull(v.committeeId),
+      donationAccountId: orNull(v.donationAccountId),
+      paymentMethod: (orNull(v.paymentMethod) as BatchCreate['paymentMethod']) ?? null,
+      expectedCount: v.expectedCount.trim() ? Number(v.expectedCount) : null,
+      expectedTotal: expectedTotalCents === null ? null : expectedTotalCents / 100,
+    };
+    const issues = schemaIssues(BatchCreate, { accountId: api.accountId, ...body });
+    const show = (list: typeof issues) => {
+      const { rest } = showIssues(list, form.setError, FIELD_MAP, { words: humanIssue, focus: false });
+      if (rest.length) setTopError(rest.map((r) => `${r.field} ${r.issue}`).join('; '));
+    };
+    // Every gift needs a campaign, committee or donation account (the server refuses it
+    // otherwise): a batch giving none would start with its first gift refused. Said once, at
+    // the campaign, as the entry row says it.
+    const undesignated = !body.campaignId && !body.committeeId && !body.donationAccountId;
+    if (undesignated) form.setError('campaignId', { message: DESIGNATION_FORM_ISSUE });
+    if (issues.length) return show(issues);
+    if (undesignated) {
+      form.setFocus('campaignId');
+      return;
+    }
+    try {
+      const b = await create.mutateAsync(body);
+      await client.invalidateQueries({ queryKey: qk.batches });
+      onCreated(b);
+    } catch (err) {
+      if (isApiError(err) && err.details.length) show(err.details);
+      else setTopError(err instanceof Error ? err.message : String(err));
+    }
+  });
+
+  const opts = (xs: SelectOption[]) => xs;
+  return (
+    <Dialog
+      open={open}
+      title="Start a batch"
+      onClose={onClose}
+      focusAfter={entryRowFocus}
+      wide
+      actions={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button tone="primary" type="submit" form="new-batch-form" busy={create.isPending}>
+            Start batch
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="new-batch-form"
+        className="grid-form"
+        onSubmit={submit}
+        noValidate
+        onKeyDown={(e) => {
+          // Enter starts the batch from a choice too (a native select does nothing with it), so the
+          // dialog is filled top to bottom by typing, and Enter.
+          if (e.key === 'Enter' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
+            if (e.target instanceof HTMLSelectElement) {
+              e.preventDefault();
+              e.currentTarget.requestSubmit();
+            }
+          }
+        }}
+      >
+        {topError ? <div className="notice notice-error span-all">{topError}</div> : null}
+        <TextField
+          label="Batch name"
+          autoFocus
+          // The suggested name is selected: typing replaces it instead of adding to it.
+          onFocus={(e) => e.currentTarget.select()}
+          {...form.register('name')}
+          error={errors.name?.message}
+          fieldClassName="span-2"
+        />
+        <TextField
+          label="Gift date"
+          type="date"
+          {...form.register('batchDate')}
+          error={errors.batchDate?.message}
+        />
+        <Select
+          label="Payment method"
+          typeToChoose
+          options={METHOD_OPTIONS}
+          placeholder="— none —"
+          {...form.register('paymentMethod')}
+          error={errors.paymentMethod?.message}
+        />
+        <Select
+          label="Campaign"
+          typeToChoose
+          options={opts(ref.campaigns)}
+          placeholder="— none —"
+          hint="Each gift needs a campaign, committee or donation account"
+          {...form.register('campaignId')}
+          error={errors.campaignId?.message}
+        />
+        <Select
+          label="Committee"
+          typeToChoose
+          options={opts(ref.committees)}
+          placeholder="— none —"
+          {...form.register('committeeId')}
+          error={errors.committeeId?.message}
+        />
+        <Select
+          label="Donation account"
+          typeToChoose
+          options={opts(ref.donationAccounts)}
+          placeholder="— none —"
+          {...form.register('donationAccountId')}
+          error={errors.donationAccountId?.message}
+        />
+        <TextField
+          label="Expected number of gifts"
+          inputMode="numeric"
+          hint="Optional: from the stack of checks or envelopes"
+          {...form.register('expectedCount')}
+          error={errors.expectedCount?.message}
+        />
+        <TextField
+          label="Expected total ($)"
+          inputMode="decimal"
+          hint="Optional: the adding-machine tape"
+          {...form.register('expectedTotal')}
+          error={errors.expectedTotal?.message}
+        />
+      </form>
+    </Dialog>
+  );
+}
