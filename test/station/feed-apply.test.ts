@@ -366,4 +366,92 @@ describe('a page of the feed at a station', () => {
       .executeTakeFirstOrThrow();
     expect(row.organization).toBe('Kim & Co');
   });
+
+  it('another Chen Wei of the hub (no email) while this station’s own Chen Wei waits to be sent: both here, the hub’s with its gift', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const mine = await createContact(ctx, { accountId, firstName: 'Chen', lastName: 'Wei' });
+    // The hub never takes a create without an email for one of its donors: its Chen Wei is
+    // another person, and the feed brings him with a gift typed at the hub.
+    const theirs = contact('cnt_HUBCHENWEI', { firstName: 'Chen', lastName: 'Wei' });
+    const counts = await apply(
+      page({
+        contacts: [theirs],
+        donations: [gift('don_HUBCW1', 'cnt_HUBCHENWEI', 25, { stationId: null })],
+        cursor: '19',
+      }),
+    );
+    expect(counts).toMatchObject({ held: 0 });
+    const weis = await store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('lastName', '=', 'Wei')
+      .orderBy('id')
+      .execute();
+    expect(weis.map((r) => r.id).sort()).toEqual(['cnt_HUBCHENWEI', mine.id].sort());
+    expect((await giftsOf('cnt_HUBCHENWEI')).map((g) => g.amountCents)).toEqual([2500]);
+    const held = await store.db
+      .selectFrom('hubHeldGifts')
+      .select('hubId')
+      .where('hubId', '=', 'don_HUBCW1')
+      .execute();
+    expect(held).toEqual([]);
+  });
+
+  it('a donor this station edited, the page read after the hub took the edit but before its answer was written here: the hub’s times', async () => {
+    const noor = {
+      ...contact('cnt_HUBNOOR', { firstName: 'Noor', lastName: 'Haddad', email: 'noor@example.org' }),
+      createdAt: '2026-11-27T18:00:00.000Z',
+      updatedAt: '2026-11-27T18:00:00.000Z',
+    } as FeedContact;
+    await apply(page({ contacts: [noor], cursor: '20' }));
+    await updateContact(ctx, accountId, 'cnt_HUBNOOR', { quickNotes: 'sat at table 9' });
+    // The hub took the edit; its answer is written here after the next page was read.
+    await store.write((trx) =>
+      trx
+        .updateTable('changeLog')
+        .set({ syncedAt: '2999-01-01T00:00:00.000Z' })
+        .where('entityId', '=', 'cnt_HUBNOOR')
+        .where('push', '=', 1)
+        .execute(),
+    );
+    const edited = {
+      ...noor,
+      quickNotes: 'sat at table 9',
+      updatedAt: '2026-11-27T19:30:00.000Z',
+    } as FeedContact;
+    await apply(page({ contacts: [edited], cursor: '21' }));
+    const row = await store.db
+      .selectFrom('contacts')
+      .select(['quickNotes', 'createdAt', 'updatedAt'])
+      .where('id', '=', 'cnt_HUBNOOR')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      quickNotes: 'sat at table 9',
+      createdAt: '2026-11-27T18:00:00.000Z',
+      updatedAt: '2026-11-27T19:30:00.000Z',
+    });
+  });
+
+  it('a donor’s gifts of one day, the hub’s and this station’s: newest entered first, as the hub lists them', async () => {
+    const { listContactDonations } = await import('../../electron/domain/contacts/index.ts');
+    const ivy = contact('cnt_HUBIVY', { firstName: 'Ivy', lastName: 'Stone', email: 'ivy@example.org' });
+    // The hub's gift (its id sorts after any this station makes) was entered before this station's.
+    await apply(
+      page({
+        contacts: [ivy],
+        donations: [gift('don_HUBZZIVY', 'cnt_HUBIVY', 25, { donationDate: '2026-11-27T00:00:00.000Z' })],
+        cursor: '22',
+      }),
+    );
+    const mine = await createDonation(ctx, {
+      accountId,
+      contactId: 'cnt_HUBIVY',
+      donationAmount: 19.99,
+      donationDate: '2026-11-27',
+      paymentMethod: 'cash',
+      campaignId: 'cmp_HUBGALA',
+    });
+    const list = await listContactDonations(ctx, accountId, 'cnt_HUBIVY', { accountId });
+    expect(list.donations.map((d) => d.id)).toEqual([mine.id, 'don_HUBZZIVY']);
+  });
 });

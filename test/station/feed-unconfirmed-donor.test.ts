@@ -2,8 +2,8 @@
  * Another station's gift to a donor this station typed too, arriving while this station's own
  * create of that donor is not answered yet (the same new donor at two stations at once: the
  * hub made the donor from the other station's create, and will answer ours with it). The feed
- * defers the hub's copy of the donor (ours is the same and gets linked when the answer
- * comes) — and the other station's gift to her must not be lost at this station: once our
+ * writes the hub's copy of the donor, and the answer makes the two one (the copy merges into
+ * ours) — and the other station's gift to her must not be lost at this station: once our
  * donor is linked and the feed read on from where this station stands, the gift is here, in
  * her totals and the limit check, as every other station's gift is.
  */

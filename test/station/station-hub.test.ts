@@ -338,6 +338,118 @@ describe('a station of an event hub', () => {
     await expect.poll(async () => (await named(a)).length).toBe(1);
   });
 
+  it('the same new donor typed twice at one station ("Łukasz Żółć", then "lukasz zolc"): one donor, the gift on it, nothing parked', async () => {
+    const waiting = async (s: StationServer) =>
+      expectStatus(await s.request('GET', `/api/v1/sync/status?accountId=${s.accountId}`), 200) as {
+        waiting: number;
+        needsAttention: number;
+      };
+    const first = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'Łukasz',
+        lastName: 'Żółć',
+        primaryEmail: 'lukasz@zolc.example',
+      }),
+      201,
+    );
+    await expect.poll(async () => (await waiting(b)).waiting).toBe(0);
+    // Another volunteer at the same table types him again, without the accents, with a gift.
+    const again = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'lukasz',
+        lastName: 'zolc',
+        primaryEmail: 'lukasz@zolc.example',
+      }),
+      201,
+    );
+    const g = expectStatus(
+      await b.request('POST', '/api/v1/donations', {
+        accountId: b.accountId,
+        contactId: again.id,
+        donationAmount: 19.99,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+      201,
+    );
+    await expect.poll(async () => (await waiting(b)).waiting).toBe(0);
+    expect((await waiting(b)).needsAttention).toBe(0);
+    const here = expectStatus(
+      await b.request('GET', `/api/v1/contacts?accountId=${b.accountId}&search=zolc`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(here.map((c) => c.id)).toEqual([first.id]);
+    const gifts = expectStatus(
+      await b.request('GET', `/api/v1/contacts/${first.id}/donations?accountId=${b.accountId}`),
+      200,
+    ).donations as Array<{ id: string; donationAmount: number }>;
+    expect(gifts.map((x) => [x.id, x.donationAmount])).toEqual([[g.id, 19.99]]);
+    // The hub holds one donor, with the gift.
+    const atHub = expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=zolc`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(atHub).toHaveLength(1);
+    const hubGiftsOf = expectStatus(
+      await hub.request('GET', `/api/v1/contacts/${atHub[0]!.id}/donations?accountId=${hub.accountId}`),
+      200,
+    ).donations as Array<{ donationAmount: number }>;
+    expect(hubGiftsOf.map((x) => x.donationAmount)).toEqual([19.99]);
+  });
+
+  it('a donor the hub has, typed again at a station without the accents: the station shows the hub’s donor', async () => {
+    const hubs = await makeContact(hub, {
+      firstName: 'Zoë',
+      lastName: 'Núñez',
+      primaryEmail: 'zoe@nunez.example',
+      primaryPhone: '555-0142',
+    });
+    const page = async (s: StationServer, id: string) =>
+      expectStatus(await s.request('GET', `/api/v1/contacts/${id}?accountId=${s.accountId}`), 200) as {
+        firstName: string;
+        lastName: string;
+        primaryPhone: string | null;
+        createdAt: string;
+      };
+    // The feed brings her to station B first.
+    await expect
+      .poll(
+        async () => (await b.request('GET', `/api/v1/contacts/${hubs.id}?accountId=${b.accountId}`)).status,
+      )
+      .toBe(200);
+    const mine = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'zoe',
+        lastName: 'nunez',
+        primaryEmail: 'zoe@nunez.example',
+      }),
+      201,
+    );
+    await expect
+      .poll(
+        async () =>
+          (
+            expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200) as {
+              waiting: number;
+            }
+          ).waiting,
+      )
+      .toBe(0);
+    const atHub = await page(hub, hubs.id);
+    expect(atHub).toMatchObject({ firstName: 'Zoë', lastName: 'Núñez', primaryPhone: '555-0142' });
+    const here = await page(b, mine.id);
+    expect(here).toMatchObject({
+      firstName: atHub.firstName,
+      lastName: atHub.lastName,
+      primaryPhone: atHub.primaryPhone,
+      createdAt: atHub.createdAt,
+    });
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

@@ -259,7 +259,13 @@ export async function listContactDonations(
     )
     .where('d.contactId', '=', contactId)
     .where('d.accountId', '=', accountId)
+    // Newest first: by the gift's date, then by when it was entered (an event's hub and its
+    // stations hold the same entry time and station for a gift, never the same id for a gift a
+    // station typed), so the list has one order at every end of an event; ids only part the
+    // gifts one end entered in the same millisecond (their ids there are in entry order).
     .orderBy('d.donationDate', 'desc')
+    .orderBy('d.createdAt', 'desc')
+    .orderBy((eb) => eb.fn.coalesce('d.stationId', eb.val('')), 'desc')
     .orderBy('d.id', 'desc')
     .limit(limit)
     .offset(offset)

@@ -141,6 +141,29 @@ function rowPatch(
   return { patch: patch as Partial<ContactsTable>, fields };
 }
 
+/** A sub-record without its id (each end mints its own ids for them). */
+function withoutId(rows: readonly object[] | undefined): unknown[] {
+  return (rows ?? []).map((r) => {
+    const { id: _id, ...rest } = r as { id?: unknown };
+    return rest;
+  });
+}
+
+/** Tags without the sync reference (a `gd:` tag the hub keeps and the typing end does not). */
+const plainTags = (tags: readonly string[] | undefined) =>
+  (tags ?? []).filter((t) => !/^gd:/i.test(t.trim()));
+
+/** Whether the donor here holds another value of a field than the hub's page. */
+function differsFromHub(here: Contact, c: EventContactDetail, field: string): boolean {
+  if ((COLLECTIONS as readonly string[]).includes(field)) {
+    const key = field as Collection;
+    return c[key] !== undefined && !same(withoutId(here[key]), withoutId(c[key]));
+  }
+  if (field === 'tags') return c.tags !== undefined && !same(plainTags(here.tags), plainTags(c.tags));
+  const k = field as keyof Contact;
+  return c[k] !== undefined && !same(here[k], c[k]);
+}
+
 /** Brings a donor here to the hub's record (see the top); returns the wire names written. */
 export async function applyEventContactDetail(
   trx: Db,
@@ -159,8 +182,12 @@ export async function applyEventContactDetail(
     await writeCollection(trx, localId, key, c);
     fields.push(key);
   }
-  const anyKept = [...CONTACT_SCALAR_FIELDS, 'tags', ...COLLECTIONS, 'firstName', 'lastName'].some(kept);
-  // Nothing kept here: the record is the hub's, its times too.
+  // A field kept here whose value is the hub's already (the page was read after the hub took
+  // this station's edit, before the push's answer was written down) holds nothing of its own.
+  const anyKept = [...CONTACT_SCALAR_FIELDS, 'tags', ...COLLECTIONS, 'firstName', 'lastName'].some(
+    (f) => kept(f) && differsFromHub(here, c, f),
+  );
+  // Nothing of its own kept here: the record is the hub's, its times too.
   if (!anyKept && c.createdAt !== undefined && here.createdAt !== c.createdAt) patch.createdAt = c.createdAt;
   if (fields.length > 0 || patch.createdAt !== undefined)
     patch.updatedAt = !anyKept && c.updatedAt !== undefined ? c.updatedAt : at;

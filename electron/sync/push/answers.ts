@@ -33,7 +33,9 @@ import {
   unlinkRemote,
 } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
+import { foldNewDonor } from './fold-donor.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';
 
 export interface RecordDeps {
@@ -61,7 +63,8 @@ export interface AnswerInput {
   progress: (n: number) => void;
 }
 
-export type RecordResult = 'again' | 'failed' | 'parked' | 'auth';
+/** `folded`: a station's new donor was the one it holds already, and went into it (fold-donor.ts). */
+export type RecordResult = 'again' | 'failed' | 'parked' | 'auth' | 'folded';
 
 /** Whether HQ holds what the request asked for: applied, or a DELETE of what HQ no longer has. */
 export function isApplied(
@@ -106,6 +109,17 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         // HQ answered with a record linked to another local record: never this one's. Nothing
         // is linked; a person looks (retrying posts it again).
         const other = await localIdFor(trx, cfg.accountId, e.entityType, remoteId!);
+        // At a station: the event hub holds one donor, and so does this station (fold-donor.ts).
+        if (e.entityType === 'contact' && cfg.kind === 'hub' && other !== null) {
+          const done = await foldNewDonor(trx, {
+            accountId: cfg.accountId,
+            newId: e.entityId,
+            heldId: other,
+            attemptId: step.attemptId,
+            at,
+          });
+          if (done !== null) return { folded: done };
+        }
         await releaseAttempt(trx, step.attemptId);
         await updateItem(trx, e.entityType, e.entityId, {
           state: 'attention',
@@ -133,6 +147,9 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
           source: existing ? 'found' : 'pushed',
           at,
         });
+      // At a station: the record here is the hub's donor, its values and times (feed-contacts.ts).
+      if (step.op === 'create' && e.entityType === 'contact' && cfg.kind === 'hub')
+        await takeHubDonor(trx, cfg.accountId, e.entityId, res.body, at);
       // At an event hub: the stations learn that HQ has this gift now (the hub's feed).
       if (step.op === 'create' && e.entityType === 'donation' && cfg.kind !== 'hub')
         await noteSentToHq(trx, cfg.accountId, e.entityId, at);
@@ -177,6 +194,10 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       return settled;
     });
     if (n === null) return 'parked';
+    if (typeof n === 'object') {
+      a.progress(n.folded);
+      return 'folded';
+    }
     a.progress(n);
     return 'again';
   }

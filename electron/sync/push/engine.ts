@@ -365,6 +365,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         outcome = 'ok';
         continue;
       }
+      if (r === 'folded') {
+        result.applied++;
+        return 'ok';
+      }
       return r;
     }
     return outcome;

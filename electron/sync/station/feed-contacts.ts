@@ -17,7 +17,6 @@ import {
   type PulledContactFields,
   refreshPulledContact,
 } from '../../domain/pulled/index.ts';
-import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
 import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
@@ -58,46 +57,18 @@ async function contactHere(trx: Db, accountId: string, id: string): Promise<bool
 }
 
 /**
- * A local contact the hub's one already is, not linked yet: this station's own (its reference
- * tag names it), or a create of this station's not confirmed yet with the same name and email
- * (the hub answers that create with this contact; the engine links it then).
+ * A local contact the hub's one already is, not linked yet: this station's own, which its
+ * reference tag names (the engine links it by the create's answer).
+ *
+ * A create of this station's not answered yet with the same name and email is not taken for
+ * it: the hub may hold that name twice (its own window does not merge), and a donor typed here
+ * without an email is never matched by the hub at all, so the hub's donor would never reach
+ * this station. The hub's donor is written as a copy; when the hub answers the create with it,
+ * the two become one (links.ts's twin copy, or push/fold-donor.ts).
  */
-async function ownUnlinked(
-  trx: Db,
-  accountId: string,
-  c: FeedContact,
-  f: PulledContactFields,
-): Promise<boolean> {
+async function ownUnlinked(trx: Db, accountId: string, c: FeedContact): Promise<boolean> {
   const ref = contactReferenceOf(c.tags);
-  if (ref !== null && (await contactHere(trx, accountId, ref.slice(3)))) return true;
-  const email = f.email?.toLowerCase() ?? null;
-  // From this station's own contact creates (an index of them: migrations/…-own-contact-creates),
-  // never a read of the whole directory; the literals let SQLite see that index applies.
-  const same = await trx
-    .selectFrom('changeLog as l')
-    .innerJoin('contacts as c', 'c.id', 'l.entityId')
-    .select(['c.id', 'c.email'])
-    .where('l.accountId', '=', accountId)
-    .where('l.entityType', '=', sql.lit('contact'))
-    .where('l.op', '=', sql.lit('create'))
-    .where('l.push', '=', sql.lit(1))
-    .where('c.accountId', '=', accountId)
-    .where((eb) => eb(eb.fn('lower', ['c.firstName']), '=', f.firstName.toLowerCase()))
-    .where((eb) => eb(eb.fn('lower', ['c.lastName']), '=', f.lastName.toLowerCase()))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('syncLinks as s')
-            .select('s.localId')
-            .where('s.entityType', '=', 'contact')
-            .whereRef('s.localId', '=', 'c.id'),
-        ),
-      ),
-    )
-    .limit(20)
-    .execute();
-  return same.some((r) => (r.email?.toLowerCase() ?? null) === email);
+  return ref !== null && (await contactHere(trx, accountId, ref.slice(3)));
 }
 
 /**
@@ -253,7 +224,7 @@ async function applyContact(
   }
   let localId = await localIdFor(trx, accountId, 'contact', c.id);
   if (localId === null) {
-    if (await ownUnlinked(trx, accountId, c, f)) return;
+    if (await ownUnlinked(trx, accountId, c)) return;
     const origin = await sameOrigin(trx, accountId, c);
     if (origin === 'engine') return;
     if (origin !== null)
@@ -360,4 +331,46 @@ export async function applyFeedDeletions(
     if (await deleteEventContact(trx, accountId, localId, at)) counts.deleted++;
     await unlinkRemote(trx, 'contact', localId);
   }
+}
+
+/**
+ * The hub's answer to this station's create of a donor, taken in the answer's transaction: the
+ * donor it made (201: its times, which the feed's echo may have brought before the create was
+ * linked here, and then skipped), or one it holds already (200: the same donor typed at another
+ * table, or this create's earlier attempt that landed late; the hub wrote nothing of this
+ * create). The record here becomes the hub's donor, values and times — the feed may never bring
+ * that donor again. Fields changed here after the create (updates not sent yet) are kept: they
+ * go to the hub next.
+ */
+export async function takeHubDonor(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  answer: unknown,
+  at: string,
+): Promise<void> {
+  if (answer === null || typeof answer !== 'object' || typeof (answer as { id?: unknown }).id !== 'string')
+    return;
+  const c = answer as FeedContact;
+  const f = pulledContactFields(c);
+  if ('problem' in f) return;
+  const kept = new Set<string>();
+  const updates = await trx
+    .selectFrom('changeLog')
+    .select('fields')
+    .where('accountId', '=', accountId)
+    .where('entityType', '=', 'contact')
+    .where('entityId', '=', localId)
+    .where('op', '=', 'update')
+    .where('push', '=', 1)
+    .where('syncedAt', 'is', null)
+    .execute();
+  for (const u of updates) {
+    if (u.fields === null) return;
+    for (const field of JSON.parse(u.fields) as string[]) kept.add(field);
+  }
+  const isKept = (field: string) => kept.has(field);
+  await refreshPulledContact(trx, accountId, localId, f, kept, at);
+  await applyEventContactDetail(trx, accountId, localId, c, isKept, at);
+  if (c.customFields) await applyEventCustomValues(trx, accountId, localId, c.customFields, isKept, at);
 }
