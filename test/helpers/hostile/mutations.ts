@@ -76,21 +76,25 @@ export function clone(v: Json): Json {
   return v;
 }
 
-/** Applies mutations one after another; indexes wrap around the slots there are. */
+/**
+ * Applies mutations one after another; indexes wrap around the slots there are. Every value put
+ * in is a copy: a generator's constant (one object shared by every run) must never be changed by
+ * a later mutation adding a key into it, or it grows across runs, even into a cycle.
+ */
 export function mutate(body: Json, mutations: Mutation[]): Json {
   const root = clone(body);
   for (const m of mutations) {
     const all = slots(root);
     if (m.op === 'addKey') {
       const objects = [root, ...all.map((s) => s.get())].filter(isObj);
-      objects[m.at % objects.length]?.entries.push([m.key, m.value]);
+      objects[m.at % objects.length]?.entries.push([m.key, clone(m.value)]);
       continue;
     }
     if (all.length === 0) continue;
     const slot = all[m.at % all.length]!;
-    if (m.op === 'replace') slot.set(m.value);
+    if (m.op === 'replace') slot.set(clone(m.value));
     else if (m.op === 'delete') slot.remove();
-    else if (slot.parent && slot.key !== null) slot.parent.entries.push([slot.key, m.value]);
+    else if (slot.parent && slot.key !== null) slot.parent.entries.push([slot.key, clone(m.value)]);
   }
   return root;
 }
