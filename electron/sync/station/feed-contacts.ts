@@ -20,7 +20,7 @@ import {
 import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
 import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
-import { unpushedContactFields } from '../pull/apply-page.ts';
+import { unpushedContactFields } from '../outbox/unpushed-fields.ts';
 import { addNotice } from './notices.ts';
 
 export interface FeedCounts {
