@@ -330,7 +330,11 @@ describe('a session', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     expectError(await from(42, 'GET', '/api/v1/me', undefined, as(session)), 401);
-    expectError(await signIn(42, 'gone@example.org', PASSWORD), 403, { code: 'user_disabled' });
+    // Signing in again is refused as a wrong password is: the answer does not say the password was right.
+    const again = await signIn(42, 'gone@example.org', PASSWORD);
+    const wrong = await signIn(42, 'gone@example.org', 'not the password');
+    expectError(again, 401, { code: 'sign_in_failed' });
+    expect(again.body).toEqual(wrong.body);
   });
 
   it('acts in the role its person has at each request', async () => {

@@ -97,9 +97,12 @@ async function countTry(ctx: DomainContext, address: string, key: string): Promi
 }
 
 const WRONG = () =>
-  new DomainError('unauthorized', 'sign_in_failed', 'The email or the password is not right.', [
-    { field: 'password', issue: 'does not match the email' },
-  ]);
+  new DomainError(
+    'unauthorized',
+    'sign_in_failed',
+    'The email or the password is not right (or the person was disabled: ask an administrator).',
+    [{ field: 'password', issue: 'does not match the email' }],
+  );
 
 /**
  * Signs a person in from `address` (the request's source address). `accountId` is needed only
@@ -120,7 +123,10 @@ export async function signIn(
     .execute();
   const matches = [];
   if (candidates.length === 0) await checkPassword(req.password, null);
-  for (const c of candidates) if (await checkPassword(req.password, c.passwordHash)) matches.push(c);
+  // A disabled person's right password is answered as a wrong one (and counted as one): the
+  // answer must not tell a guesser that the password was right.
+  for (const c of candidates)
+    if ((await checkPassword(req.password, c.passwordHash)) && c.disabledAt === null) matches.push(c);
   if (matches.length === 0) throw WRONG();
   await ctx.store.write((trx) =>
     trx.deleteFrom('signInFailures').where('address', '=', req.address).where('emailKey', '=', key).execute(),
@@ -133,10 +139,6 @@ export async function signIn(
       [{ field: 'accountId', issue: 'is required for this email' }],
     );
   const u = matches[0]!;
-  if (u.disabledAt !== null)
-    throw new DomainError('forbidden', 'user_disabled', 'This person is disabled. Ask an administrator.', [
-      { field: 'email', issue: 'belongs to a disabled person' },
-    ]);
   const at = ctx.now();
   const k = await ctx.store.write((trx) =>
     insertApiKey(trx, {
