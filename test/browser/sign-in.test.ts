@@ -64,7 +64,10 @@ describe('signing in in a browser', () => {
     await page.getByLabel('Email').fill('ROBERT.BROWN@example.org ');
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('The email or the password is not right.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^The email or the password is not right/)
+      .waitFor();
     await page.getByLabel('Password').fill('robert brown password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
