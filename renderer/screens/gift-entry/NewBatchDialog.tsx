@@ -13,7 +13,7 @@ import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { humanIssue, localToday, orNull, schemaIssues, showIssues } from '../../forms.ts';
-import { Button, Dialog, Select, TextField, type SelectOption } from '../../ui/index.ts';
+import { Button, Dialog, Select, TextField } from '../../ui/index.ts';
 import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
 
@@ -111,7 +111,6 @@ export function NewBatchDialog({
     }
   });
 
-  const opts = (xs: SelectOption[]) => xs;
   return (
     <Dialog
       open={open}
@@ -171,7 +170,7 @@ export function NewBatchDialog({
         <Select
           label="Campaign"
           typeToChoose
-          options={opts(ref.campaigns)}
+          options={ref.campaigns}
           placeholder="— none —"
           hint="Each gift needs a campaign, committee or donation account"
           {...form.register('campaignId')}
@@ -180,7 +179,7 @@ export function NewBatchDialog({
         <Select
           label="Committee"
           typeToChoose
-          options={opts(ref.committees)}
+          options={ref.committees}
           placeholder="— none —"
           {...form.register('committeeId')}
           error={errors.committeeId?.message}
@@ -188,7 +187,7 @@ export function NewBatchDialog({
         <Select
           label="Donation account"
           typeToChoose
-          options={opts(ref.donationAccounts)}
+          options={ref.donationAccounts}
           placeholder="— none —"
           {...form.register('donationAccountId')}
           error={errors.donationAccountId?.message}
