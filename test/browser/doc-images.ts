@@ -27,4 +27,5 @@ export const DOC_IMAGES = [
   'letters-mark-sent',
   'letters-nothing-waiting',
   'letters-settings',
+  'letters-org-kind-question',
 ] as const;
