@@ -53,6 +53,14 @@ const NAMES = DONORS.map(([f, l]) => `${f} ${l}`);
 beforeAll(async () => {
   server = await startAppServer();
   browser = await launchChromium();
+  // The organisation's kind is chosen (a charity): the Letters screen does not ask it here.
+  expectStatus(
+    await server.request('PUT', '/api/v1/letters/settings', {
+      accountId: server.accountId,
+      orgKind: 'charity',
+    }),
+    200,
+  );
   const gala = await post('/api/v1/campaigns', { name: 'Spring Gala' });
   const ids: string[] = [];
   for (const [firstName, lastName] of DONORS)
@@ -186,6 +194,20 @@ describe('the Letters screen', () => {
       await expect.poll(() => historyRow.textContent()).toContain('sent');
       await expect.poll(() => historyRow.textContent()).not.toContain('not marked');
 
+      // Right after, the same choice again: nothing is waiting, said beside the form, and no
+      // empty run is recorded or listed.
+      await page.getByRole('button', { name: 'Make letters' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('.letters-side').getByText('No gifts waiting for a thank-you letter').waitFor();
+      expect(((await get('/api/v1/letters/runs')) as { runs: unknown[] }).runs).toHaveLength(1);
+      // Leaving the choice and coming back to it: the preview speaks of what is left (nothing),
+      // never of the letters the earlier answer counted.
+      await page.getByLabel('Only gifts not yet thanked').uncheck();
+      await page.getByTestId('letters-preview-counts').waitFor();
+      await page.getByLabel('Only gifts not yet thanked').check();
+      await page.locator('.letters-viewer').getByText('No gifts waiting for a thank-you letter').waitFor();
+      expect(await page.getByTestId('letters-preview-counts').count()).toBe(0);
+
       // A second not-thanked run: nothing is waiting, said plainly, in the preview and the run.
       await page.getByLabel('Gifts from').fill('2026-01-01');
       await page.locator('.letters-viewer').getByText('No gifts waiting for a thank-you letter').waitFor();
@@ -193,9 +215,24 @@ describe('the Letters screen', () => {
       await page.keyboard.press('Enter');
       await page.locator('.letters-side').getByText('No gifts waiting for a thank-you letter').waitFor();
       const after = (await get('/api/v1/letters/runs')) as { runs: Array<{ documents: number }> };
-      expect(after.runs.map((r) => r.documents).sort()).toEqual([0, 4]);
+      expect(after.runs.map((r) => r.documents)).toEqual([4]);
+      expect(await page.locator('table.letters-runs tbody tr').count()).toBe(1);
       await expectNoA11yViolations(page, 'Letters with nothing waiting');
       await screenshot(page, 'letters-nothing-waiting');
+      // Year-end statements of 2026: the preview counts them, and nothing beside the form speaks
+      // of the earlier choice ("No gifts in 2026" beside four statements).
+      await page.getByRole('radio', { name: 'Year-end statements' }).check();
+      await page.getByLabel('Year', { exact: true }).selectOption('2026');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      expect(
+        await page
+          .locator('.letters-side')
+          .getByText(/^No gifts/)
+          .count(),
+      ).toBe(0);
+      expect(await page.locator('.letters-side .letters-run').count()).toBe(0);
       // The one answer allowed: the preview's 404 when nothing matches (no letter to show).
       expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
     } finally {

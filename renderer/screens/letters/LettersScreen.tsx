@@ -51,7 +51,8 @@ export function LettersScreen(_props: ScreenProps) {
   const [runId, setRunId] = useState<string | null>(null);
   const [opened, setOpened] = useState<{ blob: Blob; title: string } | null>(null);
   // Debounced as text (an object would be new at every render, and so never settle).
-  const askedText = useDebounced(JSON.stringify(toChoice(choice)), 300);
+  const choiceText = JSON.stringify(toChoice(choice));
+  const askedText = useDebounced(choiceText, 300);
   const asked = useMemo(() => JSON.parse(askedText) as LetterChoice, [askedText]);
   const preview = useQuery({
     queryKey: ['letters', 'preview', asked],
@@ -75,10 +76,31 @@ export function LettersScreen(_props: ScreenProps) {
       await qc.invalidateQueries({ queryKey: qk.letterRuns });
     },
   });
+  // The preview speaks only of the choice in the form: not while the form's newest choice waits
+  // to be asked, and not with an earlier answer kept after the newest one failed (after "Mark as
+  // sent", a not-thanked choice has nothing left, whatever the last letter shown was).
+  const previewNow = askedText === choiceText && !preview.isError ? preview.data : undefined;
+  const nothingNow =
+    askedText === choiceText && !preview.isFetching && preview.isError && isNothing(preview.error);
+  const [askedNothing, setAskedNothing] = useState(false);
+  /**
+   * Make letters: when the preview of this very choice says nothing is left (or is being asked
+   * again, after "Mark as sent"), it is said here and no empty run is recorded.
+   */
+  const make = async () => {
+    if (choice.kind !== 'receipt' && askedText === choiceText) {
+      const now = preview.isFetching ? await preview.refetch({ cancelRefetch: false }) : preview;
+      if (now.isError && isNothing(now.error)) {
+        setAskedNothing(true);
+        return;
+      }
+    }
+    start.mutate(undefined);
+  };
   const shown =
-    opened ?? (preview.data ? { blob: preview.data.pdf, title: 'Preview of the first letter' } : null);
+    opened ?? (previewNow ? { blob: previewNow.pdf, title: 'Preview of the first letter' } : null);
   // How many letters and gifts the whole run would have (the preview's answer says).
-  const whole = !opened && preview.data?.documents != null ? preview.data : null;
+  const whole = !opened && previewNow?.documents != null ? previewNow : null;
   const url = useObjectUrl(shown?.blob ?? null);
   const fieldError =
     isApiError(start.error) && !isNothing(start.error) && !isWordingRefused(start.error) ? start.error : null;
@@ -107,12 +129,18 @@ export function LettersScreen(_props: ScreenProps) {
             onChange={(next) => {
               setChoice(next);
               setOpened(null);
+              // The run made for the earlier choice is in Print runs; beside this form, only this choice.
+              setRunId(null);
+              setAskedNothing(false);
               start.reset();
             }}
-            onMake={() => start.mutate(undefined)}
+            onMake={() => void make()}
             making={start.isPending}
             error={fieldError ?? previewFieldError}
           />
+          {askedNothing && nothingNow ? (
+            <EmptyState title={nothingToPrint(choice)}>Nothing was printed.</EmptyState>
+          ) : null}
           {start.isError && !fieldError ? (
             isNothing(start.error) ? (
               <EmptyState title={nothingToPrint(choice)}>{start.error.message}</EmptyState>
@@ -145,13 +173,13 @@ export function LettersScreen(_props: ScreenProps) {
             <p className="muted">Receipts are printed one at a time from gift entry.</p>
           ) : url && shown ? (
             <iframe className="letters-frame" title={shown.title} src={url} />
-          ) : preview.isError && isNothing(preview.error) ? (
+          ) : nothingNow ? (
             <EmptyState title={nothingToPrint(choice)}>
               {choice.kind === 'thank-you' && choice.notThanked
                 ? 'Every completed gift these filters cover has been thanked already. Untick “Only gifts not yet thanked” to print them again.'
                 : 'Try another period, campaign or batch.'}
             </EmptyState>
-          ) : preview.isError ? (
+          ) : askedText === choiceText && preview.isError ? (
             <p className="notice notice-error" role="alert">
               The preview could not be made: {preview.error.message}
             </p>
