@@ -28,4 +28,5 @@ export const DOC_IMAGES = [
   'letters-nothing-waiting',
   'letters-settings',
   'letters-org-kind-question',
+  'letters-one-donor',
 ] as const;

@@ -309,4 +309,89 @@ describe('the Letters screen', () => {
       await context.close();
     }
   });
+
+  it('a year-end statement for one donor: from the donor’s page, and chosen among three Robert Browns on the Letters screen', async () => {
+    const year = new Date().getFullYear() - 1;
+    const gala = await post('/api/v1/campaigns', { name: 'Year-end appeal' });
+    const browns: string[] = [];
+    for (const [email, amounts] of [
+      ['rb.elm@example.org', [19.99, 19.99]],
+      ['rb.oak@example.org', [50]],
+      ['rb.pine@example.org', [75, 25]],
+    ] as const) {
+      const id = (
+        await post('/api/v1/contacts', {
+          firstName: 'Robert',
+          lastName: 'Brown',
+          emailAddresses: [{ emailAddress: email }],
+        })
+      ).id as string;
+      browns.push(id);
+      for (const amount of amounts)
+        await post('/api/v1/donations', {
+          contactId: id,
+          donationAmount: amount,
+          donationDate: `${year}-06-15`,
+          paymentMethod: 'cash',
+          campaignId: gala.id,
+        });
+    }
+    const { page, context, problems } = await openApp(browser, server);
+    try {
+      // The donor's page: "Year-end statement" opens Letters with that donor and last year.
+      await page.goto(`${server.url}/#/contacts/${browns[0]}`);
+      await page.getByRole('link', { name: 'Year-end statement' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
+      expect(await page.getByRole('radio', { name: 'Year-end statements' }).isChecked()).toBe(true);
+      await expect
+        .poll(() => page.getByTestId('letters-donor').textContent())
+        .toBe('Robert Brown · rb.elm@example.org');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 1 statement this choice would print, for 2 gifts.');
+      await page.getByRole('button', { name: 'Make letters' }).click();
+      await page.getByRole('heading', { name: 'Ready: 1 statement' }).waitFor();
+      const runs = (await get('/api/v1/letters/runs')) as {
+        runs: Array<{
+          kind: string;
+          documents: number;
+          gifts: number;
+          total: number;
+          choice: { contactId?: string };
+        }>;
+      };
+      expect(runs.runs[0]).toMatchObject({ kind: 'year-end', documents: 1, gifts: 2, total: 39.98 });
+      expect(runs.runs[0]!.choice.contactId).toBe(browns[0]);
+
+      // On the Letters screen: every donor again, then another Robert Brown by keyboard.
+      await page.getByRole('button', { name: 'All donors' }).click();
+      const box = page.getByLabel('One donor only');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe(await box.getAttribute('id'));
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 3 statements this choice would print, for 5 gifts.');
+      await page.keyboard.type('robert brown');
+      const matches = page.getByRole('list', { name: 'Matching donors' }).getByRole('button');
+      await expect.poll(() => matches.count()).toBe(3);
+      const labels = await matches.allTextContents();
+      expect(labels.every((l) => l.startsWith('Robert Brown · rb.'))).toBe(true);
+      const pine = labels.findIndex((l) => l.includes('rb.pine@'));
+      await page.keyboard.press('ArrowDown');
+      for (let i = 0; i < pine; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => page.getByTestId('letters-donor').textContent())
+        .toBe('Robert Brown · rb.pine@example.org');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 1 statement this choice would print, for 2 gifts.');
+      await expectNoA11yViolations(page, 'Letters: one donor’s year-end statement');
+      await screenshot(page, 'letters-one-donor');
+      expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

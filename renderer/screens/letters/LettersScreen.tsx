@@ -15,6 +15,7 @@ import { hrefFor, type ScreenProps } from '../../router.ts';
 import { ConfirmDialog, EmptyState, Screen, useDebounced } from '../../ui/index.ts';
 import { count } from '../../ui/format.ts';
 import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
+import { donorLabel } from './donor-choice.tsx';
 import { RunHistory } from './run-history.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { OrgKindQuestion } from './org-kind-question.tsx';
@@ -25,7 +26,8 @@ import './letters.css';
 export function nothingToPrint(s: ChoiceState): string {
   if (s.kind === 'thank-you')
     return s.notThanked ? 'No gifts waiting for a thank-you letter' : 'No gifts match these filters';
-  if (s.kind === 'year-end') return `No gifts in ${s.year}`;
+  if (s.kind === 'year-end')
+    return s.donor ? `No gifts from ${s.donor.label} in ${s.year}` : `No gifts in ${s.year}`;
   return 'No gift chosen';
 }
 
@@ -44,10 +46,43 @@ function useObjectUrl(blob: Blob | null): string | null {
   return url;
 }
 
-export function LettersScreen(_props: ScreenProps) {
+/**
+ * The choice the screen opens with: "#/letters/year-end/cnt_…" (the donor page's "Year-end
+ * statement") asks for that kind and, once the donor is read, that donor alone.
+ */
+function useChoiceFromRoute(route: ScreenProps['route']) {
+  const api = useApi();
+  const [kindAsked, donorAsked] = route.rest;
+  const [choice, setChoice] = useState<ChoiceState>(() =>
+    initialChoice(null, kindAsked === 'year-end' ? 'year-end' : 'thank-you'),
+  );
+  const askedDonor = useQuery({
+    queryKey: qk.contact(donorAsked ?? ''),
+    queryFn: () => api.contacts.get(donorAsked!),
+    enabled: donorAsked !== undefined,
+  });
+  const askedDonorData = askedDonor.data;
+  useEffect(() => {
+    if (!askedDonorData) return;
+    const c = askedDonorData;
+    const email = c.emailAddresses.find((e) => e.isPrimary) ?? c.emailAddresses[0];
+    const phone = c.phoneNumbers.find((p) => p.isPrimary) ?? c.phoneNumbers[0];
+    const label = donorLabel({
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: email?.emailAddress ?? null,
+      phone: phone?.phoneNumber ?? null,
+      organization: c.organization,
+    });
+    setChoice((now) => ({ ...now, donor: { id: c.id, label } }));
+  }, [askedDonorData]);
+  return [choice, setChoice] as const;
+}
+
+export function LettersScreen({ route }: ScreenProps) {
   const api = useApi();
   const qc = useQueryClient();
-  const [choice, setChoice] = useState<ChoiceState>(initialChoice);
+  const [choice, setChoice] = useChoiceFromRoute(route);
   const [runId, setRunId] = useState<string | null>(null);
   const [opened, setOpened] = useState<{ blob: Blob; title: string } | null>(null);
   // Debounced as text (an object would be new at every render, and so never settle).
