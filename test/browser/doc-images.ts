@@ -27,4 +27,6 @@ export const DOC_IMAGES = [
   'letters-mark-sent',
   'letters-nothing-waiting',
   'letters-settings',
+  'people-list',
+  'people-link-shown-once',
 ] as const;

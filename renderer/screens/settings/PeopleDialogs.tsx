@@ -3,8 +3,10 @@
  * person's new role (the server's refusal — the last administrator — said at the field), and
  * the question before disabling someone (their open sessions end at once).
  */
+import type { KeyboardEvent } from 'react';
 import { z } from 'zod';
-import type { User } from '#shared/schemas/people.ts';
+import { LAST_ADMINISTRATOR, type User } from '#shared/schemas/people.ts';
+import { isApiError } from '../../api/errors.ts';
 import { ROLES, Role } from '#shared/schemas/roles.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
@@ -19,6 +21,13 @@ export const ROLE_LABEL: Record<Role, string> = {
   administrator: 'Administrator',
 };
 export const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }));
+
+/** Enter on a role's choice sends its form, as Enter in a text box does (a select does not by itself). */
+export function submitOnEnter(e: KeyboardEvent<HTMLSelectElement>): void {
+  if (e.key !== 'Enter' || e.altKey) return;
+  e.preventDefault();
+  e.currentTarget.form?.requestSubmit();
+}
 
 /** A set-password link to show once: whose, and the address; `fresh` when the person was just added. */
 export interface ShownLink {
@@ -69,7 +78,15 @@ const RoleForm = z.object({ role: Role });
 /** A person's new role: Enter saves; the server's refusal (the last administrator) shows at the field. */
 export function RoleDialog({ person, onClose }: { person: User; onClose: () => void }) {
   const api = useApi();
-  const f = useSettingsForm(RoleForm, { role: person.role }, ['role']);
+  const form = useSettingsForm(RoleForm, { role: person.role }, ['role']);
+  // The last administrator: the server's whole sentence (who, and what to do) at the field.
+  const f = {
+    ...form,
+    showError: (err: unknown) =>
+      isApiError(err) && err.code === LAST_ADMINISTRATOR
+        ? form.form.setError('role', { type: 'issue', message: err.message }, { shouldFocus: true })
+        : form.showError(err),
+  };
   const save = useSave(f, {
     mutationFn: (body: z.output<typeof RoleForm>) => api.users.update(person.id, body),
     invalidate: [qk.users, qk.account, qk.me],
@@ -91,6 +108,7 @@ export function RoleDialog({ person, onClose }: { person: User; onClose: () => v
         options={ROLE_OPTIONS}
         typeToChoose
         autoFocus
+        onKeyDown={submitOnEnter}
         error={f.form.formState.errors.role?.message}
         {...f.form.register('role')}
       />

@@ -23,6 +23,7 @@ import {
   ROLE_OPTIONS,
   RoleDialog,
   SetPasswordLinkDialog,
+  submitOnEnter,
   type ShownLink,
 } from './PeopleDialogs.tsx';
 import { NewItemForm } from './row-forms.tsx';
@@ -81,7 +82,12 @@ export function PeopleSection() {
               <tr key={u.id} className={u.disabledAt ? 'muted' : undefined}>
                 <th scope="row">
                   {u.name}
-                  {u.id === myId ? <span className="badge">You</span> : null}
+                  {u.id === myId ? (
+                    <>
+                      {' '}
+                      <span className="badge">You</span>
+                    </>
+                  ) : null}
                 </th>
                 <td>{u.email}</td>
                 <td>{ROLE_LABEL[u.role]}</td>
@@ -93,7 +99,7 @@ export function PeopleSection() {
                   <Button
                     tone="quiet"
                     onClick={() => setChanging(u)}
-                    aria-label={`Change the role of ${u.name} (${u.email})`}
+                    aria-label={`Change role: ${u.name} (${u.email})`}
                   >
                     Change role
                   </Button>
@@ -101,7 +107,7 @@ export function PeopleSection() {
                     tone="quiet"
                     busy={newLink.isPending && newLink.variables?.id === u.id}
                     onClick={() => newLink.mutate(u)}
-                    aria-label={`New set-password link for ${u.name} (${u.email})`}
+                    aria-label={`New link for ${u.name} (${u.email})`}
                   >
                     New link
                   </Button>
@@ -206,6 +212,7 @@ function AddPersonForm({
           label="Role"
           options={ROLE_OPTIONS}
           typeToChoose
+          onKeyDown={submitOnEnter}
           error={f.form.formState.errors.role?.message}
           {...f.form.register('role')}
         />
