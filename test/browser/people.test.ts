@@ -172,8 +172,11 @@ describe('Settings → People', () => {
     await expectNoA11yViolations(admin, 'the question before disabling');
     await admin.keyboard.press('Escape');
     await ask.waitFor({ state: 'detached' });
-    await volunteer.getByRole('link', { name: 'Contacts' }).click();
-    await volunteer.getByRole('heading', { name: 'Contacts' }).first().waitFor();
+    await expect.poll(() => admin.locator('dialog[open]').count()).toBe(0);
+    // The volunteer is at work on Contacts meanwhile.
+    await volunteer.evaluate(() => (window.location.hash = '#/contacts'));
+    const search = volunteer.getByLabel('Search contacts');
+    await search.waitFor();
 
     await admin.getByRole('button', { name: 'Disable Robert Brown (robert.brown@example.com)' }).click();
     await ask.getByRole('button', { name: 'Disable' }).click();
@@ -182,8 +185,8 @@ describe('Settings → People', () => {
     // The other Robert Brown is untouched.
     expect(await rowOf(admin, 'Robert.Brown@example.org').textContent()).toContain('Active');
 
-    // The volunteer's next request is refused: the window says its session ended.
-    await volunteer.getByRole('link', { name: 'Gift entry' }).click();
+    // The volunteer's next request (a search) is refused: the window says its session ended.
+    await search.fill('robert');
     await volunteer.getByText(/^This window’s session has ended/).waitFor();
     await volunteer.getByLabel('Email').fill('robert.brown@example.com');
     await volunteer.getByLabel('Password').fill(PASSWORD);
