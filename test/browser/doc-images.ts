@@ -27,6 +27,7 @@ export const DOC_IMAGES = [
   'letters-mark-sent',
   'letters-nothing-waiting',
   'letters-settings',
+  'letters-org-kind-question',
   'people-list',
   'people-link-shown-once',
 ] as const;

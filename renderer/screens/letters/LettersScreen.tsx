@@ -12,11 +12,13 @@ import { isApiError, type ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor, type ScreenProps } from '../../router.ts';
-import { EmptyState, Screen, useDebounced } from '../../ui/index.ts';
+import { ConfirmDialog, EmptyState, Screen, useDebounced } from '../../ui/index.ts';
 import { count } from '../../ui/format.ts';
 import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
 import { RunHistory } from './run-history.tsx';
 import { RunPanel } from './run-panel.tsx';
+import { OrgKindQuestion } from './org-kind-question.tsx';
+import { syncKeys } from '../settings/sync-keys.ts';
 import './letters.css';
 
 /** What to say when a choice has nothing to print. */
@@ -27,9 +29,13 @@ export function nothingToPrint(s: ChoiceState): string {
   return 'No gift chosen';
 }
 
+/** The server's refusal to print a charity's wording for an organisation with elections. */
+const WORDING_REFUSED = 'charity_wording_political';
+const isWordingRefused = (e: unknown): e is ApiError => isApiError(e) && e.code === WORDING_REFUSED;
+
 /** A refusal that names no field: the choice is fine, there is just nothing in it to print. */
 const isNothing = (e: unknown): e is ApiError =>
-  isApiError(e) && e.status >= 400 && e.status < 500 && e.details.length === 0;
+  isApiError(e) && e.status >= 400 && e.status < 500 && e.details.length === 0 && e.code !== WORDING_REFUSED;
 
 /** A PDF in a frame, its object URL released when another replaces it. */
 function useObjectUrl(blob: Blob | null): string | null {
@@ -54,8 +60,14 @@ export function LettersScreen(_props: ScreenProps) {
     retry: false,
     staleTime: 0,
   });
+  const settings = useQuery({ queryKey: qk.letterSettings, queryFn: () => api.letters.settings() });
+  // A station's letter settings are the hub's: the question is for the person at the hub.
+  const sync = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status() });
+  const askKind =
+    settings.data && !settings.data.orgKindChosen && sync.data && sync.data.remoteKind !== 'hub';
   const start = useMutation({
-    mutationFn: () => api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor }),
+    mutationFn: (confirmWording?: boolean) =>
+      api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor, confirmWording }),
     onSuccess: async (run: LetterRun) => {
       setRunId(run.id);
       setOpened(null);
@@ -68,7 +80,8 @@ export function LettersScreen(_props: ScreenProps) {
   // How many letters and gifts the whole run would have (the preview's answer says).
   const whole = !opened && preview.data?.documents != null ? preview.data : null;
   const url = useObjectUrl(shown?.blob ?? null);
-  const fieldError = isApiError(start.error) && !isNothing(start.error) ? start.error : null;
+  const fieldError =
+    isApiError(start.error) && !isNothing(start.error) && !isWordingRefused(start.error) ? start.error : null;
   const previewFieldError = isApiError(preview.error) && !isNothing(preview.error) ? preview.error : null;
 
   return (
@@ -76,6 +89,17 @@ export function LettersScreen(_props: ScreenProps) {
       title="Letters"
       actions={<a href={hrefFor('settings', 'letters')}>Wording, organisation and signer</a>}
     >
+      {askKind ? <OrgKindQuestion settings={settings.data} /> : null}
+      <ConfirmDialog
+        open={isWordingRefused(start.error)}
+        title="Print a charity’s tax wording?"
+        confirmLabel="Print the charity’s wording"
+        cancelLabel="Don’t print"
+        onCancel={() => start.reset()}
+        onConfirm={() => start.mutate(true)}
+      >
+        <p>{isWordingRefused(start.error) ? start.error.message : null}</p>
+      </ConfirmDialog>
       <div className="letters-layout">
         <div className="letters-side">
           <ChoiceForm
@@ -85,7 +109,7 @@ export function LettersScreen(_props: ScreenProps) {
               setOpened(null);
               start.reset();
             }}
-            onMake={() => start.mutate()}
+            onMake={() => start.mutate(undefined)}
             making={start.isPending}
             error={fieldError ?? previewFieldError}
           />
