@@ -179,15 +179,13 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
       const accountId = scopedAccount(req, req.body?.accountId);
       const u = await getUser(ctx, accountId, req.params.id);
       const link = await issuePasswordToken(ctx, accountId, u.id);
-      return reply
-        .code(201)
-        .header('Cache-Control', 'no-store')
-        .send({
-          id: u.id,
-          email: u.email,
-          setPasswordToken: link.token,
-          setPasswordExpiresAt: link.expiresAt,
-        });
+      const issued = {
+        id: u.id,
+        email: u.email,
+        setPasswordToken: link.token,
+        setPasswordExpiresAt: link.expiresAt,
+      };
+      return reply.code(201).header('Cache-Control', 'no-store').send(issued);
     },
   });
 }
