@@ -29,4 +29,6 @@ export const DOC_IMAGES = [
   'letters-settings',
   'letters-org-kind-question',
   'letters-one-donor',
+  'people-list',
+  'people-link-shown-once',
 ] as const;
