@@ -13,6 +13,7 @@ export const DOC_IMAGES = [
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
   'event-host',
+  'event-host-addresses',
   'event-join',
   'event-station',
   'event-board',
