@@ -23,7 +23,8 @@ import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { keptHost, keptSticky, useKeepHost, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
-import { useGiftSubmit, type DonorChoice } from './use-gift-submit.ts';
+import { useSave, type PickState } from './save-after-pick.ts';
+import type { DonorChoice } from './use-gift-submit.ts';
 import { giftWarnings } from './warnings.ts';
 
 /** The row's values as they are typed (useWatch). */
@@ -58,7 +59,7 @@ export const GiftRow = memo(
       focus.hostRef.current?.focus();
     });
     const warnings = useRowWarnings(choice.donor, watched, ref);
-    const { submit, busy } = useGiftSubmit({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
+    const { submit, busy, pick } = useSave({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
 
     // The credit and host boxes are on screen once used (Alt+C, Alt+R, the sticky line's button)
     // or set: a row that never credits anyone keeps its height.
@@ -90,6 +91,7 @@ export const GiftRow = memo(
             donorRef={donorRef}
             focusDonor={focusDonor}
             focusAmount={focusAmount}
+            pick={pick}
           />
           <TextField
             label="Amount ($)"
@@ -283,6 +285,7 @@ function DonorField({
   donorRef,
   focusDonor,
   focusAmount,
+  pick,
 }: {
   choice: ReturnType<typeof useDonorChoice>;
   form: UseFormReturn<GiftForm>;
@@ -291,6 +294,7 @@ function DonorField({
   donorRef: ReturnType<typeof useRowFocus>['donorRef'];
   focusDonor: () => void;
   focusAmount: () => void;
+  pick: PickState;
 }) {
   if (choice.newDonorMode)
     return (
@@ -318,7 +322,24 @@ function DonorField({
       onSelect={(c) => {
         choice.setDonor(c);
         choice.setDonorError(undefined);
+        pick.picked();
+        // From the donor box to the amount; a pick that arrived late leaves the focus where the
+        // volunteer typed ahead to.
+        const at = document.activeElement;
+        if (at === donorRef.current || at === document.body || at === null) focusAmount();
+      }}
+      onPickPending={(pending) => {
+        if (!pending) {
+          pick.forgotten();
+          return;
+        }
+        pick.waiting();
+        // The volunteer is done with the donor box: what they type next is the amount.
         focusAmount();
+      }}
+      onPickMissed={(typed) => {
+        choice.setDonorError(`No donor on file matches “${typed}”: choose one, or “New donor”, in the list`);
+        if (pick.forgotten()) donorRef.current?.focus();
       }}
       onClear={() => choice.setDonor(null)}
       onNewDonor={(typed) => {
