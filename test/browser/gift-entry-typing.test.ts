@@ -3,6 +3,8 @@
  * - Enter on a name and the amount typed at once, before the matches arrived: the digits land in
  *   the amount and the gift goes to the donor the list then offers first; a save asked for
  *   meanwhile waits for that donor. A name no one on file matches opens nothing unseen.
+ * - A batch started by typing, Tab and Enter: the date is one stop (today's, or typed either
+ *   way), and no payment method or expected total the volunteer did not give.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +70,98 @@ async function openBatch(batch: Batch) {
   await expect.poll(() => focusedLabel(opened.page)).toBe('Donor');
   return opened;
 }
+
+async function batchesNamed(name: string): Promise<Batch[]> {
+  const listed = expectStatus(
+    await server.request('GET', `/api/v1/batches?accountId=${server.accountId}&limit=100`),
+    200,
+  ) as { data: Batch[] };
+  return listed.data.filter((b) => b.name === name);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const now = new Date();
+const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+
+describe('starting a batch by keyboard', () => {
+  it('takes the date in one stop, typed either way or today’s, and nothing the volunteer did not give', async () => {
+    const { page, context, problems } = await openApp(browser, server, {
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      const start = async (name: string) => {
+        await page
+          .getByRole('button', { name: /^(Start a batch|New batch…)$/ })
+          .first()
+          .click();
+        await expect.poll(() => focusedLabel(page)).toBe('Batch name');
+        await page.keyboard.type(name);
+        await page.keyboard.press('Tab');
+        await expect.poll(() => focusedLabel(page)).toBe('Gift date');
+      };
+      /** Tab through every field left, typing the campaign (and a total if given); Enter on the last. */
+      const finish = async (total = '') => {
+        await page.keyboard.press('Tab');
+        await expect.poll(() => focusedLabel(page)).toBe('Payment method');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('annual');
+        for (const label of [
+          'Committee',
+          'Donation account',
+          'Expected number of gifts',
+          'Expected total ($)',
+        ]) {
+          await page.keyboard.press('Tab');
+          await expect.poll(() => focusedLabel(page)).toBe(label);
+        }
+        await page.keyboard.type(total);
+        await page.keyboard.press('Enter');
+        await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      };
+
+      // Typed as the calendar on the wall says it.
+      await start('Door table');
+      expect(await page.getByLabel('Gift date').inputValue()).toBe(
+        `${today.slice(5, 7)}/${today.slice(8, 10)}/${today.slice(0, 4)}`,
+      );
+      await page.keyboard.type('12/01/2026');
+      await finish('22');
+      // Typed as ISO, over today's date shown; the last batch's total is not this one's.
+      await start('Coat check');
+      await page.keyboard.type('2026-11-28');
+      await finish();
+      // Left as it was: today's.
+      await start('Bar');
+      await finish();
+      // Not a date: said at the field, which keeps the focus; no batch.
+      await start('Stage');
+      await page.keyboard.type('02/30/2026');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusedLabel(page)).toBe('Gift date');
+      expect(await page.getByRole('dialog', { name: 'Start a batch' }).textContent()).toContain(
+        'must be a date, like 12/01/2026 or 2026-12-01',
+      );
+      expect(await batchesNamed('Stage')).toEqual([]);
+
+      const made = [
+        ...(await batchesNamed('Door table')),
+        ...(await batchesNamed('Coat check')),
+        ...(await batchesNamed('Bar')),
+      ];
+      expect(
+        made.map((b) => [b.name, b.batchDate, b.paymentMethod, b.expectedTotal, b.expectedCount]),
+      ).toEqual([
+        ['Door table', '2026-12-01', null, 22, null],
+        ['Coat check', '2026-11-28', null, null, null],
+        ['Bar', today, null, null, null],
+      ]);
+      expect(made.every((b) => b.campaignId === annualFund)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
 
 describe('typing ahead of the donor search', () => {
   it('puts the amount typed right after Enter in the amount, and saves to the donor the late matches put first', async () => {
