@@ -5,13 +5,23 @@
  *   meanwhile waits for that donor. A name no one on file matches opens nothing unseen.
  * - A batch started by typing, Tab and Enter: the date is one stop (today's, or typed either
  *   way), and no payment method or expected total the volunteer did not give.
+ * - A new donor typed family name first: the split as it will be saved is shown before and
+ *   after "New donor", one key swaps it, and the greeting the letters will use is shown.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '#shared/schemas/batches.ts';
 import type { DonationDetail } from '#shared/schemas/donations.ts';
 import { expectStatus, makeCampaign, makeContact } from '../helpers/api-fixtures.ts';
-import { launchChromium, openApp, requestGate, startAppServer, type AppServer } from './helpers.ts';
+import {
+  expectNoA11yViolations,
+  launchChromium,
+  openApp,
+  requestGate,
+  screenshot,
+  startAppServer,
+  type AppServer,
+} from './helpers.ts';
 
 let server: AppServer;
 let browser: Browser;
@@ -213,6 +223,60 @@ describe('typing ahead of the donor search', () => {
           [people.amara, 20],
         ].sort(),
       );
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a new donor typed family name first', () => {
+  it('shows the split and the greeting as they will be saved; Alt+W swaps first and last', async () => {
+    const batch = await makeBatch('New names');
+    const { page, context, problems } = await openBatch(batch);
+    try {
+      await page.keyboard.type('Nguyễn Thị Minh Khai');
+      const active = async () => {
+        const id = await donorBox(page).getAttribute('aria-activedescendant');
+        return id ? page.locator(`[id="${id}"]`).textContent() : null;
+      };
+      await expect.poll(active).toContain('New donor');
+      expect(await active()).toContain('first name “Nguyễn”, last name “Thị Minh Khai”');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusedLabel(page)).toBe('First name');
+      const split = page.getByTestId('new-donor-split');
+      expect(await split.textContent()).toBe(
+        'Saved as first name “Nguyễn”, last name “Thị Minh Khai”. Letters open “Dear Nguyễn,”',
+      );
+      // One key: the family name goes last, and the letters greet by the given names.
+      await page.keyboard.press('Alt+W');
+      await expect
+        .poll(() => split.textContent())
+        .toBe('Saved as first name “Thị Minh Khai”, last name “Nguyễn”. Letters open “Dear Thị Minh Khai,”');
+      expect(await focusedLabel(page)).toBe('First name');
+      await expectNoA11yViolations(page, 'a new donor with the name split shown');
+      await screenshot(page, 'gift-entry-new-donor-split');
+      // The greeting, typed: the letters open with it.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focusedLabel(page)).toBe('Greeting');
+      await page.keyboard.type('Minh Khai');
+      await expect.poll(() => split.textContent()).toContain('Letters open “Dear Minh Khai,”');
+      await amountBox(page).focus();
+      await page.keyboard.type('40');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => count(page)).toMatch(/^1\b/);
+
+      const [gift] = await giftsOf(batch.id);
+      const contact = expectStatus(
+        await server.request('GET', `/api/v1/contacts/${gift!.contactId}?accountId=${server.accountId}`),
+        200,
+      ) as { firstName: string; lastName: string; salutation: string | null };
+      expect([contact.firstName, contact.lastName, contact.salutation]).toEqual([
+        'Thị Minh Khai',
+        'Nguyễn',
+        'Minh Khai',
+      ]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

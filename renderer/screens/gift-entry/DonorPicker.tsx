@@ -31,6 +31,8 @@ export interface DonorPickerProps {
   onClear: () => void;
   /** "New donor" offered last in the list (none without it: a credit box names someone on file). */
   onNewDonor?: (typed: string) => void;
+  /** What "New donor" will make of the typed text (the name's split), shown under it. */
+  newDonorNote?: (typed: string) => string;
   error?: string;
   inputRef?: Ref<HTMLInputElement>;
   /** The box's label ("Donor" by default). */
@@ -272,7 +274,12 @@ export function DonorPicker(props: DonorPickerProps) {
                   <span className="donor-option-line">{o.line}</span>
                 </>
               ) : (
-                <span className="donor-option-name">+ New donor “{text.trim()}”</span>
+                <>
+                  <span className="donor-option-name">+ New donor “{text.trim()}”</span>
+                  {props.newDonorNote ? (
+                    <span className="donor-option-line">{props.newDonorNote(text.trim())}</span>
+                  ) : null}
+                </>
               )}
             </li>
           ))

@@ -18,7 +18,13 @@ import { CreditFields, thisGiftWords, withCreditKeys, type CreditChoice } from '
 import { DonorPicker, donorName } from './DonorPicker.tsx';
 import { DesignationFields, enterSubmits, GiftFlags, GiftWarnings, useGiftCheck } from './gift-fields.tsx';
 import { defaultsFrom, sameDefaults, stickyOf, type GiftForm } from './gift-row-model.ts';
-import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
+import {
+  EMPTY_NEW_DONOR,
+  NewDonorFields,
+  splitName,
+  splitWords,
+  type NewDonorValues,
+} from './NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
 import { keptHost, keptSticky, useKeepHost, useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
@@ -311,6 +317,11 @@ function DonorField({
           choice.setNewDonorMode(false);
           focusDonor();
         }}
+        onSwap={() => {
+          const { firstName, lastName } = form.getValues('newDonor');
+          form.setValue('newDonor.firstName', lastName);
+          form.setValue('newDonor.lastName', firstName);
+        }}
       />
     );
   return (
@@ -342,6 +353,7 @@ function DonorField({
         if (pick.forgotten()) donorRef.current?.focus();
       }}
       onClear={() => choice.setDonor(null)}
+      newDonorNote={(typed) => (typed.includes('@') ? '' : `${splitWords(splitName(typed))} (Alt+W swaps)`)}
       onNewDonor={(typed) => {
         const { firstName, lastName } = splitName(typed);
         form.setValue('newDonor', {
