@@ -147,6 +147,9 @@ describe('soft credit', () => {
         isRecurring: true,
       },
     ]);
+    // The gift's own record names the person credited (and no host: none was given).
+    const detail = expectStatus(await get(`/donations/${credited.id}`), 200);
+    expect([detail.onBehalfOfName, detail.facilitatedByName]).toEqual(['Maria Reyes', null]);
     expect((await getContact(s, maria.id)).totalDonations).toBe(40);
     expect((await getContact(s, harold.id)).totalDonations).toBe(3500);
     const own = expectStatus(await get(`/contacts/${maria.id}/donations`), 200);

@@ -7,6 +7,7 @@
  *   way), and no payment method or expected total the volunteer did not give.
  * - A new donor typed family name first: the split as it will be saved is shown before and
  *   after "New donor", one key swaps it, and the greeting the letters will use is shown.
+ * - The saved gifts say who each is credited to and who raised it, apart from the campaign.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +278,67 @@ describe('a new donor typed family name first', () => {
         'Nguyễn',
         'Minh Khai',
       ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** In the focused donor-like box: type, wait for the top match to be `name`, Enter. */
+async function choose(page: Page, typed: string, name: string): Promise<void> {
+  await page.keyboard.type(typed);
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const id = document.activeElement?.getAttribute('aria-activedescendant');
+        return id ? (document.getElementById(id)?.textContent ?? null) : null;
+      }),
+    )
+    .toContain(name);
+  await page.keyboard.press('Enter');
+}
+
+describe('the saved gifts', () => {
+  it('name the person credited and the host who raised each gift, apart from its campaign', async () => {
+    const batch = await makeBatch('Hosted tables');
+    const { page, context, problems } = await openBatch(batch);
+    try {
+      // David's check credited to Amara, raised by Davida (the host stays for the next gift).
+      await choose(page, 'david smith', 'David Smith');
+      await page.keyboard.type('100');
+      await page.keyboard.press('Alt+C');
+      await expect.poll(() => focusedLabel(page)).toMatch(/^Credit to/);
+      await choose(page, 'amara', 'Amara Okafor');
+      await page.keyboard.press('Alt+R');
+      await expect.poll(() => focusedLabel(page)).toMatch(/^Raised by/);
+      await choose(page, 'davida', 'Davida Smithson');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => count(page)).toMatch(/^1\b/);
+      await expect.poll(() => focusedLabel(page)).toBe('Donor');
+      await choose(page, 'amara', 'Amara Okafor');
+      await page.keyboard.type('20');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => count(page)).toMatch(/^2\b/);
+
+      const gifts = await giftsOf(batch.id);
+      const cells = (id: string) =>
+        page.locator(`tr[data-donation-id="${id}"]`).evaluate((tr) => {
+          const heads = [...tr.closest('table')!.querySelectorAll('thead th')].map((th) => th.textContent);
+          const tds = [...tr.querySelectorAll('td')].map((td) => td.textContent);
+          return Object.fromEntries(heads.map((h, i) => [h, tds[i]]));
+        });
+      await expect
+        .poll(async () => (await cells(gifts[0]!.id))['Credited to'])
+        .toBe('Amara Okafor · raised by Davida Smithson');
+      expect((await cells(gifts[0]!.id))['Campaign']).toBe('Annual Fund');
+      expect((await cells(gifts[1]!.id))['Credited to']).toBe('raised by Davida Smithson');
+      // The gift's own record says the same names.
+      expect([gifts[0]!.onBehalfOfName, gifts[0]!.facilitatedByName]).toEqual([
+        'Amara Okafor',
+        'Davida Smithson',
+      ]);
+      expect([gifts[1]!.onBehalfOfName, gifts[1]!.facilitatedByName]).toEqual([null, 'Davida Smithson']);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
