@@ -8,6 +8,7 @@
  * - A new donor typed family name first: the split as it will be saved is shown before and
  *   after "New donor", one key swaps it, and the greeting the letters will use is shown.
  * - The saved gifts say who each is credited to and who raised it, apart from the campaign.
+ * - The host ("raised by") is the batch's: opened again in a new window, the batch has it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -343,5 +344,58 @@ describe('the saved gifts', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('the host a batch is raised by', () => {
+  it('stays with the batch: a new window opening it has the host, and the gifts typed there go to them', async () => {
+    const batch = await makeBatch('Table 7');
+    const first = await openBatch(batch);
+    try {
+      await choose(first.page, 'amara', 'Amara Okafor');
+      await first.page.keyboard.type('75');
+      await first.page.keyboard.press('Alt+R');
+      await expect.poll(() => focusedLabel(first.page)).toMatch(/^Raised by/);
+      await choose(first.page, 'davida', 'Davida Smithson');
+      await first.page.keyboard.press('Enter');
+      await expect.poll(() => count(first.page)).toMatch(/^1\b/);
+      expect(first.problems).toEqual([]);
+    } finally {
+      await first.context.close();
+    }
+
+    // Another window, its storage its own (a new tab on another machine's browser alike).
+    const second = await openBatch(batch);
+    try {
+      const sticky = second.page.getByTestId('gift-sticky');
+      await expect.poll(() => sticky.textContent()).toContain('Raised by Davida Smithson');
+      await choose(second.page, 'david smith', 'David Smith');
+      await second.page.keyboard.type('30');
+      await second.page.keyboard.press('Enter');
+      await expect.poll(() => count(second.page)).toMatch(/^2\b/);
+      // One key clears it, for the batch too.
+      await second.page.keyboard.press('Alt+R');
+      await expect.poll(() => focusedLabel(second.page)).toMatch(/^Raised by/);
+      await second.page.keyboard.press('Escape');
+      await expect.poll(() => sticky.textContent()).not.toContain('Raised by');
+      await expect
+        .poll(
+          async () =>
+            (
+              expectStatus(
+                await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
+                200,
+              ) as Batch
+            ).raisedByContactId,
+        )
+        .toBeNull();
+      expect(second.problems).toEqual([]);
+    } finally {
+      await second.context.close();
+    }
+    expect((await giftsOf(batch.id)).map((g) => [g.donationAmount, g.facilitatedByContactId])).toEqual([
+      [75, people.davidson],
+      [30, people.davidson],
+    ]);
   });
 });

@@ -26,7 +26,8 @@ import {
   type NewDonorValues,
 } from './NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
-import { keptHost, keptSticky, useKeepHost, useKeepSticky } from './sticky-store.ts';
+import { keptForBatch, startingHost, useBatchHost } from './batch-host.ts';
+import { useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
 import { useSave, type PickState } from './save-after-pick.ts';
@@ -46,11 +47,11 @@ export const GiftRow = memo(
     const api = useApi();
     const ref = useReferenceData();
     // The values kept until changed start as this batch's were left (a screen switch, a reload).
-    const [kept] = useState(() => keptSticky(api.accountId, batch.id));
+    const [kept] = useState(() => keptForBatch(api.accountId, batch));
     const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch, kept) });
     const { register, formState } = form;
     const errors = formState.errors;
-    const choice = useDonorChoice(api.accountId, batch.id);
+    const choice = useDonorChoice(api.accountId, batch, form);
     useGiftDraft(batch.id, form, choice.donor, choice.setDonor); // the half-typed gift survives a reload
     const [topError, setTopError] = useState<string | null>(null);
     const amountReg = register('amount');
@@ -190,7 +191,8 @@ export const GiftRow = memo(
  */
 function useDonorChoice(
   accountId: string,
-  batchId: string,
+  batch: Batch,
+  form: UseFormReturn<GiftForm>,
 ): DonorChoice & {
   donorError: string | undefined;
   pickerKey: number;
@@ -201,9 +203,13 @@ function useDonorChoice(
   const [pickerKey, setPickerKey] = useState(0);
   const [credits, setCredits] = useState<CreditChoice>(() => ({
     creditTo: null,
-    raisedBy: keptHost(accountId, batchId),
+    raisedBy: startingHost(accountId, batch),
   }));
-  useKeepHost(accountId, batchId, credits.raisedBy);
+  // The batch's host read from the server: in the box and in the gift's field alike.
+  useBatchHost(accountId, batch, credits.raisedBy, (raisedBy) => {
+    setCredits((c) => ({ ...c, raisedBy }));
+    form.setValue('facilitatedByContactId', raisedBy.id);
+  });
   return {
     credits,
     setCredits,
