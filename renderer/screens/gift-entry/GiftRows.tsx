@@ -176,8 +176,9 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
             </th>
             <th scope="col">Date</th>
             <th scope="col">Method</th>
-            <th scope="col">Campaign</th>
-            <th scope="col">Credited to</th>
+            <th scope="col" className="gift-credit-head">
+              Campaign · credit
+            </th>
             <th scope="col">Notes</th>
           </tr>
         </thead>
@@ -279,10 +280,11 @@ function useNamesakeTells(list: readonly DonationDetail[]): Map<string, string> 
   return new Map(found.map((c, i) => [c.id, lines[i]!]));
 }
 
-/** The person a gift is credited to and the host who raised it, where set ("—": neither). */
+/** The person a gift is credited to and the host who raised it, where set ('': neither). */
 function creditedWords(d: Pick<DonationDetail, 'onBehalfOfName' | 'facilitatedByName'>): string {
+  const credit = d.onBehalfOfName ? `credited to ${d.onBehalfOfName}` : null;
   const host = d.facilitatedByName ? `raised by ${d.facilitatedByName}` : null;
-  return [d.onBehalfOfName, host].filter(Boolean).join(' · ') || '—';
+  return [credit, host].filter(Boolean).join(' · ');
 }
 
 /**
@@ -314,8 +316,10 @@ const GiftRowLine = memo(function GiftRowLine({
       <td className="num">{formatDollars(d.donationAmount)}</td>
       <td>{d.donationDate.slice(0, 10)}</td>
       <td>{METHOD_LABEL[d.paymentMethod]}</td>
-      <td>{designation}</td>
-      <td>{creditedWords(d)}</td>
+      <td>
+        {designation}
+        {creditedWords(d) ? <div className="gift-credited">{creditedWords(d)}</div> : null}
+      </td>
       <td>
         <span className="row-badges">
           {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}
