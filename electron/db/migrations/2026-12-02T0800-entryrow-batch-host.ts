@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0740-entryrow-batch-host';
+export const name = '2026-12-02T0800-entryrow-batch-host';
 
 export function migration(_engine: Engine): Migration {
   return {
