@@ -14,6 +14,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { batchKey, type ScreenProps } from '../../router.ts';
 import { Button, EmptyState, Screen } from '../../ui/index.ts';
+import { FirstRun } from './FirstRun.tsx';
 import { BatchSummary, OpenBatchList } from './BatchPanel.tsx';
 import { NewBatchDialog } from './NewBatchDialog.tsx';
 import { RemovedStationBanner } from '../event/EventAlerts.tsx';
@@ -97,21 +98,24 @@ function BatchEntry() {
       ) : batchId && batch.isPending ? (
         <p className="muted">Opening the batch…</p>
       ) : (
-        <EmptyState
-          title="Start a batch to enter gifts"
-          action={
-            <div className="batch-start">
-              <Button tone="primary" data-autofocus onClick={() => setNewBatchOpen(true)}>
-                Start a batch
-              </Button>
-              {openBatches.length > 0 ? <OpenBatchList batches={openBatches} onChoose={choose} /> : null}
-            </div>
-          }
-        >
-          A batch groups the gifts of one sitting — one event, one stack of checks — with its defaults
-          (campaign, date, payment method) and, if you know them, the expected number of gifts and total, so
-          you can see at once whether everything was entered.
-        </EmptyState>
+        <>
+          <FirstRun batches={batches.data?.data.length} />
+          <EmptyState
+            title="Start a batch to enter gifts"
+            action={
+              <div className="batch-start">
+                <Button tone="primary" data-autofocus onClick={() => setNewBatchOpen(true)}>
+                  Start a batch
+                </Button>
+                {openBatches.length > 0 ? <OpenBatchList batches={openBatches} onChoose={choose} /> : null}
+              </div>
+            }
+          >
+            A batch groups the gifts of one sitting — one event, one stack of checks — with its defaults
+            (campaign, date, payment method) and, if you know them, the expected number of gifts and total, so
+            you can see at once whether everything was entered.
+          </EmptyState>
+        </>
       )}
     </Screen>
   );
