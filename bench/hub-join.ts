@@ -82,7 +82,8 @@ async function runMeasured(
   giveUpMs: number,
 ): Promise<Measured> {
   const file = path.join(tempDir('giftdesk-join-probe-'), 'peak.json');
-  const child = spawn(process.execPath, ['--import', PROBE, ...nodeArgs, BIN, ...args], {
+  const extra = process.env.BENCH_JOIN_IMPORT ? ['--import', process.env.BENCH_JOIN_IMPORT] : [];
+  const child = spawn(process.execPath, ['--import', PROBE, ...extra, ...nodeArgs, BIN, ...args], {
     env: { ...env, GIFTDESK_PEAK_RSS_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

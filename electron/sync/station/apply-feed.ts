@@ -22,6 +22,14 @@ import { LEDGER_APPLY } from './ledger-apply.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
 
+/**
+ * A page with this many records or more (a catch-up's) is written in a transaction of its own,
+ * as an import chunk is, rather than inside a savepoint of a group commit, whose sub-journal
+ * copies every database page the write touches first. The guarantees are the same; the event's
+ * small pages keep sharing commits with the writes typed beside them.
+ */
+const BULK_PAGE = 100;
+
 /** A page of a hub of an earlier version carries no `snapshots`: its reference lists and stations are they. */
 function snapshotsOf(page: FeedPage): HubSnapshots {
   if (page.snapshots) return page.snapshots;
@@ -51,22 +59,26 @@ export async function applyFeedPage(
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   let applied = false;
-  await store.write(async (trx) => {
-    if (fromKey !== undefined) {
-      const now = await trx
-        .selectFrom('syncRemotes')
-        .select('keyId')
-        .where('accountId', '=', accountId)
-        .where('kind', '=', 'hub')
-        .executeTakeFirst();
-      if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
-    }
-    const snapshots = snapshotsOf(page);
-    for (const name of LEDGER_KIND_NAMES)
-      await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
-    await setHubCursor(trx, accountId, page.cursor);
-    applied = true;
-  });
+  const records = page.contacts.length + page.donations.length + page.deletedContacts.length;
+  await store.write(
+    async (trx) => {
+      if (fromKey !== undefined) {
+        const now = await trx
+          .selectFrom('syncRemotes')
+          .select('keyId')
+          .where('accountId', '=', accountId)
+          .where('kind', '=', 'hub')
+          .executeTakeFirst();
+        if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
+      }
+      const snapshots = snapshotsOf(page);
+      for (const name of LEDGER_KIND_NAMES)
+        await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
+      await setHubCursor(trx, accountId, page.cursor);
+      applied = true;
+    },
+    { bulk: records >= BULK_PAGE },
+  );
   // Open windows read again when the page brought anything (a long poll's empty answer does not).
   const brought =
     Object.keys(snapshotsOf(page)).length > 0 ||
