@@ -56,6 +56,12 @@ export async function applyFeedPage(
   at: string,
   /** The station's key at the hub the page was read from: a page of a hub left since is not applied. */
   fromKey?: string,
+  /**
+   * `unsynced`: a catch-up's page with more after it; a large one is committed without a sync
+   * of its own (store.ts WriteMode): lost to a power cut, it is read again from the cursor it
+   * moved, and the catch-up's last page (synced) makes every one before it durable.
+   */
+  mode: { unsynced?: boolean } = {},
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   let applied = false;
@@ -77,7 +83,7 @@ export async function applyFeedPage(
       await setHubCursor(trx, accountId, page.cursor);
       applied = true;
     },
-    { bulk: records >= BULK_PAGE },
+    { bulk: records >= BULK_PAGE, unsynced: records >= BULK_PAGE && mode.unsynced === true },
   );
   // Open windows read again when the page brought anything (a long poll's empty answer does not).
   const brought =

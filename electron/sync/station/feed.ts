@@ -103,7 +103,9 @@ export async function readFeedOnce(
  * Reads every page waiting now (at most `maxPages`), without holding any open. While a page is
  * applied the next one is already asked for (after the cursor the page carries), so the hub
  * reads and sends it meanwhile; it is applied only if the page before it moved the stored
- * cursor there (else it is asked for again, after the stored cursor).
+ * cursor there (else it is asked for again, after the stored cursor). Every page but the last
+ * is committed without a sync of its own (apply-feed.ts): the last one's synced commit makes
+ * them all durable, and a power cut before it only sends the station back to an earlier cursor.
  */
 export async function catchUp(
   store: Store,
@@ -144,6 +146,7 @@ export async function catchUp(
         asked.readAt,
         iso(clock()),
         s.settings.keyId,
+        { unsynced: p.page.more && !last },
       );
       for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
         total[k] += counts[k];
