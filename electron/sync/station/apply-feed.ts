@@ -61,7 +61,7 @@ export async function applyFeedPage(
    * of its own (store.ts WriteMode): lost to a power cut, it is read again from the cursor it
    * moved, and the catch-up's last page (synced) makes every one before it durable.
    */
-  mode: { unsynced?: boolean } = {},
+  mode: { unsynced?: boolean; deferTotals?: boolean } = {},
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   let applied = false;
@@ -79,7 +79,16 @@ export async function applyFeedPage(
       }
       const snapshots = snapshotsOf(page);
       for (const name of LEDGER_KIND_NAMES)
-        await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
+        await LEDGER_APPLY[name]({
+          trx,
+          accountId,
+          page,
+          snapshots,
+          readAt,
+          at,
+          counts,
+          deferTotals: mode.deferTotals === true,
+        });
       await setHubCursor(trx, accountId, page.cursor);
       applied = true;
     },
