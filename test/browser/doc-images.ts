@@ -27,4 +27,8 @@ export const DOC_IMAGES = [
   'letters-mark-sent',
   'letters-nothing-waiting',
   'letters-settings',
+  'letters-org-kind-question',
+  'letters-one-donor',
+  'people-list',
+  'people-link-shown-once',
 ] as const;
