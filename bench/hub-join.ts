@@ -13,7 +13,9 @@
  *   the kernel's figure for that process), with its CPU time, the hub's CPU time while it
  *   served the join, and the hub's own peak resident set.
  *
- * BENCH_JOIN_DONORS and BENCH_JOIN_GIFTS make a smaller hub while developing;
+ * BENCH_JOIN_DONORS and BENCH_JOIN_GIFTS make a smaller hub while developing (each size is built once
+ * and kept apart); BENCH_JOIN_IMPORT=FILE preloads a module into the join (bench/sql-statement-times.mjs
+ * times its SQL statements);
  * BENCH_JOIN_PROF=DIR writes CPU profiles of the join and of the hub (node --cpu-prof) there.
  */
 import { spawn } from 'node:child_process';
@@ -82,7 +84,10 @@ async function runMeasured(
   giveUpMs: number,
 ): Promise<Measured> {
   const file = path.join(tempDir('giftdesk-join-probe-'), 'peak.json');
-  const child = spawn(process.execPath, ['--import', PROBE, ...nodeArgs, BIN, ...args], {
+  const extra = process.env.BENCH_JOIN_IMPORT
+    ? ['--import', path.resolve(process.env.BENCH_JOIN_IMPORT)]
+    : [];
+  const child = spawn(process.execPath, ['--import', PROBE, ...extra, ...nodeArgs, BIN, ...args], {
     env: { ...env, GIFTDESK_PEAK_RSS_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -19,6 +19,15 @@ export interface WriteMode {
    * sub-journal copies every page the chunk touches.
    */
   bulk?: boolean;
+  /**
+   * With `bulk`: a write that may be lost to a power cut until the next synced commit, and
+   * only that way — a page of the hub's feed at a station catching up, which moves the feed's
+   * cursor with it, so a page lost is read again. On SQLite its commit is not synced by itself
+   * (synchronous=NORMAL for that commit): a process killed keeps it, a power cut may take it
+   * back, never half of it, and the next synced commit (any other write) or closing the store
+   * makes it durable. Nothing anyone was told is saved may use it. Other engines sync it.
+   */
+  unsynced?: boolean;
 }
 
 export interface Store {

@@ -19,6 +19,7 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   bulk: boolean;
+  unsynced: boolean;
 }
 
 /** The writes of one connection (`raw` is the connection under `db`, to ask whether a transaction is open). */
@@ -36,9 +37,15 @@ export function groupCommit(db: Db, raw: BetterSqlite3.Database): GroupCommit {
   let flushing: Promise<void> | null = null;
   let closed = false;
 
-  /** A bulk write: a transaction of its own, no savepoint (all of it or none of it). */
+  /**
+   * A bulk write: a transaction of its own, no savepoint (all of it or none of it). An
+   * unsynced one commits without syncing (WAL with synchronous=NORMAL: the commit is whole or
+   * absent after a power cut); the connection's own setting is back before the next write.
+   */
   async function runAlone(item: Pending): Promise<void> {
     let value: unknown;
+    const synchronous = item.unsynced ? Number(raw.pragma('synchronous', { simple: true })) : null;
+    if (synchronous !== null) raw.pragma('synchronous = NORMAL');
     try {
       await db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
@@ -53,6 +60,8 @@ export function groupCommit(db: Db, raw: BetterSqlite3.Database): GroupCommit {
     } catch (err) {
       item.reject(err);
       return;
+    } finally {
+      if (synchronous !== null) raw.pragma(`synchronous = ${synchronous}`);
     }
     item.resolve(value);
   }
@@ -118,7 +127,13 @@ export function groupCommit(db: Db, raw: BetterSqlite3.Database): GroupCommit {
     write<T>(fn: (trx: Db) => Promise<T>, mode?: WriteMode): Promise<T> {
       if (closed) return Promise.reject(new Error('database is closed'));
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, bulk: mode?.bulk === true });
+        queue.push({
+          fn,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          bulk: mode?.bulk === true,
+          unsynced: mode?.bulk === true && mode.unsynced === true,
+        });
         schedule();
       });
     },

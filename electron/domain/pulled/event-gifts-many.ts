@@ -2,7 +2,7 @@
  * The event's gifts at a station written many at once (event-gifts.ts writes them one by one).
  */
 import { donationReferenceOf } from '#shared/sync-reference.ts';
-import { engineOf, insertObjects } from '../../db/bulk.ts';
+import { engineOf, insertMany, insertObjects } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { changeLogRow } from '../change-log.ts';
@@ -24,6 +24,12 @@ export async function insertEventGifts(
   accountId: string,
   gifts: ReadonlyArray<{ id: string; gift: EventGift }>,
   at: string,
+  /**
+   * `deferTotals` (SQLite): the donors' totals are left to donor_total_deltas, a row per donor,
+   * as the CLI's import leaves them (db/donor-total-deltas.ts), for the caller to apply once,
+   * sorted, at the end of its catch-up; a store opened after a kill applies what was left.
+   */
+  opts: { deferTotals?: boolean } = {},
 ): Promise<void> {
   if (gifts.length === 0) return;
   const byDate = new Map<string, Election>();
@@ -53,7 +59,14 @@ export async function insertEventGifts(
   await insertObjects(trx, 'donations', rows);
   await insertObjects(trx, 'donationSyncReferences', references);
   await bumpCounters(trx, accountId, { donations: counted });
-  await addManyToDonorTotals(trx, engineOf(trx), accountId, donors);
+  if (opts.deferTotals === true && engineOf(trx) === 'sqlite')
+    await insertMany(
+      trx,
+      'donorTotalDeltas',
+      ['contactId', 'cents', 'latestDate'],
+      [...donors].map(([contactId, d]) => [contactId, d.cents, d.latest]),
+    );
+  else await addManyToDonorTotals(trx, engineOf(trx), accountId, donors);
   await insertObjects(
     trx,
     'limitFlags',

@@ -22,6 +22,14 @@ import { LEDGER_APPLY } from './ledger-apply.ts';
 
 export type FeedPage = z.infer<typeof HubChanges>;
 
+/**
+ * A page with this many records or more (a catch-up's) is written in a transaction of its own,
+ * as an import chunk is, rather than inside a savepoint of a group commit, whose sub-journal
+ * copies every database page the write touches first. The guarantees are the same; the event's
+ * small pages keep sharing commits with the writes typed beside them.
+ */
+const BULK_PAGE = 100;
+
 /** A page of a hub of an earlier version carries no `snapshots`: its reference lists and stations are they. */
 function snapshotsOf(page: FeedPage): HubSnapshots {
   if (page.snapshots) return page.snapshots;
@@ -48,25 +56,44 @@ export async function applyFeedPage(
   at: string,
   /** The station's key at the hub the page was read from: a page of a hub left since is not applied. */
   fromKey?: string,
+  /**
+   * `unsynced`: a catch-up's page with more after it; a large one is committed without a sync
+   * of its own (store.ts WriteMode): lost to a power cut, it is read again from the cursor it
+   * moved, and the catch-up's last page (synced) makes every one before it durable.
+   */
+  mode: { unsynced?: boolean; deferTotals?: boolean } = {},
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   let applied = false;
-  await store.write(async (trx) => {
-    if (fromKey !== undefined) {
-      const now = await trx
-        .selectFrom('syncRemotes')
-        .select('keyId')
-        .where('accountId', '=', accountId)
-        .where('kind', '=', 'hub')
-        .executeTakeFirst();
-      if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
-    }
-    const snapshots = snapshotsOf(page);
-    for (const name of LEDGER_KIND_NAMES)
-      await LEDGER_APPLY[name]({ trx, accountId, page, snapshots, readAt, at, counts });
-    await setHubCursor(trx, accountId, page.cursor);
-    applied = true;
-  });
+  const records = page.contacts.length + page.donations.length + page.deletedContacts.length;
+  await store.write(
+    async (trx) => {
+      if (fromKey !== undefined) {
+        const now = await trx
+          .selectFrom('syncRemotes')
+          .select('keyId')
+          .where('accountId', '=', accountId)
+          .where('kind', '=', 'hub')
+          .executeTakeFirst();
+        if (now?.keyId !== fromKey) return; // the station moved to another hub meanwhile (replace.ts)
+      }
+      const snapshots = snapshotsOf(page);
+      for (const name of LEDGER_KIND_NAMES)
+        await LEDGER_APPLY[name]({
+          trx,
+          accountId,
+          page,
+          snapshots,
+          readAt,
+          at,
+          counts,
+          deferTotals: mode.deferTotals === true,
+        });
+      await setHubCursor(trx, accountId, page.cursor);
+      applied = true;
+    },
+    { bulk: records >= BULK_PAGE, unsynced: records >= BULK_PAGE && mode.unsynced === true },
+  );
   // Open windows read again when the page brought anything (a long poll's empty answer does not).
   const brought =
     Object.keys(snapshotsOf(page)).length > 0 ||

@@ -224,6 +224,8 @@ export async function applyNewGifts(
   gifts: readonly FeedGift[],
   at: string,
   counts: FeedCounts,
+  /** The donors' totals left to donor_total_deltas (insertEventGifts), for the catch-up's end. */
+  deferTotals = false,
 ): Promise<Set<string>> {
   const done = new Set<string>();
   if (gifts.length < 2) return done;
@@ -259,7 +261,7 @@ export async function applyNewGifts(
     fresh.push({ id: g.id, gift: localizedWith(accountId, g, (k, id) => (id ? local.get(k)!(id) : null)) });
   }
   if (fresh.length === 0) return done;
-  await insertEventGifts(trx, accountId, fresh, at);
+  await insertEventGifts(trx, accountId, fresh, at, { deferTotals });
   await insertObjects(
     trx,
     'syncLinks',

@@ -314,7 +314,7 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
   // station's first report confirms it (within the hub's 10 minutes when it serves).
   if (joined.confirmBy !== undefined)
     await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
-  const read = await catchUp(ctx.store, accountId, client);
+  const read = await catchUp(ctx.store, accountId, client, { deferTotals: true });
   return {
     accountId,
     accountName: joined.accountName,

@@ -32,6 +32,8 @@ export interface ApplyInput {
   readAt: string;
   at: string;
   counts: FeedCounts;
+  /** A catch-up's page: the new gifts' donor totals are left for its end (feed.ts catchUp). */
+  deferTotals: boolean;
 }
 
 type Apply = (input: ApplyInput) => Promise<void>;
@@ -77,14 +79,14 @@ export const LEDGER_APPLY: Record<LedgerKindName, Apply> = {
   },
   // Gifts held for what they name are tried again first (their donors may have come with this
   // page); then the page's plainly new gifts together (feed-new.ts), the others one by one.
-  gifts: async ({ trx, accountId, page, at, counts }) => {
+  gifts: async ({ trx, accountId, page, at, counts, deferTotals }) => {
     counts.gifts += await applyHeldGifts(trx, accountId, at);
     await releaseHeld(
       trx,
       accountId,
       page.donations.map((g) => g.id),
     );
-    const done = await applyNewGifts(trx, accountId, page.donations, at, counts);
+    const done = await applyNewGifts(trx, accountId, page.donations, at, counts, deferTotals);
     for (const g of page.donations) {
       if (done.has(g.id)) continue;
       const outcome = await applyFeedGift(trx, accountId, g, at);
