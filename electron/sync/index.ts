@@ -25,6 +25,8 @@ export { type PullProgress, type PullRun, beginPull, latestPull, pullFromHq, run
 export { defaultClient } from './push/default-client.ts';
 export { matchContactByEmail } from './push/email-match.ts';
 export { markMayBeUpstream } from './outbox/resend.ts';
+export { pullHqNote, saidByHqNote } from './pull/hq-words.ts';
+export { hqTakesMarks, noteMarksTaken } from './push/marks.ts';
 export { type PassProgress, createSyncEngine } from './push/engine.ts';
 export { referenceCandidates } from './reference-data/candidates.ts';
 export {
