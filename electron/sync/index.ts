@@ -46,7 +46,7 @@ export {
 } from './remote/settings.ts';
 export { type SyncScheduler, createSyncScheduler } from './scheduler.ts';
 export { discardItem, listAttention, recordSyncState, retryItem } from './status/attention.ts';
-export { syncStatus } from './status/status.ts';
+export { marksNoteFor, syncStatus } from './status/status.ts';
 export { stationAccounts } from './remote/hub-remote.ts';
 export { type EventStatusView, eventStatus } from './station/event-status.ts';
 export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';

@@ -29,7 +29,7 @@ export function pullHqNote(run: Pick<PullRun, 'status' | 'notes'>, takesMarks: b
       : ` It does not list ${nouns.length === 1 ? nouns[0] : `${nouns.slice(0, -1).join(', ')} or ${nouns.at(-1)}`}: link each one gifts use with giftdesk sync link.`;
   const marks =
     takesMarks === false
-      ? ' It takes no thank-you marks for gifts it already has: those stay marked in GiftDesk only (mark them at HQ if HQ needs them).'
+      ? ' It takes no thank-you marks for gifts it already has: those stay marked in GiftDesk only (mark them thanked at HQ if HQ needs them).'
       : '';
   return `HQ speaks only the donor API: this pull brought its donors (names, emails, phones, organisations), and gifts are never pulled down.${lists}${marks} Nothing is lost here.`;
 }

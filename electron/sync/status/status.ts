@@ -161,3 +161,9 @@ export function marksNote(keptHere: number, notTakenAt: string | null, kind: 'hq
     `Thank-you marks of ${gifts} already at HQ are kept here only: ${why}. Mark them thanked at HQ if HQ needs them.`,
   );
 }
+
+/** The account's sentence about thank-you marks HQ does not get (marksNote), or null: for a run that marked gifts. */
+export async function marksNoteFor(db: Db, accountId: string): Promise<string | null> {
+  const s = await getRemoteSettings(db, accountId);
+  return s ? marksNote(s.marksKeptHere, s.marksNotTakenAt, s.kind) : null;
+}
