@@ -17,7 +17,10 @@ export function saidByHqNote(note: string): boolean {
  * The sentence, or null when HQ is not known to be of the donor API alone: it takes no
  * thank-you marks (asked by this pull), or lists none of the reference kinds.
  */
-export function pullHqNote(run: Pick<PullRun, 'status' | 'notes'>, takesMarks: boolean | null): string | null {
+export function pullHqNote(
+  run: Pick<PullRun, 'status' | 'notes'>,
+  takesMarks: boolean | null,
+): string | null {
   if (run.status !== 'done') return null;
   const said: ReferenceKind[] = ['campaign', 'committee', 'donationAccount'];
   const unlisted = said.filter((k) => run.notes.includes(notListedNote(k)));

@@ -187,7 +187,12 @@ export async function hqTakesMarks(db: Db, accountId: string): Promise<boolean |
  * Writes down whether HQ takes thank-you marks (`takes` null: not known, nothing written). Only a
  * change is written: a first "not taken" keeps its time, and a "taken" lifts it.
  */
-export async function noteMarksTaken(db: Db, accountId: string, takes: boolean | null, at: string): Promise<void> {
+export async function noteMarksTaken(
+  db: Db,
+  accountId: string,
+  takes: boolean | null,
+  at: string,
+): Promise<void> {
   if (takes === null) return;
   const r = await db
     .selectFrom('syncRemotes')
@@ -220,6 +225,7 @@ export async function askWhetherHqTakesMarks(
     signal ? { signal } : {},
   );
   const status = r.status;
-  if (status === undefined || status >= 500 || status === 401 || status === 403 || status === 429) return null;
+  if (status === undefined || status >= 500 || status === 401 || status === 403 || status === 429)
+    return null;
   return !(status === 404 || status === 405);
 }
