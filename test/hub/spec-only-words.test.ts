@@ -177,31 +177,26 @@ it('a station of a hub whose HQ speaks only the donor API, a thank-you run at ea
   });
   expect(hubGift.status, hubGift.text).toBe(201);
   await until('three gifts at HQ', async () => ((await hqGifts(hq)).length === 3 ? true : undefined));
-  const hubRun = ok(
-    await runCli(
-      [
-        'letters',
-        '--account',
-        hub.accountId,
-        '--kind',
-        'thank-you',
-        '--from',
-        DAY,
-        '--to',
-        DAY,
-        '--not-thanked',
-        '--out',
-        `${hub.dataDir}/thanks.pdf`,
-        '--mark-sent',
-        '--data-dir',
-        hub.dataDir,
-      ],
-      env,
-    ),
-  );
+  // The hub's run goes through the app's routes (the Letters screen's "Mark as sent").
+  const started = await hub.request('POST', '/api/v1/letters/runs', {
+    accountId: hub.accountId,
+    kind: 'thank-you',
+    from: DAY,
+    to: DAY,
+    notThanked: true,
+  });
+  expect(started.status, started.text).toBe(201);
+  await until("the hub's run printed", async () => {
+    const r = await hub.request('GET', `/api/v1/letters/runs/${started.body.id}?accountId=${hub.accountId}`);
+    return r.body?.status === 'done' ? true : undefined;
+  });
+  const marked = await hub.request('POST', `/api/v1/letters/runs/${started.body.id}/mark-sent`, {
+    accountId: hub.accountId,
+  });
+  expect(marked.status, marked.text).toBe(200);
   // Only the hub's own gift was not thanked yet there: the station's two marks are at the hub.
-  expect(hubRun).toContain('Marked 1 gift as thanked.');
-  expect(marksSaid(hubRun), hubRun).toBe(1);
+  expect(marked.body.marked).toBe(1);
+  expect(marksSaid(String(marked.body.marksNote))).toBe(1);
   await until('the hub kept the third mark', async () => {
     const s = await status(hub.dataDir);
     return s.marksKeptHere === 3 && s.waiting === 0 && s.needsAttention === 0 ? true : undefined;
