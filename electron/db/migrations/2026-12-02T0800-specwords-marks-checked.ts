@@ -10,7 +10,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0730-specwords-marks-checked';
+export const name = '2026-12-02T0800-specwords-marks-checked';
 
 export function migration(_engine: Engine): Migration {
   return {
