@@ -71,6 +71,7 @@ export function registerHubJoin(hub: Command): void {
         station: joined.station,
         ...(replaced ? { replaced } : {}),
         ...(joined.again ? { again: true } : {}),
+        marksNote: joined.marksNote,
       },
       () =>
         [
@@ -83,6 +84,7 @@ export function registerHubJoin(hub: Command): void {
             ? 'Campaigns, donation accounts and the donor directory are here: gifts can be entered now.'
             : 'The hub stopped answering before everything came down: `giftdesk serve` brings the rest when it answers again.',
           `Pinned certificate: ${joined.fingerprint}`,
+          ...(joined.marksNote ? [joined.marksNote] : []),
         ].join('\n'),
     );
   });

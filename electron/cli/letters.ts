@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError, isDomainError } from '../domain/index.ts';
 import { markRunSent, runPerDonorDir, startLetterRun, waitForRun } from '../letters/index.ts';
+import { marksNoteFor } from '../sync/index.ts';
 import { type CommonOptions, common, resolveDataDir, withAccount } from './context.ts';
 import { CliError, print } from './output.ts';
 
@@ -127,12 +128,14 @@ async function runLetters(o: LettersOptions): Promise<void> {
         }
       }
       const marked = o.markSent && run.documents > 0 ? (await markRunSent(ctx, o.account, run.id)).marked : 0;
-      return { run, written, perDonorDir, marked };
+      // Marks HQ will not get (an HQ of the donor API alone, or through a hub whose HQ is one): said once for the run.
+      const marksNote = o.markSent ? await marksNoteFor(ctx.store.db, o.account) : null;
+      return { run, written, perDonorDir, marked, marksNote };
     } catch (err) {
       throw withOptionNames(err);
     }
   });
-  const { run, written, perDonorDir, marked } = result;
+  const { run, written, perDonorDir, marked, marksNote } = result;
   print(
     o,
     {
@@ -142,7 +145,7 @@ async function runLetters(o: LettersOptions): Promise<void> {
       runId: run.id,
       total: run.total,
       ...(perDonorDir ? { perDonorDir } : {}),
-      ...(o.markSent ? { marked } : {}),
+      ...(o.markSent ? { marked, marksNote } : {}),
     },
     () =>
       run.documents === 0
@@ -151,6 +154,7 @@ async function runLetters(o: LettersOptions): Promise<void> {
             `Printed ${run.documents} ${run.documents === 1 ? 'document' : 'documents'} for ${run.gifts} ${run.gifts === 1 ? 'gift' : 'gifts'} (${formatCents(Math.round(run.total * 100))}) to ${written}`,
             ...(perDonorDir ? [`One file per donor in ${perDonorDir}`] : []),
             ...(o.markSent ? [`Marked ${marked} ${marked === 1 ? 'gift' : 'gifts'} as thanked.`] : []),
+            ...(marksNote ? [marksNote] : []),
           ].join('\n'),
   );
 }

@@ -10,11 +10,14 @@ import {
   type PullProgress,
   type PullRun,
   type ReferenceKind,
+  hqTakesMarks,
   linkReference,
   listReferenceLinks,
+  pullHqNote,
   openRemote,
   pullFromHq,
   resolveSyncAccount,
+  saidByHqNote,
   unlinkReference,
 } from '../sync/index.ts';
 import { type CommonOptions, common, resolveDataDir, withContext } from './context.ts';
@@ -55,7 +58,7 @@ function progressBar(o: CommonOptions): { update(p: PullProgress): void; stop():
   };
 }
 
-function pullSummary(r: PullRun): string {
+function pullSummary(r: PullRun, hqNote: string | null): string {
   const c = r.counts;
   const lines = [
     r.status === 'done'
@@ -74,7 +77,9 @@ function pullSummary(r: PullRun): string {
     lines.push(
       `${c.reference} campaign${c.reference === 1 ? '' : 's'}, committees or donation accounts added or linked.`,
     );
-  for (const n of r.notes) lines.push(`note: ${n}`);
+  // An HQ of the donor API alone is said once, in one sentence, instead of a line per kind.
+  if (hqNote) lines.push(`note: ${hqNote}`);
+  for (const n of r.notes) if (!hqNote || !saidByHqNote(n)) lines.push(`note: ${n}`);
   return lines.join('\n');
 }
 
@@ -94,14 +99,14 @@ export function registerSyncPullCommands(sync: Command): void {
       .option('--account <id>', 'local account (default: the one account that syncs)')
       .option('--contacts-only', 'skip campaigns, committees, donation accounts and custom fields'),
   ).action(async (o: AccountOption & { contactsOnly?: boolean }) => {
-    const run = await withContext(o, async (ctx) => {
+    const { run, hqNote, thankYouMarks } = await withContext(o, async (ctx) => {
       const { remote, config, close } = await openRemote(ctx, resolveDataDir(o), o.account);
       const bar = progressBar(o);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       try {
-        return await pullFromHq({
+        const pulled = await pullFromHq({
           ctx,
           remote,
           accountId: config.accountId,
@@ -111,13 +116,16 @@ export function registerSyncPullCommands(sync: Command): void {
           signal: stop.signal,
           onProgress: (p) => bar.update(p),
         });
+        const takes = o.contactsOnly ? null : await hqTakesMarks(ctx.store.db, config.accountId);
+        return { run: pulled, hqNote: pullHqNote(pulled, takes), thankYouMarks: takes };
       } finally {
         process.off('SIGINT', onSignal);
         bar.stop();
         close();
       }
     });
-    print(o, run, () => pullSummary(run));
+    // --json: the run as before, with what HQ does not take (hqTakesThankYouMarks: null when not asked).
+    print(o, { ...run, hqTakesThankYouMarks: thankYouMarks, hqNote }, () => pullSummary(run, hqNote));
     if (run.status !== 'done') process.exitCode = 1;
   });
 

@@ -25,6 +25,8 @@ export { type PullProgress, type PullRun, beginPull, latestPull, pullFromHq, run
 export { defaultClient } from './push/default-client.ts';
 export { matchContactByEmail } from './push/email-match.ts';
 export { markMayBeUpstream } from './outbox/resend.ts';
+export { pullHqNote, saidByHqNote } from './pull/hq-words.ts';
+export { hqTakesMarks, noteMarksTaken } from './push/marks.ts';
 export { type PassProgress, createSyncEngine } from './push/engine.ts';
 export { referenceCandidates } from './reference-data/candidates.ts';
 export {
@@ -44,7 +46,7 @@ export {
 } from './remote/settings.ts';
 export { type SyncScheduler, createSyncScheduler } from './scheduler.ts';
 export { discardItem, listAttention, recordSyncState, retryItem } from './status/attention.ts';
-export { syncStatus } from './status/status.ts';
+export { marksNoteFor, syncStatus } from './status/status.ts';
 export { stationAccounts } from './remote/hub-remote.ts';
 export { type EventStatusView, eventStatus } from './station/event-status.ts';
 export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';

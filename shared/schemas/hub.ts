@@ -111,6 +111,12 @@ export const HubJoined = z
      * the hub ends it. Absent: nothing to confirm (a station taken back, or a hub of an earlier version).
      */
     confirmBy: z.string().optional(),
+    /**
+     * Whether the hub's own HQ takes thank-you marks: false for an HQ of the donor API alone
+     * (marks stay at the hub), null when the hub does not know (no HQ, or not asked yet).
+     * Absent from a hub of an earlier version.
+     */
+    hqTakesThankYouMarks: z.boolean().nullable().optional(),
   })
   .meta({ id: 'HubJoined' });
 
@@ -182,6 +188,12 @@ export const HubReported = z.object({
   stationId: z.string(),
   received: z.number().int(),
   reportedAt: z.string(),
+  /**
+   * Whether the hub's own HQ takes thank-you marks: false for an HQ of the donor API alone
+   * (marks stay at the hub), null when the hub does not know (no HQ, or not asked yet).
+   * Absent from a hub of an earlier version.
+   */
+  hqTakesThankYouMarks: z.boolean().nullable().optional(),
 });
 
 /** A contact as the feed carries it: the read shape with its custom fields. */

@@ -143,6 +143,12 @@ export const MarkSentResult = z.object({
   /** Gifts newly marked thanked (those already marked keep their date). */
   marked: z.number().int(),
   markedSentAt: z.string(),
+  /**
+   * The one sentence saying HQ will not get these marks (an HQ of the donor API alone, or an
+   * event hub whose HQ is one); null when it takes them or it is not known. Absent from an
+   * earlier version.
+   */
+  marksNote: z.string().nullable().optional(),
 });
 export type MarkSentResult = z.infer<typeof MarkSentResult>;
 

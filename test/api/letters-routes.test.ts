@@ -182,7 +182,7 @@ describe('a print run over HTTP', () => {
       await t.request('POST', `/api/v1/letters/runs/${started.id}/mark-sent`, { accountId: t.accountId }),
       200,
     );
-    expect(again).toEqual({ id: started.id, marked: 0, markedSentAt: marked.markedSentAt });
+    expect(again).toEqual({ id: started.id, marked: 0, markedSentAt: marked.markedSentAt, marksNote: null });
 
     // A second not-thanked run of the same month finds nothing: done at once, no PDF.
     const second = expectStatus(

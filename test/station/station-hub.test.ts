@@ -155,7 +155,12 @@ describe('a station of an event hub', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const out = oneJsonObject(r);
-    expect(out).toEqual({ accountId: hub.accountId, station: { id: expect.any(String), name: 'Table A' } });
+    expect(out).toEqual({
+      accountId: hub.accountId,
+      station: { id: expect.any(String), name: 'Table A' },
+      // The hub has no HQ: nothing to say of thank-you marks.
+      marksNote: null,
+    });
     a = await serveStation(dir, hub.accountId);
     const campaigns = expectStatus(await a.request('GET', `/api/v1/campaigns?accountId=${a.accountId}`), 200);
     expect(JSON.stringify(campaigns)).toContain(campaignId);

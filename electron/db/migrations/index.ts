@@ -36,6 +36,7 @@ import * as reachWrongCodes from './2026-12-02T0410-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirmed.ts';
 import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sign-in.ts';
 import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
+import * as specwordsMarksChecked from './2026-12-02T0800-specwords-marks-checked.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -76,4 +77,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   reachStationConfirmed,
   peoplescreenLastSignIn,
   entryrowBatchHost,
+  specwordsMarksChecked,
 ];

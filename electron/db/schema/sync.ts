@@ -69,6 +69,8 @@ export interface SyncRemotesTable {
   marksKeptHere: Generated<number>;
   /** When HQ last answered it has no route for thank-you marks (a spec-only HQ); null once it takes one. */
   marksNotTakenAt: string | null;
+  /** When HQ was last asked whether it takes thank-you marks, or answered one (at a station: when the hub last said whether its HQ does). */
+  marksCheckedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -44,6 +44,7 @@ import {
   requireHubSettings,
   revokeStation,
 } from '../../hub/index.ts';
+import { hqTakesMarks } from '../../sync/index.ts';
 import { errorBody } from '../errors.ts';
 import { keyRecheck } from '../station-gate.ts';
 import { scopedAccount } from '../scope.ts';
@@ -114,7 +115,9 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       }
       try {
         const joined = await joinStation(ctx, req.body);
-        return reply.code(201).send(joined);
+        return reply
+          .code(201)
+          .send({ ...joined, hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, joined.accountId) });
       } catch (err) {
         if (isDomainError(err) && err.code.startsWith('pairing_code_')) await hub.wrongCodes.refused(req.ip);
         throw err;
@@ -188,7 +191,11 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       body: HubReportBody,
       response: { 200: HubReported, ...errors(400, 403) },
     },
-    handler: async (req) => recordReport(ctx, requireStation(req).id, req.body),
+    handler: async (req) => {
+      const reported = await recordReport(ctx, requireStation(req).id, req.body);
+      const accountId = scopedAccount(req, undefined);
+      return { ...reported, hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, accountId) };
+    },
   });
 
   r.get('/hub', {

@@ -39,6 +39,7 @@ import {
   saveLetterSettings,
   startLetterRun,
 } from '../../letters/index.ts';
+import { marksNoteFor } from '../../sync/index.ts';
 import { scopedAccount } from '../scope.ts';
 import { errors, IdParams, tags } from './common.ts';
 
@@ -198,12 +199,17 @@ export async function letterRoutes(
       summary: "Mark exactly the run's gifts thanked (thankYouSent, thankYouSentDate)",
       description:
         'Idempotent: again later it marks nothing new and keeps the first date. 409 while the run is not done. The marks ' +
-        'sync to HQ (in a gift’s create, or through `POST /donations/thank-you` where HQ is GiftDesk).',
+        'sync to HQ (in a gift’s create, or through `POST /donations/thank-you` where HQ is GiftDesk). `marksNote` says, in one ' +
+        'sentence, when HQ is known not to take them (an HQ of the donor API alone): they stay marked here.',
       params: IdParams,
       body: MarkSentBody,
       response: { 200: MarkSentResult, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => markRunSent(ctx, scopedAccount(req, req.body.accountId), req.params.id),
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.body.accountId);
+      const marked = await markRunSent(ctx, accountId, req.params.id);
+      return { ...marked, marksNote: await marksNoteFor(ctx.store.db, accountId) };
+    },
   });
 
   r.post('/donations/thank-you', {

@@ -40,6 +40,7 @@ import type { SyncPullRunsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { Clock } from '../net/clock.ts';
 import { loadDirectory, saveDirectory, watermarkAfter } from '../push/email-match.ts';
+import { askWhetherHqTakesMarks, noteMarksTaken } from '../push/marks.ts';
 import { applyContactPage } from './apply-page.ts';
 import { type PullCounts, zeroCounts } from './counts.ts';
 import { pullReferenceData } from '../reference-data/pull.ts';
@@ -223,6 +224,10 @@ export async function runPull(opts: PullOptions, run: PullRun, startOffset: numb
       });
       for (const k of Object.values(ref.kinds)) counts.reference += k.created + k.linked + k.renamed;
       for (const n of ref.notes) note(n);
+      // Whether HQ takes thank-you marks, asked once with nothing in it, so the sync status
+      // says it from now on (push/marks.ts), before any gift is marked.
+      const takes = await askWhetherHqTakesMarks(opts.remote, opts.remoteAccountId, opts.signal);
+      await ctx.store.write((trx) => noteMarksTaken(trx, accountId, takes, ctx.now()));
     }
     await ctx.store.write((trx) => save(trx, { phase: 'contacts' }));
 

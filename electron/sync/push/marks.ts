@@ -18,6 +18,7 @@
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db, Store } from '../../db/store.ts';
 import type { RemoteResult } from '../net/http-client.ts';
+import type { RemoteReader } from '../net/read.ts';
 import { type RemoteKind, saidOf } from '../net/remote-words.ts';
 import { updateItem } from '../outbox/items.ts';
 import { type PendingEntity, releaseAttempt, settleSeqs } from '../outbox/outbox.ts';
@@ -71,7 +72,7 @@ async function countKeptHere(trx: Db, accountId: string, notTakenAt: string | nu
     .updateTable('syncRemotes')
     .set({
       marksKeptHere: Number(current?.marksKeptHere ?? 0) + 1,
-      ...(notTakenAt ? { marksNotTakenAt: notTakenAt } : {}),
+      ...(notTakenAt ? { marksNotTakenAt: notTakenAt, marksCheckedAt: notTakenAt } : {}),
     })
     .where('accountId', '=', accountId)
     .execute();
@@ -151,15 +152,80 @@ export async function recordMarksAnswer(
     });
     return 'parked';
   }
-  if (cfg.marksNotTakenAt) {
+  // At a station the hub took the mark; whether the hub's HQ takes marks is the hub's to say
+  // (its report's answer), so the station's note stays.
+  if (cfg.marksNotTakenAt && cfg.kind !== 'hub') {
     await d.store.write((trx) =>
       trx
         .updateTable('syncRemotes')
-        .set({ marksNotTakenAt: null })
+        .set({ marksNotTakenAt: null, marksCheckedAt: at })
         .where('accountId', '=', cfg.accountId)
         .execute(),
     );
     cfg.marksNotTakenAt = null;
   }
   return null;
+}
+
+/**
+ * Whether this account's HQ takes thank-you marks, as far as is known: false once HQ answered it
+ * has no route for them (an HQ of the donor API alone), true once it answered otherwise, null
+ * when the account has no HQ or HQ was never asked. At a station: what its hub said of the hub's HQ.
+ */
+export async function hqTakesMarks(db: Db, accountId: string): Promise<boolean | null> {
+  const r = await db
+    .selectFrom('syncRemotes')
+    .select(['marksNotTakenAt', 'marksCheckedAt'])
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!r) return null;
+  if (r.marksNotTakenAt !== null) return false;
+  return r.marksCheckedAt !== null ? true : null;
+}
+
+/**
+ * Writes down whether HQ takes thank-you marks (`takes` null: not known, nothing written). Only a
+ * change is written: a first "not taken" keeps its time, and a "taken" lifts it.
+ */
+export async function noteMarksTaken(
+  db: Db,
+  accountId: string,
+  takes: boolean | null,
+  at: string,
+): Promise<void> {
+  if (takes === null) return;
+  const r = await db
+    .selectFrom('syncRemotes')
+    .select(['marksNotTakenAt', 'marksCheckedAt'])
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!r) return;
+  if (takes ? r.marksNotTakenAt === null && r.marksCheckedAt !== null : r.marksNotTakenAt !== null) return;
+  await db
+    .updateTable('syncRemotes')
+    .set({ marksNotTakenAt: takes ? null : at, marksCheckedAt: at })
+    .where('accountId', '=', accountId)
+    .execute();
+}
+
+/**
+ * Asks HQ once whether it has the route for thank-you marks, with nothing in it: GiftDesk as HQ
+ * refuses the empty list (400) and changes nothing; an HQ of the donor API alone has no such
+ * route (404 or 405). Null when HQ gave no answer that tells (no answer, 401/403, 429, 5xx).
+ */
+export async function askWhetherHqTakesMarks(
+  remote: RemoteReader,
+  remoteAccountId: string,
+  signal?: AbortSignal,
+): Promise<boolean | null> {
+  const r = await remote.request(
+    'POST',
+    THANK_YOU_MARKS_PATH,
+    { accountId: remoteAccountId, donations: [] },
+    signal ? { signal } : {},
+  );
+  const status = r.status;
+  if (status === undefined || status >= 500 || status === 401 || status === 403 || status === 429)
+    return null;
+  return !(status === 404 || status === 405);
 }

@@ -16,6 +16,11 @@ import { listItems, REFERENCE_KINDS, REFERENCE_NOUN, REFERENCE_ROUTE } from './r
 import { type RemoteReader, getJson, remoteMessage } from '../net/read.ts';
 import { linkRemote, localIdFor, remoteIdFor } from '../outbox/links.ts';
 
+/** The pull's note for a kind HQ does not list (a 404 to its list route). */
+export function notListedNote(kind: ReferenceKind): string {
+  return `HQ does not list ${REFERENCE_NOUN[kind]}s: link each one used by gifts with giftdesk sync link.`;
+}
+
 export interface ReferencePullSummary {
   /** Per kind: whether HQ lists them, and what the pull did. */
   kinds: Record<
@@ -49,9 +54,7 @@ export async function pullReferenceData(
     const r = await getJson(remote, REFERENCE_ROUTE[kind], q);
     if (!r.ok) {
       if (r.status === 404 || r.status === 405 || r.status === 501) {
-        summary.notes.push(
-          `HQ does not list ${REFERENCE_NOUN[kind]}s: link each one used by gifts with giftdesk sync link.`,
-        );
+        summary.notes.push(notListedNote(kind));
         continue;
       }
       throw new Error(`HQ's ${REFERENCE_NOUN[kind]} list failed: ${remoteMessage(r)}`);

@@ -59,6 +59,8 @@ export interface RemoteSettings {
   marksKeptHere: number;
   /** When HQ last answered it takes no thank-you marks (a spec-only HQ); null once it takes one. */
   marksNotTakenAt: string | null;
+  /** When HQ was last asked whether it takes thank-you marks (or answered one); null: never. */
+  marksCheckedAt: string | null;
 }
 
 /** The settings with the secret opened: for the engine and pull only, never for output. */
@@ -141,6 +143,7 @@ export async function saveRemoteSettings(
             hqRefusedAt: null,
             marksKeptHere: 0,
             marksNotTakenAt: null,
+            marksCheckedAt: null,
           }
         : newKey
           ? { hqRefusedAt: null }
@@ -202,6 +205,7 @@ function view(r: NonNullable<Row>): RemoteSettings {
     revokedAt: r.revokedAt,
     marksKeptHere: Number(r.marksKeptHere),
     marksNotTakenAt: r.marksNotTakenAt,
+    marksCheckedAt: r.marksCheckedAt,
   };
 }
 

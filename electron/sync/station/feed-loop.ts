@@ -32,6 +32,7 @@ import { loadRemoteConfig, type RemoteConfig } from '../remote/settings.ts';
 import type { FeedCounts } from './feed-contacts.ts';
 import { readFeedOnce } from './feed.ts';
 import { sendReport } from './report.ts';
+import { noteMarksTaken } from '../push/marks.ts';
 
 export const FEED_WAIT_SECONDS = 20;
 export const REPORT_EVERY_MS = 5_000;
@@ -121,6 +122,11 @@ export function startStationLoop(o: StationLoopOptions): StationLoop {
       lastReportAt = clock();
       reportDue = false;
       const result = await sendReport(store.db, accountId, reportClient.client, abort.signal);
+      // The hub says whether its HQ takes thank-you marks: written down (only a change is), so
+      // the station's status says it once (status.ts marksNote).
+      const takes = (result.body as { hqTakesThankYouMarks?: unknown } | null)?.hqTakesThankYouMarks;
+      if (result.outcome === 'applied' && typeof takes === 'boolean')
+        await store.write((trx) => noteMarksTaken(trx, accountId, takes, new Date(clock()).toISOString()));
       if (result.status === 429) {
         reportNotBefore = clock() + (result.retryAfterMs ?? 1000);
         reportDue = true;

@@ -37,7 +37,9 @@ import { recordingAnswers } from '../net/reachability.ts';
 import { defaultClient } from '../push/default-client.ts';
 import { insertHubRemote, reopenHubRemote } from '../remote/hub-remote.ts';
 import { type KeySource, sealSecret } from '../remote/secret-box.ts';
-import { loadRemoteConfig } from '../remote/settings.ts';
+import { getRemoteSettings, loadRemoteConfig } from '../remote/settings.ts';
+import { noteMarksTaken } from '../push/marks.ts';
+import { marksNote } from '../status/status.ts';
 import { catchUp } from './feed.ts';
 import { parseRemoteError } from '../net/error-body.ts';
 import { type RemovedStation, refuseAnotherHub, removedStation } from './rejoin.ts';
@@ -60,6 +62,19 @@ export interface JoinResult {
   caughtUp: boolean;
   /** A station the hub had removed, taken back as the same station (rejoin.ts). */
   again?: true;
+  /** The one sentence saying the hub's HQ takes no thank-you marks (an HQ of the donor API alone), or null (a replacement hub: its status says it once known). */
+  marksNote: string | null;
+}
+
+/** What the hub said of its HQ's thank-you marks, written down here; the sentence the status shows. */
+export async function noteHubHq(
+  ctx: DomainContext,
+  accountId: string,
+  takes: boolean | null | undefined,
+): Promise<string | null> {
+  await ctx.store.write((trx) => noteMarksTaken(trx, accountId, takes ?? null, ctx.now()));
+  const s = await getRemoteSettings(ctx.store.db, accountId);
+  return s ? marksNote(s.marksKeptHere, s.marksNotTakenAt, s.kind) : null;
 }
 
 const JOIN_TIMEOUT_MS = 15_000;
@@ -260,7 +275,9 @@ async function joinAgain(
   const cfg = await loadRemoteConfig(ctx.store.db, keys, removed.accountId);
   const client = recordingAnswers(ctx.store, removed.accountId, defaultClient(cfg!), Date.now, 'hub');
   const read = await catchUp(ctx.store, removed.accountId, client);
+  const note = await noteHubHq(ctx, removed.accountId, joined.hqTakesThankYouMarks);
   return {
+    marksNote: note,
     accountId: removed.accountId,
     accountName: joined.accountName,
     station: joined.station,
@@ -315,7 +332,9 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
   if (joined.confirmBy !== undefined)
     await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
   const read = await catchUp(ctx.store, accountId, client, { deferTotals: true });
+  const note = await noteHubHq(ctx, accountId, joined.hqTakesThankYouMarks);
   return {
+    marksNote: note,
     accountId,
     accountName: joined.accountName,
     station: joined.station,

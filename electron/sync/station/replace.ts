@@ -26,7 +26,7 @@ import { type KeySource, sealSecret } from '../remote/secret-box.ts';
 import { loadRemoteConfig } from '../remote/settings.ts';
 import { catchUp } from './feed.ts';
 import { forgetHub } from './handover.ts';
-import { type JoinInput, type JoinResult, postJoin, readInput } from './join.ts';
+import { type JoinInput, type JoinResult, noteHubHq, postJoin, readInput } from './join.ts';
 
 export interface ReplaceResult extends JoinResult {
   /** The hub this station belonged to before. */
@@ -85,6 +85,7 @@ export async function replaceHub(
     .where('id', '=', accountId)
     .executeTakeFirst();
   return {
+    marksNote: await noteHubHq(ctx, accountId, joined.hqTakesThankYouMarks),
     accountId,
     accountName: account?.name ?? joined.accountName,
     station: joined.station,

@@ -140,11 +140,18 @@ export async function syncStatus(db: Db, accountId: string, running = false, now
 }
 
 /**
- * The one sentence about thank-you marks HQ did not get (push/marks.ts), or null: said once
- * for the account, never as a record needing attention.
+ * The one sentence about thank-you marks HQ does not get (push/marks.ts), or null: said once
+ * for the account, never as a record needing attention. Said as soon as it is known that HQ
+ * takes none (a pull asked, or a mark was refused), before any gift is marked; at a station,
+ * once the event hub said its HQ takes none (the marks still go to the hub, which keeps them).
  */
 export function marksNote(keptHere: number, notTakenAt: string | null, kind: 'hq' | 'hub'): string | null {
-  if (keptHere <= 0) return null;
+  if (kind === 'hub' && notTakenAt)
+    return "The event hub's HQ does not take thank-you marks (it speaks only the donor API): gifts marked thanked here are marked at the event hub too, but not at HQ. Mark them thanked at HQ if HQ needs them.";
+  if (keptHere <= 0) {
+    if (!notTakenAt || kind !== 'hq') return null;
+    return 'HQ does not take thank-you marks (it speaks only the donor API, which cannot change a gift once it has it): a gift marked thanked after it reached HQ stays marked here only. Mark such gifts thanked at HQ if HQ needs them.';
+  }
   const gifts = keptHere === 1 ? '1 gift' : `${keptHere} gifts`;
   const why = notTakenAt
     ? 'HQ does not take thank-you marks (its API cannot change a gift once it has it; GiftDesk as HQ can)'
@@ -153,4 +160,10 @@ export function marksNote(keptHere: number, notTakenAt: string | null, kind: 'hq
     kind,
     `Thank-you marks of ${gifts} already at HQ are kept here only: ${why}. Mark them thanked at HQ if HQ needs them.`,
   );
+}
+
+/** The account's sentence about thank-you marks HQ does not get (marksNote), or null: for a run that marked gifts. */
+export async function marksNoteFor(db: Db, accountId: string): Promise<string | null> {
+  const s = await getRemoteSettings(db, accountId);
+  return s ? marksNote(s.marksKeptHere, s.marksNotTakenAt, s.kind) : null;
 }

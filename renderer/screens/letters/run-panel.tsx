@@ -45,7 +45,7 @@ export function useMarkSent() {
     onSuccess: async (r) => {
       setAsking(null);
       toast.show({
-        message: `Marked as sent: ${count(r.marked, 'gift')} now say “thank-you sent” (${dateTime(r.markedSentAt)}).`,
+        message: `Marked as sent: ${count(r.marked, 'gift')} now say “thank-you sent” (${dateTime(r.markedSentAt)}).${r.marksNote ? ` ${r.marksNote}` : ''}`,
         tone: 'success',
       });
       await qc.invalidateQueries({ queryKey: ['letters'] });
