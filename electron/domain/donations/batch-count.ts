@@ -169,6 +169,9 @@ export async function countAndCloseBatch(
         countedCents,
         differenceCents,
         countedAt: at,
+        byUserId: ctx.actor?.userId ?? null,
+        byKeyId: ctx.actor?.keyId ?? null,
+        byName: ctx.actor?.name ?? null,
       })
       .execute();
     if (lines.length > 0) await trx.insertInto('batchCountLines').values(lines).execute();

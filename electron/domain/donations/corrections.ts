@@ -192,7 +192,15 @@ export async function correctDonation(
     // Limits are checked afresh for the corrected gift (its open flags no longer describe it).
     await trx.deleteFrom('limitFlags').where('donationId', '=', id).where('state', '=', 'open').execute();
     await checkLimits(trx, updated, at);
-    await addHistory(trx, id, 'corrected', null, correctionDetail(row, updated, fields, asker), at);
+    await addHistory(
+      trx,
+      id,
+      'corrected',
+      null,
+      correctionDetail(row, updated, fields, asker),
+      at,
+      ctx.actor,
+    );
     await logChange(trx, { accountId, entityType: 'donation', entityId: id, op: 'update', fields, at });
   });
   return getDonation(ctx, accountId, id);
@@ -229,6 +237,7 @@ export async function voidDonation(
       reason,
       { from: row.status, to: 'voided', ...askerDetail(asker) },
       at,
+      ctx.actor,
     );
     await logChange(trx, {
       accountId,

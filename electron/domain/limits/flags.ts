@@ -112,7 +112,7 @@ export async function resolveFlag(
         .set({ state: 'reviewed', resolvedAt: at, resolutionNote: note })
         .where('id', '=', flagId)
         .execute();
-      await addHistory(trx, donation.id, 'reviewed', note, { flagId }, at);
+      await addHistory(trx, donation.id, 'reviewed', note, { flagId }, at, ctx.actor);
       // Nothing for HQ (push = 0), but an event hub's stations read the review off the log.
       await logChange(trx, {
         accountId,
@@ -139,7 +139,19 @@ export async function resolveFlag(
         .where('state', '=', 'open')
         .execute();
       await recomputeContactTotals(trx, donation.contactId);
-      await addHistory(trx, donation.id, 'refunded', note, { flagId, from: 'completed', to: 'refunded' }, at);
+      await addHistory(
+        trx,
+        donation.id,
+        'refunded',
+        note,
+        {
+          flagId,
+          fields: ['status'],
+          changes: [{ field: 'status', before: donation.status, after: 'refunded' }],
+        },
+        at,
+        ctx.actor,
+      );
       await logChange(trx, {
         accountId,
         entityType: 'donation',
@@ -172,8 +184,14 @@ export async function resolveFlag(
         flagId,
         from: { electionType: donation.electionType, electionYear: donation.electionYear },
         to: { electionType: act.electionType, electionYear: act.electionYear },
+        fields: ['electionType', 'electionYear'],
+        changes: [
+          { field: 'electionType', before: donation.electionType, after: act.electionType },
+          { field: 'electionYear', before: donation.electionYear, after: act.electionYear },
+        ],
       },
       at,
+      ctx.actor,
     );
     await logChange(trx, {
       accountId,

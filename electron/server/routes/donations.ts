@@ -22,7 +22,7 @@ import { type DomainContext, DomainError, invalidField } from '../../domain/inde
 import { toIsoInstant } from '#shared/dates.ts';
 import { hasStations } from '../../hub/index.ts';
 import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount } from '../scope.ts';
 import { mayBeUpstream } from './resent.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 import type { SyncServices } from './sync.ts';
@@ -120,7 +120,7 @@ export async function donationRoutes(
       if (enteredAt !== undefined && !req.station)
         throw invalidField('enteredAt', "is taken only from an event station's key");
       const { donation, created } = await createDonationOnce(
-        ctx,
+        acting(ctx, req),
         { ...body, accountId },
         specOnly
           ? { syncReference: false }
@@ -165,7 +165,7 @@ export async function donationRoutes(
       const accountId = scopedAccount(req, sent);
       if (await askedHub(accountId, req.params.id, { kind: 'correct', patch }))
         return getDonation(ctx, accountId, req.params.id);
-      return correctDonation(ctx, accountId, req.params.id, patch, await asker(req, accountId));
+      return correctDonation(acting(ctx, req), accountId, req.params.id, patch, await asker(req, accountId));
     },
   });
 
@@ -185,7 +185,7 @@ export async function donationRoutes(
       const reason = req.body.reason ?? null;
       if (await askedHub(accountId, req.params.id, { kind: 'void', reason }))
         return getDonation(ctx, accountId, req.params.id);
-      return voidDonation(ctx, accountId, req.params.id, reason, await asker(req, accountId));
+      return voidDonation(acting(ctx, req), accountId, req.params.id, reason, await asker(req, accountId));
     },
   });
 }

@@ -39,7 +39,7 @@ import {
   saveLetterSettings,
   startLetterRun,
 } from '../../letters/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount } from '../scope.ts';
 import { errors, IdParams, tags } from './common.ts';
 
 /** A PDF answer: shown in the browser (inline), saved under `filename`. */
@@ -126,7 +126,9 @@ export async function letterRoutes(
           'no_data_folder',
           'This server keeps no data folder, so it cannot write letters: start the run from the app or `giftdesk serve`',
         );
-      return reply.code(201).send(await startLetterRun(ctx, dataDir, { ...req.body, accountId }));
+      return reply
+        .code(201)
+        .send(await startLetterRun(acting(ctx, req), dataDir, { ...req.body, accountId }));
     },
   });
 
@@ -203,7 +205,8 @@ export async function letterRoutes(
       body: MarkSentBody,
       response: { 200: MarkSentResult, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => markRunSent(ctx, scopedAccount(req, req.body.accountId), req.params.id),
+    handler: async (req) =>
+      markRunSent(acting(ctx, req), scopedAccount(req, req.body.accountId), req.params.id),
   });
 
   r.post('/donations/thank-you', {
@@ -221,7 +224,7 @@ export async function letterRoutes(
       response: { 200: ThankYouMarksResult, ...errors(400, 403) },
     },
     handler: async (req) =>
-      takeThankYouMarks(ctx, scopedAccount(req, req.body.accountId), req.body.donations, {
+      takeThankYouMarks(acting(ctx, req), scopedAccount(req, req.body.accountId), req.body.donations, {
         onlyStation: req.station?.id,
       }),
   });
