@@ -32,6 +32,7 @@ export async function lastBatchCount(db: Db, batchId: string): Promise<BatchCoun
   return {
     id: row.id,
     countedBy: row.countedBy,
+    savedBy: row.byName ?? (row.byKeyId !== null ? `API key ${row.byKeyId}` : null),
     note: row.note,
     countedAt: row.countedAt,
     enteredCount: Number(row.enteredCount),

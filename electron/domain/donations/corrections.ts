@@ -185,6 +185,10 @@ export async function correctDonation(
       // Where it was typed does not change with a correction: a station's gift stays its own
       // (the board and the close-out count it there).
       stationId: row.stationId,
+      // Nor does who entered it.
+      enteredByUserId: row.enteredByUserId,
+      enteredByKeyId: row.enteredByKeyId,
+      enteredByName: row.enteredByName,
       updatedAt: at,
     };
     await trx.updateTable('donations').set(updated).where('id', '=', id).execute();

@@ -128,14 +128,12 @@ export async function batchRoutes(
       response: { 201: Batch, ...errors(400, 403, 404) },
     },
     handler: async (req, reply) =>
-      reply
-        .code(201)
-        .send(
-          await createBatch(acting(ctx, req), {
-            ...req.body,
-            accountId: scopedAccount(req, req.body.accountId),
-          }),
-        ),
+      reply.code(201).send(
+        await createBatch(acting(ctx, req), {
+          ...req.body,
+          accountId: scopedAccount(req, req.body.accountId),
+        }),
+      ),
   });
   r.put('/batches/:id', {
     schema: {
