@@ -11,7 +11,8 @@
  *   the name typed on the count; these say whose session saved it).
  * - `contact_history`: a donor's later changes, one row per change in the transaction of the
  *   change (created, edited, merged), with who and the fields before and after in `detail`
- *   (JSON), as `donation_history` is for a gift.
+ *   (JSON), as `donation_history` is for a gift; it goes with the donor when the donor is
+ *   deleted (a delete removes everything attached).
  * - An index on `donation_history.created_at` for the audit export's window.
  */
 import type { Kysely } from 'kysely';
@@ -33,7 +34,7 @@ export function migration(engine: Engine): Migration {
         .createTable('contact_history')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-        .addColumn('contact_id', 'text', (c) => c.notNull())
+        .addColumn('contact_id', 'text', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('note', 'text')
         .addColumn('detail', 'text')
