@@ -144,11 +144,7 @@ export async function resolveFlag(
         donation.id,
         'refunded',
         note,
-        {
-          flagId,
-          fields: ['status'],
-          changes: [{ field: 'status', before: donation.status, after: 'refunded' }],
-        },
+        refundDetail(flagId, donation.status),
         at,
         ctx.actor,
       );
@@ -180,16 +176,7 @@ export async function resolveFlag(
       donation.id,
       'redesignated',
       note,
-      {
-        flagId,
-        from: { electionType: donation.electionType, electionYear: donation.electionYear },
-        to: { electionType: act.electionType, electionYear: act.electionYear },
-        fields: ['electionType', 'electionYear'],
-        changes: [
-          { field: 'electionType', before: donation.electionType, after: act.electionType },
-          { field: 'electionYear', before: donation.electionYear, after: act.electionYear },
-        ],
-      },
+      moveDetail(flagId, donation, act),
       at,
       ctx.actor,
     );
@@ -211,4 +198,33 @@ export async function resolveFlag(
   });
   const all = await listFlags(ctx, accountId, 'all');
   return all.find((f) => f.id === flagId)!;
+}
+
+/** A refund's history detail: the flag, and the status before and after. */
+function refundDetail(flagId: string, status: string): Record<string, unknown> {
+  return {
+    flagId,
+    from: 'completed',
+    to: 'refunded',
+    fields: ['status'],
+    changes: [{ field: 'status', before: status, after: 'refunded' }],
+  };
+}
+
+/** A redesignation's history detail: the flag, the election it left and the one it went to. */
+function moveDetail(
+  flagId: string,
+  was: { electionType: string; electionYear: number },
+  to: { electionType: string; electionYear: number },
+): Record<string, unknown> {
+  return {
+    flagId,
+    from: { electionType: was.electionType, electionYear: was.electionYear },
+    to: { electionType: to.electionType, electionYear: to.electionYear },
+    fields: ['electionType', 'electionYear'],
+    changes: [
+      { field: 'electionType', before: was.electionType, after: to.electionType },
+      { field: 'electionYear', before: was.electionYear, after: to.electionYear },
+    ],
+  };
 }
