@@ -71,7 +71,8 @@ beforeAll(async () => {
   campaignId = (await makeCampaign(s)).id;
   for (let i = 0; i < 3; i++)
     roberts.push(
-      (await makeContact(s, { firstName: 'Robert', lastName: 'Brown', email: `rb${i}@example.org` })).id,
+      (await makeContact(s, { firstName: 'Robert', lastName: 'Brown', primaryEmail: `rb${i}@example.org` }))
+        .id,
     );
   vera = await signIn('vera@example.org', 'Vera Volunteer', 'volunteer');
   otto = await signIn('otto@example.org', 'Otto Other', 'volunteer');
