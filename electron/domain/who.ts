@@ -63,8 +63,9 @@ export function who(
 ): Who | null {
   if (p.userId === null && p.keyId === null && p.name === null && p.stationId === null) return null;
   const stationName = p.stationName ?? (p.stationId !== null ? (names.get(p.stationId) ?? null) : null);
+  const atStation = stationName !== null ? ` (Station ${stationName})` : '';
   const label =
-    p.name ??
+    (p.name !== null ? `${p.name}${atStation}` : null) ??
     (stationName !== null
       ? `Station ${stationName}`
       : p.stationId !== null
