@@ -34,7 +34,9 @@ import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
 import * as peopleUsers from './2026-12-02T0400-people-users.ts';
 import * as reachWrongCodes from './2026-12-02T0410-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirmed.ts';
-import * as historyWho from './2026-12-02T0720-history-who.ts';
+import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sign-in.ts';
+import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
+import * as historyWho from './2026-12-02T0810-history-who.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -73,5 +75,7 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   peopleUsers,
   reachWrongCodes,
   reachStationConfirmed,
+  peoplescreenLastSignIn,
+  entryrowBatchHost,
   historyWho,
 ];

@@ -96,6 +96,8 @@ export interface BatchesTable {
   batchDate: string | null;
   expectedCount: number | null;
   expectedCents: number | null;
+  /** The host its gifts are raised by, kept for the entry row (migration entryrow-batch-host). */
+  raisedByContactId: string | null;
   createdAt: string;
   closedAt: string | null;
   /** Who started it: the person signed in (null: a key with no person, or from before this). */

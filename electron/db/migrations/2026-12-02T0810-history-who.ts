@@ -18,7 +18,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0720-history-who';
+export const name = '2026-12-02T0810-history-who';
 
 export function migration(engine: Engine): Migration {
   const ts = engine === 'sqlite' ? 'text' : 'timestamptz';
