@@ -19,6 +19,7 @@ import { registerSyncPushCommands } from './sync-push.ts';
 import { registerHubJoin } from './hub-join.ts';
 import { registerHubLeave } from './hub-leave.ts';
 import { registerUserCommands } from './users.ts';
+import { registerAuditCommands } from './audit.ts';
 
 const json = process.argv.includes('--json');
 const program = new Command('giftdesk')
@@ -228,6 +229,7 @@ common(
 registerDataCommands(program);
 registerLettersCommand(program);
 registerUserCommands(program);
+registerAuditCommands(program);
 
 const hub = program
   .command('hub')

@@ -39,6 +39,7 @@ import type {
   CommitteesTable,
   DonationAccountsTable,
   DonationHistoryTable,
+  ContactHistoryTable,
   DonationsTable,
   DonorTotalDeltasTable,
   ElectionsTable,
@@ -107,6 +108,7 @@ export interface Database {
   batchCountLines: BatchCountLinesTable;
   limitFlags: LimitFlagsTable;
   donationHistory: DonationHistoryTable;
+  contactHistory: ContactHistoryTable;
   changeLog: ChangeLogTable;
   accountCounterSlots: AccountCounterSlotsTable;
   imports: ImportsTable;

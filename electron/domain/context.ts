@@ -5,6 +5,29 @@ export interface DomainContext {
   store: Store;
   /** Now, as an ISO 8601 UTC timestamp. */
   now: () => string;
+  /**
+   * Who makes the changes of this request (a server's request context: `actingAs`); absent for
+   * the engine's own writes (a pull, a feed applied, an import from the command line).
+   */
+  actor?: Actor;
+}
+
+/**
+ * Who makes a change: the person signed in (their id and name), else the key that made the
+ * request, and the event station it came from (a station's key at its hub).
+ */
+export interface Actor {
+  userId: string | null;
+  keyId: string | null;
+  /** The person's name as it is now (kept with the change: a later rename does not rewrite it). */
+  name: string | null;
+  stationId: string | null;
+  stationName: string | null;
+}
+
+/** The same context, acting as `actor` (one per request; the store and clock shared). */
+export function actingAs(ctx: DomainContext, actor: Actor): DomainContext {
+  return { ...ctx, actor };
 }
 
 export function createContext(

@@ -6,6 +6,6 @@
  * reference/, pulled/ (records that came down from HQ, for the sync engine). The server, the CLI and the shell import the domain
  * through these index files only (eslint.config.js).
  */
-export { type DomainContext, type WriteOptions, createContext } from './context.ts';
+export { type Actor, type DomainContext, type WriteOptions, actingAs, createContext } from './context.ts';
 export { readCounters } from './counters.ts';
 export { DomainError, type FieldIssue, invalidField, isDomainError, notFound } from './errors.ts';

@@ -35,6 +35,9 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   donations: { kind: 'gifts' },
   limitFlags: { kind: 'gifts', note: 'a gift’s flags travel with the gift' },
   donationHistory: { kind: 'gifts', note: 'a gift’s history travels with the gift' },
+  contactHistory: {
+    own: 'who changed a donor, recorded where the change was made (the feed does not carry it yet)',
+  },
   hubSentGifts: {
     kind: 'gifts',
     note: 'at a station, the gifts the hub says it sent to HQ (the gift’s sentToHq)',

@@ -214,7 +214,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(hostCheck, { allowAnyHost: opts.allowAnyHost ?? false });
   if (opts.hub) await app.register(stationGate, { hub: opts.hub });
   await app.register(requireAuth);
-  await app.register(roleGate);
+  await app.register(roleGate, { ctx });
   // Every write that answered well, noted with its key: open windows elsewhere read again (GET /live).
   app.addHook('onResponse', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;

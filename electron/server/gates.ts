@@ -32,8 +32,9 @@ import { authenticateApiKey } from '../domain/accounts/index.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { errorBody } from './errors.ts';
 import { isLoopbackHost } from './hosts.ts';
-import { roleMay } from './route-rules.ts';
-import type { Auth } from './scope.ts';
+import { isOwnRecord } from '../domain/donations/index.ts';
+import { roleMay, ruleOf } from './route-rules.ts';
+import { type Auth, volunteerOwner } from './scope.ts';
 import type { Buckets } from './token-bucket.ts';
 
 /** What keyCheck found: the key id sent (when well-formed) and, when its secret checked out, whose it is. */
@@ -247,7 +248,7 @@ export function registeredApiRoutes(app: FastifyInstance): string[] {
   return [...(apiRoutesOf.get(app) ?? [])].sort();
 }
 
-export const roleGate = global(async (app) => {
+export const roleGate = global(async (app, opts: { ctx: DomainContext }) => {
   const routes = new Set<string>();
   apiRoutesOf.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -261,5 +262,24 @@ export const roleGate = global(async (app) => {
     if (!auth || url === undefined) return;
     const may = roleMay(auth.role, request.method, url);
     if (!may.allowed) return reply.code(403).send(errorBody(403, 'role_forbidden', may.message));
+    // A volunteer's own: a route of one gift or batch (`own`) opens only theirs.
+    const own = ruleOf(request.method, url)?.own;
+    const owner = volunteerOwner(request);
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    if (!own || !owner || typeof id !== 'string') return;
+    const mine = await isOwnRecord(opts.ctx.store.db, own, auth.accountId, id, owner);
+    if (mine === false) {
+      const what = own === 'gift' ? 'gifts they entered' : 'batches they started';
+      return reply
+        .code(403)
+        .send(
+          errorBody(
+            403,
+            'not_own_record',
+            `A volunteer may use only the ${what}: ${own} ${id} is someone else's (ask a coordinator or treasurer)`,
+            [{ field: 'id', issue: `is not this volunteer's ${own}` }],
+          ),
+        );
+    }
   });
 });

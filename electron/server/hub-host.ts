@@ -52,7 +52,7 @@ function anotherEvent(accountId: string): DomainError {
 export function hostingBeside(
   hub: HubServices,
   dataDir: string,
-  server: Pick<ServerOptions, 'logger' | 'rateLimit' | 'sync' | 'bodyLimitBytes'>,
+  server: Pick<ServerOptions, 'logger' | 'rateLimit' | 'sync' | 'bodyLimitBytes' | 'plugins'>,
 ): HubHostingHandle {
   let listener: { app: FastifyInstance; url: string; accountId: string } | null = null;
   let starting: Promise<{ url: string }> | null = null;

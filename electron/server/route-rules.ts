@@ -16,11 +16,10 @@
  * - treasurer: a volunteer's, plus balancing and counts, deposits, exports, letters, reports.
  * - administrator: everything, including keys, imports, settings and sync.
  *
- * `own`: the route reads or changes one person's batch or gift. A volunteer is meant to use it
- * only for their own (their own batch, their own gift not yet sent). A key does not yet say
- * which person it is, so today that is not checked: a volunteer may use these routes for any
- * batch or gift of the account. Once a key belongs to a person, the gate checks `own` for a
- * volunteer (the batch's or gift's `enteredBy` against the person), here, for every such route.
+ * `own`: the route reads or changes one person's batch or gift. A volunteer uses it only for
+ * their own: for a route of one record (`:id`) the gate (gates.ts) reads who started the batch
+ * or entered the gift and answers another's with 403 `not_own_record`; `GET /batches` lists a
+ * volunteer's own only (routes/batches.ts). The person, or for a key with no person the key.
  */
 import { ROLES, type Role } from '#shared/schemas/roles.ts';
 
@@ -29,7 +28,7 @@ export interface RouteRule {
   roles: readonly Role[];
   /** What the route does, finishing "A volunteer cannot …". */
   what: string;
-  /** A volunteer may use it only for their own batch or gift (not checked yet: see above). */
+  /** A volunteer may use it only for their own batch or gift (see above). */
   own?: 'batch' | 'gift';
 }
 
@@ -57,6 +56,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/contacts/:id/donations`]: { roles: EVERYONE, what: "see a donor's gifts" },
   [`GET ${V1}/contacts/:id/gift-check`]: { roles: EVERYONE, what: "check a donor's gift" },
   [`GET ${V1}/contacts/:id/credits`]: { roles: EVERYONE, what: "see a donor's credits" },
+  [`GET ${V1}/contacts/:id/history`]: { roles: EVERYONE, what: "read a donor's history" },
 
   // Gifts
   [`GET ${V1}/donations`]: { roles: EVERYONE, what: 'list gifts', own: 'gift' },

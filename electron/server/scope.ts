@@ -1,7 +1,7 @@
 import type { Role } from '#shared/schemas/roles.ts';
 import type { FastifyRequest } from 'fastify';
 import type { SessionKind } from '../domain/accounts/index.ts';
-import { DomainError } from '../domain/index.ts';
+import { type DomainContext, DomainError, actingAs } from '../domain/index.ts';
 
 export interface Auth {
   accountId: string;
@@ -30,4 +30,34 @@ export function scopedAccount(request: FastifyRequest, sent: string | undefined)
     ]);
   }
   return auth.accountId;
+}
+
+/**
+ * A volunteer's own (the person, or with none the key): what a volunteer's list is narrowed to
+ * (route-rules.ts `own`); undefined for every other role.
+ */
+export function volunteerOwner(
+  request: FastifyRequest,
+): { userId: string | null; keyId: string } | undefined {
+  const auth = request.auth;
+  if (!auth || auth.role !== 'volunteer') return undefined;
+  return { userId: auth.user?.id ?? null, keyId: auth.keyId };
+}
+
+/**
+ * The domain context acting for the request's key: the person signed in (their id and name,
+ * read at this request), else the key, and the event station whose key it is. What the request
+ * changes records who made it (the gift's enteredBy, each history entry's `by`).
+ */
+export function acting(ctx: DomainContext, request: FastifyRequest): DomainContext {
+  const auth = request.auth;
+  if (!auth) return ctx;
+  const station = request.station ?? null;
+  return actingAs(ctx, {
+    userId: auth.user?.id ?? null,
+    keyId: auth.keyId,
+    name: auth.user?.name ?? null,
+    stationId: station?.id ?? null,
+    stationName: station?.name ?? null,
+  });
 }

@@ -134,7 +134,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await saveHubSettings(ctx, { accountId: asHub.id, fingerprint: asHub.fingerprint, url, bindHost: host });
     hosting = servingAsHub(asHub.id, url);
   } else if (hub && opts.hub?.dataDir) {
-    hosting = hostingBeside(hub, opts.hub.dataDir, common);
+    // The app's screens too (when this server serves them): a person at another machine's
+    // browser signs in at the hub's address.
+    hosting = hostingBeside(hub, opts.hub.dataDir, { ...common, plugins: opts.plugins });
   }
   if (hub) hub.hosting = hosting;
   let closing: Promise<void> | null = null;

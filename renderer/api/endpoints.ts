@@ -3,6 +3,7 @@
  * schemas (without accountId: the client adds this session's), responses are parsed with
  * the shared response schemas. Screens call these through TanStack Query (see ./queries.ts).
  */
+import { ContactHistory, DonationHistory } from '#shared/schemas/history.ts';
 import { z } from 'zod';
 import { LiveVersion } from '#shared/schemas/session.ts';
 import {
@@ -63,7 +64,6 @@ import {
   DonationAccount,
   DonationAccountCreate,
   DonationAccountUpdate,
-  DonationHistoryEntry,
   Election,
   ElectionCreate,
   Flag,
@@ -126,6 +126,9 @@ export function endpoints(c: ApiClient) {
         c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),
       delete: (id: string) =>
         c.request('DELETE', `/contacts/${encodeURIComponent(id)}`, { schema: ContactDeleted }),
+      /** Who added the donor and who changed what, oldest first. */
+      history: (id: string) =>
+        c.request('GET', `/contacts/${encodeURIComponent(id)}/history`, { schema: ContactHistory }),
       summaries: (q: Q<typeof ContactSummaryQuery> = {}, signal?: AbortSignal) =>
         c.request('GET', '/contact-summaries', { schema: ContactSummaryList, query: q, signal }),
       donations: (id: string, q: Q<typeof ContactDonationsQuery> = {}) =>
@@ -154,7 +157,7 @@ export function endpoints(c: ApiClient) {
         c.request('POST', '/donations', { schema: DonationCreated, body }),
       history: (id: string) =>
         c.request('GET', `/donations/${encodeURIComponent(id)}/history`, {
-          schema: listOf(DonationHistoryEntry),
+          schema: DonationHistory,
         }),
       /** Correct a gift not yet sent to HQ: the fields given change, every create rule applies again (409 once it was sent). */
       correct: (id: string, body: Body<typeof DonationPatchBody>) =>

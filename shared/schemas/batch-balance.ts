@@ -50,6 +50,8 @@ export const BatchCount = z
   .object({
     id: z.string(),
     countedBy: z.string(),
+    /** Whose session saved the count: the person's name, else the key ("API key gdk_…"); null before this was recorded. */
+    savedBy: z.string().nullable(),
     note: z.string().nullable(),
     countedAt: z.string(),
     enteredCount: z.number().int(),

@@ -79,6 +79,17 @@ export const DonationCreateRequest = DonationCreateBody.extend({
    * entry time, which the hub keeps as the gift's `createdAt`. Taken from a station's key only.
    */
   enteredAt: isoDateOrTime.optional(),
+  /**
+   * Who entered the gift where it was typed: a station sends the name of the person signed in
+   * there, which the hub keeps as the gift's `enteredBy` (with the station's key and station).
+   * Taken from a station's key only.
+   */
+  enteredByName: z
+    .string({ error: typeError('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(200, { error: 'must be at most 200 characters' })
+    .optional(),
 });
 export type DonationCreateRequest = z.infer<typeof DonationCreateRequest>;
 

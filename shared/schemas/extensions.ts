@@ -183,13 +183,7 @@ export const FlagActionBody = z.discriminatedUnion(
   { error: typeError('must be one of: review, refund, redesignate') },
 );
 
-export const DonationHistoryEntry = z.object({
-  id: z.string(),
-  action: z.string(),
-  note: z.string().nullable(),
-  detail: z.record(z.string(), z.unknown()).nullable(),
-  at: z.string(),
-});
+export { DonationHistoryEntry } from './history.ts';
 
 export const ApiKey = z
   .object({

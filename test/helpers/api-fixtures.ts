@@ -279,6 +279,7 @@ const TABLES = {
   users: true,
   userPasswordTokens: true,
   signInFailures: true,
+  contactHistory: true,
 } satisfies Record<keyof Database, true>;
 const TABLE_NAMES = Object.keys(TABLES) as Array<keyof Database>;
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createApiKey } from '../../electron/domain/accounts/api-keys.ts';
+import { addUser } from '../../electron/domain/accounts/index.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { type RunningServer, startServer } from '../../electron/server/serve.ts';
 import { saveRemoteSettings } from '../../electron/sync/remote/settings.ts';
@@ -259,6 +260,73 @@ describe('a station changes its own gift through the hub', () => {
           ).donationAmount,
       )
       .toBe(50);
+  });
+});
+
+describe('who typed it, from the station to the hub', () => {
+  it('a person signed in at a station types a gift: the hub’s history names them and the station; a script’s key cannot claim a person', async () => {
+    await addUser(createContext(a.store), {
+      accountId: hub.accountId,
+      email: 'vera@example.org',
+      name: 'Vera Volunteer',
+      role: 'volunteer',
+      password: 'correct horse battery',
+    });
+    const session = expectStatus(
+      await rawRequest(`${a.running.url}/api/v1/sign-in`, 'POST', {
+        email: 'vera@example.org',
+        password: 'correct horse battery',
+      }),
+      201,
+    ) as { keyId: string; secret: string };
+    const g = expectStatus(
+      await rawRequest(
+        `${a.running.url}/api/v1/donations`,
+        'POST',
+        {
+          accountId: hub.accountId,
+          contactId: robert[0]!.id,
+          donationAmount: 19.99,
+          donationDate: '2026-11-27',
+          paymentMethod: 'cash',
+          campaignId,
+        },
+        { 'x-api-key': session.keyId, authorization: `Bearer ${session.secret}` },
+      ),
+      201,
+    );
+    const here = expectStatus(
+      await a.request('GET', `/api/v1/donations/${g.id}/history?accountId=${hub.accountId}`),
+      200,
+    );
+    expect(here.entered.by).toMatchObject({
+      name: 'Vera Volunteer',
+      label: 'Vera Volunteer (Station Table A)',
+    });
+    const hubId = await atHub(a, g.id as string);
+    const atTheHub = expectStatus(
+      await hub.request('GET', `/api/v1/donations/${hubId}/history?accountId=${hub.accountId}`),
+      200,
+    );
+    expect(atTheHub.entered.by).toMatchObject({
+      name: 'Vera Volunteer',
+      stationId: await stationIdOf(a),
+      label: 'Vera Volunteer (Station Table A)',
+    });
+    // A script's key at a hub cannot claim a person.
+    expectError(
+      await hub.request('POST', '/api/v1/donations', {
+        accountId: hub.accountId,
+        contactId: maria.id,
+        donationAmount: 19.99,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+        enteredByName: 'Someone Else',
+      }),
+      400,
+      { field: 'enteredByName' },
+    );
   });
 });
 

@@ -132,6 +132,9 @@ const gift: DonationRow = {
   externalId: null,
   batchId: null,
   stationId: null,
+  enteredByUserId: null,
+  enteredByKeyId: null,
+  enteredByName: null,
   createdAt: 'x',
   updatedAt: 'x',
 };

@@ -37,6 +37,7 @@ import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirme
 import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sign-in.ts';
 import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
 import * as specwordsMarksChecked from './2026-12-02T0800-specwords-marks-checked.ts';
+import * as historyWho from './2026-12-02T0810-history-who.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   peoplescreenLastSignIn,
   entryrowBatchHost,
   specwordsMarksChecked,
+  historyWho,
 ];

@@ -73,6 +73,12 @@ export interface DonationsTable {
   batchId: string | null;
   /** The event station it was entered at (null: here, or outside any event). */
   stationId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who entered it: the person signed in (null: a key with no person, or from before this). */
+  enteredByUserId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key that made the request that entered it. */
+  enteredByKeyId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The person's name when they entered it. */
+  enteredByName: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: string;
   updatedAt: string;
 }
@@ -94,6 +100,10 @@ export interface BatchesTable {
   raisedByContactId: string | null;
   createdAt: string;
   closedAt: string | null;
+  /** Who started it: the person signed in (null: a key with no person, or from before this). */
+  createdByUserId: string | null;
+  /** The key that started it. */
+  createdByKeyId: string | null;
 }
 
 /** A batch's count at its close (migration batch-count): who counted, and the difference. */
@@ -109,6 +119,10 @@ export interface BatchCountsTable {
   /** Counted − entered, in cents (0: it balanced). */
   differenceCents: number;
   countedAt: string;
+  /** Whose session saved the count (the person; the key; the person's name then). */
+  byUserId: string | null;
+  byKeyId: string | null;
+  byName: string | null;
 }
 
 /** One payment method's line of a count: entered (at the close) against counted. */
@@ -142,6 +156,20 @@ export interface DonationHistoryTable {
   action: string;
   note: string | null;
   /** JSON object with the action's particulars. */
+  detail: string | null;
+  createdAt: string;
+}
+
+/**
+ * A donor's later changes (created, edited, merged), one row per change, written in the
+ * transaction of the change; `detail` is JSON with who made it and each field before and after.
+ */
+export interface ContactHistoryTable {
+  id: string;
+  accountId: string;
+  contactId: string;
+  action: string;
+  note: string | null;
   detail: string | null;
   createdAt: string;
 }

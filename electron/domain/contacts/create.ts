@@ -10,6 +10,7 @@ import { contactReferenceOf } from '#shared/sync-reference.ts';
 import type { ContactsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
+import { addContactHistory } from './history.ts';
 import { bumpCounters } from '../counters.ts';
 import { checkCollections, insertContactRecords, normaliseTags, prepareContact } from './records.ts';
 import { getContact } from './read.ts';
@@ -104,6 +105,15 @@ async function insertContact(
       if (Number(kept.numInsertedOrUpdatedRows ?? 0n) === 0) throw new ReferenceHeld(reference);
     }
     await bumpCounters(trx, input.accountId, { contacts: 1 });
+    if (ctx.actor)
+      await addContactHistory(trx, {
+        accountId: input.accountId,
+        contactId: id,
+        action: 'created',
+        detail: null,
+        at,
+        actor: ctx.actor,
+      });
     await logChange(trx, {
       accountId: input.accountId,
       entityType: 'contact',

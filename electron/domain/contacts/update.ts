@@ -10,6 +10,7 @@ import { contactNotFound, getContact, getContactRow, lockContact } from './read.
 import { checkCollections, replaceCollection, scalarPatch } from './records.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import { applyCustomValues, resolveCustomValues } from './custom-fields.ts';
+import { addContactHistory, contactEditDetail } from './history.ts';
 
 /** The displayed email/phone: the primary field, else the primary sub-record, else the first. */
 async function deriveEmailPhone(
@@ -87,6 +88,14 @@ export async function updateContact(
       await trx.updateTable('contacts').set(derived).where('id', '=', id).execute();
     }
     await applyCustomValues(trx, id, custom);
+    await addContactHistory(trx, {
+      accountId,
+      contactId: id,
+      action: 'edited',
+      detail: contactEditDetail(current, patch, fields),
+      at,
+      actor: ctx.actor,
+    });
     await logChange(trx, {
       accountId,
       entityType: 'contact',

@@ -32,6 +32,7 @@ export async function lastBatchCount(db: Db, batchId: string): Promise<BatchCoun
   return {
     id: row.id,
     countedBy: row.countedBy,
+    savedBy: row.byName ?? (row.byKeyId !== null ? `API key ${row.byKeyId}` : null),
     note: row.note,
     countedAt: row.countedAt,
     enteredCount: Number(row.enteredCount),
@@ -169,6 +170,9 @@ export async function countAndCloseBatch(
         countedCents,
         differenceCents,
         countedAt: at,
+        byUserId: ctx.actor?.userId ?? null,
+        byKeyId: ctx.actor?.keyId ?? null,
+        byName: ctx.actor?.name ?? null,
       })
       .execute();
     if (lines.length > 0) await trx.insertInto('batchCountLines').values(lines).execute();

@@ -7,10 +7,12 @@
 import { newId } from '#shared/ids.ts';
 import { centsToDollars, dollarsToCents } from '#shared/money.ts';
 import type { Batch, BatchCreate, BatchUpdate } from '#shared/schemas/batches.ts';
-import type { BatchesTable } from '../../db/schema.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { BatchesTable, Database } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
+import type { Owner } from './owners.ts';
 
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
 
@@ -88,6 +90,8 @@ export async function createBatch(ctx: DomainContext, input: BatchCreate): Promi
     raisedByContactId: present(input.raisedByContactId) ? input.raisedByContactId : null,
     createdAt: at,
     closedAt: null,
+    createdByUserId: ctx.actor?.userId ?? null,
+    createdByKeyId: ctx.actor?.keyId ?? null,
   };
   await ctx.store.write(async (trx) => {
     await checkReferences(trx, input.accountId, input);
@@ -188,21 +192,27 @@ export async function listBatches(
   ctx: DomainContext,
   accountId: string,
   page: { limit: number; offset: number },
+  /** Only this person's (or, with no person, this key's) batches: a volunteer's list. */
+  owner?: Owner,
 ): Promise<{ data: Batch[]; total: number }> {
   const db = ctx.store.db;
-  const rows = await db
-    .selectFrom('batches')
-    .selectAll()
-    .where('accountId', '=', accountId)
+  const mine = <Q extends SelectQueryBuilder<Database, 'batches', object>>(q: Q): Q =>
+    owner === undefined
+      ? q
+      : owner.userId !== null
+        ? (q.where('createdByUserId', '=', owner.userId) as Q)
+        : (q.where('createdByUserId', 'is', null).where('createdByKeyId', '=', owner.keyId) as Q);
+  const rows = await mine(db.selectFrom('batches').selectAll().where('accountId', '=', accountId))
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  const n = await db
-    .selectFrom('batches')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('accountId', '=', accountId)
-    .executeTakeFirstOrThrow();
+  const n = await mine(
+    db
+      .selectFrom('batches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('accountId', '=', accountId),
+  ).executeTakeFirstOrThrow();
   return { data: await batchViews(db, rows), total: Number(n.n) };
 }

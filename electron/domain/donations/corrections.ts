@@ -185,6 +185,10 @@ export async function correctDonation(
       // Where it was typed does not change with a correction: a station's gift stays its own
       // (the board and the close-out count it there).
       stationId: row.stationId,
+      // Nor does who entered it.
+      enteredByUserId: row.enteredByUserId,
+      enteredByKeyId: row.enteredByKeyId,
+      enteredByName: row.enteredByName,
       updatedAt: at,
     };
     await trx.updateTable('donations').set(updated).where('id', '=', id).execute();
@@ -192,7 +196,15 @@ export async function correctDonation(
     // Limits are checked afresh for the corrected gift (its open flags no longer describe it).
     await trx.deleteFrom('limitFlags').where('donationId', '=', id).where('state', '=', 'open').execute();
     await checkLimits(trx, updated, at);
-    await addHistory(trx, id, 'corrected', null, correctionDetail(row, updated, fields, asker), at);
+    await addHistory(
+      trx,
+      id,
+      'corrected',
+      null,
+      correctionDetail(row, updated, fields, asker),
+      at,
+      ctx.actor,
+    );
     await logChange(trx, { accountId, entityType: 'donation', entityId: id, op: 'update', fields, at });
   });
   return getDonation(ctx, accountId, id);
@@ -229,6 +241,7 @@ export async function voidDonation(
       reason,
       { from: row.status, to: 'voided', ...askerDetail(asker) },
       at,
+      ctx.actor,
     );
     await logChange(trx, {
       accountId,

@@ -12,7 +12,7 @@ import type { Db } from '../../db/store.ts';
 import { requireOpenBatch } from './batches.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
-import type { DomainContext, WriteOptions } from '../context.ts';
+import type { Actor, DomainContext, WriteOptions } from '../context.ts';
 import {
   addToDonorTotals,
   checkDonation,
@@ -70,6 +70,9 @@ const DONATION_COLUMNS = [
   'externalId',
   'batchId',
   'stationId',
+  'enteredByUserId',
+  'enteredByKeyId',
+  'enteredByName',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof DonationRow>;
@@ -143,10 +146,14 @@ export async function insertDonation(
     here === null
       ? (opts.stationId ?? null)
       : ((here.rows[0] as { stationId: string | null } | undefined)?.stationId ?? null);
+  const by = opts.enteredBy;
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
     batchId: present(opts.batchId) ? opts.batchId : null,
     stationId,
+    enteredByUserId: by?.userId ?? null,
+    enteredByKeyId: by?.keyId ?? null,
+    enteredByName: by?.name ?? null,
     ...(opts.enteredAt !== undefined ? { createdAt: opts.enteredAt } : {}),
   };
   await insertDonationRow(
@@ -188,6 +195,8 @@ export interface DonationWriteOptions extends WriteOptions {
   stationId?: string | null;
   /** When it was entered where it was typed, when that was elsewhere (a station's create at its hub). */
   enteredAt?: string;
+  /** Who entered it (createDonationOnce: the context's actor unless given). */
+  enteredBy?: Actor | null;
 }
 
 /** This GiftDesk's own station id in the account's event, when it is a station (its hub remote's). */
@@ -223,7 +232,9 @@ export async function createDonationOnce(
   for (;;) {
     const at = ctx.now();
     try {
-      const row = await ctx.store.write((trx) => insertDonation(trx, input, at, opts));
+      const row = await ctx.store.write((trx) =>
+        insertDonation(trx, input, at, { ...opts, enteredBy: opts.enteredBy ?? ctx.actor ?? null }),
+      );
       return { donation: toCreated(row), created: true };
     } catch (err) {
       if (!(err instanceof ReferenceHeld)) throw err;

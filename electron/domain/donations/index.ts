@@ -15,6 +15,7 @@
  * - cash-review.ts: cash gifts over the cash limit, for Review
  * - stats.ts: the dashboard's totals and gifts over time
  * - raised-by.ts: what each host raised, and a contact's soft credits
+ * - owners.ts: whose a gift or a batch is (a volunteer's own)
  * - thank-you.ts, thank-you-marks.ts: gifts marked thanked here, and marks taken from another GiftDesk
  *
  * This file is the folder's surface: the server, the CLI and the shell import donations from
@@ -48,6 +49,7 @@ export {
   requireDesignation,
 } from './rules.ts';
 export { createBatch, listBatches, requireBatch, updateBatch } from './batches.ts';
+export { type Owner, isOwnRecord } from './owners.ts';
 export { batchDepositSummary, countAndCloseBatch, lastBatchCount } from './batch-count.ts';
 export {
   type DepositFigures,

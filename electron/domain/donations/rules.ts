@@ -126,6 +126,9 @@ export function donationRow(
     externalId,
     batchId: null,
     stationId: null,
+    enteredByUserId: null,
+    enteredByKeyId: null,
+    enteredByName: null,
     createdAt: at,
     updatedAt: at,
   };

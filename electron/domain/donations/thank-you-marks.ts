@@ -62,7 +62,7 @@ export async function takeThankYouMarks(
     let marked = 0;
     for (const id of ids) {
       if (found.get(id) !== 0) continue; // unknown, or marked already: its first date stays
-      await writeThankYouMarks(trx, accountId, [id], dates.get(id)!, now);
+      await writeThankYouMarks(trx, accountId, [id], dates.get(id)!, now, ctx.actor);
       marked++;
     }
     return { marked, unknown: ids.filter((id) => !found.has(id)) };

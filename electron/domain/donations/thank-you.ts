@@ -5,8 +5,9 @@
  * gift's create when it has not been sent yet; see docs/design.md, "Letters").
  */
 import type { Db } from '../../db/store.ts';
-import type { DomainContext } from '../context.ts';
+import type { Actor, DomainContext } from '../context.ts';
 import { logChange } from '../change-log.ts';
+import { historyRow } from '../limits/history.ts';
 
 export const THANK_YOU_FIELDS = ['thankYouSent', 'thankYouSentDate'] as const;
 
@@ -36,7 +37,7 @@ export async function markThanked(
         .execute();
       if (open.length === 0) continue;
       const ids = open.map((r) => r.id);
-      await writeThankYouMarks(trx, accountId, ids, sentAt, at);
+      await writeThankYouMarks(trx, accountId, ids, sentAt, at, ctx.actor);
       marked += ids.length;
     }
     return marked;
@@ -45,7 +46,8 @@ export async function markThanked(
 
 /**
  * Sets the marks on the account's gifts `ids` (found unmarked by the caller) at `sentAt`, in
- * the caller's transaction, and logs each as a donation update of the two fields.
+ * the caller's transaction, logs each as a donation update of the two fields, and writes each
+ * gift's history entry (`thanked`, with who marked it).
  */
 export async function writeThankYouMarks(
   trx: Db,
@@ -53,7 +55,19 @@ export async function writeThankYouMarks(
   ids: readonly string[],
   sentAt: string,
   at: string,
+  actor?: Actor | null,
 ): Promise<void> {
+  const detail = {
+    fields: [...THANK_YOU_FIELDS],
+    changes: [
+      { field: 'thankYouSent', before: false, after: true },
+      { field: 'thankYouSentDate', before: null, after: sentAt },
+    ],
+  };
+  await trx
+    .insertInto('donationHistory')
+    .values(ids.map((id) => historyRow(id, 'thanked', null, detail, at, actor)))
+    .execute();
   await trx
     .updateTable('donations')
     .set({ thankYouSent: 1, thankYouSentDate: sentAt, updatedAt: at })

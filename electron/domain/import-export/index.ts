@@ -6,6 +6,7 @@
  */
 export { IMPORT_KINDS, type ImportKind } from './csv-columns.ts';
 export { type CsvRecord, createRecordCounter, csvLine, readCsv } from './csv-reader.ts';
+export { auditRows } from './audit.ts';
 export { exportCsv } from './exports.ts';
 export {
   type ImportProgress,

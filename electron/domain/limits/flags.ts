@@ -112,7 +112,7 @@ export async function resolveFlag(
         .set({ state: 'reviewed', resolvedAt: at, resolutionNote: note })
         .where('id', '=', flagId)
         .execute();
-      await addHistory(trx, donation.id, 'reviewed', note, { flagId }, at);
+      await addHistory(trx, donation.id, 'reviewed', note, { flagId }, at, ctx.actor);
       // Nothing for HQ (push = 0), but an event hub's stations read the review off the log.
       await logChange(trx, {
         accountId,
@@ -139,7 +139,15 @@ export async function resolveFlag(
         .where('state', '=', 'open')
         .execute();
       await recomputeContactTotals(trx, donation.contactId);
-      await addHistory(trx, donation.id, 'refunded', note, { flagId, from: 'completed', to: 'refunded' }, at);
+      await addHistory(
+        trx,
+        donation.id,
+        'refunded',
+        note,
+        refundDetail(flagId, donation.status),
+        at,
+        ctx.actor,
+      );
       await logChange(trx, {
         accountId,
         entityType: 'donation',
@@ -168,12 +176,9 @@ export async function resolveFlag(
       donation.id,
       'redesignated',
       note,
-      {
-        flagId,
-        from: { electionType: donation.electionType, electionYear: donation.electionYear },
-        to: { electionType: act.electionType, electionYear: act.electionYear },
-      },
+      moveDetail(flagId, donation, act),
       at,
+      ctx.actor,
     );
     await logChange(trx, {
       accountId,
@@ -193,4 +198,33 @@ export async function resolveFlag(
   });
   const all = await listFlags(ctx, accountId, 'all');
   return all.find((f) => f.id === flagId)!;
+}
+
+/** A refund's history detail: the flag, and the status before and after. */
+function refundDetail(flagId: string, status: string): Record<string, unknown> {
+  return {
+    flagId,
+    from: 'completed',
+    to: 'refunded',
+    fields: ['status'],
+    changes: [{ field: 'status', before: status, after: 'refunded' }],
+  };
+}
+
+/** A redesignation's history detail: the flag, the election it left and the one it went to. */
+function moveDetail(
+  flagId: string,
+  was: { electionType: string; electionYear: number },
+  to: { electionType: string; electionYear: number },
+): Record<string, unknown> {
+  return {
+    flagId,
+    from: { electionType: was.electionType, electionYear: was.electionYear },
+    to: { electionType: to.electionType, electionYear: to.electionYear },
+    fields: ['electionType', 'electionYear'],
+    changes: [
+      { field: 'electionType', before: was.electionType, after: to.electionType },
+      { field: 'electionYear', before: was.electionYear, after: to.electionYear },
+    ],
+  };
 }

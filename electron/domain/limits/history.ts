@@ -5,10 +5,13 @@
  */
 import { newId } from '#shared/ids.ts';
 import type { Selectable } from 'kysely';
+import type { DonationHistory } from '#shared/schemas/history.ts';
 import type { DonationHistoryTable } from '../../db/schema.ts';
+import { notFound } from '../errors.ts';
 import { dropDonorDeltas } from '../../db/donor-total-deltas.ts';
 import type { Db } from '../../db/store.ts';
-import type { DomainContext } from '../context.ts';
+import type { Actor, DomainContext } from '../context.ts';
+import { entryOf, stationNames, who, withBy } from '../who.ts';
 
 /** A history entry for a gift, not yet written (a flag's is written beside the flag). */
 export function historyRow(
@@ -17,13 +20,15 @@ export function historyRow(
   note: string | null,
   detail: Record<string, unknown> | null,
   at: string,
+  actor?: Actor | null,
 ): Selectable<DonationHistoryTable> {
+  const full = withBy(detail, actor);
   return {
     id: newId('history'),
     donationId,
     action,
     note,
-    detail: detail ? JSON.stringify(detail) : null,
+    detail: full ? JSON.stringify(full) : null,
     createdAt: at,
   };
 }
@@ -36,29 +41,54 @@ export async function addHistory(
   note: string | null,
   detail: Record<string, unknown> | null,
   at: string,
+  actor?: Actor | null,
 ): Promise<void> {
   await trx
     .insertInto('donationHistory')
-    .values(historyRow(donationId, action, note, detail, at))
+    .values(historyRow(donationId, action, note, detail, at, actor))
     .execute();
 }
 
-/** A gift's history, oldest first. */
-export async function donationHistory(ctx: DomainContext, donationId: string) {
-  const rows = await ctx.store.db
+/**
+ * A gift's history: who entered it (the gift's own columns and station) and when, then each
+ * later change with who made it, oldest first. 404 for a gift the account does not have.
+ */
+export async function donationHistory(
+  ctx: DomainContext,
+  accountId: string,
+  donationId: string,
+): Promise<DonationHistory> {
+  const db = ctx.store.db;
+  const gift = await db
+    .selectFrom('donations')
+    .select(['createdAt', 'stationId', 'enteredByUserId', 'enteredByKeyId', 'enteredByName'])
+    .where('id', '=', donationId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!gift) throw notFound('donation', 'id', donationId);
+  const names = await stationNames(db, accountId);
+  const rows = await db
     .selectFrom('donationHistory')
     .selectAll()
     .where('donationId', '=', donationId)
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    action: r.action,
-    note: r.note,
-    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
-    at: r.createdAt,
-  }));
+  return {
+    entered: {
+      at: gift.createdAt,
+      by: who(
+        {
+          userId: gift.enteredByUserId,
+          keyId: gift.enteredByKeyId,
+          name: gift.enteredByName,
+          stationId: gift.stationId,
+        },
+        names,
+      ),
+    },
+    data: rows.map((r) => entryOf(r, names)),
+  };
 }
 
 /**

@@ -44,6 +44,9 @@ export async function insertEventGifts(
       accountId,
       externalId: null,
       batchId: null,
+      enteredByUserId: null,
+      enteredByKeyId: null,
+      enteredByName: null,
     });
     const reference = donationReferenceOf(g.notes);
     if (reference !== null) references.push({ accountId, reference, donationId: id });

@@ -9,6 +9,7 @@
 import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
+import { addContactHistory } from '../contacts/history.ts';
 
 export async function mergePulledContact(
   trx: Db,
@@ -63,6 +64,19 @@ export async function mergePulledContact(
     }))
     .where('id', '=', intoId)
     .execute();
+  // The copy's history goes with its gifts, and the merge is an entry of its own.
+  await trx
+    .updateTable('contactHistory')
+    .set({ contactId: intoId })
+    .where('contactId', '=', copyId)
+    .execute();
+  await addContactHistory(trx, {
+    accountId,
+    contactId: intoId,
+    action: 'merged',
+    detail: { from: copyId, why: 'the event hub holds them as one donor' },
+    at,
+  });
   await trx.deleteFrom('contacts').where('id', '=', copyId).execute();
   await bumpCounters(trx, accountId, { contacts: -1 });
   await logChange(trx, {

@@ -30,7 +30,7 @@ import {
 } from '../../domain/donations/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { syncStatus } from '../../sync/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount, volunteerOwner } from '../scope.ts';
 import { IdParams, errors, tags } from './common.ts';
 import type { SyncServices } from './sync.ts';
 
@@ -53,7 +53,12 @@ export async function batchRoutes(
       const limit = req.query.limit ?? 20;
       const offset = req.query.offset ?? 0;
       return {
-        ...(await listBatches(ctx, scopedAccount(req, req.query.accountId), { limit, offset })),
+        ...(await listBatches(
+          ctx,
+          scopedAccount(req, req.query.accountId),
+          { limit, offset },
+          volunteerOwner(req),
+        )),
         limit,
         offset,
       };
@@ -102,7 +107,11 @@ export async function batchRoutes(
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const created = await createDonation(ctx, { ...req.body, accountId }, { batchId: req.params.id });
+      const created = await createDonation(
+        acting(ctx, req),
+        { ...req.body, accountId },
+        { batchId: req.params.id },
+      );
       const [donation, batch, status] = await Promise.all([
         getDonation(ctx, accountId, created.id),
         requireBatch(ctx, accountId, req.params.id),
@@ -119,9 +128,12 @@ export async function batchRoutes(
       response: { 201: Batch, ...errors(400, 403, 404) },
     },
     handler: async (req, reply) =>
-      reply
-        .code(201)
-        .send(await createBatch(ctx, { ...req.body, accountId: scopedAccount(req, req.body.accountId) })),
+      reply.code(201).send(
+        await createBatch(acting(ctx, req), {
+          ...req.body,
+          accountId: scopedAccount(req, req.body.accountId),
+        }),
+      ),
   });
   r.put('/batches/:id', {
     schema: {
@@ -157,6 +169,6 @@ export async function batchRoutes(
       response: { 200: DepositSummary, ...errors(400, 403, 404, 409) },
     },
     handler: async (req) =>
-      countAndCloseBatch(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
+      countAndCloseBatch(acting(ctx, req), scopedAccount(req, req.body.accountId), req.params.id, req.body),
   });
 }

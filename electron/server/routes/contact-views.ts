@@ -4,6 +4,7 @@
  * deleting a contact would take with it. Same auth, errors and OpenAPI as every route.
  */
 import { accountQuery } from '#shared/schemas/common.ts';
+import { ContactHistory } from '#shared/schemas/history.ts';
 import {
   ContactDeletePreview,
   ContactDonationList,
@@ -15,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   contactDeletePreview,
+  contactHistory,
   listContactDonations,
   listContactSummaries,
 } from '../../domain/contacts/index.ts';
@@ -67,5 +69,20 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
       response: { 200: ContactDeletePreview, ...errors(400, 403, 404) },
     },
     handler: async (req) => contactDeletePreview(ctx, scopedAccount(req, req.query.accountId), req.params.id),
+  });
+
+  r.get('/contacts/:id/history', {
+    schema: {
+      tags,
+      summary: 'Who did what to a donor: each change (created, edited, merged), oldest first',
+      description:
+        'Each entry says who made the change (`by`: the person signed in, else the key, and the station; null when GiftDesk ' +
+        "itself made it), when, the fields sent and each changed value before and after. A gift's own history is " +
+        'GET /v1/donations/{id}/history.',
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: ContactHistory, ...errors(400, 403, 404) },
+    },
+    handler: async (req) => contactHistory(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 }

@@ -18,7 +18,7 @@ import {
   updateContact,
 } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount } from '../scope.ts';
 import { mayBeUpstream } from './resent.ts';
 import { IdParams, errors } from './common.ts';
 
@@ -86,7 +86,7 @@ export async function contactRoutes(
       // event hub, a station creating a donor the event has already (same primary email and
       // name, typed at another station) gets that donor: 200, nothing written.
       const { contact, created } = await createContactOnce(
-        ctx,
+        acting(ctx, req),
         { ...input, accountId },
         specOnly
           ? { syncReference: false }
@@ -109,7 +109,12 @@ export async function contactRoutes(
       response: { 200: Contact, ...errors(400, 403, 404, 413) },
     },
     handler: async (req) =>
-      updateContact(ctx, scopedAccount(req, req.body.accountId ?? undefined), req.params.id, req.body),
+      updateContact(
+        acting(ctx, req),
+        scopedAccount(req, req.body.accountId ?? undefined),
+        req.params.id,
+        req.body,
+      ),
   });
 
   r.delete('/contacts/:id', {

@@ -22,7 +22,7 @@ import { type DomainContext, DomainError, invalidField } from '../../domain/inde
 import { toIsoInstant } from '#shared/dates.ts';
 import { hasStations } from '../../hub/index.ts';
 import { type HubChange, askHub, hubHold } from '../../sync/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount } from '../scope.ts';
 import { mayBeUpstream } from './resent.ts';
 import { IdParams, domainTypedSerializer, errors } from './common.ts';
 import type { SyncServices } from './sync.ts';
@@ -104,6 +104,7 @@ export async function donationRoutes(
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
         "typed in GiftDesk's own window is not read for a reference.) An event station's key may send `enteredAt`, when " +
         "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400. " +
+        'Likewise `enteredByName`, the person who typed it at the station: the hub records it as who entered the gift. ' +
         '`resentSince` (from another GiftDesk): the gift was sent before to an upstream that is lost and may be at HQ ' +
         'already; this server looks for it at HQ before sending it on.',
       body: DonationCreateRequest,
@@ -112,20 +113,27 @@ export async function donationRoutes(
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { batchId, enteredAt, resentSince, ...body } = req.body;
+      const { batchId, enteredAt, enteredByName, resentSince, ...body } = req.body;
       // At an event hub, a gift sent by a station's key is stamped with that station and keeps
       // the time it was entered there; no other key says when a gift was entered. A gift typed
       // in the app's window carries no sync reference (WriteOptions). Without a station's key
       // the domain stamps the gift with this GiftDesk's own station, if it is one.
       if (enteredAt !== undefined && !req.station)
         throw invalidField('enteredAt', "is taken only from an event station's key");
+      if (enteredByName !== undefined && !req.station)
+        throw invalidField('enteredByName', "is taken only from an event station's key");
+      const as = acting(ctx, req);
+      // A station's gift: its key and station, and the person who typed it there by name.
+      const enteredBy =
+        as.actor && enteredByName !== undefined ? { ...as.actor, name: enteredByName } : undefined;
       const { donation, created } = await createDonationOnce(
-        ctx,
+        as,
         { ...body, accountId },
         specOnly
           ? { syncReference: false }
           : {
               batchId,
+              ...(enteredBy ? { enteredBy } : {}),
               ...(req.station ? { stationId: req.station.id } : {}),
               ...(enteredAt !== undefined ? { enteredAt: toIsoInstant(enteredAt) ?? enteredAt } : {}),
               syncReference: !req.auth?.session,
@@ -165,7 +173,7 @@ export async function donationRoutes(
       const accountId = scopedAccount(req, sent);
       if (await askedHub(accountId, req.params.id, { kind: 'correct', patch }))
         return getDonation(ctx, accountId, req.params.id);
-      return correctDonation(ctx, accountId, req.params.id, patch, await asker(req, accountId));
+      return correctDonation(acting(ctx, req), accountId, req.params.id, patch, await asker(req, accountId));
     },
   });
 
@@ -185,7 +193,7 @@ export async function donationRoutes(
       const reason = req.body.reason ?? null;
       if (await askedHub(accountId, req.params.id, { kind: 'void', reason }))
         return getDonation(ctx, accountId, req.params.id);
-      return voidDonation(ctx, accountId, req.params.id, reason, await asker(req, accountId));
+      return voidDonation(acting(ctx, req), accountId, req.params.id, reason, await asker(req, accountId));
     },
   });
 }

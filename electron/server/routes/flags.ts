@@ -4,21 +4,15 @@
  * gift's history of flags and actions.
  */
 import { accountQuery } from '#shared/schemas/common.ts';
-import {
-  CashGiftList,
-  DonationHistoryEntry,
-  Flag,
-  FlagActionBody,
-  FlagList,
-  FlagListQuery,
-} from '#shared/schemas/extensions.ts';
+import { DonationHistory } from '#shared/schemas/history.ts';
+import { CashGiftList, Flag, FlagActionBody, FlagList, FlagListQuery } from '#shared/schemas/extensions.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { getDonation, listCashOverLimit } from '../../domain/donations/index.ts';
+import { listCashOverLimit } from '../../domain/donations/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { donationHistory, listFlags, resolveFlag } from '../../domain/limits/index.ts';
-import { scopedAccount } from '../scope.ts';
-import { IdParams, errors, listOf, tags } from './common.ts';
+import { acting, scopedAccount } from '../scope.ts';
+import { IdParams, errors, tags } from './common.ts';
 
 export async function flagRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -52,19 +46,21 @@ export async function flagRoutes(app: FastifyInstance, ctx: DomainContext): Prom
       body: FlagActionBody,
       response: { 200: Flag, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) => resolveFlag(ctx, scopedAccount(req, req.body.accountId), req.params.id, req.body),
+    handler: async (req) =>
+      resolveFlag(acting(ctx, req), scopedAccount(req, req.body.accountId), req.params.id, req.body),
   });
   r.get('/donations/:id/history', {
     schema: {
       tags,
-      summary: "A donation's history (flags and review actions)",
+      summary: 'Who did what to a gift: who entered it, then each later change, oldest first',
+      description:
+        '`entered`: when the gift was entered and by whom (the person signed in, else the key; the station it was typed at). ' +
+        '`data`: each later change — flagged, reviewed, refunded, redesignated, corrected, voided, thanked — with who made it ' +
+        '(`by`; null when GiftDesk itself made it), the reason given (`note`), the fields it changed and each value before and after.',
       params: IdParams,
       querystring: accountQuery,
-      response: { 200: listOf(DonationHistoryEntry), ...errors(400, 403, 404) },
+      response: { 200: DonationHistory, ...errors(400, 403, 404) },
     },
-    handler: async (req) => {
-      await getDonation(ctx, scopedAccount(req, req.query.accountId), req.params.id);
-      return { data: await donationHistory(ctx, req.params.id) };
-    },
+    handler: async (req) => donationHistory(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 }

@@ -40,7 +40,7 @@ import {
   startLetterRun,
 } from '../../letters/index.ts';
 import { marksNoteFor } from '../../sync/index.ts';
-import { scopedAccount } from '../scope.ts';
+import { acting, scopedAccount } from '../scope.ts';
 import { errors, IdParams, tags } from './common.ts';
 
 /** A PDF answer: shown in the browser (inline), saved under `filename`. */
@@ -127,7 +127,9 @@ export async function letterRoutes(
           'no_data_folder',
           'This server keeps no data folder, so it cannot write letters: start the run from the app or `giftdesk serve`',
         );
-      return reply.code(201).send(await startLetterRun(ctx, dataDir, { ...req.body, accountId }));
+      return reply
+        .code(201)
+        .send(await startLetterRun(acting(ctx, req), dataDir, { ...req.body, accountId }));
     },
   });
 
@@ -207,7 +209,7 @@ export async function letterRoutes(
     },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const marked = await markRunSent(ctx, accountId, req.params.id);
+      const marked = await markRunSent(acting(ctx, req), accountId, req.params.id);
       return { ...marked, marksNote: await marksNoteFor(ctx.store.db, accountId) };
     },
   });
@@ -227,7 +229,7 @@ export async function letterRoutes(
       response: { 200: ThankYouMarksResult, ...errors(400, 403) },
     },
     handler: async (req) =>
-      takeThankYouMarks(ctx, scopedAccount(req, req.body.accountId), req.body.donations, {
+      takeThankYouMarks(acting(ctx, req), scopedAccount(req, req.body.accountId), req.body.donations, {
         onlyStation: req.station?.id,
       }),
   });

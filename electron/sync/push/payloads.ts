@@ -178,6 +178,15 @@ export function donationCreateBody(
   }
   if (d.thankYouSentDate) body.thankYouSentDate = d.thankYouSentDate;
   if (missing.length > 0) return { ok: false, missing };
-  if (to === 'hub') return { ok: true, body: { ...body, enteredAt: d.createdAt } };
+  if (to === 'hub')
+    return {
+      ok: true,
+      body: {
+        ...body,
+        enteredAt: d.createdAt,
+        // Who typed it here: the hub keeps the person's name with the station's key.
+        ...(d.enteredByName !== null ? { enteredByName: d.enteredByName } : {}),
+      },
+    };
   return { ok: true, body };
 }

@@ -17,6 +17,7 @@ import { OFFICE, roleSees, useRole } from '../../session/role.ts';
 import { Button, ConfirmDialog, EmptyState, Screen, useToast } from '../../ui/index.ts';
 import { CustomFields, Profile, SubRecords } from './contact-details.tsx';
 import { Credits } from './contact-credits.tsx';
+import { DonorHistory } from './contact-history.tsx';
 import { Giving } from './contact-giving.tsx';
 import { count, enumLabel, money } from './format.ts';
 import { displayName, type CustomFieldDef } from './form-model.ts';
@@ -165,6 +166,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
         <div className="contact-col">
           <Giving id={c.id} donorName={name} />
           <Credits id={c.id} />
+          <DonorHistory id={c.id} />
         </div>
       </div>
 

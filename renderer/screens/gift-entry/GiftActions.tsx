@@ -11,8 +11,9 @@ import { formatDollars } from '#shared/money.ts';
 import { failedWrite } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
-import { Button, ConfirmDialog, useToast } from '../../ui/index.ts';
+import { Button, ConfirmDialog, Dialog, useToast } from '../../ui/index.ts';
 import { CorrectGiftDialog } from './CorrectGiftDialog.tsx';
+import { HistoryLines } from './history-lines.tsx';
 
 export function GiftActions({
   donationId,
@@ -26,7 +27,7 @@ export function GiftActions({
   const api = useApi();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [mode, setMode] = useState<null | 'correct' | 'void'>(null);
+  const [mode, setMode] = useState<null | 'correct' | 'void' | 'history'>(null);
   const what = `the gift of ${formatDollars(amount)} from ${donorName}`;
   const gift = useQuery({
     queryKey: qk.donation(donationId),
@@ -62,6 +63,12 @@ export function GiftActions({
       <Button tone="quiet" onClick={() => setMode('void')} aria-label={`Void ${what}`}>
         Void
       </Button>
+      <Button tone="quiet" onClick={() => setMode('history')} aria-label={`History of ${what}`}>
+        History
+      </Button>
+      {mode === 'history' ? (
+        <GiftHistoryDialog donationId={donationId} what={what} onClose={() => setMode(null)} />
+      ) : null}
       {mode === 'correct' && gift.data && !gift.data.sync.readOnly ? (
         <CorrectGiftDialog
           gift={gift.data}
@@ -83,5 +90,39 @@ export function GiftActions({
         {what.slice(1)} stays on record as voided, leaves the totals, and is never sent to HQ.
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The History panel of a gift: who entered it, then who changed what, oldest first. */
+export function GiftHistoryDialog({
+  donationId,
+  what,
+  onClose,
+}: {
+  donationId: string;
+  what: string;
+  onClose: () => void;
+}) {
+  const api = useApi();
+  const history = useQuery({
+    queryKey: [...qk.donation(donationId), 'history'],
+    queryFn: () => api.donations.history(donationId),
+  });
+  return (
+    <Dialog
+      open
+      wide
+      title={`History of ${what}`}
+      onClose={onClose}
+      actions={<Button onClick={onClose}>Close</Button>}
+    >
+      {history.isPending ? <p className="muted">Loading history…</p> : null}
+      {history.isError ? (
+        <p className="notice notice-error">The history could not be loaded: {history.error.message}</p>
+      ) : null}
+      {history.data ? (
+        <HistoryLines label="Who did what" entered={history.data.entered} entries={history.data.data} />
+      ) : null}
+    </Dialog>
   );
 }

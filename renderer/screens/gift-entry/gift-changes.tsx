@@ -26,6 +26,10 @@ const FIELD_LABEL: Record<string, string> = {
   thankYouSent: 'thanked',
   thankYouSentDate: 'thanked on',
   notes: 'notes',
+  firstName: 'first name',
+  lastName: 'last name',
+  primaryEmail: 'email',
+  primaryPhone: 'phone',
 };
 
 /** Fields whose values are ids: the line says that they changed, not the ids. */
@@ -47,15 +51,18 @@ function shown(field: string, v: Value): string {
   return String(v);
 }
 
+/** One field's change in words: "amount $500.00 → $50.00", or "donor changed" for an id. */
+export function fieldChange(x: DonationChange['changes'][number]): string {
+  return ID_FIELDS.has(x.field)
+    ? `${FIELD_LABEL[x.field] ?? x.field} changed`
+    : `${FIELD_LABEL[x.field] ?? x.field} ${shown(x.field, x.before)} → ${shown(x.field, x.after)}`;
+}
+
 /** One change in words, e.g. "Corrected at the hub: amount $500.00 → $50.00". */
 export function changeLine(c: DonationChange): string {
   const where = c.atHub ? ' at the hub' : '';
   if (c.action === 'voided') return `Voided${where}`;
-  const parts = c.changes.map((x) =>
-    ID_FIELDS.has(x.field)
-      ? `${FIELD_LABEL[x.field] ?? x.field} changed`
-      : `${FIELD_LABEL[x.field] ?? x.field} ${shown(x.field, x.before)} → ${shown(x.field, x.after)}`,
-  );
+  const parts = c.changes.map(fieldChange);
   return `Corrected${where}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
 }
 
