@@ -12,6 +12,7 @@ export const DOC_IMAGES = [
   'layout-review-1280x800',
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
+  'first-run',
   'event-host',
   'event-host-addresses',
   'event-join',
