@@ -73,3 +73,4 @@ export {
   WRONG_CODES_PER_ADDRESS,
   createWrongCodeLimit,
 } from './wrong-codes.ts';
+export { eventHolds } from './holds.ts';

@@ -156,6 +156,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   // The event
   [`GET ${V1}/event`]: { roles: EVERYONE, what: 'see the event' },
   [`POST ${V1}/event/join`]: { roles: COORDINATING, what: 'join this computer to an event' },
+  [`GET ${V1}/event/join/progress`]: { roles: COORDINATING, what: 'follow a join under way' },
   [`GET ${V1}/event/notices`]: { roles: EVERYONE, what: "read the event's notices" },
   [`POST ${V1}/event/notices/:id/seen`]: { roles: EVERYONE, what: "read the event's notices" },
   [`POST ${V1}/event/notices/seen-all`]: { roles: EVERYONE, what: "read the event's notices" },

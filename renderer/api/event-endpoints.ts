@@ -9,6 +9,7 @@ import {
   CloseOut,
   EventJoinBody,
   EventJoined,
+  EventJoinProgress,
   EventStatus,
   HubCode,
   HubHostBody,
@@ -32,6 +33,8 @@ export function eventEndpoints(c: ApiClient) {
      */
     join: (body: Body<typeof EventJoinBody>) =>
       c.request('POST', '/event/join', { schema: EventJoined, body }),
+    /** What the join under way here is doing (asked while "Join the event" waits). */
+    joinProgress: () => c.request('GET', '/event/join/progress', { schema: EventJoinProgress }),
     notices: () => c.request('GET', '/event/notices', { schema: HubNoticeList }),
   };
 }

@@ -117,6 +117,11 @@ export const HubJoined = z
      * Absent from a hub of an earlier version.
      */
     hqTakesThankYouMarks: z.boolean().nullable().optional(),
+    /**
+     * How many donors and gifts the hub holds as the station joins: what the station brings
+     * next (its progress bar's whole). Absent from a hub of an earlier version.
+     */
+    holds: z.object({ donors: z.number().int(), gifts: z.number().int() }).optional(),
   })
   .meta({ id: 'HubJoined' });
 
@@ -334,6 +339,25 @@ export const EventStatus = z
  * app's own session (its window), a session key for the event's account, which the app takes
  * from then on (the event's account is the hub's, not the one the window had).
  */
+/**
+ * What the join under way on this GiftDesk is doing (GET /event/join/progress): connecting to the
+ * hub and checking its certificate, bringing its donors and gifts (so many of what the hub said
+ * it holds), finishing; then done or failed. `joining: false` with nothing else: no join ran here
+ * since this server started.
+ */
+export const EventJoinProgress = z
+  .object({
+    joining: z.boolean(),
+    phase: z.enum(['connecting', 'bringing', 'finishing', 'done', 'failed']).nullable(),
+    startedAt: z.string().nullable(),
+    donors: z.number().int(),
+    gifts: z.number().int(),
+    donorsAtHub: z.number().int().nullable(),
+    giftsAtHub: z.number().int().nullable(),
+  })
+  .meta({ id: 'EventJoinProgress' });
+export type EventJoinProgress = z.infer<typeof EventJoinProgress>;
+
 export const EventJoined = z
   .object({
     event: EventStatus,

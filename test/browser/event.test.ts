@@ -21,6 +21,7 @@ import {
   freePort,
   launchChromium,
   openApp,
+  requestGate,
   screenshot,
   startAppServer,
   type AppServer,
@@ -179,8 +180,23 @@ describe('Settings → Event', () => {
     await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
     await url.fill(info.url);
 
+    // While the join works, the form says what it is doing, with a progress bar (the join's
+    // request held at the browser a moment, so the first words can be read).
+    const joining = await requestGate(page, (u) => u.pathname === '/api/v1/event/join', { method: 'POST' });
+    joining.hold();
     await page.getByRole('button', { name: 'Join the event' }).click();
+    const bar = page.getByTestId('join-progress').getByRole('progressbar');
+    await bar.waitFor();
+    await expect
+      .poll(() => page.getByTestId('join-progress').textContent())
+      .toContain('Connecting to the hub and checking its certificate');
+    await joining.release();
     await page.getByTestId('station-name').waitFor();
+    // The join's last word: every donor and gift the hub held when it answered came.
+    const progress = await get(station, '/api/v1/event/join/progress');
+    expect(progress).toMatchObject({ joining: false, phase: 'done' });
+    expect(progress.donors).toBe(progress.donorsAtHub);
+    expect(progress.gifts).toBe(progress.giftsAtHub);
     expect(await page.getByTestId('station-name').textContent()).toBe('Table B');
     expect(await page.getByTestId('station-hub-url').textContent()).toBe(info.url);
     // The station now holds the event's account (the hub's), and the window works in it.

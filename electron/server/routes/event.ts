@@ -10,6 +10,7 @@ import { accountQuery } from '#shared/schemas/common.ts';
 import {
   EventJoinBody,
   EventJoined,
+  EventJoinProgress,
   EventStatus,
   HubNoticeList,
   NoticeSeen,
@@ -26,6 +27,7 @@ import {
   countNotices,
   eventStatus,
   joinHub,
+  joinProgressOf,
   type JoinResult,
   listNotices,
   replaceHub,
@@ -100,6 +102,31 @@ export async function eventRoutes(
         session = { accountId: joined.accountId, keyId: key.keyId, secret: key.secret };
       }
       return { event: await eventStatus(db, joined.accountId), session, replaced };
+    },
+  });
+
+  r.get('/event/join/progress', {
+    schema: {
+      tags,
+      summary:
+        'What the join under way here is doing: connecting, bringing the hub’s donors and gifts (so many of its whole), finishing',
+      querystring: accountQuery,
+      response: { 200: EventJoinProgress, ...errors(400, 403) },
+    },
+    handler: async (req) => {
+      scopedAccount(req, req.query.accountId);
+      const p = joinProgressOf(ctx.store);
+      if (!p)
+        return {
+          joining: false,
+          phase: null,
+          startedAt: null,
+          donors: 0,
+          gifts: 0,
+          donorsAtHub: null,
+          giftsAtHub: null,
+        };
+      return { joining: p.phase !== 'done' && p.phase !== 'failed', ...p };
     },
   });
 

@@ -35,6 +35,7 @@ import {
   closeOut,
   confirmStation,
   createPairingCode,
+  eventHolds,
   hubAddresses,
   joinStation,
   listStations,
@@ -117,7 +118,11 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
         const joined = await joinStation(ctx, req.body);
         return reply
           .code(201)
-          .send({ ...joined, hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, joined.accountId) });
+          .send({
+            ...joined,
+            hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, joined.accountId),
+            holds: await eventHolds(ctx.store.db, joined.accountId),
+          });
       } catch (err) {
         if (isDomainError(err) && err.code.startsWith('pairing_code_')) await hub.wrongCodes.refused(req.ip);
         throw err;

@@ -123,6 +123,8 @@ export async function catchUp(
      * store opened after the join was killed moves what was left.
      */
     deferTotals?: boolean;
+    /** Told each page's counts once it is written (a join's progress). */
+    onPage?: (counts: FeedCounts) => void;
   } = {},
 ): Promise<{ ok: true; counts: FeedCounts } | Extract<FeedStep, { ok: false }>> {
   const clock = opts.clock ?? Date.now;
@@ -164,6 +166,7 @@ export async function catchUp(
       for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
         total[k] += counts[k];
       total.notes.push(...counts.notes);
+      opts.onPage?.(counts);
       if (!p.page.more) break;
     }
   } finally {

@@ -41,6 +41,7 @@ import { getRemoteSettings, loadRemoteConfig } from '../remote/settings.ts';
 import { noteMarksTaken } from '../push/marks.ts';
 import { marksNote } from '../status/status.ts';
 import { catchUp } from './feed.ts';
+import { joinSteps } from './join-progress.ts';
 import { parseRemoteError } from '../net/error-body.ts';
 import { type RemovedStation, refuseAnotherHub, removedStation } from './rejoin.ts';
 
@@ -289,11 +290,30 @@ async function joinAgain(
 }
 
 export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinInput): Promise<JoinResult> {
+  // What the join is doing, for the person waiting on it (GET /event/join/progress).
+  const steps = joinSteps(ctx.store, ctx.now);
+  try {
+    const done = await joinHubSteps(ctx, keys, input, steps);
+    steps.end(true);
+    return done;
+  } catch (err) {
+    steps.end(false);
+    throw err;
+  }
+}
+
+async function joinHubSteps(
+  ctx: DomainContext,
+  keys: KeySource,
+  input: JoinInput,
+  steps: ReturnType<typeof joinSteps>,
+): Promise<JoinResult> {
   const { url, code, fingerprint, name } = readInput(input);
   const removed = await removedStation(ctx.store.db, keys);
   if (removed) return joinAgain(ctx, keys, removed, { url, code, fingerprint, name });
   await refuseIfStation(ctx);
   const joined = await postJoin(url, fingerprint, code, name);
+  steps.bringing(joined.holds);
   const accountId = joined.accountId;
   const exists = await refuseIfAccountBusy(ctx, accountId);
   const secretSealed = await sealSecret(keys, joined.secret);
@@ -331,7 +351,11 @@ export async function joinHub(ctx: DomainContext, keys: KeySource, input: JoinIn
   // station's first report confirms it (within the hub's 10 minutes when it serves).
   if (joined.confirmBy !== undefined)
     await client.request('POST', '/hub/join/confirm', { stationId: joined.station.id });
-  const read = await catchUp(ctx.store, accountId, client, { deferTotals: true });
+  const read = await catchUp(ctx.store, accountId, client, {
+    deferTotals: true,
+    onPage: (counts) => steps.page(counts),
+  });
+  steps.finishing();
   const note = await noteHubHq(ctx, accountId, joined.hqTakesThankYouMarks);
   return {
     marksNote: note,

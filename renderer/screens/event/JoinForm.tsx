@@ -13,6 +13,7 @@
  * asks first, saying what happens — the old hub is forgotten, everything typed here goes to the
  * new hub again and the new hub keeps each gift once — then joins with `replace`.
  */
+import { JoinProgress } from './JoinProgress.tsx';
 import { useState } from 'react';
 import { z } from 'zod';
 import { parseHubAddress, parseJoinLink } from '#shared/hub-address.ts';
@@ -180,6 +181,7 @@ export function JoinForm({ replacing, again }: { replacing?: ReplacingHub; again
           {replacing ? 'Move to this hub' : again ? 'Pair again' : 'Join the event'}
         </Button>
       </div>
+      {save.isPending ? <JoinProgress /> : null}
       <FormError message={f.formError} />
       {replacing ? (
         <ConfirmDialog
