@@ -16,7 +16,7 @@
  *   HQ (reconcile.ts) before anything else is sent for it.
  * Thank-you marks' own answers (HQ has no route for them, or no such gift) are marks.ts's.
  */
-import type { Store } from '../../db/store.ts';
+import type { Db, Store } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import { type RemoteKind, saidOf } from '../net/remote-words.ts';
@@ -33,6 +33,7 @@ import {
   unlinkRemote,
 } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { bringDonorBack } from '../station/donor-back.ts';
 import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { foldNewDonor } from './fold-donor.ts';
@@ -138,6 +139,26 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         });
         return null;
       }
+      if (
+        step.op === 'create' &&
+        e.entityType === 'donation' &&
+        cfg.kind === 'hub' &&
+        (await landedUnderDeletedDonor(trx, e.entityId, step.body))
+      ) {
+        // At a station: the gift reached the hub just before the hub deleted its donor, and went
+        // with it there; the donor is on its way back (donor-back.ts), and the gift goes again
+        // after it, under its new hub id. Nothing is linked.
+        await releaseAttempt(trx, step.attemptId);
+        await updateItem(trx, e.entityType, e.entityId, {
+          state: 'idle',
+          attemptId: null,
+          attemptBody: null,
+          failures: 0,
+          nextTryAt: null,
+          updatedAt: at,
+        });
+        return 0;
+      }
       if (step.op === 'create')
         await linkRemote(trx, {
           accountId: cfg.accountId,
@@ -232,6 +253,17 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       await backOff(d, e, problem.sentence);
       return 'failed';
     }
+    // At a station: the hub no longer has a donor this request names (deleted there meanwhile).
+    // The gift wins: the donor goes back to the hub, and this record after it (donor-back.ts).
+    if (cfg.kind === 'hub' && status === 404) {
+      const back = await store.write(async (trx) => {
+        let brought = false;
+        for (const donor of await deletedDonorsNamed(trx, e, step, res))
+          if (await bringDonorBack(trx, cfg.accountId, donor, at)) brought = true;
+        return brought;
+      });
+      if (back) return 'again';
+    }
     const message = remoteMessage(res);
     await store.write((trx) =>
       updateItem(trx, e.entityType, e.entityId, {
@@ -312,4 +344,47 @@ export function remoteMessage(res: RemoteResult): string {
     return `${base} (${parts.join('; ')})`;
   }
   return base;
+}
+
+/** The gift fields that name a contact, as the hub's 404 names the one it does not have. */
+const GIFT_CONTACT_FIELDS = ['contactId', 'onBehalfOfContactId', 'facilitatedByContactId'] as const;
+
+/**
+ * The local donors a request refused with 404 names that the hub no longer has: the contact
+ * itself for its update, or the contacts of a gift's create that the hub's answer names
+ * (`contact_not_found` on `contactId`, `onBehalfOfContactId` or `facilitatedByContactId`).
+ */
+async function deletedDonorsNamed(
+  trx: Db,
+  e: { entityType: PushEntity; entityId: string },
+  step: SendStep,
+  res: RemoteResult,
+): Promise<string[]> {
+  if (e.entityType === 'contact') return step.op === 'update' ? [e.entityId] : [];
+  if (step.op !== 'create' || res.error?.code !== 'contact_not_found') return [];
+  const gift = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
+  if (!gift) return [];
+  const named = new Set((res.error.details ?? []).map((d) => d.field));
+  const out: string[] = [];
+  for (const f of GIFT_CONTACT_FIELDS) {
+    const id = gift[f];
+    if (id && (named.has(f) || named.size === 0)) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * At a station: whether a gift's create reached the hub under a donor id that is no longer the
+ * donor's there (the donor was deleted at the hub and is being brought back, donor-back.ts).
+ */
+async function landedUnderDeletedDonor(trx: Db, giftId: string, body: unknown): Promise<boolean> {
+  const sent = (body as { contactId?: unknown } | null)?.contactId;
+  if (typeof sent !== 'string') return false;
+  const gift = await trx
+    .selectFrom('donations')
+    .select('contactId')
+    .where('id', '=', giftId)
+    .executeTakeFirst();
+  if (!gift) return false;
+  return (await remoteIdFor(trx, 'contact', gift.contactId)) !== sent;
 }

@@ -5,7 +5,8 @@
  * was read: the feed brings it back); a field this station changed and pushed that the hub now
  * holds otherwise lost to a later change elsewhere — the hub's value is taken and a notice
  * written (notices.ts), never dropped silently. Deleted contacts go, unless something of them
- * still waits here to be pushed.
+ * still waits here to be pushed: then the gift wins, and the donor goes back to the hub
+ * (donor-back.ts).
  */
 import {
   applyEventContactDetail,
@@ -21,6 +22,7 @@ import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
 import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
 import { unpushedContactFields } from '../outbox/unpushed-fields.ts';
+import { bringDonorBack } from './donor-back.ts';
 import { addNotice } from './notices.ts';
 
 export interface FeedCounts {
@@ -312,7 +314,10 @@ export async function applyFeedContacts(
   for (const c of contacts) await applyContact(trx, accountId, c, readAt, at, counts);
 }
 
-/** The page's deleted contacts: each goes, unless something of it still waits here. */
+/**
+ * The page's deleted contacts: each goes, unless something of it still waits here; then it is
+ * brought back at the hub (donor-back.ts).
+ */
 export async function applyFeedDeletions(
   trx: Db,
   accountId: string,
@@ -324,8 +329,11 @@ export async function applyFeedDeletions(
     const localId = await localIdFor(trx, accountId, 'contact', hubId);
     if (localId === null) continue;
     if (await waitsHere(trx, accountId, localId)) {
-      counts.skipped++;
-      counts.notes.push(`A contact deleted at the hub still has changes waiting here; it was kept`);
+      // The gift wins: the donor goes back to the hub with what waits of it (donor-back.ts).
+      if (await bringDonorBack(trx, accountId, localId, at))
+        counts.notes.push(
+          `A donor deleted at the hub still had changes waiting here; it goes back to the hub`,
+        );
       continue;
     }
     if (await deleteEventContact(trx, accountId, localId, at)) counts.deleted++;

@@ -1,0 +1,110 @@
+/**
+ * The gift wins: a donor the hub deleted while this station still had work of it on the way (a
+ * gift typed here, an edit, a sub-record, a gift crediting it) is brought back at the hub, never
+ * dropped here. This station still holds the donor's fields, so it sends the donor again as a
+ * create under the reference it has always gone under (sync-identity.ts: its own id, or the
+ * origin reference of a copy the feed brought); the hub makes the donor again from it, the work
+ * waiting here follows under the donor's new hub id, and the feed brings the donor back to
+ * every station. What the hub held of the donor when it was deleted (the gifts it had
+ * confirmed) went with the donor there, and goes here too: the deletion undid those on purpose.
+ *
+ * It is decided in two places, whichever comes first: the feed's page that says the hub deleted
+ * the donor (feed-contacts.ts), and the hub's 404 to a request naming it (answers.ts). Either
+ * runs `bringDonorBack` in its transaction; the second finds the donor unlinked already and
+ * does nothing.
+ */
+import { dropEventGifts } from '../../domain/pulled/index.ts';
+import { logChange } from '../../domain/change-log.ts';
+import type { Db } from '../../db/store.ts';
+import { remoteIdFor, unlinkRemote } from '../outbox/links.ts';
+
+/**
+ * Brings a donor the hub deleted back (see the top): the gifts of it the hub had confirmed go
+ * here as they went there, the donor is unlinked from its deleted hub id and its create is
+ * queued (so the engine sends it whole, under its reference, before anything waiting of it),
+ * and whatever of it was parked by the hub's refusal goes again. `true` when it did; `false`
+ * when the donor is not here or not linked (already on its way back).
+ */
+export async function bringDonorBack(
+  trx: Db,
+  accountId: string,
+  localId: string,
+  at: string,
+): Promise<boolean> {
+  const here = await trx
+    .selectFrom('contacts')
+    .select('id')
+    .where('id', '=', localId)
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  if (!here) return false;
+  if ((await remoteIdFor(trx, 'contact', localId)) === null) return false;
+  const confirmed = (
+    await trx
+      .selectFrom('donations as d')
+      .innerJoin('syncLinks as l', (j) =>
+        j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'),
+      )
+      .select('d.id')
+      .where('d.contactId', '=', localId)
+      .where('d.accountId', '=', accountId)
+      .execute()
+  ).map((r) => r.id);
+  if (confirmed.length > 0) {
+    // Nothing of these is at the hub any more: what still waited of them (marks) has nowhere to go.
+    await trx
+      .updateTable('changeLog')
+      .set({ syncedAt: at })
+      .where('accountId', '=', accountId)
+      .where('entityType', '=', 'donation')
+      .where('entityId', 'in', confirmed)
+      .where('push', '=', 1)
+      .where('syncedAt', 'is', null)
+      .execute();
+    await trx
+      .deleteFrom('syncItems')
+      .where('entityType', '=', 'donation')
+      .where('entityId', 'in', confirmed)
+      .execute();
+    await trx
+      .deleteFrom('syncLinks')
+      .where('entityType', '=', 'donation')
+      .where('localId', 'in', confirmed)
+      .execute();
+    await dropEventGifts(trx, accountId, localId, confirmed, at);
+  }
+  await unlinkRemote(trx, 'contact', localId);
+  await logChange(trx, {
+    accountId,
+    entityType: 'contact',
+    entityId: localId,
+    op: 'create',
+    fields: null,
+    push: true,
+    at,
+  });
+  // What the hub refused for naming the deleted donor goes again, behind the donor's create.
+  await trx
+    .updateTable('syncItems')
+    .set({
+      state: 'idle',
+      attentionCode: null,
+      attentionReason: null,
+      attentionStatus: null,
+      attentionAt: null,
+      failures: 0,
+      nextTryAt: null,
+      lastError: null,
+      updatedAt: at,
+    })
+    .where('accountId', '=', accountId)
+    .where('state', '=', 'attention')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('entityType', '=', 'contact'), eb('entityId', '=', localId)]),
+        eb.and([eb('entityType', '=', 'donation'), eb('laneId', '=', localId)]),
+      ]),
+    )
+    .execute();
+  return true;
+}
