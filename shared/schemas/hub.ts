@@ -171,6 +171,9 @@ export const HubStationList = z.object({ stations: z.array(HubStation) }).meta({
 
 export const HubStationParams = z.object({ id: z.string().trim().min(1).max(64) });
 
+/** GET /hub/donors/{id}: the hub's id of the donor. */
+export const HubDonorParams = z.object({ id: z.string().trim().min(1).max(64) });
+
 export const HubRevoked = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
 
 export const HubReported = z.object({

@@ -195,3 +195,70 @@ describe('a donor deleted at the hub while a station types a gift for him: the g
       .toEqual([19.99, 19.99]);
   }, 120_000);
 });
+
+describe("a station's deletion of a donor the hub gave a gift", () => {
+  it('is refused by the hub, and the station gets the donor back with every gift of it', async () => {
+    const a = stations[0] ?? (await station('Table A'));
+    const x = await makeContact(hub, {
+      firstName: 'Łukasz',
+      lastName: 'Żółć',
+      primaryEmail: 'lukasz@example.org',
+    });
+    // A takes twin $19.99 cash gifts for him; the hub takes one of its own.
+    await expect.poll(async () => (await people(a.request, 'lukasz zolc')).length).toBe(1);
+    const twins = [
+      expectStatus(await cash(a, x.id, 19.99), 201),
+      expectStatus(await cash(a, x.id, 19.99), 201),
+    ] as Gift[];
+    const atTheHub = expectStatus(
+      await hub.request('POST', '/api/v1/donations', {
+        accountId: hub.accountId,
+        contactId: x.id,
+        donationAmount: 250,
+        donationDate: '2026-12-02',
+        paymentMethod: 'check',
+        campaignId,
+      }),
+      201,
+    ) as Gift;
+    await expect.poll(() => waiting(a)).toBe(0);
+    await expect.poll(async () => (await gifts(a.request)).some((g) => g.id === atTheHub.id)).toBe(true);
+
+    // A deletes him: gone here at once, refused at the hub, back here from the hub.
+    expectStatus(await a.request('DELETE', `/api/v1/contacts/${x.id}?accountId=${hub.accountId}`), 200);
+    // Deleting him at the hub would take its gifts there too: a person confirms first (Settings → Sync).
+    await expect
+      .poll(async () =>
+        JSON.stringify(
+          expectStatus(await a.request('GET', `/api/v1/sync/attention?accountId=${hub.accountId}`), 200),
+        ),
+      )
+      .toContain('confirm_delete');
+    expectStatus(
+      await a.request('POST', `/api/v1/sync/items/contact/${x.id}/retry`, { accountId: hub.accountId }),
+      200,
+    );
+    await expect
+      .poll(async () => (await people(a.request, 'lukasz zolc')).map((p) => p.email), { timeout: 30_000 })
+      .toEqual(['lukasz@example.org']);
+    const here = (await people(a.request, 'lukasz zolc'))[0]!;
+    await expect
+      .poll(async () =>
+        (await gifts(a.request))
+          .filter((g) => g.contactId === here.id)
+          .map((g) => g.donationAmount)
+          .sort(),
+      )
+      .toEqual([19.99, 19.99, 250]);
+    await expect.poll(() => waiting(a)).toBe(0);
+    // The hub still holds him with the three gifts, each once; nothing waits for a person at A.
+    const atHub = (await gifts(hubRequest)).filter((g) => g.contactId === x.id);
+    expect(atHub.map((g) => g.donationAmount).sort()).toEqual([19.99, 19.99, 250]);
+    for (const t of twins) expect(atHub.filter((g) => g.notes?.endsWith(`gd:${t.id}`))).toHaveLength(1);
+    const attention = expectStatus(
+      await a.request('GET', `/api/v1/sync/attention?accountId=${hub.accountId}`),
+      200,
+    );
+    expect(JSON.stringify(attention)).not.toContain('kept_at_hub');
+  }, 120_000);
+});

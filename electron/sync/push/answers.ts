@@ -265,15 +265,24 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       if (back) return 'again';
     }
     const message = remoteMessage(res);
+    // At a station: the hub keeps a donor deleted here (it has gifts typed elsewhere); the
+    // station gets it back from the hub (station/kept-donors.ts), with nothing for a person to do.
+    const kept = cfg.kind === 'hub' && step.op === 'delete' && res.error?.code === 'donor_has_other_gifts';
     await store.write((trx) =>
       updateItem(trx, e.entityType, e.entityId, {
         state: 'attention',
-        attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
+        attentionCode: kept
+          ? 'kept_at_hub'
+          : step.op === 'update' && status === 404
+            ? 'deleted_at_hq'
+            : 'remote_refused',
         attentionReason: saidOf(
           cfg.kind,
-          step.op === 'update' && status === 404
-            ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
-            : `HQ refused the ${step.op} (${status}): ${message}`,
+          kept
+            ? `HQ keeps this donor: ${message} It comes back here from HQ.`
+            : step.op === 'update' && status === 404
+              ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
+              : `HQ refused the ${step.op} (${status}): ${message}`,
         ),
         attentionStatus: status,
         attentionAt: at,
