@@ -469,10 +469,10 @@ async function operate(
     defaultElection: 2,
     letterSettings: 2,
     flagReview: 4,
-    // Not drawn yet: a donor deleted at the hub while a station types a gift or an edit to them is
-    // an open question (the deletion or the station's work must win; today the station keeps the
-    // donor with its change parked, the hub has none). GIFTDESK_CONVERGENCE_DELETES=1 draws it.
-    deleteDonor: process.env.GIFTDESK_CONVERGENCE_DELETES === '1' ? 1 : 0,
+    // A donor deleted at the hub, maybe while a station types a gift or an edit to them (a station
+    // offline, or just behind): the gift wins, the donor comes back everywhere with the station's
+    // work (docs/design.md). GIFTDESK_CONVERGENCE_DELETES=0 leaves deletions out.
+    deleteDonor: process.env.GIFTDESK_CONVERGENCE_DELETES === '0' ? 0 : 2,
     crash: 3,
   };
   if (basic)

@@ -168,6 +168,14 @@ describe('a donor deleted at the hub while a station types a gift for him: the g
     expect(atHub.map((g) => g.donationAmount).sort()).toEqual([19.99, 19.99]);
     for (const t of twins) expect(atHub.filter((g) => g.notes?.endsWith(`gd:${t.id}`))).toHaveLength(1);
     expect(atHub.some((g) => g.notes?.endsWith(`gd:${earlier.id}`))).toBe(false);
+    // The person hosting sees why on the donor's page.
+    const page = expectStatus(
+      await hub.request('GET', `/api/v1/contacts/${back!.id}?accountId=${hub.accountId}`),
+      200,
+    );
+    expect((page.notes as Array<{ content: string }>).map((n) => n.content).join(' ')).toContain(
+      'Deleted at the event hub, then brought back by a gift typed at Table A',
+    );
 
     // Station A shows him with the twins, once each; the gift the hub deleted with him is gone.
     const hereA = (await people(a.request, 'Brown')).filter((p) => p.email === 'rbrown.oak@example.org');

@@ -8,12 +8,16 @@
  * every station. What the hub held of the donor when it was deleted (the gifts it had
  * confirmed) went with the donor there, and goes here too: the deletion undid those on purpose.
  *
+ * Whoever deleted the donor sees it come back with a note on it, which travels with the donor:
+ * "Deleted at the event hub, and brought back by a gift typed at Table A …" (`noteComingBack`).
+ *
  * It is decided in two places, whichever comes first: the feed's page that says the hub deleted
  * the donor (feed-contacts.ts), and the hub's 404 to a request naming it (answers.ts). Either
  * runs `bringDonorBack` in its transaction; the second finds the donor unlinked already and
  * does nothing.
  */
 import { dropEventGifts } from '../../domain/pulled/index.ts';
+import { newId } from '#shared/ids.ts';
 import { logChange } from '../../domain/change-log.ts';
 import type { Db } from '../../db/store.ts';
 import { remoteIdFor, unlinkRemote } from '../outbox/links.ts';
@@ -74,6 +78,7 @@ export async function bringDonorBack(
     await dropEventGifts(trx, accountId, localId, confirmed, at);
   }
   await unlinkRemote(trx, 'contact', localId);
+  await noteComingBack(trx, accountId, localId, at);
   await logChange(trx, {
     accountId,
     entityType: 'contact',
@@ -107,4 +112,49 @@ export async function bringDonorBack(
     )
     .execute();
   return true;
+}
+
+/**
+ * The note the donor comes back with (a sub-record of the donor, so the hub and every station
+ * show it on the donor's page): who brought it back, and with what.
+ */
+async function noteComingBack(trx: Db, accountId: string, localId: string, at: string): Promise<void> {
+  const remote = await trx
+    .selectFrom('syncRemotes')
+    .select('stationName')
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  const gift = await trx
+    .selectFrom('donations as d')
+    .leftJoin('syncLinks as l', (j) => j.onRef('l.localId', '=', 'd.id').on('l.entityType', '=', 'donation'))
+    .select('d.id')
+    .where('d.accountId', '=', accountId)
+    .where('l.remoteId', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('d.contactId', '=', localId),
+        eb('d.onBehalfOfContactId', '=', localId),
+        eb('d.facilitatedByContactId', '=', localId),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  const station = remote?.stationName ?? 'a station';
+  const what = gift ? `a gift typed at ${station}` : `an edit made at ${station}`;
+  const last = await trx
+    .selectFrom('contactNotes')
+    .select((eb) => eb.fn.max<number>('position').as('p'))
+    .where('contactId', '=', localId)
+    .executeTakeFirst();
+  await trx
+    .insertInto('contactNotes')
+    .values({
+      id: newId('subRecord'),
+      contactId: localId,
+      position: last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1,
+      content: `Deleted at the event hub, then brought back by ${what} that had not reached the hub yet (a gift is never lost). To delete this donor after all, first move that gift to the donor it belongs to.`,
+      noteType: 'Event hub',
+      createdAt: at,
+    })
+    .execute();
 }
