@@ -285,7 +285,7 @@ describe('a page of the feed at a station', () => {
     );
   });
 
-  it('a contact deleted at the hub goes, unless a gift of it waits here', async () => {
+  it('a contact deleted at the hub goes, unless a gift of it waits here: then it goes back to the hub', async () => {
     const ana = contact('cnt_HUBANA', { firstName: 'Ana', lastName: 'Ruiz' });
     const ben = contact('cnt_HUBBEN', { firstName: 'Ben', lastName: 'Okafor' });
     await apply(page({ contacts: [ana, ben], cursor: '14' }));
@@ -298,13 +298,28 @@ describe('a page of the feed at a station', () => {
       campaignId: 'cmp_HUBGALA',
     });
     const counts = await apply(page({ deletedContacts: ['cnt_HUBANA', 'cnt_HUBBEN'], cursor: '15' }));
-    expect(counts).toMatchObject({ deleted: 1, skipped: 1 });
+    expect(counts).toMatchObject({ deleted: 1, skipped: 0 });
     const left = await store.db
       .selectFrom('contacts')
       .select('id')
       .where('id', 'in', ['cnt_HUBANA', 'cnt_HUBBEN'])
       .execute();
     expect(left.map((r) => r.id)).toEqual(['cnt_HUBBEN']);
+    // The gift wins: Ben is no longer linked to the hub's deleted donor, and his create waits to go.
+    const linked = await store.db
+      .selectFrom('syncLinks')
+      .select('localId')
+      .where('localId', '=', 'cnt_HUBBEN')
+      .execute();
+    expect(linked).toEqual([]);
+    const create = await store.db
+      .selectFrom('changeLog')
+      .select('op')
+      .where('entityId', '=', 'cnt_HUBBEN')
+      .where('push', '=', 1)
+      .where('syncedAt', 'is', null)
+      .execute();
+    expect(create.map((c) => c.op)).toContain('create');
   });
 
   it('a contact this station created coming back (its reference tag) is not added twice', async () => {
