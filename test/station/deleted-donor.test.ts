@@ -270,3 +270,36 @@ describe("a station's deletion of a donor the hub gave a gift", () => {
     expect(JSON.stringify(attention)).not.toContain('kept_at_hub');
   }, 120_000);
 });
+
+describe('GET /hub/donors/{id}', () => {
+  it("answers one donor with every gift of it in the feed's shapes, and a clear 400 for a bad id", async () => {
+    const z = await hub.join('Table Z');
+    const x = await makeContact(hub, {
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rb.z@example.org',
+    });
+    for (let i = 0; i < 2; i++)
+      expectStatus(
+        await z.request('POST', '/api/v1/donations', {
+          accountId: hub.accountId,
+          contactId: x.id,
+          donationAmount: 19.99,
+          donationDate: '2026-12-02',
+          paymentMethod: 'cash',
+          campaignId,
+        }),
+        201,
+      );
+    const page = expectStatus(await z.request('GET', `/api/v1/hub/donors/${x.id}`), 200);
+    expect((page.contacts as Array<{ id: string }>).map((c) => c.id)).toEqual([x.id]);
+    expect((page.donations as Gift[]).map((g) => g.donationAmount)).toEqual([19.99, 19.99]);
+    expect(page.deletedContacts).toEqual([]);
+    const bad = await z.request('GET', `/api/v1/hub/donors/${'x'.repeat(65)}`);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id');
+    expectStatus(await hub.request('DELETE', `/api/v1/contacts/${x.id}?accountId=${hub.accountId}`), 200);
+    const gone = expectStatus(await z.request('GET', `/api/v1/hub/donors/${x.id}`), 200);
+    expect(gone).toMatchObject({ contacts: [], deletedContacts: [x.id], donations: [] });
+  });
+});
