@@ -16,7 +16,7 @@
  *   HQ (reconcile.ts) before anything else is sent for it.
  * Thank-you marks' own answers (HQ has no route for them, or no such gift) are marks.ts's.
  */
-import type { Db, Store } from '../../db/store.ts';
+import type { Store } from '../../db/store.ts';
 import { backoffDelay } from '../net/backoff.ts';
 import { connectionProblem } from '../net/connection-problem.ts';
 import { type RemoteKind, saidOf } from '../net/remote-words.ts';
@@ -34,6 +34,7 @@ import {
 } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
 import { bringDonorBack } from '../station/donor-back.ts';
+import { deletedDonorsNamed, landedUnderDeletedDonor } from './donor-gone.ts';
 import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { foldNewDonor } from './fold-donor.ts';
@@ -260,6 +261,8 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         let brought = false;
         for (const donor of await deletedDonorsNamed(trx, e, step, res))
           if (await bringDonorBack(trx, cfg.accountId, donor, at)) brought = true;
+          // Brought back already (the feed's page came first): this record goes after its create.
+          else if ((await remoteIdFor(trx, 'contact', donor)) === null) brought = true;
         return brought;
       });
       if (back) return 'again';
@@ -353,47 +356,4 @@ export function remoteMessage(res: RemoteResult): string {
     return `${base} (${parts.join('; ')})`;
   }
   return base;
-}
-
-/** The gift fields that name a contact, as the hub's 404 names the one it does not have. */
-const GIFT_CONTACT_FIELDS = ['contactId', 'onBehalfOfContactId', 'facilitatedByContactId'] as const;
-
-/**
- * The local donors a request refused with 404 names that the hub no longer has: the contact
- * itself for its update, or the contacts of a gift's create that the hub's answer names
- * (`contact_not_found` on `contactId`, `onBehalfOfContactId` or `facilitatedByContactId`).
- */
-async function deletedDonorsNamed(
-  trx: Db,
-  e: { entityType: PushEntity; entityId: string },
-  step: SendStep,
-  res: RemoteResult,
-): Promise<string[]> {
-  if (e.entityType === 'contact') return step.op === 'update' ? [e.entityId] : [];
-  if (step.op !== 'create' || res.error?.code !== 'contact_not_found') return [];
-  const gift = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
-  if (!gift) return [];
-  const named = new Set((res.error.details ?? []).map((d) => d.field));
-  const out: string[] = [];
-  for (const f of GIFT_CONTACT_FIELDS) {
-    const id = gift[f];
-    if (id && (named.has(f) || named.size === 0)) out.push(id);
-  }
-  return out;
-}
-
-/**
- * At a station: whether a gift's create reached the hub under a donor id that is no longer the
- * donor's there (the donor was deleted at the hub and is being brought back, donor-back.ts).
- */
-async function landedUnderDeletedDonor(trx: Db, giftId: string, body: unknown): Promise<boolean> {
-  const sent = (body as { contactId?: unknown } | null)?.contactId;
-  if (typeof sent !== 'string') return false;
-  const gift = await trx
-    .selectFrom('donations')
-    .select('contactId')
-    .where('id', '=', giftId)
-    .executeTakeFirst();
-  if (!gift) return false;
-  return (await remoteIdFor(trx, 'contact', gift.contactId)) !== sent;
 }
