@@ -471,8 +471,8 @@ async function operate(
     flagReview: 4,
     // A donor deleted at the hub, maybe while a station types a gift or an edit to them (a station
     // offline, or just behind): the gift wins, the donor comes back everywhere with the station's
-    // work (docs/design.md). GIFTDESK_CONVERGENCE_DELETES=0 leaves deletions out.
-    deleteDonor: process.env.GIFTDESK_CONVERGENCE_DELETES === '0' ? 0 : 2,
+    // work (docs/design.md). GIFTDESK_CONVERGENCE_DELETES sets the weight (0 leaves them out).
+    deleteDonor: deleteWeight(process.env.GIFTDESK_CONVERGENCE_DELETES),
     crash: 3,
   };
   if (basic)
@@ -504,6 +504,12 @@ async function operate(
   }
   await Promise.all(crashes);
   for (const e of rig.ends) if (!e.isUp()) await e.restart();
+}
+
+/** The weight of hub deletions among the operations: GIFTDESK_CONVERGENCE_DELETES, 2 by default. */
+function deleteWeight(v: string | undefined): number {
+  const n = v === undefined || v === '' ? 2 : Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : 2;
 }
 
 /* ------------------------------------------------------------------ quiet */
