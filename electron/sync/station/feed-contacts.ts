@@ -280,7 +280,7 @@ async function applyContact(
   }
 }
 
-/** Whether anything of a contact still waits here to be pushed (itself or a gift of it). */
+/** Whether anything of a contact still waits here to be pushed (itself, a gift of it or crediting it). */
 async function waitsHere(trx: Db, accountId: string, localId: string): Promise<boolean> {
   const r = await trx
     .selectFrom('changeLog as l')
@@ -293,7 +293,20 @@ async function waitsHere(trx: Db, accountId: string, localId: string): Promise<b
         eb.and([eb('l.entityType', '=', 'contact'), eb('l.entityId', '=', localId)]),
         eb.and([
           eb('l.entityType', '=', 'donation'),
-          eb('l.entityId', 'in', eb.selectFrom('donations').select('id').where('contactId', '=', localId)),
+          eb(
+            'l.entityId',
+            'in',
+            eb
+              .selectFrom('donations')
+              .select('id')
+              .where((d) =>
+                d.or([
+                  d('contactId', '=', localId),
+                  d('onBehalfOfContactId', '=', localId),
+                  d('facilitatedByContactId', '=', localId),
+                ]),
+              ),
+          ),
         ]),
       ]),
     )
