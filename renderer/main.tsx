@@ -45,7 +45,7 @@ function NoSession({ result, onSignedIn }: { result: NoSessionResult; onSignedIn
       : result.kind === 'link-refused' || result.kind === 'unreachable'
         ? result.message
         : result.kind === 'ended'
-          ? 'This window’s session has ended (it was ended, or not used for 12 hours). Sign in again, or paste the newest link printed where GiftDesk is running into this tab’s address bar.'
+          ? 'This window’s session has ended (it was ended, not used for 12 hours, or its person was disabled). Sign in again, or paste the newest link printed where GiftDesk is running into this tab’s address bar.'
           : 'Open GiftDesk with the link printed where it is running (npm start prints it; each link works once), or sign in with your email and password.';
   return (
     <main className="no-session" id="main">

@@ -3,13 +3,15 @@
  *
  *   giftdesk letters --account ID --kind receipt|thank-you|year-end [--from DATE] [--to DATE]
  *     [--campaign ID] [--batch ID] [--year YYYY] [--not-thanked] [--donation ID] [--contact ID]
- *     --out FILE.pdf [--per-donor] [--mark-sent] [--json]
+ *     --out FILE.pdf [--per-donor] [--mark-sent] [--confirm-wording] [--json]
  *
  * Renders the letters (one per donor; one receipt for --donation) into FILE.pdf, and with
  * --per-donor one PDF per donor in a folder named after FILE (letters.pdf → letters/). With
  * --json it prints exactly one object: {"documents": N, "gifts": N, "file": "…", "runId",
  * "total", "marked"} ("file" is null when no gift matched: nothing is written). --mark-sent
- * marks exactly the run's gifts thanked once the file is written.
+ * marks exactly the run's gifts thanked once the file is written. A charity's wording for an
+ * account with elections or per-election limits is refused (exit 1, the sentence says why)
+ * unless --confirm-wording.
  */
 import { formatCents } from '#shared/money.ts';
 import { LETTER_KINDS, LetterRunCreate } from '#shared/schemas/letters.ts';
@@ -35,6 +37,7 @@ interface LettersOptions extends CommonOptions {
   out: string;
   perDonor?: boolean;
   markSent?: boolean;
+  confirmWording?: boolean;
 }
 
 /** The request's field → the option that sets it, for messages. */
@@ -49,6 +52,7 @@ const OPTION: Record<string, string> = {
   donationId: '--donation',
   contactId: '--contact',
   accountId: '--account',
+  confirmWording: '--confirm-wording',
 };
 
 function yearOption(value: string): number {
@@ -69,6 +73,7 @@ function request(o: LettersOptions): LetterRunCreate {
     donationId: o.donation,
     contactId: o.contact,
     perDonor: o.perDonor,
+    confirmWording: o.confirmWording,
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -167,6 +172,10 @@ export function registerLettersCommand(program: Command): void {
       .option('--contact <id>', "one donor's gifts only")
       .requiredOption('--out <file>', 'the PDF to write')
       .option('--per-donor', 'also write one PDF per donor, in a folder named after --out')
-      .option('--mark-sent', "mark the run's gifts thanked once the PDF is written"),
+      .option('--mark-sent', "mark the run's gifts thanked once the PDF is written")
+      .option(
+        '--confirm-wording',
+        "print a charity's tax wording although the organisation takes gifts toward elections",
+      ),
   ).action(runLetters);
 }

@@ -1,7 +1,8 @@
 /**
  * `giftdesk user …`: the people who sign in to a shared server (HQ) — add (with a password
  * from stdin, or a one-time link to set one, printed once), list, password-link (a new link),
- * set-role, disable.
+ * set-role, disable. The last enabled administrator of an account cannot be demoted or disabled
+ * (the domain refuses it; the command prints the sentence and exits 1).
  */
 import type { Command } from 'commander';
 import {
@@ -40,7 +41,7 @@ export function setPasswordLink(appUrl: string, token: string): string {
 }
 
 const line = (u: User) =>
-  `${u.id}  ${u.email}  ${u.name}  ${u.role}${u.disabledAt ? `  disabled ${u.disabledAt}` : ''}${u.passwordSet ? '' : '  (no password yet)'}`;
+  `${u.id}  ${u.email}  ${u.name}  ${u.role}${u.disabledAt ? `  disabled ${u.disabledAt}` : ''}${u.passwordSet ? '' : '  (no password yet)'}${u.lastSignInAt ? `  last signed in ${u.lastSignInAt}` : ''}`;
 
 export function registerUserCommands(program: Command): void {
   const user = program.command('user').description('people who sign in to this server (HQ staff)');

@@ -22,6 +22,24 @@ export function shownHost(bind: string): string {
   return bind;
 }
 
+/**
+ * The addresses a station may use to reach a hub shown at `url` and bound to `bind`: the shown
+ * one first, then, for a hub listening on every network, the same port on each of the machine's
+ * other networks (the coordinator picks the one the stations are on). A hub bound to one
+ * address has that one.
+ */
+export function hubAddresses(url: string | null, bind: string | null, machine: readonly string[]): string[] {
+  if (!url) return [];
+  if (bind !== '0.0.0.0' && bind !== '::' && bind !== '[::]') return [url];
+  const port = new URL(url).port;
+  const out = [url];
+  for (const ip of machine) {
+    const other = `https://${ip}:${port}`;
+    if (!out.includes(other)) out.push(other);
+  }
+  return out;
+}
+
 /** `https://H:PORT` of a hub bound to `bind` on `port`. */
 export function hubUrl(bind: string, port: number): string {
   return `https://${shownHost(bind)}:${port}`;

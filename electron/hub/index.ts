@@ -11,7 +11,7 @@
  * nowhere else in the folder (eslint.config.js). The hub uses the domain through its surfaces
  * and knows nothing of HTTP.
  */
-export { hubUrl, machineIpv4Addresses, shownHost } from './addresses.ts';
+export { hubAddresses, hubUrl, machineIpv4Addresses, shownHost } from './addresses.ts';
 export {
   HUB_CERT_FILE,
   HUB_KEY_FILE,

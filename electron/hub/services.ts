@@ -7,6 +7,7 @@
  */
 import { pause } from '#shared/pause.ts';
 import type { DomainContext } from '../domain/index.ts';
+import { machineIpv4Addresses } from './addresses.ts';
 import { createFeedWaiters, type FeedWaiters } from './feed-waiters.ts';
 import { stationOfKey, touchStation } from './stations.ts';
 import { createWrongCodeLimit, type WrongCodeLimit } from './wrong-codes.ts';
@@ -53,6 +54,8 @@ export interface HubServices {
   seen(stationId: string): void;
   /** Set by the server that can host (serve.ts). */
   hosting: HubHosting | null;
+  /** The machine's network addresses (IPv4), for the addresses a station may use. */
+  machineAddresses(): string[];
   close(): void;
 }
 
@@ -66,6 +69,8 @@ export function createHubServices(
     feedIntervalMs?: number;
     feedGatherMs?: number;
     onError?: (err: unknown) => void;
+    /** The machine's network addresses (default: its interfaces'). */
+    machineAddresses?: () => string[];
   } = {},
 ): HubServices {
   const now = opts.now ?? Date.now;
@@ -95,6 +100,7 @@ export function createHubServices(
       touchStation(ctx, stationId).catch((err: unknown) => opts.onError?.(err));
     },
     hosting: null,
+    machineAddresses: opts.machineAddresses ?? machineIpv4Addresses,
     close() {
       feed.close();
     },

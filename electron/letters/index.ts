@@ -36,4 +36,10 @@ export {
   type LetterSet,
   selectLetters,
 } from './select.ts';
-export { loadLetterSettings, saveLetterSettings, templateOf } from './settings.ts';
+export {
+  loadLetterSettings,
+  politicalSigns,
+  requireFitWording,
+  saveLetterSettings,
+  templateOf,
+} from './settings.ts';

@@ -23,7 +23,7 @@ import { mergeLetter } from './merge.ts';
 import type { LetterPage } from './render/pages.ts';
 import { renderPdf, renderPdfBytes, warmLetterRenderer } from './render/thread.ts';
 import { type LetterSet, selectLetters } from './select.ts';
-import { loadLetterSettings, templateOf } from './settings.ts';
+import { loadLetterSettings, requireFitWording, templateOf } from './settings.ts';
 
 const CHUNK = 500;
 /** How often the progress count is written while a run renders. */
@@ -249,8 +249,9 @@ export async function startLetterRun(
   dataDir: string,
   input: LetterRunCreate,
 ): Promise<LetterRun> {
-  const { accountId, perDonor: _p, markSent: _m, ...choice } = input;
+  const { accountId, perDonor: _p, markSent: _m, confirmWording, ...choice } = input;
   await requireAccount(ctx, accountId);
+  requireFitWording(await loadLetterSettings(ctx.store.db, accountId), confirmWording);
   // The renderer loads while the gifts are selected and recorded (thread.ts).
   warmLetterRenderer();
   const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());

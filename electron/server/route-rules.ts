@@ -115,6 +115,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/users`]: { roles: ADMIN, what: 'see the people' },
   [`POST ${V1}/users`]: { roles: ADMIN, what: 'add people' },
   [`PATCH ${V1}/users/:id`]: { roles: ADMIN, what: "change people's roles or disable them" },
+  [`POST ${V1}/users/:id/password-link`]: { roles: ADMIN, what: 'make set-password links' },
   [`GET ${V1}/campaigns`]: { roles: EVERYONE, what: 'list campaigns' },
   [`POST ${V1}/campaigns`]: { roles: ADMIN, what: 'create campaigns' },
   [`GET ${V1}/campaigns/:id`]: { roles: EVERYONE, what: 'read campaigns' },

@@ -48,7 +48,12 @@ export interface ServeOptions {
    * /hub/host). `account`: this server's one listener IS that account's hub (`serve --hub`;
    * `https` must be the hub's certificate, `fingerprint` its). Without it, no hub routes.
    */
-  hub?: { dataDir?: string; account?: { id: string; fingerprint: string } };
+  hub?: {
+    dataDir?: string;
+    account?: { id: string; fingerprint: string };
+    /** The machine's network addresses (default: its interfaces'); tests give their own. */
+    machineAddresses?: () => string[];
+  };
   /** The data folder: letter print runs write their PDFs in it (`letters/`). */
   dataDir?: string;
   /** Only the donor API's routes, as documented (app.ts `specOnly`); no hub then. */
@@ -95,6 +100,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     opts.hub && !opts.specOnly
       ? createHubServices(ctx, {
           dataDir: opts.hub.dataDir ?? null,
+          ...(opts.hub.machineAddresses ? { machineAddresses: opts.hub.machineAddresses } : {}),
           onError: (err) => app.log.warn({ err }, 'event hub'),
         })
       : null;

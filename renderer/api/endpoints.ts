@@ -40,6 +40,7 @@ import {
   DonationVoidBody,
 } from '#shared/schemas/donations.ts';
 import { GiftCheck, GiftCheckQuery } from '#shared/schemas/gift-checks.ts';
+import { Me, PasswordLinkIssued, User, UserCreate, UserCreated, UserPatch } from '#shared/schemas/people.ts';
 import { ContactCredits, RaisedByQuery, RaisedByReport } from '#shared/schemas/raised-by.ts';
 import { DonationStats, DonationStatsQuery } from '#shared/schemas/stats.ts';
 import {
@@ -257,6 +258,20 @@ export function endpoints(c: ApiClient) {
         c.request('POST', '/api-keys', { schema: ApiKeyCreated, body }),
       revoke: (keyId: string) =>
         c.request('DELETE', `/api-keys/${encodeURIComponent(keyId)}`, { schema: ApiKeyRevoked }),
+    },
+    /** The people who sign in (administrators: Settings → People). */
+    users: {
+      /** Who this window's key is (a person's sign-in carries the person). */
+      me: () => c.request('GET', '/me', { schema: Me }),
+      list: () => c.request('GET', '/users', { schema: listOf(User) }),
+      create: (body: Body<typeof UserCreate>) => c.request('POST', '/users', { schema: UserCreated, body }),
+      update: (id: string, body: Body<typeof UserPatch>) =>
+        c.request('PATCH', `/users/${encodeURIComponent(id)}`, { schema: User, body }),
+      passwordLink: (id: string) =>
+        c.request('POST', `/users/${encodeURIComponent(id)}/password-link`, {
+          schema: PasswordLinkIssued,
+          body: {},
+        }),
     },
     imports: {
       start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) =>

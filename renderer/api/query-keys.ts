@@ -21,6 +21,8 @@ export const qk = {
   elections: ['elections'] as const,
   flags: ['flags'] as const,
   apiKeys: ['api-keys'] as const,
+  users: ['users'] as const,
+  me: ['me'] as const,
   sync: ['sync'] as const,
   batches: ['batches'] as const,
   batch: (id: string) => ['batches', 'one', id] as const,

@@ -123,6 +123,11 @@ export const HubInfo = z
     fingerprint: z.string(),
     /** A link carrying the address, a fresh code and the fingerprint (what the QR code holds). */
     joinLink: z.string().nullable(),
+    /**
+     * The addresses a station may use, `url` first: a hub listening on every network (0.0.0.0)
+     * answers on each of the machine's networks, and the coordinator picks the stations' one.
+     */
+    addresses: z.array(z.string()),
     /** This server serves the hub's HTTPS address now. */
     hosting: z.boolean(),
     /** The address the hub was told to listen on (0.0.0.0: every network), to serve there again. */

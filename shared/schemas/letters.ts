@@ -41,6 +41,18 @@ export const LetterSettings = z
     templates: z.array(LetterTemplate),
     /** The merge fields a template may use, with what each stands for. */
     mergeFields: z.array(z.object({ name: z.string(), description: z.string() })),
+    /**
+     * False until someone saves the letter settings: `orgKind` is then `orgKindSuggested`, and
+     * the Letters screen asks once which kind the organisation is.
+     */
+    orgKindChosen: z.boolean(),
+    /**
+     * What the account's own records say: `political` when it has elections or a donation
+     * account with a per-election limit, else `charity`.
+     */
+    orgKindSuggested: orgKind,
+    /** Why `orgKindSuggested` is political, in words ("elections Primary 2028, General 2028"); null for charity. */
+    politicalSigns: z.string().nullable(),
   })
   .meta({ id: 'LetterSettings' });
 export type LetterSettings = z.infer<typeof LetterSettings>;
@@ -96,6 +108,11 @@ export const LetterRunCreate = LetterChoice.extend({
   perDonor: z.boolean().optional(),
   /** Mark the run's gifts thanked once the PDF is written. */
   markSent: z.boolean().optional(),
+  /**
+   * Print a charity's wording ("keep this letter for your tax records") although the account
+   * takes gifts toward elections: without it such a run is refused (409 `charity_wording_political`).
+   */
+  confirmWording: z.boolean().optional(),
 });
 export type LetterRunCreate = z.infer<typeof LetterRunCreate>;
 

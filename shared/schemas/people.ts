@@ -88,6 +88,8 @@ export const User = z
     /** False until the person has set a password through their link. */
     passwordSet: z.boolean(),
     disabledAt: z.string().nullable(),
+    /** When they last signed in; null when not known (never, or not since this was recorded). */
+    lastSignInAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -106,6 +108,20 @@ export const UserCreated = User.extend({
   setPasswordToken: z.string(),
   setPasswordExpiresAt: z.string(),
 });
+
+/** A new one-time set-password token for a person (shown this once; 24 hours; earlier links stop working). */
+export const PasswordLinkIssued = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    setPasswordToken: z.string(),
+    setPasswordExpiresAt: z.string(),
+  })
+  .meta({ id: 'PasswordLinkIssued' });
+export type PasswordLinkIssued = z.infer<typeof PasswordLinkIssued>;
+
+/** The refusal's code when a change would leave an account without an enabled administrator. */
+export const LAST_ADMINISTRATOR = 'last_administrator';
 
 export const UserPatch = z
   .object({

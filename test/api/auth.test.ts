@@ -243,6 +243,7 @@ describe('403: a valid key used with another account', () => {
       'POST /api/v1/donations/thank-you': { donations: [{ id: donationId, thankYouSentDate: '2026-12-01' }] },
       'POST /api/v1/users': { email: 'cross@example.org', name: 'Cross', role: 'volunteer' },
       'PATCH /api/v1/users/{id}': { role: 'administrator' },
+      'POST /api/v1/users/{id}/password-link': {},
       'POST /api/v1/sign-out': {},
     };
     // Public routes whose credential is not a key (a password, a one-time link): no key's account to refuse.

@@ -224,6 +224,104 @@ describe('a print run over HTTP', () => {
   });
 });
 
+describe('the organisation’s kind follows its own records', () => {
+  it('an account with elections gets a political committee’s wording until someone chooses, and a charity’s is printed only when confirmed', async () => {
+    const t = await asNewAccount(s);
+    const camp = await makeCampaign(t, 'Primary push');
+    // Three Robert Browns and twin $19.99 cash gifts: one letter per donor, every gift on it.
+    const browns = [];
+    for (const street of ['1 Elm St', '2 Oak Ave', '3 Pine Rd'])
+      browns.push(
+        await makeContact(t, { firstName: 'Robert', lastName: 'Brown', addresses: [{ street1: street }] }),
+      );
+    for (const b of browns)
+      await makeDonation(t, b.id, { campaignId: camp.id, donationAmount: 19.99, paymentMethod: 'cash' });
+    await makeDonation(t, browns[0]!.id, {
+      campaignId: camp.id,
+      donationAmount: 19.99,
+      paymentMethod: 'cash',
+    });
+    const run = (extra: Record<string, unknown> = {}) =>
+      t.request('POST', '/api/v1/letters/runs', {
+        accountId: t.accountId,
+        kind: 'thank-you',
+        campaignId: camp.id,
+        ...extra,
+      });
+
+    // Nothing speaks of elections yet: a charity, suggested and not chosen.
+    const before = expectStatus(await t.request('GET', `/api/v1/letters/settings?${q(t)}`), 200);
+    expect(before).toMatchObject({
+      orgKind: 'charity',
+      orgKindSuggested: 'charity',
+      orgKindChosen: false,
+      politicalSigns: null,
+    });
+
+    expectStatus(
+      await t.request('POST', '/api/v1/elections', {
+        accountId: t.accountId,
+        electionType: 'primary',
+        electionYear: 2028,
+        electionDate: '2028-03-07',
+      }),
+      201,
+    );
+    const suggested = expectStatus(await t.request('GET', `/api/v1/letters/settings?${q(t)}`), 200);
+    expect(suggested).toMatchObject({
+      orgKind: 'political',
+      orgKindSuggested: 'political',
+      orgKindChosen: false,
+    });
+    expect(suggested.politicalSigns).toContain('Primary 2028');
+    expect(suggested.templates.find((x: { kind: string }) => x.kind === 'thank-you').body).toContain(
+      'not tax deductible',
+    );
+
+    // The suggestion prints without a question: the letter never says "tax records".
+    const political = await finished(t, expectStatus(await run(), 201).id);
+    const politicalText = (await pdfPages((await pdfOf(t, `${political.pdfUrl}?${q(t)}`)).bytes))
+      .flat()
+      .join(' ');
+    expect(politicalText).toContain('not tax deductible');
+    expect(politicalText).not.toContain('tax records');
+
+    // Someone chooses a charity's wording: a run is refused until confirmed, and nothing is recorded.
+    const chosen = expectStatus(
+      await t.request('PUT', '/api/v1/letters/settings', { accountId: t.accountId, orgKind: 'charity' }),
+      200,
+    );
+    expect(chosen).toMatchObject({ orgKind: 'charity', orgKindSuggested: 'political', orgKindChosen: true });
+    const runsBefore = expectStatus(await t.request('GET', `/api/v1/letters/runs?${q(t)}`), 200).runs.length;
+    const refused = await run();
+    expectError(refused, 409, { code: 'charity_wording_political', field: 'confirmWording' });
+    expect(refused.body.message).toContain('Primary 2028');
+    expect(expectStatus(await t.request('GET', `/api/v1/letters/runs?${q(t)}`), 200).runs).toHaveLength(
+      runsBefore,
+    );
+    const confirmed = await finished(t, expectStatus(await run({ confirmWording: true }), 201).id);
+    expect(confirmed).toMatchObject({ status: 'done', documents: 3, gifts: 4 });
+    const charityText = (await pdfPages((await pdfOf(t, `${confirmed.pdfUrl}?${q(t)}`)).bytes))
+      .flat()
+      .join(' ');
+    expect(charityText).toContain('tax records');
+
+    // A per-election limit alone also says political.
+    const u = await asNewAccount(s);
+    expectStatus(
+      await u.request('POST', '/api/v1/donation-accounts', {
+        accountId: u.accountId,
+        name: 'Federal',
+        limits: { perElection: 3300 },
+      }),
+      201,
+    );
+    const limited = expectStatus(await u.request('GET', `/api/v1/letters/settings?${q(u)}`), 200);
+    expect(limited).toMatchObject({ orgKind: 'political', orgKindChosen: false });
+    expect(limited.politicalSigns).toContain('per-election limit on Federal');
+  });
+});
+
 describe('bad input: a 4xx naming the field, never a 500', () => {
   it('refuses a bad run, a bad preview and an unknown run', async () => {
     const donor = await makeContact(s, { firstName: 'Ana', lastName: 'Ålund' });

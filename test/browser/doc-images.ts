@@ -13,6 +13,7 @@ export const DOC_IMAGES = [
   'layout-dashboard-1280x800',
   'layout-settings-1280x800',
   'event-host',
+  'event-host-addresses',
   'event-join',
   'event-station',
   'event-board',
@@ -27,4 +28,8 @@ export const DOC_IMAGES = [
   'letters-mark-sent',
   'letters-nothing-waiting',
   'letters-settings',
+  'letters-org-kind-question',
+  'letters-one-donor',
+  'people-list',
+  'people-link-shown-once',
 ] as const;

@@ -431,4 +431,46 @@ describe('Settings → Event', () => {
       await again.close();
     }
   });
+
+  it('a hub on every network offers the machine’s addresses: the one picked is in the link and the QR code, and remembered', async () => {
+    // A laptop on the venue's Wi-Fi and on a wired network: the stations are on the second.
+    const wired = '198.51.100.7';
+    const multi = await startAppServer({ hub: true, hubMachineAddresses: ['192.0.2.2', wired] });
+    try {
+      const hosted = expectStatus(
+        await multi.request('POST', '/api/v1/hub/host', {
+          accountId: multi.accountId,
+          host: '0.0.0.0',
+          port: 0,
+        }),
+        200,
+      );
+      const port = new URL(hosted.url as string).port;
+      const info = await get(multi, '/api/v1/hub');
+      expect(info.addresses).toContain(`https://${wired}:${port}`);
+      expect(info.addresses[0]).toBe(info.url);
+      const { page, context, problems } = await openApp(browser, multi);
+      await openEvent(page);
+      const choice = page.getByLabel('Address the stations use');
+      await choice.waitFor();
+      expect(await choice.inputValue()).toBe(info.url);
+      // By keyboard: the select takes the typed address.
+      await choice.focus();
+      await choice.selectOption(`https://${wired}:${port}`);
+      await expect.poll(() => page.getByTestId('hub-url').textContent()).toBe(`https://${wired}:${port}`);
+      const link = await page.getByTestId('hub-join-link').inputValue();
+      expect(link.startsWith(`https://${wired}:${port}/join#code=`)).toBe(true);
+      expect(await page.getByTestId('event-qr').getAttribute('data-text')).toBe(link);
+      await expectNoA11yViolations(page, 'Settings → Event: a hub on two networks');
+      await screenshot(page, 'event-host-addresses');
+      // Settings → Event again later (a reload): the stations' address is still the one picked.
+      await page.reload();
+      await openEvent(page);
+      await expect.poll(() => page.getByTestId('hub-url').textContent()).toBe(`https://${wired}:${port}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await multi.close();
+    }
+  });
 });

@@ -38,6 +38,8 @@ export async function startAppServer(
     rateLimit?: { ratePerSecond: number; burst: number };
     /** The event hub's routes, as the app's own server has them. */
     hub?: boolean;
+    /** The hub's idea of this machine's network addresses (default: the interfaces'). */
+    hubMachineAddresses?: string[];
   } = {},
 ): Promise<AppServer> {
   if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html')))
@@ -48,6 +50,7 @@ export async function startAppServer(
     ...(opts.sync ? { sync: opts.sync } : {}),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.hub ? { hub: true } : {}),
+    ...(opts.hubMachineAddresses ? { hubMachineAddresses: opts.hubMachineAddresses } : {}),
   });
   return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
 }

@@ -53,6 +53,14 @@ const NAMES = DONORS.map(([f, l]) => `${f} ${l}`);
 beforeAll(async () => {
   server = await startAppServer();
   browser = await launchChromium();
+  // The organisation's kind is chosen (a charity): the Letters screen does not ask it here.
+  expectStatus(
+    await server.request('PUT', '/api/v1/letters/settings', {
+      accountId: server.accountId,
+      orgKind: 'charity',
+    }),
+    200,
+  );
   const gala = await post('/api/v1/campaigns', { name: 'Spring Gala' });
   const ids: string[] = [];
   for (const [firstName, lastName] of DONORS)
@@ -186,6 +194,20 @@ describe('the Letters screen', () => {
       await expect.poll(() => historyRow.textContent()).toContain('sent');
       await expect.poll(() => historyRow.textContent()).not.toContain('not marked');
 
+      // Right after, the same choice again: nothing is waiting, said beside the form, and no
+      // empty run is recorded or listed.
+      await page.getByRole('button', { name: 'Make letters' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('.letters-side').getByText('No gifts waiting for a thank-you letter').waitFor();
+      expect(((await get('/api/v1/letters/runs')) as { runs: unknown[] }).runs).toHaveLength(1);
+      // Leaving the choice and coming back to it: the preview speaks of what is left (nothing),
+      // never of the letters the earlier answer counted.
+      await page.getByLabel('Only gifts not yet thanked').uncheck();
+      await page.getByTestId('letters-preview-counts').waitFor();
+      await page.getByLabel('Only gifts not yet thanked').check();
+      await page.locator('.letters-viewer').getByText('No gifts waiting for a thank-you letter').waitFor();
+      expect(await page.getByTestId('letters-preview-counts').count()).toBe(0);
+
       // A second not-thanked run: nothing is waiting, said plainly, in the preview and the run.
       await page.getByLabel('Gifts from').fill('2026-01-01');
       await page.locator('.letters-viewer').getByText('No gifts waiting for a thank-you letter').waitFor();
@@ -193,9 +215,24 @@ describe('the Letters screen', () => {
       await page.keyboard.press('Enter');
       await page.locator('.letters-side').getByText('No gifts waiting for a thank-you letter').waitFor();
       const after = (await get('/api/v1/letters/runs')) as { runs: Array<{ documents: number }> };
-      expect(after.runs.map((r) => r.documents).sort()).toEqual([0, 4]);
+      expect(after.runs.map((r) => r.documents)).toEqual([4]);
+      expect(await page.locator('table.letters-runs tbody tr').count()).toBe(1);
       await expectNoA11yViolations(page, 'Letters with nothing waiting');
       await screenshot(page, 'letters-nothing-waiting');
+      // Year-end statements of 2026: the preview counts them, and nothing beside the form speaks
+      // of the earlier choice ("No gifts in 2026" beside four statements).
+      await page.getByRole('radio', { name: 'Year-end statements' }).check();
+      await page.getByLabel('Year', { exact: true }).selectOption('2026');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      expect(
+        await page
+          .locator('.letters-side')
+          .getByText(/^No gifts/)
+          .count(),
+      ).toBe(0);
+      expect(await page.locator('.letters-side .letters-run').count()).toBe(0);
       // The one answer allowed: the preview's 404 when nothing matches (no letter to show).
       expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
     } finally {
@@ -267,6 +304,91 @@ describe('the Letters screen', () => {
       await expectNoA11yViolations(page, 'Letters: year-end statements');
       await page.keyboard.press('ArrowDown');
       await page.getByText('A receipt is printed for one gift, at the table').waitFor();
+      expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a year-end statement for one donor: from the donor’s page, and chosen among three Robert Browns on the Letters screen', async () => {
+    const year = new Date().getFullYear() - 1;
+    const gala = await post('/api/v1/campaigns', { name: 'Year-end appeal' });
+    const browns: string[] = [];
+    for (const [email, amounts] of [
+      ['rb.elm@example.org', [19.99, 19.99]],
+      ['rb.oak@example.org', [50]],
+      ['rb.pine@example.org', [75, 25]],
+    ] as const) {
+      const id = (
+        await post('/api/v1/contacts', {
+          firstName: 'Robert',
+          lastName: 'Brown',
+          emailAddresses: [{ emailAddress: email }],
+        })
+      ).id as string;
+      browns.push(id);
+      for (const amount of amounts)
+        await post('/api/v1/donations', {
+          contactId: id,
+          donationAmount: amount,
+          donationDate: `${year}-06-15`,
+          paymentMethod: 'cash',
+          campaignId: gala.id,
+        });
+    }
+    const { page, context, problems } = await openApp(browser, server);
+    try {
+      // The donor's page: "Year-end statement" opens Letters with that donor and last year.
+      await page.goto(`${server.url}/#/contacts/${browns[0]}`);
+      await page.getByRole('link', { name: 'Year-end statement' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
+      expect(await page.getByRole('radio', { name: 'Year-end statements' }).isChecked()).toBe(true);
+      await expect
+        .poll(() => page.getByTestId('letters-donor').textContent())
+        .toBe('Robert Brown · rb.elm@example.org');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 1 statement this choice would print, for 2 gifts.');
+      await page.getByRole('button', { name: 'Make letters' }).click();
+      await page.getByRole('heading', { name: 'Ready: 1 statement' }).waitFor();
+      const runs = (await get('/api/v1/letters/runs')) as {
+        runs: Array<{
+          kind: string;
+          documents: number;
+          gifts: number;
+          total: number;
+          choice: { contactId?: string };
+        }>;
+      };
+      expect(runs.runs[0]).toMatchObject({ kind: 'year-end', documents: 1, gifts: 2, total: 39.98 });
+      expect(runs.runs[0]!.choice.contactId).toBe(browns[0]);
+
+      // On the Letters screen: every donor again, then another Robert Brown by keyboard.
+      await page.getByRole('button', { name: 'All donors' }).click();
+      const box = page.getByLabel('One donor only');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe(await box.getAttribute('id'));
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 3 statements this choice would print, for 5 gifts.');
+      await page.keyboard.type('robert brown');
+      const matches = page.getByRole('list', { name: 'Matching donors' }).getByRole('button');
+      await expect.poll(() => matches.count()).toBe(3);
+      const labels = await matches.allTextContents();
+      expect(labels.every((l) => l.startsWith('Robert Brown · rb.'))).toBe(true);
+      const pine = labels.findIndex((l) => l.includes('rb.pine@'));
+      await page.keyboard.press('ArrowDown');
+      for (let i = 0; i < pine; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => page.getByTestId('letters-donor').textContent())
+        .toBe('Robert Brown · rb.pine@example.org');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 1 statement this choice would print, for 2 gifts.');
+      await expectNoA11yViolations(page, 'Letters: one donor’s year-end statement');
+      await screenshot(page, 'letters-one-donor');
       expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
     } finally {
       await context.close();

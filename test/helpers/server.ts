@@ -138,6 +138,8 @@ export async function startTestServer(
     sync?: ServeOptions['sync'];
     /** Give the server the event hub (its routes; hosting from it keeps the certificate in its data folder). */
     hub?: boolean;
+    /** The hub's idea of this machine's network addresses (default: the interfaces'). */
+    hubMachineAddresses?: string[];
     /** Only the donor API's routes, as documented (`serve --spec-only`): no create-once, no extension. */
     specOnly?: boolean;
     /** The domain's clock, for the test and the server alike (moved by the test). */
@@ -162,7 +164,14 @@ export async function startTestServer(
     rateLimit: opts.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
     plugins: opts.plugins,
     ...(opts.sync ? { sync: opts.sync } : {}),
-    ...(opts.hub ? { hub: { dataDir } } : {}),
+    ...(opts.hub
+      ? {
+          hub: {
+            dataDir,
+            ...(opts.hubMachineAddresses ? { machineAddresses: () => [...opts.hubMachineAddresses!] } : {}),
+          },
+        }
+      : {}),
     dataDir,
     ...(specOnly ? { specOnly: true } : {}),
     ...(opts.now ? { now: opts.now } : {}),

@@ -13,7 +13,9 @@ import { openStore } from '../../electron/db/open.ts';
 import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation, getDonation } from '../../electron/domain/donations/index.ts';
 import { createContext } from '../../electron/domain/index.ts';
+import { createElection } from '../../electron/domain/limits/index.ts';
 import { createCampaign } from '../../electron/domain/reference/index.ts';
+import { saveLetterSettings } from '../../electron/letters/index.ts';
 import { cliJson, isolatedEnv, runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/server.ts';
 import { amountsOn, pdfPages } from './pdf-text.ts';
@@ -182,5 +184,52 @@ describe('giftdesk letters', () => {
     expect(folder.status).not.toBe(0);
     expect(folder.stderr).toContain('does not exist');
     expect(fs.existsSync(file)).toBe(false);
+  }, 120_000);
+
+  it('a charity’s wording for an organisation with an election needs --confirm-wording', async () => {
+    const political = (await cliJson(['account', 'create', '--name', 'Friends of Ana Ruiz'], env))
+      .id as string;
+    const store = await openStore({ dataDir: data });
+    try {
+      const ctx = createContext(store);
+      await createElection(ctx, {
+        accountId: political,
+        electionType: 'primary',
+        electionYear: 2028,
+        electionDate: '2028-03-07',
+      });
+      await saveLetterSettings(ctx, { accountId: political, orgKind: 'charity' });
+      const campaign = await createCampaign(ctx, { accountId: political, name: 'Primary push' });
+      for (const street of ['1 Elm St', '2 Oak Ave']) {
+        const brown = await createContact(ctx, {
+          accountId: political,
+          firstName: 'Robert',
+          lastName: 'Brown',
+          addresses: [{ street1: street }],
+        });
+        await createDonation(ctx, {
+          accountId: political,
+          contactId: brown.id,
+          donationAmount: 19.99,
+          donationDate: '2026-11-30',
+          paymentMethod: 'cash',
+          campaignId: campaign.id,
+        });
+      }
+    } finally {
+      await store.close();
+    }
+    const file = path.join(out, 'political.pdf');
+    const args = ['letters', '--account', political, '--kind', 'thank-you', '--out', file];
+    const refused = await runCli(args, env);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('Primary 2028');
+    expect(refused.stderr).toContain('--confirm-wording');
+    expect(fs.existsSync(file)).toBe(false);
+    const printed = await runCli([...args, '--confirm-wording', '--json'], env);
+    expect(printed.status, printed.stderr).toBe(0);
+    expect(JSON.parse(printed.stdout)).toMatchObject({ documents: 2, gifts: 2 });
+    expect((await pdfPages(file)).flat().join(' ')).toContain('tax records');
   }, 120_000);
 });

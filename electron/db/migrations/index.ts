@@ -34,6 +34,7 @@ import * as rolesKeyRole from './2026-12-02T0320-roles-key-role.ts';
 import * as peopleUsers from './2026-12-02T0400-people-users.ts';
 import * as reachWrongCodes from './2026-12-02T0410-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirmed.ts';
+import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sign-in.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -72,4 +73,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   peopleUsers,
   reachWrongCodes,
   reachStationConfirmed,
+  peoplescreenLastSignIn,
 ];

@@ -48,6 +48,8 @@ export interface UsersTable {
   /** `scrypt$N$r$p$salt$hash` (base64url); null until the person sets a password. */
   passwordHash: string | null;
   disabledAt: string | null;
+  /** When they last signed in (null: not since 2026-12-02T0750-peoplescreen-last-sign-in). */
+  lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -30,6 +30,7 @@ export {
   addUser,
   emailKey,
   getUser,
+  lastAdministratorMessage,
   listUsers,
   updateUser,
   userByEmail,

@@ -140,16 +140,17 @@ export async function signIn(
     );
   const u = matches[0]!;
   const at = ctx.now();
-  const k = await ctx.store.write((trx) =>
-    insertApiKey(trx, {
+  const k = await ctx.store.write(async (trx) => {
+    await trx.updateTable('users').set({ lastSignInAt: at }).where('id', '=', u.id).execute();
+    return insertApiKey(trx, {
       accountId: u.accountId,
       label: `signed in: ${req.email.trim()}`,
       session: 'sign-in',
       role: u.role,
       userId: u.id,
       at,
-    }),
-  );
+    });
+  });
   return {
     kind: 'signed-in',
     session: {

@@ -3,9 +3,17 @@
  * given another role, disabled (their sessions end at once) and enabled again. A person's
  * email is unique in their account, compared trimmed and in lower case. A new person has no
  * password: they set one through a one-time link (password-links.ts) or it is given at once.
+ *
+ * The last administrator stays: a change that would leave an account with people but no
+ * enabled administrator among them (demoting or disabling the last one) is refused, 409
+ * `last_administrator`. Only people count, not keys: an administrator's API key or the desktop
+ * window's key is no one who can sign in to manage the others. The check and the change are
+ * one write; on PostgreSQL the account's changes to people take turns on a lock, so two
+ * administrators demoting each other at once cannot both pass.
  */
 import { newId } from '#shared/ids.ts';
-import { PASSWORD_MAX, PASSWORD_MIN } from '#shared/schemas/people.ts';
+import { sql } from 'kysely';
+import { LAST_ADMINISTRATOR, PASSWORD_MAX, PASSWORD_MIN } from '#shared/schemas/people.ts';
 import { ROLES, type Role } from '#shared/schemas/roles.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
@@ -24,6 +32,8 @@ export interface User {
   /** False until the person has set a password. */
   passwordSet: boolean;
   disabledAt: string | null;
+  /** When they last signed in; null when not known (never, or not since this was recorded). */
+  lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -72,6 +82,7 @@ type UserRow = {
   role: Role;
   passwordHash: string | null;
   disabledAt: string | null;
+  lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -84,6 +95,7 @@ const COLUMNS = [
   'role',
   'passwordHash',
   'disabledAt',
+  'lastSignInAt',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -97,6 +109,7 @@ function toUser(r: UserRow): User {
     role: r.role,
     passwordSet: r.passwordHash !== null,
     disabledAt: r.disabledAt,
+    lastSignInAt: r.lastSignInAt,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
@@ -120,6 +133,7 @@ export async function addUser(
     role,
     passwordHash,
     disabledAt: null,
+    lastSignInAt: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -197,9 +211,46 @@ export async function endSessionsOf(trx: Db, userId: string, at: string): Promis
     .execute();
 }
 
+/** The sentence of the refusal, naming what was asked. */
+export function lastAdministratorMessage(name: string, disabling: boolean): string {
+  return `${name} is the last administrator of this account: ${disabling ? 'disabling' : 'demoting'} them would leave no one to manage its people. Make someone else an administrator first.`;
+}
+
+/**
+ * Refuses (409 last_administrator) a change that takes the last enabled administrator of the
+ * account away. Inside the write that makes the change, after the account's lock.
+ */
+async function keepLastAdministrator(
+  trx: Db,
+  accountId: string,
+  before: { id: string; name: string; role: Role; disabledAt: string | null },
+  patch: { role?: Role; disabled?: boolean },
+): Promise<void> {
+  if (before.role !== 'administrator' || before.disabledAt !== null) return;
+  const disabling = patch.disabled === true;
+  const demoting = patch.role !== undefined && patch.role !== 'administrator';
+  if (!disabling && !demoting) return;
+  const other = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('role', '=', 'administrator')
+    .where('disabledAt', 'is', null)
+    .where('id', '!=', before.id)
+    .limit(1)
+    .executeTakeFirst();
+  if (other) return;
+  throw new DomainError('conflict', LAST_ADMINISTRATOR, lastAdministratorMessage(before.name, disabling), [
+    disabling
+      ? { field: 'disabled', issue: 'would leave the account without an administrator' }
+      : { field: 'role', issue: 'would leave the account without an administrator' },
+  ]);
+}
+
 /**
  * Changes a person's role and whether they are disabled. Disabling ends their sessions at
  * once; a role change applies from their next request (the role is read at each request).
+ * The last enabled administrator cannot be demoted or disabled (409 last_administrator).
  */
 export async function updateUser(
   ctx: DomainContext,
@@ -208,9 +259,19 @@ export async function updateUser(
   patch: { role?: string; disabled?: boolean },
 ): Promise<User> {
   const role = patch.role !== undefined ? checkedRole(patch.role) : undefined;
-  const before = await getUser(ctx, accountId, id);
+  await getUser(ctx, accountId, id);
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
+    // SQLite has one writer at a time; on PostgreSQL the account's changes to people take turns here.
+    if (ctx.store.engine === 'postgres')
+      await sql`select pg_advisory_xact_lock(hashtext(${`people:${accountId}`}))`.execute(trx);
+    const before = await trx
+      .selectFrom('users')
+      .select(['id', 'name', 'role', 'disabledAt'])
+      .where('accountId', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await keepLastAdministrator(trx, accountId, before, { role, disabled: patch.disabled });
     const set: { updatedAt: string; role?: Role; disabledAt?: string | null } = { updatedAt: at };
     if (role !== undefined) set.role = role;
     if (patch.disabled === true && before.disabledAt === null) set.disabledAt = at;

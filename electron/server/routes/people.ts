@@ -1,7 +1,9 @@
 /**
  * People who sign in (a shared server's staff): POST /sign-in trades an email and a password
  * for a session key, POST /sign-out ends it, POST /set-password spends a one-time link; and
- * the administrator's list (GET and POST /users, PATCH /users/{id}). Sign-in and set-password
+ * the administrator's list (GET and POST /users, PATCH /users/{id}, a new set-password link
+ * with POST /users/{id}/password-link). The last enabled administrator cannot be demoted or
+ * disabled (409 last_administrator, the domain's users.ts). Sign-in and set-password
  * are public (gates.ts); the throttle of wrong passwords is the domain's (accounts/sign-in.ts),
  * counted by the request's source address. GET /me says who a key is (the screens read a
  * person's name and role from it).
@@ -10,6 +12,7 @@ import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
 import {
   Me,
   OwnAccount,
+  PasswordLinkIssued,
   PasswordSet,
   SetPasswordRequest,
   SignInRequest,
@@ -151,15 +154,38 @@ export async function peopleRoutes(app: FastifyInstance, ctx: DomainContext): Pr
     schema: {
       tags,
       summary:
-        "Change a person's role, or disable them (their sessions end at once) or enable them again (administrators)",
+        "Change a person's role, or disable them (their sessions end at once) or enable them again (administrators). Demoting or disabling the account's last enabled administrator is refused: 409 last_administrator.",
       params: IdParams,
       body: UserPatch,
-      response: { 200: User, ...errors(400, 403, 404) },
+      response: { 200: User, ...errors(400, 403, 404, 409) },
     },
     handler: async (req) => {
       const accountId = scopedAccount(req, req.body.accountId);
       await getUser(ctx, accountId, req.params.id);
       return updateUser(ctx, accountId, req.params.id, req.body);
+    },
+  });
+
+  r.post('/users/:id/password-link', {
+    schema: {
+      tags,
+      summary:
+        "A new one-time token for a person's set-password link (administrators): shown this once, good for 24 hours; their earlier links stop working",
+      params: IdParams,
+      body: OwnAccount.nullish(),
+      response: { 201: PasswordLinkIssued, ...errors(400, 403, 404) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.body?.accountId);
+      const u = await getUser(ctx, accountId, req.params.id);
+      const link = await issuePasswordToken(ctx, accountId, u.id);
+      const issued = {
+        id: u.id,
+        email: u.email,
+        setPasswordToken: link.token,
+        setPasswordExpiresAt: link.expiresAt,
+      };
+      return reply.code(201).header('Cache-Control', 'no-store').send(issued);
     },
   });
 }

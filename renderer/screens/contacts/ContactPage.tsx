@@ -13,6 +13,7 @@ import { errorMessage, failedWrite, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor, navigate } from '../../router.ts';
+import { OFFICE, roleSees, useRole } from '../../session/role.ts';
 import { Button, ConfirmDialog, EmptyState, Screen, useToast } from '../../ui/index.ts';
 import { CustomFields, Profile, SubRecords } from './contact-details.tsx';
 import { Credits } from './contact-credits.tsx';
@@ -65,6 +66,7 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
   const api = useApi();
   const queryClient = useQueryClient();
   const toast = useToast();
+  const role = useRole();
   const [preview, setPreview] = useState<ContactDeletePreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -124,6 +126,11 @@ function ContactView({ c, defs }: { c: Contact; defs: readonly CustomFieldDef[] 
           <a className="btn btn-primary" href={hrefFor('contacts', c.id, 'edit')}>
             Edit
           </a>
+          {roleSees(role, OFFICE) ? (
+            <a className="btn" href={hrefFor('letters', 'year-end', c.id)}>
+              Year-end statement
+            </a>
+          ) : null}
           <Button tone="danger" onClick={() => void askDelete()}>
             Delete…
           </Button>

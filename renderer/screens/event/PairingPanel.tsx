@@ -2,14 +2,17 @@
  * What a station needs to join, at the hub: the hub's address, its certificate's fingerprint,
  * a one-time pairing code with its expiry ("New code" for the next station, or once it has
  * expired; made by itself when a station has just joined), and a QR code of the join link
- * that carries all three (a phone's camera or a pasted link fills the station's form).
+ * that carries all three (a phone's camera or a pasted link fills the station's form). A hub
+ * listening on every network offers each of the machine's addresses: the coordinator picks the
+ * one the stations are on (remembered on this computer), and the link and QR code follow it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { joinLinkFor } from '#shared/hub-link.ts';
 import type { HubCode, HubInfo } from '#shared/schemas/hub.ts';
 import { useApi } from '../../api/provider.tsx';
-import { Button, useToast } from '../../ui/index.ts';
+import { Button, Select, useToast } from '../../ui/index.ts';
 import { clockTime } from '../settings/sync-keys.ts';
 import { eventKeys } from './event-words.ts';
 import { QrCode } from './QrCode.tsx';
@@ -45,6 +48,21 @@ function useNewCodeAfterJoin(renew: () => void): void {
   }, [joined]); // renew is a new function each render: only a change in the count matters
 }
 
+/**
+ * The address the stations use, among those the hub answers at: the one picked on this computer
+ * before while the hub still answers there, else the hub's shown address.
+ */
+function useChosenAddress(info: z.infer<typeof HubInfo>): [string | null, (url: string) => void] {
+  const key = `giftdesk.hubAddress.${info.accountId}`;
+  const [picked, setPicked] = useState<string | null>(() => localStorage.getItem(key));
+  const chosen = picked && info.addresses.includes(picked) ? picked : (info.url ?? info.addresses[0] ?? null);
+  const choose = (url: string) => {
+    localStorage.setItem(key, url);
+    setPicked(url);
+  };
+  return [chosen, choose];
+}
+
 /** "9:42" from milliseconds. */
 function minutesSeconds(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -72,16 +90,28 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
   const c = code.data;
   const now = useNow(c !== undefined);
   const expired = c ? Date.parse(c.expiresAt) <= now : false;
+  const [address, chooseAddress] = useChosenAddress(info);
+  const joinLink =
+    c && address ? joinLinkFor({ url: address, code: c.code, fingerprint: info.fingerprint }) : null;
   return (
     <section className="panel event-pairing" aria-labelledby="event-pairing-title">
       <h3 id="event-pairing-title" className="panel-title">
         Pairing a station
       </h3>
+      {info.addresses.length > 1 ? (
+        <Select
+          label="Address the stations use"
+          value={address ?? ''}
+          options={info.addresses.map((a) => ({ value: a, label: new URL(a).host }))}
+          onChange={(e) => chooseAddress(e.target.value)}
+          hint="This laptop is on more than one network: choose the one the station laptops are on. The link and the QR code follow."
+        />
+      ) : null}
       <div className="event-pairing-body">
         <dl className="event-facts">
           <div>
             <dt>Hub address</dt>
-            <dd data-testid="hub-url">{info.url ?? c?.url ?? '—'}</dd>
+            <dd data-testid="hub-url">{address ?? c?.url ?? '—'}</dd>
           </div>
           <div>
             <dt>Certificate fingerprint</dt>
@@ -102,10 +132,10 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
             </dd>
           </div>
         </dl>
-        {c?.joinLink && !expired ? (
+        {joinLink && !expired ? (
           <figure className="event-qr-figure">
             <QrCode
-              text={c.joinLink}
+              text={joinLink}
               label="QR code of the join link: the hub’s address, the code and the fingerprint"
             />
             <figcaption className="muted">Scan, or paste the link below, on the station.</figcaption>
@@ -120,7 +150,7 @@ export function PairingPanel({ info }: { info: z.infer<typeof HubInfo> }) {
         >
           New code
         </Button>
-        {c?.joinLink && !expired ? <JoinLink link={c.joinLink} /> : null}
+        {joinLink && !expired ? <JoinLink link={joinLink} /> : null}
       </div>
       <p className="muted">
         Each code pairs one station and works for 10 minutes. On the station, in Settings, Event: “Join an

@@ -12,24 +12,32 @@ import { isApiError, type ApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor, type ScreenProps } from '../../router.ts';
-import { EmptyState, Screen, useDebounced } from '../../ui/index.ts';
+import { ConfirmDialog, EmptyState, Screen, useDebounced } from '../../ui/index.ts';
 import { count } from '../../ui/format.ts';
 import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
+import { donorLabel } from './donor-choice.tsx';
 import { RunHistory } from './run-history.tsx';
 import { RunPanel } from './run-panel.tsx';
+import { OrgKindQuestion } from './org-kind-question.tsx';
+import { syncKeys } from '../settings/sync-keys.ts';
 import './letters.css';
 
 /** What to say when a choice has nothing to print. */
 export function nothingToPrint(s: ChoiceState): string {
   if (s.kind === 'thank-you')
     return s.notThanked ? 'No gifts waiting for a thank-you letter' : 'No gifts match these filters';
-  if (s.kind === 'year-end') return `No gifts in ${s.year}`;
+  if (s.kind === 'year-end')
+    return s.donor ? `No gifts from ${s.donor.label} in ${s.year}` : `No gifts in ${s.year}`;
   return 'No gift chosen';
 }
 
+/** The server's refusal to print a charity's wording for an organisation with elections. */
+const WORDING_REFUSED = 'charity_wording_political';
+const isWordingRefused = (e: unknown): e is ApiError => isApiError(e) && e.code === WORDING_REFUSED;
+
 /** A refusal that names no field: the choice is fine, there is just nothing in it to print. */
 const isNothing = (e: unknown): e is ApiError =>
-  isApiError(e) && e.status >= 400 && e.status < 500 && e.details.length === 0;
+  isApiError(e) && e.status >= 400 && e.status < 500 && e.details.length === 0 && e.code !== WORDING_REFUSED;
 
 /** A PDF in a frame, its object URL released when another replaces it. */
 function useObjectUrl(blob: Blob | null): string | null {
@@ -38,14 +46,48 @@ function useObjectUrl(blob: Blob | null): string | null {
   return url;
 }
 
-export function LettersScreen(_props: ScreenProps) {
+/**
+ * The choice the screen opens with: "#/letters/year-end/cnt_…" (the donor page's "Year-end
+ * statement") asks for that kind and, once the donor is read, that donor alone.
+ */
+function useChoiceFromRoute(route: ScreenProps['route']) {
+  const api = useApi();
+  const [kindAsked, donorAsked] = route.rest;
+  const [choice, setChoice] = useState<ChoiceState>(() =>
+    initialChoice(null, kindAsked === 'year-end' ? 'year-end' : 'thank-you'),
+  );
+  const askedDonor = useQuery({
+    queryKey: qk.contact(donorAsked ?? ''),
+    queryFn: () => api.contacts.get(donorAsked!),
+    enabled: donorAsked !== undefined,
+  });
+  const askedDonorData = askedDonor.data;
+  useEffect(() => {
+    if (!askedDonorData) return;
+    const c = askedDonorData;
+    const email = c.emailAddresses.find((e) => e.isPrimary) ?? c.emailAddresses[0];
+    const phone = c.phoneNumbers.find((p) => p.isPrimary) ?? c.phoneNumbers[0];
+    const label = donorLabel({
+      firstName: c.firstName,
+      lastName: c.lastName,
+      email: email?.emailAddress ?? null,
+      phone: phone?.phoneNumber ?? null,
+      organization: c.organization,
+    });
+    setChoice((now) => ({ ...now, donor: { id: c.id, label } }));
+  }, [askedDonorData]);
+  return [choice, setChoice] as const;
+}
+
+export function LettersScreen({ route }: ScreenProps) {
   const api = useApi();
   const qc = useQueryClient();
-  const [choice, setChoice] = useState<ChoiceState>(initialChoice);
+  const [choice, setChoice] = useChoiceFromRoute(route);
   const [runId, setRunId] = useState<string | null>(null);
   const [opened, setOpened] = useState<{ blob: Blob; title: string } | null>(null);
   // Debounced as text (an object would be new at every render, and so never settle).
-  const askedText = useDebounced(JSON.stringify(toChoice(choice)), 300);
+  const choiceText = JSON.stringify(toChoice(choice));
+  const askedText = useDebounced(choiceText, 300);
   const asked = useMemo(() => JSON.parse(askedText) as LetterChoice, [askedText]);
   const preview = useQuery({
     queryKey: ['letters', 'preview', asked],
@@ -54,8 +96,14 @@ export function LettersScreen(_props: ScreenProps) {
     retry: false,
     staleTime: 0,
   });
+  const settings = useQuery({ queryKey: qk.letterSettings, queryFn: () => api.letters.settings() });
+  // A station's letter settings are the hub's: the question is for the person at the hub.
+  const sync = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status() });
+  const askKind =
+    settings.data && !settings.data.orgKindChosen && sync.data && sync.data.remoteKind !== 'hub';
   const start = useMutation({
-    mutationFn: () => api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor }),
+    mutationFn: (confirmWording?: boolean) =>
+      api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor, confirmWording }),
     onSuccess: async (run: LetterRun) => {
       setRunId(run.id);
       setOpened(null);
@@ -63,12 +111,34 @@ export function LettersScreen(_props: ScreenProps) {
       await qc.invalidateQueries({ queryKey: qk.letterRuns });
     },
   });
+  // The preview speaks only of the choice in the form: not while the form's newest choice waits
+  // to be asked, and not with an earlier answer kept after the newest one failed (after "Mark as
+  // sent", a not-thanked choice has nothing left, whatever the last letter shown was).
+  const previewNow = askedText === choiceText && !preview.isError ? preview.data : undefined;
+  const nothingNow =
+    askedText === choiceText && !preview.isFetching && preview.isError && isNothing(preview.error);
+  const [askedNothing, setAskedNothing] = useState(false);
+  /**
+   * Make letters: when the preview of this very choice says nothing is left (or is being asked
+   * again, after "Mark as sent"), it is said here and no empty run is recorded.
+   */
+  const make = async () => {
+    if (choice.kind !== 'receipt' && askedText === choiceText) {
+      const now = preview.isFetching ? await preview.refetch({ cancelRefetch: false }) : preview;
+      if (now.isError && isNothing(now.error)) {
+        setAskedNothing(true);
+        return;
+      }
+    }
+    start.mutate(undefined);
+  };
   const shown =
-    opened ?? (preview.data ? { blob: preview.data.pdf, title: 'Preview of the first letter' } : null);
+    opened ?? (previewNow ? { blob: previewNow.pdf, title: 'Preview of the first letter' } : null);
   // How many letters and gifts the whole run would have (the preview's answer says).
-  const whole = !opened && preview.data?.documents != null ? preview.data : null;
+  const whole = !opened && previewNow?.documents != null ? previewNow : null;
   const url = useObjectUrl(shown?.blob ?? null);
-  const fieldError = isApiError(start.error) && !isNothing(start.error) ? start.error : null;
+  const fieldError =
+    isApiError(start.error) && !isNothing(start.error) && !isWordingRefused(start.error) ? start.error : null;
   const previewFieldError = isApiError(preview.error) && !isNothing(preview.error) ? preview.error : null;
 
   return (
@@ -76,6 +146,17 @@ export function LettersScreen(_props: ScreenProps) {
       title="Letters"
       actions={<a href={hrefFor('settings', 'letters')}>Wording, organisation and signer</a>}
     >
+      {askKind ? <OrgKindQuestion settings={settings.data} /> : null}
+      <ConfirmDialog
+        open={isWordingRefused(start.error)}
+        title="Print a charity’s tax wording?"
+        confirmLabel="Print the charity’s wording"
+        cancelLabel="Don’t print"
+        onCancel={() => start.reset()}
+        onConfirm={() => start.mutate(true)}
+      >
+        <p>{isWordingRefused(start.error) ? start.error.message : null}</p>
+      </ConfirmDialog>
       <div className="letters-layout">
         <div className="letters-side">
           <ChoiceForm
@@ -83,12 +164,18 @@ export function LettersScreen(_props: ScreenProps) {
             onChange={(next) => {
               setChoice(next);
               setOpened(null);
+              // The run made for the earlier choice is in Print runs; beside this form, only this choice.
+              setRunId(null);
+              setAskedNothing(false);
               start.reset();
             }}
-            onMake={() => start.mutate()}
+            onMake={() => void make()}
             making={start.isPending}
             error={fieldError ?? previewFieldError}
           />
+          {askedNothing && nothingNow ? (
+            <EmptyState title={nothingToPrint(choice)}>Nothing was printed.</EmptyState>
+          ) : null}
           {start.isError && !fieldError ? (
             isNothing(start.error) ? (
               <EmptyState title={nothingToPrint(choice)}>{start.error.message}</EmptyState>
@@ -121,13 +208,13 @@ export function LettersScreen(_props: ScreenProps) {
             <p className="muted">Receipts are printed one at a time from gift entry.</p>
           ) : url && shown ? (
             <iframe className="letters-frame" title={shown.title} src={url} />
-          ) : preview.isError && isNothing(preview.error) ? (
+          ) : nothingNow ? (
             <EmptyState title={nothingToPrint(choice)}>
               {choice.kind === 'thank-you' && choice.notThanked
                 ? 'Every completed gift these filters cover has been thanked already. Untick “Only gifts not yet thanked” to print them again.'
                 : 'Try another period, campaign or batch.'}
             </EmptyState>
-          ) : preview.isError ? (
+          ) : askedText === choiceText && preview.isError ? (
             <p className="notice notice-error" role="alert">
               The preview could not be made: {preview.error.message}
             </p>

@@ -12,6 +12,7 @@ import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { hrefFor } from '../../router.ts';
 import { Button, Checkbox, Select, TextField } from '../../ui/index.ts';
+import { DonorChoice, type DonorPicked } from './donor-choice.tsx';
 
 export interface ChoiceState {
   kind: LetterKind;
@@ -22,6 +23,8 @@ export interface ChoiceState {
   year: string;
   notThanked: boolean;
   perDonor: boolean;
+  /** One donor only (thank-you letters and year-end statements); null: every donor. */
+  donor: DonorPicked | null;
 }
 
 export const KIND_LABEL: Record<LetterKind, string> = {
@@ -32,24 +35,27 @@ export const KIND_LABEL: Record<LetterKind, string> = {
 
 export const lastYear = (): number => new Date().getFullYear() - 1;
 
-export function initialChoice(): ChoiceState {
+export function initialChoice(donor: DonorPicked | null = null, kind: LetterKind = 'thank-you'): ChoiceState {
   return {
-    kind: 'thank-you',
+    kind,
     from: '',
     to: '',
     campaignId: '',
     batchId: '',
     year: String(lastYear()),
-    notThanked: true,
+    notThanked: kind === 'thank-you',
     perDonor: false,
+    donor,
   };
 }
 
 /** The run's choice as the API takes it: only the filters of its kind, only those set. */
 export function toChoice(s: ChoiceState): LetterChoice {
-  if (s.kind === 'year-end') return { kind: 'year-end', year: Number(s.year) };
+  const one = s.donor ? { contactId: s.donor.id } : {};
+  if (s.kind === 'year-end') return { kind: 'year-end', year: Number(s.year), ...one };
   return {
     kind: s.kind,
+    ...one,
     ...(s.from ? { from: s.from } : {}),
     ...(s.to ? { to: s.to } : {}),
     ...(s.campaignId ? { campaignId: s.campaignId } : {}),
@@ -162,6 +168,7 @@ export function ChoiceForm({
       )}
       {value.kind !== 'receipt' ? (
         <>
+          <DonorChoice value={value.donor} onChange={(donor) => set('donor', donor)} />
           <Checkbox
             label="Also one file per donor"
             checked={value.perDonor}

@@ -1,6 +1,7 @@
 /**
  * The account's print runs, newest first: kind, when, documents, gifts, total and whether
- * they were marked as sent, each with its PDF and, not yet marked, "Mark as sent".
+ * they were marked as sent, each with its PDF and, not yet marked, "Mark as sent". A run that
+ * found nothing to print (a script's, or an older version's) is left out.
  */
 import { useQuery } from '@tanstack/react-query';
 import { formatDollars } from '#shared/money.ts';
@@ -21,7 +22,8 @@ export function RunHistory({ onShow }: { onShow: (run: LetterRun) => void }) {
     refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === 'rendering') ? 1000 : false),
   });
   const mark = useMarkSent();
-  const list = runs.data?.runs ?? [];
+  // A run that found nothing holds no PDF and marks nothing: it is not a print run to list.
+  const list = (runs.data?.runs ?? []).filter((r) => r.status !== 'done' || r.documents > 0);
   return (
     <section className="letters-history" aria-labelledby="letters-history-title">
       <h2 id="letters-history-title">Print runs</h2>

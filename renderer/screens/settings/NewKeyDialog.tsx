@@ -32,7 +32,8 @@ async function copyText(
   }
 }
 
-function CopyBox({ label, text, multiline }: { label: string; text: string; multiline?: boolean }) {
+/** A read-only box with its text and a Copy button (also used for a person's set-password link). */
+export function CopyBox({ label, text, multiline }: { label: string; text: string; multiline?: boolean }) {
   const ref = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
   const id = useId();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);

@@ -17,6 +17,7 @@ import { DonationAccountsSection } from './DonationAccountsSection.tsx';
 import { ElectionsSection } from './ElectionsSection.tsx';
 import { ExportSection } from './ExportSection.tsx';
 import { ImportSection } from './ImportSection.tsx';
+import { PeopleSection } from './PeopleSection.tsx';
 import { SyncSection } from './SyncSection.tsx';
 
 export interface SettingsSection {
@@ -38,6 +39,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   },
   { id: 'elections', label: 'Elections', component: ElectionsSection, roles: ADMIN },
   { id: 'custom-fields', label: 'Custom fields', component: CustomFieldsSection, roles: ADMIN },
+  { id: 'people', label: 'People', component: PeopleSection, roles: ADMIN },
   { id: 'api-keys', label: 'API keys', component: ApiKeysSection, roles: ADMIN },
   { id: 'import', label: 'Import CSV', component: ImportSection, roles: ADMIN },
   { id: 'export', label: 'Export CSV', component: ExportSection, roles: MONEY },
