@@ -97,3 +97,27 @@ export function utcDay(iso: string): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+const MONTH_DAY_YEAR = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/;
+
+/**
+ * A date as a person types it in one field: `2026-12-01`, or month/day/year (`12/01/2026`,
+ * `12/1/2026`, `12-01-2026`), surrounding spaces ignored. Its YYYY-MM-DD, or null when it is
+ * not a real calendar date (`02/30/2026`) or not written one of those ways.
+ */
+export function typedDateOnly(s: string): string | null {
+  const t = s.trim();
+  if (isDateOnly(t)) return t;
+  const m = MONTH_DAY_YEAR.exec(t);
+  if (!m) return null;
+  const [month, day, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (!isRealDate(year, month, day)) return null;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${m[3]}-${two(month)}-${two(day)}`;
+}
+
+/** YYYY-MM-DD as month/day/year (`12/01/2026`), the way it is typed back. */
+export function monthDayYear(isoDate: string): string {
+  const m = DATE_ONLY.exec(isoDate);
+  return m ? `${m[2]}/${m[3]}/${m[1]}` : isoDate;
+}

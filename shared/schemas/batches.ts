@@ -33,6 +33,8 @@ export const Batch = z
     batchDate: z.string().nullable(),
     expectedCount: z.number().int().nullable(),
     expectedTotal: z.number().nullable(),
+    /** The host ("raised by") the entry row starts each gift with; null: none. */
+    raisedByContactId: z.string().nullable(),
     /** Completed gifts in the batch and their sum (decimal dollars). */
     count: z.number().int(),
     total: z.number(),
@@ -52,6 +54,7 @@ const batchFields = {
   batchDate: dateOnly.nullish(),
   expectedCount,
   expectedTotal: limitDollars,
+  raisedByContactId: refId,
 };
 
 export const BatchCreate = z.object({ accountId: accountIdField, name: requiredText(200), ...batchFields });

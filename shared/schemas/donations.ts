@@ -195,7 +195,11 @@ export const DonationDetail = z
     electionType: z.enum(ELECTION_TYPES),
     electionYear: z.number().int(),
     onBehalfOfContactId: z.string().nullable(),
+    /** The person credited (soft credit), by name (GiftDesk extension; null when none). */
+    onBehalfOfName: z.string().nullable(),
     facilitatedByContactId: z.string().nullable(),
+    /** The host who raised it, by name (GiftDesk extension; null when none). */
+    facilitatedByName: z.string().nullable(),
     isAnonymous: z.boolean(),
     isRecurring: z.boolean(),
     thankYouSent: z.boolean(),

@@ -147,6 +147,9 @@ describe('soft credit', () => {
         isRecurring: true,
       },
     ]);
+    // The gift's own record names the person credited (and no host: none was given).
+    const detail = expectStatus(await get(`/donations/${credited.id}`), 200);
+    expect([detail.onBehalfOfName, detail.facilitatedByName]).toEqual(['Maria Reyes', null]);
     expect((await getContact(s, maria.id)).totalDonations).toBe(40);
     expect((await getContact(s, harold.id)).totalDonations).toBe(3500);
     const own = expectStatus(await get(`/contacts/${maria.id}/donations`), 200);
@@ -162,6 +165,25 @@ describe('soft credit', () => {
       200,
     );
     expect(mariaCheck.limits[0].donorTotal).toBe(0);
+  });
+
+  it('keeps a batch’s host with the batch; a host of another account or no host id at all is refused naming the field', async () => {
+    const host = await makeContact(s, { firstName: 'Hana', lastName: 'Hostetler' });
+    const batch = expectStatus(
+      await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Table 9', campaignId }),
+      201,
+    );
+    expect(batch.raisedByContactId).toBeNull();
+    const put = (raisedByContactId: unknown) => () =>
+      s.request('PUT', `/api/v1/batches/${batch.id}`, { accountId: s.accountId, raisedByContactId });
+    expect(expectStatus(await put(host.id)(), 200).raisedByContactId).toBe(host.id);
+    expect(expectStatus(await get(`/batches/${batch.id}`), 200).raisedByContactId).toBe(host.id);
+    const other = await asNewAccount(s);
+    const stranger = await makeContact(other, { firstName: 'Not', lastName: 'Ours' });
+    await expectRejected(s, put(stranger.id), 404, { field: 'raisedByContactId' });
+    await expectRejected(s, put(42), 400, { field: 'raisedByContactId' });
+    expect(expectStatus(await get(`/batches/${batch.id}`), 200).raisedByContactId).toBe(host.id);
+    expect(expectStatus(await put(null)(), 200).raisedByContactId).toBeNull();
   });
 
   it('refuses a credit to the donor themself (400) and to a contact of another account (404), naming the field', async () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDateOnly, toIsoInstant, toRangeEnd } from '#shared/dates.ts';
+import { isDateOnly, monthDayYear, toIsoInstant, toRangeEnd, typedDateOnly } from '#shared/dates.ts';
 
 const SEED = Number(process.env.GIFTDESK_FC_SEED ?? 20261122);
 
@@ -162,4 +162,24 @@ describe('toRangeEnd', () => {
     expect(toRangeEnd('2023-02-29')).toBeNull();
     expect(toRangeEnd('2025-01-01T00:00:00')).toBeNull();
   });
+});
+
+describe('typedDateOnly', () => {
+  it.each([
+    ['2026-12-01', '2026-12-01'],
+    ['12/01/2026', '2026-12-01'],
+    ['12/1/2026', '2026-12-01'],
+    [' 1-9-2027 ', '2027-01-09'],
+    ['02/29/2028', '2028-02-29'],
+  ])('reads %j as %s', (typed, iso) => {
+    expect(typedDateOnly(typed)).toBe(iso);
+    expect(typedDateOnly(monthDayYear(iso))).toBe(iso);
+  });
+
+  it.each(['', '13/01/2026', '02/30/2026', '2026-02-30', '12/01/26', '1 December 2026', '12//2026'])(
+    'refuses %j',
+    (typed) => {
+      expect(typedDateOnly(typed)).toBeNull();
+    },
+  );
 });

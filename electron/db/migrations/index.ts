@@ -35,6 +35,7 @@ import * as peopleUsers from './2026-12-02T0400-people-users.ts';
 import * as reachWrongCodes from './2026-12-02T0410-reach-wrong-codes.ts';
 import * as reachStationConfirmed from './2026-12-02T0420-reach-station-confirmed.ts';
 import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sign-in.ts';
+import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -74,4 +75,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   reachWrongCodes,
   reachStationConfirmed,
   peoplescreenLastSignIn,
+  entryrowBatchHost,
 ];

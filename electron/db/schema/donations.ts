@@ -90,6 +90,8 @@ export interface BatchesTable {
   batchDate: string | null;
   expectedCount: number | null;
   expectedCents: number | null;
+  /** The host its gifts are raised by, kept for the entry row (migration entryrow-batch-host). */
+  raisedByContactId: string | null;
   createdAt: string;
   closedAt: string | null;
 }

@@ -23,7 +23,7 @@ const REFERENCES = [
 async function checkReferences(
   trx: Db,
   accountId: string,
-  input: Partial<Pick<BatchCreate, 'campaignId' | 'committeeId' | 'donationAccountId'>>,
+  input: Partial<Pick<BatchCreate, 'campaignId' | 'committeeId' | 'donationAccountId' | 'raisedByContactId'>>,
 ): Promise<void> {
   for (const [field, table, noun] of REFERENCES) {
     const id = input[field];
@@ -35,6 +35,16 @@ async function checkReferences(
       .where('accountId', '=', accountId)
       .executeTakeFirst();
     if (!row) throw notFound(noun, field, id, `${noun.replace(/ /g, '_')}_not_found`);
+  }
+  const host = input.raisedByContactId;
+  if (present(host)) {
+    const c = await trx
+      .selectFrom('contacts')
+      .select('id')
+      .where('id', '=', host)
+      .where('accountId', '=', accountId)
+      .executeTakeFirst();
+    if (!c) throw notFound('contact', 'raisedByContactId', host, 'contact_not_found');
   }
 }
 
@@ -75,6 +85,7 @@ export async function createBatch(ctx: DomainContext, input: BatchCreate): Promi
     batchDate: input.batchDate ?? null,
     expectedCount: input.expectedCount ?? null,
     expectedCents: expectedCents(input.expectedTotal),
+    raisedByContactId: present(input.raisedByContactId) ? input.raisedByContactId : null,
     createdAt: at,
     closedAt: null,
   };
@@ -101,6 +112,8 @@ export async function updateBatch(
   if (input.batchDate !== undefined) patch.batchDate = input.batchDate;
   if (input.expectedCount !== undefined) patch.expectedCount = input.expectedCount;
   if (input.expectedTotal !== undefined) patch.expectedCents = expectedCents(input.expectedTotal);
+  if (input.raisedByContactId !== undefined)
+    patch.raisedByContactId = present(input.raisedByContactId) ? input.raisedByContactId : null;
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     const b = await trx
@@ -149,6 +162,7 @@ async function batchViews(db: Db, rows: BatchesTable[]): Promise<Batch[]> {
       batchDate: r.batchDate,
       expectedCount: r.expectedCount === null ? null : Number(r.expectedCount),
       expectedTotal: r.expectedCents === null ? null : centsToDollars(Number(r.expectedCents)),
+      raisedByContactId: r.raisedByContactId,
       count: Number(s?.n ?? 0),
       total: centsToDollars(Number(s?.cents ?? 0)),
       closedAt: r.closedAt,

@@ -1,6 +1,7 @@
 /**
- * A donation's full record as the app shows it (donor, campaign, open limit flag, where it
- * stands with HQ), one by id or a gift-entry batch's in the order they were typed.
+ * A donation's full record as the app shows it (donor, campaign, who it is credited to and
+ * raised by, open limit flag, where it stands with HQ), one by id or a gift-entry batch's in
+ * the order they were typed.
  */
 import type { DonationChange, DonationDetail } from '#shared/schemas/donations.ts';
 import type { Db } from '../../db/store.ts';
@@ -16,8 +17,16 @@ function detailQuery(db: Db, accountId: string) {
       .selectFrom('donations as d')
       .innerJoin('contacts as c', 'c.id', 'd.contactId')
       .leftJoin('campaigns as m', 'm.id', 'd.campaignId')
+      .leftJoin('contacts as ob', 'ob.id', 'd.onBehalfOfContactId')
+      .leftJoin('contacts as fb', 'fb.id', 'd.facilitatedByContactId')
       .selectAll('d')
       .select(['c.firstName', 'c.lastName', 'm.name as campaignName'])
+      .select([
+        'ob.firstName as onBehalfOfFirstName',
+        'ob.lastName as onBehalfOfLastName',
+        'fb.firstName as facilitatedByFirstName',
+        'fb.lastName as facilitatedByLastName',
+      ])
       .select((eb) =>
         eb
           .exists(
@@ -148,11 +157,17 @@ function hubSyncOf(r: Parameters<typeof syncOf>[0]): DonationDetail['sync'] {
 
 type DetailRow = Awaited<ReturnType<ReturnType<typeof detailQuery>['executeTakeFirstOrThrow']>>;
 
+/** A joined person's name, or null when the gift names no one there. */
+const nameOf = (first: string | null, last: string | null) =>
+  first === null && last === null ? null : `${first ?? ''} ${last ?? ''}`.trim();
+
 function toDetail(r: DetailRow, changes: Map<string, DonationChange[]>): DonationDetail {
   return {
     ...donationFromRow(r),
     contactName: `${r.firstName} ${r.lastName}`.trim(),
     campaignName: r.campaignName,
+    onBehalfOfName: nameOf(r.onBehalfOfFirstName, r.onBehalfOfLastName),
+    facilitatedByName: nameOf(r.facilitatedByFirstName, r.facilitatedByLastName),
     flagged: Boolean(r.flagged),
     sync: syncOf(r),
     changes: changes.get(r.id) ?? [],

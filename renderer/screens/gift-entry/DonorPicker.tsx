@@ -14,7 +14,7 @@
  * The typed text stays, and the search reruns by itself when the server is back.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
 import { errorMessage } from '../../api/errors.ts';
@@ -31,6 +31,8 @@ export interface DonorPickerProps {
   onClear: () => void;
   /** "New donor" offered last in the list (none without it: a credit box names someone on file). */
   onNewDonor?: (typed: string) => void;
+  /** What "New donor" will make of the typed text (the name's split), shown under it. */
+  newDonorNote?: (typed: string) => string;
   error?: string;
   inputRef?: Ref<HTMLInputElement>;
   /** The box's label ("Donor" by default). */
@@ -41,6 +43,15 @@ export interface DonorPickerProps {
   escapeClears?: boolean;
   /** The screen's first field (the donor box; a second box is not). */
   autoFocus?: boolean;
+  /**
+   * An Enter pressed before the matches arrived is kept (true) until they come (then onSelect,
+   * or onPickMissed), or is forgotten (false: the text changed, the search failed). Given, the
+   * owner moves the focus on at once (the volunteer typing ahead is already in the next
+   * field) and the box keeps the Enter while it is left.
+   */
+  onPickPending?: (pending: boolean) => void;
+  /** A kept Enter whose matches found no one on file: nothing is chosen (no new donor unseen). */
+  onPickMissed?: (typed: string) => void;
 }
 
 export function DonorPicker(props: DonorPickerProps) {
@@ -106,10 +117,26 @@ export function DonorPicker(props: DonorPickerProps) {
     else onNewDonor?.(text.trim());
   };
 
+  // Whether a kept Enter waits for an owner that moved the focus on (typing ahead).
+  const keepsPending = props.onPickPending !== undefined;
+  const leavingForPick = useRef(false);
+  const forgetPending = () => {
+    if (pendingEnter === null) return;
+    setPendingEnter(null);
+    props.onPickPending?.(false);
+  };
+
   useEffect(() => {
     if (pendingEnter === null || waiting) return;
     setPendingEnter(null);
-    if (showList && pendingEnter === text.trim() && !matches.isError) choose(activeIndex);
+    const ready = showList && pendingEnter === text.trim() && !matches.isError;
+    // Taken while the focus is elsewhere: only a donor on file; a list offering only "New
+    // donor" opens nothing behind the volunteer's back.
+    if (ready && keepsPending && options[activeIndex]?.kind !== 'contact') {
+      setOpen(false);
+      props.onPickMissed?.(pendingEnter);
+    } else if (ready) choose(activeIndex);
+    else props.onPickPending?.(false);
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -137,7 +164,13 @@ export function DonorPicker(props: DonorPickerProps) {
     } else if (e.key === 'Enter') {
       e.preventDefault(); // never save a gift while the donor is still being chosen
       if (!waiting) choose(activeIndex);
-      else setPendingEnter(text.trim());
+      else {
+        setPendingEnter(text.trim());
+        // The owner moves the focus on in this very keystroke: the box's blur must know already.
+        leavingForPick.current = keepsPending;
+        props.onPickPending?.(true);
+        leavingForPick.current = false;
+      }
     } else if (e.key === 'Escape') {
       setOpen(false);
       e.preventDefault();
@@ -174,14 +207,16 @@ export function DonorPicker(props: DonorPickerProps) {
         onChange={(e) => {
           setText(e.target.value);
           setActive(0);
-          setPendingEnter(null);
+          forgetPending();
           setOpen(true);
           if (selected) onClear();
         }}
         onFocus={() => !selected && text.trim() && setOpen(true)}
         onBlur={() => {
+          // A kept Enter stays while the volunteer types ahead in the next field.
+          if ((pendingEnter !== null && keepsPending) || leavingForPick.current) return;
           setOpen(false);
-          setPendingEnter(null);
+          forgetPending();
         }}
         onKeyDown={onKeyDown}
       />
@@ -239,7 +274,12 @@ export function DonorPicker(props: DonorPickerProps) {
                   <span className="donor-option-line">{o.line}</span>
                 </>
               ) : (
-                <span className="donor-option-name">+ New donor “{text.trim()}”</span>
+                <>
+                  <span className="donor-option-name">+ New donor “{text.trim()}”</span>
+                  {props.newDonorNote ? (
+                    <span className="donor-option-line">{props.newDonorNote(text.trim())}</span>
+                  ) : null}
+                </>
               )}
             </li>
           ))

@@ -18,12 +18,20 @@ import { CreditFields, thisGiftWords, withCreditKeys, type CreditChoice } from '
 import { DonorPicker, donorName } from './DonorPicker.tsx';
 import { DesignationFields, enterSubmits, GiftFlags, GiftWarnings, useGiftCheck } from './gift-fields.tsx';
 import { defaultsFrom, sameDefaults, stickyOf, type GiftForm } from './gift-row-model.ts';
-import { EMPTY_NEW_DONOR, NewDonorFields, splitName, type NewDonorValues } from './NewDonorFields.tsx';
+import {
+  EMPTY_NEW_DONOR,
+  NewDonorFields,
+  splitName,
+  splitWords,
+  type NewDonorValues,
+} from './NewDonorFields.tsx';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
-import { keptHost, keptSticky, useKeepHost, useKeepSticky } from './sticky-store.ts';
+import { keptForBatch, startingHost, useBatchHost } from './batch-host.ts';
+import { useKeepSticky } from './sticky-store.ts';
 import { StickyValues, type StickyField } from './StickyValues.tsx';
 import { useGiftDraft } from './use-gift-draft.ts';
-import { useGiftSubmit, type DonorChoice } from './use-gift-submit.ts';
+import { useSave, type PickState } from './save-after-pick.ts';
+import type { DonorChoice } from './use-gift-submit.ts';
 import { giftWarnings } from './warnings.ts';
 
 /** The row's values as they are typed (useWatch). */
@@ -39,11 +47,11 @@ export const GiftRow = memo(
     const api = useApi();
     const ref = useReferenceData();
     // The values kept until changed start as this batch's were left (a screen switch, a reload).
-    const [kept] = useState(() => keptSticky(api.accountId, batch.id));
+    const [kept] = useState(() => keptForBatch(api.accountId, batch));
     const form = useForm<GiftForm>({ defaultValues: defaultsFrom(batch, kept) });
     const { register, formState } = form;
     const errors = formState.errors;
-    const choice = useDonorChoice(api.accountId, batch.id);
+    const choice = useDonorChoice(api.accountId, batch, form);
     useGiftDraft(batch.id, form, choice.donor, choice.setDonor); // the half-typed gift survives a reload
     const [topError, setTopError] = useState<string | null>(null);
     const amountReg = register('amount');
@@ -58,7 +66,7 @@ export const GiftRow = memo(
       focus.hostRef.current?.focus();
     });
     const warnings = useRowWarnings(choice.donor, watched, ref);
-    const { submit, busy } = useGiftSubmit({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
+    const { submit, busy, pick } = useSave({ batch, form, ref, choice, setTopError, donorRef, focusDonor });
 
     // The credit and host boxes are on screen once used (Alt+C, Alt+R, the sticky line's button)
     // or set: a row that never credits anyone keeps its height.
@@ -90,6 +98,7 @@ export const GiftRow = memo(
             donorRef={donorRef}
             focusDonor={focusDonor}
             focusAmount={focusAmount}
+            pick={pick}
           />
           <TextField
             label="Amount ($)"
@@ -182,7 +191,8 @@ export const GiftRow = memo(
  */
 function useDonorChoice(
   accountId: string,
-  batchId: string,
+  batch: Batch,
+  form: UseFormReturn<GiftForm>,
 ): DonorChoice & {
   donorError: string | undefined;
   pickerKey: number;
@@ -193,9 +203,13 @@ function useDonorChoice(
   const [pickerKey, setPickerKey] = useState(0);
   const [credits, setCredits] = useState<CreditChoice>(() => ({
     creditTo: null,
-    raisedBy: keptHost(accountId, batchId),
+    raisedBy: startingHost(accountId, batch),
   }));
-  useKeepHost(accountId, batchId, credits.raisedBy);
+  // The batch's host read from the server: in the box and in the gift's field alike.
+  useBatchHost(accountId, batch, credits.raisedBy, (raisedBy) => {
+    setCredits((c) => ({ ...c, raisedBy }));
+    form.setValue('facilitatedByContactId', raisedBy.id);
+  });
   return {
     credits,
     setCredits,
@@ -283,6 +297,7 @@ function DonorField({
   donorRef,
   focusDonor,
   focusAmount,
+  pick,
 }: {
   choice: ReturnType<typeof useDonorChoice>;
   form: UseFormReturn<GiftForm>;
@@ -291,6 +306,7 @@ function DonorField({
   donorRef: ReturnType<typeof useRowFocus>['donorRef'];
   focusDonor: () => void;
   focusAmount: () => void;
+  pick: PickState;
 }) {
   if (choice.newDonorMode)
     return (
@@ -307,6 +323,11 @@ function DonorField({
           choice.setNewDonorMode(false);
           focusDonor();
         }}
+        onSwap={() => {
+          const { firstName, lastName } = form.getValues('newDonor');
+          form.setValue('newDonor.firstName', lastName);
+          form.setValue('newDonor.lastName', firstName);
+        }}
       />
     );
   return (
@@ -318,9 +339,27 @@ function DonorField({
       onSelect={(c) => {
         choice.setDonor(c);
         choice.setDonorError(undefined);
+        pick.picked();
+        // From the donor box to the amount; a pick that arrived late leaves the focus where the
+        // volunteer typed ahead to.
+        const at = document.activeElement;
+        if (at === donorRef.current || at === document.body || at === null) focusAmount();
+      }}
+      onPickPending={(pending) => {
+        if (!pending) {
+          pick.forgotten();
+          return;
+        }
+        pick.waiting();
+        // The volunteer is done with the donor box: what they type next is the amount.
         focusAmount();
       }}
+      onPickMissed={(typed) => {
+        choice.setDonorError(`No donor on file matches “${typed}”: choose one, or “New donor”, in the list`);
+        if (pick.forgotten()) donorRef.current?.focus();
+      }}
       onClear={() => choice.setDonor(null)}
+      newDonorNote={(typed) => (typed.includes('@') ? '' : `${splitWords(splitName(typed))} (Alt+W swaps)`)}
       onNewDonor={(typed) => {
         const { firstName, lastName } = splitName(typed);
         form.setValue('newDonor', {

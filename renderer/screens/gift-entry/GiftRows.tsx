@@ -176,7 +176,9 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
             </th>
             <th scope="col">Date</th>
             <th scope="col">Method</th>
-            <th scope="col">Credited to</th>
+            <th scope="col" className="gift-credit-head">
+              Campaign · credit
+            </th>
             <th scope="col">Notes</th>
           </tr>
         </thead>
@@ -188,7 +190,7 @@ export const GiftRows = memo(function GiftRows({ batchId }: { batchId: string })
               n={total - i}
               tell={tells.get(d.contactId)}
               onReceipt={printReceipt}
-              credited={
+              designation={
                 [
                   d.campaignName,
                   ref.nameOf('committee', d.committeeId),
@@ -278,6 +280,13 @@ function useNamesakeTells(list: readonly DonationDetail[]): Map<string, string> 
   return new Map(found.map((c, i) => [c.id, lines[i]!]));
 }
 
+/** The person a gift is credited to and the host who raised it, where set ('': neither). */
+function creditedWords(d: Pick<DonationDetail, 'onBehalfOfName' | 'facilitatedByName'>): string {
+  const credit = d.onBehalfOfName ? `credited to ${d.onBehalfOfName}` : null;
+  const host = d.facilitatedByName ? `raised by ${d.facilitatedByName}` : null;
+  return [credit, host].filter(Boolean).join(' · ');
+}
+
 /**
  * One saved gift's row. Memoised: a save adds one row and leaves the others' props as they
  * were (the same gift objects, the same numbers), so only the new row renders.
@@ -285,13 +294,14 @@ function useNamesakeTells(list: readonly DonationDetail[]): Map<string, string> 
 const GiftRowLine = memo(function GiftRowLine({
   d,
   n,
-  credited,
+  designation,
   tell,
   onReceipt,
 }: {
   d: DonationDetail;
   n: number;
-  credited: string;
+  /** Its campaign, committee and donation account. */
+  designation: string;
   onReceipt: (gift: ReceiptGift) => void;
   /** What tells this donor from a namesake in the list (none when the name is the only one). */
   tell: string | undefined;
@@ -306,7 +316,10 @@ const GiftRowLine = memo(function GiftRowLine({
       <td className="num">{formatDollars(d.donationAmount)}</td>
       <td>{d.donationDate.slice(0, 10)}</td>
       <td>{METHOD_LABEL[d.paymentMethod]}</td>
-      <td>{credited}</td>
+      <td>
+        {designation}
+        {creditedWords(d) ? <div className="gift-credited">{creditedWords(d)}</div> : null}
+      </td>
       <td>
         <span className="row-badges">
           {d.flagged ? <span className="badge badge-warn">over a limit: in Review</span> : null}

@@ -1,11 +1,13 @@
 /**
- * Starting a batch: its name (the suggestion selected, so typing replaces it), date, payment
- * method and designation, and what the stack should add up to. Filled top to bottom by typing
- * (a choice takes the typed name) and Enter, from any field.
+ * Starting a batch: its name (the suggestion selected, so typing replaces it), date (one field,
+ * today's at first, typed 12/01/2026 or 2026-12-01), payment method (none unless chosen) and
+ * designation, and what the stack should add up to (only what is typed). Filled top to bottom
+ * by typing (a choice takes the typed name), Tab and Enter, from any field.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { monthDayYear, typedDateOnly } from '#shared/dates.ts';
 import { parseAmountCents } from '#shared/money.ts';
 import { BatchCreate, type Batch } from '#shared/schemas/batches.ts';
 import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
@@ -39,6 +41,21 @@ const FIELD_MAP: Record<string, keyof BatchForm> = {
   expectedTotal: 'expectedTotal',
 };
 
+/** A new batch's form: today's date and name, nothing chosen, nothing expected. */
+function freshBatch(): BatchForm {
+  return {
+    name: `Gifts ${localToday()}`,
+    batchDate: monthDayYear(localToday()),
+    campaignId: '',
+    committeeId: '',
+    donationAccountId: '',
+    // None unless the volunteer chooses one: a method they never chose would go on every gift.
+    paymentMethod: '',
+    expectedCount: '',
+    expectedTotal: '',
+  };
+}
+
 export function NewBatchDialog({
   open,
   onClose,
@@ -52,18 +69,12 @@ export function NewBatchDialog({
   const client = useQueryClient();
   const ref = useReferenceData();
   const [topError, setTopError] = useState<string | null>(null);
-  const form = useForm<BatchForm>({
-    defaultValues: {
-      name: `Gifts ${localToday()}`,
-      batchDate: localToday(),
-      campaignId: '',
-      committeeId: '',
-      donationAccountId: '',
-      paymentMethod: 'check',
-      expectedCount: '',
-      expectedTotal: '',
-    },
-  });
+  const form = useForm<BatchForm>({ defaultValues: freshBatch() });
+  // Closed, it is emptied for the next batch: the last batch's method or expected total is
+  // never the next one's unless typed again.
+  useEffect(() => {
+    if (!open) form.reset(freshBatch());
+  }, [open, form]);
   const errors = form.formState.errors;
   const create = useMutation({
     mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body),
@@ -76,9 +87,15 @@ export function NewBatchDialog({
       form.setError('expectedTotal', { message: 'must be an amount in dollars, like 1250 or 1250.50' });
       return;
     }
+    const batchDate = v.batchDate.trim() ? typedDateOnly(v.batchDate) : null;
+    if (v.batchDate.trim() && batchDate === null) {
+      form.setError('batchDate', { message: 'must be a date, like 12/01/2026 or 2026-12-01' });
+      form.setFocus('batchDate');
+      return;
+    }
     const body = {
       name: v.name,
-      batchDate: orNull(v.batchDate),
+      batchDate,
       campaignId: orNull(v.campaignId),
       committeeId: orNull(v.committeeId),
       donationAccountId: orNull(v.donationAccountId),
@@ -153,9 +170,13 @@ export function NewBatchDialog({
           error={errors.name?.message}
           fieldClassName="span-2"
         />
+        {/* One Tab stop (a date input's month, day and year are three): typed, or today's kept. */}
         <TextField
           label="Gift date"
-          type="date"
+          autoComplete="off"
+          inputMode="numeric"
+          hint="Month/day/year, or 2026-12-01"
+          onFocus={(e) => e.currentTarget.select()}
           {...form.register('batchDate')}
           error={errors.batchDate?.message}
         />

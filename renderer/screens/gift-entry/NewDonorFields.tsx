@@ -1,10 +1,13 @@
 /**
- * "New donor" inside the row: name, email, phone, address, employer, occupation. While the
- * name or email is typed, existing records that match are offered first, so the same person
- * is not entered twice.
+ * "New donor" inside the row: name, greeting, email, phone, address, employer, occupation.
+ * While the name or email is typed, existing records that match are offered first, so the same
+ * person is not entered twice. The name typed in the donor box is split at its first space;
+ * the fieldset says the split as it will be saved and how letters will greet the donor (the
+ * greeting typed, else the first name), and Alt+W swaps first and last name (a family name
+ * written first, "Nguyễn Thị Minh Khai").
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useApi } from '../../api/provider.tsx';
@@ -15,6 +18,8 @@ import { donorLines, donorName } from './DonorPicker.tsx';
 export interface NewDonorValues {
   firstName: string;
   lastName: string;
+  /** How letters greet them ("Dear …,"); empty: by first name. */
+  salutation: string;
   email: string;
   phone: string;
   street1: string;
@@ -28,6 +33,7 @@ export interface NewDonorValues {
 export const EMPTY_NEW_DONOR: NewDonorValues = {
   firstName: '',
   lastName: '',
+  salutation: '',
   email: '',
   phone: '',
   street1: '',
@@ -46,6 +52,26 @@ export function splitName(typed: string): { firstName: string; lastName: string 
   return i < 0 ? { firstName: t, lastName: '' } : { firstName: t.slice(0, i), lastName: t.slice(i + 1) };
 }
 
+/** The split as it will be saved, in words ("first name Nguyễn, last name Thị Minh Khai"). */
+export function splitWords(n: { firstName: string; lastName: string }): string {
+  return `first name “${n.firstName.trim()}”, last name “${n.lastName.trim()}”`;
+}
+
+/** "Dear …," as the letters will open: the greeting typed (its "Dear" and comma left out), else the first name. */
+export function letterGreeting(n: Pick<NewDonorValues, 'firstName' | 'lastName' | 'salutation'>): string {
+  const own = n.salutation
+    .replace(/^dear\s+/i, '')
+    .replace(/,\s*$/, '')
+    .trim();
+  const name = own || n.firstName.trim() || `${n.firstName} ${n.lastName}`.trim();
+  return `Dear ${name},`;
+}
+
+/** Alt+W: first and last name swapped (true when handled). */
+export function isSwapKey(e: KeyboardEvent): boolean {
+  return e.altKey && !e.ctrlKey && !e.metaKey && (e.key.toLowerCase() === 'w' || e.code === 'KeyW');
+}
+
 const fold = (s: string | null | undefined) =>
   (s ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
@@ -55,6 +81,8 @@ export function NewDonorFields(props: {
   values: NewDonorValues;
   onUseExisting: (c: ContactSummary) => void;
   onCancel: () => void;
+  /** First and last name swapped (Alt+W, or the button). */
+  onSwap: () => void;
 }) {
   const api = useApi();
   const { values, errors } = props;
@@ -86,7 +114,14 @@ export function NewDonorFields(props: {
 
   const r = props.register;
   return (
-    <fieldset className="new-donor">
+    <fieldset
+      className="new-donor"
+      onKeyDown={(e) => {
+        if (!isSwapKey(e)) return;
+        e.preventDefault();
+        props.onSwap();
+      }}
+    >
       <legend>New donor</legend>
       {existing.length > 0 ? (
         <div className="notice notice-warn existing-offer" role="status">
@@ -118,6 +153,21 @@ export function NewDonorFields(props: {
           error={errors?.firstName?.message}
         />
         <TextField label="Last name" {...r('newDonor.lastName')} error={errors?.lastName?.message} />
+        <TextField
+          label="Greeting"
+          hint="In letters; empty: the first name"
+          placeholder={values.firstName.trim()}
+          {...r('newDonor.salutation')}
+          error={errors?.salutation?.message}
+        />
+        <div className="new-donor-split">
+          <p role="status" aria-live="polite" data-testid="new-donor-split">
+            Saved as {splitWords(values)}. Letters open “{letterGreeting(values)}”
+          </p>
+          <Button tone="quiet" onClick={props.onSwap} aria-keyshortcuts="Alt+W">
+            Swap first and last <kbd>Alt+W</kbd>
+          </Button>
+        </div>
         <TextField label="Email" type="email" {...r('newDonor.email')} error={errors?.email?.message} />
         <TextField label="Phone" type="tel" {...r('newDonor.phone')} error={errors?.phone?.message} />
         <TextField

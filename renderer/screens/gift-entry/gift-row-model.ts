@@ -21,6 +21,7 @@ export type FormField = GiftField | `newDonor.${keyof NewDonorValues}`;
 export const CONTACT_FIELDS: Record<string, FormField> = {
   firstName: 'newDonor.firstName',
   lastName: 'newDonor.lastName',
+  salutation: 'newDonor.salutation',
   primaryEmail: 'newDonor.email',
   primaryPhone: 'newDonor.phone',
   'addresses[0].street1': 'newDonor.street1',
@@ -77,6 +78,7 @@ export function newDonorBody(n: NewDonorValues): ContactBody {
   return {
     firstName: n.firstName,
     lastName: n.lastName,
+    salutation: orNull(n.salutation),
     primaryEmail: orNull(n.email),
     primaryPhone: orNull(n.phone),
     employer: orNull(n.employer),

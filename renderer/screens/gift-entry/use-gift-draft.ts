@@ -23,6 +23,7 @@ type DraftValues = Omit<GiftFieldValues, 'onBehalfOfContactId' | 'facilitatedByC
 const NewDonorDraft = z.object({
   firstName: text,
   lastName: text,
+  salutation: text.default(''), // a draft kept before the greeting was asked
   email: text,
   phone: text,
   street1: text,
