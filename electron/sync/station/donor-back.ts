@@ -22,6 +22,41 @@ import { logChange } from '../../domain/change-log.ts';
 import type { Db } from '../../db/store.ts';
 import { remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 
+/** Whether anything of a contact still waits here to be pushed (itself, a gift of it or crediting it). */
+export async function waitsHere(trx: Db, accountId: string, localId: string): Promise<boolean> {
+  const r = await trx
+    .selectFrom('changeLog as l')
+    .select('l.seq')
+    .where('l.accountId', '=', accountId)
+    .where('l.push', '=', 1)
+    .where('l.syncedAt', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('l.entityType', '=', 'contact'), eb('l.entityId', '=', localId)]),
+        eb.and([
+          eb('l.entityType', '=', 'donation'),
+          eb(
+            'l.entityId',
+            'in',
+            eb
+              .selectFrom('donations')
+              .select('id')
+              .where((d) =>
+                d.or([
+                  d('contactId', '=', localId),
+                  d('onBehalfOfContactId', '=', localId),
+                  d('facilitatedByContactId', '=', localId),
+                ]),
+              ),
+          ),
+        ]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 /**
  * Brings a donor the hub deleted back (see the top): the gifts of it the hub had confirmed go
  * here as they went there, the donor is unlinked from its deleted hub id and its create is

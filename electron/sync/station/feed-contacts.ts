@@ -20,9 +20,9 @@ import {
 } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
-import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
+import { linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { unpushedContactFields } from '../outbox/unpushed-fields.ts';
-import { bringDonorBack } from './donor-back.ts';
+import { bringDonorBack, waitsHere } from './donor-back.ts';
 import { addNotice } from './notices.ts';
 
 export interface FeedCounts {
@@ -70,7 +70,17 @@ async function contactHere(trx: Db, accountId: string, id: string): Promise<bool
  */
 async function ownUnlinked(trx: Db, accountId: string, c: FeedContact): Promise<boolean> {
   const ref = contactReferenceOf(c.tags);
-  return ref !== null && (await contactHere(trx, accountId, ref.slice(3)));
+  return ref !== null && (await ownNotLinked(trx, accountId, ref.slice(3)));
+}
+
+/**
+ * Whether this station's own contact of that id is here and linked to no hub contact. One still
+ * linked to another hub id is the copy of a donor the hub deleted, brought back at the hub since
+ * under the same reference (donor-back.ts): the page's deletion of the old one comes after its
+ * donors, so the donor it brings is written here as the hub's.
+ */
+async function ownNotLinked(trx: Db, accountId: string, id: string): Promise<boolean> {
+  return (await contactHere(trx, accountId, id)) && (await remoteIdFor(trx, 'contact', id)) === null;
 }
 
 /**
@@ -81,7 +91,7 @@ async function ownUnlinked(trx: Db, accountId: string, c: FeedContact): Promise<
  */
 async function keepOrigin(trx: Db, accountId: string, c: FeedContact): Promise<void> {
   const ref = contactReferenceOf(c.tags);
-  if (ref === null || (await contactHere(trx, accountId, ref.slice(3)))) return;
+  if (ref === null || (await ownNotLinked(trx, accountId, ref.slice(3)))) return;
   await trx
     .insertInto('contactSyncReferences')
     .values({ accountId, reference: ref, contactId: c.id })
@@ -278,41 +288,6 @@ async function applyContact(
     );
     if (written.length > 0) counts.contacts++;
   }
-}
-
-/** Whether anything of a contact still waits here to be pushed (itself, a gift of it or crediting it). */
-async function waitsHere(trx: Db, accountId: string, localId: string): Promise<boolean> {
-  const r = await trx
-    .selectFrom('changeLog as l')
-    .select('l.seq')
-    .where('l.accountId', '=', accountId)
-    .where('l.push', '=', 1)
-    .where('l.syncedAt', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('l.entityType', '=', 'contact'), eb('l.entityId', '=', localId)]),
-        eb.and([
-          eb('l.entityType', '=', 'donation'),
-          eb(
-            'l.entityId',
-            'in',
-            eb
-              .selectFrom('donations')
-              .select('id')
-              .where((d) =>
-                d.or([
-                  d('contactId', '=', localId),
-                  d('onBehalfOfContactId', '=', localId),
-                  d('facilitatedByContactId', '=', localId),
-                ]),
-              ),
-          ),
-        ]),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return r !== undefined;
 }
 
 /** The page's contacts. */
