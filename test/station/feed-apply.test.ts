@@ -338,6 +338,50 @@ describe('a page of the feed at a station', () => {
     expect(chens.map((r) => r.id)).toEqual([mine.id]);
   });
 
+  it('this station’s own donor, deleted at the hub and brought back there by another station: one page brings both, the donor stays', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const { linkRemote } = await import('../../electron/sync/outbox/links.ts');
+    const mine = await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rb.own@example.org',
+    });
+    await store.write(async (trx) => {
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: mine.id,
+        remoteId: 'cnt_HUBRB1',
+        source: 'pushed',
+        at: OLD,
+      });
+      await trx.updateTable('changeLog').set({ syncedAt: OLD }).where('entityId', '=', mine.id).execute();
+    });
+    // The hub deleted him (cnt_HUBRB1), then another station brought him back under this
+    // station's reference (cnt_HUBRB2): the page carries the donor before the deletion.
+    const again = contact(
+      'cnt_HUBRB2',
+      { firstName: 'Robert', lastName: 'Brown', email: 'rb.own@example.org' },
+      [`gd:${mine.id}`],
+    );
+    await apply(
+      page({
+        contacts: [again],
+        deletedContacts: ['cnt_HUBRB1'],
+        donations: [gift('don_HUBRB', 'cnt_HUBRB2', 19.99)],
+        cursor: '17',
+      }),
+    );
+    const browns = await store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('email', '=', 'rb.own@example.org')
+      .execute();
+    expect(browns.map((r) => r.id)).toEqual(['cnt_HUBRB2']);
+    expect((await giftsOf('cnt_HUBRB2')).map((g) => g.amountCents)).toEqual([1999]);
+  });
+
   it('one donor twice here (the feed’s copy, then this station’s own): the hub’s answer makes them one', async () => {
     const { createContact } = await import('../../electron/domain/contacts/index.ts');
     const { linkRemote, localIdFor } = await import('../../electron/sync/outbox/links.ts');
