@@ -94,7 +94,9 @@ export type ContactSortField = (typeof CONTACT_SORT_FIELDS)[number];
  *   that carries no GiftDesk reference;
  * - duplicate_at_hq: a gift found at HQ more than once;
  * - not_completed: a gift not completed here (HQ records only completed gifts);
- * - hq_has_no_donation_update: a gift changed here after it reached HQ (HQ's API cannot change one).
+ * - hq_has_no_donation_update: a gift changed here after it reached HQ (HQ's API cannot change one);
+ * - kept_at_hub: at a station, a donor deleted here that the event hub keeps (it has gifts typed at
+ *   another station or at the hub): the station gets the donor back from the hub by itself.
  */
 export const SYNC_ATTENTION_CODES = [
   'remote_refused',
@@ -106,6 +108,7 @@ export const SYNC_ATTENTION_CODES = [
   'duplicate_at_hq',
   'not_completed',
   'hq_has_no_donation_update',
+  'kept_at_hub',
 ] as const;
 export type SyncAttentionCode = (typeof SYNC_ATTENTION_CODES)[number];
 

@@ -302,3 +302,45 @@ export function emptyPage(page: HubChanges): boolean {
     Object.keys(page.snapshots ?? {}).length === 0
   );
 }
+
+/**
+ * One donor as the feed carries it, with every gift of it, whatever the cursor: for a station
+ * whose deletion of that donor the hub refused (it has gifts typed elsewhere), which deleted its
+ * copy and gets it back from this (GET /hub/donors/{id}). A donor the hub does not have is in
+ * `deletedContacts`. No snapshot kind and no cursor: the station's feed goes on where it was.
+ */
+export async function readDonor(
+  ctx: DomainContext,
+  accountId: string,
+  contactId: string,
+): Promise<HubChanges> {
+  const db = ctx.store.db;
+  const skip = skippedKinds();
+  const gifts = (
+    await db
+      .selectFrom('donations')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('contactId', '=', contactId)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.id);
+  const logged: LoggedPart = {};
+  for (const kind of KINDS) {
+    if (kind.mode !== 'logged' || skip.has(kind.name)) continue;
+    Object.assign(
+      logged,
+      await kind.read(db, accountId, kind.entityType === 'contact' ? [contactId] : gifts),
+    );
+  }
+  return {
+    contacts: logged.contacts ?? [],
+    deletedContacts: logged.deletedContacts ?? [],
+    donations: logged.donations ?? [],
+    snapshots: {},
+    reference: null,
+    cursor: '',
+    more: false,
+  };
+}

@@ -20,7 +20,7 @@ export {
   fingerprintOf,
 } from './certificate.ts';
 export { AT_THE_HUB, closeOut } from './close-out.ts';
-export { FEED_PAGE, emptyPage as emptyFeedPage, parseCursor, readChanges } from './feed.ts';
+export { FEED_PAGE, emptyPage as emptyFeedPage, parseCursor, readChanges, readDonor } from './feed.ts';
 export {
   type LedgerKindName,
   type LoggedName,

@@ -168,6 +168,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/hub/close-out`]: { roles: OFFICE, what: 'close out the event' },
   // What a station's own key does at its hub (a station's key is an administrator's, narrowed by station-gate.ts).
   [`GET ${V1}/hub/changes`]: { roles: COORDINATING, what: "read the hub's changes as a station" },
+  [`GET ${V1}/hub/donors/:id`]: { roles: COORDINATING, what: 'read a donor again as a station' },
   [`POST ${V1}/hub/report`]: { roles: COORDINATING, what: 'report as a station' },
   [`POST ${V1}/hub/join/confirm`]: { roles: COORDINATING, what: 'confirm a pairing as a station' },
 };

@@ -29,7 +29,7 @@ declare module 'fastify' {
 /** What a station's key may do: [methods, route] (the route the router matched, e.g. `/api/v1/contacts/:id`). */
 const STATION_ROUTES: Array<[RegExp, RegExp]> = [
   [/^POST$/, /^\/api\/v1\/hub\/(join|join\/confirm|report)$/],
-  [/^GET$/, /^\/api\/v1\/hub\/changes$/],
+  [/^GET$/, /^\/api\/v1\/hub\/(changes|donors\/[^/]+)$/],
   [/^(GET|POST|PUT|DELETE)$/, /^\/api\/v1\/contacts(\/[^/]+)?$/],
   [/^(GET|POST)$/, /^\/api\/v1\/donations$/],
   [/^POST$/, /^\/api\/v1\/donations\/thank-you$/],

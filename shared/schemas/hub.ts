@@ -8,6 +8,8 @@
  * - GET  /hub/changes?after=CURSOR&wait=SECONDS — the station's key. What changed at the hub
  *   after the cursor (contacts, gifts, reference data), oldest first; with `wait`, held open
  *   until something changes (at most `wait` seconds).
+ * - GET  /hub/donors/{id} — the station's key. One donor with every gift of it, in the feed's
+ *   shapes, cursor untouched (a station gets back a donor whose deletion the hub refused).
  * - POST /hub/report — the station's key. What the station says of itself (close-out).
  * At the hub, for the person hosting (any key of the account):
  * - GET /hub, POST /hub/codes, GET /hub/stations, POST /hub/stations/:id/revoke,
@@ -186,6 +188,9 @@ export const HubHostBody = z.object({
 export const HubStationList = z.object({ stations: z.array(HubStation) }).meta({ id: 'HubStationList' });
 
 export const HubStationParams = z.object({ id: z.string().trim().min(1).max(64) });
+
+/** GET /hub/donors/{id}: the hub's id of the donor. */
+export const HubDonorParams = z.object({ id: z.string().trim().min(1).max(64) });
 
 export const HubRevoked = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.string() });
 

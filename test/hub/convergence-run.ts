@@ -469,10 +469,10 @@ async function operate(
     defaultElection: 2,
     letterSettings: 2,
     flagReview: 4,
-    // Not drawn yet: a donor deleted at the hub while a station types a gift or an edit to them is
-    // an open question (the deletion or the station's work must win; today the station keeps the
-    // donor with its change parked, the hub has none). GIFTDESK_CONVERGENCE_DELETES=1 draws it.
-    deleteDonor: process.env.GIFTDESK_CONVERGENCE_DELETES === '1' ? 1 : 0,
+    // A donor deleted at the hub, maybe while a station types a gift or an edit to them (a station
+    // offline, or just behind): the gift wins, the donor comes back everywhere with the station's
+    // work (docs/design.md). GIFTDESK_CONVERGENCE_DELETES sets the weight (0 leaves them out).
+    deleteDonor: deleteWeight(process.env.GIFTDESK_CONVERGENCE_DELETES),
     crash: 3,
   };
   if (basic)
@@ -504,6 +504,12 @@ async function operate(
   }
   await Promise.all(crashes);
   for (const e of rig.ends) if (!e.isUp()) await e.restart();
+}
+
+/** The weight of hub deletions among the operations: GIFTDESK_CONVERGENCE_DELETES, 2 by default. */
+function deleteWeight(v: string | undefined): number {
+  const n = v === undefined || v === '' ? 2 : Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : 2;
 }
 
 /* ------------------------------------------------------------------ quiet */

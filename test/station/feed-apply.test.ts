@@ -285,7 +285,7 @@ describe('a page of the feed at a station', () => {
     );
   });
 
-  it('a contact deleted at the hub goes, unless a gift of it waits here', async () => {
+  it('a contact deleted at the hub goes, unless a gift of it waits here: then it goes back to the hub', async () => {
     const ana = contact('cnt_HUBANA', { firstName: 'Ana', lastName: 'Ruiz' });
     const ben = contact('cnt_HUBBEN', { firstName: 'Ben', lastName: 'Okafor' });
     await apply(page({ contacts: [ana, ben], cursor: '14' }));
@@ -298,13 +298,28 @@ describe('a page of the feed at a station', () => {
       campaignId: 'cmp_HUBGALA',
     });
     const counts = await apply(page({ deletedContacts: ['cnt_HUBANA', 'cnt_HUBBEN'], cursor: '15' }));
-    expect(counts).toMatchObject({ deleted: 1, skipped: 1 });
+    expect(counts).toMatchObject({ deleted: 1, skipped: 0 });
     const left = await store.db
       .selectFrom('contacts')
       .select('id')
       .where('id', 'in', ['cnt_HUBANA', 'cnt_HUBBEN'])
       .execute();
     expect(left.map((r) => r.id)).toEqual(['cnt_HUBBEN']);
+    // The gift wins: Ben is no longer linked to the hub's deleted donor, and his create waits to go.
+    const linked = await store.db
+      .selectFrom('syncLinks')
+      .select('localId')
+      .where('localId', '=', 'cnt_HUBBEN')
+      .execute();
+    expect(linked).toEqual([]);
+    const create = await store.db
+      .selectFrom('changeLog')
+      .select('op')
+      .where('entityId', '=', 'cnt_HUBBEN')
+      .where('push', '=', 1)
+      .where('syncedAt', 'is', null)
+      .execute();
+    expect(create.map((c) => c.op)).toContain('create');
   });
 
   it('a contact this station created coming back (its reference tag) is not added twice', async () => {
@@ -321,6 +336,50 @@ describe('a page of the feed at a station', () => {
     await apply(page({ contacts: [back], cursor: '16' }));
     const chens = await store.db.selectFrom('contacts').select('id').where('lastName', '=', 'Wu').execute();
     expect(chens.map((r) => r.id)).toEqual([mine.id]);
+  });
+
+  it('this station’s own donor, deleted at the hub and brought back there by another station: one page brings both, the donor stays', async () => {
+    const { createContact } = await import('../../electron/domain/contacts/index.ts');
+    const { linkRemote } = await import('../../electron/sync/outbox/links.ts');
+    const mine = await createContact(ctx, {
+      accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      primaryEmail: 'rb.own@example.org',
+    });
+    await store.write(async (trx) => {
+      await linkRemote(trx, {
+        accountId,
+        entityType: 'contact',
+        localId: mine.id,
+        remoteId: 'cnt_HUBRB1',
+        source: 'pushed',
+        at: OLD,
+      });
+      await trx.updateTable('changeLog').set({ syncedAt: OLD }).where('entityId', '=', mine.id).execute();
+    });
+    // The hub deleted him (cnt_HUBRB1), then another station brought him back under this
+    // station's reference (cnt_HUBRB2): the page carries the donor before the deletion.
+    const again = contact(
+      'cnt_HUBRB2',
+      { firstName: 'Robert', lastName: 'Brown', email: 'rb.own@example.org' },
+      [`gd:${mine.id}`],
+    );
+    await apply(
+      page({
+        contacts: [again],
+        deletedContacts: ['cnt_HUBRB1'],
+        donations: [gift('don_HUBRB', 'cnt_HUBRB2', 19.99)],
+        cursor: '17',
+      }),
+    );
+    const browns = await store.db
+      .selectFrom('contacts')
+      .select('id')
+      .where('email', '=', 'rb.own@example.org')
+      .execute();
+    expect(browns.map((r) => r.id)).toEqual(['cnt_HUBRB2']);
+    expect((await giftsOf('cnt_HUBRB2')).map((g) => g.amountCents)).toEqual([1999]);
   });
 
   it('one donor twice here (the feed’s copy, then this station’s own): the hub’s answer makes them one', async () => {

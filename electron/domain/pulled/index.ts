@@ -25,6 +25,7 @@ export {
   sentToHqByHub,
   updateEventGift,
 } from './event-gifts.ts';
+export { dropEventGifts } from './event-drop.ts';
 export { insertEventGifts } from './event-gifts-many.ts';
 export { applyEventCustomValues } from './event-custom.ts';
 export {

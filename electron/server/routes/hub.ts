@@ -12,6 +12,7 @@ import {
   HubAccountQuery,
   HubChanges,
   HubChangesQuery,
+  HubDonorParams,
   HubCode,
   HubCodeBody,
   HubHostBody,
@@ -41,6 +42,7 @@ import {
   listStations,
   emptyFeedPage,
   readChanges,
+  readDonor,
   recordReport,
   requireHubSettings,
   revokeStation,
@@ -187,6 +189,19 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       if (refused) return (reply as unknown as FastifyReply).code(401).send(refused);
       return readChanges(ctx, accountId, req.query.after, limit);
     },
+  });
+
+  r.get('/hub/donors/:id', {
+    schema: {
+      tags,
+      summary:
+        'One donor as the feed carries it, with every gift of it (a station gets back a donor whose deletion the hub refused)',
+      description:
+        'The answer has the shape of a page of the feed with no cursor: the donor in `contacts` (in `deletedContacts` when the hub does not have it), every gift of it in `donations`. The station keeps its own cursor.',
+      params: HubDonorParams,
+      response: { 200: HubChanges, ...errors(400, 403) },
+    },
+    handler: async (req) => readDonor(ctx, scopedAccount(req, undefined), req.params.id),
   });
 
   r.post('/hub/report', {

@@ -33,6 +33,8 @@ import {
   unlinkRemote,
 } from '../outbox/links.ts';
 import { getItem, type PushEntity, updateItem } from '../outbox/items.ts';
+import { bringDonorBack } from '../station/donor-back.ts';
+import { deletedDonorsNamed, landedUnderDeletedDonor } from './donor-gone.ts';
 import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { foldNewDonor } from './fold-donor.ts';
@@ -138,6 +140,26 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
         });
         return null;
       }
+      if (
+        step.op === 'create' &&
+        e.entityType === 'donation' &&
+        cfg.kind === 'hub' &&
+        (await landedUnderDeletedDonor(trx, e.entityId, step.body))
+      ) {
+        // At a station: the gift reached the hub just before the hub deleted its donor, and went
+        // with it there; the donor is on its way back (donor-back.ts), and the gift goes again
+        // after it, under its new hub id. Nothing is linked.
+        await releaseAttempt(trx, step.attemptId);
+        await updateItem(trx, e.entityType, e.entityId, {
+          state: 'idle',
+          attemptId: null,
+          attemptBody: null,
+          failures: 0,
+          nextTryAt: null,
+          updatedAt: at,
+        });
+        return 0;
+      }
       if (step.op === 'create')
         await linkRemote(trx, {
           accountId: cfg.accountId,
@@ -232,16 +254,38 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       await backOff(d, e, problem.sentence);
       return 'failed';
     }
+    // At a station: the hub no longer has a donor this request names (deleted there meanwhile).
+    // The gift wins: the donor goes back to the hub, and this record after it (donor-back.ts).
+    if (cfg.kind === 'hub' && status === 404) {
+      const back = await store.write(async (trx) => {
+        let brought = false;
+        for (const donor of await deletedDonorsNamed(trx, e, step, res))
+          if (await bringDonorBack(trx, cfg.accountId, donor, at)) brought = true;
+          // Brought back already (the feed's page came first): this record goes after its create.
+          else if ((await remoteIdFor(trx, 'contact', donor)) === null) brought = true;
+        return brought;
+      });
+      if (back) return 'again';
+    }
     const message = remoteMessage(res);
+    // At a station: the hub keeps a donor deleted here (it has gifts typed elsewhere); the
+    // station gets it back from the hub (station/kept-donors.ts), with nothing for a person to do.
+    const kept = cfg.kind === 'hub' && step.op === 'delete' && res.error?.code === 'donor_has_other_gifts';
     await store.write((trx) =>
       updateItem(trx, e.entityType, e.entityId, {
         state: 'attention',
-        attentionCode: step.op === 'update' && status === 404 ? 'deleted_at_hq' : 'remote_refused',
+        attentionCode: kept
+          ? 'kept_at_hub'
+          : step.op === 'update' && status === 404
+            ? 'deleted_at_hq'
+            : 'remote_refused',
         attentionReason: saidOf(
           cfg.kind,
-          step.op === 'update' && status === 404
-            ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
-            : `HQ refused the ${step.op} (${status}): ${message}`,
+          kept
+            ? `HQ keeps this donor: ${message} It comes back here from HQ.`
+            : step.op === 'update' && status === 404
+              ? `HQ no longer has this contact (404): it was deleted at HQ. Discard this item, or delete the contact here too. HQ said: ${message}`
+              : `HQ refused the ${step.op} (${status}): ${message}`,
         ),
         attentionStatus: status,
         attentionAt: at,

@@ -28,6 +28,7 @@ import { readForReconcile, reconcileUnknown } from '../reconcile/reconcile.ts';
 import type { KeySource } from '../remote/secret-box.ts';
 import { earliestRetryAt, getItem, updateItem } from '../outbox/items.ts';
 import type { RemoteClient } from '../net/http-client.ts';
+import { restoreKeptDonors } from '../station/kept-donors.ts';
 import { defaultClient, REQUEST_TIMEOUT_MS } from './default-client.ts';
 import { type ContactMatcher, linkByEmail } from './email-link.ts';
 import { prepare, RECHECKED } from './prepare.ts';
@@ -268,7 +269,8 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       });
       if (!progressed) break;
     }
-    if (stopReason) result.stopped = stopReason;
+    if (stopReason) result.stopped = stopReason; // then a station gets back the donors the hub kept:
+    if (cfg.kind === 'hub' && !stopReason) await restoreKeptDonors(store, accountId, client, clock);
 
     const paused = client.pacer.pausedUntil;
     await store.write((trx) =>

@@ -5,7 +5,8 @@
  * was read: the feed brings it back); a field this station changed and pushed that the hub now
  * holds otherwise lost to a later change elsewhere — the hub's value is taken and a notice
  * written (notices.ts), never dropped silently. Deleted contacts go, unless something of them
- * still waits here to be pushed.
+ * still waits here to be pushed: then the gift wins, and the donor goes back to the hub
+ * (donor-back.ts).
  */
 import {
   applyEventContactDetail,
@@ -19,8 +20,9 @@ import {
 } from '../../domain/pulled/index.ts';
 import type { Db } from '../../db/store.ts';
 import { contactReferenceOf } from '#shared/sync-reference.ts';
-import { linkRemote, localIdFor, unlinkRemote } from '../outbox/links.ts';
+import { linkRemote, localIdFor, remoteIdFor, unlinkRemote } from '../outbox/links.ts';
 import { unpushedContactFields } from '../outbox/unpushed-fields.ts';
+import { bringDonorBack, waitsHere } from './donor-back.ts';
 import { addNotice } from './notices.ts';
 
 export interface FeedCounts {
@@ -68,7 +70,17 @@ async function contactHere(trx: Db, accountId: string, id: string): Promise<bool
  */
 async function ownUnlinked(trx: Db, accountId: string, c: FeedContact): Promise<boolean> {
   const ref = contactReferenceOf(c.tags);
-  return ref !== null && (await contactHere(trx, accountId, ref.slice(3)));
+  return ref !== null && (await ownNotLinked(trx, accountId, ref.slice(3)));
+}
+
+/**
+ * Whether this station's own contact of that id is here and linked to no hub contact. One still
+ * linked to another hub id is the copy of a donor the hub deleted, brought back at the hub since
+ * under the same reference (donor-back.ts): the page's deletion of the old one comes after its
+ * donors, so the donor it brings is written here as the hub's.
+ */
+async function ownNotLinked(trx: Db, accountId: string, id: string): Promise<boolean> {
+  return (await contactHere(trx, accountId, id)) && (await remoteIdFor(trx, 'contact', id)) === null;
 }
 
 /**
@@ -79,7 +91,7 @@ async function ownUnlinked(trx: Db, accountId: string, c: FeedContact): Promise<
  */
 async function keepOrigin(trx: Db, accountId: string, c: FeedContact): Promise<void> {
   const ref = contactReferenceOf(c.tags);
-  if (ref === null || (await contactHere(trx, accountId, ref.slice(3)))) return;
+  if (ref === null || (await ownNotLinked(trx, accountId, ref.slice(3)))) return;
   await trx
     .insertInto('contactSyncReferences')
     .values({ accountId, reference: ref, contactId: c.id })
@@ -278,28 +290,6 @@ async function applyContact(
   }
 }
 
-/** Whether anything of a contact still waits here to be pushed (itself or a gift of it). */
-async function waitsHere(trx: Db, accountId: string, localId: string): Promise<boolean> {
-  const r = await trx
-    .selectFrom('changeLog as l')
-    .select('l.seq')
-    .where('l.accountId', '=', accountId)
-    .where('l.push', '=', 1)
-    .where('l.syncedAt', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('l.entityType', '=', 'contact'), eb('l.entityId', '=', localId)]),
-        eb.and([
-          eb('l.entityType', '=', 'donation'),
-          eb('l.entityId', 'in', eb.selectFrom('donations').select('id').where('contactId', '=', localId)),
-        ]),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
 /** The page's contacts. */
 export async function applyFeedContacts(
   trx: Db,
@@ -312,7 +302,10 @@ export async function applyFeedContacts(
   for (const c of contacts) await applyContact(trx, accountId, c, readAt, at, counts);
 }
 
-/** The page's deleted contacts: each goes, unless something of it still waits here. */
+/**
+ * The page's deleted contacts: each goes, unless something of it still waits here; then it is
+ * brought back at the hub (donor-back.ts).
+ */
 export async function applyFeedDeletions(
   trx: Db,
   accountId: string,
@@ -324,8 +317,11 @@ export async function applyFeedDeletions(
     const localId = await localIdFor(trx, accountId, 'contact', hubId);
     if (localId === null) continue;
     if (await waitsHere(trx, accountId, localId)) {
-      counts.skipped++;
-      counts.notes.push(`A contact deleted at the hub still has changes waiting here; it was kept`);
+      // The gift wins: the donor goes back to the hub with what waits of it (donor-back.ts).
+      if (await bringDonorBack(trx, accountId, localId, at))
+        counts.notes.push(
+          `A donor deleted at the hub still had changes waiting here; it goes back to the hub`,
+        );
       continue;
     }
     if (await deleteEventContact(trx, accountId, localId, at)) counts.deleted++;

@@ -12,6 +12,7 @@ import type { RemoteClient, RemoteResult } from '../net/http-client.ts';
 import { getRemoteSettings } from '../remote/settings.ts';
 import { applyFeedPage, type FeedPage } from './apply-feed.ts';
 import { emptyCounts, type FeedCounts } from './feed-contacts.ts';
+import { restoreKeptDonors } from './kept-donors.ts';
 
 export type FeedStep =
   | { ok: true; counts: FeedCounts; more: boolean }
@@ -93,6 +94,8 @@ export async function readFeedOnce(
   const clock = opts.clock ?? Date.now;
   const s = await hubSettings(store, accountId);
   if (!s.ok) return s;
+  // Donors whose deletion here the hub refused come back first (kept-donors.ts).
+  await restoreKeptDonors(store, accountId, client, clock);
   const asked = await ask(client, s.settings.hubCursor, { ...opts, clock });
   const p = pageOf(asked.result);
   if (!p.ok) return p;

@@ -28,6 +28,7 @@ const TITLES: Record<SyncAttentionCode, string> = {
   duplicate_at_hq: 'Already at HQ',
   not_completed: 'Not completed',
   hq_has_no_donation_update: 'HQ cannot change gifts',
+  kept_at_hub: 'Kept at the event hub',
 };
 
 /** The code's title; a code this version does not know is listed as `unknown` and shown so. */
@@ -43,6 +44,7 @@ function fixHint(item: Item): string | null {
   if (item.code === 'reference_not_linked' || item.code === 'not_linked')
     return 'Link the campaign, committee or donation account to its HQ id, then retry.';
   if (item.code === 'confirm_delete') return 'Retry confirms the delete at HQ (its gifts there go too).';
+  if (item.code === 'kept_at_hub') return 'Nothing to do: the donor comes back here from the event hub.';
   if (item.code === 'possible_duplicate')
     return 'Check HQ first: retry sends it again only when it is truly absent.';
   if (item.entityType === 'contact') return 'Fix the contact (Contacts screen), then retry.';
