@@ -80,7 +80,16 @@ export async function restoreKeptDonors(
       }
       const counts = emptyCounts();
       for (const name of LEDGER_KIND_NAMES)
-        await LEDGER_APPLY[name]({ trx, accountId, page, snapshots: {}, readAt, at, counts });
+        await LEDGER_APPLY[name]({
+          trx,
+          accountId,
+          page,
+          snapshots: {},
+          readAt,
+          at,
+          counts,
+          deferTotals: false,
+        });
     });
     store.changes.note(null);
     restored++;
