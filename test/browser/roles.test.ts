@@ -47,6 +47,11 @@ async function windowAs(role: Role): Promise<Page> {
     .execute();
   expect(live).toHaveLength(1);
   await sql`update api_keys set role = ${role} where id = ${live[0]!.id}`.execute(server.store.db);
+  // A volunteer opens only the batches they started: "Front desk" is this window's own.
+  if (role === 'volunteer')
+    await sql`update batches set created_by_key_id = ${live[0]!.id} where id = ${batchId}`.execute(
+      server.store.db,
+    );
   // Typing into the batch "Front desk", as gift entry remembers it.
   await app.page.evaluate(
     ([key, id]) => localStorage.setItem(key!, id!),
