@@ -50,7 +50,12 @@ export { marksNoteFor, syncStatus } from './status/status.ts';
 export { stationAccounts } from './remote/hub-remote.ts';
 export { type EventStatusView, eventStatus } from './station/event-status.ts';
 export { type JoinInput, type JoinResult, joinHub } from './station/join.ts';
-export { type JoinPhase, type JoinProgress, joinProgressOf, onJoinProgress } from './station/join-progress.ts';
+export {
+  type JoinPhase,
+  type JoinProgress,
+  joinProgressOf,
+  onJoinProgress,
+} from './station/join-progress.ts';
 export { type ReplaceResult, replaceHub } from './station/replace.ts';
 export { type HqTarget, type LeaveResult, leaveEvent } from './station/leave.ts';
 export {

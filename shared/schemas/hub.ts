@@ -303,6 +303,8 @@ export const HubChanges = z
   .meta({ id: 'HubChanges' });
 
 export * from './hub-close-out.ts';
+export * from './hub-join-progress.ts';
+export * from './hub-notices.ts';
 
 export const EventJoinBody = z.object({
   /** The key's own account (optional: the join makes the event's account here, the hub's). */
@@ -344,25 +346,6 @@ export const EventStatus = z
  * app's own session (its window), a session key for the event's account, which the app takes
  * from then on (the event's account is the hub's, not the one the window had).
  */
-/**
- * What the join under way on this GiftDesk is doing (GET /event/join/progress): connecting to the
- * hub and checking its certificate, bringing its donors and gifts (so many of what the hub said
- * it holds), finishing; then done or failed. `joining: false` with nothing else: no join ran here
- * since this server started.
- */
-export const EventJoinProgress = z
-  .object({
-    joining: z.boolean(),
-    phase: z.enum(['connecting', 'bringing', 'finishing', 'done', 'failed']).nullable(),
-    startedAt: z.string().nullable(),
-    donors: z.number().int(),
-    gifts: z.number().int(),
-    donorsAtHub: z.number().int().nullable(),
-    giftsAtHub: z.number().int().nullable(),
-  })
-  .meta({ id: 'EventJoinProgress' });
-export type EventJoinProgress = z.infer<typeof EventJoinProgress>;
-
 export const EventJoined = z
   .object({
     event: EventStatus,
@@ -381,35 +364,6 @@ export const EventJoined = z
   })
   .meta({ id: 'EventJoined' });
 
-export const HubNotice = z.object({
-  id: z.string(),
-  contactId: z.string(),
-  contactName: z.string(),
-  field: z.string(),
-  mine: z.string().nullable(),
-  theirs: z.string().nullable(),
-  createdAt: z.string(),
-  /** When the person marked it read (null: not yet; GET /event's `notices` counts those). */
-  seenAt: z.string().nullable(),
-  /** The notice in a sentence ("Your change to Maria Lopez's phone was replaced by …"). */
-  message: z.string(),
-});
-
-export const HubNoticeList = z.object({ notices: z.array(HubNotice) }).meta({ id: 'HubNoticeList' });
-
-/** POST /event/notices/{id}/seen and /event/notices/seen-all: the account (optional, as everywhere). */
-export const NoticesSeenBody = z
-  .object({ accountId: accountIdField.optional() })
-  .meta({ id: 'NoticesSeenBody' });
-
-/** POST /event/notices/{id}/seen's answer. */
-export const NoticeSeen = z.object({ id: z.string(), notices: z.number().int() }).meta({ id: 'NoticeSeen' });
-
-/** POST /event/notices/seen-all's answer: how many were marked now, and how many are left unread (0). */
-export const NoticesSeen = z
-  .object({ marked: z.number().int(), notices: z.number().int() })
-  .meta({ id: 'NoticesSeen' });
-
 export type HubJoinBody = z.infer<typeof HubJoinBody>;
 export type HubStation = z.infer<typeof HubStation>;
 export type HubJoined = z.infer<typeof HubJoined>;
@@ -426,4 +380,3 @@ export type LedgerElections = z.infer<typeof LedgerElections>;
 export type LedgerLetters = z.infer<typeof LedgerLetters>;
 export type LedgerCampaign = z.infer<typeof LedgerCampaign>;
 export type HubRejoin = z.infer<typeof HubRejoin>;
-export type HubNotice = z.infer<typeof HubNotice>;

@@ -118,13 +118,11 @@ export async function hubRoutes(app: FastifyInstance, hub: HubServices): Promise
       }
       try {
         const joined = await joinStation(ctx, req.body);
-        return reply
-          .code(201)
-          .send({
-            ...joined,
-            hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, joined.accountId),
-            holds: await eventHolds(ctx.store.db, joined.accountId),
-          });
+        return reply.code(201).send({
+          ...joined,
+          hqTakesThankYouMarks: await hqTakesMarks(ctx.store.db, joined.accountId),
+          holds: await eventHolds(ctx.store.db, joined.accountId),
+        });
       } catch (err) {
         if (isDomainError(err) && err.code.startsWith('pairing_code_')) await hub.wrongCodes.refused(req.ip);
         throw err;
