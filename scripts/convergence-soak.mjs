@@ -4,7 +4,7 @@
  * and three stations, each its own process), a few at a time; prints each seed's outcome and
  * how many passed. Exit status 1 when any seed failed.
  *
- *   node scripts/convergence-soak.mjs --seeds 200 --parallel 2 [--from 1] [--ops 40]
+ *   node scripts/convergence-soak.mjs --seeds 200 --parallel 2 [--from 1] [--ops 40] [--keep DIR]
  *
  * --skip-kinds a,b,c: the opposite check, that the comparison sees a ledger kind go missing.
  * For each kind named, the hub runs with GIFTDESK_LEDGER_SKIP=<kind> (its feed leaves that kind
@@ -26,6 +26,8 @@ const skipKinds = opt('--skip-kinds', '')
   .map((s) => s.trim())
   .filter(Boolean);
 const verbose = args.includes('--verbose');
+// --keep DIR: each failed seed's whole result (every differing read, the runner's log tail) in DIR/seed-N.json
+const keep = opt('--keep', '');
 
 /** Runs one seed in a child process; resolves with its result line. */
 function runOne(seed, skip) {
@@ -117,6 +119,11 @@ const refusals = new Map();
 await pool(list, async (seed) => {
   const r = await runOne(seed);
   if (passed(r)) ok++;
+  else if (keep) {
+    const fs = await import('node:fs');
+    fs.mkdirSync(keep, { recursive: true });
+    fs.writeFileSync(`${keep}/seed-${seed}.json`, `${JSON.stringify(r, null, 2)}\n`);
+  }
   for (const [read, fields] of Object.entries(r.divergent ?? {}))
     for (const f of fields) {
       const k = `${read}: ${f}`;

@@ -120,6 +120,37 @@ export function failedTests(report, cwd = ROOT) {
 }
 
 /**
+ * The first failures' messages, a few lines each (colour codes out), printed just above the
+ * closing lines: a run whose output is kept only at its end still says why a test failed,
+ * not only which (a randomised check's report names the seed and what differed).
+ * @param {VitestReport | null} report
+ * @param {number} maxFailures
+ * @param {number} maxLines
+ * @param {string} cwd
+ * @returns {string[]}
+ */
+export function failureDetails(report, maxFailures = 3, maxLines = 14, cwd = ROOT) {
+  if (!report?.testResults) return [];
+  /** @type {string[]} */
+  const out = [];
+  for (const file of report.testResults) {
+    const rel = path.isAbsolute(file.name) ? path.relative(cwd, file.name) : file.name;
+    for (const a of (file.assertionResults ?? []).filter((x) => x.status === 'failed')) {
+      if (out.length >= maxFailures) return out;
+      const lines = (a.failureMessages?.[0] ?? '')
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !/^\s+at /.test(l))
+        .map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
+      const shown = lines.slice(0, maxLines);
+      if (lines.length > maxLines) shown.push(`… ${lines.length - maxLines} more lines in the report`);
+      out.push([`✗ ${rel} › ${a.fullName ?? a.title ?? '?'}`, ...shown.map((l) => `    ${l}`)].join('\n'));
+    }
+  }
+  return out;
+}
+
+/**
  * Every step's line, the totals over all of them, and the exit code of the whole run.
  * @param {StepRun[]} runs
  */
@@ -217,6 +248,8 @@ async function main() {
     path.join(ROOT, 'test-results', 'summary.json'),
     `${JSON.stringify({ passed: s.passed, failed: s.failed, skipped: s.skipped, steps: s.lines, failures: s.failures }, null, 2)}\n`,
   );
+  const details = runs.flatMap((r) => failureDetails(r.report)).slice(0, 3);
+  if (details.length > 0) console.log(`\n== what the first failures said\n${details.join('\n')}`);
   const failures = s.failures.length > 0 ? `\n== failed\n${s.failures.map((f) => `✗ ${f}`).join('\n')}` : '';
   console.log(
     `\n== npm test: each step\n${s.lines.join('\n')}${failures}\n${s.passed} passed, ${s.failed} failed`,

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Step, failedTests, runSteps, summarize } from '../../scripts/test-all.mjs';
+import { type Step, failedTests, failureDetails, runSteps, summarize } from '../../scripts/test-all.mjs';
 import { tempDir } from '../helpers/server.ts';
 
 const check = (name: string): Step => ({ name, command: 'x', args: [] });
@@ -154,6 +154,37 @@ describe('naming what failed', () => {
     const s = summarize([{ step: sqlite, status: 1, report: r }]);
     expect(s.failures).toHaveLength(2);
     expect(summarize([{ step: sqlite, status: 0, report: report(3, 0) }]).failures).toEqual([]);
+  });
+
+  it('keeps a few lines of each first failure`s message (a seed`s report), without colours or stack', () => {
+    const message = [
+      '\u001b[31mAssertionError: seed 2 (replay: node … --seed 2)\u001b[39m',
+      'operations: {"gift":7}',
+      'fields that differ, by read:',
+      '  Table B donor cnt_1: totals.count',
+      '    at runSeed (convergence.test.ts:40:7)',
+      ...Array.from({ length: 20 }, (_, i) => `  read ${i}`),
+    ].join('\n');
+    const r = {
+      testResults: [
+        {
+          name: '/repo/test/hub/convergence.test.ts',
+          status: 'failed',
+          assertionResults: [{ fullName: 'seed 2', status: 'failed', failureMessages: [message] }],
+        },
+      ],
+    };
+    const [one, ...rest] = failureDetails(r, 3, 5, '/repo');
+    expect(rest).toEqual([]);
+    expect(one!.split('\n')).toEqual([
+      '✗ test/hub/convergence.test.ts › seed 2',
+      '    AssertionError: seed 2 (replay: node … --seed 2)',
+      '    operations: {"gift":7}',
+      '    fields that differ, by read:',
+      '      Table B donor cnt_1: totals.count',
+      '      read 0',
+      '    … 19 more lines in the report',
+    ]);
   });
 });
 
