@@ -187,7 +187,13 @@ export function exactlyOnceSuite(
           const writesDone = Date.now();
           if (pass) await pass;
           await completeStaffEdit(rig.local, rng, w);
-          let drained = await syncToCompletion(engine, rig, { faultyPasses: FAULTY_PASSES });
+          const healthy = () => ({ kind: 'forward' as const, action: { kind: 'forward' as const } });
+          let drained = await syncToCompletion(engine, rig, {
+            faultyPasses: FAULTY_PASSES,
+            // the events still owed happen in the passes after the faults, however many passes
+            // the faults took on this machine
+            afterFaults: eventRule(rig, w, seed, { draw: healthy, caseDraw: healthy, onlyOwed: true }),
+          });
           if (w.seen.hqEditedNotes === 0) {
             // no gift had reached HQ before the drain: staff edit one now
             await completeStaffEdit(rig.local, rng, w);

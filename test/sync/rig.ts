@@ -391,7 +391,7 @@ export interface DrainableEngine {
 export async function syncToCompletion(
   engine: DrainableEngine,
   rig: SyncRig,
-  opts: { faultyPasses?: number; maxPasses?: number; settleMs?: number } = {},
+  opts: { faultyPasses?: number; maxPasses?: number; settleMs?: number; afterFaults?: FaultRule } = {},
 ): Promise<{ passes: number }> {
   const faulty = opts.faultyPasses ?? 15;
   const max = opts.maxPasses ?? faulty + 40;
@@ -400,7 +400,7 @@ export async function syncToCompletion(
   let faultsEnded = faulty === 0 ? Date.now() : Infinity;
   for (let i = 0; ; i++) {
     if (i === faulty) {
-      rig.proxy.setRule(forwardAll);
+      rig.proxy.setRule(opts.afterFaults ?? forwardAll);
       faultsEnded = Date.now();
     }
     await engine.runPass({ accountId });

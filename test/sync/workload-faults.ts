@@ -110,6 +110,12 @@ export interface EventRuleOptions {
   hangCase?: EventCase;
   /** Each faulted request: its kind and the cases of the records it concerns. */
   onFault?: (kind: FaultKind, cases: ReadonlySet<EventCase>) => void;
+  /**
+   * Once the faults are over: every request is forwarded and only the events the workload still
+   * owes (`forceRace`, `forceDelete`) happen, so a seed whose last contacts were not sent while
+   * faults were on still produces them (how many passes that takes depends on the machine's pace).
+   */
+  onlyOwed?: boolean;
 }
 
 const HEALTHY: ReadonlySet<FaultKind> = new Set(['forward', 'slow']);
@@ -123,13 +129,15 @@ export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: Ev
   const rng = createRng(seed ^ 0xca5e);
   const { local } = rig;
   let hung = false;
+  const chance = (p: number): boolean => !opts.onlyOwed && rng.chance(p);
   return async (req: ProxiedRequest): Promise<FaultAction> => {
     const records = await recordsOf(rig, w, req);
     let beforeAnswer: (() => Promise<void>) | undefined;
     const url = new URL(req.path, 'http://hq');
     if (req.method === 'POST' && url.pathname === '/api/v1/contacts' && records.length === 1) {
       const id = records[0]!;
-      if (w.contacts.get(id) === 0 && !w.busy.has(id) && (w.forceDelete || rng.chance(0.08))) {
+      // a contact created for an owed race is not taken by a chance delete (then no race would follow)
+      if (w.contacts.get(id) === 0 && !w.busy.has(id) && (w.forceDelete || (!w.forceRace && chance(0.08)))) {
         // deleted here while its create is on the wire
         w.forceDelete = false;
         w.contacts.delete(id);
@@ -137,7 +145,7 @@ export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: Ev
         tag(w, id, 'deleteUnknown');
         w.seen.deleteUnknown++;
         await removeContact(local, w, id);
-      } else if (w.contacts.has(id) && (w.forceRace || rng.chance(0.12))) {
+      } else if (w.contacts.has(id) && (w.forceRace || chance(0.12))) {
         // edited here while its create is on the wire: before HQ has it, or between HQ's commit and its answer
         w.forceRace = false;
         tag(w, id, 'racingEdit');
@@ -156,12 +164,16 @@ export function eventRule(rig: SyncRig, w: WorkloadState, seed: number, opts: Ev
     if (req.method === 'POST' && url.pathname === '/api/v1/donations' && records.length === 1) {
       // staff open a twin of this gift at HQ while this one is on the wire
       const siblings = (w.twins.get(records[0]!) ?? []).filter((g) => g !== records[0]);
-      if (siblings.length > 0 && rng.chance(0.35))
+      if (siblings.length > 0 && chance(0.35))
         for (const s of siblings) if (await staffEdit(local, rng, w, s)) break;
     }
     const cases = new Set<EventCase>();
     for (const r of records) for (const c of w.cases.get(r) ?? []) cases.add(c);
     let hangNow = false;
+    if (opts.onlyOwed) {
+      if (beforeAnswer) return { kind: 'forward', beforeAnswer };
+      return { kind: 'forward' };
+    }
     if (opts.hangCase && !hung && cases.has(opts.hangCase)) {
       hung = true;
       hangNow = true;
