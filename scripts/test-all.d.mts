@@ -42,6 +42,12 @@ export const STEPS: Step[];
 export function stepResult(run: StepRun): StepResult;
 /** `file › test name: first line of its message` for each failed test or file that failed to load. */
 export function failedTests(report: VitestReport | null, cwd?: string): string[];
+export function failureDetails(
+  report: Partial<VitestReport> | null,
+  maxFailures?: number,
+  maxLines?: number,
+  cwd?: string,
+): string[];
 export function summarize(runs: StepRun[]): {
   lines: string[];
   /** What failed, a line each (at most 30, then how many more). */

@@ -455,6 +455,63 @@ describe('a station of an event hub', () => {
     });
   });
 
+  it('a gift the second record of one person gave on behalf of the first: after the fold it is the donor`s own gift, at the hub too, nothing parked', async () => {
+    const status = async (s: StationServer) =>
+      expectStatus(await s.request('GET', `/api/v1/sync/status?accountId=${s.accountId}`), 200) as {
+        waiting: number;
+        needsAttention: number;
+      };
+    const first = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'Robert',
+        lastName: 'Brown',
+        primaryEmail: 'rbrown.fold@example.org',
+      }),
+      201,
+    );
+    await expect.poll(async () => (await status(b)).waiting).toBe(0);
+    // Typed again at the same table (same email) and credited to the record already here.
+    const again = expectStatus(
+      await b.request('POST', '/api/v1/contacts', {
+        accountId: b.accountId,
+        firstName: 'robert',
+        lastName: 'brown',
+        primaryEmail: 'rbrown.fold@example.org',
+      }),
+      201,
+    );
+    const g = expectStatus(
+      await b.request('POST', '/api/v1/donations', {
+        accountId: b.accountId,
+        contactId: again.id,
+        onBehalfOfContactId: first.id,
+        donationAmount: 50,
+        donationDate: '2026-11-27',
+        paymentMethod: 'check',
+        campaignId,
+      }),
+      201,
+    );
+    await expect.poll(async () => (await status(b)).waiting).toBe(0);
+    expect((await status(b)).needsAttention).toBe(0);
+    const here = expectStatus(
+      await b.request('GET', `/api/v1/donations/${g.id}?accountId=${b.accountId}`),
+      200,
+    ) as { contactId: string; onBehalfOfContactId: string | null };
+    expect([here.contactId, here.onBehalfOfContactId]).toEqual([first.id, null]);
+    const atHub = expectStatus(
+      await hub.request('GET', `/api/v1/contacts?accountId=${hub.accountId}&search=rbrown.fold@example.org`),
+      200,
+    ).data as Array<{ id: string }>;
+    expect(atHub).toHaveLength(1);
+    const hubGifts = expectStatus(
+      await hub.request('GET', `/api/v1/contacts/${atHub[0]!.id}/donations?accountId=${hub.accountId}`),
+      200,
+    ).donations as Array<{ donationAmount: number; onBehalfOfContactId: string | null }>;
+    expect(hubGifts.map((x) => [x.donationAmount, x.onBehalfOfContactId ?? null])).toEqual([[50, null]]);
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

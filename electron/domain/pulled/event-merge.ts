@@ -42,6 +42,16 @@ export async function mergePulledContact(
     .set({ facilitatedByContactId: intoId })
     .where('facilitatedByContactId', '=', copyId)
     .execute();
+  // A gift one record gave on behalf of the other is now a gift on behalf of its own donor, which
+  // no end accepts (400 at the hub: the gift would wait for a person for ever). The credit goes:
+  // the gift is the donor's own, here and at the hub (whose copy of it comes back on the feed).
+  await trx
+    .updateTable('donations')
+    .set({ onBehalfOfContactId: null })
+    .where('accountId', '=', accountId)
+    .where('contactId', '=', intoId)
+    .where('onBehalfOfContactId', '=', intoId)
+    .execute();
   await trx.updateTable('hubNotices').set({ contactId: intoId }).where('contactId', '=', copyId).execute();
   await trx
     .updateTable('contacts')
