@@ -7,7 +7,8 @@
  *   donor's history made by someone (corrections, voids, marks, reviews, donor edits; a flag
  *   GiftDesk raised itself does not: HQ raises its own). Only once the record is at HQ (linked).
  * - Who: the person's name and the station's, as recorded here — never the key that carries it,
- *   which HQ keeps beside. The key only where no person or station was recorded.
+ *   which HQ keeps beside. An entry a bare key made (a script's, a window with no one signed in)
+ *   is not sent: it would name a key HQ does not know; it is written down as done.
  * - Exactly once: an entry is sent under a stable id (a history row's own id; `entered:` and the
  *   gift's sync identity, so a replacement hub names it alike) and HQ takes each id once. It is
  *   written down as sent (`sync_trail_sent`) only after HQ answered; a lost answer, a 5xx or a
@@ -73,14 +74,14 @@ function parse(detail: string | null): Record<string, unknown> | null {
 }
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** Who gave the entry, as HQ keeps it: the name and the station, else the key. */
+/** Who made the entry, as HQ keeps it: the person's name and the station's. */
 function byOf(
-  b: { name: string | null; stationId: string | null; stationName: string | null; keyId: string | null },
+  b: { name: string | null; stationId: string | null; stationName: string | null },
   names: ReadonlyMap<string, string>,
 ): TrailEntry['by'] {
   const stationName =
     b.stationName ?? (b.stationId !== null ? (names.get(b.stationId) ?? b.stationId) : null);
-  return { name: b.name, stationName, keyId: b.name === null && stationName === null ? b.keyId : null };
+  return { name: b.name, stationName, keyId: null };
 }
 
 /** A stored history row as an entry for HQ; null when no one made it (GiftDesk's own flag). */
@@ -99,11 +100,10 @@ function entryOfRow(
   const d = parse(r.detail);
   const b = d && typeof d.by === 'object' && d.by !== null ? (d.by as Record<string, unknown>) : null;
   const stationId = text(b?.stationId) ?? text(d?.station);
-  if (!b && !stationId) return null;
-  const by = byOf(
-    { name: text(b?.name), stationId, stationName: text(b?.stationName), keyId: text(b?.keyId) },
-    names,
-  );
+  // Made by a person or at a station: a bare key's (a script's, a window with no one signed in)
+  // says nothing at HQ, nor does GiftDesk's own (a flag).
+  if (!text(b?.name) && !stationId && !text(b?.stationName)) return null;
+  const by = byOf({ name: text(b?.name), stationId, stationName: text(b?.stationName) }, names);
   const changes = (Array.isArray(d?.changes) ? (d.changes as unknown[]) : []).flatMap((c) => {
     const o = typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : null;
     const v = (x: unknown) =>
@@ -153,7 +153,7 @@ export async function pendingTrail(db: Db, accountId: string, limit = BATCH): Pr
         action: 'entered',
         at: g.createdAt,
         note: null,
-        by: byOf({ name: g.enteredByName, stationId: g.stationId, stationName: null, keyId: null }, names),
+        by: byOf({ name: g.enteredByName, stationId: g.stationId, stationName: null }, names),
         fields: [],
         changes: [],
       },
@@ -221,13 +221,13 @@ export async function sendTrail(
     for (let n = 0; n < BATCHES_PER_PASS; n++) {
       const pending = await pendingTrail(store.db, cfg.accountId);
       if (pending.length === 0) return requests;
-      if (remote.takesHistory() === null) {
-        requests++;
-        await remote.read('/contacts', { accountId: cfg.remoteAccountId, limit: 1 });
-      }
-      if (remote.takesHistory() !== true) return requests;
       const entries = pending.flatMap((p) => (p.entry ? [p.entry] : []));
       if (entries.length > 0) {
+        if (remote.takesHistory() === null) {
+          requests++;
+          await remote.read('/contacts', { accountId: cfg.remoteAccountId, limit: 1 });
+        }
+        if (remote.takesHistory() !== true) return requests;
         requests++;
         const res = await remote.post(TRAIL_PATH, { accountId: cfg.remoteAccountId, entries });
         if (res.outcome !== 'applied') return requests; // again next pass; HQ takes each id once
