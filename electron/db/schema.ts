@@ -54,6 +54,7 @@ import type {
   SyncItemsTable,
   SyncLeaseTable,
   SyncLinksTable,
+  SyncTrailSentTable,
   SyncPullRunsTable,
   SyncRemotesTable,
 } from './schema/sync.ts';
@@ -115,6 +116,7 @@ export interface Database {
   importRejections: ImportRejectionsTable;
   syncRemotes: SyncRemotesTable;
   syncLinks: SyncLinksTable;
+  syncTrailSent: SyncTrailSentTable;
   syncItems: SyncItemsTable;
   syncLease: SyncLeaseTable;
   syncPullRuns: SyncPullRunsTable;

@@ -61,7 +61,8 @@ export function who(
   },
   names: ReadonlyMap<string, string>,
 ): Who | null {
-  if (p.userId === null && p.keyId === null && p.name === null && p.stationId === null) return null;
+  const nobody = p.userId === null && p.keyId === null && p.name === null && p.stationId === null;
+  if (nobody && (p.stationName ?? null) === null) return null;
   const stationName = p.stationName ?? (p.stationId !== null ? (names.get(p.stationId) ?? null) : null);
   const atStation = stationName !== null ? ` (Station ${stationName})` : '';
   const label =

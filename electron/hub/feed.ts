@@ -193,6 +193,7 @@ async function donationsById(db: Db, accountId: string, ids: string[]): Promise<
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
         stationId: r.stationId,
+        enteredByName: r.enteredByName,
         reference: donationReferenceOf(r.notes),
         committeeId: r.committeeId,
         donationAccountId: r.donationAccountId,

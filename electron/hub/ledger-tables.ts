@@ -63,6 +63,7 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   syncRemotes: { own: 'where this GiftDesk pushes to (a station: its hub)' },
   syncLinks: { own: 'this GiftDesk’s id map to its remote’s ids' },
   syncItems: { own: 'this GiftDesk’s push state per record' },
+  syncTrailSent: { own: 'the history entries this GiftDesk’s HQ confirmed' },
   syncLease: { own: 'the one-engine-per-database lease' },
   syncPullRuns: { own: 'this GiftDesk’s pulls from HQ' },
   syncDirectory: { own: 'HQ’s directory as this GiftDesk pulled it' },

@@ -258,6 +258,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         await referenceRoutes(api, ctx, { specOnly: true });
         return;
       }
+      // What a GiftDesk sending here may use beyond the donor API (sync/push/trail.ts reads it);
+      // a spec-only server names nothing.
+      api.addHook('onRequest', async (_request, reply) => {
+        void reply.header('X-GiftDesk-Extensions', 'history');
+      });
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);
       await giftCheckRoutes(api, ctx);

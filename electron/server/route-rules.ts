@@ -57,6 +57,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/contacts/:id/gift-check`]: { roles: EVERYONE, what: "check a donor's gift" },
   [`GET ${V1}/contacts/:id/credits`]: { roles: EVERYONE, what: "see a donor's credits" },
   [`GET ${V1}/contacts/:id/history`]: { roles: EVERYONE, what: "read a donor's history" },
+  [`POST ${V1}/history`]: { roles: ADMIN, what: 'carry history on to HQ' },
 
   // Gifts
   [`GET ${V1}/donations`]: { roles: EVERYONE, what: 'list gifts', own: 'gift' },

@@ -4,6 +4,7 @@
  * before and after, and the reason given; and who entered the gift.
  */
 import { z } from 'zod';
+import { accountIdField, isoDateOrTime } from './common.ts';
 
 /**
  * Who made a change: the person signed in, else the key that made the request (a script's, the
@@ -62,6 +63,41 @@ export const ContactHistory = z
   .object({ data: z.array(HistoryEntry.meta({ id: 'ContactHistoryEntry' })) })
   .meta({ id: 'ContactHistory' });
 export type ContactHistory = z.infer<typeof ContactHistory>;
+
+/**
+ * `POST /history` (GiftDesk HQ's extension; push/trail.ts sends it, never to an HQ of the donor
+ * API alone): history entries made at an event or on a laptop, carried on to HQ with the records
+ * they belong to. Each entry is taken once by its `id` (a second send of it changes nothing),
+ * belongs to a gift or donor by HQ's id, and says who made it where it was made: the person's
+ * name and the station (`by`; the key only when neither is known). `entered`: who entered the gift.
+ */
+export const TrailEntry = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_.:-]{1,120}$/, { error: 'must be 1 to 120 letters, digits, or _ . : -' }),
+  record: z.enum(['donation', 'contact']),
+  recordId: z.string().min(1).max(64),
+  action: z.string().regex(/^[a-z]{1,40}$/, { error: 'must be 1 to 40 lowercase letters' }),
+  at: isoDateOrTime,
+  note: z.string().max(2000).nullable(),
+  by: z.object({
+    name: z.string().max(200).nullable(),
+    stationName: z.string().max(200).nullable(),
+    keyId: z.string().max(64).nullable(),
+  }),
+  fields: z.array(z.string().max(120)).max(200),
+  changes: z.array(HistoryChange).max(200),
+});
+export type TrailEntry = z.infer<typeof TrailEntry>;
+
+export const HistoryTrail = z
+  .object({ accountId: accountIdField, entries: z.array(TrailEntry).min(1).max(100) })
+  .meta({ id: 'HistoryTrail' });
+export type HistoryTrail = z.infer<typeof HistoryTrail>;
+
+/** `taken`: entries new here; `known`: taken before (sent again); `unknown`: records HQ has not (deleted). */
+export const HistoryTrailResult = z
+  .object({ taken: z.number().int(), known: z.number().int(), unknown: z.array(z.string()) })
+  .meta({ id: 'HistoryTrailResult' });
+export type HistoryTrailResult = z.infer<typeof HistoryTrailResult>;
 
 /** The audit export's columns (`giftdesk audit export`), in order. */
 export const AUDIT_COLUMNS = [

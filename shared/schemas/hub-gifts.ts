@@ -37,6 +37,8 @@ export const HubDonationHistory = z.object({
  */
 export const HubDonation = DonationListItem.extend({
   stationId: z.string().nullable(),
+  /** Who typed it at that station (the person's name), when one was signed in; absent from an older hub. */
+  enteredByName: z.string().nullable().optional(),
   /** The sync reference (`gd:<id>`) of the station that typed it, when it came from one. */
   reference: z.string().nullable(),
   committeeId: z.string().nullable(),

@@ -257,6 +257,7 @@ const TABLES = {
   syncRemotes: true,
   syncLinks: true,
   syncItems: true,
+  syncTrailSent: true,
   syncLease: true,
   syncPullRuns: true,
   syncDirectory: true,

@@ -87,6 +87,13 @@ export interface SyncLinksTable {
   linkedAt: string;
 }
 
+/** Sync: a history entry HQ confirmed (push/trail.ts): a history row's id, or `entered:<donation id>`. */
+export interface SyncTrailSentTable {
+  accountId: string;
+  entryId: string;
+  sentAt: string;
+}
+
 /** Sync: the push state of one record (contact or donation). */
 export interface SyncItemsTable {
   entityType: string;

@@ -82,5 +82,18 @@ export async function contactHistory(
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
-  return { data: rows.map((r) => entryOf(r, names)) };
+  const data = rows.map((r) => entryOf(r, names));
+  // A donor created at an event: the creation HQ recorded when the event's sync key sent it is
+  // the event's own `created` entry, carried after it (limits/trail.ts); that one is shown.
+  const carriers = new Set(
+    data.flatMap((e) =>
+      e.action === 'created' && typeof e.detail?.carriedBy === 'string' ? [e.detail.carriedBy] : [],
+    ),
+  );
+  return {
+    data: data.filter(
+      (e) =>
+        !(e.action === 'created' && e.detail?.carriedBy === undefined && carriers.has(e.by?.keyId ?? '')),
+    ),
+  };
 }

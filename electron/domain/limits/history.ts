@@ -74,6 +74,10 @@ export async function donationHistory(
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
+  // Who entered it where it was typed, when its sender carried that on to this HQ (trail.ts).
+  const there = rows.find((r) => r.action === 'entered');
+  const data = rows.filter((r) => r !== there).map((r) => entryOf(r, names));
+  if (there) return { entered: { at: there.createdAt, by: entryOf(there, names).by }, data };
   return {
     entered: {
       at: gift.createdAt,
@@ -87,7 +91,7 @@ export async function donationHistory(
         names,
       ),
     },
-    data: rows.map((r) => entryOf(r, names)),
+    data,
   };
 }
 

@@ -8,3 +8,4 @@
 export { createElection, federalGeneralElectionDay, listElections, setDefaultElection } from './elections.ts';
 export { listFlags, resolveFlag } from './flags.ts';
 export { donationHistory } from './history.ts';
+export { takeHistoryTrail } from './trail.ts';

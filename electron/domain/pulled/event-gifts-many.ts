@@ -39,6 +39,7 @@ export async function insertEventGifts(
   let counted = 0;
   for (const { id, gift: g } of gifts) {
     rows.push({
+      enteredByName: null,
       ...(await mirroredColumns(trx, g, byDate)),
       id,
       accountId,
@@ -46,7 +47,6 @@ export async function insertEventGifts(
       batchId: null,
       enteredByUserId: null,
       enteredByKeyId: null,
-      enteredByName: null,
     });
     const reference = donationReferenceOf(g.notes);
     if (reference !== null) references.push({ accountId, reference, donationId: id });

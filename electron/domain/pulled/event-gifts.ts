@@ -43,6 +43,8 @@ export interface EventGift {
   thankYouSentDate: string | null;
   notes: string | null;
   stationId: string | null;
+  /** Who typed it at its station, as the hub recorded it; undefined from a hub that does not say. */
+  enteredByName?: string | null | undefined;
   /** When it was entered where it was typed. */
   createdAt: string;
   updatedAt: string;
@@ -116,6 +118,7 @@ export async function mirroredColumns(trx: Db, g: EventGift, byDate?: Map<string
     thankYouSentDate: g.thankYouSentDate,
     notes: g.notes,
     stationId: g.stationId,
+    ...(g.enteredByName !== undefined ? { enteredByName: g.enteredByName } : {}),
     createdAt: g.createdAt,
     updatedAt: g.updatedAt,
   } satisfies Partial<DonationRow>;

@@ -10,7 +10,8 @@
  *    gather the records to work on (lanes.ts): every record with changes still to go, oldest
  *    change first (a record still unknown waits, and its lane's later records behind it);
  * 4. run the lanes — a contact and its donations — side by side (as many as rate × HQ's
- *    latency needs), each lane in order, every request through the one pacer.
+ *    latency needs), each lane in order, every request through the one pacer;
+ * 5. then, to a GiftDesk HQ, the history of what it sent (trail.ts).
  *
  * For one record, up to 8 steps: prepare its next request and mark it in flight (prepare.ts),
  * or match its email at HQ first (email-link.ts); send it under the lease (under-lease.ts);
@@ -35,14 +36,13 @@ import { prepare, RECHECKED } from './prepare.ts';
 import { backOff, isApplied, recordAnswer } from './answers.ts';
 import { saidOf } from '../net/remote-words.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './under-lease.ts';
-
+import { sendTrail, trailRemote } from './trail.ts';
 export type { ContactMatcher } from './email-link.ts';
 
 export interface SyncLogger {
   info(msg: string, data?: Record<string, unknown>): void;
   warn(msg: string, data?: Record<string, unknown>): void;
 }
-
 export interface SyncEngineOptions {
   store: Store;
   keys: KeySource;
@@ -100,7 +100,6 @@ export interface PassResult {
 }
 
 type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
-
 const FAILURES_SHOWN = 3;
 
 export function createSyncEngine(opts: SyncEngineOptions) {
@@ -269,9 +268,10 @@ export function createSyncEngine(opts: SyncEngineOptions) {
       });
       if (!progressed) break;
     }
-    if (stopReason) result.stopped = stopReason; // then a station gets back the donors the hub kept:
-    if (cfg.kind === 'hub' && !stopReason) await restoreKeptDonors(store, accountId, client, clock);
-
+    if (stopReason)
+      result.stopped = stopReason; // then a station gets back the donors the hub kept, HQ the history:
+    else if (cfg.kind === 'hub') await restoreKeptDonors(store, accountId, client, clock);
+    else result.requests += await sendTrail(store, cfg, clock, trailRemote(remote, client));
     const paused = client.pacer.pausedUntil;
     await store.write((trx) =>
       noteRemote(trx, accountId, {

@@ -70,10 +70,20 @@ export interface LeasedRemote {
   ): Promise<RemoteResult>;
   /** HQ's latency as measured so far (a moving average of answered requests; 200 ms before any). */
   latencyMs(): number;
+  /**
+   * The GiftDesk extensions the remote named in its last 2xx answer through `client`
+   * (`X-GiftDesk-Extensions`, which a GiftDesk HQ sends and an HQ of the donor API alone does
+   * not): empty when it named none, null before any such answer.
+   */
+  extensions(client: RemoteClient): ReadonlySet<string> | null;
 }
+
+/** The header a GiftDesk server names its extensions in (server/app.ts sends it). */
+export const EXTENSIONS_HEADER = 'x-giftdesk-extensions';
 
 export function createLeasedRemote(o: LeasedRemoteOptions): LeasedRemote {
   const clients = new Map<string, RemoteClient>();
+  const advertised = new WeakMap<RemoteClient, ReadonlySet<string>>();
   let latencyMs = 200;
   return {
     clientFor(cfg) {
@@ -102,8 +112,22 @@ export function createLeasedRemote(o: LeasedRemoteOptions): LeasedRemote {
       });
       const dt = o.clock() - t0;
       if (r.status !== undefined) latencyMs = latencyMs * 0.8 + dt * 0.2;
+      // Only HQ's own answers tell: a 429 or 5xx may come from a proxy in front of it.
+      if (r.status !== undefined && r.status >= 200 && r.status < 300) {
+        const named = r.headers?.get(EXTENSIONS_HEADER) ?? '';
+        advertised.set(
+          client,
+          new Set(
+            named
+              .split(',')
+              .map((x) => x.trim())
+              .filter((x) => x !== ''),
+          ),
+        );
+      }
       return r;
     },
     latencyMs: () => latencyMs,
+    extensions: (client) => advertised.get(client) ?? null,
   };
 }

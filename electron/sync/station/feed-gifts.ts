@@ -99,6 +99,7 @@ export function localizedWith(
     thankYouSentDate: g.thankYouSentDate,
     notes: g.notes,
     stationId: g.stationId,
+    enteredByName: g.enteredByName,
     createdAt: g.createdAt,
     updatedAt: g.updatedAt,
     sentToHq: g.sentToHq,
