@@ -103,3 +103,21 @@ export interface ImportRejectionsTable {
   rowNo: number;
   reason: string;
 }
+
+/** A rate-limit bucket shared by the servers on one PostgreSQL (server/shared-buckets.ts). */
+export interface RateBucketsTable {
+  /** The bucket set and the key it counts: `api:key:<keyId>`, `api:ip:<address>`, `station:…`. */
+  bucket: string;
+  tokens: number;
+  /** When `tokens` was counted (Unix milliseconds). */
+  atMs: number;
+  /** 1 when the last request taken from it passed. */
+  allowed: number;
+}
+
+/** A one-time link that opens the app in a browser, shared by the servers on one PostgreSQL. */
+export interface AppLinksTable {
+  /** SHA-256 of the token, hex. */
+  tokenHash: string;
+  expiresAt: string;
+}
