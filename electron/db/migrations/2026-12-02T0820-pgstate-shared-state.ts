@@ -11,6 +11,9 @@
  * - `app_links`: the one-time links that open the app in a browser (`serve --ui`), as the
  *   SHA-256 of the token and when it expires: a link printed by one server opens on any
  *   other, once. Only PostgreSQL uses it (server/stored-one-time-tokens.ts).
+ * - `imports.owner`: the process running an import (`host|pid|random`, as `letter_runs.owner`),
+ *   so that a server starting on PostgreSQL fails only the imports of a process that is gone,
+ *   not another live server's. Null for imports from before.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
@@ -34,6 +37,7 @@ export function migration(engine: Engine): Migration {
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
         .addColumn('expires_at', pg ? 'timestamptz' : 'text', (c) => c.notNull())
         .execute();
+      await db.schema.alterTable('imports').addColumn('owner', 'text').execute();
     },
   };
 }

@@ -95,6 +95,8 @@ export interface ImportsTable {
   rejectedCount: Generated<number>;
   /** Rows whose externalId was imported before (a re-run): neither imported nor rejected. */
   skippedRows: Generated<number>;
+  /** The process running the job (`host|pid|random`); null for jobs from before it was kept. */
+  owner: string | null;
 }
 
 /** One rejected row of an import: its row number in the file and why. */
