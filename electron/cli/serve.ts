@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { openStore } from '../db/open.ts';
 import { databaseFile } from '../paths.ts';
 import type { ServerPlugin } from '../server/app.ts';
-import type { OneTimeTokens } from '../server/one-time-tokens.ts';
 import { hostedEvents } from '../hub/index.ts';
 import { defaultKeySource } from '../sync/index.ts';
 import { type CommonOptions, cliDataDirOption, common, resolveDataDir } from './context.ts';
@@ -94,30 +93,11 @@ export function registerServe(program: Command): void {
     const tls = readTls(o);
     const { LOG_REDACT, startServer } = await import('../server/serve.ts'); // only `serve` pays for loading the HTTP stack
     const dataDir = resolveDataDir(o);
-    let ui: { tokens: OneTimeTokens; plugin: ServerPlugin } | null = null;
-    let appLink = (_url: string): string | null => null;
+    let rendererDist: string | null = null;
     if (o.ui) {
       const { ensureRendererBuilt, RENDERER_DIST } = await import('./renderer-build.ts');
       await ensureRendererBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
-      const { createOneTimeTokens } = await import('../server/one-time-tokens.ts');
-      const { rendererStatic } = await import('../server/renderer-static.ts');
-      const tokens = createOneTimeTokens();
-      appLink = (url) => `${url}/#token=${tokens.issue()}`;
-      const onRedeemed = () => {
-        // The used link is dead; print a fresh one for another window or browser.
-        if (!running) return; // not serving yet: no link was printed to be used
-        const line = `The app link was used. For another window: ${appLink(running.url)}\n`;
-        (o.json ? process.stderr : process.stdout).write(line);
-      };
-      // The app's Settings say the `giftdesk` command that reaches this data folder.
-      const dataDirForCli = o.databaseUrl || process.env.DATABASE_URL ? null : cliDataDirOption(o);
-      ui = {
-        tokens,
-        plugin: rendererStatic({
-          dir: RENDERER_DIST,
-          browserSessions: { tokens, onRedeemed, dataDir: dataDirForCli },
-        }),
-      };
+      rendererDist = RENDERER_DIST;
     }
     const databaseUrl = o.databaseUrl ?? process.env.DATABASE_URL;
     let running: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -141,6 +121,33 @@ export function registerServe(program: Command): void {
       }
     }
     const store = await openStore({ dataDir, databaseUrl });
+    let ui: ServerPlugin | null = null;
+    let appLink = async (_url: string): Promise<string | null> => null;
+    if (rendererDist) {
+      const { appLinkTokens } = await import('../server/stored-one-time-tokens.ts');
+      const { rendererStatic } = await import('../server/renderer-static.ts');
+      // On PostgreSQL the links are in the database: one printed here opens on any server of it.
+      const tokens = appLinkTokens(store);
+      appLink = async (url) => `${url}/#token=${await tokens.issue()}`;
+      const onRedeemed = () => {
+        // The used link is dead; print a fresh one for another window or browser.
+        if (!running) return; // not serving yet: no link was printed to be used
+        const url = running.url;
+        void appLink(url).then(
+          (link) =>
+            (o.json ? process.stderr : process.stdout).write(
+              `The app link was used. For another window: ${link}\n`,
+            ),
+          () => undefined,
+        );
+      };
+      // The app's Settings say the `giftdesk` command that reaches this data folder.
+      const dataDirForCli = databaseUrl ? null : cliDataDirOption(o);
+      ui = rendererStatic({
+        dir: rendererDist,
+        browserSessions: { tokens, onRedeemed, dataDir: dataDirForCli },
+      });
+    }
     const asHub = await prepareHub(o, store, dataDir);
     // Every log entry (requests included, redacted) goes to the data folder's log file; the
     // terminal shows warnings and errors (and the JSON lines with --json, requests with --log-requests).
@@ -164,7 +171,7 @@ export function registerServe(program: Command): void {
                 .filter(Boolean),
             }
           : {}),
-        plugins: ui ? [ui.plugin] : [],
+        plugins: ui ? [ui] : [],
         sync: { keys: defaultKeySource(dataDir), run: o.sync !== false },
         logger: { level: o.logLevel, redact: LOG_REDACT, stream: log.stream },
         ...(asHub ? { https: asHub.tls } : tls ? { https: tls } : {}),
@@ -206,7 +213,7 @@ export function registerServe(program: Command): void {
       throw err;
     }
     if (asHub) return announceHub(o, running, asHub, log.file);
-    const link = appLink(running.url);
+    const link = await appLink(running.url);
     // An event this folder hosts is not served by this server until someone serves it again.
     const notServed = (await hostedEvents(running.ctx.store.db)).map((h) => ({
       accountId: h.accountId,

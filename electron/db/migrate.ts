@@ -15,6 +15,8 @@ import type { Engine, NamedMigration } from './migration-types.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 const TABLE = 'giftdesk_migrations';
+/** The PostgreSQL advisory lock (transaction-scoped) the migrations take turns on. */
+const MIGRATION_LOCK = 727274;
 
 export interface MigrateOptions {
   engine: Engine;
@@ -56,6 +58,15 @@ export async function migrateToLatest(
   db: Kysely<unknown>,
   { engine, beforeMigrating, migrations = MIGRATIONS }: MigrateOptions,
 ): Promise<string[]> {
+  // Servers started together on a fresh PostgreSQL database: the migrations' own table is made
+  // under the same lock as the migrations (two CREATE TABLE IF NOT EXISTS at once can both
+  // try to make it, and one then fails on PostgreSQL's catalog).
+  if (engine === 'postgres')
+    await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+      await sql`create table if not exists ${sql.table(TABLE)} (
+          name text primary key, applied_at text not null)`.execute(trx);
+    });
   const pending = await pendingMigrations(db, migrations);
   if (pending.length === 0) return [];
   const appliedBefore = migrations.length - pending.length;
@@ -66,7 +77,8 @@ export async function migrateToLatest(
     await db.connection().execute(async (conn) => {
       await sql.raw(engine === 'sqlite' ? 'begin immediate' : 'begin').execute(conn);
       try {
-        if (engine === 'postgres') await sql`select pg_advisory_xact_lock(727274)`.execute(conn);
+        // Every server on the database migrates one step at a time, each step once (`again`).
+        if (engine === 'postgres') await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(conn);
         const again = await sql<{ name: string }>`select name from ${sql.table(TABLE)}
             where name = ${m.name}`.execute(conn);
         if (again.rows.length === 0) {

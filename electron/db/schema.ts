@@ -12,6 +12,8 @@ import type {
   AccountCounterSlotsTable,
   AccountsTable,
   ApiKeysTable,
+  AppLinksTable,
+  RateBucketsTable,
   ImportRejectionsTable,
   ImportsTable,
   SignInFailuresTable,
@@ -88,6 +90,8 @@ export interface Database {
   users: UsersTable;
   userPasswordTokens: UserPasswordTokensTable;
   signInFailures: SignInFailuresTable;
+  rateBuckets: RateBucketsTable;
+  appLinks: AppLinksTable;
   contacts: ContactsTable;
   contactPhones: ContactPhonesTable;
   contactEmails: ContactEmailsTable;

@@ -51,6 +51,8 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   users: { own: 'the people who sign in to this server (HQ’s staff); a station has none' },
   userPasswordTokens: { own: 'the one-time links that set a person’s password here' },
   signInFailures: { own: 'refused sign-ins to this server, for its throttle' },
+  rateBuckets: { own: 'the rate limit of the servers on this database (PostgreSQL)' },
+  appLinks: { own: 'one-time links that open the app on the servers of this database (PostgreSQL)' },
   accountCounterSlots: { own: 'running counts of the rows this database holds, moved by its own writes' },
   imports: {
     own: 'a CSV import is a job of the GiftDesk that ran it; its records travel as contacts and gifts',

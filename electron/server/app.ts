@@ -44,7 +44,8 @@ import { eventRoutes } from './routes/event.ts';
 import { syncRoutes, type SyncServices } from './routes/sync.ts';
 import { stationGate } from './station-gate.ts';
 import { NOT_UTF8_ISSUE, findTextIssues, replacementIssue } from './text-check.ts';
-import { type BucketOptions, createBuckets } from './token-bucket.ts';
+import { createSharedBuckets } from './shared-buckets.ts';
+import { type BucketOptions, type Buckets, createBuckets } from './token-bucket.ts';
 
 export interface ServerOptions {
   ctx: DomainContext;
@@ -200,12 +201,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(keyCheck, { ctx });
   const limit = opts.rateLimit ?? { ratePerSecond: 20, burst: 40 };
   const hub = opts.hub;
+  // On PostgreSQL the buckets are in the database, shared by every server on it (a key's limit
+  // is the same behind a load balancer); on SQLite, one process, in memory.
+  const buckets = (set: string, o: BucketOptions): Buckets =>
+    ctx.store.engine === 'postgres' ? createSharedBuckets(ctx.store.db, set, o) : createBuckets(o);
   await app.register(rateLimit, {
-    buckets: createBuckets(limit),
+    buckets: buckets('api', limit),
     ...(hub
       ? {
           stations: {
-            buckets: createBuckets({ ...limit, ...stationLimit(limit) }),
+            buckets: buckets('station', { ...limit, ...stationLimit(limit) }),
             isStation: async (keyId: string) => (await hub.stationOfKey(keyId)) !== null,
           },
         }

@@ -171,7 +171,7 @@ export const rateLimit = global(
       if (!isApi || verified?.session) return;
       const station = verified && keyId && opts.stations && (await opts.stations.isStation(keyId));
       const buckets = station ? opts.stations!.buckets : opts.buckets;
-      const limit = buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
+      const limit = await buckets.take(verified && keyId ? `key:${keyId}` : `ip:${request.ip}`);
       void reply
         .header('X-RateLimit-Limit', limit.limit)
         .header('X-RateLimit-Remaining', limit.remaining)

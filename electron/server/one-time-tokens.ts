@@ -3,6 +3,7 @@
  * server prints a URL carrying a token; the page trades it once for an API session. Only a
  * hash of each token is kept; a token works once and expires; presented tokens are compared
  * with every live one in constant time. Pure apart from the clock and the random source.
+ * In this process's memory: a restart ends the printed links.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -10,7 +11,19 @@ export const TOKEN_PREFIX = 'gdt_';
 /** An event day: a link printed in the morning still opens the app in the evening. */
 export const DEFAULT_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 
-export interface OneTimeTokens {
+/**
+ * What the browser-session exchange needs of one-time tokens: kept in this process's memory
+ * (createOneTimeTokens: one server) or in PostgreSQL for every server on the database
+ * (stored-one-time-tokens.ts).
+ */
+export interface AppLinkTokens {
+  /** A fresh token (shown once; only its hash is kept). */
+  issue(): string | Promise<string>;
+  /** True exactly once for a live token; false for a used, expired or made-up one. */
+  redeem(token: string): boolean | Promise<boolean>;
+}
+
+export interface OneTimeTokens extends AppLinkTokens {
   /** A fresh token (shown once; only its hash is kept). */
   issue(): string;
   /** True exactly once for a live token; false for a used, expired or made-up one. */

@@ -20,14 +20,14 @@ import { contentSecurityPolicy } from '../shell/security.ts';
 import { openDesktopSession } from '../shell/session.ts';
 import type { ServerPlugin } from './app.ts';
 import { errorBody } from './errors.ts';
-import type { OneTimeTokens } from './one-time-tokens.ts';
+import type { AppLinkTokens } from './one-time-tokens.ts';
 
 export interface RendererStaticOptions {
   /** The built renderer (vite build's outDir). */
   dir: string;
   /** Browser sessions through one-time tokens (npm start). Electron leaves this out: its preload hands the session over. */
   browserSessions?: {
-    tokens: OneTimeTokens;
+    tokens: AppLinkTokens;
     /** Called after a token was traded (e.g. to print a fresh link for another window). */
     onRedeemed?: () => void;
     /** The data folder to name to the command line (`--data-dir`), when not the default one. */
@@ -121,7 +121,7 @@ export function rendererStatic(opts: RendererStaticOptions): ServerPlugin {
         response: { 201: AppSession, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
       },
       handler: async (req, reply) => {
-        if (!sessions.tokens.redeem(req.body.token)) {
+        if (!(await sessions.tokens.redeem(req.body.token))) {
           return reply
             .code(401)
             .send(

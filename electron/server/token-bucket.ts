@@ -1,6 +1,8 @@
 /**
  * Per-key token buckets: `rate` tokens a second, up to `burst`. Pure apart from the clock,
- * which is injected so tests can drive it.
+ * which is injected so tests can drive it. Kept in this process's memory: the limit of a
+ * server on SQLite (one process per database). Servers on PostgreSQL share theirs in the
+ * database instead (shared-buckets.ts, the same rule).
  */
 export interface BucketOptions {
   ratePerSecond: number;
@@ -48,12 +50,28 @@ export function createBuckets(opts: BucketOptions) {
       const b = refill(key);
       const allowed = b.tokens >= 1;
       if (allowed) b.tokens -= 1;
-      const t = now();
-      const resetAt = Math.ceil((t + ((opts.burst - b.tokens) / opts.ratePerSecond) * 1000) / 1000);
-      const retryAfter = allowed ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / opts.ratePerSecond));
-      return { allowed, limit: opts.burst, remaining: Math.floor(b.tokens), resetAt, retryAfter };
+      return takeResult(opts, b.tokens, allowed, now());
     },
   };
 }
 
-export type Buckets = ReturnType<typeof createBuckets>;
+/** The answer to a take that left `tokens` in the bucket at `t` (Unix ms). */
+export function takeResult(
+  opts: { ratePerSecond: number; burst: number },
+  tokens: number,
+  allowed: boolean,
+  t: number,
+): TakeResult {
+  const resetAt = Math.ceil((t + ((opts.burst - tokens) / opts.ratePerSecond) * 1000) / 1000);
+  const retryAfter = allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / opts.ratePerSecond));
+  return { allowed, limit: opts.burst, remaining: Math.floor(tokens), resetAt, retryAfter };
+}
+
+/**
+ * A set of buckets as the rate-limit gate uses it: in this process's memory (createBuckets:
+ * SQLite, one server) or in PostgreSQL, shared by every server on the database
+ * (shared-buckets.ts).
+ */
+export interface Buckets {
+  take(key: string): TakeResult | Promise<TakeResult>;
+}

@@ -39,6 +39,7 @@ import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
 import * as specwordsMarksChecked from './2026-12-02T0800-specwords-marks-checked.ts';
 import * as historyWho from './2026-12-02T0810-history-who.ts';
 import * as histTrailSent from './2026-12-02T0820-hist-trail-sent.ts';
+import * as pgstateSharedState from './2026-12-02T0820-pgstate-shared-state.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -82,4 +83,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   specwordsMarksChecked,
   historyWho,
   histTrailSent,
+  pgstateSharedState,
 ];

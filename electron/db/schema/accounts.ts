@@ -95,6 +95,8 @@ export interface ImportsTable {
   rejectedCount: Generated<number>;
   /** Rows whose externalId was imported before (a re-run): neither imported nor rejected. */
   skippedRows: Generated<number>;
+  /** The process running the job (`host|pid|random`); null for jobs from before it was kept. */
+  owner: string | null;
 }
 
 /** One rejected row of an import: its row number in the file and why. */
@@ -102,4 +104,22 @@ export interface ImportRejectionsTable {
   importId: string;
   rowNo: number;
   reason: string;
+}
+
+/** A rate-limit bucket shared by the servers on one PostgreSQL (server/shared-buckets.ts). */
+export interface RateBucketsTable {
+  /** The bucket set and the key it counts: `api:key:<keyId>`, `api:ip:<address>`, `station:…`. */
+  bucket: string;
+  tokens: number;
+  /** When `tokens` was counted (Unix milliseconds). */
+  atMs: number;
+  /** 1 when the last request taken from it passed. */
+  allowed: number;
+}
+
+/** A one-time link that opens the app in a browser, shared by the servers on one PostgreSQL. */
+export interface AppLinksTable {
+  /** SHA-256 of the token, hex. */
+  tokenHash: string;
+  expiresAt: string;
 }

@@ -58,11 +58,16 @@ export async function setPasswordWithToken(
   return ctx.store.write(async (trx) => {
     const row = await liveToken(trx, tokenHash, at); // again: another request may have spent it
     if (!row) throw notValid();
-    await trx
+    // Spent only if still unspent, in one statement: two requests with the link at once (on
+    // PostgreSQL, perhaps on two servers) both read it live above, but the second one's
+    // update waits for the first's row lock and then finds it spent.
+    const spent = await trx
       .updateTable('userPasswordTokens')
       .set({ usedAt: at })
       .where('tokenHash', '=', tokenHash)
-      .execute();
+      .where('usedAt', 'is', null)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) throw notValid();
     await trx
       .updateTable('users')
       .set({ passwordHash: hash, updatedAt: at })

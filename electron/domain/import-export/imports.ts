@@ -20,6 +20,7 @@ import { newId } from '#shared/ids.ts';
 import type { ImportJob } from '#shared/schemas/imports.ts';
 import { applyDonorTotalDeltas } from '../../db/donor-total-deltas.ts';
 import { requireAccount } from '../accounts/accounts.ts';
+import { THIS_PROCESS, ownerMayBeAlive } from '../accounts/sessions.ts';
 import type { DomainContext } from '../context.ts';
 import { type ImportKind, planColumns } from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
@@ -190,6 +191,7 @@ export async function createImportJob(
         accountId: p.accountId,
         kind: p.kind,
         status: 'running',
+        owner: THIS_PROCESS,
         totalRows: p.totalRows,
         processedRows: 0,
         importedRows: 0,
@@ -269,12 +271,32 @@ export async function finishImportJob(
   });
 }
 
-/** Jobs left running by a process that stopped (the server starts): they will not finish. */
+/**
+ * Jobs left running by a process that stopped (a server starts): they will not finish. On
+ * SQLite (one server) every running job is one; on PostgreSQL, where other servers may be
+ * importing right now, only the jobs of a process of this machine that is gone (their owner,
+ * as a letter run's), and none of a job started before owners were kept.
+ */
 export async function failInterruptedImports(ctx: DomainContext): Promise<number> {
   const at = ctx.now();
+  const ids =
+    ctx.store.engine === 'sqlite'
+      ? null
+      : (
+          await ctx.store.db
+            .selectFrom('imports')
+            .select(['id', 'owner'])
+            .where('status', '=', 'running')
+            .where('owner', 'is not', null)
+            .execute()
+        )
+          .filter((j) => !ownerMayBeAlive(j.owner!))
+          .map((j) => j.id);
+  if (ids?.length === 0) return 0;
   return ctx.store.write(async (trx) => {
     const r = await trx
       .updateTable('imports')
+      .$if(ids !== null, (q) => q.where('id', 'in', ids ?? []))
       .set({
         status: 'failed',
         error:

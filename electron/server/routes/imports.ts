@@ -85,8 +85,9 @@ async function firstRecord(file: string): Promise<string[] | null> {
 const csvStream = (text: AsyncIterable<string>): string => Readable.from(text) as unknown as string;
 
 export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
-  // An embedded database has one server: a job it shows as running was cut off by a stop.
-  if (ctx.store.engine === 'sqlite') await failInterruptedImports(ctx);
+  // A job shown as running whose process is gone was cut off by a stop (on SQLite, one server:
+  // every such job; on PostgreSQL only a gone process's, not another live server's).
+  await failInterruptedImports(ctx);
 
   const running = new Map<string, { stop: () => void; done: Promise<void> }>();
 
