@@ -23,7 +23,7 @@ const FILE = 'test/sync/two-servers';
 const HUBS = 10;
 /** Writes per hub: a few dozen, so ten of them stay within the suite's time. */
 const WRITES = Number(process.env.GIFTDESK_SYNC_WRITES ?? 30);
-const DEADLINE_MS = 600;
+const DEADLINE_MS = 1200;
 const MIX: FaultMix = {
   forward: 70,
   slow: 4,
@@ -114,11 +114,12 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
         const draw = seededFaultDraws(seed, MIX, { maxLatencyMs: 15, retryAfterSeconds: 0.03 });
         const late = createRng(seed ^ 0x1a7e);
         proxy.setRule((req) =>
-          // A create held past the client's deadline, then passed on: it lands after the engine gave up on it.
+          // A create held well past the client's deadline, then passed on: it lands after the engine
+          // looked for it, found nothing and posted it again (maybe through the other server).
           req.method === 'POST' &&
           /^\/api\/v1\/(donations|contacts)(\?|$)/.test(req.path) &&
           late.chance(0.06)
-            ? { kind: 'forward', delayMs: DEADLINE_MS + late.int(50, 400) }
+            ? { kind: 'forward', delayMs: 2 * DEADLINE_MS + late.int(0, 400) }
             : draw().action,
         );
         const reports = await Promise.all(
