@@ -6,8 +6,9 @@
  * lowest cursor waited on, and wakes the waiters it moved past; the others are woken when a
  * snapshot kind of the ledger (elections, letters, reference lists, stations: not in the change
  * log) has another fingerprint than their cursor carries. A write through this server
- * asks at once (`kick`); a write by another process on the same database (the CLI, the app)
- * is seen at the next tick. A waiter whose key was revoked (its station removed, or paired
+ * asks at once (`kick`), and so does one through another server on the same PostgreSQL
+ * database (the store's change signal hears it: db/postgres/change-channel.ts); a write by a
+ * process that tells nobody (the CLI, a direct write) is seen at the next tick. A waiter whose key was revoked (its station removed, or paired
  * again with a new key) is woken the same way — at once when the revocation went through this
  * server, at the next tick when another process made it — and the route then answers it as a
  * new request with that key would be answered. Closing wakes everyone, so a server stops
@@ -55,6 +56,8 @@ export function createFeedWaiters(
   let looking = false;
   let again = false;
   let closed = false;
+  // Every write noted or heard of on this store (another server's, on PostgreSQL) looks now.
+  const unsubscribe = store.changes.subscribe(() => lookSoon());
 
   function schedule(ms: number): void {
     if (closed || waiters.size === 0 || looking) return;
@@ -136,6 +139,7 @@ export function createFeedWaiters(
     kick: lookSoon,
     close() {
       closed = true;
+      unsubscribe();
       if (timer) clearTimeout(timer);
       for (const w of [...waiters]) w.wake();
     },

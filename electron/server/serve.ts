@@ -53,6 +53,8 @@ export interface ServeOptions {
     account?: { id: string; fingerprint: string };
     /** The machine's network addresses (default: its interfaces'); tests give their own. */
     machineAddresses?: () => string[];
+    /** How often the feed's long polls look at the database without being told (default 500 ms). */
+    feedIntervalMs?: number;
   };
   /** The data folder: letter print runs write their PDFs in it (`letters/`). */
   dataDir?: string;
@@ -101,6 +103,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       ? createHubServices(ctx, {
           dataDir: opts.hub.dataDir ?? null,
           ...(opts.hub.machineAddresses ? { machineAddresses: opts.hub.machineAddresses } : {}),
+          ...(opts.hub.feedIntervalMs ? { feedIntervalMs: opts.hub.feedIntervalMs } : {}),
           onError: (err) => app.log.warn({ err }, 'event hub'),
         })
       : null;

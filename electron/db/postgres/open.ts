@@ -8,6 +8,7 @@
 import { CamelCasePlugin, Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import { createChangeSignal } from '../change-signal.ts';
 import pg from 'pg';
+import { createChangeChannel } from './change-channel.ts';
 import { migrateToLatest } from '../migrate.ts';
 import type { Database } from '../schema.ts';
 import type { Db, Store, TimeUnit } from '../store.ts';
@@ -72,11 +73,15 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
     throw err;
   }
   let closed = false;
+  // The other servers on this database hear of this one's writes, and it of theirs.
+  const channel = createChangeChannel({ url: opts.url, pool });
+  const changes = createChangeSignal({ publish: (note) => channel.publish(note) });
+  await channel.listen(changes);
 
   return {
     engine: 'postgres',
     db,
-    changes: createChangeSignal(),
+    changes,
     location: redactUrl(opts.url),
     async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
       if (closed) throw new Error('database is closed');
@@ -102,6 +107,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
     },
     async close(): Promise<void> {
       closed = true;
+      await channel.close();
       await db.destroy();
     },
   };
