@@ -34,21 +34,17 @@ const post = (m: RenderMessage, transfer: ArrayBuffer[] = []) => port.postMessag
 async function renderBytes(job: RenderJob): Promise<void> {
   const bytes = await renderLettersToBuffer(job.pages, job.title);
   const copy = new Uint8Array(bytes);
-  post({ type: 'done', bytes: copy, chunksPeak: 0 }, [copy.buffer]);
+  post({ type: 'done', bytes: copy }, [copy.buffer]);
 }
 
 /** A run's file, open while its letters arrive in chunks (thread.ts, renderPdf). */
 let open: { file: LettersFile; rendered: number; last: number; failed: boolean } | null = null;
-/** Chunks of pages received and not yet drawn, and the most there were at once in this job. */
-let held = 0;
-let peak = 0;
 
 async function handle(m: WorkerRequest): Promise<void> {
   switch (m.type) {
     case 'bytes':
       return renderBytes(m.job);
     case 'open':
-      peak = held;
       open = { file: openLettersFile(m.out, m), rendered: 0, last: 0, failed: false };
       return;
     case 'pages': {
@@ -72,7 +68,7 @@ async function handle(m: WorkerRequest): Promise<void> {
       if (!run || run.failed) return;
       await run.file.close();
       post({ type: 'progress', rendered: run.rendered });
-      post({ type: 'done', bytes: null, chunksPeak: peak });
+      post({ type: 'done', bytes: null });
       return;
     }
   }
@@ -81,18 +77,10 @@ async function handle(m: WorkerRequest): Promise<void> {
 /** One request at a time, in the order sent; a failure ends the job it belongs to. */
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (m: WorkerRequest) => {
-  if (m.type === 'pages') {
-    held += 1;
-    peak = Math.max(peak, held);
-  }
   queue = queue.then(() =>
-    handle(m)
-      .finally(() => {
-        if (m.type === 'pages') held -= 1;
-      })
-      .catch((err: unknown) => {
-        if (open) open.failed = true;
-        post({ type: 'failed', error: err instanceof Error ? err.message : String(err) });
-      }),
+    handle(m).catch((err: unknown) => {
+      if (open) open.failed = true;
+      post({ type: 'failed', error: err instanceof Error ? err.message : String(err) });
+    }),
   );
 });

@@ -34,8 +34,7 @@ export type RenderMessage =
   | { type: 'progress'; rendered: number }
   /** A chunk of pages drawn: the sender may send another. */
   | { type: 'ack' }
-  /** `chunksPeak`: the most chunks the worker held at once, received and not yet drawn. */
-  | { type: 'done'; bytes: Uint8Array | null; chunksPeak: number }
+  | { type: 'done'; bytes: Uint8Array | null }
   | { type: 'failed'; error: string };
 
 /** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
@@ -159,6 +158,7 @@ async function run(
   return new Promise((resolve, reject) => {
     let settled = false;
     let inFlight = 0;
+    let chunksPeak = 0;
     let wake: (() => void) | null = null;
     const finish = (ok: boolean) => {
       settled = true;
@@ -175,7 +175,7 @@ async function run(
         wake?.();
       } else if (m.type === 'done') {
         finish(true);
-        resolve({ bytes: m.bytes, chunksPeak: m.chunksPeak });
+        resolve({ bytes: m.bytes, chunksPeak });
       } else {
         finish(false);
         reject(new Error(m.error));
@@ -202,7 +202,7 @@ async function run(
     };
     const post = (m: WorkerRequest) => {
       if (settled) return;
-      if (m.type === 'pages') inFlight += 1;
+      if (m.type === 'pages') chunksPeak = Math.max(chunksPeak, (inFlight += 1));
       worker.postMessage(m);
     };
     send({ post, room }).catch((err: unknown) => {
@@ -225,7 +225,7 @@ export interface RenderPdfOptions {
  * chunk while the next is prepared, and the next is asked for only when the worker has room
  * (at most `rendererLimits.chunksInFlight` sent and not yet drawn). The file is written under
  * a temporary name and renamed when complete, so a reader never sees half a PDF. Answers the
- * most chunks the worker held at once.
+ * most chunks that were sent and not yet drawn at once.
  */
 export async function renderPdf(
   pages: LetterPage[] | AsyncIterable<LetterPage[]>,
