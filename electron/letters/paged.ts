@@ -186,11 +186,12 @@ async function firstDonor(
   counts: ChoiceCounts,
 ): Promise<string | null> {
   if (choice.contactId) return choice.contactId;
-  let best: { id: string; name: string } | null = null;
-  const keep = (rows: Parameters<typeof fullName>[0][] & { id: string }[]) => {
+  /** The least donor seen so far (an empty id: none yet). */
+  const best = { id: '', name: '' };
+  const keep = (rows: (Parameters<typeof fullName>[0] & { id: string })[]) => {
     for (const r of rows) {
       const k = { id: r.id, name: fullName(r) };
-      if (!best || byName(k, best) < 0) best = k;
+      if (best.id === '' || byName(k, best) < 0) Object.assign(best, k);
     }
   };
   if (counts.gifts <= PAGE) {
@@ -207,7 +208,7 @@ async function firstDonor(
       )
       .execute();
     keep(rows);
-    return (best as { id: string } | null)?.id ?? ids[0]!.contactId;
+    return best.id || ids[0]!.contactId;
   }
   let after = '';
   for (;;) {
@@ -237,7 +238,7 @@ async function firstDonor(
     after = rows[rows.length - 1]!.id;
     await turn();
   }
-  return (best as { id: string } | null)?.id ?? null;
+  return best.id || null;
 }
 
 /** The first document of a choice in letter order (a preview's letter): one donor's gifts read. */
