@@ -76,16 +76,25 @@ export interface LetterData {
   sample: string[];
 }
 
-function rows(campaignIds: string[]): { contacts: string[][]; donations: string[][]; cents: number } {
+/** How many donors, and the fewest and most gifts each gives (default: part `letters`' 1,000 donors, one to four). */
+export interface LetterDataSize {
+  donors: number;
+  gifts: [number, number];
+}
+
+function rows(
+  campaignIds: string[],
+  size: LetterDataSize,
+): { contacts: string[][]; donations: string[][]; cents: number } {
   const rnd = generator(20_261_127);
   const contacts: string[][] = [];
   const donations: string[][] = [];
   let cents = 0;
   const names: Array<[string, string]> = [...MESSY, ...TWINS.flatMap((t) => [t, t])];
-  while (names.length < LETTER_DONORS) names.push([rnd.pick(FIRST), rnd.pick(LAST)]);
+  while (names.length < size.donors) names.push([rnd.pick(FIRST), rnd.pick(LAST)]);
   names.forEach(([first, last], i) => {
     const [city, state, zip] = rnd.pick(CITIES);
-    const ref = `letters-c${String(i + 1).padStart(4, '0')}`;
+    const ref = `letters-c${String(i + 1).padStart(size.donors > 9999 ? 6 : 4, '0')}`;
     const address = [
       `${rnd.int(1, 9999)} ${rnd.pick(STREETS)}`,
       city,
@@ -96,7 +105,7 @@ function rows(campaignIds: string[]): { contacts: string[][]; donations: string[
     const twinOf = i > MESSY.length && (i - MESSY.length) % 2 === 1 && i < MESSY.length + TWINS.length * 2;
     if (twinOf) address.splice(0, address.length, ...contacts[i - 1]!.slice(4));
     contacts.push([ref, first, last, `donor${i + 1}@letters.example`, ...address]);
-    const gifts = rnd.int(1, 4);
+    const gifts = rnd.int(size.gifts[0], size.gifts[1]);
     for (let g = 0; g < gifts; g++) {
       const c = rnd.pick([2500, 5000, 5000, 10000, 10000, 25000, 50000, 100000]) + rnd.int(0, 99);
       cents += c;
@@ -138,12 +147,16 @@ async function importRows(
     );
 }
 
-/** The 1,000 donors and their gifts, into `accountId` (an account of a real data folder). */
-export async function seedLetterData(ctx: DomainContext, accountId: string): Promise<LetterData> {
+/** The donors (1,000 unless `size` says) and their gifts, into `accountId` (an account of a real data folder). */
+export async function seedLetterData(
+  ctx: DomainContext,
+  accountId: string,
+  size: LetterDataSize = { donors: LETTER_DONORS, gifts: [1, 4] },
+): Promise<LetterData> {
   const campaignIds: string[] = [];
   for (const name of ['Autumn Appeal', 'Library Roof Fund'])
     campaignIds.push((await createCampaign(ctx, { accountId, name })).id);
-  const { contacts, donations, cents } = rows(campaignIds);
+  const { contacts, donations, cents } = rows(campaignIds, size);
   await importRows(ctx, accountId, 'contacts', CONTACT_HEADER, contacts);
   await importRows(ctx, accountId, 'donations', DONATION_HEADER, donations);
   return {

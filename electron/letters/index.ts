@@ -16,14 +16,21 @@ export {
 } from './merge.ts';
 export { type LetterBlock, type LetterPage, letterPageText } from './render/pages.ts';
 export { renderBarePdf, renderLettersToBuffer, renderLettersToFile } from './render/pdf.ts';
-export { type RenderPdfOptions, renderPdf, renderPdfBytes } from './render/thread.ts';
+export {
+  type RenderPdfOptions,
+  letterRendererStats,
+  renderPdf,
+  renderPdfBytes,
+  rendererLimits,
+} from './render/thread.ts';
+export { previewFirstLetter } from './preview.ts';
+export { letterRunLimits } from './run-queue.ts';
 export {
   failInterruptedRuns,
   getLetterRun,
   letterRunPdfPath,
   listLetterRuns,
   markRunSent,
-  previewFirstLetter,
   runFileName,
   runPerDonorDir,
   startLetterRun,

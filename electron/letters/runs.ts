@@ -16,14 +16,19 @@ import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { LetterRunsTable } from '../db/schema/letters.ts';
-import { THIS_PROCESS, getAccount, ownerMayBeAlive, requireAccount } from '../domain/accounts/index.ts';
+import { THIS_PROCESS, ownerMayBeAlive, requireAccount } from '../domain/accounts/index.ts';
 import { markThanked } from '../domain/donations/index.ts';
-import { DomainError, type DomainContext, notFound } from '../domain/index.ts';
+import { DomainError, type DomainContext, invalidField, notFound } from '../domain/index.ts';
 import { mergeLetter } from './merge.ts';
+import { type ChoiceCounts, countChoice, donorOrder, recordRunGifts, runDocumentPages } from './paged.ts';
 import type { LetterPage } from './render/pages.ts';
-import { renderPdf, renderPdfBytes, warmLetterRenderer } from './render/thread.ts';
-import { type LetterSet, selectLetters } from './select.ts';
-import { loadLetterSettings, requireFitWording, templateOf } from './settings.ts';
+import { renderPdf, warmLetterRenderer } from './render/thread.ts';
+import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
+import { type LetterSet, checkReferences, rangeOf, setHead } from './select.ts';
+import { loadLetterSettings, mergeContext, requireFitWording } from './settings.ts';
+
+/** What a run is of, before its letters: the kind, the choice as run, the period. */
+type SetHead = Pick<LetterSet, 'kind' | 'choice' | 'period'>;
 
 const CHUNK = 500;
 /** How often the progress count is written while a run renders. */
@@ -53,6 +58,7 @@ function runOf(r: RunRow): LetterRun {
     total: centsToDollars(Number(r.totalCents)),
     pdfUrl: r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
     error: r.error,
+    queued: isQueued(r.id),
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
     markedSentAt: r.markedSentAt,
@@ -106,46 +112,34 @@ export async function letterRunPdfPath(
 /** The event loop gets a turn at least this often while letters are merged. */
 const MERGE_SLICE_MS = 8;
 
-/** The wording a set's letters are merged with: the account's, its organisation named. */
-async function mergeContext(ctx: DomainContext, accountId: string, set: LetterSet) {
-  const loaded = await loadLetterSettings(ctx.store.db, accountId);
-  // Until Settings name the organisation, its letters use the account's name.
-  const settings = loaded.organizationName?.trim()
-    ? loaded
-    : { ...loaded, organizationName: (await getAccount(ctx, accountId))?.name ?? null };
-  return { template: templateOf(settings, set.kind), merge: { settings, set, today: ctx.now() } };
-}
-
 /**
- * The letters of a set, merged with the account's wording, in chunks of a few milliseconds'
- * work: the event loop gets a turn between chunks, and the renderer draws one chunk while the
- * next is merged.
+ * A run's letters, merged with the account's wording a page of donors at a time, in chunks of
+ * a few milliseconds' work: the event loop gets a turn between chunks, and the renderer draws
+ * one chunk while the next is merged (asking for the next only when it has room).
  */
 async function* letterPageChunks(
   ctx: DomainContext,
   accountId: string,
-  set: LetterSet,
+  runId: string,
+  head: SetHead,
+  order: string[],
 ): AsyncGenerator<LetterPage[]> {
-  const { template, merge } = await mergeContext(ctx, accountId, set);
+  const { template, merge } = await mergeContext(ctx, accountId, head);
   let chunk: LetterPage[] = [];
   let since = performance.now();
-  for (let i = 0; i < set.documents.length; i++) {
-    chunk.push(mergeLetter(template, set.documents[i]!, merge, i));
-    if (performance.now() - since > MERGE_SLICE_MS) {
-      yield chunk;
-      chunk = [];
-      await turn();
-      since = performance.now();
+  let i = 0;
+  for await (const docs of runDocumentPages(ctx.store.db, accountId, runId, order)) {
+    for (const doc of docs) {
+      chunk.push(mergeLetter(template, doc, merge, i++));
+      if (performance.now() - since > MERGE_SLICE_MS) {
+        yield chunk;
+        chunk = [];
+        await turn();
+        since = performance.now();
+      }
     }
   }
   if (chunk.length > 0) yield chunk;
-}
-
-/** The letters of a set, merged (a preview's few). */
-async function letterPages(ctx: DomainContext, accountId: string, set: LetterSet): Promise<LetterPage[]> {
-  const pages: LetterPage[] = [];
-  for await (const chunk of letterPageChunks(ctx, accountId, set)) pages.push(...chunk);
-  return pages;
 }
 
 /** The runs rendering in this process, by id: what waitForRun waits on. */
@@ -153,39 +147,56 @@ const active = new Map<string, Promise<void>>();
 /** Runs this process is recording (their row may be written, rendering not yet begun). */
 const starting = new Set<string>();
 
-async function insertRun(ctx: DomainContext, accountId: string, id: string, set: LetterSet): Promise<void> {
-  const rows = set.documents.flatMap((d) =>
-    d.gifts.map((g) => ({ runId: id, donationId: g.id, contactId: d.donor.id })),
-  );
-  const empty = set.documents.length === 0;
+/**
+ * The run's row (its counts as the aggregate found them), then its gifts a page to a
+ * transaction, then the counts of what was recorded. Until rendering is done the run cannot
+ * be marked sent, so a run cut short here never marks anything.
+ */
+async function insertRun(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  head: SetHead,
+  counts: ChoiceCounts,
+  record: () => ReturnType<typeof recordRunGifts>,
+) {
   const at = ctx.now();
-  // The run's row with its first gifts, then the rest 500 to a transaction, so a run of
-  // thousands holds the database for a few milliseconds at a time. Until rendering is done
-  // the run cannot be marked sent, so a run cut short here never marks anything.
-  await ctx.store.write(async (trx) => {
-    await trx
+  await ctx.store.write((trx) =>
+    trx
       .insertInto('letterRuns')
       .values({
         id,
         accountId,
-        kind: set.kind,
-        filters: JSON.stringify(set.choice),
-        status: empty ? 'done' : 'rendering',
-        documents: set.documents.length,
+        kind: head.kind,
+        filters: JSON.stringify(head.choice),
+        status: counts.documents === 0 ? 'done' : 'rendering',
+        documents: counts.documents,
         rendered: 0,
-        gifts: set.gifts,
-        totalCents: set.totalCents,
+        gifts: counts.gifts,
+        totalCents: counts.totalCents,
         createdAt: at,
-        finishedAt: empty ? at : null,
+        finishedAt: counts.documents === 0 ? at : null,
         owner: THIS_PROCESS,
       })
-      .execute();
-    if (rows.length > 0) await trx.insertInto('letterRunGifts').values(rows.slice(0, CHUNK)).execute();
-  });
-  for (let i = CHUNK; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    await ctx.store.write((trx) => trx.insertInto('letterRunGifts').values(chunk).execute());
-  }
+      .execute(),
+  );
+  if (counts.documents === 0) return null;
+  const recorded = await record();
+  const empty = recorded.documents === 0;
+  if (empty || recorded.gifts !== counts.gifts || recorded.documents !== counts.documents)
+    await ctx.store.write((trx) =>
+      trx
+        .updateTable('letterRuns')
+        .set({
+          documents: recorded.documents,
+          gifts: recorded.gifts,
+          totalCents: recorded.totalCents,
+          ...(empty ? { status: 'done' as const, finishedAt: ctx.now() } : {}),
+        })
+        .where('id', '=', id)
+        .execute(),
+    );
+  return empty ? null : recorded;
 }
 
 async function render(
@@ -193,7 +204,8 @@ async function render(
   dataDir: string,
   accountId: string,
   id: string,
-  set: LetterSet,
+  head: SetHead,
+  donorIds: Set<string>,
   input: LetterRunCreate,
 ) {
   let lastWrite = 0;
@@ -209,23 +221,25 @@ async function render(
     );
   };
   try {
+    const order = await donorOrder(ctx.store.db, accountId, donorIds);
+    donorIds.clear();
     const file = runFileName(id);
-    await renderPdf(letterPageChunks(ctx, accountId, set), path.join(dataDir, file), progress, {
+    await renderPdf(letterPageChunks(ctx, accountId, id, head, order), path.join(dataDir, file), progress, {
       perDonorDir: input.perDonor ? path.join(dataDir, runPerDonorDir(id)) : null,
-      title: `${set.kind} letters`,
+      title: `${head.kind} letters`,
     });
     await pending.catch(() => undefined);
     await ctx.store.write((trx) =>
       trx
         .updateTable('letterRuns')
-        .set({ status: 'done', rendered: set.documents.length, file, finishedAt: ctx.now() })
+        .set({ status: 'done', rendered: order.length, file, finishedAt: ctx.now() })
         .where('id', '=', id)
         .execute(),
     );
     if (input.markSent) await markRunSent(ctx, accountId, id);
   } catch (err) {
     await pending.catch(() => undefined);
-    const error = `The letters could not be printed: ${err instanceof Error ? err.message : String(err)}`;
+    const error = runErrorText(err, dataDir);
     await ctx.store
       .write((trx) =>
         trx
@@ -249,18 +263,33 @@ export async function startLetterRun(
   dataDir: string,
   input: LetterRunCreate,
 ): Promise<LetterRun> {
-  const { accountId, perDonor: _p, markSent: _m, confirmWording, ...choice } = input;
+  const { accountId, perDonor, markSent: _m, confirmWording, ...choice } = input;
   await requireAccount(ctx, accountId);
   requireFitWording(await loadLetterSettings(ctx.store.db, accountId), confirmWording);
-  // The renderer loads while the gifts are selected and recorded (thread.ts).
+  const { range, year } = rangeOf(choice, ctx.now());
+  await checkReferences(ctx.store.db, accountId, choice);
+  const counts = await countChoice(ctx.store.db, accountId, choice, range);
+  const limit = letterRunLimits.perDonorFiles;
+  if (perDonor && counts.documents > limit)
+    throw invalidField(
+      'perDonor',
+      `writes one file per donor, at most ${limit.toLocaleString('en-US')} to a run: this choice has ` +
+        `${counts.documents.toLocaleString('en-US')} donors (narrow it, or print the one PDF without perDonor)`,
+      'too_many_files',
+    );
+  // The renderer loads while the gifts are recorded (thread.ts).
   warmLetterRenderer();
-  const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
+  const head = setHead(choice, year);
   const id = newId('letterRun');
   starting.add(id);
   try {
-    await insertRun(ctx, accountId, id, set);
-    if (set.documents.length > 0) {
-      const running = render(ctx, dataDir, accountId, id, set, input).finally(() => active.delete(id));
+    const recorded = await insertRun(ctx, accountId, id, head, counts, () =>
+      recordRunGifts(ctx, accountId, id, choice, range),
+    );
+    if (recorded) {
+      const running = inTurn(id, () =>
+        render(ctx, dataDir, accountId, id, head, recorded.donorIds, input),
+      ).finally(() => active.delete(id));
       active.set(id, running);
     }
   } finally {
@@ -360,26 +389,4 @@ export async function markRunSent(
         .execute(),
     );
   return { id: runId, marked, markedSentAt: sentAt };
-}
-
-/** The first letter of a choice as PDF bytes, rendered on a worker thread; 404 when nothing matches. */
-export async function previewFirstLetter(
-  ctx: DomainContext,
-  accountId: string,
-  choice: LetterChoice,
-): Promise<{ pdf: Buffer; documents: number; gifts: number }> {
-  await requireAccount(ctx, accountId);
-  const set = await selectLetters(ctx.store.db, accountId, choice, ctx.now());
-  if (set.documents.length === 0)
-    throw new DomainError(
-      'not_found',
-      'no_letters',
-      'No completed gifts match this choice: there is no letter to show',
-    );
-  const first = await letterPages(ctx, accountId, { ...set, documents: set.documents.slice(0, 1) });
-  return {
-    pdf: await renderPdfBytes(first, 'Letter preview'),
-    documents: set.documents.length,
-    gifts: set.gifts,
-  };
 }

@@ -50,12 +50,12 @@ export interface LetterSet {
   totalCents: number;
 }
 
-const PAGE = 1000;
+export const PAGE = 1000;
 /** One collator for the sort (localeCompare with a locale builds one per comparison). */
-const BY_NAME = new Intl.Collator('en');
+export const BY_NAME = new Intl.Collator('en');
 const IN_CHUNK = 500;
 
-interface Range {
+export interface Range {
   from: string | null;
   to: string | null;
 }
@@ -68,7 +68,7 @@ function refuse(choice: LetterChoice, fields: (keyof LetterChoice)[], why: strin
 }
 
 /** Checks the choice for its kind and returns the date range it covers. */
-function rangeOf(choice: LetterChoice, now: string): { range: Range; year: number | null } {
+export function rangeOf(choice: LetterChoice, now: string): { range: Range; year: number | null } {
   if (choice.kind === 'receipt') {
     if (!choice.donationId) throw invalidField('donationId', 'is required for a receipt');
     refuse(choice, ['from', 'to', 'campaignId', 'batchId', 'year', 'notThanked'], 'is not used by a receipt');
@@ -90,7 +90,7 @@ function rangeOf(choice: LetterChoice, now: string): { range: Range; year: numbe
   return { range: { from, to }, year: null };
 }
 
-async function checkReferences(db: Db, accountId: string, choice: LetterChoice): Promise<void> {
+export async function checkReferences(db: Db, accountId: string, choice: LetterChoice): Promise<void> {
   const exists = async (table: 'campaigns' | 'batches' | 'contacts' | 'donations', id: string) =>
     (await db
       .selectFrom(table)
@@ -122,30 +122,15 @@ async function checkReferences(db: Db, accountId: string, choice: LetterChoice):
   }
 }
 
-interface GiftRow extends LetterGift {
+export interface GiftRow extends LetterGift {
   contactId: string;
 }
 
-/** One page of the chosen gifts after `after` (by date, then id). */
-async function giftPage(
-  db: Db,
-  accountId: string,
-  choice: LetterChoice,
-  range: Range,
-  after: { date: string; id: string } | null,
-) {
+/** The chosen gifts of a choice (alias `d`, campaign `c`), filtered, not yet ordered or selected. */
+export function chosenGifts(db: Db, accountId: string, choice: LetterChoice, range: Range) {
   let q = db
     .selectFrom('donations as d')
     .leftJoin('campaigns as c', 'c.id', 'd.campaignId')
-    .select([
-      'd.id',
-      'd.contactId',
-      'd.donationDate',
-      'd.amountCents',
-      'd.paymentMethod',
-      'd.isAnonymous',
-      'c.name as campaignName',
-    ])
     .where('d.accountId', '=', accountId)
     .where('d.status', '=', 'completed');
   if (range.from !== null) q = q.where('d.donationDate', '>=', range.from);
@@ -155,6 +140,51 @@ async function giftPage(
   if (choice.contactId) q = q.where('d.contactId', '=', choice.contactId);
   if (choice.donationId) q = q.where('d.id', '=', choice.donationId);
   if (choice.notThanked) q = q.where('d.thankYouSent', '=', 0);
+  return q;
+}
+
+/** The columns a letter shows of a gift, from `chosenGifts` or a join naming the same aliases. */
+export const GIFT_COLUMNS = [
+  'd.id',
+  'd.contactId',
+  'd.donationDate',
+  'd.amountCents',
+  'd.paymentMethod',
+  'd.isAnonymous',
+  'c.name as campaignName',
+] as const;
+
+/** A gift row as read with GIFT_COLUMNS. */
+export function giftOf(r: {
+  id: string;
+  contactId: string;
+  donationDate: string;
+  amountCents: number | string | bigint;
+  paymentMethod: PaymentMethod;
+  isAnonymous: number | string | boolean;
+  campaignName: string | null;
+}): GiftRow {
+  return {
+    id: r.id,
+    contactId: r.contactId,
+    date: r.donationDate,
+    amountCents: Number(r.amountCents),
+    paymentMethod: r.paymentMethod,
+    campaignName: r.campaignName,
+    isAnonymous: Number(r.isAnonymous) === 1,
+  };
+}
+
+/** One page of the chosen gifts after `after` (by date, then id). */
+export async function giftPage(
+  db: Db,
+  accountId: string,
+  choice: LetterChoice,
+  range: Range,
+  after: { date: string; id: string } | null,
+  size = PAGE,
+): Promise<GiftRow[]> {
+  let q = chosenGifts(db, accountId, choice, range).select(GIFT_COLUMNS);
   if (after !== null)
     q = q.where((eb) =>
       eb.or([
@@ -163,19 +193,11 @@ async function giftPage(
       ]),
     );
   // In the order of the (account, date, id) index: each page reads on from the last, no sort.
-  const rows = await q.orderBy('d.donationDate').orderBy('d.id').limit(PAGE).execute();
-  return rows.map((r): GiftRow => ({
-    id: r.id,
-    contactId: r.contactId,
-    date: r.donationDate,
-    amountCents: Number(r.amountCents),
-    paymentMethod: r.paymentMethod,
-    campaignName: r.campaignName,
-    isAnonymous: Number(r.isAnonymous) === 1,
-  }));
+  const rows = await q.orderBy('d.donationDate').orderBy('d.id').limit(size).execute();
+  return rows.map(giftOf);
 }
 
-function fullName(c: {
+export function fullName(c: {
   contactType: string;
   firstName: string;
   middleName: string | null;
@@ -188,7 +210,7 @@ function fullName(c: {
 }
 
 /** The donors of `ids`, with their primary (else first) address, read in chunks. */
-async function donors(db: Db, accountId: string, ids: string[]): Promise<Map<string, LetterDonor>> {
+export async function donors(db: Db, accountId: string, ids: string[]): Promise<Map<string, LetterDonor>> {
   const out = new Map<string, LetterDonor>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
     const chunk = ids.slice(i, i + IN_CHUNK);
@@ -250,7 +272,7 @@ async function donors(db: Db, accountId: string, ids: string[]): Promise<Map<str
   return out;
 }
 
-const byDateThenId = (a: LetterGift, b: LetterGift) =>
+export const byDateThenId = (a: LetterGift, b: LetterGift) =>
   a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
@@ -298,6 +320,14 @@ export async function selectLetters(
     totalCents += total;
   }
   documents.sort((a, b) => BY_NAME.compare(a.donor.name, b.donor.name) || (a.donor.id < b.donor.id ? -1 : 1));
+  return { ...setHead(choice, year), documents, gifts, totalCents };
+}
+
+/** What a set says of itself before its documents: the kind, the choice as run, its period. */
+export function setHead(
+  choice: LetterChoice,
+  year: number | null,
+): Pick<LetterSet, 'kind' | 'choice' | 'period'> {
   return {
     kind: choice.kind,
     choice: year !== null ? { ...choice, year } : choice,
@@ -306,8 +336,5 @@ export async function selectLetters(
       to: choice.kind === 'year-end' ? `${year}-12-31` : (choice.to ?? null),
       year,
     },
-    documents,
-    gifts,
-    totalCents,
   };
 }

@@ -14,9 +14,10 @@ import {
   type LetterTemplate,
 } from '#shared/schemas/letters.ts';
 import type { Db } from '../db/store.ts';
-import { requireAccount } from '../domain/accounts/index.ts';
+import { getAccount, requireAccount } from '../domain/accounts/index.ts';
 import { DomainError, type DomainContext } from '../domain/index.ts';
 import { MERGE_FIELDS, defaultTemplate } from './defaults.ts';
+import type { LetterSet } from './select.ts';
 
 const ELECTION_WORD: Record<string, string> = { primary: 'Primary', general: 'General', runoff: 'Runoff' };
 
@@ -174,4 +175,18 @@ export async function saveLetterSettings(
     }
   });
   return loadLetterSettings(ctx.store.db, input.accountId);
+}
+
+/** The wording a set's letters are merged with: the account's, its organisation named. */
+export async function mergeContext(
+  ctx: DomainContext,
+  accountId: string,
+  set: Pick<LetterSet, 'kind' | 'choice' | 'period'>,
+) {
+  const loaded = await loadLetterSettings(ctx.store.db, accountId);
+  // Until Settings name the organisation, its letters use the account's name.
+  const settings = loaded.organizationName?.trim()
+    ? loaded
+    : { ...loaded, organizationName: (await getAccount(ctx, accountId))?.name ?? null };
+  return { template: templateOf(settings, set.kind), merge: { settings, set, today: ctx.now() } };
 }

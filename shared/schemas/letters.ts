@@ -129,6 +129,11 @@ export const LetterRun = z
     /** Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written. */
     pdfUrl: z.string().nullable(),
     error: z.string().nullable(),
+    /**
+     * True while the run waits for its turn to render (a process renders a run or two at a
+     * time; the rest wait, first come, first served). Its status is 'rendering' meanwhile.
+     */
+    queued: z.boolean(),
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
     markedSentAt: z.string().nullable(),

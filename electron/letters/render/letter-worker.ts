@@ -49,7 +49,7 @@ async function handle(m: WorkerRequest): Promise<void> {
       return;
     case 'pages': {
       const run = open;
-      if (!run || run.failed) return;
+      if (!run || run.failed) return post({ type: 'ack' });
       for (const page of m.pages) {
         await run.file.add(page);
         run.rendered += 1;
@@ -59,6 +59,7 @@ async function handle(m: WorkerRequest): Promise<void> {
           post({ type: 'progress', rendered: run.rendered });
         }
       }
+      post({ type: 'ack' });
       return;
     }
     case 'close': {

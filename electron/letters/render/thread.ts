@@ -2,7 +2,11 @@
  * Rendering off the event loop: renders run in a worker thread (letter-worker.ts), from the
  * TypeScript sources through tsx in development and as letter-worker.js beside main.js when
  * built (scripts/build-electron.mjs), as the CSV import's worker does. The worker takes one
- * job at a time by message and is kept warm between jobs.
+ * job at a time by message and is kept warm between jobs. A process runs at most
+ * `rendererLimits.workers` of them; a job that finds them all busy waits its turn. A run's
+ * chunks go to the worker as it acknowledges them, at most `rendererLimits.chunksInFlight`
+ * unacknowledged at a time, so a run of thousands is merged as fast as it is drawn, never
+ * queued whole in memory ahead of the drawing.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +32,8 @@ export type WorkerRequest =
 
 export type RenderMessage =
   | { type: 'progress'; rendered: number }
+  /** A chunk of pages drawn: the sender may send another. */
+  | { type: 'ack' }
   | { type: 'done'; bytes: Uint8Array | null }
   | { type: 'failed'; error: string };
 
@@ -58,28 +64,58 @@ function spawnWorker(): Worker {
   return w;
 }
 
+/** How many renderers a process runs at most, and how many chunks a run sends ahead of the drawing. */
+export const rendererLimits = { workers: 2, chunksInFlight: 3 };
+
 /**
  * One renderer kept warm between jobs: starting a worker (its module graph, pdfkit, the
  * font) costs more than drawing a few hundred letters, and the Letters screen renders a
  * preview before every run. It is unref'd while idle (it never keeps a process alive) and
  * ends after IDLE_MS without work, giving its memory back. A job that finds it busy (a preview
- * while a run prints) gets a worker of its own, so a preview never waits for a run.
+ * while a run prints) gets a worker of its own while fewer than `rendererLimits.workers` are
+ * busy, else waits for one to be given back (first come, first served).
  */
 const IDLE_MS = 120_000;
 let idle: Worker | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
+/** Workers doing a job, and the jobs waiting for one (each is handed a worker, already counted busy). */
+let busy = 0;
+const waiting: ((w: Worker) => void)[] = [];
+let peakWorkers = 0;
 
-function take(): Worker {
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = null;
-  const w = idle ?? spawnWorker();
-  idle = null;
-  w.ref();
-  return w;
+function counted(): void {
+  peakWorkers = Math.max(peakWorkers, busy + (idle ? 1 : 0));
 }
 
-function giveBack(w: Worker): void {
-  if (idle) {
+/** What the renderers are doing: busy now, jobs waiting, and the most alive at once so far. */
+export function letterRendererStats(): { busy: number; waiting: number; peakWorkers: number } {
+  return { busy, waiting: waiting.length, peakWorkers };
+}
+
+function take(): Promise<Worker> {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (!idle && busy >= rendererLimits.workers) return new Promise((resolve) => waiting.push(resolve));
+  const w = idle ?? spawnWorker();
+  idle = null;
+  busy += 1;
+  counted();
+  w.ref();
+  return Promise.resolve(w);
+}
+
+/** A job's worker back: to the next job waiting, else kept warm; `ok` false: it is ended. */
+function giveBack(w: Worker, ok = true): void {
+  const next = waiting.shift();
+  if (next) {
+    const handed = ok ? w : spawnWorker();
+    if (!ok) void w.terminate();
+    handed.ref();
+    next(handed);
+    return;
+  }
+  busy -= 1;
+  if (!ok || idle) {
     void w.terminate();
     return;
   }
@@ -94,37 +130,52 @@ function giveBack(w: Worker): void {
 }
 
 /**
- * Starts the renderer now, if none is warm, so that it loads while the caller does other
- * work (a run selects its gifts meanwhile). Cheap when one is warm.
+ * Starts the renderer now, if none is warm and the limit allows, so that it loads while the
+ * caller does other work (a run selects its gifts meanwhile). Cheap when one is warm.
  */
 export function warmLetterRenderer(): void {
-  if (!idle) giveBack(spawnWorker());
+  if (idle || busy >= rendererLimits.workers) return;
+  busy += 1;
+  giveBack(spawnWorker());
+  counted();
+}
+
+/** What a job's sender is given: `post` a request, and `room` to wait until a chunk may be sent (false: the job ended). */
+interface Sender {
+  post: (m: WorkerRequest) => void;
+  room: () => Promise<boolean>;
 }
 
 /**
  * One job on a worker: `send` posts its requests (and may fail, ending the job); resolves
  * with the worker's 'done'.
  */
-function run(
-  send: (post: (m: WorkerRequest) => void) => Promise<void>,
+async function run(
+  send: (s: Sender) => Promise<void>,
   onProgress?: (rendered: number) => void,
-): Promise<Uint8Array | null> {
+): Promise<{ bytes: Uint8Array | null; chunksPeak: number }> {
+  const worker = await take();
   return new Promise((resolve, reject) => {
-    const worker = take();
     let settled = false;
+    let inFlight = 0;
+    let chunksPeak = 0;
+    let wake: (() => void) | null = null;
     const finish = (ok: boolean) => {
       settled = true;
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (ok) giveBack(worker);
-      else void worker.terminate();
+      wake?.();
+      giveBack(worker, ok);
     };
     const onMessage = (m: RenderMessage) => {
       if (m.type === 'progress') onProgress?.(m.rendered);
-      else if (m.type === 'done') {
+      else if (m.type === 'ack') {
+        inFlight -= 1;
+        wake?.();
+      } else if (m.type === 'done') {
         finish(true);
-        resolve(m.bytes);
+        resolve({ bytes: m.bytes, chunksPeak });
       } else {
         finish(false);
         reject(new Error(m.error));
@@ -143,9 +194,18 @@ function run(
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    send((m) => {
-      if (!settled) worker.postMessage(m);
-    }).catch((err: unknown) => {
+    const room = async () => {
+      while (!settled && inFlight >= rendererLimits.chunksInFlight)
+        await new Promise<void>((r) => (wake = r));
+      wake = null;
+      return !settled;
+    };
+    const post = (m: WorkerRequest) => {
+      if (settled) return;
+      if (m.type === 'pages') chunksPeak = Math.max(chunksPeak, (inFlight += 1));
+      worker.postMessage(m);
+    };
+    send({ post, room }).catch((err: unknown) => {
       if (settled) return;
       finish(false);
       reject(err instanceof Error ? err : new Error(String(err)));
@@ -162,30 +222,36 @@ export interface RenderPdfOptions {
 /**
  * Renders the letters into one PDF at `out`, in a worker thread; `onProgress` hears how many
  * are drawn. `pages` may be a list or chunks arriving as they are made: the worker draws a
- * chunk while the next is prepared. The file is written under a temporary name and renamed
- * when complete, so a reader never sees half a PDF.
+ * chunk while the next is prepared, and the next is asked for only when the worker has room
+ * (at most `rendererLimits.chunksInFlight` sent and not yet drawn). The file is written under
+ * a temporary name and renamed when complete, so a reader never sees half a PDF. Answers the
+ * most chunks that were sent and not yet drawn at once.
  */
 export async function renderPdf(
   pages: LetterPage[] | AsyncIterable<LetterPage[]>,
   out: string,
   onProgress?: (rendered: number) => void,
   opts: RenderPdfOptions = {},
-): Promise<void> {
+): Promise<{ chunksPeak: number }> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const part = `${out}.part`;
   const chunks = Array.isArray(pages) ? [pages] : pages;
   try {
-    await run(async (post) => {
+    const { chunksPeak } = await run(async ({ post, room }) => {
       post({
         type: 'open',
         out: part,
         perDonorDir: opts.perDonorDir ?? null,
         title: opts.title ?? 'Letters',
       });
-      for await (const chunk of chunks) post({ type: 'pages', pages: chunk });
+      for await (const chunk of chunks) {
+        if (!(await room())) return;
+        post({ type: 'pages', pages: chunk });
+      }
       post({ type: 'close' });
     }, onProgress);
     fs.renameSync(part, out);
+    return { chunksPeak };
   } finally {
     fs.rmSync(part, { force: true });
   }
@@ -193,7 +259,7 @@ export async function renderPdf(
 
 /** The letters as PDF bytes, rendered in a worker thread (a preview). */
 export async function renderPdfBytes(pages: LetterPage[], title = 'Letter'): Promise<Buffer> {
-  const bytes = await run(async (post) =>
+  const { bytes } = await run(async ({ post }) =>
     post({ type: 'bytes', job: { pages, out: null, perDonorDir: null, title } }),
   );
   return Buffer.from(bytes!);
