@@ -182,7 +182,7 @@ async function resetStatements(store: Store): Promise<boolean> {
 async function readStatements(store: Store, requests: number): Promise<HqPostResults['statements']> {
   const r = await sql<{ query: string; calls: number; total: number }>`
     select s.query, s.calls, s.total_exec_time as total from pg_stat_statements s
-    join pg_database d on d.oid = s.dbid where d.datname = current_database() and s.calls >= ${requests / 2}
+    join pg_database d on d.oid = s.dbid where d.datname = current_database() and s.calls >= ${Math.floor(requests / 2)}
     order by s.total_exec_time desc`.execute(store.db);
   const rows = r.rows.map((x) => ({
     query: x.query.replace(/\s+/g, ' ').slice(0, 110),
