@@ -6,13 +6,8 @@
 import { reusable } from '../db/bulk.ts';
 import type { Db } from '../db/store.ts';
 
-/**
- * Slots an account's counts are spread over: concurrent writers rarely touch the same row.
- * 64, not 16: with a pool of 10 PostgreSQL connections writing gifts, 16 slots had two writers
- * on one slot often enough that the slot's upsert (waiting for the other's commit) was the
- * slowest statement of POST /donations (bench/RESULTS.md, HQ); a read sums at most 64 rows.
- */
-export const COUNTER_SLOTS = 64;
+/** Slots an account's counts are spread over: concurrent writers rarely touch the same row. */
+export const COUNTER_SLOTS = 16;
 
 /** Adds to an account's running counts (totals never cost a count(*) scan). */
 export async function bumpCounters(

@@ -127,19 +127,8 @@ export async function insertDonation(
     const held = await donationByReference(trx, [input.accountId, reference]);
     if (held.rows.length > 0) throw new ReferenceHeld(reference);
   }
-  // The reads that need no lock come first.
-  await checkReferences(trx, input);
-  const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
-  if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
-  const here = opts.stationId === undefined ? await ownStationId(trx, [input.accountId]) : null;
-  const stationId =
-    here === null
-      ? (opts.stationId ?? null)
-      : ((here.rows[0] as { stationId: string | null } | undefined)?.stationId ?? null);
-  // Then the donor's totals move: that UPDATE is also the row lock (on PostgreSQL) under which
-  // this donor's limit checks run one at a time, and it tells us the donor exists (D3). It
-  // comes after the reads above so that a popular donor's row is locked for the writes and the
-  // commit only (bench/RESULTS.md, HQ: the lock wait was most of a hot donor's request).
+  // The donor's totals move first: that UPDATE is also the row lock (on PostgreSQL) under
+  // which this donor's limit checks run one at a time, and it tells us the donor exists (D3).
   // Anything refused after it is rolled back with the rest of the request.
   const donor = await addToDonorTotalsOnce(trx, [
     input.accountId,
@@ -149,6 +138,14 @@ export async function insertDonation(
   ]);
   if (Number(donor.numAffectedRows ?? 0) === 0)
     throw notFound('contact', 'contactId', input.contactId, 'contact_not_found');
+  await checkReferences(trx, input);
+  const election = await resolveElection(trx, input.accountId, checked.donationDate, input);
+  if (present(opts.batchId)) await requireOpenBatch(trx, input.accountId, opts.batchId);
+  const here = opts.stationId === undefined ? await ownStationId(trx, [input.accountId]) : null;
+  const stationId =
+    here === null
+      ? (opts.stationId ?? null)
+      : ((here.rows[0] as { stationId: string | null } | undefined)?.stationId ?? null);
   const by = opts.enteredBy;
   const row = {
     ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
