@@ -1,11 +1,12 @@
 /**
  * A load generator in its own process (so it never shares the server's event loop):
  * POST /api/v1/donations through autocannon, each request for the next donor in turn.
- * Reads its job as JSON from argv[2]; prints autocannon's summary as JSON on stdout, with
+ * Reads its job as JSON from argv[2] (or from the file `@path` names there: a long plan); prints autocannon's summary as JSON on stdout, with
  * the requests sent and, for each answer 201, the id answered paired with the notes of the
  * request that got it (the bench checks each pair against the database).
  * Every request's notes are unique (`<tag> <n>`), so a gift saved twice would show.
  */
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 interface Job {
@@ -19,6 +20,11 @@ interface Job {
   campaignId: string;
   /** makes the notes of this run unique among runs on the same database */
   tag: string;
+  /**
+   * Optional: the gifts to send, in turn (donor, amount, method), e.g. a weekend of events'
+   * spread (bench/hq-post.ts); without it each request is $25 cash for the next donor.
+   */
+  plan?: Array<[contactIndex: number, dollars: number, method: string]>;
 }
 
 /** autocannon's per-connection context */
@@ -26,7 +32,8 @@ interface Ctx {
   notes?: string;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+const arg = process.argv[2] ?? '{}';
+const job = JSON.parse(arg.startsWith('@') ? fs.readFileSync(arg.slice(1), 'utf8') : arg) as Job;
 let n = 0;
 /** [id answered 201, notes of the request that got that answer] */
 const acknowledged: Array<[string, string]> = [];
@@ -50,14 +57,15 @@ const result = await autocannon({
         n += 1;
         const notes = `${job.tag} ${n}`;
         (context as Ctx).notes = notes;
+        const [donor, dollars, method] = job.plan?.[n % job.plan.length] ?? [n, 25, 'cash'];
         return {
           ...req,
           body: JSON.stringify({
             accountId: job.accountId,
-            contactId: job.contactIds[n % job.contactIds.length],
-            donationAmount: 25,
+            contactId: job.contactIds[donor % job.contactIds.length],
+            donationAmount: dollars,
             donationDate: '2026-11-21',
-            paymentMethod: 'cash',
+            paymentMethod: method,
             campaignId: job.campaignId,
             notes,
           }),
