@@ -38,8 +38,8 @@ import * as peoplescreenLastSignIn from './2026-12-02T0750-peoplescreen-last-sig
 import * as entryrowBatchHost from './2026-12-02T0800-entryrow-batch-host.ts';
 import * as specwordsMarksChecked from './2026-12-02T0800-specwords-marks-checked.ts';
 import * as historyWho from './2026-12-02T0810-history-who.ts';
-import * as histTrailSent from './2026-12-02T0820-hist-trail-sent.ts';
 import * as pgstateSharedState from './2026-12-02T0820-pgstate-shared-state.ts';
+import * as histTrailSent from './2026-12-02T0830-hist-trail-sent.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -82,6 +82,6 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   entryrowBatchHost,
   specwordsMarksChecked,
   historyWho,
-  histTrailSent,
   pgstateSharedState,
+  histTrailSent,
 ];

@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine, Migration } from '../migration-types.ts';
 
-export const name = '2026-12-02T0820-hist-trail-sent';
+export const name = '2026-12-02T0830-hist-trail-sent';
 
 export function migration(engine: Engine): Migration {
   const ts = engine === 'sqlite' ? 'text' : 'timestamptz';
