@@ -245,6 +245,21 @@ describe('403: a valid key used with another account', () => {
       'PATCH /api/v1/users/{id}': { role: 'administrator' },
       'POST /api/v1/users/{id}/password-link': {},
       'POST /api/v1/sign-out': {},
+      'POST /api/v1/history': {
+        entries: [
+          {
+            id: 'cross:1',
+            record: 'donation',
+            recordId: donationId,
+            action: 'corrected',
+            at: '2026-12-01T19:00:00.000Z',
+            note: null,
+            by: { name: 'Cross', stationName: 'Table A', keyId: null },
+            fields: ['donationAmount'],
+            changes: [{ field: 'donationAmount', before: 19.99, after: 29.99 }],
+          },
+        ],
+      },
     };
     // Public routes whose credential is not a key (a password, a one-time link): no key's account to refuse.
     const publicRoutes = ['/api/v1/sign-in', '/api/v1/set-password'];
