@@ -90,6 +90,18 @@ export const DonationCreateRequest = DonationCreateBody.extend({
     .min(1, { error: 'must not be empty' })
     .max(200, { error: 'must be at most 200 characters' })
     .optional(),
+  /**
+   * The gift was voided where it was typed before it was sent: a station sends such a gift to
+   * its hub with the reason typed, and the hub records it voided in the same step (the event's
+   * ledger holds it; HQ never gets it). Taken from a station's key only.
+   */
+  voided: z
+    .object(
+      { reason: z.string({ error: typeError('must be a string') }).trim().max(500).nullable() },
+      { error: typeError('must be an object with `reason`') },
+    )
+    .strict()
+    .optional(),
 });
 export type DonationCreateRequest = z.infer<typeof DonationCreateRequest>;
 

@@ -447,7 +447,18 @@ describe('the event’s gifts at every station', { timeout: 180_000 }, () => {
       400,
       { field: 'enteredAt' },
     );
+    // Nor record a gift as voided where it was typed: that comes from a station only.
+    expectError(
+      await hub.request('POST', '/api/v1/donations', giftBody(donors.rb3, 5, { voided: { reason: 'x' } })),
+      400,
+      { field: 'voided' },
+    );
     const script = await hub.join('Script');
+    expectError(
+      await script.request('POST', '/api/v1/donations', giftBody(donors.rb3, 5, { voided: 'yes' })),
+      400,
+      { field: 'voided' },
+    );
     expectError(
       await script.request('POST', '/api/v1/donations', giftBody(donors.rb3, 5, { enteredAt: 'last night' })),
       400,

@@ -512,6 +512,89 @@ describe('a station of an event hub', () => {
     expect(hubGifts.map((x) => [x.donationAmount, x.onBehalfOfContactId ?? null])).toEqual([[50, null]]);
   });
 
+  it('a gift voided at a station before it left (the hub out of reach): the hub holds it voided too, with the reason, and the donor’s gifts read alike', async () => {
+    // Table B types while its sync is off (the hub's laptop lid closed): the gift and its void
+    // are made before anything is sent, as the station's routes make them.
+    await b.running.close();
+    servers.splice(servers.indexOf(b), 1);
+    const store = await openStore({ dataDir: b.dataDir });
+    const offline = await startServer({
+      store,
+      port: 0,
+      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+    });
+    const key = await createApiKey(offline.ctx, b.accountId, 'offline');
+    const auth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
+    const typed = expectStatus(
+      await rawRequest(
+        `${offline.url}/api/v1/donations`,
+        'POST',
+        {
+          accountId: b.accountId,
+          contactId: maria.id,
+          donationAmount: 2500,
+          donationDate: '2026-11-27',
+          paymentMethod: 'check',
+          campaignId,
+          donationAccountId: pacId,
+        },
+        auth,
+      ),
+      201,
+    );
+    expectStatus(
+      await rawRequest(
+        `${offline.url}/api/v1/donations/${typed.id}/void`,
+        'POST',
+        { accountId: b.accountId, reason: 'meant $25' },
+        auth,
+      ),
+      200,
+    );
+    await offline.close();
+    b = await serveStation(b.dataDir, b.accountId);
+    const status = async () =>
+      expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200) as {
+        waiting: number;
+        needsAttention: number;
+      };
+    await expect.poll(async () => (await status()).waiting).toBe(0);
+    expect((await status()).needsAttention).toBe(0);
+    // At the hub: the gift, voided, with the reason typed at the table.
+    const atHub = (
+      expectStatus(
+        await hub.request(
+          'GET',
+          `/api/v1/contacts/${maria.id}/donations?accountId=${hub.accountId}&limit=100`,
+        ),
+        200,
+      ).donations as Array<{ id: string; donationAmount: number }>
+    ).find((g) => g.donationAmount === 2500);
+    expect(atHub).toBeDefined();
+    const detail = expectStatus(
+      await hub.request('GET', `/api/v1/donations/${atHub!.id}?accountId=${hub.accountId}`),
+      200,
+    ) as { status: string };
+    expect(detail.status).toBe('voided');
+    const history = expectStatus(
+      await hub.request('GET', `/api/v1/donations/${atHub!.id}/history?accountId=${hub.accountId}`),
+      200,
+    ) as { data: Array<{ action: string; note: string | null }> };
+    expect(history.data.filter((e) => e.action === 'voided').map((e) => e.note)).toEqual(['meant $25']);
+    // The donor's gifts, at the station and at the hub: the same list, the voided one in it.
+    const gifts = async (end: { request: StationServer['request'] }, accountId: string) =>
+      (
+        expectStatus(
+          await end.request('GET', `/api/v1/contacts/${maria.id}/donations?accountId=${accountId}&limit=100`),
+          200,
+        ).donations as Array<{ donationAmount: number; status: string }>
+      )
+        .map((g) => `${g.donationAmount} ${g.status}`)
+        .sort();
+    await expect.poll(() => gifts(b, b.accountId)).toEqual(await gifts(hub, hub.accountId));
+    expect(await gifts(b, b.accountId)).toContain('2500 voided');
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

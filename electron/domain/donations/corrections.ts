@@ -7,7 +7,7 @@ import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
-import type { DomainContext } from '../context.ts';
+import type { Actor, DomainContext } from '../context.ts';
 import { getDonation } from './read.ts';
 import { checkDonation, checkReferences, donationRow } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
@@ -92,7 +92,7 @@ export interface ChangeAsker {
   atHub?: boolean;
 }
 
-async function lockUnsentDonation(
+export async function lockUnsentDonation(
   trx: Db,
   accountId: string,
   id: string,
@@ -221,38 +221,55 @@ export async function voidDonation(
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     const row = await lockUnsentDonation(trx, accountId, id, 'void', asker);
-    await trx
-      .updateTable('donations')
-      .set({ status: 'voided', updatedAt: at })
-      .where('id', '=', id)
-      .execute();
-    await recomputeContactTotals(trx, row.contactId);
-    await bumpCounters(trx, accountId, { donations: -1 });
-    await trx
-      .updateTable('limitFlags')
-      .set({ state: 'reviewed', resolvedAt: at, resolutionNote: 'gift voided' })
-      .where('donationId', '=', id)
-      .where('state', '=', 'open')
-      .execute();
-    await addHistory(
-      trx,
-      id,
-      'voided',
-      reason,
-      { from: row.status, to: 'voided', ...askerDetail(asker) },
-      at,
-      ctx.actor,
-    );
-    await logChange(trx, {
-      accountId,
-      entityType: 'donation',
-      entityId: id,
-      op: 'update',
-      fields: ['status'],
-      at,
-    });
+    await applyVoid(trx, row, reason, asker, at, ctx.actor);
   });
   return getDonation(ctx, accountId, id);
+}
+
+/**
+ * A void inside an open write transaction, of a gift already checked to be changeable: its
+ * status, the donor's totals, the account's count, its open flags closed, the history entry
+ * (the reason typed) and the outbox entry. Also a station's gift voided there before it reached
+ * the hub, as the hub records it (create.ts, `voided`).
+ */
+export async function applyVoid(
+  trx: Db,
+  row: DonationRow,
+  reason: string | null,
+  asker: ChangeAsker,
+  at: string,
+  actor: Actor | null | undefined,
+): Promise<void> {
+  await trx
+    .updateTable('donations')
+    .set({ status: 'voided', updatedAt: at })
+    .where('id', '=', row.id)
+    .execute();
+  await recomputeContactTotals(trx, row.contactId);
+  await bumpCounters(trx, row.accountId, { donations: -1 });
+  await trx
+    .updateTable('limitFlags')
+    .set({ state: 'reviewed', resolvedAt: at, resolutionNote: 'gift voided' })
+    .where('donationId', '=', row.id)
+    .where('state', '=', 'open')
+    .execute();
+  await addHistory(
+    trx,
+    row.id,
+    'voided',
+    reason,
+    { from: row.status, to: 'voided', ...askerDetail(asker) },
+    at,
+    actor,
+  );
+  await logChange(trx, {
+    accountId: row.accountId,
+    entityType: 'donation',
+    entityId: row.id,
+    op: 'update',
+    fields: ['status'],
+    at,
+  });
 }
 
 /** Who asked, in a history entry: made at a hub, and the station whose key asked (absent: not a station). */

@@ -25,6 +25,7 @@ import { resolveElection } from '../limits/elections.ts';
 import { notFound, ReferenceHeld } from '../errors.ts';
 import { checkLimits } from '../limits/checks.ts';
 import { donationFromRow } from '../row-mappers.ts';
+import { applyVoid, lockUnsentDonation } from './corrections.ts';
 
 export function toCreated(row: DonationRow): DonationCreated {
   const d = donationFromRow(row);
@@ -176,6 +177,12 @@ export async function insertDonation(
     push: opts.push,
     at,
   });
+  if (opts.voided) {
+    // Voided where it was typed before it was sent: recorded voided in the same step, so the
+    // gift is never counted, flagged open or sent on as completed here in between.
+    await applyVoid(trx, row, opts.voided.reason, {}, at, by);
+    row.status = 'voided';
+  }
   if (opts.onCreated) await opts.onCreated(trx, row.id);
   return row;
 }
@@ -197,6 +204,12 @@ export interface DonationWriteOptions extends WriteOptions {
   enteredAt?: string;
   /** Who entered it (createDonationOnce: the context's actor unless given). */
   enteredBy?: Actor | null;
+  /**
+   * Voided where it was typed before it was sent (a station's gift, at its hub): the gift is
+   * recorded and voided in one transaction, with the reason typed there; an earlier create of
+   * the same reference still completed here is voided too (createDonationOnce).
+   */
+  voided?: { reason: string | null };
 }
 
 /** This GiftDesk's own station id in the account's event, when it is a station (its hub remote's). */
@@ -240,6 +253,16 @@ export async function createDonationOnce(
       if (!(err instanceof ReferenceHeld)) throw err;
       const held = await donationByReference(ctx.store.db, [input.accountId, err.reference]);
       const row = held.rows[0] as DonationRow | undefined;
+      if (row && opts.voided && row.status === 'completed') {
+        // An earlier send of this gift, from before it was voided there, landed: void it now
+        // (refused like any void when it has gone on to HQ).
+        const voided = opts.voided;
+        await ctx.store.write(async (trx) => {
+          const locked = await lockUnsentDonation(trx, input.accountId, row.id, 'void', {});
+          await applyVoid(trx, locked, voided.reason, {}, ctx.now(), opts.enteredBy ?? ctx.actor ?? null);
+        });
+        return { donation: { ...toCreated(row), status: 'voided' }, created: false };
+      }
       if (row) return { donation: toCreated(row), created: false };
       // Deleted (with its donor) since it was seen: the reference is free again, try once more.
     }

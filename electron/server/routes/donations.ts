@@ -104,7 +104,8 @@ export async function donationRoutes(
         'is 200 with that gift, and nothing is written (no second gift, no totals changed). Otherwise 201. (A gift ' +
         "typed in GiftDesk's own window is not read for a reference.) An event station's key may send `enteredAt`, when " +
         "the gift was entered at the station: the hub keeps it as the gift's `createdAt`; from any other key it is a 400. " +
-        'Likewise `enteredByName`, the person who typed it at the station: the hub records it as who entered the gift. ' +
+        'Likewise `enteredByName`, the person who typed it at the station: the hub records it as who entered the gift, ' +
+        'and `voided` (`{ reason }`), a gift voided at the station before it was sent: the hub records it voided in the same step. ' +
         '`resentSince` (from another GiftDesk): the gift was sent before to an upstream that is lost and may be at HQ ' +
         'already; this server looks for it at HQ before sending it on.',
       body: DonationCreateRequest,
@@ -113,7 +114,7 @@ export async function donationRoutes(
     serializerCompiler: domainTypedSerializer,
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const { batchId, enteredAt, enteredByName, resentSince, ...body } = req.body;
+      const { batchId, enteredAt, enteredByName, resentSince, voided, ...body } = req.body;
       // At an event hub, a gift sent by a station's key is stamped with that station and keeps
       // the time it was entered there; no other key says when a gift was entered. A gift typed
       // in the app's window carries no sync reference (WriteOptions). Without a station's key
@@ -122,6 +123,8 @@ export async function donationRoutes(
         throw invalidField('enteredAt', "is taken only from an event station's key");
       if (enteredByName !== undefined && !req.station)
         throw invalidField('enteredByName', "is taken only from an event station's key");
+      if (voided !== undefined && !req.station)
+        throw invalidField('voided', "is taken only from an event station's key");
       const as = acting(ctx, req);
       // A station's gift: its key and station, and the person who typed it there by name.
       const enteredBy =
@@ -136,6 +139,7 @@ export async function donationRoutes(
               ...(enteredBy ? { enteredBy } : {}),
               ...(req.station ? { stationId: req.station.id } : {}),
               ...(enteredAt !== undefined ? { enteredAt: toIsoInstant(enteredAt) ?? enteredAt } : {}),
+              ...(voided !== undefined ? { voided: { reason: voided.reason || null } } : {}),
               syncReference: !req.auth?.session,
               ...mayBeUpstream(ctx, 'donation', resentSince),
             },

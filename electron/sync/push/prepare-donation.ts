@@ -19,8 +19,11 @@ import { identityOf } from './sync-identity.ts';
 export async function prepareDonation(x: Preparing): Promise<Step> {
   const { trx, record: e, item } = x;
   const d = await trx.selectFrom('donations').selectAll().where('id', '=', e.entityId).executeTakeFirst();
+  // A station's hub keeps the event's whole ledger: a gift voided here before it left goes to
+  // the hub too, recorded voided there (never on to HQ). To HQ, a voided gift never goes.
+  const toHub = x.cfg.kind === 'hub';
   const plan = coalesce(x.changes, {
-    exists: d !== undefined && d.status !== 'voided',
+    exists: d !== undefined && (toHub || d.status !== 'voided'),
     hasRemote: x.remoteId !== null,
   });
   if (!plan) return { kind: 'done' };
@@ -50,7 +53,7 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
       break;
   }
   const gift = d as DonationRow;
-  if (gift.status !== 'completed') {
+  if (gift.status !== 'completed' && !(toHub && gift.status === 'voided')) {
     return x.park(
       'not_completed',
       `Gift ${gift.id} is ${gift.status} here. HQ's API records only completed gifts: record it at HQ by hand, or discard this item.`,
@@ -62,8 +65,25 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   const identity = await identityOf(trx, 'donation', gift.id);
   const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, x.cfg.kind ?? 'hq');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
-  const body = withResentSince(built.body, x);
+  const body = withResentSince(
+    gift.status === 'voided' ? { ...built.body, voided: { reason: await voidReason(trx, gift.id) } } : built.body,
+    x,
+  );
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
+}
+
+/** The reason typed when the gift was voided here (its newest void in the history). */
+async function voidReason(trx: Db, giftId: string): Promise<string | null> {
+  const h = await trx
+    .selectFrom('donationHistory')
+    .select('note')
+    .where('donationId', '=', giftId)
+    .where('action', '=', 'voided')
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return h?.note ?? null;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What a station says of itself to its hub (POST /hub/report), for the close-out: the gifts it
- * entered (its own, not those the hub sent it, and not one voided before it reached the hub:
- * that one never goes), the sequence of its newest change, the changes the hub has not
+ * entered (its own, not those the hub sent it, and not one voided here that the hub does not
+ * hold yet: it goes, voided, and counts once the hub has it), the sequence of its newest change, the changes the hub has not
  * confirmed yet, and its batches' counts (the newest count of each counted batch: batches and
  * counts are the station's own, so the hub knows them only from here). Read in one place from
  * the outbox.
@@ -70,8 +70,9 @@ export async function stationReport(db: Db, accountId: string): Promise<StationR
           .whereRef('l.entityId', '=', 'd.id'),
       ),
     )
-    // A gift voided before it ever reached the hub never goes (push/prepare-donation.ts): not
-    // counted. One the hub holds counts, voided or not: the hub counts it too.
+    // A gift voided here before it reached the hub counts once the hub holds it (it goes voided,
+    // push/prepare-donation.ts; until then it waits in the outbox). One the hub holds counts,
+    // voided or not: the hub counts it too.
     .where((eb) =>
       eb.or([
         eb('d.status', '!=', 'voided'),
