@@ -97,7 +97,13 @@ export const DonationCreateRequest = DonationCreateBody.extend({
    */
   voided: z
     .object(
-      { reason: z.string({ error: typeError('must be a string') }).trim().max(500).nullable() },
+      {
+        reason: z
+          .string({ error: typeError('must be a string') })
+          .trim()
+          .max(500)
+          .nullable(),
+      },
       { error: typeError('must be an object with `reason`') },
     )
     .strict()

@@ -66,7 +66,9 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, x.cfg.kind ?? 'hq');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
   const body = withResentSince(
-    gift.status === 'voided' ? { ...built.body, voided: { reason: await voidReason(trx, gift.id) } } : built.body,
+    gift.status === 'voided'
+      ? { ...built.body, voided: { reason: await voidReason(trx, gift.id) } }
+      : built.body,
     x,
   );
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
