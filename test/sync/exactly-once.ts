@@ -15,7 +15,9 @@
  * COVERED_KINDS hit every case at least once (and prints the matrix; fewer seeds only print it).
  *
  * The seeds are split over two test files (exactly-once-{1,2}.test.ts, odd and even seeds) so
- * that vitest runs them on both cores.
+ * that vitest runs them on both cores. Within a file, CONCURRENT seeds run at once, each with an
+ * HQ and fault proxy of its own: a seed spends most of its time waiting (deadlines, backoffs,
+ * fsync), about a third of it computing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, systemClock } from '../../electron/sync/net/clock.ts';
@@ -110,6 +112,34 @@ const COVERED_KINDS: readonly FaultKind[] = [
 ];
 /** A file running at least this many seeds (its share of CI's 200) asserts the coverage. */
 const COVERAGE_SEEDS = 100;
+/** Seeds of a file run at once (GIFTDESK_SYNC_CONCURRENT; 1 runs them one after another). */
+const CONCURRENT = Math.max(1, Number(process.env.GIFTDESK_SYNC_CONCURRENT ?? 3));
+
+/** HQs (each a server and its fault proxy) lent to one seed at a time. */
+function hqPool(size: number, start: () => Promise<HqSide>) {
+  const free: HqSide[] = [];
+  const all: HqSide[] = [];
+  const waiting: Array<(hq: HqSide) => void> = [];
+  return {
+    async start(): Promise<void> {
+      for (let i = 0; i < size; i++) all.push(await start());
+      free.push(...all);
+    },
+    async use<T>(fn: (hq: HqSide) => Promise<T>): Promise<T> {
+      const hq = free.pop() ?? (await new Promise<HqSide>((resolve) => waiting.push(resolve)));
+      try {
+        return await fn(hq);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(hq);
+        else free.push(hq);
+      }
+    },
+    async close(): Promise<void> {
+      for (const hq of all) await hq.close();
+    },
+  };
+}
 
 /** `hq`: GiftDesk (creates once per reference) or the donor API alone (`serve --spec-only`). */
 export function exactlyOnceSuite(
@@ -120,14 +150,12 @@ export function exactlyOnceSuite(
   const all = testSeeds();
   // A replayed seed (GIFTDESK_SEED=n) runs in the first part only.
   const seeds = all.length === 1 ? (part === 0 ? all : []) : all.filter((s) => s % parts === part);
-  let hqSide: HqSide;
-  beforeAll(async () => {
-    // Durability is not this suite's subject (kill -9 is crash-and-lease's): commits need not wait for the disk.
-    hqSide = await startHq({ synchronous: 'NORMAL', specOnly: hq === 'spec-only' });
-  });
-  afterAll(async () => {
-    await hqSide?.close();
-  });
+  // Durability is not this suite's subject (kill -9 is crash-and-lease's): commits need not wait for the disk.
+  const hqs = hqPool(Math.min(CONCURRENT, Math.max(1, seeds.length)), () =>
+    startHq({ synchronous: 'NORMAL', specOnly: hq === 'spec-only' }),
+  );
+  beforeAll(() => hqs.start());
+  afterAll(() => hqs.close());
 
   describe(`exactly once under random faults, HQ ${hq === 'spec-only' ? 'with the donor API alone' : 'GiftDesk'} (${seeds.length} of ${all.length} seeds, ${WRITES} writes each)`, () => {
     if (seeds.length === 0) it.skip('no seed of this part (a replayed seed runs in part 1)', () => undefined);
@@ -138,98 +166,101 @@ export function exactlyOnceSuite(
       for (const c of cases) row[c]++;
       matrix.set(kind, row);
     };
-    it.each(seeds)('seed %i', async (seed) => {
-      await withSeed(seed, FILE, async (rng) => {
-        const rig = await startRig({ hqSide, synchronous: 'NORMAL', timeoutMs: DEADLINE_MS });
-        const engine = createSyncEngine({
-          store: rig.local.store,
-          keys: testKeys,
-          makeClient: rig.makeClient,
-          ...(emailMatchOn(seed) ? { matchContact } : {}),
-          random: () => rng.next() * 0.002,
-          leaseMs: 10_000,
-        });
-        try {
-          const started = Date.now();
-          const firstRecord = rig.proxy.records.length;
-          const w = newWorkload();
-          const faults = { maxLatencyMs: 15, retryAfterSeconds: 0.03 };
-          rig.proxy.setRule(
-            eventRule(rig, w, seed, {
-              draw: seededFaultDraws(seed, MIX, faults),
-              caseDraw: seededFaultDraws(seed ^ 0xca5e5, CASE_MIX, faults),
-              hangCase: hangCaseOf(seed),
-              onFault: count,
-            }),
-          );
-          let pass: Promise<unknown> | null = null;
-          const kick = () => {
-            if (pass) return;
-            pass = engine.runPass({ accountId: rig.local.accountId }).finally(() => {
-              pass = null;
-            });
-          };
-          w.kick = kick;
-          // staff in HQ's web application (the API has no donation update)
-          w.staffEditNotes = async (hqId, notes) => {
-            await rig.remote.store.db
-              .updateTable('donations')
-              .set({ notes })
-              .where('id', '=', hqId)
-              .execute();
-          };
-          while (w.writes < WRITES) {
-            if (rng.chance(0.25)) kick();
-            await randomWrite(rig.local, rng, w);
-            if (rng.chance(0.3)) await new Promise((r) => setTimeout(r, rng.int(0, 4)));
-          }
-          await completeCases(rig.local, rng, w);
-          const writesDone = Date.now();
-          if (pass) await pass;
-          await completeStaffEdit(rig.local, rng, w);
-          const healthy = () => ({ kind: 'forward' as const, action: { kind: 'forward' as const } });
-          let drained = await syncToCompletion(engine, rig, {
-            faultyPasses: FAULTY_PASSES,
-            // the events still owed happen in the passes after the faults, however many passes
-            // the faults took on this machine
-            afterFaults: eventRule(rig, w, seed, { draw: healthy, caseDraw: healthy, onlyOwed: true }),
+    // A seed waiting for a free HQ counts against its timeout: room for a few seeds' time.
+    it.concurrent.each(seeds)('seed %i', { timeout: 180_000 }, async (seed) => {
+      await hqs.use((hqSide) =>
+        withSeed(seed, FILE, async (rng) => {
+          const rig = await startRig({ hqSide, synchronous: 'NORMAL', timeoutMs: DEADLINE_MS });
+          const engine = createSyncEngine({
+            store: rig.local.store,
+            keys: testKeys,
+            makeClient: rig.makeClient,
+            ...(emailMatchOn(seed) ? { matchContact } : {}),
+            random: () => rng.next() * 0.002,
+            leaseMs: 10_000,
           });
-          if (w.seen.hqEditedNotes === 0) {
-            // no gift had reached HQ before the drain: staff edit one now
-            await completeStaffEdit(rig.local, rng, w);
-            drained = await syncToCompletion(engine, rig, { faultyPasses: 0 });
-          }
-          const report = await checkHqMatchesLocal(rig, { hqNotes: w.hqNotes });
-          expect(report.contacts).toBe(w.contacts.size);
-          expect(
-            Object.entries(w.seen)
-              .filter(([, n]) => n === 0)
-              .map(([c]) => c),
-            'event cases this seed never produced',
-          ).toEqual([]);
-          if (process.env.GIFTDESK_SYNC_STATS) {
-            const byKind: Record<string, number> = {};
-            for (const r of rig.proxy.records.slice(firstRecord)) {
-              const k = `${r.method} ${r.path.split('?')[0]!.replace(/\/(cnt|don)_\w+/, '/:id')}`;
-              byKind[k] = (byKind[k] ?? 0) + 1;
-            }
-            console.log(
-              JSON.stringify({
-                seed,
-                writesMs: writesDone - started,
-                drainMs: Date.now() - writesDone,
-                passes: drained.passes,
-                ...report,
-                cases: w.seen,
-                requests: byKind,
+          try {
+            const started = Date.now();
+            const firstRecord = rig.proxy.records.length;
+            const w = newWorkload();
+            const faults = { maxLatencyMs: 15, retryAfterSeconds: 0.03 };
+            rig.proxy.setRule(
+              eventRule(rig, w, seed, {
+                draw: seededFaultDraws(seed, MIX, faults),
+                caseDraw: seededFaultDraws(seed ^ 0xca5e5, CASE_MIX, faults),
+                hangCase: hangCaseOf(seed),
+                onFault: count,
               }),
             );
+            let pass: Promise<unknown> | null = null;
+            const kick = () => {
+              if (pass) return;
+              pass = engine.runPass({ accountId: rig.local.accountId }).finally(() => {
+                pass = null;
+              });
+            };
+            w.kick = kick;
+            // staff in HQ's web application (the API has no donation update)
+            w.staffEditNotes = async (hqId, notes) => {
+              await rig.remote.store.db
+                .updateTable('donations')
+                .set({ notes })
+                .where('id', '=', hqId)
+                .execute();
+            };
+            while (w.writes < WRITES) {
+              if (rng.chance(0.25)) kick();
+              await randomWrite(rig.local, rng, w);
+              if (rng.chance(0.3)) await new Promise((r) => setTimeout(r, rng.int(0, 4)));
+            }
+            await completeCases(rig.local, rng, w);
+            const writesDone = Date.now();
+            if (pass) await pass;
+            await completeStaffEdit(rig.local, rng, w);
+            const healthy = () => ({ kind: 'forward' as const, action: { kind: 'forward' as const } });
+            let drained = await syncToCompletion(engine, rig, {
+              faultyPasses: FAULTY_PASSES,
+              // the events still owed happen in the passes after the faults, however many passes
+              // the faults took on this machine
+              afterFaults: eventRule(rig, w, seed, { draw: healthy, caseDraw: healthy, onlyOwed: true }),
+            });
+            if (w.seen.hqEditedNotes === 0) {
+              // no gift had reached HQ before the drain: staff edit one now
+              await completeStaffEdit(rig.local, rng, w);
+              drained = await syncToCompletion(engine, rig, { faultyPasses: 0 });
+            }
+            const report = await checkHqMatchesLocal(rig, { hqNotes: w.hqNotes });
+            expect(report.contacts).toBe(w.contacts.size);
+            expect(
+              Object.entries(w.seen)
+                .filter(([, n]) => n === 0)
+                .map(([c]) => c),
+              'event cases this seed never produced',
+            ).toEqual([]);
+            if (process.env.GIFTDESK_SYNC_STATS) {
+              const byKind: Record<string, number> = {};
+              for (const r of rig.proxy.records.slice(firstRecord)) {
+                const k = `${r.method} ${r.path.split('?')[0]!.replace(/\/(cnt|don)_\w+/, '/:id')}`;
+                byKind[k] = (byKind[k] ?? 0) + 1;
+              }
+              console.log(
+                JSON.stringify({
+                  seed,
+                  writesMs: writesDone - started,
+                  drainMs: Date.now() - writesDone,
+                  passes: drained.passes,
+                  ...report,
+                  cases: w.seen,
+                  requests: byKind,
+                }),
+              );
+            }
+          } finally {
+            await engine.stop();
+            await rig.close();
           }
-        } finally {
-          await engine.stop();
-          await rig.close();
-        }
-      });
+        }),
+      );
     });
 
     it(`fault kinds × event cases over this file's seeds (asserted from ${COVERAGE_SEEDS} seeds)`, () => {
