@@ -11,6 +11,8 @@
  * out) and the seeds run until one fails; the kind passes this check when a seed failed.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -26,7 +28,9 @@ const skipKinds = opt('--skip-kinds', '')
   .map((s) => s.trim())
   .filter(Boolean);
 const verbose = args.includes('--verbose');
-// --keep DIR: each failed seed's whole result (every differing read, the runner's log tail) in DIR/seed-N.json
+// --keep DIR: each failed seed's whole result (every differing read) in DIR/seed-N.json, and its
+// event as it was left — the hub's and each station's data folder, and the run's log — in
+// DIR/seed-N/ (a replay of a seed takes other turns: the folders are the evidence).
 const keep = opt('--keep', '');
 
 /** Runs one seed in a child process; resolves with its result line. */
@@ -44,11 +48,20 @@ function runOne(seed, skip) {
         ops,
         ...(skip ? ['--skip', skip] : []),
       ],
-      { stdio: ['ignore', 'pipe', verbose ? 'inherit' : 'ignore'] },
+      {
+        stdio: ['ignore', 'pipe', verbose || keep ? 'pipe' : 'ignore'],
+        env: keep ? { ...process.env, GIFTDESK_KEEP_EVENT: '1' } : process.env,
+      },
     );
     let out = '';
+    let log = '';
     child.stdout.on('data', (d) => (out += d.toString()));
+    child.stderr?.on('data', (d) => {
+      if (verbose) process.stderr.write(d);
+      if (keep) log += d.toString();
+    });
     child.on('exit', (code) => {
+      if (keep) keepEvent(seed, log, out);
       try {
         resolve(JSON.parse(out.trim().split('\n').pop() ?? ''));
       } catch {
@@ -62,6 +75,26 @@ function runOne(seed, skip) {
       }
     });
   });
+}
+
+/** With --keep: a failed seed's folders and log moved into DIR/seed-N/, a passing seed's removed. */
+function keepEvent(seed, log, out) {
+  const dirs = [...log.matchAll(/^kept (\S+)$/gm)].map((m) => m[1]);
+  let ok = false;
+  try {
+    ok = passed(JSON.parse(out.trim().split('\n').pop() ?? ''));
+  } catch {
+    ok = false;
+  }
+  if (ok) {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    return;
+  }
+  const into = path.join(keep, `seed-${seed}`);
+  fs.mkdirSync(into, { recursive: true });
+  for (const d of dirs) fs.cpSync(d, path.join(into, path.basename(d)), { recursive: true });
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  fs.writeFileSync(path.join(into, 'run.log'), log);
 }
 
 const passed = (r) => r.failures.length === 0 && r.quiet && r.diffs.length === 0;
@@ -120,7 +153,6 @@ await pool(list, async (seed) => {
   const r = await runOne(seed);
   if (passed(r)) ok++;
   else if (keep) {
-    const fs = await import('node:fs');
     fs.mkdirSync(keep, { recursive: true });
     fs.writeFileSync(`${keep}/seed-${seed}.json`, `${JSON.stringify(r, null, 2)}\n`);
   }
