@@ -19,6 +19,7 @@ import { releaseAttempt, settleAttempt } from '../outbox/outbox.ts';
 import type { Create, Read, ReconcileDeps, ReconcileResult } from './types.ts';
 import { heldByAnother, linkRemote, noteSentToHq } from '../outbox/links.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
+import { takeHubDonor } from '../station/feed-contacts.ts';
 import { type ItemRow, type PushEntity, updateItem } from '../outbox/items.ts';
 
 const PAGE = 100;
@@ -337,6 +338,8 @@ export async function sweepContacts(
   );
   const sameName = (c: ContactListItem) => names.has(`${norm(c.firstName)}\n${norm(c.lastName)}`);
   const found = new Map<string, string>();
+  /** The record read for each find (at a station: the hub's donor, its values and times). */
+  const bodies = new Map<string, unknown>();
   const dueLeft = () => all.some((c) => c.due && !found.has(c.item.entityId));
   const ordered = [...candidates.filter(sameName), ...candidates.filter((c) => !sameName(c))];
   const named = candidates.filter(sameName).length;
@@ -351,7 +354,10 @@ export async function sweepContacts(
     // person typed), never the contact of the record it names.
     const own = sentContactIdentity((g.body as { tags?: unknown } | null)?.tags);
     const c = own === null ? undefined : byRef.get(contactReferenceTag(own).toLowerCase());
-    if (c && !found.has(c.item.entityId)) found.set(c.item.entityId, cand.id);
+    if (c && !found.has(c.item.entityId)) {
+      found.set(c.item.entityId, cand.id);
+      bodies.set(c.item.entityId, g.body);
+    }
   }
   let settled = 0;
   await d.store.write(async (trx) => {
@@ -359,6 +365,10 @@ export async function sweepContacts(
       const id = found.get(c.item.entityId);
       const n = id === undefined ? null : await linkFound(d, trx, c.item, id, at, null);
       if (n !== null) {
+        // At a station, found at the hub after the answer was lost: the record here becomes the
+        // hub's donor, values and times, as with an answer (the feed skipped it while unlinked).
+        if (d.kind === 'hub')
+          await takeHubDonor(trx, d.accountId, c.item.entityId, bodies.get(c.item.entityId), at);
         settled += n;
         out.resolved++;
       } else if (c.due) {
