@@ -595,6 +595,68 @@ describe('a station of an event hub', () => {
     expect(await gifts(b, b.accountId)).toContain('2500 voided');
   });
 
+  it('a host deleted at the hub while a station still had a gift of theirs on its way: the gifts they hosted lose the host at the station too', async () => {
+    const host = await makeContact(hub, { firstName: 'Hana', lastName: 'Host' });
+    const hosted = expectStatus(
+      await hub.request('POST', '/api/v1/donations', {
+        accountId: hub.accountId,
+        contactId: maria.id,
+        facilitatedByContactId: host.id,
+        donationAmount: 75,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId,
+      }),
+      201,
+    );
+    const hostOf = async (end: { request: StationServer['request'] }, accountId: string) => {
+      const r = await end.request('GET', `/api/v1/donations/${hosted.id}?accountId=${accountId}`);
+      return r.status === 200 ? (r.body.facilitatedByContactId as string | null) : `status ${r.status}`;
+    };
+    const board = async (end: { request: StationServer['request'] }, accountId: string) =>
+      expectStatus(await end.request('GET', `/api/v1/reports/raised-by?accountId=${accountId}`), 200).hosts;
+    await expect.poll(() => hostOf(a, a.accountId)).toBe(host.id);
+    // Table A, its sync off for a moment, takes a gift from the host; meanwhile the hub deletes her.
+    await a.running.close();
+    servers.splice(servers.indexOf(a), 1);
+    const store = await openStore({ dataDir: a.dataDir });
+    const offline = await startServer({
+      store,
+      port: 0,
+      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+    });
+    const key = await createApiKey(offline.ctx, a.accountId, 'offline');
+    expectStatus(
+      await rawRequest(
+        `${offline.url}/api/v1/donations`,
+        'POST',
+        {
+          accountId: a.accountId,
+          contactId: host.id,
+          donationAmount: 40,
+          donationDate: '2026-11-27',
+          paymentMethod: 'cash',
+          campaignId,
+        },
+        { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` },
+      ),
+      201,
+    );
+    await offline.close();
+    expectStatus(await hub.request('DELETE', `/api/v1/contacts/${host.id}?accountId=${hub.accountId}`), 200);
+    expect(await hostOf(hub, hub.accountId)).toBeNull();
+    // Back: the station's gift brings the host back (the gift wins), and the gift the hub
+    // typed no longer names her as its host, here as at the hub.
+    a = await serveStation(a.dataDir, a.accountId);
+    const status = async () =>
+      expectStatus(await a.request('GET', `/api/v1/sync/status?accountId=${a.accountId}`), 200) as {
+        waiting: number;
+      };
+    await expect.poll(async () => (await status()).waiting).toBe(0);
+    await expect.poll(() => hostOf(a, a.accountId)).toBeNull();
+    await expect.poll(() => board(a, a.accountId)).toEqual(await board(hub, hub.accountId));
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect

@@ -6,6 +6,7 @@ import { DomainError } from '../errors.ts';
 import { bumpCounters } from '../counters.ts';
 import { contactNotFound, lockContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
+import type { Db } from '../../db/store.ts';
 
 /**
  * Deletes the contact and everything attached, donations included (docs/design.md).
@@ -41,6 +42,7 @@ export async function deleteContact(
       .where('contactId', '=', id)
       .where('status', '!=', 'voided') // a voided gift is out of the count already
       .executeTakeFirstOrThrow();
+    await clearCredits(trx, accountId, id, at);
     await trx.deleteFrom('contacts').where('id', '=', id).execute();
     await bumpCounters(trx, accountId, { contacts: -1, donations: -Number(gifts.n) });
     await logChange(trx, {
@@ -54,6 +56,43 @@ export async function deleteContact(
     });
   });
   return { message: `Contact ${id} deleted` };
+}
+
+/**
+ * Other donors' gifts that credit the contact (on behalf of it) or name it as their host lose
+ * that name with it. The database would clear them by itself (ON DELETE SET NULL), but
+ * silently: each gift is changed here, with an entry in the change log, so an event's stations
+ * read it off the hub's feed (not for HQ: `push` 0, HQ's API cannot change a gift, and HQ
+ * clears its own when the contact's DELETE reaches it).
+ */
+async function clearCredits(trx: Db, accountId: string, id: string, at: string): Promise<void> {
+  const gifts = await trx
+    .selectFrom('donations')
+    .select(['id', 'onBehalfOfContactId', 'facilitatedByContactId'])
+    .where('accountId', '=', accountId)
+    .where('contactId', '!=', id)
+    .where((eb) => eb.or([eb('onBehalfOfContactId', '=', id), eb('facilitatedByContactId', '=', id)]))
+    .execute();
+  for (const g of gifts) {
+    const fields = [
+      ...(g.onBehalfOfContactId === id ? (['onBehalfOfContactId'] as const) : []),
+      ...(g.facilitatedByContactId === id ? (['facilitatedByContactId'] as const) : []),
+    ];
+    await trx
+      .updateTable('donations')
+      .set({ ...Object.fromEntries(fields.map((f) => [f, null])), updatedAt: at })
+      .where('id', '=', g.id)
+      .execute();
+    await logChange(trx, {
+      accountId,
+      entityType: 'donation',
+      entityId: g.id,
+      op: 'update',
+      fields: [...fields],
+      push: false,
+      at,
+    });
+  }
 }
 
 function othersGifts(id: string, n: number): DomainError {
