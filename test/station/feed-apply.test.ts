@@ -12,10 +12,13 @@ import { newId } from '#shared/ids.ts';
 import { openStore } from '../../electron/db/open.ts';
 import type { Store } from '../../electron/db/store.ts';
 import { createContext, type DomainContext } from '../../electron/domain/context.ts';
-import { updateContact } from '../../electron/domain/contacts/index.ts';
+import { getContact, updateContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation, giftCheck } from '../../electron/domain/donations/index.ts';
 import { getRemoteSettings } from '../../electron/sync/remote/settings.ts';
+import type { RemoteClient } from '../../electron/sync/net/http-client.ts';
+import { createPacer } from '../../electron/sync/net/pacer.ts';
 import { applyFeedPage, type FeedPage } from '../../electron/sync/station/apply-feed.ts';
+import { readFeedOnce } from '../../electron/sync/station/feed.ts';
 import { listNotices } from '../../electron/sync/station/notices.ts';
 import { tempDir } from '../helpers/server.ts';
 import { FEED_GIFT_REST } from '../helpers/feed-gift.ts';
@@ -283,6 +286,45 @@ describe('a page of the feed at a station', () => {
     expect((await apply(page({ contacts: [{ ...MARIA, phone: '555-7777' }], cursor: '13' }))).notices).toBe(
       0,
     );
+  });
+
+  it('a page the hub answered after this station’s edit was confirmed (a long poll, a busy hub) takes the later change made elsewhere', async () => {
+    // The hub's copy of Maria, whole (as the feed sends a donor), with another station's tags.
+    const theirs = { ...(await getContact(ctx, accountId, 'cnt_HUBMARIA')), tags: ['vip'] };
+    await updateContact(ctx, accountId, 'cnt_HUBMARIA', { tags: ['volunteer'] });
+    // The feed's request is out; meanwhile the engine's push of the edit is confirmed, another
+    // station's edit of the same field lands at the hub, and the hub answers with it.
+    const client: RemoteClient = {
+      baseUrl: 'https://hub.invalid',
+      keyId: (await getRemoteSettings(store.db, accountId))!.keyId,
+      pacer: createPacer({ ratePerSecond: 1000 }),
+      timeoutMs: 1000,
+      async request(method, p) {
+        expect([method, p]).toEqual(['GET', '/hub/changes']);
+        await store.write((trx) =>
+          trx
+            .updateTable('changeLog')
+            .set({ syncedAt: new Date().toISOString() })
+            .where('entityId', '=', 'cnt_HUBMARIA')
+            .where('push', '=', 1)
+            .where('syncedAt', 'is', null)
+            .execute(),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return {
+          outcome: 'applied',
+          sent: true,
+          status: 200,
+          body: page({ contacts: [theirs as unknown as FeedContact], cursor: '14' }),
+          sentAt: Date.now(),
+        };
+      },
+    };
+    const step = await readFeedOnce(store, accountId, client, { wait: 25 });
+    expect(step.ok ? 'ok' : JSON.stringify(step).slice(0, 600)).toBe('ok');
+    expect(JSON.parse(String((await mariaRow()).tags))).toEqual(['vip']);
+    // Whether the hub's answer came after this edit cannot be told: no notice for it.
+    expect((await listNotices(store.db, accountId)).filter((n) => n.field === 'tags')).toEqual([]);
   });
 
   it('a contact deleted at the hub goes, unless a gift of it waits here: then it goes back to the hub', async () => {

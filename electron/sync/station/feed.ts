@@ -28,7 +28,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const CATCH_UP_PAGE = 2000;
 const EARLIER_HUB_PAGE = 500;
 
-type Asked = { readAt: string; result: RemoteResult };
+/** `readAt`: when the hub's answer arrived (the page is no newer); `askedAt`: when the request left. */
+type Asked = { readAt: string; askedAt: string; result: RemoteResult };
 type Settings = NonNullable<Awaited<ReturnType<typeof getRemoteSettings>>>;
 
 /** This account's hub settings, or why its feed cannot be read. */
@@ -49,18 +50,23 @@ async function hubSettings(
   return { ok: true, settings };
 }
 
-/** Asks the hub for the page after `after` (its request's time is when the page was read). */
+/**
+ * Asks the hub for the page after `after`. The page is as the hub held it when it answered, which
+ * for a long poll (or a busy hub) is well after the request left: a change this station's engine
+ * had confirmed before the answer arrived is in the page or before it, so the page's value
+ * stands; one confirmed while the request was out may be either (feed-contacts.ts).
+ */
 async function ask(
   client: RemoteClient,
   after: string | null,
   opts: { wait: number; signal?: AbortSignal; clock: () => number; limit?: number },
 ): Promise<Asked> {
-  const readAt = iso(opts.clock());
+  const askedAt = iso(opts.clock());
   const result = await client.request('GET', '/hub/changes', undefined, {
     query: { after: after ?? undefined, wait: opts.wait, limit: opts.limit },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  return { readAt, result };
+  return { readAt: iso(opts.clock()), askedAt, result };
 }
 
 /** The hub's answer as a page, or why it is not one. */
@@ -99,7 +105,9 @@ export async function readFeedOnce(
   const asked = await ask(client, s.settings.hubCursor, { ...opts, clock });
   const p = pageOf(asked.result);
   if (!p.ok) return p;
-  const counts = await applyFeedPage(store, accountId, p.page, asked.readAt, iso(clock()), s.settings.keyId);
+  const counts = await applyFeedPage(store, accountId, p.page, asked.readAt, iso(clock()), s.settings.keyId, {
+    askedAt: asked.askedAt,
+  });
   return { ok: true, counts, more: p.page.more };
 }
 
@@ -164,7 +172,7 @@ export async function catchUp(
         asked.readAt,
         iso(clock()),
         s.settings.keyId,
-        { unsynced: p.page.more && !last, deferTotals },
+        { unsynced: p.page.more && !last, deferTotals, askedAt: asked.askedAt },
       );
       for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
         total[k] += counts[k];

@@ -33,7 +33,7 @@ export async function restoreKeptDonors(
   let restored = 0;
   for (const { entityId: localId } of kept) {
     const hubId = await remoteIdFor(store.db, 'contact', localId);
-    const readAt = new Date(clock()).toISOString();
+    const askedAt = new Date(clock()).toISOString();
     let page: HubChanges | null = null;
     if (hubId !== null) {
       const res = await client.request('GET', `/hub/donors/${encodeURIComponent(hubId)}`);
@@ -41,7 +41,9 @@ export async function restoreKeptDonors(
       if (!parsed?.success) continue; // tried again before the next read of the feed
       page = parsed.data;
     }
-    const at = new Date(clock()).toISOString();
+    // As a page of the feed (feed.ts): the hub's answer is as of when it arrived.
+    const readAt = new Date(clock()).toISOString();
+    const at = readAt;
     await store.write(async (trx) => {
       const still = await trx
         .selectFrom('syncItems')
@@ -86,6 +88,7 @@ export async function restoreKeptDonors(
           page,
           snapshots: {},
           readAt,
+          askedAt,
           at,
           counts,
           deferTotals: false,
