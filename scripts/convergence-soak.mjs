@@ -61,31 +61,21 @@ function runOne(seed, skip) {
       if (keep) log += d.toString();
     });
     child.on('exit', (code) => {
-      if (keep) keepEvent(seed, log, out);
+      let r;
       try {
-        resolve(JSON.parse(out.trim().split('\n').pop() ?? ''));
+        r = JSON.parse(out.trim().split('\n').pop() ?? '');
       } catch {
-        resolve({
-          seed,
-          failures: [`exited ${code} without a result`],
-          diffs: [],
-          quiet: false,
-          refusals: {},
-        });
+        r = { seed, failures: [`exited ${code} without a result`], diffs: [], quiet: false, refusals: {} };
       }
+      if (keep) keepEvent(seed, log, passed(r));
+      resolve(r);
     });
   });
 }
 
 /** With --keep: a failed seed's folders and log moved into DIR/seed-N/, a passing seed's removed. */
-function keepEvent(seed, log, out) {
+function keepEvent(seed, log, ok) {
   const dirs = [...log.matchAll(/^kept (\S+)$/gm)].map((m) => m[1]);
-  let ok = false;
-  try {
-    ok = passed(JSON.parse(out.trim().split('\n').pop() ?? ''));
-  } catch {
-    ok = false;
-  }
   if (ok) {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     return;

@@ -61,6 +61,32 @@ async function serveStation(dataDir: string, accountId: string): Promise<Station
   return s;
 }
 
+/**
+ * The station's server stopped (its sync off, as with the hub out of reach) while `typed` makes
+ * requests to the same data folder served without sync, as the station's own routes take them.
+ * The caller serves the station again.
+ */
+async function whileOffline(
+  s: StationServer,
+  typed: (request: StationServer['request']) => Promise<void>,
+): Promise<void> {
+  await s.running.close();
+  servers.splice(servers.indexOf(s), 1);
+  const store = await openStore({ dataDir: s.dataDir });
+  const offline = await startServer({
+    store,
+    port: 0,
+    rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
+  });
+  try {
+    const key = await createApiKey(offline.ctx, s.accountId, 'offline');
+    const auth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
+    await typed((method, p, body) => rawRequest(`${offline.url}${p}`, method, body, auth));
+  } finally {
+    await offline.close();
+  }
+}
+
 async function hubGifts(): Promise<Array<{ id: string; notes: string | null; donationAmount: number }>> {
   const r = expectStatus(
     await hub.request('GET', `/api/v1/donations?accountId=${hub.accountId}&limit=100`),
@@ -515,21 +541,9 @@ describe('a station of an event hub', () => {
   it('a gift voided at a station before it left (the hub out of reach): the hub holds it voided too, with the reason, and the donor’s gifts read alike', async () => {
     // Table B types while its sync is off (the hub's laptop lid closed): the gift and its void
     // are made before anything is sent, as the station's routes make them.
-    await b.running.close();
-    servers.splice(servers.indexOf(b), 1);
-    const store = await openStore({ dataDir: b.dataDir });
-    const offline = await startServer({
-      store,
-      port: 0,
-      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
-    });
-    const key = await createApiKey(offline.ctx, b.accountId, 'offline');
-    const auth = { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` };
-    const typed = expectStatus(
-      await rawRequest(
-        `${offline.url}/api/v1/donations`,
-        'POST',
-        {
+    await whileOffline(b, async (request) => {
+      const typed = expectStatus(
+        await request('POST', '/api/v1/donations', {
           accountId: b.accountId,
           contactId: maria.id,
           donationAmount: 2500,
@@ -537,21 +551,17 @@ describe('a station of an event hub', () => {
           paymentMethod: 'check',
           campaignId,
           donationAccountId: pacId,
-        },
-        auth,
-      ),
-      201,
-    );
-    expectStatus(
-      await rawRequest(
-        `${offline.url}/api/v1/donations/${typed.id}/void`,
-        'POST',
-        { accountId: b.accountId, reason: 'meant $25' },
-        auth,
-      ),
-      200,
-    );
-    await offline.close();
+        }),
+        201,
+      );
+      expectStatus(
+        await request('POST', `/api/v1/donations/${typed.id}/void`, {
+          accountId: b.accountId,
+          reason: 'meant $25',
+        }),
+        200,
+      );
+    });
     b = await serveStation(b.dataDir, b.accountId);
     const status = async () =>
       expectStatus(await b.request('GET', `/api/v1/sync/status?accountId=${b.accountId}`), 200) as {
@@ -617,32 +627,19 @@ describe('a station of an event hub', () => {
       expectStatus(await end.request('GET', `/api/v1/reports/raised-by?accountId=${accountId}`), 200).hosts;
     await expect.poll(() => hostOf(a, a.accountId)).toBe(host.id);
     // Table A, its sync off for a moment, takes a gift from the host; meanwhile the hub deletes her.
-    await a.running.close();
-    servers.splice(servers.indexOf(a), 1);
-    const store = await openStore({ dataDir: a.dataDir });
-    const offline = await startServer({
-      store,
-      port: 0,
-      rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
-    });
-    const key = await createApiKey(offline.ctx, a.accountId, 'offline');
-    expectStatus(
-      await rawRequest(
-        `${offline.url}/api/v1/donations`,
-        'POST',
-        {
+    await whileOffline(a, async (request) => {
+      expectStatus(
+        await request('POST', '/api/v1/donations', {
           accountId: a.accountId,
           contactId: host.id,
           donationAmount: 40,
           donationDate: '2026-11-27',
           paymentMethod: 'cash',
           campaignId,
-        },
-        { 'x-api-key': key.keyId, authorization: `Bearer ${key.secret}` },
-      ),
-      201,
-    );
-    await offline.close();
+        }),
+        201,
+      );
+    });
     expectStatus(await hub.request('DELETE', `/api/v1/contacts/${host.id}?accountId=${hub.accountId}`), 200);
     expect(await hostOf(hub, hub.accountId)).toBeNull();
     // Back: the station's gift brings the host back (the gift wins), and the gift the hub
