@@ -323,7 +323,7 @@ describe('a page of the feed at a station', () => {
     const step = await readFeedOnce(store, accountId, client, { wait: 25 });
     expect(step.ok ? 'ok' : JSON.stringify(step).slice(0, 600)).toBe('ok');
     expect(JSON.parse(String((await mariaRow()).tags))).toEqual(['vip']);
-    // Whether the hub's answer came after this edit cannot be told: no notice for it.
+    // Tags are not among the fields a "replaced" notice names.
     expect((await listNotices(store.db, accountId)).filter((n) => n.field === 'tags')).toEqual([]);
   });
 

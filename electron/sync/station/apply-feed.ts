@@ -46,9 +46,8 @@ function snapshotsOf(page: FeedPage): HubSnapshots {
 
 /**
  * Applies a page (see the top). `readAt`: when the hub's answer arrived — a field this station's
- * engine confirmed after it is newer than the page's value and is kept; `mode.askedAt`, when
- * the request left: a field confirmed between the two may be newer or older than the page's
- * value, which is taken (the push's own echo follows if it was older) without a notice.
+ * engine confirmed after it is newer than the page's value and is kept; one confirmed before
+ * is in the page or older than it (if the page predates it, its own echo follows).
  */
 export async function applyFeedPage(
   store: Store,
@@ -63,7 +62,7 @@ export async function applyFeedPage(
    * of its own (store.ts WriteMode): lost to a power cut, it is read again from the cursor it
    * moved, and the catch-up's last page (synced) makes every one before it durable.
    */
-  mode: { unsynced?: boolean; deferTotals?: boolean; askedAt?: string } = {},
+  mode: { unsynced?: boolean; deferTotals?: boolean } = {},
 ): Promise<FeedCounts> {
   const counts = emptyCounts();
   let applied = false;
@@ -87,7 +86,6 @@ export async function applyFeedPage(
           page,
           snapshots,
           readAt,
-          askedAt: mode.askedAt ?? readAt,
           at,
           counts,
           deferTotals: mode.deferTotals === true,

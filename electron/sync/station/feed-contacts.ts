@@ -188,7 +188,6 @@ async function refreshLinked(
   pending: Set<string> | 'all' | undefined,
   edits: Map<string, string>,
   readAt: string,
-  askedAt: string,
   at: string,
   counts: FeedCounts,
 ): Promise<void> {
@@ -208,9 +207,6 @@ async function refreshLinked(
       keep.add(field);
       continue;
     }
-    // Confirmed while the page was on its way: the page's value is taken, but whether it came
-    // after this station's edit cannot be told — no notice (the edit's echo follows if not).
-    if (when >= askedAt) continue;
     if (here && here[key] !== f[key]) lost.push({ field, mine: here[key], theirs: f[key] });
   }
   const r = await refreshPulledContact(trx, accountId, localId, f, keep, at);
@@ -229,7 +225,6 @@ async function applyContact(
   accountId: string,
   c: FeedContact,
   readAt: string,
-  askedAt: string,
   at: string,
   counts: FeedCounts,
 ) {
@@ -275,7 +270,7 @@ async function applyContact(
   }
   const pending = (await unpushedContactFields(trx, accountId, [localId])).get(localId);
   const edits = pending === 'all' ? new Map<string, string>() : await pushedEdits(trx, accountId, localId);
-  await refreshLinked(trx, accountId, localId, f, pending, edits, readAt, askedAt, at, counts);
+  await refreshLinked(trx, accountId, localId, f, pending, edits, readAt, at, counts);
   if (pending !== 'all') {
     // A field pushed after this page was read is newer than the page's value: the feed brings it.
     const kept = (field: string) => (pending?.has(field) ?? false) || (edits.get(field) ?? '') >= readAt;
@@ -303,10 +298,8 @@ export async function applyFeedContacts(
   readAt: string,
   at: string,
   counts: FeedCounts,
-  /** When the page's request left (apply-feed.ts); the same as `readAt` when not known. */
-  askedAt: string = readAt,
 ): Promise<void> {
-  for (const c of contacts) await applyContact(trx, accountId, c, readAt, askedAt, at, counts);
+  for (const c of contacts) await applyContact(trx, accountId, c, readAt, at, counts);
 }
 
 /**

@@ -28,8 +28,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const CATCH_UP_PAGE = 2000;
 const EARLIER_HUB_PAGE = 500;
 
-/** `readAt`: when the hub's answer arrived (the page is no newer); `askedAt`: when the request left. */
-type Asked = { readAt: string; askedAt: string; result: RemoteResult };
+/** `readAt`: when the hub's answer arrived (the page is no newer). */
+type Asked = { readAt: string; result: RemoteResult };
 type Settings = NonNullable<Awaited<ReturnType<typeof getRemoteSettings>>>;
 
 /** This account's hub settings, or why its feed cannot be read. */
@@ -61,12 +61,11 @@ async function ask(
   after: string | null,
   opts: { wait: number; signal?: AbortSignal; clock: () => number; limit?: number },
 ): Promise<Asked> {
-  const askedAt = iso(opts.clock());
   const result = await client.request('GET', '/hub/changes', undefined, {
     query: { after: after ?? undefined, wait: opts.wait, limit: opts.limit },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  return { readAt: iso(opts.clock()), askedAt, result };
+  return { readAt: iso(opts.clock()), result };
 }
 
 /** The hub's answer as a page, or why it is not one. */
@@ -105,9 +104,7 @@ export async function readFeedOnce(
   const asked = await ask(client, s.settings.hubCursor, { ...opts, clock });
   const p = pageOf(asked.result);
   if (!p.ok) return p;
-  const counts = await applyFeedPage(store, accountId, p.page, asked.readAt, iso(clock()), s.settings.keyId, {
-    askedAt: asked.askedAt,
-  });
+  const counts = await applyFeedPage(store, accountId, p.page, asked.readAt, iso(clock()), s.settings.keyId);
   return { ok: true, counts, more: p.page.more };
 }
 
@@ -172,7 +169,7 @@ export async function catchUp(
         asked.readAt,
         iso(clock()),
         s.settings.keyId,
-        { unsynced: p.page.more && !last, deferTotals, askedAt: asked.askedAt },
+        { unsynced: p.page.more && !last, deferTotals },
       );
       for (const k of ['contacts', 'gifts', 'deleted', 'reference', 'notices', 'skipped', 'held'] as const)
         total[k] += counts[k];

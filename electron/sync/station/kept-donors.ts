@@ -33,7 +33,6 @@ export async function restoreKeptDonors(
   let restored = 0;
   for (const { entityId: localId } of kept) {
     const hubId = await remoteIdFor(store.db, 'contact', localId);
-    const askedAt = new Date(clock()).toISOString();
     let page: HubChanges | null = null;
     if (hubId !== null) {
       const res = await client.request('GET', `/hub/donors/${encodeURIComponent(hubId)}`);
@@ -88,7 +87,6 @@ export async function restoreKeptDonors(
           page,
           snapshots: {},
           readAt,
-          askedAt,
           at,
           counts,
           deferTotals: false,

@@ -30,8 +30,6 @@ export interface ApplyInput {
   snapshots: HubSnapshots;
   /** When the page's request left (a field pushed here after it is kept). */
   readAt: string;
-  /** When the page's request left (apply-feed.ts): edits confirmed since then raise no notice. */
-  askedAt: string;
   at: string;
   counts: FeedCounts;
   /** A catch-up's page: the new gifts' donor totals are left for its end (feed.ts catchUp). */
@@ -70,10 +68,10 @@ export const LEDGER_APPLY: Record<LedgerKindName, Apply> = {
       counts.reference += await applyEventCustomFields(trx, accountId, snapshots.customFields, at);
   },
   // The page's plainly new donors together (feed-new.ts), then the others one by one.
-  contacts: async ({ trx, accountId, page, readAt, askedAt, at, counts }) => {
+  contacts: async ({ trx, accountId, page, readAt, at, counts }) => {
     const done = await applyNewContacts(trx, accountId, page.contacts, at, counts);
     const rest = done.size === 0 ? page.contacts : page.contacts.filter((c) => !done.has(c.id));
-    await applyFeedContacts(trx, accountId, rest, readAt, at, counts, askedAt);
+    await applyFeedContacts(trx, accountId, rest, readAt, at, counts);
   },
   deletedContacts: async ({ trx, accountId, page, at, counts }) => {
     await applyFeedDeletions(trx, accountId, page.deletedContacts, at, counts);
