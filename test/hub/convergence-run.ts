@@ -570,7 +570,7 @@ const SUB_RECORDS = new Set([
 const REFERENCE_LINE = /(?:^|\n)[ \t\r]*gd:[0-9A-Za-z_]+[ \t\r]*$/;
 
 /** An answer in the hub's names (see the file's comment for what is normalised and why). */
-function normalise(v: unknown, ids: Map<string, string>, key = ''): Json {
+export function normalise(v: unknown, ids: Map<string, string>, key = ''): Json {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') {
     if (ids.has(v)) return ids.get(v)!;
@@ -754,18 +754,31 @@ export function diffJson(hub: Json, other: Json, path = '', out: string[] = [], 
       const idOf = (x: Json) =>
         x && typeof x === 'object' && !Array.isArray(x) && typeof x.id === 'string' ? x.id : null;
       if (hub.length + other.length > 0 && [...hub, ...other].every((x) => idOf(x) !== null)) {
-        const mine = new Map(other.map((x) => [idOf(x)!, x]));
-        const theirs = new Set(hub.map((x) => idOf(x)!));
-        for (const x of hub) {
-          const id = idOf(x)!;
+        // Two records may share a key (a gift's reviewed flag and the open one a correction
+        // raised later, on the same limit and window): the second of a key at the hub is matched
+        // with the second of it here, never folded into the first.
+        const keyed = (xs: Json[]): Array<[string, Json]> => {
+          const seen = new Map<string, number>();
+          return xs.map((x) => {
+            const id = idOf(x)!;
+            const n = seen.get(id) ?? 0;
+            seen.set(id, n + 1);
+            return [n === 0 ? id : `${id} #${n + 1}`, x];
+          });
+        };
+        const hubKeyed = keyed(hub);
+        const otherKeyed = keyed(other);
+        const mine = new Map(otherKeyed);
+        const theirs = new Set(hubKeyed.map(([id]) => id));
+        for (const [id, x] of hubKeyed) {
           if (!mine.has(id)) out.push(`${path}[${id}]: at the hub, not here`);
           else diffJson(x, mine.get(id)!, `${path}[${id}]`, out, max);
         }
-        for (const x of other)
-          if (!theirs.has(idOf(x)!)) out.push(`${path}[${idOf(x)}]: here, not at the hub`);
-        const order = (xs: Json[], keep: Set<string>) => xs.map(idOf).filter((id) => keep.has(id!));
+        for (const [id] of otherKeyed) if (!theirs.has(id)) out.push(`${path}[${id}]: here, not at the hub`);
+        const order = (xs: Array<[string, Json]>, keep: Set<string>) =>
+          xs.map(([id]) => id).filter((id) => keep.has(id));
         const both = new Set([...theirs].filter((id) => mine.has(id)));
-        if (JSON.stringify(order(hub, both)) !== JSON.stringify(order(other, both)))
+        if (JSON.stringify(order(hubKeyed, both)) !== JSON.stringify(order(otherKeyed, both)))
           out.push(`${path}: the same records in another order`);
         return out;
       }

@@ -654,6 +654,52 @@ describe('a station of an event hub', () => {
     await expect.poll(() => board(a, a.accountId)).toEqual(await board(hub, hub.accountId));
   });
 
+  it('a flag reviewed at the hub, then the gift corrected there and still over: the station lists the reviewed flag and the new open one, as the hub does', async () => {
+    const donor = await makeContact(hub, { firstName: 'Robert', lastName: 'Brown' });
+    const over = expectStatus(
+      await hub.request('POST', '/api/v1/donations', {
+        accountId: hub.accountId,
+        contactId: donor.id,
+        donationAmount: 3500,
+        donationDate: '2026-11-27',
+        paymentMethod: 'check',
+        campaignId,
+        donationAccountId: pacId,
+      }),
+      201,
+    );
+    const flagsOf = async (end: { request: StationServer['request'] }, accountId: string) =>
+      (
+        expectStatus(await end.request('GET', `/api/v1/flags?accountId=${accountId}&state=all`), 200)
+          .flagged as Array<{ id: string; donationId: string; state: string; window: string }>
+      )
+        .filter((f) => f.donationId === over.id)
+        .map((f) => `${f.id} ${f.state} ${f.window}`);
+    const [first] = await flagsOf(hub, hub.accountId);
+    expect(first).toMatch(/ open /);
+    expectStatus(
+      await hub.request('POST', `/api/v1/flags/${first!.split(' ')[0]}/actions`, {
+        accountId: hub.accountId,
+        action: 'review',
+        note: 'checked the card',
+      }),
+      200,
+    );
+    expectStatus(
+      await hub.request('PATCH', `/api/v1/donations/${over.id}`, {
+        accountId: hub.accountId,
+        donationAmount: 3400,
+      }),
+      200,
+    );
+    const atHub = await flagsOf(hub, hub.accountId);
+    // Two flags on one gift, one limit and one window: the one the treasurer reviewed, and the
+    // one the corrected amount raised.
+    expect(atHub.map((f) => f.split(' ')[1])).toEqual(['open', 'reviewed']);
+    expect(new Set(atHub.map((f) => f.split(' ')[2])).size).toBe(1);
+    await expect.poll(() => flagsOf(a, a.accountId)).toEqual(atHub);
+  });
+
   it('tells the station whose edit lost', async () => {
     expectStatus(await a.request('PUT', `/api/v1/contacts/${maria.id}`, { primaryPhone: '555-0001' }), 200);
     await expect
