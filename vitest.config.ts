@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.ts';
 
 // Under `npm test` (scripts/test-all.mjs sets GIFTDESK_TEST_REPORT) and in CI a JSON report is
 // written too (test-results/<engine>.json, gitignored): the runner's counts per half come from it.
@@ -16,6 +17,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The longest files first, by their last durations (test/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // expect.poll waits for what a user would see; vitest's default gives up after 1 s, which a
     // loaded CI machine (the SQLite half alone took 16 min there) can need for one save and its
     // refetch. A wrong state still fails, after this long.
