@@ -35,6 +35,9 @@ interface RunFigures {
   rssBeforeMiB: number;
   /** The highest RSS sampled every 100 ms during the run. */
   sampledPeakMiB: number;
+  /** The main thread's own: its JS heap, and memory outside it (buffers), at their highest sampled. */
+  mainHeapPeakMiB: number;
+  mainExternalPeakMiB: number;
   pdfMiB: number;
 }
 
@@ -43,8 +46,13 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
   const ctx = createContext(store);
   const rssBeforeMiB = process.memoryUsage.rss() / MiB;
   let sampledPeakMiB = rssBeforeMiB;
+  let mainHeapPeakMiB = 0;
+  let mainExternalPeakMiB = 0;
   const sampler = setInterval(() => {
-    sampledPeakMiB = Math.max(sampledPeakMiB, process.memoryUsage.rss() / MiB);
+    const m = process.memoryUsage();
+    sampledPeakMiB = Math.max(sampledPeakMiB, m.rss / MiB);
+    mainHeapPeakMiB = Math.max(mainHeapPeakMiB, m.heapUsed / MiB);
+    mainExternalPeakMiB = Math.max(mainExternalPeakMiB, m.external / MiB);
   }, 100);
   const t0 = performance.now();
   const started = await startLetterRun(ctx, dataDir, { accountId, kind: 'year-end', year: 2026 });
@@ -61,6 +69,8 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     rssBeforeMiB,
     sampledPeakMiB,
+    mainHeapPeakMiB,
+    mainExternalPeakMiB,
     pdfMiB: fs.statSync(pdf).size / MiB,
   };
 }

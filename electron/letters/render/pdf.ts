@@ -50,14 +50,59 @@ function newDocument(title: string): PDFKit.PDFDocument {
   return doc;
 }
 
-/** Pipes the document to `out` (a file) and resolves once it is written. */
-function written(doc: PDFKit.PDFDocument, out: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const file = fs.createWriteStream(out);
+/**
+ * How much of the document's output may wait in memory for the file. pdfkit pushes its output
+ * whatever the stream says, and a letter drawn holds the thread: without a wait, a run's whole
+ * PDF queued up in the document (each compressed page pinning a 16 KiB zlib buffer, about
+ * 16 KiB a letter: 1.6 GiB for 100,000), since the file is written only when the thread turns.
+ */
+const BACKLOG_BYTES = 64 * 1024;
+
+/**
+ * pdfkit keeps the layout of every word it has drawn, per font, for the document's life: on a
+ * run's letters (names, amounts, dates: most words new) about 5 KiB a letter, some 500 MiB for
+ * 100,000. Emptied every so many letters; the words every letter shares are laid out again once.
+ */
+const LAYOUT_CACHE_LETTERS = 500;
+
+/** The document's fonts, each with its layout cache: pdfkit's own fields (its types leave them out). */
+function fontsOf(doc: PDFKit.PDFDocument): Record<string, { layoutCache?: object }> {
+  return (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: object }> })._fontFamilies ?? {};
+}
+
+function forgetLayouts(doc: PDFKit.PDFDocument): void {
+  for (const font of Object.values(fontsOf(doc)))
+    if (font.layoutCache) font.layoutCache = Object.create(null) as object;
+}
+
+/** A document piped to its file: `done` once it is written, `room` once its backlog is small. */
+interface Written {
+  done: Promise<void>;
+  room: () => Promise<void>;
+}
+
+/** Pipes the document to `out` (a file). */
+function written(doc: PDFKit.PDFDocument, out: string): Written {
+  const file = fs.createWriteStream(out, { highWaterMark: BACKLOG_BYTES });
+  const done = new Promise<void>((resolve, reject) => {
     file.on('finish', resolve).on('error', reject);
     doc.on('error', reject);
     doc.pipe(file);
   });
+  // A failure before it is awaited is not an unhandled rejection: whoever awaits `done` hears it.
+  done.catch(() => undefined);
+  const room = async () => {
+    while (doc.readableLength > BACKLOG_BYTES && !file.destroyed)
+      await new Promise<void>((resolve) => {
+        if (!file.writableNeedDrain) return setImmediate(resolve);
+        const go = () => {
+          file.off('drain', go).off('close', go);
+          resolve();
+        };
+        file.on('drain', go).on('close', go);
+      });
+  };
+  return { done, room };
 }
 
 function collected(doc: PDFKit.PDFDocument): Promise<Buffer> {
@@ -156,6 +201,8 @@ export interface LettersFile {
   add(page: LetterPage): Promise<void>;
   /** Ends the document; resolves once the file is written. */
   close(): Promise<void>;
+  /** What the document holds in memory now: output not yet handed to the file, words laid out. */
+  held(): { outputBytes: number; layouts: number };
 }
 
 /** Opens the PDF at `out` for letters to be added (and one file per letter on request). */
@@ -164,21 +211,21 @@ export function openLettersFile(
   opts: Pick<RenderOptions, 'perDonorDir' | 'title'> = {},
 ): LettersFile {
   const doc = newDocument(opts.title ?? 'Letters');
-  const done = written(doc, out);
-  // A failure before close is awaited is not an unhandled rejection: close answers it.
-  done.catch(() => undefined);
+  const { done, room } = written(doc, out);
   if (opts.perDonorDir) fs.mkdirSync(opts.perDonorDir, { recursive: true });
   let count = 0;
   return {
     async add(page) {
       count += 1;
       drawLetter(doc, page);
+      await room();
+      if (count % LAYOUT_CACHE_LETTERS === 0) forgetLayouts(doc);
       if (opts.perDonorDir) {
         const one = newDocument(opts.title ?? 'Letter');
         const file = written(
           one,
           path.join(opts.perDonorDir, page.fileName ?? `${String(count).padStart(5, '0')}.pdf`),
-        );
+        ).done;
         drawLetter(one, page);
         one.end();
         await file;
@@ -187,6 +234,11 @@ export function openLettersFile(
     async close() {
       doc.end();
       await done;
+    },
+    held() {
+      let layouts = 0;
+      for (const font of Object.values(fontsOf(doc))) layouts += Object.keys(font.layoutCache ?? {}).length;
+      return { outputBytes: doc.readableLength, layouts };
     },
   };
 }
@@ -220,7 +272,7 @@ export async function renderLettersToBuffer(pages: LetterPage[], title = 'Letter
  */
 export async function renderBarePdf(pages: string[][], out: string): Promise<void> {
   const doc = newDocument('Letters');
-  const done = written(doc, out);
+  const { done } = written(doc, out);
   for (const lines of pages) {
     doc.addPage();
     doc.font(SANS).fontSize(11).text(lines.join('\n'));
