@@ -7,6 +7,10 @@
  * another account is another record; a reference merely mentioned in notes is not one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContactCreateBody } from '#shared/schemas/contacts.ts';
+import type { Store } from '../../electron/db/store.ts';
+import { createContactOnce } from '../../electron/domain/contacts/create.ts';
+import { deleteContact } from '../../electron/domain/contacts/delete.ts';
 import {
   asNewAccount,
   expectStatus,
@@ -233,5 +237,59 @@ describe('POST /contacts with a sync reference tag', () => {
       201,
     );
     expect(b.id).not.toBe(a.id);
+  });
+
+  it('a contact deleted between its reference being found and its record being read: the create makes the donor again, as after any delete (never a 404 naming the deleted one)', async () => {
+    // The hub deleting a donor while a station's create of it is sent again (its first answer
+    // lost to kill -9): the convergence soak's seed 137, where the station parked its donor.
+    const ref = 'cnt_01JDRACEDELETE00000000000';
+    const first = await createContactOnce(s.ctx, robert(s, ref) as ContactCreateBody);
+    expect(first.created).toBe(true);
+    // The store's reads, with the look-up of a contact by its reference answered and only then
+    // (before the caller reads the contact it names) the contact deleted, as the hub's DELETE
+    // committing in between does.
+    let armed = true;
+    type Builder = { executeTakeFirst: (...a: unknown[]) => Promise<unknown> };
+    const wrap = <B extends object>(b: B): B =>
+      new Proxy(b, {
+        get(target, prop) {
+          const v = Reflect.get(target, prop) as unknown;
+          if (typeof v !== 'function') return v;
+          if (prop === 'executeTakeFirst')
+            return async (...args: unknown[]) => {
+              const found = await (v as Builder['executeTakeFirst']).apply(target, args);
+              if (armed && found) {
+                armed = false;
+                await deleteContact(s.ctx, s.accountId, first.contact.id);
+              }
+              return found;
+            };
+          return (...args: unknown[]) => {
+            const out = (v as (...a: unknown[]) => unknown).apply(target, args);
+            return out && typeof out === 'object' && 'executeTakeFirst' in out ? wrap(out) : out;
+          };
+        },
+      });
+    const db = new Proxy(s.store.db, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop) as unknown;
+        if (prop === 'selectFrom')
+          return (table: string) => {
+            const b = target.selectFrom(table as 'contactSyncReferences');
+            return table === 'contactSyncReferences' ? wrap(b) : b;
+          };
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const store = Object.create(s.store) as Store;
+    Object.defineProperty(store, 'db', { value: db });
+    const again = await createContactOnce({ ...s.ctx, store }, robert(s, ref) as ContactCreateBody);
+    expect(armed).toBe(false);
+    expect(again.created).toBe(true);
+    expect(again.contact.id).not.toBe(first.contact.id);
+    expect(again.contact.tags).toContain(`gd:${ref}`);
+    expect(
+      (await s.request('GET', `/api/v1/contacts/${first.contact.id}?accountId=${s.accountId}`)).status,
+    ).toBe(404);
   });
 });

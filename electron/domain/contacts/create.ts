@@ -16,7 +16,7 @@ import { checkCollections, insertContactRecords, normaliseTags, prepareContact }
 import { getContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import { listCustomFields } from './custom-fields.ts';
-import { ReferenceHeld } from '../errors.ts';
+import { DomainError, ReferenceHeld } from '../errors.ts';
 
 /**
  * How a contact is written: pushed or not, an import's reference, and `sameDonor` (an event
@@ -69,8 +69,15 @@ export async function createContactOnce(
     } catch (err) {
       if (!(err instanceof ReferenceHeld)) throw err;
       const held = await contactByReference(ctx.store.db, input.accountId, err.reference);
-      if (held) return { contact: await getContact(ctx, input.accountId, held.id), created: false };
-      // Deleted since it was seen: the reference is free again, try once more.
+      // Deleted since it was seen (before this read, or between it and the contact's): the
+      // reference is free again, try once more.
+      if (held) {
+        const contact = await getContact(ctx, input.accountId, held.id).catch((e: unknown) => {
+          if (e instanceof DomainError && e.code === 'contact_not_found') return null;
+          throw e;
+        });
+        if (contact) return { contact, created: false };
+      }
     }
   }
 }

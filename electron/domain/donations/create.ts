@@ -22,7 +22,7 @@ import {
   requireDesignation,
 } from './rules.ts';
 import { resolveElection } from '../limits/elections.ts';
-import { notFound, ReferenceHeld } from '../errors.ts';
+import { DomainError, notFound, ReferenceHeld } from '../errors.ts';
 import { checkLimits } from '../limits/checks.ts';
 import { donationFromRow } from '../row-mappers.ts';
 import { applyVoid, lockUnsentDonation } from './corrections.ts';
@@ -257,11 +257,19 @@ export async function createDonationOnce(
         // An earlier send of this gift, from before it was voided there, landed: void it now
         // (refused like any void when it has gone on to HQ).
         const voided = opts.voided;
-        await ctx.store.write(async (trx) => {
-          const locked = await lockUnsentDonation(trx, input.accountId, row.id, 'void', {});
-          await applyVoid(trx, locked, voided.reason, {}, ctx.now(), opts.enteredBy ?? ctx.actor ?? null);
-        });
-        return { donation: { ...toCreated(row), status: 'voided' }, created: false };
+        const done = await ctx.store
+          .write(async (trx) => {
+            const locked = await lockUnsentDonation(trx, input.accountId, row.id, 'void', {});
+            await applyVoid(trx, locked, voided.reason, {}, ctx.now(), opts.enteredBy ?? ctx.actor ?? null);
+            return true;
+          })
+          .catch((e: unknown) => {
+            // Deleted with its donor since it was read: as below, try once more.
+            if (e instanceof DomainError && e.code === 'donation_not_found') return false;
+            throw e;
+          });
+        if (done) return { donation: { ...toCreated(row), status: 'voided' }, created: false };
+        continue;
       }
       if (row) return { donation: toCreated(row), created: false };
       // Deleted (with its donor) since it was seen: the reference is free again, try once more.
