@@ -95,7 +95,11 @@ async function hubGifts(): Promise<Array<{ id: string; notes: string | null; don
   return r.donations as Array<{ id: string; notes: string | null; donationAmount: number }>;
 }
 
-function gift(s: StationServer, amount: number, extra: Record<string, unknown> = {}) {
+function gift(
+  s: Pick<StationServer, 'request' | 'accountId'>,
+  amount: number,
+  extra: Record<string, unknown> = {},
+) {
   return s.request('POST', '/api/v1/donations', {
     accountId: s.accountId,
     contactId: maria.id,
@@ -656,18 +660,7 @@ describe('a station of an event hub', () => {
 
   it('a flag reviewed at the hub, then the gift corrected there and still over: the station lists the reviewed flag and the new open one, as the hub does', async () => {
     const donor = await makeContact(hub, { firstName: 'Robert', lastName: 'Brown' });
-    const over = expectStatus(
-      await hub.request('POST', '/api/v1/donations', {
-        accountId: hub.accountId,
-        contactId: donor.id,
-        donationAmount: 3500,
-        donationDate: '2026-11-27',
-        paymentMethod: 'check',
-        campaignId,
-        donationAccountId: pacId,
-      }),
-      201,
-    );
+    const over = expectStatus(await gift(hub, 3500, { contactId: donor.id }), 201);
     const flagsOf = async (end: { request: StationServer['request'] }, accountId: string) =>
       (
         expectStatus(await end.request('GET', `/api/v1/flags?accountId=${accountId}&state=all`), 200)
