@@ -68,12 +68,19 @@ export interface AnswerInput {
 /** `folded`: a station's new donor was the one it holds already, and went into it (fold-donor.ts). */
 export type RecordResult = 'again' | 'failed' | 'parked' | 'auth' | 'folded';
 
-/** Whether HQ holds what the request asked for: applied, or a DELETE of what HQ no longer has. */
+/**
+ * Whether HQ holds what the request asked for: applied, a DELETE of what HQ no longer has, or
+ * (at a station) a void of a gift the event hub holds voided already (prepare-donation.ts).
+ */
 export function isApplied(
-  step: Pick<SendStep, 'op'>,
-  res: Pick<RemoteResult, 'outcome' | 'status'>,
+  step: Pick<SendStep, 'op' | 'path'>,
+  res: Pick<RemoteResult, 'outcome' | 'status' | 'error'>,
 ): boolean {
-  return res.outcome === 'applied' || (step.op === 'delete' && res.status === 404);
+  return (
+    res.outcome === 'applied' ||
+    (step.op === 'delete' && res.status === 404) ||
+    (step.path.endsWith('/void') && res.status === 409 && res.error?.code === 'donation_voided')
+  );
 }
 
 /**

@@ -3,13 +3,14 @@
  * its create, once its donor and the contacts it names are at HQ and the campaign, committee
  * and donation account it is credited to are linked to HQ's. HQ's API cannot change or delete
  * a gift: a change after it reached HQ is parked for a person, a delete goes with its donor's —
- * but thank-you marks alone go to GiftDesk's route for them, or stay here (marks.ts).
+ * but thank-you marks alone go to GiftDesk's route for them, or stay here (marks.ts). A
+ * station's event hub is GiftDesk: a void or correction there goes by the hub's routes for them.
  */
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { codeOf } from '../outbox/items.ts';
 import { remoteIdFor } from '../outbox/links.ts';
-import { coalesce, unionFields } from './coalesce.ts';
+import { coalesce, type Plan, unionFields } from './coalesce.ts';
 import { keepMarksHere, onlyThankYouFields, prepareMarks } from './marks.ts';
 import { donationCreateBody, type DonationRemoteIds } from './payloads.ts';
 import { type Preparing, type Step, withResentSince } from './prepare-step.ts';
@@ -43,6 +44,8 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
           'not_linked',
           `Gift ${e.entityId} changed here but is not linked to a gift at HQ (it came in as history HQ already has). HQ's API cannot change a gift: make the change at HQ, then discard this item.`,
         );
+      // An event hub is GiftDesk: it takes a station's void or correction of its own gift.
+      if (toHub && d !== undefined) return prepareHubChange(x, plan, d);
       const fields = plan.fields === null ? 'the whole gift' : plan.fields.join(', ');
       return x.park(
         'hq_has_no_donation_update',
@@ -72,6 +75,43 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
     x,
   );
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
+}
+
+/** Fields of a gift's changes that a correction does not carry (the void, marks, flag reviews). */
+const NOT_CORRECTED: ReadonlySet<string> = new Set(['status', 'flags', 'thankYouSent', 'thankYouSentDate']);
+
+/**
+ * A station's change of its own gift that reached the hub while the change waited here: made
+ * before the gift was linked (typed, then voided or corrected at once, and the create's answer
+ * lost, so the gift was found at the hub afterwards), or let go again after a create answered
+ * with a copy an earlier attempt made. The station's routes ask the hub for a change of a gift
+ * it holds (station/ask-hub.ts); this is the same request from the outbox: a void goes as
+ * `POST /donations/{hub id}/void` (the hub answering "voided already" is done, answers.ts), a
+ * correction as `PATCH /donations/{hub id}` with the changed fields' values here, every id the
+ * hub's. The hub's refusal (the gift went on to HQ meanwhile) is parked with its words.
+ */
+async function prepareHubChange(
+  x: Preparing,
+  plan: Extract<Plan, { kind: 'update' }>,
+  gift: DonationRow,
+): Promise<Step> {
+  const path = `/donations/${encodeURIComponent(x.remoteId!)}`;
+  const voids = plan.fields === null || plan.fields.includes('status');
+  if (voids && gift.status === 'voided') {
+    const body = { accountId: x.cfg.remoteAccountId, reason: await voidReason(x.trx, gift.id) };
+    return x.send(plan, 'update', 'POST', `${path}/void`, body, body);
+  }
+  const fields = (plan.fields ?? []).filter((f) => !NOT_CORRECTED.has(f));
+  if (fields.length === 0) return x.nothing(plan.seqs);
+  const remote = await giftRemoteIds(x.trx, gift);
+  if (!remote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach the hub` };
+  const identity = await identityOf(x.trx, 'donation', gift.id);
+  const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, 'hub');
+  if (!built.ok) return waitForReferences(x, gift.id, built.missing);
+  const values = built.body as Record<string, unknown>;
+  const body: Record<string, unknown> = { accountId: x.cfg.remoteAccountId };
+  for (const f of fields) body[f] = values[f] ?? null;
+  return x.send(plan, 'update', 'PATCH', path, body, body);
 }
 
 /** The reason typed when the gift was voided here (its newest void in the history). */

@@ -25,7 +25,7 @@ export type Step =
       kind: 'send';
       attemptId: string;
       op: 'create' | 'update' | 'delete';
-      method: 'POST' | 'PUT' | 'DELETE';
+      method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
       path: string;
       query?: Query;
       body?: unknown;
@@ -67,7 +67,7 @@ export interface Preparing {
   send(
     plan: Plan,
     op: 'create' | 'update' | 'delete',
-    method: 'POST' | 'PUT' | 'DELETE',
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body: unknown,
     attemptBody: unknown,
