@@ -49,7 +49,7 @@ async function startHubSide(): Promise<HqSide> {
 /** A station's rig: its remote is its hub; the first gift create's answer is lost after the commit. */
 async function stationRig(): Promise<{ r: SyncRig; dropped: () => number; rule: FaultRule }> {
   hubSide = await startHubSide();
-  rig = await startRig({ hqSide: hubSide, timeoutMs: 400 });
+  rig = await startRig({ hqSide: hubSide, timeoutMs: 2000 });
   const r = rig;
   await r.local.store.write((trx) =>
     trx.updateTable('syncRemotes').set({ kind: 'hub' }).where('accountId', '=', r.local.accountId).execute(),
@@ -132,9 +132,18 @@ describe('a station’s gift changed before it left, found at the hub after the 
     expect(hubId).not.toBeNull();
     const atHub = await getDonation(r.remote.ctx, r.hq.accountId, hubId!);
     expect(atHub.status).toBe('voided');
+    const voidedAtHub = await r.remote.ctx.store.db
+      .selectFrom('donationHistory')
+      .select('note')
+      .where('donationId', '=', hubId!)
+      .where('action', '=', 'voided')
+      .execute();
+    expect(voidedAtHub.map((h) => h.note)).toEqual(['entered twice']);
     const voids = r.proxy.records.filter((q) => q.path.endsWith('/void'));
-    // The void went to the hub after the find, and "voided already" was taken as done.
-    expect(voids.map((q) => q.status)).toEqual([409]);
+    // The void went to the hub after the link, and "voided already" was taken as done (a void
+    // whose answer came too late for a busy machine goes again, and is answered the same).
+    expect(voids.length).toBeGreaterThan(0);
+    expect(new Set(voids.map((q) => q.status))).toEqual(new Set([409]));
   });
 
   it('corrected: the hub holds the corrected amount, and nothing is parked', async () => {
@@ -148,8 +157,16 @@ describe('a station’s gift changed before it left, found at the hub after the 
     const atHub = await getDonation(r.remote.ctx, r.hq.accountId, hubId!);
     expect([atHub.status, atHub.donationAmount, atHub.paymentMethod]).toEqual(['completed', 25, 'check']);
     const patches = r.proxy.records.filter((q) => q.method === 'PATCH');
-    expect(patches.map((q) => [q.status, Object.keys(JSON.parse(q.body) as object).sort()])).toEqual([
-      [200, ['accountId', 'donationAmount', 'paymentMethod']],
-    ]);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(
+      new Set(
+        patches.map(
+          (q) =>
+            `${q.status} ${Object.keys(JSON.parse(q.body) as object)
+              .sort()
+              .join(',')}`,
+        ),
+      ),
+    ).toEqual(new Set(['200 accountId,donationAmount,paymentMethod']));
   });
 });
