@@ -17,6 +17,7 @@ import { createContact } from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/create.ts';
 import { correctDonation, voidDonation } from '../../electron/domain/donations/corrections.ts';
 import { getDonation } from '../../electron/domain/donations/index.ts';
+import { logChange } from '../../electron/domain/change-log.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -168,5 +169,38 @@ describe('a station’s gift changed before it left, found at the hub after the 
         ),
       ),
     ).toEqual(new Set(['200 accountId,donationAmount,paymentMethod']));
+  });
+
+  it('refunded here after it reached the hub (a flag’s review here): parked for a person, nothing sent, never dropped', async () => {
+    const { r, rule } = await stationRig();
+    const id = await typedGift(r);
+    await pushAll(r, rule);
+    expect(await remoteIdFor(r.local.store.db, 'donation', id)).not.toBeNull();
+    const sentBefore = r.proxy.records.length;
+    // As a flag's "refund" does (domain/limits/flags.ts): the status, and an update of it logged.
+    const at = new Date().toISOString();
+    await r.local.store.write(async (trx) => {
+      await trx
+        .updateTable('donations')
+        .set({ status: 'refunded', updatedAt: at })
+        .where('id', '=', id)
+        .execute();
+      await logChange(trx, {
+        accountId: r.local.accountId,
+        entityType: 'donation',
+        entityId: id,
+        op: 'update',
+        fields: ['status'],
+        at,
+      });
+    });
+    const engine = createSyncEngine({ store: r.local.store, keys: testKeys, makeClient: r.makeClient });
+    try {
+      await engine.runPass({ accountId: r.local.accountId });
+    } finally {
+      await engine.stop();
+    }
+    expect(await parked(r)).toEqual([{ entityId: id, attentionCode: 'hq_has_no_donation_update' }]);
+    expect(r.proxy.records.slice(sentBefore).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 });

@@ -77,8 +77,25 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
 }
 
-/** Fields of a gift's changes that a correction does not carry (the void, marks, flag reviews). */
-const NOT_CORRECTED: ReadonlySet<string> = new Set(['status', 'flags', 'thankYouSent', 'thankYouSentDate']);
+/** The fields a correction at the hub carries (`PATCH /donations/{id}`; marks alone go by their own route). */
+const CORRECTABLE = [
+  'contactId',
+  'donationAmount',
+  'donationDate',
+  'paymentMethod',
+  'campaignId',
+  'committeeId',
+  'donationAccountId',
+  'electionType',
+  'electionYear',
+  'notes',
+  'onBehalfOfContactId',
+  'facilitatedByContactId',
+  'isAnonymous',
+  'isRecurring',
+  'thankYouSent',
+  'thankYouSentDate',
+] as const;
 
 /**
  * A station's change of its own gift that reached the hub while the change waited here: made
@@ -88,7 +105,9 @@ const NOT_CORRECTED: ReadonlySet<string> = new Set(['status', 'flags', 'thankYou
  * it holds (station/ask-hub.ts); this is the same request from the outbox: a void goes as
  * `POST /donations/{hub id}/void` (the hub answering "voided already" is done, answers.ts), a
  * correction as `PATCH /donations/{hub id}` with the changed fields' values here, every id the
- * hub's. The hub's refusal (the gift went on to HQ meanwhile) is parked with its words.
+ * hub's. The hub's refusal (the gift went on to HQ meanwhile) is parked with its words. Any
+ * other change of status (a refund from a flag's review here) has no route at the hub: parked
+ * for a person, never dropped.
  */
 async function prepareHubChange(
   x: Preparing,
@@ -96,19 +115,24 @@ async function prepareHubChange(
   gift: DonationRow,
 ): Promise<Step> {
   const path = `/donations/${encodeURIComponent(x.remoteId!)}`;
-  const voids = plan.fields === null || plan.fields.includes('status');
-  if (voids && gift.status === 'voided') {
+  const statusChanged = plan.fields === null || plan.fields.includes('status');
+  if (statusChanged && gift.status === 'voided') {
     const body = { accountId: x.cfg.remoteAccountId, reason: await voidReason(x.trx, gift.id) };
     return x.send(plan, 'update', 'POST', `${path}/void`, body, body);
   }
-  const fields = (plan.fields ?? []).filter((f) => !NOT_CORRECTED.has(f));
+  if (statusChanged && gift.status !== 'completed')
+    return x.park(
+      'hq_has_no_donation_update',
+      `Gift ${gift.id} is ${gift.status} here since it reached the event hub. The hub takes a station's void or correction of its gift, not this: make the same change at the hub, then discard this item.`,
+    );
+  const fields = CORRECTABLE.filter((f) => plan.fields === null || plan.fields.includes(f));
   if (fields.length === 0) return x.nothing(plan.seqs);
   const remote = await giftRemoteIds(x.trx, gift);
   if (!remote) return { kind: 'blocked', reason: `waiting for its donor ${gift.contactId} to reach the hub` };
   const identity = await identityOf(x.trx, 'donation', gift.id);
   const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, 'hub');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
-  const values = built.body as Record<string, unknown>;
+  const values: Partial<Record<(typeof CORRECTABLE)[number], unknown>> = built.body;
   const body: Record<string, unknown> = { accountId: x.cfg.remoteAccountId };
   for (const f of fields) body[f] = values[f] ?? null;
   return x.send(plan, 'update', 'PATCH', path, body, body);
