@@ -93,10 +93,11 @@ export function fastClientFactory(timeoutMs = 1500): (cfg: RemoteConfig) => Remo
  */
 /** `synchronous: 'NORMAL'` for suites whose subject is not HQ's durability (much faster on a busy disk). */
 export async function startHq(
-  opts: { synchronous?: 'FULL' | 'NORMAL'; specOnly?: boolean } = {},
+  opts: { synchronous?: 'FULL' | 'NORMAL'; specOnly?: boolean; hub?: boolean } = {},
 ): Promise<HqSide> {
   const remote = await startTestServer({
     ...(opts.synchronous ? { synchronous: opts.synchronous } : {}),
+    ...(opts.hub ? { hub: true } : {}),
     specOnly: opts.specOnly ?? process.env.GIFTDESK_TEST_HQ === 'spec-only',
   });
   const proxy = await startFaultProxy({ target: remote.url });

@@ -20,9 +20,8 @@ import { getDonation } from '../../electron/domain/donations/index.ts';
 import { logChange } from '../../electron/domain/change-log.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
-import { startTestServer } from '../helpers/server.ts';
-import { type FaultRule, startFaultProxy } from './fault-proxy.ts';
-import { type HqSide, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
+import type { FaultRule } from './fault-proxy.ts';
+import { type HqSide, startHq, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
 
 let rig: SyncRig | undefined;
 let hubSide: HqSide | undefined;
@@ -33,23 +32,10 @@ afterEach(async () => {
   hubSide = undefined;
 });
 
-/** The hub: a GiftDesk server with the event hub's routes and its gate on stations' keys, behind the fault proxy. */
-async function startHubSide(): Promise<HqSide> {
-  const remote = await startTestServer({ hub: true, synchronous: 'NORMAL' });
-  const proxy = await startFaultProxy({ target: remote.url });
-  return {
-    remote,
-    proxy,
-    async close() {
-      await proxy.close();
-      await remote.close();
-    },
-  };
-}
-
 /** A station's rig: its remote is its hub; the first gift create's answer is lost after the commit. */
 async function stationRig(): Promise<{ r: SyncRig; dropped: () => number; rule: FaultRule }> {
-  hubSide = await startHubSide();
+  // The hub: GiftDesk with the event hub's routes and its gate on stations' keys (never spec-only).
+  hubSide = await startHq({ hub: true, specOnly: false, synchronous: 'NORMAL' });
   rig = await startRig({ hqSide: hubSide, timeoutMs: 2000 });
   const r = rig;
   await r.local.store.write((trx) =>

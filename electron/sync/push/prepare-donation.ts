@@ -6,6 +6,7 @@
  * but thank-you marks alone go to GiftDesk's route for them, or stay here (marks.ts). A
  * station's event hub is GiftDesk: a void or correction there goes by the hub's routes for them.
  */
+import { DonationPatchBody } from '#shared/schemas/donations.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import { codeOf } from '../outbox/items.ts';
@@ -77,25 +78,10 @@ export async function prepareDonation(x: Preparing): Promise<Step> {
   return x.send(plan, 'create', 'POST', '/donations', body, { localId: gift.id, body });
 }
 
-/** The fields a correction at the hub carries (`PATCH /donations/{id}`; marks alone go by their own route). */
-const CORRECTABLE = [
-  'contactId',
-  'donationAmount',
-  'donationDate',
-  'paymentMethod',
-  'campaignId',
-  'committeeId',
-  'donationAccountId',
-  'electionType',
-  'electionYear',
-  'notes',
-  'onBehalfOfContactId',
-  'facilitatedByContactId',
-  'isAnonymous',
-  'isRecurring',
-  'thankYouSent',
-  'thankYouSentDate',
-] as const;
+/** The fields a correction at the hub carries: its `PATCH /donations/{id}` body's, from the schema (marks among them). */
+const CORRECTABLE = Object.keys(DonationPatchBody.shape).filter(
+  (f): f is Exclude<keyof DonationPatchBody, 'accountId'> => f !== 'accountId',
+);
 
 /**
  * A station's change of its own gift that reached the hub while the change waited here: made
@@ -132,7 +118,7 @@ async function prepareHubChange(
   const identity = await identityOf(x.trx, 'donation', gift.id);
   const built = donationCreateBody(gift, remote, x.cfg.remoteAccountId, identity, 'hub');
   if (!built.ok) return waitForReferences(x, gift.id, built.missing);
-  const values: Partial<Record<(typeof CORRECTABLE)[number], unknown>> = built.body;
+  const values: DonationPatchBody = built.body;
   const body: Record<string, unknown> = { accountId: x.cfg.remoteAccountId };
   for (const f of fields) body[f] = values[f] ?? null;
   return x.send(plan, 'update', 'PATCH', path, body, body);
