@@ -13,6 +13,7 @@ import { loadRemoteConfig } from '../electron/sync/remote/settings.ts';
 import { startTestServer } from '../test/helpers/server.ts';
 import { type ProxyRecord, startFaultProxy } from '../test/sync/fault-proxy.ts';
 import { type HqSide, type SyncRig, testKeys } from '../test/sync/rig.ts';
+export { syncedChanges } from '../test/sync/rig.ts';
 
 export interface SyncRow {
   name: string;
@@ -77,18 +78,6 @@ export async function pullFirst(rig: SyncRig): Promise<void> {
     emailMatch: cfg.emailMatch,
   });
   if (run.status !== 'done') throw new Error(`the pull before the event ${run.status}: ${run.error}`);
-}
-
-export async function syncedChanges(rig: SyncRig): Promise<number> {
-  const r = await rig.local.store.db
-    .selectFrom('changeLog')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('accountId', '=', rig.local.accountId)
-    .where('push', '=', 1)
-    .where('syncedAt', 'is not', null)
-    .where('entityType', 'in', ['contact', 'donation'])
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
 }
 
 /**

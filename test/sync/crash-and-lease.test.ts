@@ -101,7 +101,7 @@ function spawnEngine(rig: SyncRig, holder: string, leaseMs = LEASE_MS, timeoutMs
 /** Each seed restarts the syncing process three times (and waits out a lease each time): a few seeds only. */
 const KILL_SEEDS = testSeeds().slice(0, Number(process.env.GIFTDESK_KILL_SEEDS ?? (process.env.CI ? 4 : 2)));
 
-describe(`kill -9 of a syncing process at random points (${KILL_SEEDS.length} seeds)`, () => {
+describe(`kill -9 of a syncing process at random points (${KILL_SEEDS.length} seeds, HQ ${process.env.GIFTDESK_TEST_HQ === 'spec-only' ? 'with the donor API alone' : 'GiftDesk'})`, () => {
   it.each(KILL_SEEDS)(
     'seed %i: restarted, it finishes with every record at HQ exactly once',
     async (seed) => {

@@ -383,6 +383,19 @@ export interface DrainableEngine {
   nextRetryAt(): Promise<number | null>;
 }
 
+/** The local changes (contacts' and gifts' change-log rows meant for HQ) synced so far: the denominator of requests per change. */
+export async function syncedChanges(rig: SyncRig): Promise<number> {
+  const r = await rig.local.store.db
+    .selectFrom('changeLog')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', rig.local.accountId)
+    .where('push', '=', 1)
+    .where('syncedAt', 'is not', null)
+    .where('entityType', 'in', ['contact', 'donation'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /**
  * Passes until nothing is left to push: the faults stay on for `faultyPasses` passes, then the
  * proxy forwards everything (so a run always ends). Waits for backoff timers between passes.
