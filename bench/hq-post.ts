@@ -129,11 +129,66 @@ export async function postLoad(
   return r;
 }
 
+export interface Cpu {
+  serverMs: number;
+  postgresMs: number;
+}
+
+/**
+ * PostgreSQL's CPU so far, in ms: the postmaster's own and its reaped children's (backends
+ * that exited) plus every live child's, from /proc; null where that cannot be read (not Linux,
+ * a server elsewhere). The postmaster is found as the parent of this connection's backend.
+ */
+async function postgresCpuMs(store: Store): Promise<number | null> {
+  try {
+    const r = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(store.db);
+    const backend = Number(r.rows[0]?.pid);
+    const ppid = (pid: number) =>
+      Number(/^PPid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    const postmaster = ppid(backend);
+    // Fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
+    const times = (pid: number) =>
+      fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number);
+    const [u, s, cu, cs] = times(postmaster);
+    let ticks = u! + s! + cu! + cs!;
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        if (ppid(Number(name)) !== postmaster) continue;
+        const [cu2, cs2] = times(Number(name));
+        ticks += cu2! + cs2!;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return ticks * 10; // 100 ticks a second (CLK_TCK)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `load`, and measures this process's and PostgreSQL's CPU around it. */
+async function measured<T extends LoadResult>(
+  store: Store,
+  load: () => Promise<T>,
+): Promise<[T, Cpu | null]> {
+  const pg0 = await postgresCpuMs(store);
+  const cpu0 = process.cpuUsage();
+  const r = await load();
+  const cpu = process.cpuUsage(cpu0);
+  const pg1 = await postgresCpuMs(store);
+  const n = Math.max(1, r.acknowledged.length);
+  if (pg0 === null || pg1 === null) return [r, null];
+  return [r, { serverMs: (cpu.user + cpu.system) / 1000 / n, postgresMs: (pg1 - pg0) / n }];
+}
+
 export interface Statement {
   query: string;
   calls: number;
   meanMs: number;
   totalMs: number;
+  /** mean planning time (0 unless the server sets pg_stat_statements.track_planning) */
+  planMs: number;
 }
 export interface HqPostResults {
   ours: number[];
@@ -141,6 +196,13 @@ export interface HqPostResults {
   oursAudits: Audit[];
   baseAudits: Audit[];
   synchronousCommit: string;
+  /**
+   * CPU per gift answered, per side and round, when PostgreSQL runs on this machine (Linux):
+   * the bench process's own (the server under test: autocannon runs in a child) and
+   * PostgreSQL's (every backend and the postmaster's reaped children), in ms.
+   */
+  oursCpu: Cpu[];
+  baseCpu: Cpu[];
   /** GiftDesk's last round per pg_stat_statements, or null when the server has none */
   statements: { perRequest: number; requests: number; top: Statement[] } | null;
 }
@@ -180,8 +242,8 @@ async function resetStatements(store: Store): Promise<boolean> {
 }
 
 async function readStatements(store: Store, requests: number): Promise<HqPostResults['statements']> {
-  const r = await sql<{ query: string; calls: number; total: number }>`
-    select s.query, s.calls, s.total_exec_time as total from pg_stat_statements s
+  const r = await sql<{ query: string; calls: number; total: number; plan: number }>`
+    select s.query, s.calls, s.total_exec_time as total, s.total_plan_time as plan from pg_stat_statements s
     join pg_database d on d.oid = s.dbid where d.datname = current_database() and s.calls >= ${Math.floor(requests / 2)}
     order by s.total_exec_time desc`.execute(store.db);
   const rows = r.rows.map((x) => ({
@@ -189,6 +251,7 @@ async function readStatements(store: Store, requests: number): Promise<HqPostRes
     calls: Number(x.calls),
     totalMs: Number(x.total),
     meanMs: Number(x.total) / Number(x.calls),
+    planMs: Number(x.plan) / Number(x.calls),
   }));
   const perRequest = rows.reduce((a, x) => a + x.calls, 0) / requests;
   return { perRequest, requests, top: rows.slice(0, 14) };
@@ -217,6 +280,8 @@ export async function benchHqPost(opts: {
       oursAudits: [],
       baseAudits: [],
       synchronousCommit: syncCommit.rows[0]?.synchronousCommit ?? '?',
+      oursCpu: [],
+      baseCpu: [],
       statements: null,
     };
     for (let round = 1; round <= rounds; round++) {
@@ -224,7 +289,8 @@ export async function benchHqPost(opts: {
         const server = await startHqBaselineServer(baseDb.url, POOL_SIZE);
         opts.log(`hq: bare pg route POST /donations, round ${round}, ${opts.seconds} s`);
         const tag = `hq-base-${round}`;
-        const r = await postLoad(server.url, baseOrg, opts.seconds, tag, plan);
+        const [r, cpu] = await measured(base, () => postLoad(server.url, baseOrg, opts.seconds, tag, plan));
+        if (cpu) out.baseCpu.push(cpu);
         await server.close();
         out.base.push(r.rps);
         out.baseAudits.push(await auditPosts(base, tag, r));
@@ -237,7 +303,8 @@ export async function benchHqPost(opts: {
       });
       opts.log(`hq: GiftDesk POST /donations on PostgreSQL, round ${round}, ${opts.seconds} s`);
       const tag = `hq-ours-${round}`;
-      const r = await postLoad(server.url, oursOrg, opts.seconds, tag, plan);
+      const [r, cpu] = await measured(ours, () => postLoad(server.url, oursOrg, opts.seconds, tag, plan));
+      if (cpu) out.oursCpu.push(cpu);
       await server.app.close();
       if (counting) out.statements = await readStatements(ours, r.acknowledged.length);
       out.ours.push(r.rps);
@@ -267,12 +334,20 @@ export function hqPostMarkdown(r: HqPostResults, seconds: number): { rows: strin
   const notes = [
     `POST on PostgreSQL: ${r.ours.length} alternating rounds of ${seconds} s per side (baseline first), each side on its own fresh database made by GiftDesk's migrations, seeded with the same ${DONORS.toLocaleString('en-US')} donors (namesakes included); ${HOT_DONORS} hot donors take ${HOT_SHARE * 100}% of the gifts, the rest come up in turn, every 50th pair a twin $19.99 cash gift. Pool ${POOL_SIZE} connections on both sides, synchronous_commit=${r.synchronousCommit}. Checks: GiftDesk ${r.oursAudits.map((a, i) => `round ${i + 1}: ${a.text}`).join('; ')}; baseline ${r.baseAudits.map((a, i) => `round ${i + 1}: ${a.text}`).join('; ')}.`,
   ];
+  if (r.oursCpu.length > 0 && r.baseCpu.length > 0) {
+    const cpu = (xs: Cpu[]) =>
+      `server ${mean(xs.map((x) => x.serverMs)).toFixed(2)} ms + PostgreSQL ${mean(xs.map((x) => x.postgresMs)).toFixed(2)} ms (rounds: ${xs.map((x) => `${x.serverMs.toFixed(2)} + ${x.postgresMs.toFixed(2)}`).join(', ')})`;
+    notes.push(
+      `CPU per gift answered (the bench process, which is the server under test, and every PostgreSQL process, from /proc; autocannon runs in a child and is not counted): GiftDesk ${cpu(r.oursCpu)}; baseline ${cpu(r.baseCpu)}.`,
+    );
+  }
   if (r.statements) {
     const s = r.statements;
     notes.push(
       `GiftDesk's last round by pg_stat_statements: ${s.perRequest.toFixed(1)} statements per gift (${s.requests.toLocaleString('en-US')} gifts answered); the largest: ${s.top
         .map(
-          (x) => `\`${x.query}\` ${(x.calls / s.requests).toFixed(2)}×/gift, mean ${x.meanMs.toFixed(2)} ms`,
+          (x) =>
+            `\`${x.query}\` ${(x.calls / s.requests).toFixed(2)}×/gift, mean ${x.meanMs.toFixed(2)} ms${x.planMs > 0 ? ` (+ planning ${x.planMs.toFixed(2)} ms)` : ''}`,
         )
         .join('; ')}.`,
     );
