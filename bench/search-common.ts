@@ -39,7 +39,10 @@ export interface HttpSearchTiming {
  * Each variant over every search, `rounds` + 1 times (the first round not counted); prints one
  * line per variant: p50 and p95 of all its requests, then each search's p50/p95.
  */
-export async function timeHttpSearches(o: HttpSearchTiming): Promise<void> {
+export async function timeHttpSearches(
+  o: HttpSearchTiming,
+): Promise<Map<string, { p50: number; p95: number }>> {
+  const out = new Map<string, { p50: number; p95: number }>();
   for (const [label, route, extra] of o.variants) {
     const all: number[] = [];
     const per = new Map<string, number[]>();
@@ -60,8 +63,10 @@ export async function timeHttpSearches(o: HttpSearchTiming): Promise<void> {
       }
     }
     const p = pct(all);
+    out.set(label, p);
     console.log(
       `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
     );
   }
+  return out;
 }

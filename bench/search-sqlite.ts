@@ -2,7 +2,10 @@
  * Contact search on a 1,000,000-contact SQLite file, in process (the domain call, relevance
  * order) and over HTTP (GET /api/v1/contacts?search=… in the spec's default order and by
  * relevance, GET /contact-summaries as the donor box asks; total included), p50/p95, against
- * the raw FTS5 prefix query (prefix index) and its count on the same file.
+ * the raw FTS5 prefix query (prefix index) and its count on the same file, and against each
+ * variant's own raw baseline: the same work by hand over better-sqlite3, each search by its
+ * fastest raw strategy (bench/search-sqlite-raw.ts). Every route's answer (ids in order, total)
+ * is checked against that baseline's; the last lines give each route's p95 ratio to both.
  *
  *   node --import tsx bench/search-sqlite.ts [dataDir]      (SEARCH_CONTACTS=1000000)
  *
@@ -23,6 +26,7 @@ import { listContacts } from '../electron/domain/contacts/index.ts';
 import { createContext } from '../electron/domain/context.ts';
 import { FIRST, LAST, SQLITE_SEARCHES, rng } from './names.ts';
 import { f1, loadAverage, pct, timeHttpSearches, type SearchVariant } from './search-common.ts';
+import { type RawVariant, STRATEGIES, type Strategy, rawSearch } from './search-sqlite-raw.ts';
 
 const exec = promisify(execFile);
 const N = Number(process.env.SEARCH_CONTACTS ?? 1_000_000);
@@ -120,7 +124,7 @@ async function build(): Promise<Setup> {
  * The issue's reference, same run: raw FTS5 prefix search, 50 rowids plus the count of every
  * match (all accounts, no contact row read), prepared statements on the same file.
  */
-function rawFtsBaseline(): void {
+function rawFtsBaseline(): { p50: number; p95: number } {
   const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'), { readonly: true });
   const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
   const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
@@ -139,6 +143,55 @@ function rawFtsBaseline(): void {
   raw.close();
   const pb = pct(base);
   console.log(`raw FTS5 (50 rows + count) all searches: p50 ${f1(pb.p50)} ms, p95 ${f1(pb.p95)} ms`);
+  return pb;
+}
+
+interface RawSameWork {
+  /** p50/p95 over every search, each search by its fastest strategy. */
+  p: { p50: number; p95: number };
+  /** Each search's answer (ids, total), for checking the route's against it. */
+  answers: Map<string, { ids: string[]; total: number }>;
+}
+
+/**
+ * The same work as each HTTP variant by hand (bench/search-sqlite-raw.ts), every strategy
+ * timed over every search; a search's samples are those of its fastest strategy (lowest p50).
+ */
+function rawSameWork(setup: Setup): Map<RawVariant, RawSameWork> {
+  const raw = new BetterSqlite3(path.join(dir, 'giftdesk.sqlite'), { readonly: true });
+  const rs = rawSearch(raw, setup.accountId);
+  const out = new Map<RawVariant, RawSameWork>();
+  for (const variant of ['list', 'relevance', 'box'] as const) {
+    const all: number[] = [];
+    const answers = new Map<string, { ids: string[]; total: number }>();
+    const chosen = new Map<Strategy, number>();
+    for (const search of SEARCHES) {
+      let best: { p50: number; times: number[]; strategy: Strategy } | null = null;
+      for (const strategy of STRATEGIES) {
+        const times: number[] = [];
+        for (let round = 0; round <= ROUNDS; round++) {
+          const t = performance.now();
+          const answer = rs.run(variant, search, strategy);
+          if (round > 0) times.push(performance.now() - t);
+          const first = answers.get(search);
+          if (!first) answers.set(search, answer);
+          else if (JSON.stringify(first) !== JSON.stringify(answer))
+            throw new Error(`raw ${variant} ${search}: ${strategy} answered differently`);
+        }
+        const p50 = pct(times).p50;
+        if (!best || p50 < best.p50) best = { p50, times, strategy };
+      }
+      all.push(...best!.times);
+      chosen.set(best!.strategy, (chosen.get(best!.strategy) ?? 0) + 1);
+    }
+    const p = pct(all);
+    out.set(variant, { p, answers });
+    console.log(
+      `raw same work (${variant}) all searches: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (fastest strategy per search: ${[...chosen].map(([k, v]) => `${k} ${v}`).join(', ')})`,
+    );
+  }
+  raw.close();
+  return out;
 }
 
 /** The domain call in process, by relevance: one line per search, then all searches. */
@@ -232,30 +285,54 @@ async function integrityCheckDone(checkLate: () => boolean): Promise<void> {
   console.log(`integrity check finished after ${((Date.now() - t0) / 1000).toFixed(0)} s more`);
 }
 
-const VARIANTS: readonly SearchVariant[] = [
-  ['GET /contacts?search= (createdAt desc, the spec default)', '/api/v1/contacts?', ''],
-  ['GET /contacts?search=&sortBy=relevance', '/api/v1/contacts?', '&sortBy=relevance'],
-  ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?', '&limit=8'],
+/** Each HTTP variant and the raw same-work baseline it is compared with. */
+const VARIANTS: ReadonlyArray<readonly [SearchVariant, RawVariant]> = [
+  [['GET /contacts?search= (createdAt desc, the spec default)', '/api/v1/contacts?', ''], 'list'],
+  [['GET /contacts?search=&sortBy=relevance', '/api/v1/contacts?', '&sortBy=relevance'], 'relevance'],
+  [
+    ['GET /contact-summaries?search=&limit=8 (the donor box)', '/api/v1/contact-summaries?', '&limit=8'],
+    'box',
+  ],
 ];
 
 async function main(): Promise<void> {
   const setup = await build();
   log(`load average ${loadAverage()} on ${os.cpus().length} cores`);
-  rawFtsBaseline();
+  const plain = rawFtsBaseline();
+  const same = rawSameWork(setup);
   await domainSearches(setup);
   const { child, checkLate } = serve();
   try {
     const url = await servingUrl(child);
     await integrityCheckDone(checkLate);
     const headers = { 'x-api-key': setup.keyId, authorization: `Bearer ${setup.secret}` };
-    await timeHttpSearches({
-      url,
-      accountId: setup.accountId,
-      headers,
-      variants: VARIANTS,
-      searches: SEARCHES,
-      rounds: ROUNDS,
-    });
+    const ratios: string[] = [];
+    for (const [variant, rawVariant] of VARIANTS) {
+      const base = same.get(rawVariant)!;
+      const timed = await timeHttpSearches({
+        url,
+        accountId: setup.accountId,
+        headers,
+        variants: [variant],
+        searches: SEARCHES,
+        rounds: ROUNDS,
+        // The route answers what the raw same-work baseline answered: the same ids, in order, and total.
+        check: (search, body) => {
+          const b = body as { data: Array<{ id: string }>; total: number };
+          const want = base.answers.get(search)!;
+          const got = { ids: b.data.map((d) => d.id), total: b.total };
+          if (JSON.stringify(got) !== JSON.stringify(want))
+            throw new Error(
+              `${variant[0]} ${search}: ${JSON.stringify(got)} but raw ${JSON.stringify(want)}`,
+            );
+        },
+      });
+      const p95 = timed.get(variant[0])!.p95;
+      ratios.push(
+        `${variant[0]}: p95 ${f1(p95)} ms = ${(p95 / plain.p95).toFixed(1)}× the raw FTS5 query (${f1(plain.p95)}), ${(p95 / base.p.p95).toFixed(1)}× the raw same work (${f1(base.p.p95)})`,
+      );
+    }
+    for (const r of ratios) console.log(`ratio   ${r}`);
   } finally {
     child.kill();
   }

@@ -1,0 +1,193 @@
+/**
+ * The same work as each HTTP search variant, by hand (bench/search-sqlite.ts): prepared
+ * statements over better-sqlite3 on the same file, no Fastify, no Kysely, no zod. Each page is
+ * read by every raw strategy that gives the right answer, and a search's baseline is the
+ * strategy that was fastest for it after the fact (the lowest p50 over its rounds): an oracle
+ * no product can be, since it picks after measuring all of them.
+ *
+ * The work, per request, as the route answers it:
+ * - the account-scoped count of the whole match set (the total the page shows): the words'
+ *   matches counted in FTS5 less the other accounts' tokens, plus the exact-key matches the
+ *   words miss (counted by row, as they are a handful);
+ * - relevance only: the same count for the exact tier and the whole-word tier (the tiers'
+ *   boundaries), and each tier's page with the tiers above it left out;
+ * - the page: `take` ids in the order (createdAt desc, id desc; or last gift desc nulls last,
+ *   id desc within a tier), by the fastest of (a) walking the order's index and probing the
+ *   match set built once (an IN list), (b) looking every match up and sorting them, (c) a
+ *   window of the order's index whose seq span bounds the FTS5 read (used only when it holds
+ *   the page, else (a) after it, its cost included);
+ * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
+ *   donor box), one statement by id.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { exactKey, searchWords } from '../electron/db/contact-search.ts';
+
+type Db = BetterSqlite3.Database;
+type Order = 'created' | 'lastGift';
+export type RawVariant = 'list' | 'relevance' | 'box';
+
+const ORDER: Record<Order, { sql: string; cols: string }> = {
+  created: { sql: 'created_at desc, id desc', cols: 'seq, created_at, id' },
+  lastGift: { sql: 'last_donation_date desc nulls last, id desc', cols: 'seq, last_donation_date, id' },
+};
+
+const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+const token = (accountId: string) => `"${Buffer.from(accountId, 'utf8').toString('hex')}"`;
+
+export interface RawSearch {
+  /** The ids of the page and the total, as the route answers them. */
+  run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number };
+}
+export type Strategy = 'walk' | 'sort' | 'window';
+export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window'];
+
+export function rawSearch(db: Db, accountId: string): RawSearch {
+  const others = (db.prepare('select id from accounts where id <> ?').pluck().all(accountId) as string[]).map(
+    token,
+  );
+  const accountContacts = Number(
+    db
+      .prepare('select coalesce(sum(contacts), 0) from account_counter_slots where account_id = ?')
+      .pluck()
+      .get(accountId),
+  );
+  const top = Number(db.prepare('select max(seq) from contacts').pluck().get());
+  const ftsCount = db.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
+  const exactCount = db
+    .prepare(
+      `select count(*) from contacts c where +c.account_id = ? and c.seq in (select rowid from contacts_exact where contacts_exact match ?)`,
+    )
+    .pluck();
+  const exactMissed = db
+    .prepare(
+      `select count(*) from contacts c where +c.account_id = ? and c.seq in (select rowid from contacts_exact where contacts_exact match ?)
+       and c.seq not in (select rowid from contacts_fts where contacts_fts match ?)`,
+    )
+    .pluck();
+  const set = (bounded: boolean) =>
+    `select rowid from contacts_fts where contacts_fts match ?${bounded ? ' and rowid between ? and ?' : ''}
+     union all select rowid from contacts_exact where contacts_exact match ?${bounded ? ' and rowid between ? and ?' : ''}`;
+  /** The tiers above, left out of a lower tier's page: the exact tier, or the words tier (exact included). */
+  const without = {
+    exact: 'and seq not in (select rowid from contacts_exact where contacts_exact match ?)',
+    words: `and seq not in (select rowid from contacts_fts where contacts_fts match ?
+      union all select rowid from contacts_exact where contacts_exact match ?)`,
+  };
+  type Out = { tier: keyof typeof without; args: string[] } | null;
+  const pages = new Map<string, BetterSqlite3.Statement>();
+  const stmt = (key: string, source: () => string) => {
+    let s = pages.get(key);
+    if (!s) pages.set(key, (s = db.prepare(source())));
+    return s;
+  };
+  const listRows = db.prepare(
+    `select id, account_id, first_name, last_name, email, phone, organization, created_at, updated_at
+     from contacts where id in (select value from json_each(?))`,
+  );
+  const boxRows = db.prepare(
+    `select c.id, c.contact_type, c.status, c.first_name, c.last_name, c.organization, c.email, c.phone, c.tags,
+       c.total_cents, c.last_donation_date, c.created_at, c.updated_at,
+       (select a.city from contact_addresses a where a.contact_id = c.id order by a.is_primary desc, a.position limit 1) as city
+     from contacts c where c.id in (select value from json_each(?))`,
+  );
+  const bounds = new Map<Order, BetterSqlite3.Statement>();
+  for (const o of ['created', 'lastGift'] as const)
+    bounds.set(
+      o,
+      db.prepare(
+        `select min(seq) as lo, max(seq) as hi, count(*) as n from (select seq from contacts where account_id = ? order by ${ORDER[o].sql} limit ?)`,
+      ),
+    );
+
+  const match = (words: string[], star: string) =>
+    `{name email organization} : (${words.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
+  const scoped = (m: string) => (others.length === 0 ? m : `(${m}) NOT account : (${others.join(' OR ')})`);
+  /** The account's matches of a tier: the words' (scoped in FTS5), plus the exact ones the words miss. */
+  const count = (m: string, key: string, nExact: number) =>
+    Number(ftsCount.get(scoped(m))) + (nExact > 0 ? Number(exactMissed.get(accountId, key, m)) : 0);
+
+  /** One tier's page: `take` ids after `skip`, the tiers above (`out`) left out. */
+  const page = (
+    strategy: Strategy,
+    order: Order,
+    m: string,
+    key: string,
+    out: Out,
+    size: number,
+    skip: number,
+    take: number,
+  ): string[] => {
+    if (size <= 0 || take <= 0) return [];
+    const o = ORDER[order];
+    const outArgs = out?.args ?? [];
+    const outSql = out ? without[out.tier] : '';
+    if (strategy === 'window') {
+      const expected = ((skip + take) * accountContacts) / size;
+      const window = Math.min(accountContacts, Math.ceil(1.5 * expected) + 64);
+      const b = bounds.get(order)!.get(accountId, window) as { lo: number; hi: number; n: number };
+      if (b.lo != null && (b.hi - b.lo + 1) * 4 <= top) {
+        const ids = stmt(
+          `window ${order} ${out?.tier}`,
+          () => `select id from (select ${o.cols} from contacts where account_id = ? order by ${o.sql} limit ?)
+            where seq in (${set(true)}) ${outSql} order by ${o.sql} limit ? offset ?`,
+        )
+          .pluck()
+          .all(accountId, window, m, b.lo, b.hi, key, b.lo, b.hi, ...outArgs, take, skip) as string[];
+        if (ids.length === take || b.n < window) return ids;
+      }
+      strategy = 'walk';
+    }
+    // walk: the order's index (account_id first) probing the set; sort: the set drives (+account_id).
+    const acct = strategy === 'walk' ? 'account_id' : '+account_id';
+    return stmt(
+      `${strategy} ${order} ${out?.tier}`,
+      () => `select id from contacts where ${acct} = ? and seq in (${set(false)}) ${outSql}
+        order by ${o.sql} limit ? offset ?`,
+    )
+      .pluck()
+      .all(accountId, m, key, ...outArgs, take, skip) as string[];
+  };
+
+  return {
+    run(variant, search, strategy) {
+      const words = searchWords(search);
+      const key = quote(exactKey(search) ?? '');
+      const take = variant === 'box' ? 8 : 20;
+      const prefix = match(words, '*');
+      const nExact = Number(exactCount.get(accountId, key));
+      let ids: string[];
+      let total: number;
+      if (variant === 'list') {
+        total = count(prefix, key, nExact);
+        ids = page(strategy, 'created', prefix, key, null, total, 0, take);
+      } else {
+        const whole = match(words, '');
+        const nWords = Math.max(nExact, count(whole, key, nExact));
+        total = Math.max(nWords, count(prefix, key, nExact));
+        ids = [];
+        // Exact tier: the exact key's few matches, sorted.
+        if (nExact > 0)
+          ids.push(
+            ...(stmt(
+              'exact',
+              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
+                order by ${ORDER.lastGift.sql} limit ?`,
+            )
+              .pluck()
+              .all(accountId, key, take) as string[]),
+          );
+        if (ids.length < take) {
+          const out: Out = { tier: 'exact', args: [key] };
+          ids.push(...page(strategy, 'lastGift', whole, key, out, nWords - nExact, 0, take - ids.length));
+        }
+        if (ids.length < take) {
+          const out: Out = { tier: 'words', args: [whole, key] };
+          ids.push(...page(strategy, 'lastGift', prefix, key, out, total - nWords, 0, take - ids.length));
+        }
+      }
+      const rows = (variant === 'box' ? boxRows : listRows).all(JSON.stringify(ids)) as Array<{ id: string }>;
+      if (rows.length !== ids.length) throw new Error(`${search}: ${rows.length} rows for ${ids.length} ids`);
+      return { ids, total };
+    },
+  };
+}
