@@ -34,7 +34,8 @@ export type RenderMessage =
   | { type: 'progress'; rendered: number }
   /** A chunk of pages drawn: the sender may send another. */
   | { type: 'ack' }
-  | { type: 'done'; bytes: Uint8Array | null }
+  /** The job ended: a preview's bytes, or a file's pages. */
+  | { type: 'done'; bytes: Uint8Array | null; pages?: number }
   | { type: 'failed'; error: string };
 
 /** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
@@ -153,7 +154,7 @@ interface Sender {
 async function run(
   send: (s: Sender) => Promise<void>,
   onProgress?: (rendered: number) => void,
-): Promise<{ bytes: Uint8Array | null; chunksPeak: number }> {
+): Promise<{ bytes: Uint8Array | null; pages: number; chunksPeak: number }> {
   const worker = await take();
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -175,7 +176,7 @@ async function run(
         wake?.();
       } else if (m.type === 'done') {
         finish(true);
-        resolve({ bytes: m.bytes, chunksPeak });
+        resolve({ bytes: m.bytes, pages: m.pages ?? 0, chunksPeak });
       } else {
         finish(false);
         reject(new Error(m.error));
@@ -225,19 +226,19 @@ export interface RenderPdfOptions {
  * chunk while the next is prepared, and the next is asked for only when the worker has room
  * (at most `rendererLimits.chunksInFlight` sent and not yet drawn). The file is written under
  * a temporary name and renamed when complete, so a reader never sees half a PDF. Answers the
- * most chunks that were sent and not yet drawn at once.
+ * pages written and the most chunks that were sent and not yet drawn at once.
  */
 export async function renderPdf(
   pages: LetterPage[] | AsyncIterable<LetterPage[]>,
   out: string,
   onProgress?: (rendered: number) => void,
   opts: RenderPdfOptions = {},
-): Promise<{ chunksPeak: number }> {
+): Promise<{ pages: number; chunksPeak: number }> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const part = `${out}.part`;
   const chunks = Array.isArray(pages) ? [pages] : pages;
   try {
-    const { chunksPeak } = await run(async ({ post, room }) => {
+    const { pages: written, chunksPeak } = await run(async ({ post, room }) => {
       post({
         type: 'open',
         out: part,
@@ -251,7 +252,7 @@ export async function renderPdf(
       post({ type: 'close' });
     }, onProgress);
     fs.renameSync(part, out);
-    return { chunksPeak };
+    return { pages: written, chunksPeak };
   } finally {
     fs.rmSync(part, { force: true });
   }
