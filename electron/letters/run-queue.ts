@@ -13,7 +13,16 @@ import path from 'node:path';
  * rest), each a complete PDF, since a PDF document keeps some state for every page until it
  * ends (about 1.2 KiB a letter in the renderer: 120 MiB at 100,000 letters).
  */
-export const letterRunLimits = { runsAtOnce: 1, perDonorFiles: 5000, lettersPerPart: 15_000 };
+export const letterRunLimits = {
+  runsAtOnce: 1,
+  perDonorFiles: 5000,
+  // GIFTDESK_LETTERS_PER_PART (a whole number from 1) sets it for the process.
+  lettersPerPart: lettersPerPartOf(process.env.GIFTDESK_LETTERS_PER_PART),
+};
+
+function lettersPerPartOf(setting: string | undefined): number {
+  return setting !== undefined && /^[1-9]\d{0,8}$/.test(setting) ? Number(setting) : 15_000;
+}
 
 let rendering = 0;
 const waiting: (() => void)[] = [];

@@ -189,7 +189,19 @@ export type MarkSentResult = z.infer<typeof MarkSentResult>;
 export const LettersCliResult = z.object({
   documents: z.number().int(),
   gifts: z.number().int(),
+  /** The PDF written (a run printed in parts: its first part's), null when nothing matched. */
   file: z.string().nullable(),
+  /** A run printed in parts: every file written (`FILE-part-1-of-7.pdf`, …), with its letters and pages. */
+  parts: z
+    .array(
+      z.object({
+        file: z.string(),
+        firstLetter: z.number().int(),
+        lastLetter: z.number().int(),
+        pages: z.number().int().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** A GiftDesk HQ (or hub) taking thank-you marks for gifts it holds, by its own ids. */
