@@ -151,6 +151,8 @@ export async function renderParts(
         {
           perDonorDir: to.perDonor ? path.join(to.dataDir, runPerDonorDir(to.runId)) : null,
           title: count === 1 ? to.title : `${to.title}, part ${n} of ${count}`,
+          // Each part on a fresh worker: what the last document grew in its heap goes with it.
+          endWorker: count > 1,
         },
       );
       const held = chunks.letters();

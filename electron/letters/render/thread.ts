@@ -154,6 +154,8 @@ interface Sender {
 async function run(
   send: (s: Sender) => Promise<void>,
   onProgress?: (rendered: number) => void,
+  /** End the worker when the job is done, rather than keep it warm: all its memory is given back. */
+  endWorker = false,
 ): Promise<{ bytes: Uint8Array | null; pages: number; chunksPeak: number }> {
   const worker = await take();
   return new Promise((resolve, reject) => {
@@ -167,7 +169,7 @@ async function run(
       worker.off('error', onError);
       worker.off('exit', onExit);
       wake?.();
-      giveBack(worker, ok);
+      giveBack(worker, ok && !endWorker);
     };
     const onMessage = (m: RenderMessage) => {
       if (m.type === 'progress') onProgress?.(m.rendered);
@@ -176,7 +178,14 @@ async function run(
         wake?.();
       } else if (m.type === 'done') {
         finish(true);
-        resolve({ bytes: m.bytes, pages: m.pages ?? 0, chunksPeak });
+        const result = { bytes: m.bytes, pages: m.pages ?? 0, chunksPeak };
+        // An ended worker is gone before the job answers: the next one never overlaps it.
+        if (endWorker)
+          void worker.terminate().then(
+            () => resolve(result),
+            () => resolve(result),
+          );
+        else resolve(result);
       } else {
         finish(false);
         reject(new Error(m.error));
@@ -218,6 +227,12 @@ export interface RenderPdfOptions {
   /** Also write each letter alone (`page.fileName`) in this folder. */
   perDonorDir?: string | null;
   title?: string;
+  /**
+   * End the worker once the file is written instead of keeping it warm: its heap, which grew
+   * with the document's pages, is given back at once (a run in parts; the next part starts a
+   * fresh worker).
+   */
+  endWorker?: boolean;
 }
 
 /**
@@ -238,19 +253,23 @@ export async function renderPdf(
   const part = `${out}.part`;
   const chunks = Array.isArray(pages) ? [pages] : pages;
   try {
-    const { pages: written, chunksPeak } = await run(async ({ post, room }) => {
-      post({
-        type: 'open',
-        out: part,
-        perDonorDir: opts.perDonorDir ?? null,
-        title: opts.title ?? 'Letters',
-      });
-      for await (const chunk of chunks) {
-        if (!(await room())) return;
-        post({ type: 'pages', pages: chunk });
-      }
-      post({ type: 'close' });
-    }, onProgress);
+    const { pages: written, chunksPeak } = await run(
+      async ({ post, room }) => {
+        post({
+          type: 'open',
+          out: part,
+          perDonorDir: opts.perDonorDir ?? null,
+          title: opts.title ?? 'Letters',
+        });
+        for await (const chunk of chunks) {
+          if (!(await room())) return;
+          post({ type: 'pages', pages: chunk });
+        }
+        post({ type: 'close' });
+      },
+      onProgress,
+      opts.endWorker === true,
+    );
     fs.renameSync(part, out);
     return { pages: written, chunksPeak };
   } finally {
