@@ -23,7 +23,8 @@
  *   node --import tsx bench/letters-year-end.ts run <dataDir> <accountId>
  *   node --import tsx bench/letters-year-end.ts bare <pages.ndjson> <out.pdf>
  *
- * BENCH_YEAR_END_PART sets the letters per part (default: the app's, letterRunLimits).
+ * BENCH_YEAR_END_PART sets the letters per part (default: the app's, letterRunLimits);
+ * BENCH_YEAR_END_CACHE_MIB the run process's SQLite page cache (default: the app's, 64 MiB).
  * Prints one JSON line with the figures; the folder is removed unless BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
@@ -158,7 +159,11 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
   // BENCH_YEAR_END_PART: letters per part for this run (default: the app's).
   if (process.env.BENCH_YEAR_END_PART)
     letterRunLimits.lettersPerPart = Number(process.env.BENCH_YEAR_END_PART);
-  const store = await openStore({ dataDir });
+  // BENCH_YEAR_END_CACHE_MIB: SQLite's page cache for the run's process (default: the app's, 64 MiB).
+  const cacheMiB = process.env.BENCH_YEAR_END_CACHE_MIB
+    ? Number(process.env.BENCH_YEAR_END_CACHE_MIB)
+    : undefined;
+  const store = await openStore({ dataDir, ...(cacheMiB ? { cacheMiB } : {}) });
   const ctx = createContext(store);
   const entry = ENTRY ? await entryOn(store, ctx, dataDir, accountId) : null;
   let entryQuiet: RunFigures['entryQuiet'] = null;
