@@ -3,7 +3,8 @@
  * parts, each a complete PDF of consecutive letters (`letters/<runId>-part-<n>.pdf`; a run of
  * fewer is its one `letters/<runId>.pdf`, as before parts): the renderer ends one document
  * before it starts the next, so what a PDF document keeps for every page until it ends is given
- * back, and a year-end run's memory does not grow with its size. The run's row lists its parts
+ * back instead of growing with the run (the worker is ended after each part, so its heap goes
+ * too; what else a large run holds is measured in bench/RESULTS.md). The run's row lists its parts
  * (letter_runs.parts: the files, the letters and the pages of each).
  */
 import type { LetterRunPart } from '#shared/schemas/letters.ts';
