@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDollars } from '#shared/money.ts';
-import type { LetterRun } from '#shared/schemas/letters.ts';
+import type { LetterRun, LetterRunPart } from '#shared/schemas/letters.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
@@ -17,6 +17,15 @@ import { count, dateTime, whole } from '../../ui/format.ts';
 import { saveFile } from '../settings/download.ts';
 import { KIND_LABEL } from './choice-form.tsx';
 import { printPdf, runFileName } from './pdf.ts';
+
+/** "Part 2 of 7 (letters 15,001–30,000, 15,000 pages)". */
+export function partLabel(p: LetterRunPart, of: number): string {
+  const letters =
+    p.firstLetter === p.lastLetter
+      ? `letter ${whole(p.firstLetter)}`
+      : `letters ${whole(p.firstLetter)}–${whole(p.lastLetter)}`;
+  return `Part ${p.part} of ${of} (${letters}${p.pages === null ? '' : `, ${count(p.pages, 'page')}`})`;
+}
 
 /** A run as its page follows it: asked again while it renders. */
 export function useRun(id: string | null) {
@@ -163,10 +172,7 @@ export function RunPanel({
               const busy = fetchPdf.isPending && fetchPdf.variables.part === p.part;
               return (
                 <li key={p.part} className="letters-run-actions">
-                  <span className="letters-part-label">
-                    Part {p.part} of {r.parts.length} (letters {whole(p.firstLetter)}–{whole(p.lastLetter)}
-                    {p.pages === null ? '' : `, ${count(p.pages, 'page')}`})
-                  </span>
+                  <span className="letters-part-label">{partLabel(p, r.parts.length)}</span>
                   <Button
                     tone="primary"
                     busy={busy}
