@@ -19,7 +19,21 @@ import { type Command, InvalidArgumentError } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError, isDomainError } from '../domain/index.ts';
-import { markRunSent, runPerDonorDir, startLetterRun, waitForRun } from '../letters/index.ts';
+import {
+  markRunSent,
+  runPartFileName,
+  runPerDonorDir,
+  startLetterRun,
+  waitForRun,
+} from '../letters/index.ts';
+
+/** A part of a run printed in several, as written where --out says. */
+interface PartWritten {
+  file: string;
+  firstLetter: number;
+  lastLetter: number;
+  pages: number | null;
+}
 import { marksNoteFor } from '../sync/index.ts';
 import { type CommonOptions, common, resolveDataDir, withAccount } from './context.ts';
 import { CliError, print } from './output.ts';
@@ -119,9 +133,22 @@ async function runLetters(o: LettersOptions): Promise<void> {
         throw new CliError(run.error ?? 'the letters could not be printed', 1, 'render_failed');
       let written: string | null = null;
       let perDonorDir: string | null = null;
-      if (run.documents > 0) {
+      let parts: PartWritten[] | null = null;
+      if (run.documents > 0 && run.parts.length > 1) {
+        // A run in parts: FILE-part-1-of-7.pdf, … beside where FILE would be.
+        const stem = file.replace(/\.pdf$/i, '');
+        parts = [];
+        for (const p of run.parts) {
+          const to = `${stem}-part-${p.part}-of-${run.parts.length}.pdf`;
+          fs.copyFileSync(path.join(dataDir, runPartFileName(run.id, p.part)), to);
+          parts.push({ file: to, firstLetter: p.firstLetter, lastLetter: p.lastLetter, pages: p.pages });
+        }
+        written = parts[0]!.file;
+      } else if (run.documents > 0) {
         fs.copyFileSync(path.join(dataDir, 'letters', `${run.id}.pdf`), file);
         written = file;
+      }
+      if (run.documents > 0) {
         if (o.perDonor) {
           perDonorDir = file.replace(/\.pdf$/i, '') + (file.toLowerCase().endsWith('.pdf') ? '' : '-letters');
           copyDir(path.join(dataDir, runPerDonorDir(run.id)), perDonorDir);
@@ -130,12 +157,12 @@ async function runLetters(o: LettersOptions): Promise<void> {
       const marked = o.markSent && run.documents > 0 ? (await markRunSent(ctx, o.account, run.id)).marked : 0;
       // Marks HQ will not get (an HQ of the donor API alone, or through a hub whose HQ is one): said once for the run.
       const marksNote = o.markSent ? await marksNoteFor(ctx.store.db, o.account) : null;
-      return { run, written, perDonorDir, marked, marksNote };
+      return { run, written, parts, perDonorDir, marked, marksNote };
     } catch (err) {
       throw withOptionNames(err);
     }
   });
-  const { run, written, perDonorDir, marked, marksNote } = result;
+  const { run, written, parts, perDonorDir, marked, marksNote } = result;
   print(
     o,
     {
@@ -144,6 +171,7 @@ async function runLetters(o: LettersOptions): Promise<void> {
       file: written,
       runId: run.id,
       total: run.total,
+      ...(parts ? { parts } : {}),
       ...(perDonorDir ? { perDonorDir } : {}),
       ...(o.markSent ? { marked, marksNote } : {}),
     },
@@ -151,7 +179,11 @@ async function runLetters(o: LettersOptions): Promise<void> {
       run.documents === 0
         ? 'No completed gifts match: nothing was printed.'
         : [
-            `Printed ${run.documents} ${run.documents === 1 ? 'document' : 'documents'} for ${run.gifts} ${run.gifts === 1 ? 'gift' : 'gifts'} (${formatCents(Math.round(run.total * 100))}) to ${written}`,
+            `Printed ${run.documents} ${run.documents === 1 ? 'document' : 'documents'} for ${run.gifts} ${run.gifts === 1 ? 'gift' : 'gifts'} (${formatCents(Math.round(run.total * 100))}) to ${parts ? `${parts.length} PDFs, one a part:` : written}`,
+            ...(parts ?? []).map(
+              (p, i) =>
+                `  Part ${i + 1} of ${parts!.length} (letters ${p.firstLetter}–${p.lastLetter}): ${p.file}`,
+            ),
             ...(perDonorDir ? [`One file per donor in ${perDonorDir}`] : []),
             ...(o.markSent ? [`Marked ${marked} ${marked === 1 ? 'gift' : 'gifts'} as thanked.`] : []),
             ...(marksNote ? [marksNote] : []),

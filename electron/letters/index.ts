@@ -32,6 +32,7 @@ export {
   listLetterRuns,
   markRunSent,
   runFileName,
+  runPartFileName,
   runPerDonorDir,
   startLetterRun,
   waitForRun,

@@ -9,12 +9,15 @@ import type { LetterChoice } from '#shared/schemas/letters.ts';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Db } from '../db/store.ts';
 import type { DomainContext } from '../domain/index.ts';
+import { mergeLetter } from './merge.ts';
+import type { LetterPage } from './render/pages.ts';
 import {
   BY_NAME,
   GIFT_COLUMNS,
   type LetterDocument,
   type LetterDonor,
   type LetterGift,
+  type LetterSet,
   PAGE,
   type Range,
   byDateThenId,
@@ -24,6 +27,7 @@ import {
   giftOf,
   giftPage,
 } from './select.ts';
+import { mergeContext } from './settings.ts';
 
 /** Donors a page of a run's letters covers (their contacts, addresses and gifts read at once). */
 export const DONOR_PAGE = 200;
@@ -266,4 +270,37 @@ export async function firstDocument(
       return gift;
     }),
   );
+}
+
+/** The event loop gets a turn at least this often while letters are merged. */
+const MERGE_SLICE_MS = 8;
+
+/**
+ * A run's letters, merged with the account's wording a page of donors at a time, in chunks of
+ * a few milliseconds' work: the event loop gets a turn between chunks, and the renderer draws
+ * one chunk while the next is merged (asking for the next only when it has room).
+ */
+export async function* letterPageChunks(
+  ctx: DomainContext,
+  accountId: string,
+  runId: string,
+  head: Pick<LetterSet, 'kind' | 'choice' | 'period'>,
+  order: string[],
+): AsyncGenerator<LetterPage[]> {
+  const { template, merge } = await mergeContext(ctx, accountId, head);
+  let chunk: LetterPage[] = [];
+  let since = performance.now();
+  let i = 0;
+  for await (const docs of runDocumentPages(ctx.store.db, accountId, runId, order)) {
+    for (const doc of docs) {
+      chunk.push(mergeLetter(template, doc, merge, i++));
+      if (performance.now() - since > MERGE_SLICE_MS) {
+        yield chunk;
+        chunk = [];
+        await turn();
+        since = performance.now();
+      }
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }

@@ -7,10 +7,22 @@ import path from 'node:path';
 
 /**
  * Runs rendering at once in a process (each holds a renderer; rendererLimits in
- * render/thread.ts caps the workers, a preview's included), and the most per-donor files one
- * run writes: a run asking for more is refused (400 naming `perDonor`), not split.
+ * render/thread.ts caps the workers, a preview's included), the most per-donor files one
+ * run writes (a run asking for more is refused, 400 naming `perDonor`, not split), and the
+ * most letters in one PDF: a run of more is printed in parts of this many (the last holds the
+ * rest), each a complete PDF, since a PDF document keeps some state for every page until it
+ * ends (about 1.2 KiB a letter in the renderer: 120 MiB at 100,000 letters).
  */
-export const letterRunLimits = { runsAtOnce: 1, perDonorFiles: 5000 };
+export const letterRunLimits = {
+  runsAtOnce: 1,
+  perDonorFiles: 5000,
+  // GIFTDESK_LETTERS_PER_PART (a whole number from 1) sets it for the process.
+  lettersPerPart: lettersPerPartOf(process.env.GIFTDESK_LETTERS_PER_PART),
+};
+
+function lettersPerPartOf(setting: string | undefined): number {
+  return setting !== undefined && /^[1-9]\d{0,8}$/.test(setting) ? Number(setting) : 15_000;
+}
 
 let rendering = 0;
 const waiting: (() => void)[] = [];

@@ -1,8 +1,9 @@
 /**
  * Print runs: a run records exactly the gifts it covers (letter_run_gifts), renders its
- * letters into `letters/<runId>.pdf` in the data folder (and one file per donor in
- * `letters/<runId>/` on request) on a worker thread, counting `rendered` as it goes, and can
- * then be marked sent: exactly its gifts get thankYouSent and the date (markThanked), once.
+ * letters into `letters/<runId>.pdf` in the data folder, or in parts (parts.ts), and one file
+ * per donor in `letters/<runId>/` on request, on a worker thread, counting `rendered` as it
+ * goes, and can then be marked sent: exactly its gifts get thankYouSent and the date
+ * (markThanked), once.
  */
 import { centsToDollars } from '#shared/money.ts';
 import { newId } from '#shared/ids.ts';
@@ -12,20 +13,28 @@ import {
   type LetterRunCreate,
   type MarkSentResult,
 } from '#shared/schemas/letters.ts';
+import fs from 'node:fs';
 import path from 'node:path';
-import { setImmediate as turn } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
 import type { LetterRunsTable } from '../db/schema/letters.ts';
 import { THIS_PROCESS, ownerMayBeAlive, requireAccount } from '../domain/accounts/index.ts';
 import { markThanked } from '../domain/donations/index.ts';
 import { DomainError, type DomainContext, invalidField, notFound } from '../domain/index.ts';
-import { mergeLetter } from './merge.ts';
-import { type ChoiceCounts, countChoice, donorOrder, recordRunGifts, runDocumentPages } from './paged.ts';
-import type { LetterPage } from './render/pages.ts';
-import { renderPdf, warmLetterRenderer } from './render/thread.ts';
+import {
+  type StoredRunPart,
+  partFile,
+  partsOf,
+  renderParts,
+  runFileName,
+  runPartFileName,
+  runPerDonorDir,
+  storedParts,
+} from './parts.ts';
+import { type ChoiceCounts, countChoice, donorOrder, letterPageChunks, recordRunGifts } from './paged.ts';
+import { warmLetterRenderer } from './render/thread.ts';
 import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
 import { type LetterSet, checkReferences, rangeOf, setHead } from './select.ts';
-import { loadLetterSettings, mergeContext, requireFitWording } from './settings.ts';
+import { loadLetterSettings, requireFitWording } from './settings.ts';
 
 /** What a run is of, before its letters: the kind, the choice as run, the period. */
 type SetHead = Pick<LetterSet, 'kind' | 'choice' | 'period'>;
@@ -34,19 +43,13 @@ const CHUNK = 500;
 /** How often the progress count is written while a run renders. */
 const PROGRESS_MS = 250;
 
-/** The run's PDF, relative to the data folder. */
-export function runFileName(runId: string): string {
-  return path.join('letters', `${runId}.pdf`);
-}
-/** The folder of a run's per-donor files, relative to the data folder. */
-export function runPerDonorDir(runId: string): string {
-  return path.join('letters', runId);
-}
+export { runFileName, runPartFileName, runPerDonorDir };
 
 type RunRow = Selectable<LetterRunsTable>;
 
 function runOf(r: RunRow): LetterRun {
   const parsed = LetterChoice.safeParse(JSON.parse(r.filters));
+  const parts = partsOf(r);
   return {
     id: r.id,
     kind: r.kind,
@@ -56,7 +59,8 @@ function runOf(r: RunRow): LetterRun {
     rendered: Number(r.rendered),
     gifts: Number(r.gifts),
     total: centsToDollars(Number(r.totalCents)),
-    pdfUrl: r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
+    pdfUrl: parts.length > 1 ? parts[0]!.pdfUrl : r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
+    parts,
     error: r.error,
     queued: isQueued(r.id),
     createdAt: r.createdAt,
@@ -98,48 +102,20 @@ export async function listLetterRuns(
   return rows.map(runOf);
 }
 
-/** The run's PDF as an absolute path, or null while there is none (rendering, failed, or no letters). */
+/**
+ * The run's PDF as an absolute path, or null while there is none (rendering, failed, or no
+ * letters): without `part`, its one PDF (409 `run_in_parts` for a run printed in several);
+ * with it, that part (from 1; 404 `no_such_part` beyond the last).
+ */
 export async function letterRunPdfPath(
   ctx: DomainContext,
   dataDir: string,
   accountId: string,
   runId: string,
+  part?: number,
 ): Promise<string | null> {
-  const row = await runRow(ctx, accountId, runId);
-  return row.file ? path.join(dataDir, row.file) : null;
-}
-
-/** The event loop gets a turn at least this often while letters are merged. */
-const MERGE_SLICE_MS = 8;
-
-/**
- * A run's letters, merged with the account's wording a page of donors at a time, in chunks of
- * a few milliseconds' work: the event loop gets a turn between chunks, and the renderer draws
- * one chunk while the next is merged (asking for the next only when it has room).
- */
-async function* letterPageChunks(
-  ctx: DomainContext,
-  accountId: string,
-  runId: string,
-  head: SetHead,
-  order: string[],
-): AsyncGenerator<LetterPage[]> {
-  const { template, merge } = await mergeContext(ctx, accountId, head);
-  let chunk: LetterPage[] = [];
-  let since = performance.now();
-  let i = 0;
-  for await (const docs of runDocumentPages(ctx.store.db, accountId, runId, order)) {
-    for (const doc of docs) {
-      chunk.push(mergeLetter(template, doc, merge, i++));
-      if (performance.now() - since > MERGE_SLICE_MS) {
-        yield chunk;
-        chunk = [];
-        await turn();
-        since = performance.now();
-      }
-    }
-  }
-  if (chunk.length > 0) yield chunk;
+  const file = partFile(storedParts(await runRow(ctx, accountId, runId)), part);
+  return file === null ? null : path.join(dataDir, file);
 }
 
 /** The runs rendering in this process, by id: what waitForRun waits on. */
@@ -210,6 +186,7 @@ async function render(
 ) {
   let lastWrite = 0;
   let pending: Promise<unknown> = Promise.resolve();
+  const written: StoredRunPart[] = [];
   const progress = (rendered: number) => {
     const now = Date.now();
     if (now - lastWrite < PROGRESS_MS) return;
@@ -223,22 +200,32 @@ async function render(
   try {
     const order = await donorOrder(ctx.store.db, accountId, donorIds);
     donorIds.clear();
-    const file = runFileName(id);
-    await renderPdf(letterPageChunks(ctx, accountId, id, head, order), path.join(dataDir, file), progress, {
-      perDonorDir: input.perDonor ? path.join(dataDir, runPerDonorDir(id)) : null,
+    await renderParts(letterPageChunks(ctx, accountId, id, head, order), order.length, written, {
+      dataDir,
+      runId: id,
       title: `${head.kind} letters`,
+      perDonor: input.perDonor === true,
+      progress,
     });
     await pending.catch(() => undefined);
     await ctx.store.write((trx) =>
       trx
         .updateTable('letterRuns')
-        .set({ status: 'done', rendered: order.length, file, finishedAt: ctx.now() })
+        .set({
+          status: 'done',
+          rendered: order.length,
+          file: written[0]!.file,
+          parts: JSON.stringify(written),
+          finishedAt: ctx.now(),
+        })
         .where('id', '=', id)
         .execute(),
     );
     if (input.markSent) await markRunSent(ctx, accountId, id);
   } catch (err) {
     await pending.catch(() => undefined);
+    // A run that failed offers no part: those already written go.
+    for (const p of written) fs.rmSync(path.join(dataDir, p.file), { force: true });
     const error = runErrorText(err, dataDir);
     await ctx.store
       .write((trx) =>

@@ -100,6 +100,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   [`GET ${V1}/letters/runs`]: { roles: OFFICE, what: 'list letter runs' },
   [`GET ${V1}/letters/runs/:id`]: { roles: OFFICE, what: 'read letter runs' },
   [`GET ${V1}/letters/runs/:id/pdf`]: { roles: OFFICE, what: 'open printed letters' },
+  [`GET ${V1}/letters/runs/:id/parts/:part/pdf`]: { roles: OFFICE, what: 'open printed letters' },
   [`GET ${V1}/letters/preview`]: { roles: OFFICE, what: 'preview letters' },
   [`POST ${V1}/letters/runs/:id/mark-sent`]: { roles: OFFICE, what: 'mark letters sent' },
 

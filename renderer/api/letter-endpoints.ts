@@ -41,8 +41,9 @@ export function letterEndpoints(c: ApiClient) {
       c.request('POST', '/letters/runs', { schema: LetterRun, body }),
     runs: () => c.request('GET', '/letters/runs', { schema: LetterRunList }),
     run: (id: string) => c.request('GET', run(id), { schema: LetterRun }),
-    /** The run's PDF, once written. */
-    pdf: (id: string) => c.download(`${run(id)}/pdf`),
+    /** The run's PDF, once written; with `part`, that part of a run printed in several (from 1). */
+    pdf: (id: string, part?: number) =>
+      c.download(part === undefined ? `${run(id)}/pdf` : `${run(id)}/parts/${part}/pdf`),
     /**
      * The first letter of what a run with this choice would print, as a PDF, and how many
      * letters and gifts the whole run would have (null when the server does not say).

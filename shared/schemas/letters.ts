@@ -116,6 +116,26 @@ export const LetterRunCreate = LetterChoice.extend({
 });
 export type LetterRunCreate = z.infer<typeof LetterRunCreate>;
 
+/**
+ * One PDF file of a run. A run of more letters than a part holds (15,000 by default) is
+ * printed as several complete PDFs, each of consecutive letters: "Part 1 of 7 (letters
+ * 1–15,000)". A run of fewer is one part, its one PDF.
+ */
+export const LetterRunPart = z
+  .object({
+    /** 1, 2, … in the order of the letters. */
+    part: z.number().int(),
+    /** The first and last letter in it, counted from 1 over the whole run. */
+    firstLetter: z.number().int(),
+    lastLetter: z.number().int(),
+    /** Pages in this PDF (a letter with many gifts takes more than one); null for a run printed before pages were counted. */
+    pages: z.number().int().nullable(),
+    /** Where to fetch it: `/api/v1/letters/runs/{id}/parts/{part}/pdf`. */
+    pdfUrl: z.string(),
+  })
+  .meta({ id: 'LetterRunPart' });
+export type LetterRunPart = z.infer<typeof LetterRunPart>;
+
 export const LetterRun = z
   .object({
     id: z.string(),
@@ -126,8 +146,13 @@ export const LetterRun = z
     rendered: z.number().int(),
     gifts: z.number().int(),
     total: z.number(),
-    /** Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written. */
+    /**
+     * Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written; for a run printed
+     * in several parts, the first part's (`…/parts/1/pdf`): every part is in `parts`.
+     */
     pdfUrl: z.string().nullable(),
+    /** The run's PDF files, in the order of its letters: one for most runs; empty until written. */
+    parts: z.array(LetterRunPart),
     error: z.string().nullable(),
     /**
      * True while the run waits for its turn to render (a process renders a run or two at a
@@ -164,7 +189,19 @@ export type MarkSentResult = z.infer<typeof MarkSentResult>;
 export const LettersCliResult = z.object({
   documents: z.number().int(),
   gifts: z.number().int(),
+  /** The PDF written (a run printed in parts: its first part's), null when nothing matched. */
   file: z.string().nullable(),
+  /** A run printed in parts: every file written (`FILE-part-1-of-7.pdf`, …), with its letters and pages. */
+  parts: z
+    .array(
+      z.object({
+        file: z.string(),
+        firstLetter: z.number().int(),
+        lastLetter: z.number().int(),
+        pages: z.number().int().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** A GiftDesk HQ (or hub) taking thank-you marks for gifts it holds, by its own ids. */
@@ -218,6 +255,15 @@ export const LetterRunListQuery = z.object({
         .max(100, { error: 'must be an integer from 1 to 100' }),
     )
     .optional(),
+});
+
+/** `GET /letters/runs/{id}/parts/{part}/pdf`: the run and which of its parts, from 1. */
+export const LetterRunPartParams = z.object({
+  id: z.string().min(1).max(64),
+  part: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, { error: 'must be a part number, from 1' })
+    .transform(Number),
 });
 
 /** `POST /letters/runs/{id}/mark-sent`. */

@@ -10,6 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../helpers/api-fixtures.ts';
+import { letterRunLimits } from '../../electron/letters/index.ts';
 import { pdfPages } from '../letters/pdf-text.ts';
 import {
   expectNoA11yViolations,
@@ -391,6 +392,37 @@ describe('the Letters screen', () => {
       await screenshot(page, 'letters-one-donor');
       expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
     } finally {
+      await context.close();
+    }
+  });
+
+  it('a run of more letters than a part holds offers each part, with its letters and pages', async () => {
+    const was = letterRunLimits.lettersPerPart;
+    letterRunLimits.lettersPerPart = 3;
+    const { page, context, problems } = await openApp(browser, server);
+    try {
+      await page.keyboard.press('Alt+6');
+      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
+      await page.getByRole('radio', { name: 'Year-end statements' }).check();
+      await page.getByLabel('Year', { exact: true }).selectOption('2026');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      await page.getByRole('button', { name: 'Make letters' }).click();
+      await page.getByRole('heading', { name: 'Ready: 4 statements' }).waitFor();
+      const parts = page.getByRole('list', { name: 'Parts' }).getByRole('listitem');
+      await expect.poll(() => parts.count()).toBe(2);
+      expect(await page.locator('.letters-part-label').allTextContents()).toEqual([
+        'Part 1 of 2 (letters 1–3, 3 pages)',
+        'Part 2 of 2 (letter 4, 1 page)',
+      ]);
+      await page.getByRole('button', { name: 'Open part 2 of 2' }).click();
+      await page.locator('iframe[title$=", part 2 of 2"]').waitFor();
+      await expectNoA11yViolations(page, 'Letters: a run in parts');
+      await screenshot(page, 'letters-run-in-parts');
+      expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
+    } finally {
+      letterRunLimits.lettersPerPart = was;
       await context.close();
     }
   });

@@ -94,6 +94,27 @@ describe('giftdesk letters', () => {
     expect(khai.join('\n')).toContain('Your giving in 2025');
   }, 120_000);
 
+  it('writes a run of more letters than a part holds as one file a part, and lists them', async () => {
+    const file = path.join(out, 'year-end-2025-parts.pdf');
+    const r = await cliJson(
+      ['letters', '--account', accountId, '--kind', 'year-end', '--year', '2025', '--out', file],
+      { ...env, GIFTDESK_LETTERS_PER_PART: '1' },
+    );
+    const parsed = LettersCliResult.parse(r);
+    const stem = file.replace(/\.pdf$/, '');
+    expect(parsed.parts?.map((p) => [p.file, p.firstLetter, p.lastLetter, p.pages])).toEqual([
+      [`${stem}-part-1-of-2.pdf`, 1, 1, 1],
+      [`${stem}-part-2-of-2.pdf`, 2, 2, 1],
+    ]);
+    expect(parsed).toMatchObject({ documents: 2, gifts: 3, file: `${stem}-part-1-of-2.pdf` });
+    expect(fs.existsSync(file)).toBe(false);
+    const names = await Promise.all(
+      parsed.parts!.map(async (p) => (await pdfPages(p.file)).flat().join('\n')),
+    );
+    expect(names[0]).toContain('Nguyễn Thị Minh Khai');
+    expect(names[1]).toContain('Zoë Núñez');
+  }, 120_000);
+
   it('--not-thanked --mark-sent --per-donor: one file per donor, the gifts marked, and a second run finds none', async () => {
     const file = path.join(out, 'thanks.pdf');
     const r = await cliJson(

@@ -39,8 +39,10 @@ export interface LetterRunsTable {
   rendered: ColumnType<number, number | undefined, number>;
   gifts: ColumnType<number, number | undefined, number>;
   totalCents: ColumnType<number, number | undefined, number>;
-  /** The PDF, relative to the data folder; null until written. */
+  /** The PDF (the first part's, when in parts), relative to the data folder; null until written. */
   file: string | null;
+  /** JSON of the run's PDF files in order (StoredRunPart[]); null before parts were recorded or without a PDF. */
+  parts: string | null;
   error: string | null;
   createdAt: string;
   finishedAt: string | null;

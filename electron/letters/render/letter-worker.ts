@@ -66,9 +66,9 @@ async function handle(m: WorkerRequest): Promise<void> {
       const run = open;
       open = null;
       if (!run || run.failed) return;
-      await run.file.close();
+      const { pages } = await run.file.close();
       post({ type: 'progress', rendered: run.rendered });
-      post({ type: 'done', bytes: null });
+      post({ type: 'done', bytes: null, pages });
       return;
     }
   }

@@ -199,8 +199,8 @@ export interface RenderOptions {
 export interface LettersFile {
   /** Draws the next letter (and writes it alone too, with a per-donor folder). */
   add(page: LetterPage): Promise<void>;
-  /** Ends the document; resolves once the file is written. */
-  close(): Promise<void>;
+  /** Ends the document; resolves once the file is written, with its pages. */
+  close(): Promise<{ pages: number }>;
   /** What the document holds in memory now: output not yet handed to the file, words laid out. */
   held(): { outputBytes: number; layouts: number };
 }
@@ -214,6 +214,8 @@ export function openLettersFile(
   const { done, room } = written(doc, out);
   if (opts.perDonorDir) fs.mkdirSync(opts.perDonorDir, { recursive: true });
   let count = 0;
+  let pages = 0;
+  doc.on('pageAdded', () => (pages += 1));
   return {
     async add(page) {
       count += 1;
@@ -234,6 +236,7 @@ export function openLettersFile(
     async close() {
       doc.end();
       await done;
+      return { pages };
     },
     held() {
       let layouts = 0;

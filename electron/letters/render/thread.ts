@@ -34,7 +34,8 @@ export type RenderMessage =
   | { type: 'progress'; rendered: number }
   /** A chunk of pages drawn: the sender may send another. */
   | { type: 'ack' }
-  | { type: 'done'; bytes: Uint8Array | null }
+  /** The job ended: a preview's bytes, or a file's pages. */
+  | { type: 'done'; bytes: Uint8Array | null; pages?: number }
   | { type: 'failed'; error: string };
 
 /** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
@@ -153,7 +154,9 @@ interface Sender {
 async function run(
   send: (s: Sender) => Promise<void>,
   onProgress?: (rendered: number) => void,
-): Promise<{ bytes: Uint8Array | null; chunksPeak: number }> {
+  /** End the worker when the job is done, rather than keep it warm: all its memory is given back. */
+  endWorker = false,
+): Promise<{ bytes: Uint8Array | null; pages: number; chunksPeak: number }> {
   const worker = await take();
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -166,7 +169,7 @@ async function run(
       worker.off('error', onError);
       worker.off('exit', onExit);
       wake?.();
-      giveBack(worker, ok);
+      giveBack(worker, ok && !endWorker);
     };
     const onMessage = (m: RenderMessage) => {
       if (m.type === 'progress') onProgress?.(m.rendered);
@@ -175,7 +178,14 @@ async function run(
         wake?.();
       } else if (m.type === 'done') {
         finish(true);
-        resolve({ bytes: m.bytes, chunksPeak });
+        const result = { bytes: m.bytes, pages: m.pages ?? 0, chunksPeak };
+        // An ended worker is gone before the job answers: the next one never overlaps it.
+        if (endWorker)
+          void worker.terminate().then(
+            () => resolve(result),
+            () => resolve(result),
+          );
+        else resolve(result);
       } else {
         finish(false);
         reject(new Error(m.error));
@@ -217,6 +227,12 @@ export interface RenderPdfOptions {
   /** Also write each letter alone (`page.fileName`) in this folder. */
   perDonorDir?: string | null;
   title?: string;
+  /**
+   * End the worker once the file is written instead of keeping it warm: its heap, which grew
+   * with the document's pages, is given back at once (a run in parts; the next part starts a
+   * fresh worker).
+   */
+  endWorker?: boolean;
 }
 
 /**
@@ -225,33 +241,37 @@ export interface RenderPdfOptions {
  * chunk while the next is prepared, and the next is asked for only when the worker has room
  * (at most `rendererLimits.chunksInFlight` sent and not yet drawn). The file is written under
  * a temporary name and renamed when complete, so a reader never sees half a PDF. Answers the
- * most chunks that were sent and not yet drawn at once.
+ * pages written and the most chunks that were sent and not yet drawn at once.
  */
 export async function renderPdf(
   pages: LetterPage[] | AsyncIterable<LetterPage[]>,
   out: string,
   onProgress?: (rendered: number) => void,
   opts: RenderPdfOptions = {},
-): Promise<{ chunksPeak: number }> {
+): Promise<{ pages: number; chunksPeak: number }> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const part = `${out}.part`;
   const chunks = Array.isArray(pages) ? [pages] : pages;
   try {
-    const { chunksPeak } = await run(async ({ post, room }) => {
-      post({
-        type: 'open',
-        out: part,
-        perDonorDir: opts.perDonorDir ?? null,
-        title: opts.title ?? 'Letters',
-      });
-      for await (const chunk of chunks) {
-        if (!(await room())) return;
-        post({ type: 'pages', pages: chunk });
-      }
-      post({ type: 'close' });
-    }, onProgress);
+    const { pages: written, chunksPeak } = await run(
+      async ({ post, room }) => {
+        post({
+          type: 'open',
+          out: part,
+          perDonorDir: opts.perDonorDir ?? null,
+          title: opts.title ?? 'Letters',
+        });
+        for await (const chunk of chunks) {
+          if (!(await room())) return;
+          post({ type: 'pages', pages: chunk });
+        }
+        post({ type: 'close' });
+      },
+      onProgress,
+      opts.endWorker === true,
+    );
     fs.renameSync(part, out);
-    return { chunksPeak };
+    return { pages: written, chunksPeak };
   } finally {
     fs.rmSync(part, { force: true });
   }

@@ -17,6 +17,7 @@ import {
   LetterRunCreate,
   LetterRunList,
   LetterRunListQuery,
+  LetterRunPartParams,
   LetterSettings,
   LetterSettingsUpdate,
   MarkSentBody,
@@ -74,6 +75,60 @@ function noPdf(run: LetterRun): DomainError {
   return new DomainError('not_found', 'no_letters', 'The run found no gifts: it has no PDF', [
     { field: 'id', issue: 'has no letters' },
   ]);
+}
+
+/** A run's PDF: the one file of a run, or each of its parts. */
+function runPdfRoutes(app: FastifyInstance, ctx: DomainContext, dataDir: string | null): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/letters/runs/:id/pdf', {
+    schema: {
+      tags,
+      summary: "A print run's PDF, every letter in it",
+      description:
+        '409 while the run is rendering or when it failed; 404 for a run that found no gifts. A run printed in ' +
+        'several parts (more letters than a part holds) answers 409 `run_in_parts`: fetch each of its `parts`.',
+      produces: ['application/pdf'],
+      params: IdParams,
+      querystring: accountQuery,
+      response: { 200: LetterPdf, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.query.accountId);
+      const run = await getLetterRun(ctx, accountId, req.params.id);
+      const file = dataDir === null ? null : await letterRunPdfPath(ctx, dataDir, accountId, run.id);
+      if (file === null || !fs.existsSync(file)) throw noPdf(run);
+      return sendPdf(reply, `${run.kind}-${run.id}.pdf`, fs.createReadStream(file));
+    },
+  });
+
+  r.get('/letters/runs/:id/parts/:part/pdf', {
+    schema: {
+      tags,
+      summary: "One part of a print run's letters, as a complete PDF",
+      description:
+        'A run of more letters than a part holds is printed in parts of consecutive letters, each its own PDF; ' +
+        'the run lists them (`parts`: first and last letter, pages, this URL). Part 1 of a run in one part is its ' +
+        'one PDF. 409 while the run is rendering or when it failed; 404 for a run that found no gifts or a part ' +
+        'it does not have.',
+      produces: ['application/pdf'],
+      params: LetterRunPartParams,
+      querystring: accountQuery,
+      response: { 200: LetterPdf, ...errors(400, 403, 404, 409) },
+    },
+    handler: async (req, reply) => {
+      const accountId = scopedAccount(req, req.query.accountId);
+      const run = await getLetterRun(ctx, accountId, req.params.id);
+      const part = req.params.part;
+      const file = dataDir === null ? null : await letterRunPdfPath(ctx, dataDir, accountId, run.id, part);
+      if (file === null || !fs.existsSync(file)) throw noPdf(run);
+      const name =
+        run.parts.length > 1
+          ? `${run.kind}-${run.id}-part-${part}-of-${run.parts.length}.pdf`
+          : `${run.kind}-${run.id}.pdf`;
+      return sendPdf(reply, name, fs.createReadStream(file));
+    },
+  });
 }
 
 export async function letterRoutes(
@@ -156,24 +211,7 @@ export async function letterRoutes(
     handler: async (req) => getLetterRun(ctx, scopedAccount(req, req.query.accountId), req.params.id),
   });
 
-  r.get('/letters/runs/:id/pdf', {
-    schema: {
-      tags,
-      summary: "A print run's PDF, every letter in it",
-      description: '409 while the run is rendering or when it failed; 404 for a run that found no gifts.',
-      produces: ['application/pdf'],
-      params: IdParams,
-      querystring: accountQuery,
-      response: { 200: LetterPdf, ...errors(400, 403, 404, 409) },
-    },
-    handler: async (req, reply) => {
-      const accountId = scopedAccount(req, req.query.accountId);
-      const run = await getLetterRun(ctx, accountId, req.params.id);
-      const file = dataDir === null ? null : await letterRunPdfPath(ctx, dataDir, accountId, run.id);
-      if (file === null || !fs.existsSync(file)) throw noPdf(run);
-      return sendPdf(reply, `${run.kind}-${run.id}.pdf`, fs.createReadStream(file));
-    },
-  });
+  runPdfRoutes(app, ctx, dataDir);
 
   r.get('/letters/preview', {
     schema: {

@@ -48,7 +48,11 @@ export async function finishedRun(api: Api, run: LetterRun, everyMs = 300): Prom
   return r;
 }
 
-/** The file name a run's PDF is saved under: "thank-you-2026-11-27.pdf". */
-export function runFileName(run: LetterRun): string {
-  return `${run.kind}-${run.createdAt.slice(0, 10)}-${run.id.slice(-6)}.pdf`;
+/**
+ * The file name a run's PDF is saved under: "thank-you-2026-11-27-4T6SBR.pdf"; a part of a run
+ * printed in several: "year-end-2026-12-31-4T6SBR-part-2-of-7.pdf".
+ */
+export function runFileName(run: LetterRun, part?: number): string {
+  const stem = `${run.kind}-${run.createdAt.slice(0, 10)}-${run.id.slice(-6)}`;
+  return part === undefined ? `${stem}.pdf` : `${stem}-part-${part}-of-${run.parts.length}.pdf`;
 }

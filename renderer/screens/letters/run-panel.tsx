@@ -1,21 +1,31 @@
 /**
  * The run being made or just made: its progress bar while it renders (GET runs/{id}, asked
  * again every half second), then what it holds — documents, gifts, the total — with the PDF to
- * open here, print or save, and "Mark as sent" after a confirmation naming how many gifts it
- * marks (the marks go to HQ with the gifts: not cheap to undo).
+ * open here, print or save (a large run is printed in parts: each part's PDF, with the letters
+ * it holds), and "Mark as sent" after a confirmation naming how many gifts it marks (the marks
+ * go to HQ with the gifts: not cheap to undo).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDollars } from '#shared/money.ts';
-import type { LetterRun } from '#shared/schemas/letters.ts';
+import type { LetterRun, LetterRunPart } from '#shared/schemas/letters.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { Button, ConfirmDialog, EmptyState, ProgressBar, useToast } from '../../ui/index.ts';
-import { count, dateTime } from '../../ui/format.ts';
+import { count, dateTime, whole } from '../../ui/format.ts';
 import { saveFile } from '../settings/download.ts';
 import { KIND_LABEL } from './choice-form.tsx';
 import { printPdf, runFileName } from './pdf.ts';
+
+/** "Part 2 of 7 (letters 15,001–30,000, 15,000 pages)". */
+export function partLabel(p: LetterRunPart, of: number): string {
+  const letters =
+    p.firstLetter === p.lastLetter
+      ? `letter ${whole(p.firstLetter)}`
+      : `letters ${whole(p.firstLetter)}–${whole(p.lastLetter)}`;
+  return `Part ${p.part} of ${of} (${letters}${p.pages === null ? '' : `, ${count(p.pages, 'page')}`})`;
+}
 
 /** A run as its page follows it: asked again while it renders. */
 export function useRun(id: string | null) {
@@ -99,12 +109,13 @@ export function RunPanel({
   const run = useRun(runId);
   const mark = useMarkSent();
   const fetchPdf = useMutation({
-    mutationFn: async ({ r }: { r: LetterRun; then: 'open' | 'print' | 'save' }) => api.letters.pdf(r.id),
-    onSuccess: (blob, { r, then }) => {
-      const title = `${KIND_LABEL[r.kind]}, ${dateTime(r.createdAt)}`;
+    mutationFn: async ({ r, part }: { r: LetterRun; then: 'open' | 'print' | 'save'; part?: number }) =>
+      api.letters.pdf(r.id, part),
+    onSuccess: (blob, { r, then, part }) => {
+      const title = `${KIND_LABEL[r.kind]}, ${dateTime(r.createdAt)}${part === undefined ? '' : `, part ${part} of ${r.parts.length}`}`;
       if (then === 'open') onOpen(blob, title);
       else if (then === 'print') printPdf(blob, title);
-      else saveFile(blob, runFileName(r));
+      else saveFile(blob, runFileName(r, part));
     },
     onError: (err) =>
       toast.show({ message: `The PDF could not be fetched: ${errorMessage(err)}`, tone: 'error' }),
@@ -152,18 +163,67 @@ export function RunPanel({
         {documentsWord(r)} for {count(r.gifts, 'gift')}, {formatDollars(r.total)} in all.
         {r.markedSentAt ? ` Marked as sent ${dateTime(r.markedSentAt)}.` : ' Not marked as sent yet.'}
       </p>
-      <div className="letters-run-actions">
-        <Button tone="primary" busy={fetchPdf.isPending} onClick={() => fetchPdf.mutate({ r, then: 'open' })}>
-          Open PDF
-        </Button>
-        <Button onClick={() => fetchPdf.mutate({ r, then: 'print' })} disabled={fetchPdf.isPending}>
-          Print
-        </Button>
-        <Button onClick={() => fetchPdf.mutate({ r, then: 'save' })} disabled={fetchPdf.isPending}>
-          Download PDF
-        </Button>
-        {r.markedSentAt ? null : <Button onClick={() => mark.ask(r)}>Mark as sent…</Button>}
-      </div>
+      {r.parts.length > 1 ? (
+        <>
+          <p>It is printed in {r.parts.length} parts, each a PDF of its own: open, print or save each one.</p>
+          <ul className="letters-parts" aria-label="Parts">
+            {r.parts.map((p) => {
+              const which = `part ${p.part} of ${r.parts.length}`;
+              const busy = fetchPdf.isPending && fetchPdf.variables.part === p.part;
+              return (
+                <li key={p.part} className="letters-run-actions">
+                  <span className="letters-part-label">{partLabel(p, r.parts.length)}</span>
+                  <Button
+                    tone="primary"
+                    busy={busy}
+                    disabled={fetchPdf.isPending && !busy}
+                    aria-label={`Open ${which}`}
+                    onClick={() => fetchPdf.mutate({ r, then: 'open', part: p.part })}
+                  >
+                    Open
+                  </Button>
+                  <Button
+                    disabled={fetchPdf.isPending}
+                    aria-label={`Print ${which}`}
+                    onClick={() => fetchPdf.mutate({ r, then: 'print', part: p.part })}
+                  >
+                    Print
+                  </Button>
+                  <Button
+                    disabled={fetchPdf.isPending}
+                    aria-label={`Download ${which}`}
+                    onClick={() => fetchPdf.mutate({ r, then: 'save', part: p.part })}
+                  >
+                    Download
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+          {r.markedSentAt ? null : (
+            <div className="letters-run-actions">
+              <Button onClick={() => mark.ask(r)}>Mark as sent…</Button>
+            </div>
+          )}
+        </>
+      ) : (
+        <div className="letters-run-actions">
+          <Button
+            tone="primary"
+            busy={fetchPdf.isPending}
+            onClick={() => fetchPdf.mutate({ r, then: 'open' })}
+          >
+            Open PDF
+          </Button>
+          <Button onClick={() => fetchPdf.mutate({ r, then: 'print' })} disabled={fetchPdf.isPending}>
+            Print
+          </Button>
+          <Button onClick={() => fetchPdf.mutate({ r, then: 'save' })} disabled={fetchPdf.isPending}>
+            Download PDF
+          </Button>
+          {r.markedSentAt ? null : <Button onClick={() => mark.ask(r)}>Mark as sent…</Button>}
+        </div>
+      )}
       {mark.dialog}
     </section>
   );
