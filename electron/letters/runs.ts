@@ -59,7 +59,9 @@ function runOf(r: RunRow): LetterRun {
     rendered: Number(r.rendered),
     gifts: Number(r.gifts),
     total: centsToDollars(Number(r.totalCents)),
-    pdfUrl: parts.length > 1 ? parts[0]!.pdfUrl : r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
+    // A run in parts keeps the one-PDF route, which answers 409 `run_in_parts`: a script written
+    // for one PDF stops there, rather than printing the first part and taking the run as done.
+    pdfUrl: r.file ? `/api/v1/letters/runs/${r.id}/pdf` : null,
     parts,
     error: r.error,
     queued: isQueued(r.id),

@@ -147,8 +147,9 @@ export const LetterRun = z
     gifts: z.number().int(),
     total: z.number(),
     /**
-     * Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written; for a run printed
-     * in several parts, the first part's (`…/parts/1/pdf`): every part is in `parts`.
+     * Where to fetch the PDF (`/api/v1/letters/runs/{id}/pdf`), once written. For a run printed
+     * in several parts that route answers 409 `run_in_parts` rather than a part of the letters:
+     * fetch each of `parts` instead.
      */
     pdfUrl: z.string().nullable(),
     /** The run's PDF files, in the order of its letters: one for most runs; empty until written. */
