@@ -11,7 +11,6 @@ import path from 'node:path';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../electron/db/store.ts';
-import { importRecords, type CsvRecord } from '../../electron/domain/import-export/index.ts';
 import type { DomainContext } from '../../electron/domain/index.ts';
 import {
   type LetterPage,
@@ -26,22 +25,12 @@ import {
 import { makeCampaign } from '../helpers/api-fixtures.ts';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 import { pdfPages } from './pdf-text.ts';
+import { importRows } from '../helpers/import-rows.ts';
 
 let s: TestServer;
 const dirs: string[] = [];
 /** Gifts of the three busiest donors (namesakes and "Łukasz Żółć"), each. */
 const BUSY_GIFTS = 400;
-
-async function importRows(kind: 'contacts' | 'donations', header: string[], data: string[][]) {
-  const records: AsyncIterable<CsvRecord[]> = {
-    async *[Symbol.asyncIterator]() {
-      yield [{ cells: header, line: 1 }];
-      yield data.map((cells, k) => ({ cells, line: k + 2 }));
-    },
-  };
-  const r = await importRecords(s.ctx, { kind, accountId: s.accountId, push: false }, records);
-  expect(r.rejectedCount, JSON.stringify(r.rejected[0])).toBe(0);
-}
 
 beforeAll(async () => {
   s = await startTestServer({ engine: 'sqlite' });
@@ -56,6 +45,7 @@ beforeAll(async () => {
     ...Array.from({ length: 40 }, (_, i): [string, string] => [i < 2 ? 'Ana' : `Donor${i}`, 'García']),
   ];
   await importRows(
+    s,
     'contacts',
     ['externalId', 'firstName', 'lastName'],
     names.map(([f, l], i) => [`c${i}`, f, l]),
@@ -75,6 +65,7 @@ beforeAll(async () => {
   for (const c of [1, 2, 3]) for (let g = 0; g < BUSY_GIFTS; g++) add(c, 1000 + g, g);
   for (let c = 4; c < names.length; c++) add(c, c < 6 ? 1999 : 4000 + c, c, c < 6 ? 'cash' : 'check');
   await importRows(
+    s,
     'donations',
     ['externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId'],
     gifts,

@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LetterRun } from '#shared/schemas/letters.ts';
-import { importRecords, type CsvRecord } from '../../electron/domain/import-export/index.ts';
 import { letterRunLimits, runPerDonorDir, waitForRun } from '../../electron/letters/index.ts';
 import { makeCampaign } from '../helpers/api-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { pdfPages } from './pdf-text.ts';
+import { importRows } from '../helpers/import-rows.ts';
 
 let s: TestServer;
 const DONORS = 120;
@@ -22,22 +22,12 @@ const DONORS = 120;
 const BUSY_GIFTS = 70;
 const name = (i: number) => `N${String(i + 1).padStart(3, '0')}`;
 
-async function importRows(kind: 'contacts' | 'donations', header: string[], data: string[][]) {
-  const records: AsyncIterable<CsvRecord[]> = {
-    async *[Symbol.asyncIterator]() {
-      yield [{ cells: header, line: 1 }];
-      yield data.map((cells, k) => ({ cells, line: k + 2 }));
-    },
-  };
-  const r = await importRecords(s.ctx, { kind, accountId: s.accountId, push: false }, records);
-  expect(r.rejectedCount, JSON.stringify(r.rejected[0])).toBe(0);
-}
-
 beforeAll(async () => {
   s = await startTestServer();
   const campaignId = (await makeCampaign(s, 'Year-end appeal')).id;
   // "Donor N001" … "Donor N120": the run's order by name is their number.
   await importRows(
+    s,
     'contacts',
     ['externalId', 'firstName', 'lastName'],
     Array.from({ length: DONORS }, (_, i) => [`c${i}`, 'Donor', name(i)]),
@@ -54,6 +44,7 @@ beforeAll(async () => {
         campaignId,
       ]);
   await importRows(
+    s,
     'donations',
     ['externalId', 'contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId'],
     gifts,

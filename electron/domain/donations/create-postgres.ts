@@ -15,7 +15,6 @@
  * the same answers as ever, errors included, in the same order.
  */
 import { CompiledQuery } from 'kysely';
-import { newId } from '#shared/ids.ts';
 import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { ElectionType } from '#shared/enums.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
@@ -24,9 +23,9 @@ import type { Db } from '../../db/store.ts';
 import { COUNTER_SLOTS } from '../counters.ts';
 import { changeLogRow } from '../change-log.ts';
 import { ReferenceHeld } from '../errors.ts';
-import { chooseElection, explicitElection, type Election } from '../limits/elections.ts';
+import { chooseElectionFrom, explicitElection, type Election } from '../limits/elections.ts';
 import type { DonationWriteOptions } from './create.ts';
-import { checkDonation, donationRow, present } from './rules.ts';
+import { checkDonation, newDonationRow, present } from './rules.ts';
 
 /** Serialization failure, deadlock: the statement is run again, as Store.write does. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -192,24 +191,11 @@ export async function insertDonationInTwo(
   ).rows[0];
   if (!found || CHECKS.some(([as]) => found[as] === false)) return null;
   if (found.held && reference !== null) throw new ReferenceHeld(reference);
-  const [type, year] = found.nxt ? found.nxt.split(':') : [];
-  const election =
-    sent ??
-    chooseElection(
-      day,
-      found.det && found.dey ? { electionType: found.det, electionYear: found.dey } : null,
-      type ? { electionType: type as ElectionType, electionYear: Number(year) } : null,
-    );
-  const by = opts.enteredBy;
-  const row: DonationRow = {
-    ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
-    batchId: null,
+  const election = sent ?? chooseElectionFrom(day, found.det, found.dey, found.nxt);
+  const row = newDonationRow(input, checked, election, at, {
+    ...opts,
     stationId: opts.stationId === undefined ? found.station : opts.stationId,
-    enteredByUserId: by?.userId ?? null,
-    enteredByKeyId: by?.keyId ?? null,
-    enteredByName: by?.name ?? null,
-    ...(opts.enteredAt !== undefined ? { createdAt: opts.enteredAt } : {}),
-  };
+  });
   const record = Object.fromEntries(Object.entries(row).map(([k, v]) => [snake(k), v]));
   const log = changeLogRow({
     accountId: input.accountId,

@@ -3,7 +3,6 @@
  * account's count, the limit check and the outbox entry in one transaction; a create that
  * finds its reference held answers the gift created with it.
  */
-import { newId } from '#shared/ids.ts';
 import type { DonationCreateBody, DonationCreated } from '#shared/schemas/donations.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { reusable } from '../../db/bulk.ts';
@@ -17,7 +16,7 @@ import {
   addToDonorTotals,
   checkDonation,
   checkReferences,
-  donationRow,
+  newDonationRow,
   present,
   requireDesignation,
 } from './rules.ts';
@@ -148,16 +147,8 @@ export async function insertDonation(
     here === null
       ? (opts.stationId ?? null)
       : ((here.rows[0] as { stationId: string | null } | undefined)?.stationId ?? null);
+  const row = newDonationRow(input, checked, election, at, { ...opts, stationId });
   const by = opts.enteredBy;
-  const row = {
-    ...donationRow(input, checked, election, newId('donation'), at, opts.externalId ?? null),
-    batchId: present(opts.batchId) ? opts.batchId : null,
-    stationId,
-    enteredByUserId: by?.userId ?? null,
-    enteredByKeyId: by?.keyId ?? null,
-    enteredByName: by?.name ?? null,
-    ...(opts.enteredAt !== undefined ? { createdAt: opts.enteredAt } : {}),
-  };
   await insertDonationRow(
     trx,
     DONATION_COLUMNS.map((c) => row[c]),

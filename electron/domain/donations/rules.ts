@@ -5,6 +5,7 @@
  * a gift adds to.
  */
 import { toIsoInstant } from '#shared/dates.ts';
+import { newId } from '#shared/ids.ts';
 import { dollarsToCents } from '#shared/money.ts';
 import { DESIGNATION_ISSUE, SELF_CREDIT_ISSUE, type DonationCreateBody } from '#shared/schemas/donations.ts';
 import { CompiledQuery } from 'kysely';
@@ -12,6 +13,7 @@ import { prepare, reusable } from '../../db/bulk.ts';
 import type { Engine } from '../../db/migration-types.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
+import type { Actor } from '../context.ts';
 import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 
@@ -95,6 +97,36 @@ export function checkDonation(input: DonationCreateBody): CheckedDonation {
 }
 
 /** The stored row of a checked donation (status completed). */
+/**
+ * A new gift's stored row: donationRow with a new id, and where and by whom it was entered
+ * (the same for the transaction's way and PostgreSQL's two statements: create.ts,
+ * create-postgres.ts).
+ */
+export function newDonationRow(
+  input: DonationCreateBody,
+  checked: CheckedDonation,
+  election: Election,
+  at: string,
+  entry: {
+    externalId?: string | null;
+    batchId?: string | null;
+    stationId: string | null;
+    enteredBy?: Actor | null;
+    enteredAt?: string;
+  },
+): DonationRow {
+  const by = entry.enteredBy;
+  return {
+    ...donationRow(input, checked, election, newId('donation'), at, entry.externalId ?? null),
+    batchId: present(entry.batchId) ? entry.batchId : null,
+    stationId: entry.stationId,
+    enteredByUserId: by?.userId ?? null,
+    enteredByKeyId: by?.keyId ?? null,
+    enteredByName: by?.name ?? null,
+    ...(entry.enteredAt !== undefined ? { createdAt: entry.enteredAt } : {}),
+  };
+}
+
 export function donationRow(
   input: DonationCreateBody,
   checked: CheckedDonation,

@@ -92,11 +92,22 @@ export async function resolveElection(
         nextElection: string | null;
       }
     | undefined;
+  return chooseElectionFrom(day, r?.defaultElectionType, r?.defaultElectionYear, r?.nextElection);
+}
+
+/**
+ * chooseElection from what the account's row and calendar read: its default type and year
+ * (either missing: no default), and its next election as `type:year` (null: none).
+ */
+export function chooseElectionFrom(
+  day: string,
+  defaultType: ElectionType | null | undefined,
+  defaultYear: number | null | undefined,
+  next: string | null | undefined,
+): Election {
   const account =
-    r?.defaultElectionType && r.defaultElectionYear
-      ? { electionType: r.defaultElectionType, electionYear: r.defaultElectionYear }
-      : null;
-  const [type, year] = r?.nextElection ? r.nextElection.split(':') : [];
+    defaultType && defaultYear ? { electionType: defaultType, electionYear: defaultYear } : null;
+  const [type, year] = next ? next.split(':') : [];
   return chooseElection(
     day,
     account,
