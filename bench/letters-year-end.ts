@@ -25,7 +25,10 @@
  *
  * BENCH_YEAR_END_PART sets the letters per part (default: the app's, letterRunLimits);
  * BENCH_YEAR_END_CACHE_MIB the run process's SQLite page cache (default: the app's, 64 MiB).
- * Prints one JSON line with the figures; the folder is removed unless BENCH_KEEP=1.
+ * BENCH_YEAR_END_DATABASE_URL (a PostgreSQL role that may create databases): the store is a
+ * new database on that server instead of the folder's SQLite file, as at an organisation's HQ
+ * (the PDFs still go to the folder).
+ * Prints one JSON line with the figures; the folder (and database) are removed unless BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -51,6 +54,7 @@ import {
 } from '../electron/letters/index.ts';
 import { openLettersFile } from '../electron/letters/render/pdf.ts';
 import { startServer } from '../electron/server/serve.ts';
+import { freshDatabase } from './hq-post.ts';
 import { seedLetterData } from './letters-data.ts';
 import { letterSettings } from './letters-run.ts';
 import { percentiles } from './renderer-common.ts';
@@ -58,6 +62,13 @@ import { percentiles } from './renderer-common.ts';
 const ENTRY = process.env.BENCH_YEAR_END_ENTRY !== '0';
 const ENTRY_MS = Number(process.env.BENCH_YEAR_END_ENTRY_MS ?? 500);
 const QUIET_GIFTS = 60;
+/** The store's PostgreSQL database, when the run is on one (set by main for its children). */
+const STORE_URL_ENV = 'BENCH_YEAR_END_STORE_URL';
+
+function openBenchStore(dataDir: string, cacheMiB?: number): Promise<Store> {
+  const databaseUrl = process.env[STORE_URL_ENV];
+  return openStore({ dataDir, ...(databaseUrl ? { databaseUrl } : {}), ...(cacheMiB ? { cacheMiB } : {}) });
+}
 const YEAR_END = { kind: 'year-end', year: 2026 } as const;
 
 const MiB = 1024 * 1024;
@@ -163,7 +174,7 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
   const cacheMiB = process.env.BENCH_YEAR_END_CACHE_MIB
     ? Number(process.env.BENCH_YEAR_END_CACHE_MIB)
     : undefined;
-  const store = await openStore({ dataDir, ...(cacheMiB ? { cacheMiB } : {}) });
+  const store = await openBenchStore(dataDir, cacheMiB);
   const ctx = createContext(store);
   const entry = ENTRY ? await entryOn(store, ctx, dataDir, accountId) : null;
   let entryQuiet: RunFigures['entryQuiet'] = null;
@@ -281,9 +292,12 @@ async function main(): Promise<void> {
   }
   const donors = Number(process.env.BENCH_YEAR_END_DONORS ?? 2000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'giftdesk-bench-year-end-'));
+  const base = process.env.BENCH_YEAR_END_DATABASE_URL;
+  const db = base ? await freshDatabase(base, `giftdesk_bench_year_end_${process.pid}`) : null;
+  if (db) process.env[STORE_URL_ENV] = db.url;
   try {
     const t0 = performance.now();
-    const store = await openStore({ dataDir: dir });
+    const store = await openBenchStore(dir);
     const ctx = createContext(store);
     const { id } = await createAccount(ctx, 'Riverside Library Friends');
     await letterSettings(ctx, id);
@@ -300,7 +314,7 @@ async function main(): Promise<void> {
     let bare: (BareFigures & { load: string[]; oursOverBare: number }) | null = null;
     if (process.env.BENCH_YEAR_END_BARE === '1') {
       const pagesFile = path.join(dir, 'pages.ndjson');
-      const s = await openStore({ dataDir: dir });
+      const s = await openBenchStore(dir);
       await writePagesNdjson(createContext(s), id, pagesFile);
       await s.close();
       const b = await child<BareFigures>(['bare', pagesFile, path.join(dir, 'bare.pdf')]);
@@ -311,10 +325,13 @@ async function main(): Promise<void> {
       };
     }
     process.stdout.write(
-      `${JSON.stringify({ donors: data.donors, seedSeconds, ...run, loadBefore, load, cpus: os.cpus().length, bare })}\n`,
+      `${JSON.stringify({ donors: data.donors, seedSeconds, ...run, loadBefore, load, cpus: os.cpus().length, engine: db ? 'postgres' : 'sqlite', bare })}\n`,
     );
   } finally {
-    if (process.env.BENCH_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP !== '1') {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await db?.drop();
+    }
   }
 }
 
