@@ -270,7 +270,10 @@ describe('403: a valid key used with another account', () => {
       if (publicRoutes.includes(path)) continue;
       for (const method of Object.keys(ops).map((m) => m.toUpperCase())) {
         if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
-        const url = path.replace(/\{id\}/g, idFor(path)).replace('{entityType}', 'donation');
+        const url = path
+          .replace(/\{id\}/g, idFor(path))
+          .replace('{entityType}', 'donation')
+          .replace('{part}', '1');
         let res: ApiResponse;
         if (method === 'GET' || method === 'DELETE') {
           // A preview needs its kind too, or it is a 400 before the account is looked at.

@@ -24,8 +24,7 @@ import { COUNTER_SLOTS } from '../counters.ts';
 import { changeLogRow } from '../change-log.ts';
 import { ReferenceHeld } from '../errors.ts';
 import { chooseElectionFrom, explicitElection, type Election } from '../limits/elections.ts';
-import type { DonationWriteOptions } from './create.ts';
-import { checkDonation, newDonationRow, present } from './rules.ts';
+import { type DonationWriteOptions, checkDonation, newDonationRow, present } from './rules.ts';
 
 /** Serialization failure, deadlock: the statement is run again, as Store.write does. */
 const RETRYABLE = new Set(['40001', '40P01']);

@@ -11,8 +11,9 @@ import type { Db } from '../../db/store.ts';
 import { requireOpenBatch } from './batches.ts';
 import { logChange } from '../change-log.ts';
 import { bumpCounters } from '../counters.ts';
-import type { Actor, DomainContext, WriteOptions } from '../context.ts';
+import type { DomainContext } from '../context.ts';
 import {
+  type DonationWriteOptions,
   addToDonorTotals,
   checkDonation,
   checkReferences,
@@ -179,30 +180,8 @@ export async function insertDonation(
   return row;
 }
 
-/**
- * How a donation is written: pushed or not, an import's reference, the gift-entry batch, and
- * at an event hub the station it was entered at (the station's key made the request).
- */
-export interface DonationWriteOptions extends WriteOptions {
-  externalId?: string | null;
-  batchId?: string | null;
-  /**
-   * The station it was entered at. Absent: this GiftDesk's own station id when it is a station
-   * of an event hub (so a gift with none was typed at the hub, at every end of the event), else
-   * none.
-   */
-  stationId?: string | null;
-  /** When it was entered where it was typed, when that was elsewhere (a station's create at its hub). */
-  enteredAt?: string;
-  /** Who entered it (createDonationOnce: the context's actor unless given). */
-  enteredBy?: Actor | null;
-  /**
-   * Voided where it was typed before it was sent (a station's gift, at its hub): the gift is
-   * recorded and voided in one transaction, with the reason typed there; an earlier create of
-   * the same reference still completed here is voided too (createDonationOnce).
-   */
-  voided?: { reason: string | null };
-}
+/** How a donation is written (rules.ts, where both ways of creating one take it). */
+export type { DonationWriteOptions };
 
 /** This GiftDesk's own station id in the account's event, when it is a station (its hub remote's). */
 const ownStationId = reusable((db, p) =>

@@ -13,7 +13,7 @@ import { prepare, reusable } from '../../db/bulk.ts';
 import type { Engine } from '../../db/migration-types.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
-import type { Actor } from '../context.ts';
+import type { Actor, WriteOptions } from '../context.ts';
 import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 
@@ -243,4 +243,29 @@ function totalsSql(n: number): string {
     totalsSqlCache.set(n, text);
   }
   return text;
+}
+
+/**
+ * How a donation is written: pushed or not, an import's reference, the gift-entry batch, and
+ * at an event hub the station it was entered at (the station's key made the request).
+ */
+export interface DonationWriteOptions extends WriteOptions {
+  externalId?: string | null;
+  batchId?: string | null;
+  /**
+   * The station it was entered at. Absent: this GiftDesk's own station id when it is a station
+   * of an event hub (so a gift with none was typed at the hub, at every end of the event), else
+   * none.
+   */
+  stationId?: string | null;
+  /** When it was entered where it was typed, when that was elsewhere (a station's create at its hub). */
+  enteredAt?: string;
+  /** Who entered it (createDonationOnce: the context's actor unless given). */
+  enteredBy?: Actor | null;
+  /**
+   * Voided where it was typed before it was sent (a station's gift, at its hub): the gift is
+   * recorded and voided in one transaction, with the reason typed there; an earlier create of
+   * the same reference still completed here is voided too (createDonationOnce).
+   */
+  voided?: { reason: string | null };
 }
