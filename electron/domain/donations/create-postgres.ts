@@ -24,7 +24,13 @@ import { COUNTER_SLOTS } from '../counters.ts';
 import { changeLogRow } from '../change-log.ts';
 import { ReferenceHeld } from '../errors.ts';
 import { chooseElectionFrom, explicitElection, type Election } from '../limits/elections.ts';
-import { type DonationWriteOptions, checkDonation, newDonationRow, present } from './rules.ts';
+import {
+  type DonationWriteOptions,
+  checkDonation,
+  donationCreatedEntry,
+  newDonationRow,
+  present,
+} from './rules.ts';
 
 /** Serialization failure, deadlock: the statement is run again, as Store.write does. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -196,14 +202,7 @@ export async function insertDonationInTwo(
     stationId: opts.stationId === undefined ? found.station : opts.stationId,
   });
   const record = Object.fromEntries(Object.entries(row).map(([k, v]) => [snake(k), v]));
-  const log = changeLogRow({
-    accountId: input.accountId,
-    entityType: 'donation',
-    entityId: row.id,
-    op: 'create',
-    push: opts.push,
-    at,
-  });
+  const log = changeLogRow(donationCreatedEntry(row, opts.push, at));
   const values = [
     input.accountId,
     JSON.stringify(record),

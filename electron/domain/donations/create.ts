@@ -17,6 +17,7 @@ import {
   addToDonorTotals,
   checkDonation,
   checkReferences,
+  donationCreatedEntry,
   newDonationRow,
   present,
   requireDesignation,
@@ -162,14 +163,7 @@ export async function insertDonation(
   }
   await bumpCounters(trx, input.accountId, { donations: 1 });
   await checkLimits(trx, row, at);
-  await logChange(trx, {
-    accountId: input.accountId,
-    entityType: 'donation',
-    entityId: row.id,
-    op: 'create',
-    push: opts.push,
-    at,
-  });
+  await logChange(trx, donationCreatedEntry(row, opts.push, at));
   if (opts.voided) {
     // Voided where it was typed before it was sent: recorded voided in the same step, so the
     // gift is never counted, flagged open or sent on as completed here in between.

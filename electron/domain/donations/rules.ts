@@ -13,6 +13,7 @@ import { prepare, reusable } from '../../db/bulk.ts';
 import type { Engine } from '../../db/migration-types.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
+import type { ChangeEntry } from '../change-log.ts';
 import type { Actor, WriteOptions } from '../context.ts';
 import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
@@ -96,7 +97,6 @@ export function checkDonation(input: DonationCreateBody): CheckedDonation {
   return { cents, donationDate, thankYouSentDate };
 }
 
-/** The stored row of a checked donation (status completed). */
 /**
  * A new gift's stored row: donationRow with a new id, and where and by whom it was entered
  * (the same for the transaction's way and PostgreSQL's two statements: create.ts,
@@ -125,6 +125,11 @@ export function newDonationRow(
     enteredByName: by?.name ?? null,
     ...(entry.enteredAt !== undefined ? { createdAt: entry.enteredAt } : {}),
   };
+}
+
+/** A new gift's change-log entry (the same for both ways of creating one). */
+export function donationCreatedEntry(row: DonationRow, push: boolean | undefined, at: string): ChangeEntry {
+  return { accountId: row.accountId, entityType: 'donation', entityId: row.id, op: 'create', push, at };
 }
 
 export function donationRow(
