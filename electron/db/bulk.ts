@@ -11,6 +11,7 @@ import {
   SqliteAdapter,
 } from 'kysely';
 import type { Engine } from './migration-types.ts';
+import { named } from './named.ts';
 import type { Database } from './schema.ts';
 import type { Db } from './store.ts';
 
@@ -44,7 +45,10 @@ export type Reusable = (db: Db, values: readonly unknown[]) => Promise<QueryResu
  * not placeholders stay as they were built (constants of the statement). Saves Kysely's
  * building, plugin pass and compiling on every request (bench/RESULTS.md, POST profile).
  */
-export function reusable(build: (db: Db, p: <T>(i: number) => T) => Compilable<unknown>): Reusable {
+export function reusable(
+  build: (db: Db, p: <T>(i: number) => T) => Compilable<unknown>,
+  opts: { named?: boolean } = {},
+): Reusable {
   const p = <T>(i: number): T => `${SENTINEL}${i}` as unknown as T;
   const byAdapter = new WeakMap<
     object,
@@ -54,7 +58,10 @@ export function reusable(build: (db: Db, p: <T>(i: number) => T) => Compilable<u
     const adapter = db.getExecutor().adapter;
     let entry = byAdapter.get(adapter);
     if (!entry) {
-      const compiled = build(db, p).compile();
+      const built = build(db, p).compile();
+      // On PostgreSQL a statement every request runs can be a named prepared statement.
+      const compiled =
+        opts.named && engineOf(db) === 'postgres' ? { ...built, sql: named(built.sql) } : built;
       const slots = compiled.parameters.map((v) =>
         typeof v === 'string' && v.startsWith(SENTINEL)
           ? { at: Number(v.slice(SENTINEL.length)) }

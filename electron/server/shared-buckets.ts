@@ -14,6 +14,7 @@
  * starts full, which is the same thing).
  */
 import { sql } from 'kysely';
+import { NAMED } from '../db/named.ts';
 import type { Db } from '../db/store.ts';
 import { type BucketOptions, type TakeResult, takeResult } from './token-bucket.ts';
 
@@ -47,7 +48,8 @@ export function createSharedBuckets(db: Db, set: string, opts: BucketOptions): S
       const t = Math.floor(now());
       // The refilled count, from the row as it was (an UPDATE's SET reads the old row).
       const refilled = sql`least(${burst}::float8, b.tokens + greatest(0, ${t}::bigint - b.at_ms) / 1000.0 * ${rate}::float8)`;
-      const { rows } = await sql<{ tokens: number; atMs: number; allowed: number }>`
+      // Every request runs it: a named prepared statement on PostgreSQL.
+      const { rows } = await sql<{ tokens: number; atMs: number; allowed: number }>`${sql.raw(NAMED)}
         insert into rate_buckets as b (bucket, tokens, at_ms, allowed)
         values (${`${set}:${key}`}, ${burst - 1}::float8, ${t}::bigint, 1)
         on conflict (bucket) do update set

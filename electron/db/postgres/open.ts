@@ -9,6 +9,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, type RawBuilder, sql } from '
 import { createChangeSignal } from '../change-signal.ts';
 import pg from 'pg';
 import { createChangeChannel } from './change-channel.ts';
+import { namedStatementPool } from './named-statements.ts';
 import { migrateToLatest } from '../migrate.ts';
 import type { Database } from '../schema.ts';
 import type { Db, Store, TimeUnit } from '../store.ts';
@@ -47,6 +48,11 @@ export interface PostgresOptions {
   url: string;
   poolSize?: number;
   migrate?: boolean;
+  /**
+   * Send the request path's few marked statements as named prepared statements
+   * (named-statements.ts). Default: on, unless GIFTDESK_PG_NAMED_STATEMENTS=off.
+   */
+  namedStatements?: boolean;
 }
 
 export async function openPostgres(opts: PostgresOptions): Promise<Store> {
@@ -60,8 +66,15 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   // pool emit 'error'; pg discards that client and opens a new one for the next query. With
   // no listener the event would be an uncaught exception and take the whole server down.
   pool.on('error', () => undefined);
+  const statements = namedStatementPool(pool, {
+    enabled: opts.namedStatements ?? process.env.GIFTDESK_PG_NAMED_STATEMENTS !== 'off',
+    onRefused: (code) =>
+      process.emitWarning(
+        `PostgreSQL (or a pooler in front of it) refused a named prepared statement (${code}); this server sends every statement unnamed from now on`,
+      ),
+  });
   const db: Db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: statements.pool }),
     plugins: [new CamelCasePlugin()],
   });
   try {

@@ -135,26 +135,29 @@ export async function verifyApiKey(
 }
 
 /** The key's row, compiled once: every request reads it. */
-const keyById = reusable((db, p) =>
-  db
-    .selectFrom('apiKeys')
-    .select([
-      'accountId',
-      'secretHash',
-      'revokedAt',
-      'sessionKind',
-      'sessionOwner',
-      'createdAt',
-      'lastUsedAt',
-      'role',
-      'userId',
-    ])
-    .where('id', '=', p<string>(0)),
+const keyById = reusable(
+  (db, p) =>
+    db
+      .selectFrom('apiKeys')
+      .select([
+        'accountId',
+        'secretHash',
+        'revokedAt',
+        'sessionKind',
+        'sessionOwner',
+        'createdAt',
+        'lastUsedAt',
+        'role',
+        'userId',
+      ])
+      .where('id', '=', p<string>(0)),
+  { named: true },
 );
 
 /** A session key's person, read at each request: a new role or a disable applies at once. */
-const userById = reusable((db, p) =>
-  db.selectFrom('users').select(['name', 'role', 'disabledAt']).where('id', '=', p<string>(0)),
+const userById = reusable(
+  (db, p) => db.selectFrom('users').select(['name', 'role', 'disabledAt']).where('id', '=', p<string>(0)),
+  { named: true },
 );
 
 /** What a key that checked out is: its account, its kind, the role it acts in, its person. */

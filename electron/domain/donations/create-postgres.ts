@@ -19,6 +19,7 @@ import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { ElectionType } from '#shared/enums.ts';
 import { donationReferenceOf } from '#shared/sync-reference.ts';
 import type { DonationRow } from '../../db/schema.ts';
+import { named } from '../../db/named.ts';
 import type { Db } from '../../db/store.ts';
 import { COUNTER_SLOTS } from '../counters.ts';
 import { changeLogRow } from '../change-log.ts';
@@ -50,24 +51,24 @@ const CHECKS = [
  * each built once.
  */
 const lookupsSql = new Map<string, string>();
-function lookups(named: readonly boolean[], reference: boolean): string {
-  const key = `${named.map(Number).join('')}${Number(reference)}`;
+function lookups(given: readonly boolean[], reference: boolean): string {
+  const key = `${given.map(Number).join('')}${Number(reference)}`;
   let text = lookupsSql.get(key);
   if (text === undefined) {
     let n = 2;
     const checks = CHECKS.flatMap(([as, table], i) =>
-      named[i] ? [`exists (select 1 from ${table} where id = $${++n} and account_id = a.id) as ${as}`] : [],
+      given[i] ? [`exists (select 1 from ${table} where id = $${++n} and account_id = a.id) as ${as}`] : [],
     );
     if (reference)
       checks.push(
         `exists (select 1 from donation_sync_references where account_id = a.id and reference = $${++n}) as held`,
       );
-    text = `select a.default_election_type as det, a.default_election_year as dey,
+    text = named(`select a.default_election_type as det, a.default_election_year as dey,
   (select concat(e.election_type, ':', e.election_year) from elections e
     where e.account_id = a.id and e.election_date >= $2::text
     order by e.election_date, e.election_type limit 1) as nxt,
   (select station_id from sync_remotes where account_id = a.id and kind = 'hub' limit 1) as station${checks.map((c) => `,\n  ${c}`).join('')}
-from accounts a where a.id = $1`;
+from accounts a where a.id = $1`);
     lookupsSql.set(key, text);
   }
   return text;
@@ -127,7 +128,7 @@ const COLUMNS = [
  * the statement's end, and so the whole statement.
  */
 function writeSql(reference: boolean): string {
-  return `with ${
+  return named(`with ${
     reference
       ? `r as (
   insert into donation_sync_references (account_id, reference, donation_id)
@@ -153,7 +154,7 @@ c as (
 l as (
   insert into change_log (account_id, entity_type, entity_id, op, fields, push, created_at)
   select $1::text, 'donation', ($2::json)->>'id', 'create', null, $7::integer, $8::timestamptz from d)
-select ${reference ? '(select count(*) from r)::integer' : '1'} as kept, (select count(*) from d)::integer as made`;
+select ${reference ? '(select count(*) from r)::integer' : '1'} as kept, (select count(*) from d)::integer as made`);
 }
 const WRITE = writeSql(false);
 const WRITE_WITH_REFERENCE = writeSql(true);
