@@ -159,7 +159,20 @@ select ${reference ? '(select count(*) from r)::integer' : '1'} as kept, (select
 const WRITE = writeSql(false);
 const WRITE_WITH_REFERENCE = writeSql(true);
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** The row's fields as the table's columns (each name converted once per process). */
+const columnOf = new Map<string, string>();
+function asRecord(row: DonationRow): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    let column = columnOf.get(k);
+    if (column === undefined) {
+      column = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      columnOf.set(k, column);
+    }
+    record[column] = v;
+  }
+  return record;
+}
 
 /**
  * Creates the gift in two statements (outside any transaction: `db` is the store's pool), or
@@ -202,7 +215,7 @@ export async function insertDonationInTwo(
     ...opts,
     stationId: opts.stationId === undefined ? found.station : opts.stationId,
   });
-  const record = Object.fromEntries(Object.entries(row).map(([k, v]) => [snake(k), v]));
+  const record = asRecord(row);
   const log = changeLogRow(donationCreatedEntry(row, opts.push, at));
   const values = [
     input.accountId,
