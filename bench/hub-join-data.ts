@@ -17,7 +17,7 @@ import { openStore } from '../electron/db/open.ts';
 import { createAccount, createApiKey } from '../electron/domain/accounts/index.ts';
 import { createCustomField } from '../electron/domain/contacts/index.ts';
 import { createContext } from '../electron/domain/context.ts';
-import { importRecords, type CsvRecord } from '../electron/domain/import-export/index.ts';
+import { csvRecordsOf, importRecords } from '../electron/domain/import-export/index.ts';
 import type { DomainContext } from '../electron/domain/index.ts';
 import { createCampaign, createDonationAccount } from '../electron/domain/reference/index.ts';
 import { CITIES, DOMAINS, FIRST, LAST, STREETS, ascii, generator } from '../electron/cli/demo/demo-data.ts';
@@ -159,22 +159,11 @@ async function importRows(
   header: string[],
   data: Iterable<string[]>,
 ): Promise<void> {
-  const records: AsyncIterable<CsvRecord[]> = {
-    async *[Symbol.asyncIterator]() {
-      yield [{ cells: header, line: 1 }];
-      let chunk: CsvRecord[] = [];
-      let line = 2;
-      for (const cells of data) {
-        chunk.push({ cells, line: line++ });
-        if (chunk.length === 2000) {
-          yield chunk;
-          chunk = [];
-        }
-      }
-      if (chunk.length > 0) yield chunk;
-    },
-  };
-  const r = await importRecords(ctx, { kind, accountId, push: false, chunkRows: 2000 }, records);
+  const r = await importRecords(
+    ctx,
+    { kind, accountId, push: false, chunkRows: 2000 },
+    csvRecordsOf(header, data, 2000),
+  );
   if (r.rejectedCount > 0)
     throw new Error(
       `bench hub-join data: ${kind} row ${r.rejected[0]?.row} refused: ${r.rejected[0]?.reason}`,

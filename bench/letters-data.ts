@@ -11,7 +11,7 @@
  * anonymous. Deterministic: one seeded generator draws everything.
  */
 import { createCampaign } from '../electron/domain/reference/index.ts';
-import { importRecords, type CsvRecord } from '../electron/domain/import-export/index.ts';
+import { csvRecordsOf, importRecords } from '../electron/domain/import-export/index.ts';
 import type { DomainContext } from '../electron/domain/index.ts';
 import { CITIES, FIRST, LAST, STREETS, generator } from '../electron/cli/demo/demo-data.ts';
 
@@ -133,14 +133,11 @@ async function importRows(
   header: string[],
   data: string[][],
 ): Promise<void> {
-  const records: AsyncIterable<CsvRecord[]> = {
-    async *[Symbol.asyncIterator]() {
-      yield [{ cells: header, line: 1 }];
-      for (let i = 0; i < data.length; i += 1000)
-        yield data.slice(i, i + 1000).map((cells, k) => ({ cells, line: i + k + 2 }));
-    },
-  };
-  const r = await importRecords(ctx, { kind, accountId, push: false, chunkRows: 2000 }, records);
+  const r = await importRecords(
+    ctx,
+    { kind, accountId, push: false, chunkRows: 2000 },
+    csvRecordsOf(header, data),
+  );
   if (r.rejectedCount > 0)
     throw new Error(
       `bench letters data: ${kind} row ${r.rejected[0]?.row} refused: ${r.rejected[0]?.reason}`,

@@ -72,6 +72,7 @@ import type {
 } from './schema/hub.ts';
 import type {
   LetterRunGiftsTable,
+  LetterRunDonorsTable,
   LetterRunsTable,
   LetterSettingsTable,
   LetterTemplatesTable,
@@ -141,6 +142,7 @@ export interface Database {
   letterTemplates: LetterTemplatesTable;
   letterRuns: LetterRunsTable;
   letterRunGifts: LetterRunGiftsTable;
+  letterRunDonors: LetterRunDonorsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

@@ -83,6 +83,7 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
     own: 'a print run is made and marked sent where it was printed; the marks travel with the gifts',
   },
   letterRunGifts: { own: 'the gifts a print run covered' },
+  letterRunDonors: { own: 'the donors of a print run, in the order it prints them' },
 };
 
 /** Tables an engine keeps that the schema does not describe (SQLite's names), each with its reason. */

@@ -1,9 +1,10 @@
 /**
  * A choice's letters read page by page, for runs and previews of any size: the counts by one
- * SQL aggregate, a run's gifts recorded a page at a time, and its documents built a page of
- * donors at a time from exactly the gifts it recorded. What a run holds whole is the order of
- * its donors (an id and a name each, about a hundred bytes a donor); a page of donors, their
- * gifts and their letters are held only while that page is merged and drawn.
+ * SQL aggregate, a run's gifts and donors recorded a page at a time, its letter order read a
+ * page at a time (`donorOrderPages`, from the donors it recorded), and its documents built a
+ * page of donors at a time from exactly the gifts it recorded. Nothing a run holds grows with
+ * its size: a page of the order, a page of donors, their gifts and their letters are held only
+ * while that page is merged and drawn.
  */
 import type { LetterChoice } from '#shared/schemas/letters.ts';
 import { setImmediate as turn } from 'node:timers/promises';
@@ -11,6 +12,7 @@ import type { Db } from '../db/store.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { mergeLetter } from './merge.ts';
 import type { LetterPage } from './render/pages.ts';
+import { letterRunLimits } from './run-queue.ts';
 import {
   BY_NAME,
   GIFT_COLUMNS,
@@ -61,14 +63,11 @@ export async function countChoice(
   };
 }
 
-export interface RecordedGifts extends ChoiceCounts {
-  /** The donors of the recorded gifts, once each. */
-  donorIds: Set<string>;
-}
-
 /**
- * Records the chosen gifts as the run's (letter_run_gifts), a page to a transaction, reading
- * on in the (account, date, id) index's order; answers what it recorded.
+ * Records the chosen gifts as the run's (letter_run_gifts), and their donors once each with the
+ * name the run orders them by (letter_run_donors), a page to a transaction, reading on in the
+ * (account, date, id) index's order; answers what it recorded (the donors counted by the
+ * database, not held here).
  */
 export async function recordRunGifts(
   ctx: DomainContext,
@@ -76,8 +75,7 @@ export async function recordRunGifts(
   runId: string,
   choice: LetterChoice,
   range: Range,
-): Promise<RecordedGifts> {
-  const donorIds = new Set<string>();
+): Promise<ChoiceCounts> {
   let gifts = 0;
   let totalCents = 0;
   let after: { date: string; id: string } | null = null;
@@ -85,10 +83,18 @@ export async function recordRunGifts(
     const page = await giftPage(ctx.store.db, accountId, choice, range, after, IN_CHUNK);
     if (page.length > 0) {
       const rows = page.map((g) => ({ runId, donationId: g.id, contactId: g.contactId }));
-      await ctx.store.write((trx) => trx.insertInto('letterRunGifts').values(rows).execute());
+      const named = await namesOf(ctx.store.db, accountId, [...new Set(page.map((g) => g.contactId))]);
+      const people = [...named].map(([contactId, name]) => ({ runId, contactId, name }));
+      await ctx.store.write(async (trx) => {
+        await trx.insertInto('letterRunGifts').values(rows).execute();
+        await trx
+          .insertInto('letterRunDonors')
+          .values(people)
+          .onConflict((oc) => oc.columns(['runId', 'contactId']).doNothing())
+          .execute();
+      });
     }
     for (const g of page) {
-      donorIds.add(g.contactId);
       gifts += 1;
       totalCents += g.amountCents;
     }
@@ -97,7 +103,12 @@ export async function recordRunGifts(
     after = { date: last.date, id: last.id };
     await turn();
   }
-  return { donorIds, documents: donorIds.size, gifts, totalCents };
+  const donors = await ctx.store.db
+    .selectFrom('letterRunDonors')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('runId', '=', runId)
+    .executeTakeFirst();
+  return { documents: Number(donors?.n ?? 0), gifts, totalCents };
 }
 
 const NAME_COLUMNS = [
@@ -113,24 +124,76 @@ const NAME_COLUMNS = [
 const byName = (a: { id: string; name: string }, b: { id: string; name: string }) =>
   BY_NAME.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The donors in letter order (by name, then id): their names read 500 at a time. */
-export async function donorOrder(db: Db, accountId: string, ids: Iterable<string>): Promise<string[]> {
-  const all = [...ids];
-  const keys: { id: string; name: string }[] = [];
-  for (let i = 0; i < all.length; i += IN_CHUNK) {
-    const chunk = all.slice(i, i + IN_CHUNK);
-    const rows = await db
-      .selectFrom('contacts')
-      .select(NAME_COLUMNS)
-      .where('accountId', '=', accountId)
-      .where('id', 'in', chunk)
-      .execute();
-    const named = new Map(rows.map((r) => [r.id, fullName(r)]));
-    for (const id of chunk) keys.push({ id, name: named.get(id) ?? '' });
-    await turn();
+/** The full names of `ids` (at most a few hundred), by id; a contact not found has the name ''. */
+async function namesOf(db: Db, accountId: string, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('contacts')
+    .select(NAME_COLUMNS)
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+  const named = new Map(rows.map((r) => [r.id, fullName(r)]));
+  return new Map(ids.map((id) => [id, named.get(id) ?? '']));
+}
+
+/** Donors a pass over a run's donors reads at a time (by contact id). */
+const ORDER_READ = 1000;
+
+/**
+ * A run's donors in letter order (by name, then id), `letterRunLimits.orderPage` at a time:
+ * each page is one pass over the run's recorded donors (letter_run_donors, read ORDER_READ at
+ * a time by id) keeping the least `size` after the last page's last donor, so what is held is
+ * at most twice a page however many donors the run has. The names are those the run recorded,
+ * so every pass sees the same order.
+ */
+export async function* donorOrderPages(
+  db: Db,
+  runId: string,
+  size = letterRunLimits.orderPage,
+): AsyncGenerator<string[]> {
+  const keep = Math.max(1, Math.floor(size));
+  let from: { id: string; name: string } | null = null;
+  for (;;) {
+    let kept: { id: string; name: string }[] = [];
+    /** The greatest donor a full page may hold, once one is full. */
+    let bound: { id: string; name: string } | null = null;
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .selectFrom('letterRunDonors')
+        .select(['contactId as id', 'name'])
+        .where('runId', '=', runId)
+        .where('contactId', '>', after)
+        .orderBy('contactId')
+        .limit(ORDER_READ)
+        .execute();
+      for (const r of rows) {
+        if (from !== null && byName(r, from) <= 0) continue;
+        if (bound !== null && byName(r, bound) >= 0) continue;
+        kept.push(r);
+        if (kept.length >= 2 * keep) {
+          kept.sort(byName);
+          kept = kept.slice(0, keep);
+          bound = kept[keep - 1]!;
+        }
+      }
+      if (rows.length < ORDER_READ) break;
+      after = rows[rows.length - 1]!.id;
+      await turn();
+    }
+    kept.sort(byName);
+    if (kept.length > keep) kept = kept.slice(0, keep);
+    if (kept.length === 0) return;
+    yield kept.map((k) => k.id);
+    if (kept.length < keep) return;
+    from = kept[keep - 1]!;
   }
-  keys.sort(byName);
-  return keys.map((k) => k.id);
+}
+
+/** The pages of `order` cut into pages of DONOR_PAGE donors. */
+async function* donorPages(order: AsyncIterable<string[]>): AsyncGenerator<string[]> {
+  for await (const page of order)
+    for (let i = 0; i < page.length; i += DONOR_PAGE) yield page.slice(i, i + DONOR_PAGE);
 }
 
 const nobody = (id: string): LetterDonor => ({ id, name: '', salutation: 'Friend', addressLines: [] });
@@ -141,7 +204,8 @@ function documentOf(donor: LetterDonor, gifts: LetterGift[]): LetterDocument {
 }
 
 /**
- * A run's documents, DONOR_PAGE donors at a time in `order`: each page reads its donors,
+ * A run's documents, DONOR_PAGE donors at a time in `order` (pages of donor ids in letter
+ * order, as donorOrderPages gives them): each page reads its donors,
  * their addresses and exactly the gifts the run recorded for them (through the donations'
  * (contact, date) index, each checked against the run's record).
  */
@@ -149,10 +213,9 @@ export async function* runDocumentPages(
   db: Db,
   accountId: string,
   runId: string,
-  order: string[],
+  order: AsyncIterable<string[]>,
 ): AsyncGenerator<LetterDocument[]> {
-  for (let i = 0; i < order.length; i += DONOR_PAGE) {
-    const ids = order.slice(i, i + DONOR_PAGE);
+  for await (const ids of donorPages(order)) {
     const people = await donors(db, accountId, ids);
     const rows = await db
       .selectFrom('donations as d')
@@ -285,7 +348,7 @@ export async function* letterPageChunks(
   accountId: string,
   runId: string,
   head: Pick<LetterSet, 'kind' | 'choice' | 'period'>,
-  order: string[],
+  order: AsyncIterable<string[]>,
 ): AsyncGenerator<LetterPage[]> {
   const { template, merge } = await mergeContext(ctx, accountId, head);
   let chunk: LetterPage[] = [];

@@ -11,13 +11,16 @@ import path from 'node:path';
  * run writes (a run asking for more is refused, 400 naming `perDonor`, not split), and the
  * most letters in one PDF: a run of more is printed in parts of this many (the last holds the
  * rest), each a complete PDF, since a PDF document keeps some state for every page until it
- * ends (about 1.2 KiB a letter in the renderer: 120 MiB at 100,000 letters).
+ * ends (about 1.2 KiB a letter in the renderer: 120 MiB at 100,000 letters), and how many
+ * donors of a run's letter order are read at once (paged.ts: donorOrderPages; each page is a
+ * pass over the run's donors).
  */
 export const letterRunLimits = {
   runsAtOnce: 1,
   perDonorFiles: 5000,
   // GIFTDESK_LETTERS_PER_PART (a whole number from 1) sets it for the process.
   lettersPerPart: lettersPerPartOf(process.env.GIFTDESK_LETTERS_PER_PART),
+  orderPage: 10_000,
 };
 
 function lettersPerPartOf(setting: string | undefined): number {

@@ -1,5 +1,6 @@
 /**
- * Print runs: a run records exactly the gifts it covers (letter_run_gifts), renders its
+ * Print runs: a run records exactly the gifts it covers (letter_run_gifts) and their donors
+ * (letter_run_donors, read back a page at a time in letter order), renders its
  * letters into `letters/<runId>.pdf` in the data folder, or in parts (parts.ts), and one file
  * per donor in `letters/<runId>/` on request, on a worker thread, counting `rendered` as it
  * goes, and can then be marked sent: exactly its gifts get thankYouSent and the date
@@ -30,7 +31,13 @@ import {
   runPerDonorDir,
   storedParts,
 } from './parts.ts';
-import { type ChoiceCounts, countChoice, donorOrder, letterPageChunks, recordRunGifts } from './paged.ts';
+import {
+  type ChoiceCounts,
+  countChoice,
+  donorOrderPages,
+  letterPageChunks,
+  recordRunGifts,
+} from './paged.ts';
 import { warmLetterRenderer } from './render/thread.ts';
 import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
 import { type LetterSet, checkReferences, rangeOf, setHead } from './select.ts';
@@ -183,7 +190,7 @@ async function render(
   accountId: string,
   id: string,
   head: SetHead,
-  donorIds: Set<string>,
+  documents: number,
   input: LetterRunCreate,
 ) {
   let lastWrite = 0;
@@ -200,9 +207,8 @@ async function render(
     );
   };
   try {
-    const order = await donorOrder(ctx.store.db, accountId, donorIds);
-    donorIds.clear();
-    await renderParts(letterPageChunks(ctx, accountId, id, head, order), order.length, written, {
+    const order = donorOrderPages(ctx.store.db, id);
+    await renderParts(letterPageChunks(ctx, accountId, id, head, order), documents, written, {
       dataDir,
       runId: id,
       title: `${head.kind} letters`,
@@ -215,7 +221,7 @@ async function render(
         .updateTable('letterRuns')
         .set({
           status: 'done',
-          rendered: order.length,
+          rendered: written[written.length - 1]!.lastLetter,
           file: written[0]!.file,
           parts: JSON.stringify(written),
           finishedAt: ctx.now(),
@@ -277,7 +283,7 @@ export async function startLetterRun(
     );
     if (recorded) {
       const running = inTurn(id, () =>
-        render(ctx, dataDir, accountId, id, head, recorded.donorIds, input),
+        render(ctx, dataDir, accountId, id, head, recorded.documents, input),
       ).finally(() => active.delete(id));
       active.set(id, running);
     }

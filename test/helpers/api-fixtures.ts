@@ -277,6 +277,7 @@ const TABLES = {
   letterTemplates: true,
   letterRuns: true,
   letterRunGifts: true,
+  letterRunDonors: true,
   users: true,
   userPasswordTokens: true,
   signInFailures: true,

@@ -15,8 +15,7 @@
  */
 import { createAccount, createApiKey } from '../../domain/accounts/index.ts';
 import { archiveCustomField, retireCustomFieldOption } from '../../domain/contacts/index.ts';
-import type { CsvRecord } from '../../domain/import-export/index.ts';
-import { importRecords } from '../../domain/import-export/index.ts';
+import { csvRecordsOf, importRecords } from '../../domain/import-export/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { DomainError } from '../../domain/index.ts';
 import { day, generator } from './demo-data.ts';
@@ -70,14 +69,11 @@ async function importDemoRows(
   header: string[],
   rows: string[][],
 ): Promise<void> {
-  const records: AsyncIterable<CsvRecord[]> = {
-    async *[Symbol.asyncIterator]() {
-      yield [{ cells: header, line: 1 }];
-      for (let i = 0; i < rows.length; i += 1000)
-        yield rows.slice(i, i + 1000).map((cells, k) => ({ cells, line: i + k + 2 }));
-    },
-  };
-  const r = await importRecords(ctx, { kind, accountId, push: false, chunkRows: 2000 }, records);
+  const r = await importRecords(
+    ctx,
+    { kind, accountId, push: false, chunkRows: 2000 },
+    csvRecordsOf(header, rows),
+  );
   if (r.rejectedCount > 0)
     throw new DomainError(
       'conflict',

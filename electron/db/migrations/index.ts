@@ -41,6 +41,7 @@ import * as historyWho from './2026-12-02T0810-history-who.ts';
 import * as pgstateSharedState from './2026-12-02T0820-pgstate-shared-state.ts';
 import * as histTrailSent from './2026-12-02T0830-hist-trail-sent.ts';
 import * as letterRunParts from './2026-12-03T0700-letter-run-parts.ts';
+import * as letterRunDonors from './2026-12-03T1330-letter-run-donors.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -86,4 +87,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   pgstateSharedState,
   histTrailSent,
   letterRunParts,
+  letterRunDonors,
 ];

@@ -1,6 +1,6 @@
 /**
  * Letters, receipts and year-end statements (migrations 2026-11-27T2000-letters and
- * 2026-11-27T2120-letter-run-owner).
+ * 2026-11-27T2120-letter-run-owner, 2026-12-03T0700-letter-run-parts, 2026-12-03T1330-letter-run-donors).
  */
 import type { ColumnType } from 'kysely';
 import type { LetterKind, LetterRunStatus, OrgKind } from '#shared/schemas/letters.ts';
@@ -56,4 +56,11 @@ export interface LetterRunGiftsTable {
   runId: string;
   donationId: string;
   contactId: string;
+}
+
+/** A donor of a run, once, with the name the run orders its letters by. */
+export interface LetterRunDonorsTable {
+  runId: string;
+  contactId: string;
+  name: string;
 }

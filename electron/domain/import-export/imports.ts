@@ -85,7 +85,30 @@ export function importCsv(
   );
 }
 
-/** Imports records already split into cells, the header first (demo data). */
+/**
+ * A header and its rows, already split into cells, as the records importRecords reads: the
+ * header as line 1, then the rows from line 2, `chunk` rows to a batch (the rows are read as
+ * the batches are asked for, so a generator of rows is never held whole).
+ */
+export async function* csvRecordsOf(
+  header: string[],
+  rows: Iterable<string[]>,
+  chunk = 1000,
+): AsyncGenerator<CsvRecord[]> {
+  yield [{ cells: header, line: 1 }];
+  let batch: CsvRecord[] = [];
+  let line = 2;
+  for (const cells of rows) {
+    batch.push({ cells, line: line++ });
+    if (batch.length === chunk) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Imports records already split into cells, the header first (demo data; csvRecordsOf makes them). */
 export function importRecords(
   ctx: DomainContext,
   opts: ImportOptions,

@@ -13,6 +13,7 @@ export {
   type ImportResult,
   checkImportHeader,
   createImportJob,
+  csvRecordsOf,
   failInterruptedImports,
   finishImportJob,
   importCsvFile,

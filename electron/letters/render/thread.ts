@@ -49,12 +49,15 @@ function tsxEsmApi(from: string): string {
 
 function spawnWorker(): Worker {
   const here = import.meta.url;
+  // The worker's young generation (V8's nursery) is capped below V8's 48 MiB: drawing letters
+  // makes short-lived objects fast, and a nursery let grow to 48 MiB is held at the run's peak.
+  const options = { resourceLimits: { maxYoungGenerationSizeMb: rendererLimits.youngGenerationMiB } };
   let w: Worker;
-  if (!here.endsWith('.ts')) w = new Worker(new URL('./letter-worker.js', here));
+  if (!here.endsWith('.ts')) w = new Worker(new URL('./letter-worker.js', here), options);
   else {
     const entry = new URL('./letter-worker.ts', here).href;
     const boot = `import { register } from ${JSON.stringify(tsxEsmApi(here))}; register(); await import(${JSON.stringify(entry)});`;
-    w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+    w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);
   }
   // A worker that fails or ends while it waits warm is forgotten, never handed a job.
   const forget = () => {
@@ -65,8 +68,11 @@ function spawnWorker(): Worker {
   return w;
 }
 
-/** How many renderers a process runs at most, and how many chunks a run sends ahead of the drawing. */
-export const rendererLimits = { workers: 2, chunksInFlight: 3 };
+/**
+ * How many renderers a process runs at most, how many chunks a run sends ahead of the drawing,
+ * and each renderer's young generation (V8's `maxYoungGenerationSizeMb`; V8's own is 48).
+ */
+export const rendererLimits = { workers: 2, chunksInFlight: 3, youngGenerationMiB: 16 };
 
 /**
  * One renderer kept warm between jobs: starting a worker (its module graph, pdfkit, the
