@@ -10,7 +10,10 @@
  *   matches counted in FTS5 less the other accounts' tokens, plus the exact-key matches the
  *   words miss (counted by row, as they are a handful);
  * - relevance only: the same count for the exact tier and the whole-word tier (the tiers'
- *   boundaries), and each tier's page with the tiers above it left out;
+ *   boundaries; the whole-word one capped as the product caps it, wordsCap), and each tier's
+ *   page with the tiers above it left out;
+ * - the donor box asks without the total (`total=false`, as DonorPicker does): the whole match
+ *   set is counted only when the page reaches the prefix tier;
  * - the page: `take` ids in the order (createdAt desc, id desc; or last gift desc nulls last,
  *   id desc within a tier), by the fastest of (a) walking the order's index and probing the
  *   match set built once (an IN list), (b) looking every match up and sorting them, (c) a
@@ -21,6 +24,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
+import { wordsCap } from '../electron/domain/contacts/search.ts';
 
 type Db = BetterSqlite3.Database;
 type Order = 'created' | 'lastGift';
@@ -36,7 +40,7 @@ const token = (accountId: string) => `"${Buffer.from(accountId, 'utf8').toString
 
 export interface RawSearch {
   /** The ids of the page and the total, as the route answers them. */
-  run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number };
+  run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number | null };
 }
 export type Strategy = 'walk' | 'sort' | 'window';
 export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window'];
@@ -53,6 +57,9 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
   );
   const top = Number(db.prepare('select max(seq) from contacts').pluck().get());
   const ftsCount = db.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
+  const ftsCountCapped = db
+    .prepare('select count(*) from (select rowid from contacts_fts where contacts_fts match ? limit ?)')
+    .pluck();
   const exactCount = db
     .prepare(
       `select count(*) from contacts c where +c.account_id = ? and c.seq in (select rowid from contacts_exact where contacts_exact match ?)`,
@@ -103,8 +110,9 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     `{name email organization} : (${words.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
   const scoped = (m: string) => (others.length === 0 ? m : `(${m}) NOT account : (${others.join(' OR ')})`);
   /** The account's matches of a tier: the words' (scoped in FTS5), plus the exact ones the words miss. */
-  const count = (m: string, key: string, nExact: number) =>
-    Number(ftsCount.get(scoped(m))) + (nExact > 0 ? Number(exactMissed.get(accountId, key, m)) : 0);
+  const count = (m: string, key: string, nExact: number, cap?: number) =>
+    Number(cap === undefined ? ftsCount.get(scoped(m)) : ftsCountCapped.get(scoped(m), cap)) +
+    (nExact > 0 ? Number(exactMissed.get(accountId, key, m)) : 0);
 
   /** One tier's page: `take` ids after `skip`, the tiers above (`out`) left out. */
   const page = (
@@ -156,14 +164,15 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       const prefix = match(words, '*');
       const nExact = Number(exactCount.get(accountId, key));
       let ids: string[];
-      let total: number;
+      let total: number | null;
       if (variant === 'list') {
         total = count(prefix, key, nExact);
         ids = page(strategy, 'created', prefix, key, null, total, 0, take);
       } else {
         const whole = match(words, '');
-        const nWords = Math.max(nExact, count(whole, key, nExact));
-        total = Math.max(nWords, count(prefix, key, nExact));
+        const nWords = Math.max(nExact, count(whole, key, nExact, wordsCap(take, accountContacts)));
+        // The box's total only when its page reaches the prefix tier (where the tier's size is needed).
+        total = variant === 'box' && nWords >= take ? null : Math.max(nWords, count(prefix, key, nExact));
         ids = [];
         // Exact tier: the exact key's few matches, sorted.
         if (nExact > 0)
@@ -182,8 +191,11 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
         }
         if (ids.length < take) {
           const out: Out = { tier: 'words', args: [whole, key] };
-          ids.push(...page(strategy, 'lastGift', prefix, key, out, total - nWords, 0, take - ids.length));
+          ids.push(
+            ...page(strategy, 'lastGift', prefix, key, out, (total ?? 0) - nWords, 0, take - ids.length),
+          );
         }
+        if (variant === 'box') total = null;
       }
       const rows = (variant === 'box' ? boxRows : listRows).all(JSON.stringify(ids)) as Array<{ id: string }>;
       if (rows.length !== ids.length) throw new Error(`${search}: ${rows.length} rows for ${ids.length} ids`);

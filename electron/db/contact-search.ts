@@ -50,9 +50,12 @@ export interface ContactSearch {
   /**
    * How many contacts of the account match the search text (exact, the same set as
    * `condition` for the same tier), counted from the full-text index without reading each
-   * match's row where the engine can. Null when the text has no words.
+   * match's row where the engine can. Null when the text has no words. With `cap`, the
+   * engine may stop counting at `cap`: the answer is then exact when below `cap`, else some
+   * number at least `cap` (at most the exact count), for a caller that needs the size
+   * exactly only when it is small (relevance's whole-word tier, past which no page runs).
    */
-  count(text: string, accountId: string, tier?: SearchTier): Promise<number | null>;
+  count(text: string, accountId: string, tier?: SearchTier, cap?: number): Promise<number | null>;
   /**
    * Where the engine counts a tier's matches only by building the set of them anyway (the
    * join of several words' ranges, on PostgreSQL): a query of that set's contact `seq`s, each

@@ -30,6 +30,8 @@ export const ContactSummaryQuery = z.object({
   search: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
   sortBy: enumOf(CONTACT_SUMMARY_SORT_FIELDS).optional(),
   sortOrder: enumOf(['asc', 'desc'] as const).optional(),
+  /** `false`: the answer leaves out `total` (a caller that never shows it, as the donor box); default `true`. */
+  total: enumOf(['true', 'false'] as const).optional(),
   ...pagingQuery,
 });
 export type ContactSummaryQuery = z.infer<typeof ContactSummaryQuery>;
@@ -59,7 +61,8 @@ export type ContactSummary = z.infer<typeof ContactSummary>;
 
 export const ContactSummaryList = z.object({
   data: z.array(ContactSummary),
-  total: z.number().int(),
+  /** Every match's count; absent only when the request said `total=false`. */
+  total: z.number().int().optional(),
   limit: z.number().int(),
   offset: z.number().int(),
 });

@@ -130,6 +130,9 @@ async function seed(t: TestServer, later: boolean): Promise<void> {
   );
   await contact(t, 'josefina', { firstName: 'Josefina', lastName: 'Nuñezca' }, d('2025-09-01'));
   await contact(t, 'jose-other', { firstName: 'José', lastName: 'Nunes' }, d('2025-09-02'));
+  // Typed without its letters' marks ("lukasz zolc"); the decoy's surname starts with his.
+  await contact(t, 'lukasz', { firstName: 'Łukasz', lastName: 'Żółć' }, d('2025-03-15'));
+  await contact(t, 'lukasz-zolcik', { firstName: 'Łukasz', lastName: 'Żółcik' }, d('2025-04-01'));
   // An organisation typed whole, among organisations whose names start with it.
   await contact(t, 'acme', { firstName: 'Ann', lastName: 'Lee', organization: 'Acme' });
   await contact(
@@ -315,7 +318,15 @@ describe('relevance order', () => {
 
   it("never ranks, returns or counts the other account's namesakes, who gave later", async () => {
     const mine = new Set(ids.values());
-    for (const text of ['william williams', 'robert brown', 'jose nunez', 'acme', 'w', '555 010 2233']) {
+    for (const text of [
+      'william williams',
+      'robert brown',
+      'jose nunez',
+      'acme',
+      'w',
+      '555 010 2233',
+      'lukasz zolc',
+    ]) {
       const page = expectStatus(
         await other.request(
           'GET',
@@ -334,5 +345,66 @@ describe('relevance order', () => {
         text,
       ).toBe(true);
     }
+  });
+});
+
+describe('without the total (total=false, as the donor box asks)', () => {
+  it('answers the same page in the same order and leaves the total out; the default and total=true keep it', async () => {
+    const texts = [
+      'william williams',
+      'will',
+      'robert brown',
+      'lukasz zolc',
+      'Łukasz Żółć',
+      'w',
+      '555 010 2233',
+      'nobody',
+    ];
+    for (const text of texts) {
+      for (const [limit, offset] of [
+        [8, 0],
+        [1, 0],
+        [2, 2],
+        [5, 5],
+        [100, 0],
+      ] as const) {
+        const q = `/api/v1/contact-summaries?accountId=${s.accountId}&search=${encodeURIComponent(text)}&limit=${limit}&offset=${offset}&sortBy=relevance`;
+        const full = expectStatus(await s.request('GET', q), 200) as Page;
+        const asked = expectStatus(await s.request('GET', `${q}&total=true`), 200) as Page;
+        const box = expectStatus(await s.request('GET', `${q}&total=false`), 200) as { data: Row[] };
+        const where = `“${text}” ${limit}/${offset}`;
+        expect(
+          box.data.map((r) => name(r.id)),
+          where,
+        ).toEqual(full.data.map((r) => name(r.id)));
+        expect('total' in box, where).toBe(false);
+        expect(typeof full.total, where).toBe('number');
+        expect(asked, where).toEqual(full);
+      }
+    }
+    // Typed without the marks: Łukasz Żółć exactly, then his namesake whose surname starts with his.
+    const box = expectStatus(
+      await s.request(
+        'GET',
+        `/api/v1/contact-summaries?accountId=${s.accountId}&search=lukasz%20zolc&limit=8&sortBy=relevance&total=false`,
+      ),
+      200,
+    ) as { data: Row[] };
+    expect(box.data.map((r) => name(r.id))).toEqual(['lukasz', 'lukasz-zolcik']);
+    // The other orders leave it out too; without search words as well.
+    for (const extra of ['&search=robert&sortBy=name', '&sortBy=createdAt', '']) {
+      const page = expectStatus(
+        await s.request('GET', `/api/v1/contact-summaries?accountId=${s.accountId}${extra}&total=false`),
+        200,
+      ) as { data: Row[] };
+      expect(page.data.length, extra).toBeGreaterThan(0);
+      expect('total' in page, extra).toBe(false);
+    }
+    await expectRejected(
+      s,
+      () => s.request('GET', `/api/v1/contact-summaries?accountId=${s.accountId}&search=x&total=no`),
+      400,
+      { field: 'total' },
+    );
   });
 });

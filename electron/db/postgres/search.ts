@@ -11,6 +11,7 @@ export function postgresContactSearch(db: Db): ContactSearch {
   return {
     condition: (text, accountId, drive, tier, _range, dense) =>
       searchCondition(text, accountId, tier, drive, dense),
+    // The cap is not used here (not measured on PostgreSQL): the exact count is a valid answer under any cap.
     count: (text: string, accountId: string, tier: SearchTier = 'prefix') =>
       countSearch(db, text, accountId, tier),
     matchSet: (text: string, accountId: string, tier: SearchTier = 'prefix') =>

@@ -51,7 +51,12 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       return sql<SqlBool>`(+contacts.account_id = ${accountId}
         and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)}${within} union all ${exactRows}))`;
     },
-    async count(text: string, accountId: string, tier: SearchTier = 'prefix'): Promise<number | null> {
+    async count(
+      text: string,
+      accountId: string,
+      tier: SearchTier = 'prefix',
+      cap?: number,
+    ): Promise<number | null> {
       const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
       // The exact matches of the account: one term's short list, a row lookup each.
@@ -67,7 +72,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       // against the words' matches read once: each probe merges every term of a prefix again
       // (`org 17`, 83 contacts of "Org 17": 14.6 ms probed one by one). One statement, so one
       // snapshot.
-      const words = await accountWordCount(db, q, accountId);
+      const words = await accountWordCount(db, q, accountId, cap);
       const r = await sql<{ n: number }>`select ${words} + (select case
           when e.n = 0 then 0
           when e.n <= 8 then (select count(*) from ${exact}
@@ -89,8 +94,13 @@ export function sqliteContactSearch(db: Db): ContactSearch {
  * terms a second time: `jose gar` 3.6 → 2.4 ms raw on 1,000,000 contacts); else the words
  * within the account's token.
  */
-async function accountWordCount(db: Db, q: FtsQueries, accountId: string) {
-  const count = (m: unknown) => sql`(select count(*) from contacts_fts where contacts_fts match ${m})`;
+async function accountWordCount(db: Db, q: FtsQueries, accountId: string, cap?: number) {
+  // Capped: the first `cap` matches of the doclist, no further (a broad word's whole-word tier,
+  // 49,000 contacts for `jane`, is read to its end otherwise).
+  const count = (m: unknown) =>
+    cap === undefined
+      ? sql`(select count(*) from contacts_fts where contacts_fts match ${m})`
+      : sql`(select count(*) from (select rowid from contacts_fts where contacts_fts match ${m} limit ${Math.max(0, Math.floor(cap))}))`;
   const sizes = await sql<{ acct: string; n: number }>`select a.id as acct,
       coalesce((select sum(s.contacts) from account_counter_slots s where s.account_id = a.id), 0) as n
     from accounts a`.execute(db);

@@ -93,6 +93,15 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
         where contacts.account_id = ${p.accountId} order by ${order} limit ${window}`;
     let window = Math.min(accountContacts, Math.ceil(1.5 * expected) + 64);
     for (let attempt = 0; attempt < 2; attempt++) {
+      // The span first, alone (a walk of the index reading the seq): a window too wide to be
+      // worth it then costs that walk only, not the statement below too, which walks the window
+      // twice more. The statement takes the span again, in its own snapshot, so what it returns
+      // never depends on this one (a contact saved in between only changes the choice).
+      const span = await sql<{ lo: number | null; hi: number | null; top: number | null }>`select
+          min(seq) as lo, max(seq) as hi, (select max(seq) from contacts) as top
+        from (${walk(['seq'], window)})`.execute(store.db);
+      const s = span.rows[0];
+      if (s?.lo == null || s.hi == null || s.top == null || (s.hi - s.lo + 1) * 4 > s.top) break;
       const range: SeqRange = {
         from: sql<number>`(select lo from bounds)`,
         // Worth it when the span is a small part of every contact's seqs (else the bounded
@@ -191,6 +200,11 @@ const BY_LAST_GIFT: readonly OrderTerm[] = [
  * Each tier is counted from the full-text index (the exact tier is one index lookup), so the
  * page only reads the tiers it overlaps: a page of the first tier never touches the others,
  * and a broad tier's page is read off the account's last-gift index (searchPageIds).
+ *
+ * The whole-word tier's size is only needed exactly when the page runs past it; else a count
+ * capped well above the page's end does for the plan (ContactSearch.count's cap). With
+ * `total: false` the whole match set is not counted unless the page reaches its last tier,
+ * and the total is null (a caller that never shows it: the donor box).
  */
 export async function relevancePage(
   ctx: DomainContext,
@@ -198,7 +212,24 @@ export async function relevancePage(
   search: string | undefined,
   offset: number,
   limit: number,
-): Promise<{ ids: string[]; total: number }> {
+): Promise<{ ids: string[]; total: number }>;
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+  opts: { total: boolean },
+): Promise<{ ids: string[]; total: number | null }>;
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+  opts: { total?: boolean } = {},
+): Promise<{ ids: string[]; total: number | null }> {
+  const wantTotal = opts.total ?? true;
   const { store } = ctx;
   const db = store.db;
   const text = search ?? '';
@@ -208,11 +239,17 @@ export async function relevancePage(
       id: string;
     }>`select contacts.id from contacts where contacts.account_id = ${accountId}
       order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
-    return { ids: rows.rows.map((r) => r.id), total: (await readCounters(db, accountId)).contacts };
+    return {
+      ids: rows.rows.map((r) => r.id),
+      total: wantTotal ? (await readCounters(db, accountId)).contacts : null,
+    };
   }
   // The three nested sets' sizes: exact ⊆ words ⊆ prefix (SearchTier). Counted one
-  // after another: a contact saved in between cannot make a tier's size negative.
-  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words')) ?? 0);
+  // after another: a contact saved in between cannot make a tier's size negative. The
+  // whole-word tier is counted up to a cap (wordsCap): at or above it, the page ends inside
+  // that tier and the plan only needs to know it is that broad.
+  const cap = wordsCap(offset + limit, (await readCounters(db, accountId)).contacts);
+  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words', cap)) ?? 0);
   const ids: string[] = [];
   const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
     const end = start + t.size;
@@ -238,6 +275,7 @@ export async function relevancePage(
   // The last tier: counted with its page where the engine builds the set to count it anyway.
   const from = Math.max(offset + ids.length, nWords);
   const want = offset + limit - from;
+  if (!wantTotal && want <= 0) return { ids, total: null };
   if (want > 0) {
     const both = await countedSearchPage(ctx, {
       accountId,
@@ -250,12 +288,24 @@ export async function relevancePage(
     });
     if (both) {
       ids.push(...both.ids);
-      return { ids, total: Math.max(nWords, both.total) };
+      return { ids, total: wantTotal ? Math.max(nWords, both.total) : null };
     }
   }
   const nPrefix = Math.max(nWords, (await store.search.count(text, accountId, 'prefix')) ?? 0);
   await page({ size: nPrefix - nWords, tier: 'prefix', without: 'words' }, nWords);
-  return { ids, total: nPrefix };
+  return { ids, total: wantTotal ? nPrefix : null };
+}
+
+/**
+ * The cap on relevance's whole-word count (ContactSearch.count): at least the page's end (below
+ * it the count is exact, as the tiers' boundaries need), and four times the size from which
+ * the page is read off the order's index (pageFromOrderIndex with SQLite's 7), so a capped
+ * size chooses the same plan as the exact one, and the window sized from it (searchPageIds:
+ * the entries the density says hold the page) is at most a quarter of the window at that size.
+ * About 6,700 for a first page of 20 in 990,000 contacts, where `jane` has 49,000 whole-word matches.
+ */
+export function wordsCap(upTo: number, accountContacts: number): number {
+  return Math.max(upTo, 1000, 4 * Math.ceil(Math.sqrt((upTo * accountContacts) / 7)));
 }
 
 /**

@@ -104,10 +104,12 @@ export async function listContactSummaries(
   const offset = q.offset ?? 0;
   // A search is ranked by relevance unless another order is asked for (relevancePage).
   const sortBy = q.sortBy ?? (q.search !== undefined && q.search.trim() !== '' ? 'relevance' : 'name');
+  const wantTotal = q.total !== 'false';
   let ids: string[];
-  let total: number;
+  let total: number | null;
   if (sortBy === 'relevance') {
-    ({ ids, total } = await relevancePage(ctx, q.accountId, q.search, offset, limit));
+    // Without the total, the whole match set is only counted when the page reaches its last tier.
+    ({ ids, total } = await relevancePage(ctx, q.accountId, q.search, offset, limit, { total: wantTotal }));
   } else {
     // Count and page in one statement where the engine builds the match set to count it
     // anyway; else the total first (from the full-text index alone where the engine can),
@@ -200,7 +202,8 @@ export async function listContactSummaries(
     });
   }
 
-  return { data, total, limit, offset };
+  // The other orders count for their plan anyway; `total=false` only leaves the figure out.
+  return wantTotal && total !== null ? { data, total, limit, offset } : { data, limit, offset };
 }
 
 async function requireContact(ctx: DomainContext, accountId: string, id: string) {

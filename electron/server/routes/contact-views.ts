@@ -40,7 +40,9 @@ export async function contactViewRoutes(app: FastifyInstance, ctx: DomainContext
         'sortBy: relevance (the default with search: exact matches of the whole text first, then contacts with every word as a ' +
         'whole word, then word-prefix matches; the most recent last gift first within each, never gave last; sortOrder does not ' +
         'apply), name (last, then first; the default without search), lastDonationDate, totalDonations, createdAt. ' +
-        'sortOrder defaults to asc for name and desc for the others; contacts who never gave sort first ascending and last descending by lastDonationDate.',
+        'sortOrder defaults to asc for name and desc for the others; contacts who never gave sort first ascending and last descending by lastDonationDate. ' +
+        'total=false leaves total out of the answer (for a caller that never shows it): by relevance, the whole match set is then ' +
+        'only counted when the page reaches its word-prefix matches.',
       querystring: ContactSummaryQuery,
       response: { 200: ContactSummaryList, ...errors(400, 403) },
     },

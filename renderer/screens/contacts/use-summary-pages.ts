@@ -34,7 +34,7 @@ export function useSummaryPages(params: ListParams) {
   let isStale = false;
   results.forEach((r, i) => {
     if (!r.data) return;
-    pagesTotal ??= r.data.total;
+    pagesTotal ??= r.data.total ?? null; // the contact screen never sends total=false
     if (r.isPlaceholderData) isStale = true;
     else rowsByPage.set(pages[i]!, r.data.data);
   });

@@ -54,6 +54,10 @@ export interface DonorPickerProps {
   onPickMissed?: (typed: string) => void;
 }
 
+/** The box's matches: eight by relevance, no total (it never shows their count; the server then counts less). */
+const boxMatches = (api: ReturnType<typeof useApi>, search: string, signal: AbortSignal) =>
+  api.contacts.summaries({ search, limit: 8, sortBy: 'relevance', total: 'false' }, signal);
+
 export function DonorPicker(props: DonorPickerProps) {
   const { selected, onSelect, onClear, onNewDonor, error, inputRef } = props;
   const api = useApi();
@@ -78,7 +82,7 @@ export function DonorPicker(props: DonorPickerProps) {
 
   const matches = useQuery({
     queryKey: qk.contactList({ picker: search }),
-    queryFn: ({ signal }) => api.contacts.summaries({ search, limit: 8, sortBy: 'relevance' }, signal),
+    queryFn: ({ signal }) => boxMatches(api, search, signal),
     enabled,
     placeholderData: keepPreviousData,
     staleTime: 5_000,
