@@ -177,7 +177,7 @@ function asRecord(row: DonationRow): Record<string, unknown> {
 /**
  * Creates the gift in two statements (outside any transaction: `db` is the store's pool), or
  * answers null when the ordinary way must (see the top of this file); throws ReferenceHeld as
- * insertDonation does.
+ * insertDonation does. Both statements go over one connection taken from the pool once.
  */
 export async function insertDonationInTwo(
   db: Db,
@@ -186,6 +186,15 @@ export async function insertDonationInTwo(
   opts: DonationWriteOptions,
 ): Promise<DonationRow | null> {
   if (opts.voided || opts.onCreated || present(opts.batchId) || present(input.donationAccountId)) return null;
+  return db.connection().execute((conn) => inTwo(conn, input, at, opts));
+}
+
+async function inTwo(
+  db: Db,
+  input: DonationCreateBody,
+  at: string,
+  opts: DonationWriteOptions,
+): Promise<DonationRow | null> {
   let checked: ReturnType<typeof checkDonation>;
   let sent: Election | null;
   try {
