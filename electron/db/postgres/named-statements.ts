@@ -24,17 +24,11 @@ import { NAMED } from '../named.ts';
 /** The pooler refused a named statement: it did not run. */
 const POOLER_REFUSED = new Set(['26000', '42P05']);
 
-export interface NamedStatements {
-  /** The pool Kysely is given: its clients name the marked statements. */
-  pool: PostgresPool;
-  /** Whether marked statements are still being named (false after a pooler refused one). */
-  readonly active: boolean;
-}
-
 export function namedStatementPool(
   pool: pg.Pool,
   opts: { enabled: boolean; onRefused?: (code: string) => void },
-): NamedStatements {
+): PostgresPool {
+  /** False from the start when turned off, and after a pooler refused a named statement. */
   let active = opts.enabled;
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
@@ -50,12 +44,13 @@ export function namedStatementPool(
     let wrapper = wrappers.get(client);
     if (wrapper) return wrapper;
     let inTransaction = false;
+    const unnamed = async (text: string, values: readonly unknown[]) =>
+      (await client.query(text, values as unknown[])) as unknown as PostgresQueryResult<unknown>;
     const query = async (text: string, values: readonly unknown[]): Promise<PostgresQueryResult<unknown>> => {
       const head = text.slice(0, 24).trimStart().toLowerCase();
       if (/^(begin|start transaction)\b/.test(head)) inTransaction = true;
       else if (/^(commit|end|rollback)\b/.test(head) && !/^rollback\s+to\b/.test(head)) inTransaction = false;
-      if (!active || inTransaction || !text.startsWith(NAMED))
-        return (await client.query(text, values as unknown[])) as unknown as PostgresQueryResult<unknown>;
+      if (!active || inTransaction || !text.startsWith(NAMED)) return unnamed(text, values);
       try {
         return (await client.query({
           name: nameOf(text),
@@ -69,7 +64,7 @@ export function namedStatementPool(
           active = false;
           opts.onRefused?.(code);
         }
-        return (await client.query(text, values as unknown[])) as unknown as PostgresQueryResult<unknown>;
+        return unnamed(text, values);
       }
     };
     wrapper = {
@@ -83,12 +78,7 @@ export function namedStatementPool(
     return wrapper;
   };
   return {
-    pool: {
-      connect: async () => wrap(await pool.connect()),
-      end: () => pool.end(),
-    },
-    get active() {
-      return active;
-    },
+    connect: async () => wrap(await pool.connect()),
+    end: () => pool.end(),
   };
 }

@@ -66,7 +66,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   // pool emit 'error'; pg discards that client and opens a new one for the next query. With
   // no listener the event would be an uncaught exception and take the whole server down.
   pool.on('error', () => undefined);
-  const statements = namedStatementPool(pool, {
+  const named = namedStatementPool(pool, {
     enabled: opts.namedStatements ?? process.env.GIFTDESK_PG_NAMED_STATEMENTS !== 'off',
     onRefused: (code) =>
       process.emitWarning(
@@ -74,7 +74,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
       ),
   });
   const db: Db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: statements.pool }),
+    dialect: new PostgresDialect({ pool: named }),
     plugins: [new CamelCasePlugin()],
   });
   try {
