@@ -6,6 +6,8 @@
  *   worker thread, which the bundled main starts as `new URL('./job-worker.js', import.meta.url)`;
  * - electron/letters/render/letter-worker.ts → dist/electron/letter-worker.js, the letters'
  *   PDF renderer's worker thread, started the same way (`./letter-worker.js`);
+ * - electron/letters/pages-worker.ts → dist/electron/pages-worker.js, the worker that reads
+ *   and merges a print run's letters, started the same way (`./pages-worker.js`);
  * - electron/preload.ts → dist/electron/preload.cjs (one self-contained CommonJS file:
  *   Electron's sandboxed preload cannot load ES modules or other files; only `electron` is
  *   required), which main.ts loads by that name.
@@ -31,6 +33,7 @@ export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron'
     main: path.join(outDir, 'main.js'),
     importWorker: path.join(outDir, 'job-worker.js'),
     letterWorker: path.join(outDir, 'letter-worker.js'),
+    pagesWorker: path.join(outDir, 'pages-worker.js'),
     preload: path.join(outDir, 'preload.cjs'),
   };
   await build({ ...esm, entryPoints: [path.join(ROOT, 'electron', 'main.ts')], outfile: out.main });
@@ -43,6 +46,11 @@ export async function bundleElectron(outDir = path.join(ROOT, 'dist', 'electron'
     ...esm,
     entryPoints: [path.join(ROOT, 'electron', 'letters', 'render', 'letter-worker.ts')],
     outfile: out.letterWorker,
+  });
+  await build({
+    ...esm,
+    entryPoints: [path.join(ROOT, 'electron', 'letters', 'pages-worker.ts')],
+    outfile: out.pagesWorker,
   });
   await build({
     ...common,

@@ -12,6 +12,12 @@ export type Db = Kysely<Database>;
 
 export type TimeUnit = 'hour' | 'day';
 
+/**
+ * Where a worker thread opens a reading connection of its own to the same database
+ * (reader.ts). It holds the PostgreSQL URL with its password: never log it.
+ */
+export type ReaderSpec = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
+
 export interface WriteMode {
   /**
    * A large write (an import chunk): it gets a transaction of its own instead of sharing a
@@ -56,4 +62,6 @@ export interface Store {
   readonly location: string;
   /** Who wrote since this process started, for open screens to read again (change-signal.ts). */
   readonly changes: ChangeSignal;
+  /** Where a worker thread may open a reader of its own; absent: it may not (the work stays here). */
+  readerSpec?(): ReaderSpec;
 }

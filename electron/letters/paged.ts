@@ -19,7 +19,6 @@ import {
   type LetterDocument,
   type LetterDonor,
   type LetterGift,
-  type LetterSet,
   PAGE,
   type Range,
   byDateThenId,
@@ -29,7 +28,7 @@ import {
   giftOf,
   giftPage,
 } from './select.ts';
-import { mergeContext } from './settings.ts';
+import type { mergeContext } from './settings.ts';
 
 /** Donors a page of a run's letters covers (their contacts, addresses and gifts read at once). */
 export const DONOR_PAGE = 200;
@@ -338,23 +337,26 @@ export async function firstDocument(
 /** The event loop gets a turn at least this often while letters are merged. */
 const MERGE_SLICE_MS = 8;
 
+/** What a run's letters are merged with: the kind's wording and the fields' context (settings.ts: mergeContext). */
+export type Merging = Awaited<ReturnType<typeof mergeContext>>;
+
 /**
  * A run's letters, merged with the account's wording a page of donors at a time, in chunks of
  * a few milliseconds' work: the event loop gets a turn between chunks, and the renderer draws
- * one chunk while the next is merged (asking for the next only when it has room).
+ * one chunk while the next is merged (asking for the next only when it has room). On a worker
+ * thread of its own (pages-thread.ts) when the store allows one.
  */
 export async function* letterPageChunks(
-  ctx: DomainContext,
+  db: Db,
   accountId: string,
   runId: string,
-  head: Pick<LetterSet, 'kind' | 'choice' | 'period'>,
+  { template, merge }: Merging,
   order: AsyncIterable<string[]>,
 ): AsyncGenerator<LetterPage[]> {
-  const { template, merge } = await mergeContext(ctx, accountId, head);
   let chunk: LetterPage[] = [];
   let since = performance.now();
   let i = 0;
-  for await (const docs of runDocumentPages(ctx.store.db, accountId, runId, order)) {
+  for await (const docs of runDocumentPages(db, accountId, runId, order)) {
     for (const doc of docs) {
       chunk.push(mergeLetter(template, doc, merge, i++));
       if (performance.now() - since > MERGE_SLICE_MS) {

@@ -21,7 +21,20 @@ export const letterRunLimits = {
   // GIFTDESK_LETTERS_PER_PART (a whole number from 1) sets it for the process.
   lettersPerPart: lettersPerPartOf(process.env.GIFTDESK_LETTERS_PER_PART),
   orderPage: 10_000,
+  /**
+   * The old generation of the worker that reads and merges a run's letters (pages-thread.ts):
+   * what reading a run may hold at once. Its live data is a page of the order and a page of
+   * donors, a few MiB at any size of run; the rest is room for V8 to collect in.
+   */
+  // GIFTDESK_LETTER_READER_MIB (a whole number from 16) sets it for the process.
+  readerHeapMiB: readerHeapOf(process.env.GIFTDESK_LETTER_READER_MIB),
+  /** That worker's SQLite page cache (the server's connection keeps its own 64 MiB). */
+  readerCacheMiB: 16,
 };
+
+function readerHeapOf(setting: string | undefined): number {
+  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 16 ? Number(setting) : 64;
+}
 
 function lettersPerPartOf(setting: string | undefined): number {
   return setting !== undefined && /^[1-9]\d{0,8}$/.test(setting) ? Number(setting) : 15_000;
@@ -65,6 +78,8 @@ const CAUSES: Record<string, string> = {
   EEXIST: 'the letters folder is not a folder',
   ENOENT: 'a file or folder of the letters is missing',
   EMFILE: 'too many files are open',
+  ERR_WORKER_OUT_OF_MEMORY:
+    'reading the letters needed more memory than a run may use (GIFTDESK_LETTER_READER_MIB raises it)',
 };
 
 /**

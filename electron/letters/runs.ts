@@ -31,17 +31,12 @@ import {
   runPerDonorDir,
   storedParts,
 } from './parts.ts';
-import {
-  type ChoiceCounts,
-  countChoice,
-  donorOrderPages,
-  letterPageChunks,
-  recordRunGifts,
-} from './paged.ts';
+import { type ChoiceCounts, countChoice, recordRunGifts } from './paged.ts';
+import { runLetterPages } from './pages-thread.ts';
 import { warmLetterRenderer } from './render/thread.ts';
 import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
 import { type LetterSet, checkReferences, rangeOf, setHead } from './select.ts';
-import { loadLetterSettings, requireFitWording } from './settings.ts';
+import { loadLetterSettings, mergeContext, requireFitWording } from './settings.ts';
 
 /** What a run is of, before its letters: the kind, the choice as run, the period. */
 type SetHead = Pick<LetterSet, 'kind' | 'choice' | 'period'>;
@@ -207,8 +202,8 @@ async function render(
     );
   };
   try {
-    const order = donorOrderPages(ctx.store.db, id);
-    await renderParts(letterPageChunks(ctx, accountId, id, head, order), documents, written, {
+    const merging = await mergeContext(ctx, accountId, head);
+    await renderParts(runLetterPages(ctx.store, accountId, id, merging), documents, written, {
       dataDir,
       runId: id,
       title: `${head.kind} letters`,

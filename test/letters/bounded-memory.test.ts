@@ -182,4 +182,53 @@ describe('letters in bounded memory', () => {
     expect(run.error).not.toContain(dataDir);
     expect(run.error).not.toMatch(/[\\/]/);
   });
+
+  it("reads a run's letters on a worker of its own: the server's connection reads none of the run's gifts, and the letters are the same", async () => {
+    const choice = { accountId: s.accountId, kind: 'year-end' as const, year: 2026 };
+    const during = async (ctx: DomainContext, rows: () => number) => {
+      const started = await startLetterRun(ctx, s.dataDir, choice);
+      const before = rows();
+      const run = await waitForRun(ctx, s.accountId, started.id);
+      expect(run).toMatchObject({ status: 'done', rendered: 44, error: null });
+      return {
+        rows: rows() - before,
+        text: (await pdfPages(path.join(s.dataDir, 'letters', `${run.id}.pdf`))).flat().join(' '),
+      };
+    };
+    const onWorker = countingRows();
+    const worker = await during(onWorker.ctx, onWorker.rows);
+    // A store that offers no reader has the run read on the server's thread, as before.
+    const here = countingRows();
+    Object.defineProperty(here.ctx.store, 'readerSpec', { value: undefined });
+    const server = await during(here.ctx, here.rows);
+    expect(server.rows).toBeGreaterThanOrEqual(2 + 3 * BUSY_GIFTS + 40);
+    // What the server's own connection answered while the worker read: the run's row, no gift.
+    expect(worker.rows).toBeLessThan(40);
+    const dated = (t: string) => t.replace(/\b\w+ \d{1,2}, \d{4}\b/g, 'DATE');
+    expect(dated(worker.text)).toBe(dated(server.text));
+    expect(worker.text).toContain('Łukasz Żółć');
+  });
+
+  it('fails a run whose reading outgrows the memory a run may use, saying so, and the server goes on', async () => {
+    const was = letterRunLimits.readerHeapMiB;
+    letterRunLimits.readerHeapMiB = 2;
+    try {
+      const started = await startLetterRun(s.ctx, s.dataDir, {
+        accountId: s.accountId,
+        kind: 'year-end',
+        year: 2026,
+      });
+      const run = await waitForRun(s.ctx, s.accountId, started.id);
+      expect(run.status).toBe('failed');
+      expect(run.error).toBe(
+        'The letters could not be printed: reading the letters needed more memory than a run may use (GIFTDESK_LETTER_READER_MIB raises it)',
+      );
+      expect(run.parts).toEqual([]);
+      expect(fs.existsSync(path.join(s.dataDir, 'letters', `${run.id}.pdf`))).toBe(false);
+    } finally {
+      letterRunLimits.readerHeapMiB = was;
+    }
+    const res = await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&limit=1`);
+    expect(res.status, res.text).toBe(200);
+  });
 });

@@ -22,6 +22,7 @@ describe('the Electron bundles', () => {
       main: string;
       importWorker: string;
       letterWorker: string;
+      pagesWorker: string;
       preload: string;
     };
     const main = fs.readFileSync(out.main, 'utf8');
@@ -70,23 +71,26 @@ describe('the Electron bundles', () => {
       main: string;
       importWorker: string;
       letterWorker: string;
+      pagesWorker: string;
       preload: string;
     };
     const main = fs.readFileSync(out.main, 'utf8');
-    // main.ts's preload (path.join(import.meta.dirname, 'preload.cjs')) and the CSV import's
-    // worker (new URL('./job-worker.js', import.meta.url) once built) must be there, and so must
-    // the letters' renderer worker (letter-worker.js) once the server starts it.
+    // main.ts's preload (path.join(import.meta.dirname, 'preload.cjs')) and the workers it
+    // starts (startModuleWorker(import.meta.url, 'job-worker'): job-worker.js beside it once
+    // built) must be there: the CSV import's, the letters' renderer and the letters' reader.
+    const shipped = ['job-worker.js', 'letter-worker.js', 'pages-worker.js', 'preload.cjs'];
     const beside = [
       ...[...main.matchAll(/path\d*\.join\(import\.meta\.dirname,\s*"([^"]+)"\)/g)].map((m) => m[1]!),
       ...[...main.matchAll(/new URL\("\.\/([^"]+\.js)",/g)].map((m) => m[1]!),
+      ...[...main.matchAll(/startModuleWorker\d*\(import\.meta\.url,\s*"([^"]+)"/g)].map(
+        (m) => `${m[1]!}.js`,
+      ),
     ].sort();
-    expect(beside).toEqual(expect.arrayContaining(['job-worker.js', 'preload.cjs']));
-    expect(beside.filter((f) => !['job-worker.js', 'letter-worker.js', 'preload.cjs'].includes(f))).toEqual(
-      [],
-    );
+    expect(beside).toEqual(shipped);
+    expect(beside.filter((f) => !shipped.includes(f))).toEqual([]);
     for (const file of beside) expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
     // Relative imports would name files that are not shipped; packages come from node_modules.
-    for (const file of [out.main, out.importWorker, out.letterWorker]) {
+    for (const file of [out.main, out.importWorker, out.letterWorker, out.pagesWorker]) {
       const specifiers = [
         ...fs
           .readFileSync(file, 'utf8')
@@ -97,5 +101,6 @@ describe('the Electron bundles', () => {
     }
     expect(fs.readFileSync(out.importWorker, 'utf8')).toContain('parentPort');
     expect(fs.readFileSync(out.letterWorker, 'utf8')).toContain('parentPort');
+    expect(fs.readFileSync(out.pagesWorker, 'utf8')).toContain('parentPort');
   }, 120_000);
 });

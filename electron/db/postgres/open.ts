@@ -55,6 +55,25 @@ export interface PostgresOptions {
   namedStatements?: boolean;
 }
 
+/**
+ * A read-only handle of one connection, for a worker thread (reader.ts): the same types and
+ * names as the store's, no migrations, no change channel, no named statements.
+ */
+export function openPostgresReader(url: string): { db: Db; close(): Promise<void> } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    types: typeParsers,
+    options: '-c TimeZone=UTC -c default_transaction_read_only=on',
+  });
+  pool.on('error', () => undefined);
+  const db: Db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, close: () => db.destroy() };
+}
+
 export async function openPostgres(opts: PostgresOptions): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: opts.url,
@@ -96,6 +115,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Store> {
     db,
     changes,
     location: redactUrl(opts.url),
+    readerSpec: () => ({ engine: 'postgres', url: opts.url }),
     async write<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
       if (closed) throw new Error('database is closed');
       for (let attempt = 1; ; attempt++) {

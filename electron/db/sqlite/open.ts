@@ -41,6 +41,7 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     changes: createChangeSignal(),
     db,
     location: opts.file,
+    readerSpec: () => ({ engine: 'sqlite', file: opts.file }),
     write: commits.write,
     search: sqliteContactSearch(db),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {

@@ -9,10 +9,9 @@
  * queued whole in memory ahead of the drawing.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../worker-start.ts';
 import type { LetterPage } from './pages.ts';
 
 export interface RenderJob {
@@ -38,27 +37,11 @@ export type RenderMessage =
   | { type: 'done'; bytes: Uint8Array | null; pages?: number }
   | { type: 'failed'; error: string };
 
-/** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
-function tsxEsmApi(from: string): string {
-  const pkgFile = createRequire(from).resolve('tsx/package.json');
-  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
-}
-
 function spawnWorker(): Worker {
-  const here = import.meta.url;
   // The worker's young generation (V8's nursery) is capped below V8's 48 MiB: drawing letters
   // makes short-lived objects fast, and a nursery let grow to 48 MiB is held at the run's peak.
   const options = { resourceLimits: { maxYoungGenerationSizeMb: rendererLimits.youngGenerationMiB } };
-  let w: Worker;
-  if (!here.endsWith('.ts')) w = new Worker(new URL('./letter-worker.js', here), options);
-  else {
-    const entry = new URL('./letter-worker.ts', here).href;
-    const boot = `import { register } from ${JSON.stringify(tsxEsmApi(here))}; register(); await import(${JSON.stringify(entry)});`;
-    w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);
-  }
+  const w = startModuleWorker(import.meta.url, 'letter-worker', options);
   // A worker that fails or ends while it waits warm is forgotten, never handed a job.
   const forget = () => {
     if (idle === w) idle = null;

@@ -6,14 +6,11 @@
  */
 import type { ImportKind } from '#shared/schemas/imports.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { finishImportJob, importCsvFile } from '../../domain/import-export/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
 import { isDomainError } from '../../domain/index.ts';
+import { startModuleWorker } from '../../worker-start.ts';
 import { storageFailure } from '../errors.ts';
 
 /**
@@ -52,21 +49,8 @@ export function failureMessage(err: unknown, stopped: boolean): string {
   return `The import stopped on an unexpected error. ${AFTER}`;
 }
 
-/** tsx's ESM loader API: a worker started from TypeScript sources registers it first. */
-function tsxEsmApi(from: string): string {
-  const pkgFile = createRequire(from).resolve('tsx/package.json');
-  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api']!.import.default)).href;
-}
-
 function startWorker(spec: JobSpec): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./job-worker.js', here), { workerData: spec });
-  const entry = new URL('./job-worker.ts', here).href;
-  const boot = `import { register } from ${JSON.stringify(tsxEsmApi(here))}; register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: spec });
+  return startModuleWorker(import.meta.url, 'job-worker', { workerData: spec });
 }
 
 export interface RunningJob {
