@@ -81,6 +81,8 @@ interface RunFigures {
   /** Of the run's whole process (its life), worker threads included. */
   maxRssMiB: number;
   rssBeforeMiB: number;
+  /** The main thread's JS heap in use just before the run (after a GC when --expose-gc is on). */
+  mainHeapBeforeMiB: number;
   /** The highest RSS sampled every 100 ms during the run. */
   sampledPeakMiB: number;
   /** The main thread's own: its JS heap, and memory outside it (buffers), at their highest sampled. */
@@ -184,7 +186,9 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
     // The first few warm the route up.
     entryQuiet = summary((await quiet.stop()).slice(5));
   }
+  (globalThis as { gc?: () => void }).gc?.();
   const rssBeforeMiB = process.memoryUsage.rss() / MiB;
+  const mainHeapBeforeMiB = process.memoryUsage().heapUsed / MiB;
   let sampledPeakMiB = rssBeforeMiB;
   let mainHeapPeakMiB = 0;
   let mainExternalPeakMiB = 0;
@@ -215,6 +219,7 @@ async function runSide(dataDir: string, accountId: string): Promise<RunFigures> 
     seconds,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     rssBeforeMiB,
+    mainHeapBeforeMiB,
     sampledPeakMiB,
     mainHeapPeakMiB,
     mainExternalPeakMiB,
@@ -270,7 +275,9 @@ async function bareSide(pagesFile: string, out: string): Promise<BareFigures> {
 }
 
 async function child<T>(args: string[]): Promise<T> {
-  const c = spawn('node', ['--import', 'tsx', import.meta.filename, ...args], {
+  // BENCH_YEAR_END_NODE_FLAGS: more flags for the run's process (--expose-gc: the heap before is measured after a GC).
+  const flags = (process.env.BENCH_YEAR_END_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const c = spawn('node', [...flags, '--import', 'tsx', import.meta.filename, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
