@@ -22,6 +22,7 @@ export {
   renderPdf,
   renderPdfBytes,
   rendererLimits,
+  rendererHeapMiB,
 } from './render/thread.ts';
 export { previewFirstLetter } from './preview.ts';
 export { letterRunLimits } from './run-queue.ts';

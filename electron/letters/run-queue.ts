@@ -33,7 +33,7 @@ export const letterRunLimits = {
 };
 
 function readerHeapOf(setting: string | undefined): number {
-  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 16 ? Number(setting) : 64;
+  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 16 ? Number(setting) : 32;
 }
 
 function lettersPerPartOf(setting: string | undefined): number {
@@ -79,7 +79,7 @@ const CAUSES: Record<string, string> = {
   ENOENT: 'a file or folder of the letters is missing',
   EMFILE: 'too many files are open',
   ERR_WORKER_OUT_OF_MEMORY:
-    'reading the letters needed more memory than a run may use (GIFTDESK_LETTER_READER_MIB raises it)',
+    'it needed more memory than a run may use (GIFTDESK_LETTER_READER_MIB raises what reading the letters may hold; GIFTDESK_LETTERS_PER_PART, fewer letters to a part, lowers what drawing them holds)',
 };
 
 /**

@@ -61,6 +61,7 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
       'dist/electron/preload.cjs',
       'dist/electron/job-worker.js',
       'dist/electron/letter-worker.js',
+      'dist/electron/pages-worker.js',
       'dist/renderer/index.html',
     ]) {
       expect(files.has(f), f).toBe(true);
@@ -82,6 +83,7 @@ describe('the packaged desktop app (electron-builder --dir)', () => {
       'dist/electron/main.js',
       'dist/electron/job-worker.js',
       'dist/electron/letter-worker.js',
+      'dist/electron/pages-worker.js',
     ]) {
       const code = readInArchive(bundle);
       for (const m of code.matchAll(

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../worker-start.ts';
+import { letterRunLimits } from '../run-queue.ts';
 import type { LetterPage } from './pages.ts';
 
 export interface RenderJob {
@@ -40,7 +41,16 @@ export type RenderMessage =
 function spawnWorker(): Worker {
   // The worker's young generation (V8's nursery) is capped below V8's 48 MiB: drawing letters
   // makes short-lived objects fast, and a nursery let grow to 48 MiB is held at the run's peak.
-  const options = { resourceLimits: { maxYoungGenerationSizeMb: rendererLimits.youngGenerationMiB } };
+  // Its old generation is bounded by what one part's document keeps (rendererHeapMiB): left
+  // unbounded, V8 let it grow to 100 MiB for a part of 15,000 letters whose live data is a fifth
+  // of that.
+  const options = {
+    resourceLimits: {
+      maxYoungGenerationSizeMb: rendererLimits.youngGenerationMiB,
+      maxOldGenerationSizeMb:
+        rendererLimits.oldGenerationMiB ?? rendererHeapMiB(letterRunLimits.lettersPerPart),
+    },
+  };
   const w = startModuleWorker(import.meta.url, 'letter-worker', options);
   // A worker that fails or ends while it waits warm is forgotten, never handed a job.
   const forget = () => {
@@ -53,9 +63,24 @@ function spawnWorker(): Worker {
 
 /**
  * How many renderers a process runs at most, how many chunks a run sends ahead of the drawing,
- * and each renderer's young generation (V8's `maxYoungGenerationSizeMb`; V8's own is 48).
+ * each renderer's young generation (V8's `maxYoungGenerationSizeMb`; V8's own is 48), and its
+ * old generation (`maxOldGenerationSizeMb`; null: rendererHeapMiB of the run's part size).
  */
-export const rendererLimits = { workers: 2, chunksInFlight: 3, youngGenerationMiB: 16 };
+export const rendererLimits: {
+  workers: number;
+  chunksInFlight: number;
+  youngGenerationMiB: number;
+  oldGenerationMiB: number | null;
+} = { workers: 2, chunksInFlight: 3, youngGenerationMiB: 16, oldGenerationMiB: null };
+
+/**
+ * A renderer's old generation for parts of `letters` letters: 30 MiB for the font, pdfkit and
+ * a chunk's drawing, and what a document keeps for each page until it ends (about 1.2 KiB a
+ * letter, parts.ts): 48 MiB for the default 15,000.
+ */
+export function rendererHeapMiB(letters: number): number {
+  return 30 + Math.ceil((Math.max(1, letters) * 1.2) / 1024);
+}
 
 /**
  * One renderer kept warm between jobs: starting a worker (its module graph, pdfkit, the
