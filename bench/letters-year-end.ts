@@ -283,6 +283,8 @@ async function child<T>(args: string[]): Promise<T> {
   let out = '';
   c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const [code] = (await once(c, 'exit')) as [number | null];
+  // BENCH_YEAR_END_CHILD_LOG: a file for all the child wrote (with --trace-gc: each thread's heap).
+  if (process.env.BENCH_YEAR_END_CHILD_LOG) fs.writeFileSync(process.env.BENCH_YEAR_END_CHILD_LOG, out);
   if (code !== 0) throw new Error(`the ${args[0]} process exited with ${code}`);
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
