@@ -79,7 +79,7 @@ const CAUSES: Record<string, string> = {
   ENOENT: 'a file or folder of the letters is missing',
   EMFILE: 'too many files are open',
   ERR_WORKER_OUT_OF_MEMORY:
-    'it needed more memory than a run may use (GIFTDESK_LETTER_READER_MIB raises what reading the letters may hold; GIFTDESK_LETTERS_PER_PART, fewer letters to a part, lowers what drawing them holds)',
+    'it needed more memory than a run may use (a letter of tens of thousands of gifts, or a setting too low: GIFTDESK_LETTER_RENDERER_MIB and GIFTDESK_LETTER_READER_MIB raise what drawing and reading the letters may hold)',
 };
 
 /**

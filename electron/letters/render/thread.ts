@@ -71,12 +71,24 @@ export const rendererLimits: {
   chunksInFlight: number;
   youngGenerationMiB: number;
   oldGenerationMiB: number | null;
-} = { workers: 2, chunksInFlight: 3, youngGenerationMiB: 16, oldGenerationMiB: null };
+} = {
+  workers: 2,
+  chunksInFlight: 3,
+  youngGenerationMiB: 16,
+  // GIFTDESK_LETTER_RENDERER_MIB (a whole number from 32) sets it for the process.
+  oldGenerationMiB: rendererHeapSetting(process.env.GIFTDESK_LETTER_RENDERER_MIB),
+};
+
+function rendererHeapSetting(setting: string | undefined): number | null {
+  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 32 ? Number(setting) : null;
+}
 
 /**
  * A renderer's old generation for parts of `letters` letters: 30 MiB for the font, pdfkit and
  * a chunk's drawing, and what a document keeps for each page until it ends (about 1.2 KiB a
- * letter, parts.ts): 48 MiB for the default 15,000.
+ * letter, parts.ts): 48 MiB for the default 15,000. One letter of 40,000 gifts (932 pages)
+ * prints within it; one of 150,000 does not, and its run fails saying to raise
+ * GIFTDESK_LETTER_RENDERER_MIB.
  */
 export function rendererHeapMiB(letters: number): number {
   return 30 + Math.ceil((Math.max(1, letters) * 1.2) / 1024);
