@@ -70,17 +70,16 @@ export async function* runLetterPages(
   merging: Merging,
 ): AsyncGenerator<LetterPage[]> {
   const reader = store.readerSpec?.();
-  const worker =
-    reader && !(reader.engine === 'sqlite' && reader.file === ':memory:')
-      ? start({
-          reader,
-          accountId,
-          runId,
-          merging,
-          orderPage: letterRunLimits.orderPage,
-          cacheMiB: letterRunLimits.readerCacheMiB,
-        })
-      : null;
+  const worker = reader
+    ? start({
+        reader,
+        accountId,
+        runId,
+        merging,
+        orderPage: letterRunLimits.orderPage,
+        cacheMiB: letterRunLimits.readerCacheMiB,
+      })
+    : null;
   if (!worker) {
     yield* letterPageChunks(store.db, accountId, runId, merging, donorOrderPages(store.db, runId));
     return;

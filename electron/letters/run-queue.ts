@@ -27,13 +27,16 @@ export const letterRunLimits = {
    * donors, a few MiB at any size of run; the rest is room for V8 to collect in.
    */
   // GIFTDESK_LETTER_READER_MIB (a whole number from 16) sets it for the process.
-  readerHeapMiB: readerHeapOf(process.env.GIFTDESK_LETTER_READER_MIB),
+  readerHeapMiB: mibSetting(process.env.GIFTDESK_LETTER_READER_MIB, 16) ?? 32,
   /** That worker's SQLite page cache (the server's connection keeps its own 64 MiB). */
   readerCacheMiB: 16,
 };
 
-function readerHeapOf(setting: string | undefined): number {
-  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 16 ? Number(setting) : 32;
+/** A memory setting in whole MiB from the environment: null when absent, malformed or under `least`. */
+export function mibSetting(setting: string | undefined, least: number): number | null {
+  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= least
+    ? Number(setting)
+    : null;
 }
 
 function lettersPerPartOf(setting: string | undefined): number {

@@ -41,7 +41,10 @@ export async function openSqlite(opts: SqliteOptions): Promise<Store> {
     changes: createChangeSignal(),
     db,
     location: opts.file,
-    readerSpec: () => ({ engine: 'sqlite', file: opts.file }),
+    // An in-memory database has no file another connection could open.
+    ...(opts.file === ':memory:'
+      ? {}
+      : { readerSpec: () => ({ engine: 'sqlite' as const, file: opts.file }) }),
     write: commits.write,
     search: sqliteContactSearch(db),
     timeBucket(column: string, unit: TimeUnit): RawBuilder<string> {

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../worker-start.ts';
-import { letterRunLimits } from '../run-queue.ts';
+import { letterRunLimits, mibSetting } from '../run-queue.ts';
 import type { LetterPage } from './pages.ts';
 
 export interface RenderJob {
@@ -76,12 +76,8 @@ export const rendererLimits: {
   chunksInFlight: 3,
   youngGenerationMiB: 16,
   // GIFTDESK_LETTER_RENDERER_MIB (a whole number from 32) sets it for the process.
-  oldGenerationMiB: rendererHeapSetting(process.env.GIFTDESK_LETTER_RENDERER_MIB),
+  oldGenerationMiB: mibSetting(process.env.GIFTDESK_LETTER_RENDERER_MIB, 32),
 };
-
-function rendererHeapSetting(setting: string | undefined): number | null {
-  return setting !== undefined && /^\d{2,5}$/.test(setting) && Number(setting) >= 32 ? Number(setting) : null;
-}
 
 /**
  * A renderer's old generation for parts of `letters` letters: 30 MiB for the font, pdfkit and
