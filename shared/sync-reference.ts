@@ -18,6 +18,13 @@
 
 export const REFERENCE_PREFIX = 'gd:';
 
+/**
+ * The name a GiftDesk server gives, among its extensions (`X-GiftDesk-Extensions`), to
+ * `DELETE /contacts/gd:<id>`: the contact created with that reference deleted, and the
+ * reference retired, so that a create carrying it afterwards creates nothing.
+ */
+export const RETIRE_EXTENSION = 'contact-reference-retire';
+
 /** The reference that names a local record. */
 export function referenceFor(localId: string): string {
   return `${REFERENCE_PREFIX}${localId}`;

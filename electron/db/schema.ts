@@ -50,6 +50,7 @@ import type {
 import type {
   ChangeLogTable,
   ContactSyncReferencesTable,
+  RetiredContactReferencesTable,
   DonationSyncReferencesTable,
   SyncDirectoryTable,
   SyncHqContactsTable,
@@ -129,6 +130,7 @@ export interface Database {
   syncHqContacts: SyncHqContactsTable;
   donationSyncReferences: DonationSyncReferencesTable;
   contactSyncReferences: ContactSyncReferencesTable;
+  retiredContactReferences: RetiredContactReferencesTable;
   donorTotalDeltas: DonorTotalDeltasTable;
   hubSettings: HubSettingsTable;
   hubStations: HubStationsTable;

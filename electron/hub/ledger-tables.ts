@@ -72,6 +72,9 @@ export const LEDGER_TABLES: Record<TableName, TableClass> = {
   syncHqContacts: { own: 'HQ contacts this GiftDesk met while matching by email' },
   donationSyncReferences: { own: 'the create-once keys of gifts this GiftDesk received from a client' },
   contactSyncReferences: { own: 'the create-once keys of contacts, and a mirrored donor’s origin reference' },
+  retiredContactReferences: {
+    own: 'references of contacts their sender deleted while a create of them was in doubt',
+  },
   donorTotalDeltas: { own: 'donor totals waiting to be folded in: derived from this database’s gifts' },
   hubSettings: { own: 'the hub’s hosting settings' },
   hubStations: { own: 'the hub’s stations and their keys (the stations kind carries their names)' },

@@ -3,6 +3,7 @@
  * rate limit, Host check, authentication) are plugins in gates.ts; errors, text checks at
  * entry and the OpenAPI document are set up here; no business rule is.
  */
+import { RETIRE_EXTENSION } from '#shared/sync-reference.ts';
 import { newId } from '#shared/ids.ts';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -266,7 +267,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       // What a GiftDesk sending here may use beyond the donor API (sync/push/trail.ts reads it);
       // a spec-only server names nothing.
       api.addHook('onRequest', async (_request, reply) => {
-        void reply.header('X-GiftDesk-Extensions', 'history');
+        void reply.header('X-GiftDesk-Extensions', `history, ${RETIRE_EXTENSION}`);
       });
       await contactRoutes(api, ctx);
       await contactViewRoutes(api, ctx);

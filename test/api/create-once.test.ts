@@ -293,3 +293,95 @@ describe('POST /contacts with a sync reference tag', () => {
     ).toBe(404);
   });
 });
+
+describe('DELETE /contacts/gd:<id>: the sender retires a contact reference', () => {
+  const lukasz = (t: TestServer, ref: string, extra: Record<string, unknown> = {}) => ({
+    accountId: t.accountId,
+    firstName: 'Łukasz',
+    lastName: 'Żółć',
+    primaryEmail: 'lukasz.zolc@example.org',
+    tags: ['gala 2026', `gd:${ref}`],
+    ...extra,
+  });
+  const total = async (t: TestServer) =>
+    expectStatus(await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&limit=100`), 200)
+      .total as number;
+
+  it('held by no contact: 404, and a create carrying it afterwards (one that landed late) is a 409 that writes nothing', async () => {
+    const t = await asNewAccount(s);
+    const ref = 'cnt_01JDRETIRE000000000000001';
+    const gone = await t.request('DELETE', `/api/v1/contacts/gd:${ref}?accountId=${t.accountId}`);
+    expect(expectStatus(gone, 404).code).toBe('contact_not_found');
+    expect(gone.headers.get('x-giftdesk-extensions')).toContain('contact-reference-retire');
+    const before = await snapshot(t);
+    const late = await t.request('POST', '/api/v1/contacts', lukasz(t, ref));
+    const refused = expectStatus(late, 409);
+    expect(refused.code).toBe('reference_retired');
+    expect(refused.details).toEqual([{ field: 'tags', issue: `carry the retired reference gd:${ref}` }]);
+    await expectUnchanged(t, before);
+    // The same name typed again, with its own reference (as "lukasz zolc" at another table): a contact.
+    expectStatus(
+      await t.request(
+        'POST',
+        '/api/v1/contacts',
+        lukasz(t, 'cnt_01JDRETIRE000000000000002', { firstName: 'lukasz', lastName: 'zolc' }),
+      ),
+      201,
+    );
+    expect(await total(t)).toBe(1);
+  });
+
+  it('held by the contact its create made: that contact is deleted, and the reference stays retired', async () => {
+    const t = await asNewAccount(s);
+    const ref = 'cnt_01JDRETIRE000000000000003';
+    const landed = expectStatus(await t.request('POST', '/api/v1/contacts', lukasz(t, ref)), 201);
+    const namesake = expectStatus(
+      await t.request('POST', '/api/v1/contacts', lukasz(t, 'cnt_01JDRETIRE000000000000004')),
+      201,
+    );
+    const del = await t.request('DELETE', `/api/v1/contacts/gd%3A${ref}?accountId=${t.accountId}`);
+    expect(expectStatus(del, 200).message).toContain(landed.id);
+    expect((await t.request('GET', `/api/v1/contacts/${landed.id}?accountId=${t.accountId}`)).status).toBe(
+      404,
+    );
+    expect(
+      expectStatus(await t.request('GET', `/api/v1/contacts/${namesake.id}?accountId=${t.accountId}`), 200)
+        .id,
+    ).toBe(namesake.id);
+    // Twice is the same: nothing held, still retired.
+    expectStatus(await t.request('DELETE', `/api/v1/contacts/gd:${ref}?accountId=${t.accountId}`), 404);
+    expectStatus(await t.request('POST', '/api/v1/contacts', lukasz(t, ref)), 409);
+    expect(await total(t)).toBe(1);
+  });
+
+  it('creates and the retirement at once: whichever order, no contact holds the reference afterwards', async () => {
+    const t = await asNewAccount(s);
+    const ref = 'cnt_01JDRETIRERACE00000000000';
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => t.request('POST', '/api/v1/contacts', lukasz(t, ref))),
+      t.request('DELETE', `/api/v1/contacts/gd:${ref}?accountId=${t.accountId}`),
+      ...Array.from({ length: 6 }, () => t.request('POST', '/api/v1/contacts', lukasz(t, ref))),
+    ]);
+    for (const a of answers) expect([200, 201, 404, 409], a.text).toContain(a.status);
+    expect(await total(t)).toBe(0);
+    expectStatus(await t.request('POST', '/api/v1/contacts', lukasz(t, ref)), 409);
+  });
+
+  it("a server of the donor API alone has no such thing: it names no extension, and gd:<id> is no contact's id", async () => {
+    const spec = await startTestServer({ specOnly: true });
+    try {
+      const r = await spec.request(
+        'DELETE',
+        `/api/v1/contacts/gd:cnt_01JDRETIRE000000000000005?accountId=${spec.accountId}`,
+      );
+      expectStatus(r, 404);
+      expect(r.headers.get('x-giftdesk-extensions')).toBeNull();
+      expectStatus(
+        await spec.request('POST', '/api/v1/contacts', lukasz(spec, 'cnt_01JDRETIRE000000000000005')),
+        201,
+      );
+    } finally {
+      await spec.close();
+    }
+  });
+});

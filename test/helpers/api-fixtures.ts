@@ -264,6 +264,7 @@ const TABLES = {
   syncHqContacts: true,
   donationSyncReferences: true,
   contactSyncReferences: true,
+  retiredContactReferences: true,
   donorTotalDeltas: true,
   hubSettings: true,
   hubStations: true,

@@ -9,12 +9,25 @@
  * local record is linked to it. The order is made by the proxy, not by timing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContact, getContact, updateContact } from '../../electron/domain/contacts/index.ts';
+import {
+  createContact,
+  deleteContact,
+  getContact,
+  updateContact,
+} from '../../electron/domain/contacts/index.ts';
 import { createDonation } from '../../electron/domain/donations/index.ts';
 import { createSyncEngine } from '../../electron/sync/push/engine.ts';
 import { remoteIdFor } from '../../electron/sync/outbox/links.ts';
 import type { FaultAction } from './fault-proxy.ts';
-import { checkHqMatchesLocal, startRig, syncToCompletion, testKeys, type SyncRig } from './rig.ts';
+import {
+  checkHqMatchesLocal,
+  startHq,
+  startRig,
+  syncToCompletion,
+  testKeys,
+  type HqSide,
+  type SyncRig,
+} from './rig.ts';
 
 /** The engine's request deadline here; the first create is held until well past it. */
 const DEADLINE_MS = 300;
@@ -22,9 +35,12 @@ const DEADLINE_MS = 300;
 const HOLD_CAP_MS = 20_000;
 
 let rig: SyncRig | undefined;
+let hqSide: HqSide | undefined;
 afterEach(async () => {
   await rig?.close();
+  await hqSide?.close();
   rig = undefined;
+  hqSide = undefined;
 });
 
 interface Held {
@@ -142,6 +158,51 @@ function landFirstThenLoseRepostAnswer(r: SyncRig, ref: string, meanwhile: () =>
     return { kind: 'forward' };
   });
   return { landed: landedP, repostFirst: () => seen >= 2 };
+}
+
+/**
+ * Holds the first POST carrying `gd:<ref>` and, as it arrives, runs `meanwhile` (the contact
+ * deleted here: a volunteer's undo while the create is on the wire). The create stays held until
+ * the engine, having looked for it in vain, has taken the delete as done — with a GiftDesk HQ,
+ * once HQ has answered the engine's `DELETE /contacts/gd:<ref>`; with HQ of the donor API alone
+ * (where nothing is sent), once the engine has nothing left to send — and only then reaches HQ.
+ */
+function landAfterDelete(
+  r: SyncRig,
+  ref: string,
+  meanwhile: () => Promise<void>,
+): Held & { settled(): void } {
+  const marker = `gd:${ref}`;
+  let seen = 0;
+  let retired = false;
+  let releaseHold!: () => void;
+  const hold = new Promise<void>((resolve) => (releaseHold = resolve));
+  let landed!: (status: number) => void;
+  const landedP = new Promise<number>((resolve) => (landed = resolve));
+  r.proxy.setRule(async (req): Promise<FaultAction> => {
+    if (req.method === 'DELETE' && decodeURIComponent(req.path).includes(marker))
+      return {
+        kind: 'forward',
+        beforeAnswer: () => {
+          retired = true;
+          releaseHold();
+        },
+      };
+    if (req.method !== 'POST' || !req.body.includes(marker)) return { kind: 'forward' };
+    seen++;
+    if (seen > 1) return { kind: 'forward' };
+    await meanwhile();
+    const cap = new Promise<void>((resolve) => setTimeout(resolve, HOLD_CAP_MS).unref());
+    await Promise.race([hold, cap]);
+    return {
+      kind: 'forward',
+      beforeAnswer: () => {
+        const rec = r.proxy.records.filter((x) => x.method === 'POST' && x.body.includes(marker)).at(-1);
+        landed(rec?.upstreamStatus ?? 0);
+      },
+    };
+  });
+  return { landed: landedP, repostFirst: () => retired || r.remote.specOnly, settled: releaseHold };
 }
 
 async function run(r: SyncRig, held: Held) {
@@ -289,4 +350,53 @@ describe('a create HQ commits after the client gave up on it', () => {
     const atHq = await getContact(rig.remote.ctx, rig.hq.accountId, hqId!);
     expect([atHq.firstName, atHq.lastName, atHq.employer]).toEqual(['José', 'Núñez', 'Acme']);
   });
+
+  it.each([
+    ['GiftDesk as HQ', false],
+    ['the donor API alone', true],
+  ])(
+    'a contact deleted here while its create was on the wire, the create landing after the look found nothing (%s)',
+    async (_name, specOnly) => {
+      hqSide = await startHq({ specOnly });
+      rig = await startRig({ timeoutMs: DEADLINE_MS, hqSide });
+      const r = rig;
+      const { ctx, accountId } = r.local;
+      const donor = await createContact(ctx, {
+        accountId,
+        firstName: 'Łukasz',
+        lastName: 'Żółć',
+        primaryEmail: 'lukasz.zolc@example.org',
+      });
+      const held = landAfterDelete(r, donor.id, () =>
+        deleteContact(ctx, accountId, donor.id).then(() => undefined),
+      );
+      const engine = createSyncEngine({
+        store: r.local.store,
+        keys: testKeys,
+        makeClient: r.makeClient,
+        random: () => 0,
+      });
+      try {
+        await syncToCompletion(engine, r, { faultyPasses: 200 });
+        held.settled(); // the engine is done with it: the held create goes on now, whatever HQ it is
+        const status = await held.landed;
+        await engine.runPass({ accountId });
+        const atHq = await r.remote.store.db
+          .selectFrom('contacts')
+          .select('id')
+          .where('accountId', '=', r.hq.accountId)
+          .execute();
+        if (r.remote.specOnly) {
+          // The donor API alone cannot be told: the late create lands (an extra record, never a loss).
+          expect(status).toBe(201);
+          expect(atHq).toHaveLength(1);
+        } else {
+          expect(atHq).toHaveLength(0);
+          expect(await checkHqMatchesLocal(r)).toEqual({ contacts: 0, donations: 0 });
+        }
+      } finally {
+        await engine.stop();
+      }
+    },
+  );
 });

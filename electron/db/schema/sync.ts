@@ -202,3 +202,10 @@ export interface ContactSyncReferencesTable {
   reference: string;
   contactId: string;
 }
+
+/** A contact reference its sender retired: a create carrying it creates nothing (domain/contacts/retire.ts). */
+export interface RetiredContactReferencesTable {
+  accountId: string;
+  reference: string;
+  retiredAt: string;
+}

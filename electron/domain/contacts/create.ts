@@ -17,6 +17,7 @@ import { getContact } from './read.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import { listCustomFields } from './custom-fields.ts';
 import { DomainError, ReferenceHeld } from '../errors.ts';
+import { lockReference, referenceRetired, referenceRetiredError } from './retire.ts';
 
 /**
  * How a contact is written: pushed or not, an import's reference, and `sameDonor` (an event
@@ -93,8 +94,12 @@ async function insertContact(
   return ctx.store.write(async (trx) => {
     if (opts.sameDonor) await lockAccount(trx, input.accountId);
     const defs = input.customFields ? await listCustomFields(trx, input.accountId) : [];
-    if (reference !== null && (await contactByReference(trx, input.accountId, reference)))
-      throw new ReferenceHeld(reference);
+    if (reference !== null) {
+      // Its sender's retirement of the reference and this create take turns (retire.ts).
+      await lockReference(trx, ctx.store.engine, input.accountId, reference);
+      if (await contactByReference(trx, input.accountId, reference)) throw new ReferenceHeld(reference);
+      if (await referenceRetired(trx, input.accountId, reference)) throw referenceRetiredError(reference);
+    }
     const record = prepareContact(input, defs, id, at, opts.externalId ?? null);
     if (opts.sameDonor) {
       const same = await sameDonorOf(ctx, trx, record.row);

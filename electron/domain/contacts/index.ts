@@ -17,6 +17,7 @@
  */
 export { type ContactWriteOptions, createContact, createContactOnce } from './create.ts';
 export { deleteContact } from './delete.ts';
+export { retireContactReference } from './retire.ts';
 export { contactHistory } from './history.ts';
 export { listContacts } from './list.ts';
 export { contactNotFound, getContact, getContactRow, lockContact, readContacts } from './read.ts';

@@ -15,9 +15,12 @@ import {
   deleteContact,
   getContact,
   listContacts,
+  retireContactReference,
   updateContact,
 } from '../../domain/contacts/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
+import { DomainError } from '../../domain/index.ts';
+import { referenceFor, referenceTagOwner } from '#shared/sync-reference.ts';
 import { acting, scopedAccount } from '../scope.ts';
 import { mayBeUpstream } from './resent.ts';
 import { IdParams, errors } from './common.ts';
@@ -77,7 +80,7 @@ export async function contactRoutes(
         'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
         "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.)",
       body: ContactCreateRequest,
-      response: { 201: Contact, 200: Contact, ...errors(400, 403, 413) },
+      response: { 201: Contact, 200: Contact, ...errors(400, 403, 409, 413) },
     },
     handler: async (req, reply) => {
       const { resentSince, ...input } = req.body;
@@ -124,14 +127,31 @@ export async function contactRoutes(
       description:
         "At an event hub, a station's key deletes only a donor whose gifts were all typed at that station: a donor " +
         'with a gift typed at another station or at the hub is a 409 `donor_has_other_gifts` naming how many, and ' +
-        'nothing is deleted.',
+        'nothing is deleted. GiftDesk extension: an id `gd:<id>` names the contact created with that sync reference, ' +
+        'and retires the reference: that contact, if there is one, is deleted as above, and a create carrying the ' +
+        'reference afterwards is a 409 `reference_retired` that creates nothing. When no contact holds it the answer ' +
+        'is 404 `contact_not_found`, and the reference is retired all the same. A GiftDesk sends it for a contact ' +
+        'deleted while its create had no answer, so that the create, should it land late, creates nothing.',
       params: IdParams,
       querystring: accountQuery,
       response: { 200: ContactDeleted, ...errors(400, 403, 404, 409) },
     },
-    handler: async (req) =>
-      deleteContact(ctx, scopedAccount(req, req.query.accountId), req.params.id, {
-        onlyStation: req.station?.id,
-      }),
+    handler: async (req) => {
+      const accountId = scopedAccount(req, req.query.accountId);
+      const opts = { onlyStation: req.station?.id };
+      // `gd:<id>`: the contact created with that sync reference, and the reference retired.
+      const owner = specOnly ? null : referenceTagOwner(req.params.id);
+      if (owner === null) return deleteContact(ctx, accountId, req.params.id, opts);
+      const reference = referenceFor(owner);
+      const deleted = await retireContactReference(ctx, accountId, reference, opts);
+      if (deleted === null)
+        throw new DomainError(
+          'not_found',
+          'contact_not_found',
+          `No contact was created with reference ${reference}; the reference is retired, so a create carrying it creates nothing from now on`,
+          [{ field: 'id', issue: 'names no contact of this account' }],
+        );
+      return { message: `Contact ${deleted} deleted; reference ${reference} retired` };
+    },
   });
 }

@@ -38,6 +38,8 @@ import { saidOf } from '../net/remote-words.ts';
 import { createLeasedRemote, LEASE_LOST, LostLease, takeLeaseForPass } from './under-lease.ts';
 import { sendTrail, trailRemote } from './trail.ts';
 export type { ContactMatcher } from './email-link.ts';
+import type { AccountPassResult, PassOptions, PassProgress, PassResult } from './pass-types.ts';
+export type { AccountPassResult, PassOptions, PassProgress, PassResult } from './pass-types.ts';
 
 export interface SyncLogger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -63,40 +65,6 @@ export interface SyncEngineOptions {
   random?: () => number;
   log?: SyncLogger;
   leaseMs?: number;
-}
-
-export interface PassProgress {
-  accountId: string;
-  done: number;
-  total: number;
-}
-
-export interface PassOptions {
-  accountId?: string;
-  onProgress?: (p: PassProgress) => void;
-  /**
-   * A person asked ("Sync now"): a record backing off after a failure that left HQ unchanged
-   * is tried in this pass instead of at its backoff's end. The pacer's rate and HQ's
-   * Retry-After still hold, the pass still stops after three failures in a row, and a record
-   * whose last outcome is unknown is still looked for at HQ first, not before its deadline.
-   */
-  tryNow?: boolean;
-}
-
-export interface AccountPassResult {
-  accountId: string;
-  requests: number;
-  applied: number;
-  parked: number;
-  failed: number;
-  /** Why the pass stopped early, if it did (key refused, HQ unreachable). */
-  stopped: string | null;
-}
-
-export interface PassResult {
-  /** False when another process holds the lease. */
-  ran: boolean;
-  accounts: AccountPassResult[];
 }
 
 type Result = 'ok' | 'blocked' | 'parked' | 'waiting' | 'failed' | 'auth' | 'lease';
@@ -296,6 +264,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
     tryNow: boolean,
   ): Promise<Result> {
     let emailChecked = false;
+    let askedExtensions = false;
     let outcome: Result = 'ok';
     for (let round = 0; round < 8; round++) {
       const item = await getItem(db, e.entityType, e.entityId);
@@ -319,6 +288,7 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         record: e,
         emailMatch: !emailChecked && opts.matchContact !== undefined,
         progress,
+        extensions: remote.extensions(client),
       });
       if (step.kind === 'done') return outcome;
       if (step.kind === 'blocked') {
@@ -332,6 +302,14 @@ export function createSyncEngine(opts: SyncEngineOptions) {
         return 'blocked';
       }
       if (step.kind === 'parked') return step.again ? 'waiting' : 'parked';
+      if (step.kind === 'askExtensions') {
+        // One spec read: its answer's header names the remote's extensions (under-lease.ts).
+        if (askedExtensions) return round === 0 ? 'waiting' : outcome; // no answer: next pass
+        askedExtensions = true;
+        result.requests++;
+        await timed(client, 'GET', '/contacts', undefined, { accountId: cfg.remoteAccountId, limit: 1 });
+        continue;
+      }
       if (step.kind === 'emailCheck') {
         emailChecked = true;
         if (!opts.matchContact) continue;

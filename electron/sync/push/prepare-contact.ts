@@ -2,7 +2,9 @@
  * Prepare for a contact (prepare.ts has the transaction, prepare-step.ts how a step is
  * written): its create (after the email match, unless another create of that email is still
  * unconfirmed), its update of the changed fields, its delete (parked for a person's word first
- * when HQ has gifts of it), or parked when it is not linked to HQ's contact.
+ * when HQ has gifts of it), or parked when it is not linked to HQ's contact. A contact deleted
+ * after a create of it went out unanswered has its reference retired at a GiftDesk remote
+ * (`DELETE /contacts/gd:<id>`, domain/contacts/retire.ts), so that create cannot land later.
  */
 import type { Contact } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
@@ -14,6 +16,7 @@ import { coalesce } from './coalesce.ts';
 import { contactCreateBody, contactUpdateBody } from './payloads.ts';
 import { type Preparing, type Step, withResentSince } from './prepare-step.ts';
 import { identityOf } from './sync-identity.ts';
+import { RETIRE_EXTENSION, referenceFor } from '#shared/sync-reference.ts';
 
 /**
  * The contact's next step. `emailMatch`: its create may first be matched by email (prepare's
@@ -33,6 +36,24 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
     plan = { kind: 'create', seqs: plan.seqs };
   switch (plan.kind) {
     case 'nothing':
+      if (plan.why !== 'already_at_hq' && item.firstAttemptAt !== null) {
+        // Deleted here after a create of it went out and was not linked: that create may still
+        // land, late. A GiftDesk remote is asked to retire its reference (and delete the contact
+        // if it has landed); an HQ of the donor API alone has no such thing, and nothing is sent.
+        if (x.extensions === null) return { kind: 'askExtensions' };
+        if (x.extensions.has(RETIRE_EXTENSION)) {
+          const reference = referenceFor(await identityOf(trx, 'contact', e.entityId));
+          return x.send(
+            plan,
+            'delete',
+            'DELETE',
+            `/contacts/${encodeURIComponent(reference)}`,
+            undefined,
+            { reference },
+            { accountId: cfg.remoteAccountId },
+          );
+        }
+      }
       return x.nothing(plan.seqs);
     case 'unlinked':
       return x.park(

@@ -21,6 +21,8 @@ export type Step =
   /** `again`: it was parked for the same reason already (a re-check that found nothing new). */
   | { kind: 'parked'; again: boolean }
   | { kind: 'emailCheck'; email: string }
+  /** The remote's extensions are needed to decide, and not known yet: one spec read tells (engine.ts). */
+  | { kind: 'askExtensions' }
   | {
       kind: 'send';
       attemptId: string;
@@ -58,6 +60,8 @@ export interface Preparing {
   changes: PendingChange[];
   /** Its HQ id, or null when it has none yet. */
   remoteId: string | null;
+  /** The GiftDesk extensions the remote named (under-lease.ts): none for an HQ of the donor API alone; null before it answered. */
+  extensions: ReadonlySet<string> | null;
   at: string;
   /** Parks it for a person with this code and reason. */
   park(code: SyncAttentionCode, reason: string): Promise<Step>;

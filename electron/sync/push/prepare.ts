@@ -7,7 +7,9 @@
  * The other answers: `done` (nothing to send; changes with no effect at HQ are settled),
  * `blocked` (waiting for another record to reach HQ first: a donor, a namesake's create of
  * the same email), `parked` (needs a person: "needs attention" with the reason), and
- * `emailCheck` (before creating a contact, look for HQ's contact with its email first).
+ * `emailCheck` (before creating a contact, look for HQ's contact with its email first), and
+ * `askExtensions` (whether the remote is a GiftDesk that retires a contact's reference is not
+ * known yet: one read tells).
  *
  * This file runs the transaction (the lease, the record's push state, its pending changes) and
  * hands the record to prepare-contact.ts or prepare-donation.ts, which decide its step;
@@ -30,6 +32,8 @@ import { LostLease } from './under-lease.ts';
 /** Attention codes the engine re-checks by itself on every pass (nothing at HQ to wait for); looked up by the stored code. */
 export const RECHECKED: ReadonlySet<string> = new Set<SyncAttentionCode>(['reference_not_linked']);
 
+const NONE: ReadonlySet<string> = new Set();
+
 export interface PrepareInput {
   store: Store;
   /** The domain context reads go through (a contact as the API shows it). */
@@ -47,6 +51,8 @@ export interface PrepareInput {
   emailMatch: boolean;
   /** Changes settled without a request (nothing to send for them). */
   progress: (n: number) => void;
+  /** The GiftDesk extensions the remote named; null before any answer of it (under-lease.ts); absent: none. */
+  extensions?: ReadonlySet<string> | null | undefined;
 }
 
 /**
@@ -74,9 +80,21 @@ export async function prepare(p: PrepareInput): Promise<Step> {
       return { kind: 'done' };
     }
     const remoteId = await remoteIdFor(trx, e.entityType, e.entityId);
-    const x = preparing({ trx, cfg, record: e, item, changes, remoteId, at }, (n) => {
-      settled += n;
-    });
+    const x = preparing(
+      {
+        trx,
+        cfg,
+        record: e,
+        item,
+        changes,
+        remoteId,
+        at,
+        extensions: p.extensions === undefined ? NONE : p.extensions,
+      },
+      (n) => {
+        settled += n;
+      },
+    );
     return e.entityType === 'contact' ? prepareContact(x, p.ctx, p.emailMatch) : prepareDonation(x);
   });
   if (settled > 0) p.progress(settled);
