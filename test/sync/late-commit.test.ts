@@ -399,4 +399,41 @@ describe('a create HQ commits after the client gave up on it', () => {
       }
     },
   );
+
+  it("HQ's key may not delete contacts (a volunteer's): the retirement refused, the delete is done and the pass goes on", async () => {
+    rig = await startRig({ timeoutMs: DEADLINE_MS });
+    const r = rig;
+    const { ctx, accountId, campaignId } = r.local;
+    await r.remote.store.db
+      .updateTable('apiKeys')
+      .set({ role: 'volunteer' })
+      .where('id', '=', r.hq.keyId)
+      .execute();
+    const donor = await createContact(ctx, { accountId, firstName: 'Lukasz', lastName: 'Zolc' });
+    const other = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
+    const gift = await createDonation(ctx, { accountId, contactId: other.id, campaignId, ...gala });
+    const held = landAfterDelete(r, donor.id, () =>
+      deleteContact(ctx, accountId, donor.id).then(() => undefined),
+    );
+    const engine = createSyncEngine({
+      store: r.local.store,
+      keys: testKeys,
+      makeClient: r.makeClient,
+      random: () => 0,
+    });
+    try {
+      await syncToCompletion(engine, r, { faultyPasses: 200 });
+      const refused = r.proxy.records.filter(
+        (x) => x.method === 'DELETE' && decodeURIComponent(x.path).includes(`gd:${donor.id}`),
+      );
+      expect(refused.map((x) => x.upstreamStatus)).toEqual([403]);
+      held.settled();
+      expect(await held.landed).toBe(201); // nothing retired: the late create lands, as with the donor API alone
+      // Robert Brown and his $19.99 went on all the same.
+      expect(await hqGiftsOf(r, gift.id)).toHaveLength(1);
+      expect(await remoteIdFor(r.local.store.db, 'contact', other.id)).not.toBeNull();
+    } finally {
+      await engine.stop();
+    }
+  });
 });

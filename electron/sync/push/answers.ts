@@ -8,7 +8,8 @@
  *   changes go again: coalesce.ts turns them into an update of what HQ's copy may lack;
  * - not applied → the attempt's changes pending again; then 429 → again after the pacer's
  *   pause; no answer, 408 or a redirect (the address is not HQ's API) → backoff; 401/403 →
- *   the pass stops; any other 4xx → parked with HQ's message (an update answered 404:
+ *   the pass stops (but a contact reference's retirement refused for the key's role is done:
+ *   nothing more can be asked of HQ for it); any other 4xx → parked with HQ's message (an update answered 404:
  *   deleted at HQ). A failure of the connection is written in connection-problem.ts's words,
  *   never as this record's fault;
  * - unknown (timeout, reset after sending, 5xx, a create answered without an id) → `unknown`
@@ -39,6 +40,7 @@ import { takeHubDonor } from '../station/feed-contacts.ts';
 import { applyHeldGifts } from '../station/feed-gifts.ts';
 import { foldNewDonor } from './fold-donor.ts';
 import { isMarksStep, recordMarksAnswer } from './marks.ts';
+import { isRetirement } from './prepare-contact.ts';
 
 export interface RecordDeps {
   store: Store;
@@ -227,6 +229,27 @@ export async function recordAnswer(d: RecordDeps, a: AnswerInput): Promise<Recor
       a.progress(n.folded);
       return 'folded';
     }
+    a.progress(n);
+    return 'again';
+  }
+  if (
+    res.outcome === 'notApplied' &&
+    res.status === 403 &&
+    res.error?.code === 'role_forbidden' &&
+    isRetirement(step)
+  ) {
+    // HQ's key may not delete contacts, so the reference cannot be retired there: the delete is
+    // done, as with an HQ of the donor API alone (a create landing late stays at HQ).
+    const n = await store.write(async (trx) => {
+      const settled = await settleAttempt(trx, cfg.accountId, step.attemptId, at);
+      await updateItem(trx, e.entityType, e.entityId, {
+        state: 'idle',
+        attemptId: null,
+        attemptBody: null,
+        updatedAt: at,
+      });
+      return settled;
+    });
     a.progress(n);
     return 'again';
   }

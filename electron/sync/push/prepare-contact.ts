@@ -16,7 +16,14 @@ import { coalesce } from './coalesce.ts';
 import { contactCreateBody, contactUpdateBody } from './payloads.ts';
 import { type Preparing, type Step, withResentSince } from './prepare-step.ts';
 import { identityOf } from './sync-identity.ts';
-import { RETIRE_EXTENSION, referenceFor } from '#shared/sync-reference.ts';
+import { REFERENCE_PREFIX, RETIRE_EXTENSION, referenceFor } from '#shared/sync-reference.ts';
+
+/** The path of a reference's retirement at a GiftDesk remote (domain/contacts/retire.ts there). */
+export const retirementPath = (reference: string): string => `/contacts/${encodeURIComponent(reference)}`;
+
+/** Whether a request is a reference's retirement. */
+export const isRetirement = (step: { op: string; path: string }): boolean =>
+  step.op === 'delete' && step.path.startsWith(retirementPath(REFERENCE_PREFIX));
 
 /**
  * The contact's next step. `emailMatch`: its create may first be matched by email (prepare's
@@ -47,7 +54,7 @@ export async function prepareContact(x: Preparing, ctx: DomainContext, emailMatc
             plan,
             'delete',
             'DELETE',
-            `/contacts/${encodeURIComponent(reference)}`,
+            retirementPath(reference),
             undefined,
             { reference },
             { accountId: cfg.remoteAccountId },
