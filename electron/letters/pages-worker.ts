@@ -1,12 +1,15 @@
 /**
  * The worker of pages-thread.ts: reads and merges a run's letters over its own reading
- * connection, one chunk ahead of what the run has asked for.
+ * connection, one chunk ahead of what the run has asked for, ten nice steps below the server.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReader } from '../db/reader.ts';
+import { yieldToTheEventLoop } from '../worker-priority.ts';
 import { donorOrderPages, letterPageChunks } from './paged.ts';
 import type { PagesJob, PagesMessage, PagesRequest } from './pages-thread.ts';
 
+// The run's reading takes what gift entry leaves, as its drawing does (letter-worker.ts).
+yieldToTheEventLoop();
 const port = parentPort;
 if (!port) throw new Error('pages-worker.ts runs in a worker thread');
 const job = workerData as PagesJob;

@@ -9,20 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderPdf, type LetterPage } from '../../electron/letters/index.ts';
 import { tempDir } from '../helpers/server.ts';
-
-/** Each thread of this process and its nice value (/proc/self/task/<tid>/stat, field 19). */
-function threadNices(): number[] {
-  const nices: number[] = [];
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return nices;
-}
+import { threadNices } from './thread-nices.ts';
 
 const dir = tempDir('giftdesk-letters-priority-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +26,7 @@ describe.skipIf(process.platform !== 'linux')('the letters render thread', () =>
     const seen = new Set<number>();
     let rendering = true;
     const printing = renderPdf(pages, path.join(dir, 'letters.pdf'), () => {
-      if (rendering) for (const n of threadNices()) seen.add(n);
+      if (rendering) for (const n of threadNices().values()) seen.add(n);
     }).finally(() => (rendering = false));
     await printing;
     expect(own).toBe(os.getPriority());

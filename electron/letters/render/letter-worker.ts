@@ -4,27 +4,10 @@
  * Started by thread.ts, which sends it one job at a time and keeps it warm between jobs;
  * built beside main.js as letter-worker.js.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { yieldToTheEventLoop } from '../../worker-priority.ts';
 import { type LettersFile, openLettersFile, renderLettersToBuffer } from './pdf.ts';
 import type { RenderJob, RenderMessage, WorkerRequest } from './thread.ts';
-
-/**
- * On Linux this thread alone (its id from /proc/thread-self) runs 10 nice steps below the
- * process, so the event loop that answers gift entry, and the app's own screens, get the
- * processor first while a run prints; the run takes what they leave. Elsewhere, or if the
- * system says no, it keeps the process's priority.
- */
-function yieldToTheEventLoop(): void {
-  try {
-    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
-  } catch {
-    // Not Linux, or not allowed: render at the process's priority.
-  }
-}
 
 yieldToTheEventLoop();
 const port = parentPort!;
