@@ -169,4 +169,71 @@ describe('POST /donations in two statements', () => {
     expect(await count('donations', s.accountId)).toBe(gifts + 6);
     expect(await counted(s.accountId)).toBe(countedBefore + 6);
   });
+  it('a gift typed in a batch: the open batch takes it, a closed one is a 409 and nothing is written', async () => {
+    const open = expectStatus(
+      await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Gala door', campaignId }),
+      201,
+    ) as { id: string };
+    const closed = expectStatus(
+      await s.request('POST', '/api/v1/batches', { accountId: s.accountId, name: 'Friday door', campaignId }),
+      201,
+    ) as { id: string };
+    expectStatus(
+      await s.request('PUT', `/api/v1/batches/${closed.id}`, { accountId: s.accountId, closed: true }),
+      200,
+    );
+    // Twin $19.99 cash gifts from one donor, both kept.
+    for (let i = 0; i < 2; i++) {
+      const saved = expectStatus(
+        await s.request(
+          'POST',
+          `/api/v1/batches/${open.id}/donations`,
+          giftBody(s, donorId, { campaignId, donationAmount: 19.99, paymentMethod: 'cash' }),
+        ),
+        201,
+      ) as { donation: { batchId: string }; batch: { count: number; total: number } };
+      expect(saved.donation.batchId).toBe(open.id);
+      expect(saved.batch).toMatchObject({ count: i + 1, total: 19.99 * (i + 1) });
+    }
+    const gifts = await count('donations', s.accountId);
+    const logs = await count('change_log', s.accountId);
+    expectError(
+      await s.request(
+        'POST',
+        `/api/v1/batches/${closed.id}/donations`,
+        giftBody(s, donorId, { campaignId, donationAmount: 19.99, paymentMethod: 'cash' }),
+      ),
+      409,
+      { code: 'batch_closed', field: 'batchId' },
+    );
+    expect(await count('donations', s.accountId)).toBe(gifts);
+    expect(await count('change_log', s.accountId)).toBe(logs);
+    if (s.store.engine !== 'postgres') return;
+    // On PostgreSQL the open batch's gift is written by the two statements; a closed batch, or
+    // another account's, is left to the ordinary way (null), which answers as above.
+    const input: DonationCreateBody = {
+      accountId: s.accountId,
+      contactId: donorId,
+      campaignId,
+      donationAmount: 19.99,
+      donationDate: '2026-03-01',
+      paymentMethod: 'cash',
+    };
+    const at = new Date().toISOString();
+    const row = await insertDonationInTwo(s.store.db, input, at, { batchId: open.id });
+    expect(row?.batchId).toBe(open.id);
+    expect(await insertDonationInTwo(s.store.db, input, at, { batchId: closed.id })).toBeNull();
+    const other = await s.otherAccount();
+    const theirs = expectStatus(
+      await s.request(
+        'POST',
+        '/api/v1/batches',
+        { accountId: other.accountId, name: 'Their door' },
+        { 'x-api-key': other.keyId, authorization: `Bearer ${other.secret}` },
+      ),
+      201,
+    ) as { id: string };
+    expect(await insertDonationInTwo(s.store.db, input, at, { batchId: theirs.id })).toBeNull();
+    expect(await count('donations', s.accountId)).toBe(gifts + 1);
+  });
 });

@@ -7,8 +7,9 @@
  * on its own, without BEGIN and COMMIT: one statement is one transaction, all or nothing, and
  * durable when it returns (synchronous_commit as for any commit).
  *
- * Only the common case takes this way: a gift with no donation account (no limit check), no
- * gift-entry batch, not voided on arrival, nothing to run in its transaction. Anything the
+ * Only the common case takes this way: a gift with no donation account (no limit check), not
+ * voided on arrival, nothing to run in its transaction; a gift typed in a gift-entry batch
+ * takes it too, its batch checked open in the read as the ordinary way checks it. Anything the
  * two statements do not settle — a referenced record not found, the donor not found (or
  * deleted between them), a key or constraint refused — writes nothing and answers null, and
  * the caller creates the gift the ordinary way (insertDonation in a transaction), which gives
@@ -36,12 +37,16 @@ import {
 /** Serialization failure, deadlock: the statement is run again, as Store.write does. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/** The lookups' optional checks: each is in the statement only when the gift names the record. */
+/**
+ * The lookups' optional checks: each is in the statement only when the gift names the record
+ * (a batch must also be open: a closed one is the ordinary way's 409).
+ */
 const CHECKS = [
-  ['campaign', 'campaigns'],
-  ['committee', 'committees'],
-  ['behalf', 'contacts'],
-  ['facilitated', 'contacts'],
+  ['campaign', 'campaigns', ''],
+  ['committee', 'committees', ''],
+  ['behalf', 'contacts', ''],
+  ['facilitated', 'contacts', ''],
+  ['batch', 'batches', ' and closed_at is null'],
 ] as const;
 
 /**
@@ -56,8 +61,10 @@ function lookups(given: readonly boolean[], reference: boolean): string {
   let text = lookupsSql.get(key);
   if (text === undefined) {
     let n = 2;
-    const checks = CHECKS.flatMap(([as, table], i) =>
-      given[i] ? [`exists (select 1 from ${table} where id = $${++n} and account_id = a.id) as ${as}`] : [],
+    const checks = CHECKS.flatMap(([as, table, also], i) =>
+      given[i]
+        ? [`exists (select 1 from ${table} where id = $${++n} and account_id = a.id${also}) as ${as}`]
+        : [],
     );
     if (reference)
       checks.push(
@@ -84,6 +91,7 @@ interface Lookups {
   committee?: boolean;
   behalf?: boolean;
   facilitated?: boolean;
+  batch?: boolean;
   held?: boolean;
 }
 
@@ -185,7 +193,7 @@ export async function insertDonationInTwo(
   at: string,
   opts: DonationWriteOptions,
 ): Promise<DonationRow | null> {
-  if (opts.voided || opts.onCreated || present(opts.batchId) || present(input.donationAccountId)) return null;
+  if (opts.voided || opts.onCreated || present(input.donationAccountId)) return null;
   return db.connection().execute((conn) => inTwo(conn, input, at, opts));
 }
 
@@ -205,7 +213,13 @@ async function inTwo(
   }
   const reference = opts.syncReference === false ? null : donationReferenceOf(input.notes);
   const day = checked.donationDate.slice(0, 10);
-  const ids = [input.campaignId, input.committeeId, input.onBehalfOfContactId, input.facilitatedByContactId];
+  const ids = [
+    input.campaignId,
+    input.committeeId,
+    input.onBehalfOfContactId,
+    input.facilitatedByContactId,
+    opts.batchId,
+  ];
   const named = ids.map(present);
   const found = (
     await db.executeQuery<Lookups>(
