@@ -53,7 +53,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe.skipIf(process.platform !== 'linux')('the letters reader thread', () => {
+// Linux only; and a process already near the lowest priority (nice 10 and above) leaves no room to see.
+describe.skipIf(process.platform !== 'linux' || os.getPriority() > 9)('the letters reader thread', () => {
   it('reads and merges a run below the priority of the process serving gift entry', async () => {
     const own = os.getPriority();
     const lowered = Math.min(19, own + 10);
