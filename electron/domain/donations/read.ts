@@ -4,12 +4,23 @@
  * the order they were typed.
  */
 import type { DonationChange, DonationDetail } from '#shared/schemas/donations.ts';
+import type { ExpressionBuilder } from 'kysely';
 import { reusable } from '../../db/bulk.ts';
+import type { Database, DonationsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { laterChangesOf } from './later-changes.ts';
 import { donationFromRow } from '../row-mappers.ts';
+
+/** One name part of the person a gift credits or was raised by, by key (null: none named). */
+function personColumn(
+  eb: ExpressionBuilder<Database & { d: DonationsTable }, 'd'>,
+  ref: 'd.onBehalfOfContactId' | 'd.facilitatedByContactId',
+  column: 'p.firstName' | 'p.lastName',
+) {
+  return eb.selectFrom('contacts as p').select(column).whereRef('p.id', '=', ref);
+}
 
 /**
  * The full records of donations, as the app shows them. Only the donor and the gift's sync
@@ -31,26 +42,10 @@ function detailQuery(db: Db, accountId: string) {
           .select('m.name')
           .whereRef('m.id', '=', 'd.campaignId')
           .as('campaignName'),
-        eb
-          .selectFrom('contacts as ob')
-          .select('ob.firstName')
-          .whereRef('ob.id', '=', 'd.onBehalfOfContactId')
-          .as('onBehalfOfFirstName'),
-        eb
-          .selectFrom('contacts as ob')
-          .select('ob.lastName')
-          .whereRef('ob.id', '=', 'd.onBehalfOfContactId')
-          .as('onBehalfOfLastName'),
-        eb
-          .selectFrom('contacts as fb')
-          .select('fb.firstName')
-          .whereRef('fb.id', '=', 'd.facilitatedByContactId')
-          .as('facilitatedByFirstName'),
-        eb
-          .selectFrom('contacts as fb')
-          .select('fb.lastName')
-          .whereRef('fb.id', '=', 'd.facilitatedByContactId')
-          .as('facilitatedByLastName'),
+        personColumn(eb, 'd.onBehalfOfContactId', 'p.firstName').as('onBehalfOfFirstName'),
+        personColumn(eb, 'd.onBehalfOfContactId', 'p.lastName').as('onBehalfOfLastName'),
+        personColumn(eb, 'd.facilitatedByContactId', 'p.firstName').as('facilitatedByFirstName'),
+        personColumn(eb, 'd.facilitatedByContactId', 'p.lastName').as('facilitatedByLastName'),
         eb
           .exists(
             eb
