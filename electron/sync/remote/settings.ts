@@ -3,6 +3,9 @@
  * key id and secret (sealed at rest, secret-box.ts), HQ's account id, the rate (requests per
  * second, default 5) and the schedule (seconds between passes, default 60). One per account.
  */
+import type { Selectable } from 'kysely';
+import { reusable } from '../../db/bulk.ts';
+import type { SyncRemotesTable } from '../../db/schema.ts';
 import type { Db, Store } from '../../db/store.ts';
 import { DomainError, invalidField } from '../../domain/errors.ts';
 import { hqUrlIssue } from '#shared/schemas/sync.ts';
@@ -171,9 +174,16 @@ export async function saveRemoteSettings(
   return (await getRemoteSettings(store.db, input.accountId))!;
 }
 
-type Row = Awaited<ReturnType<typeof selectRow>>;
-function selectRow(db: Db, accountId: string) {
-  return db.selectFrom('syncRemotes').selectAll().where('accountId', '=', accountId).executeTakeFirst();
+type Row = Selectable<SyncRemotesTable> | undefined;
+
+/** The account's remote row: every sync status reads it (after every save in gift entry), so named on PostgreSQL. */
+const rowByAccount = reusable(
+  (db, p) => db.selectFrom('syncRemotes').selectAll().where('accountId', '=', p<string>(0)),
+  { named: true },
+);
+
+async function selectRow(db: Db, accountId: string): Promise<Row> {
+  return (await rowByAccount(db, [accountId])).rows[0] as Row;
 }
 
 function view(r: NonNullable<Row>): RemoteSettings {

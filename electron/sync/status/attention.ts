@@ -5,6 +5,7 @@
  */
 import { saidOf } from '../net/remote-words.ts';
 import type { SyncListedAttentionCode, SyncRecordCode } from '#shared/schemas/sync.ts';
+import { reusable } from '../../db/bulk.ts';
 import type { Store, Db } from '../../db/store.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { pendingChanges, settleSeqs } from '../outbox/outbox.ts';
@@ -117,16 +118,34 @@ export interface AttentionItem {
   since: string | null;
 }
 
+// Both lists are read by every sync status (after every save in gift entry): named on PostgreSQL.
+const parkedOf = reusable(
+  (db, p) =>
+    db
+      .selectFrom('syncItems')
+      .selectAll()
+      .where('accountId', '=', p<string>(0))
+      .where('state', '=', 'attention')
+      .orderBy('attentionAt')
+      .orderBy('entityId'),
+  { named: true },
+);
+const failingOf = reusable(
+  (db, p) =>
+    db
+      .selectFrom('syncItems')
+      .selectAll()
+      .where('accountId', '=', p<string>(0))
+      .where('failures', '>=', p<number>(1))
+      .where('state', '!=', 'attention')
+      .orderBy('failures', 'desc')
+      .limit(100),
+  { named: true },
+);
+
 /** The needs-attention list: every record of the account parked for a person (state `attention`). */
 export async function listAttention(db: Db, accountId: string): Promise<AttentionItem[]> {
-  const rows = await db
-    .selectFrom('syncItems')
-    .selectAll()
-    .where('accountId', '=', accountId)
-    .where('state', '=', 'attention')
-    .orderBy('attentionAt')
-    .orderBy('entityId')
-    .execute();
+  const rows = (await parkedOf(db, [accountId])).rows as ItemRow[];
   const labels = await labelsOf(db, rows);
   return rows.map((r) => ({
     entityType: r.entityType as PushEntity,
@@ -154,15 +173,7 @@ export async function listFailing(
     nextTryAt: string | null;
   }>
 > {
-  const rows = await db
-    .selectFrom('syncItems')
-    .selectAll()
-    .where('accountId', '=', accountId)
-    .where('failures', '>=', atLeast)
-    .where('state', '!=', 'attention')
-    .orderBy('failures', 'desc')
-    .limit(100)
-    .execute();
+  const rows = (await failingOf(db, [accountId, atLeast])).rows as ItemRow[];
   const labels = await labelsOf(db, rows);
   return rows.map((r) => ({
     entityType: r.entityType as PushEntity,

@@ -19,6 +19,7 @@
  *   take (a spec-only HQ), and the sentence that says so.
  */
 import { sql } from 'kysely';
+import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
 import { listAttention, listFailing } from './attention.ts';
 import { connectionState, ONLINE_WINDOW_MS } from '../net/reachability.ts';
@@ -26,29 +27,40 @@ import { PUSHED_TYPES } from '../outbox/outbox.ts';
 import { getRemoteSettings } from '../remote/settings.ts';
 import { saidOf } from '../net/remote-words.ts';
 
-/** The outbox of an account, in changes: all still to go, in a request, of parked records. */
+/**
+ * The outbox of an account, in changes: all still to go, in a request, of parked records. Every
+ * status reads it (after every save in gift entry), so named on PostgreSQL, as is the backoff's.
+ */
+const outboxCountsOf = reusable(
+  (db, p) =>
+    db
+      .selectFrom('changeLog as c')
+      .leftJoin('syncItems as i', (j) =>
+        j.onRef('i.entityType', '=', 'c.entityType').onRef('i.entityId', '=', 'c.entityId'),
+      )
+      .select([
+        sql<number>`count(*)`.as('all'),
+        sql<number>`count(c.attempt_id)`.as('inAttempt'),
+        sql<number>`coalesce(sum(case when i.state = 'attention' then 1 else 0 end), 0)`.as('parked'),
+        sql<number>`coalesce(sum(case when i.state = 'attention' and c.attempt_id is not null then 1 else 0 end), 0)`.as(
+          'parkedInAttempt',
+        ),
+      ])
+      .where('c.accountId', '=', p<string>(0))
+      .where('c.push', '=', 1)
+      .where('c.syncedAt', 'is', null)
+      .where('c.entityType', 'in', PUSHED_TYPES),
+  { named: true },
+);
+
 async function outboxCounts(
   db: Db,
   accountId: string,
 ): Promise<{ all: number; inAttempt: number; parked: number; parkedInAttempt: number }> {
-  const r = await db
-    .selectFrom('changeLog as c')
-    .leftJoin('syncItems as i', (j) =>
-      j.onRef('i.entityType', '=', 'c.entityType').onRef('i.entityId', '=', 'c.entityId'),
-    )
-    .select([
-      sql<number>`count(*)`.as('all'),
-      sql<number>`count(c.attempt_id)`.as('inAttempt'),
-      sql<number>`coalesce(sum(case when i.state = 'attention' then 1 else 0 end), 0)`.as('parked'),
-      sql<number>`coalesce(sum(case when i.state = 'attention' and c.attempt_id is not null then 1 else 0 end), 0)`.as(
-        'parkedInAttempt',
-      ),
-    ])
-    .where('c.accountId', '=', accountId)
-    .where('c.push', '=', 1)
-    .where('c.syncedAt', 'is', null)
-    .where('c.entityType', 'in', PUSHED_TYPES)
-    .executeTakeFirstOrThrow();
+  const r = (await outboxCountsOf(db, [accountId])).rows[0] as Record<
+    'all' | 'inAttempt' | 'parked' | 'parkedInAttempt',
+    number | string
+  >;
   return {
     all: Number(r.all),
     inAttempt: Number(r.inAttempt),
@@ -57,15 +69,21 @@ async function outboxCounts(
   };
 }
 
+const backoffOf = reusable(
+  (db, p) =>
+    db
+      .selectFrom('syncItems')
+      .select((eb) => eb.fn.min('nextTryAt').as('t'))
+      .where('accountId', '=', p<string>(0))
+      .where('state', '!=', 'attention')
+      .where('nextTryAt', '>', p<string>(1)),
+  { named: true },
+);
+
 /** The earliest backoff of the account's records that go on their own, still running at `now`. */
 async function earliestBackoff(db: Db, accountId: string, now: number): Promise<number | null> {
-  const r = await db
-    .selectFrom('syncItems')
-    .select((eb) => eb.fn.min('nextTryAt').as('t'))
-    .where('accountId', '=', accountId)
-    .where('state', '!=', 'attention')
-    .where('nextTryAt', '>', new Date(now).toISOString())
-    .executeTakeFirst();
+  const r = (await backoffOf(db, [accountId, new Date(now).toISOString()])).rows[0] as
+    { t: string | null } | undefined;
   return r?.t ? Date.parse(r.t) : null;
 }
 
