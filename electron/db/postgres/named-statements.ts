@@ -1,6 +1,7 @@
 /**
  * Named prepared statements on PostgreSQL for the few statements every gift runs (the API
- * key's row, the rate-limit bucket, the gift's lookups and its write). PostgreSQL plans an
+ * key's row, the rate-limit bucket, the gift's lookups and its write) and the reads a save in
+ * gift entry answers with (the gift, its batch, the sync status). PostgreSQL plans an
  * unnamed statement each time it is sent, and for the gift's write that planning cost more
  * than running it (bench/RESULTS.md, POST /donations on PostgreSQL); a named one is parsed and
  * planned once per connection and then only bound and run.
