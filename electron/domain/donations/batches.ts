@@ -187,23 +187,15 @@ const batchById = reusable(
   (db, p) =>
     db
       .selectFrom('batches as b')
+      .leftJoin('donations as d', (j) => j.onRef('d.batchId', '=', 'b.id').on('d.status', '=', 'completed'))
       .selectAll('b')
       .select((eb) => [
-        eb
-          .selectFrom('donations as d')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('d.batchId', '=', 'b.id')
-          .where('d.status', '=', 'completed')
-          .as('n'),
-        eb
-          .selectFrom('donations as d')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>('d.amountCents'), e.lit(0)).as('cents'))
-          .whereRef('d.batchId', '=', 'b.id')
-          .where('d.status', '=', 'completed')
-          .as('cents'),
+        eb.fn.count<number>('d.id').as('n'),
+        eb.fn.coalesce(eb.fn.sum<number>('d.amountCents'), eb.lit(0)).as('cents'),
       ])
       .where('b.id', '=', p<string>(0))
-      .where('b.accountId', '=', p<string>(1)),
+      .where('b.accountId', '=', p<string>(1))
+      .groupBy('b.id'),
   { named: true },
 );
 
