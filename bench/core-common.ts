@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import vm from 'node:vm';
 
 export const exec = promisify(execFile);
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -16,6 +17,22 @@ export const FAR_OFFSET = Math.floor(N * 0.9);
 export const WORK = path.resolve('bench/.work', `run-${process.pid}`);
 export const log = (s: string) =>
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+/**
+ * Throws unless the process's `JSON.parse` and `JSON.stringify` are the engine's own. Every
+ * server the bench times in its own process parses and writes JSON on each request, and a
+ * module that installs polyfills over them (pdf.js's legacy build does: core-js, forced on
+ * Node 20) slows the side that writes more of it. Called before each part is timed.
+ */
+export function assertNativeJson(): void {
+  // Another realm's Function.prototype.toString: core-js also patches this realm's, so that its
+  // polyfills print as native code.
+  const source = vm.runInNewContext('Function.prototype.toString') as (this: unknown) => string;
+  const native = (f: unknown) => /\{\s*\[native code\]\s*\}\s*$/.test(source.call(f));
+  if (!native(JSON.parse) || !native(JSON.stringify))
+    throw new Error(
+      'JSON.parse or JSON.stringify is not native in the bench process: a module polyfilled it',
+    );
+}
 export const fmt = (n: number, d = 1) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 

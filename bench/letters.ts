@@ -26,12 +26,11 @@ import path from 'node:path';
 import { openStore } from '../electron/db/open.ts';
 import { createAccount } from '../electron/domain/accounts/accounts.ts';
 import { createContext } from '../electron/domain/context.ts';
-import { fmt, log } from './core-common.ts';
+import { exec, fmt, log } from './core-common.ts';
 import { LETTER_PERIOD, seedLetterData, type LetterData } from './letters-data.ts';
 import { letterSettings, writePages } from './letters-run.ts';
 import type { SideResult } from './letters-side.ts';
 import type { UiRow } from './renderer-common.ts';
-import { pdfPages } from '../test/letters/pdf-text.ts';
 
 const ROUNDS = Number(process.env.BENCH_LETTERS_ROUNDS ?? 3);
 
@@ -77,7 +76,11 @@ async function dataFolder(dir: string): Promise<{ data: LetterData; pagesFile: s
  * The two PDFs read back with pdf.js: the same text, whitespace aside, in the same order.
  */
 async function sameText(ours: string, bare: string): Promise<TextCheck> {
-  const [a, b] = [await pdfPages(ours), await pdfPages(bare)];
+  // In a process of its own: pdf.js would replace this process's JSON (bench/pdf-pages.ts).
+  const { stdout } = await exec('node', ['--import', 'tsx', 'bench/pdf-pages.ts', ours, bare], {
+    maxBuffer: 1 << 30,
+  });
+  const [a, b] = JSON.parse(stdout) as [string[][], string[][]];
   const squash = (pages: string[][]) => pages.map((lines) => lines.join('').replace(/\s+/g, ''));
   const [x, y] = [squash(a), squash(b)];
   const whole = x.join('') === y.join('');

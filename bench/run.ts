@@ -31,13 +31,17 @@ import { benchHubJoin, hubJoinMarkdown } from './hub-join.ts';
 import { benchLetters, lettersMarkdown } from './letters.ts';
 import { hubMarkdown } from './hub-figures.ts';
 import { benchSync, syncMarkdown } from './sync.ts';
-import { SCALE, N, WORK, log, fmt, type Row, rows, notes } from './core-common.ts';
+import { SCALE, N, WORK, assertNativeJson, log, fmt, type Row, rows, notes } from './core-common.ts';
 import { benchPostThroughput } from './core-post.ts';
 import { bigDb, benchReads, benchImportLag } from './core-big.ts';
 
 const ALL_PARTS = 'post,import,reads,lag,hq,ui,sync,hub,hub-join,letters';
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS).split(',').map((s) => s.trim()));
-const part = (name: string) => PARTS.has(name);
+/** Whether a part runs; each part runs in this process, so its JSON must still be the engine's own. */
+const part = (name: string) => {
+  assertNativeJson();
+  return PARTS.has(name);
+};
 
 async function benchUi(): Promise<{ rows: Row[]; notes: string[] }> {
   // A child process: Chromium and the renderer's harness stay out of this process, and the
