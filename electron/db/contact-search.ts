@@ -27,6 +27,17 @@ export interface SeqRange {
   to: number | Expression<number>;
 }
 
+/**
+ * The contacts' `seq`s a search condition may return, as a query (a window of the account's
+ * order index, at most a few thousand): a hint for an engine that can test each entry of its
+ * full-text index against a set built from them, instead of building a set of every match
+ * (SQLite; the domain's searchPageIds, where the order's window is not a narrow span of seqs).
+ * The condition then holds only the account's contacts among them, however it is driven.
+ */
+export interface SeqSet {
+  among: Expression<unknown>;
+}
+
 export interface ContactSearch {
   /**
    * A condition on `contacts` matching the search text within one account: words and word
@@ -44,7 +55,7 @@ export interface ContactSearch {
     accountId: string,
     drive?: 'match' | 'order',
     tier?: SearchTier,
-    range?: SeqRange,
+    range?: SeqRange | SeqSet,
     dense?: boolean,
   ): Expression<SqlBool> | null;
   /**
@@ -57,13 +68,20 @@ export interface ContactSearch {
    */
   count(text: string, accountId: string, tier?: SearchTier, cap?: number): Promise<number | null>;
   /**
-   * Where the engine counts a tier's matches only by building the set of them anyway (the
-   * join of several words' ranges, on PostgreSQL): a query of that set's contact `seq`s, each
-   * once, the same set as `condition` for the tier, so the caller can count it and read a
-   * page of it in one statement from one build. Null when counting is cheaper without the
-   * set (one word; SQLite's full-text index), or the text has no words.
+   * Where the engine counts a tier's matches only by building the set of them anyway, or can
+   * count and page several words' matches from one read of its index: a query of that set's
+   * contact `seq`s, each once, the same set as `condition` for the tier, so the caller can
+   * count it and read a page of it in one statement from one build. Null when counting is
+   * cheaper without the set (one word), or the text has no words. With `cap`, the engine may
+   * cut the set short once it holds more than `cap` (the caller then does not use it; SQLite,
+   * whose set costs a temporary index entry per match where its count reads the index alone).
    */
-  matchSet?(text: string, accountId: string, tier?: SearchTier): RawBuilder<{ seq: number }> | null;
+  matchSet?(
+    text: string,
+    accountId: string,
+    tier?: SearchTier,
+    cap?: number,
+  ): Promise<RawBuilder<{ seq: number }> | null>;
 }
 
 /** The words of a search text: accents folded (foldText), lower case, split on anything not a letter or digit. */

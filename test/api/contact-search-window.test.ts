@@ -15,6 +15,7 @@ import {
   prepareContact,
   type NewContactRecord,
 } from '../../electron/domain/contacts/index.ts';
+import { searchTuning } from '../../electron/domain/contacts/search.ts';
 import { newId } from '#shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -271,6 +272,67 @@ describe('a broad search read through a window of the order', () => {
           `${text} total=false ${offset}`,
         ).toEqual({ ids: expected(quiet, text, order, offset, limit).ids, total: null });
       }
+    }
+  });
+});
+
+describe('several words counted and paged from one read of their matches', () => {
+  // Two words, none of one letter (SQLite builds their set in creation order too), and two
+  // with a one-letter word (creation order then counts and reads a window, as for one word).
+  const SEARCHES = ['jo brown', 'ada walker', 'zoe nu', 'harbor legal', 'mail example', 'jo b', 'robert w'];
+  const LIST: Array<[string, Order]> = [
+    ['', desc((c) => c.createdAt)],
+    ['&sortBy=createdAt&sortOrder=asc', asc((c) => c.createdAt)],
+  ];
+  const SUMMARIES: Array<[string, Order]> = [
+    ['sortBy=createdAt&sortOrder=desc', desc((c) => c.createdAt)],
+    ['sortBy=lastDonationDate&sortOrder=desc', desc((c) => c.lastDonationDate)],
+  ];
+  const PAGES = [
+    [0, 20],
+    [0, 100],
+    [60, 20],
+    [700, 50],
+  ] as const;
+
+  async function everyPage(label: string): Promise<void> {
+    for (const text of SEARCHES) {
+      for (const [offset, limit] of PAGES) {
+        for (const [query, order] of LIST)
+          expect(
+            await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`),
+            `${label}: ${text} ${query} ${offset}`,
+          ).toEqual(expected(s.accountId, text, order, offset, limit));
+        for (const [query, order] of SUMMARIES)
+          expect(
+            await page(
+              s.accountId,
+              '/api/v1/contact-summaries',
+              text,
+              `limit=${limit}&offset=${offset}&${query}`,
+            ),
+            `${label}: ${text} ${query} ${offset}`,
+          ).toEqual(expected(s.accountId, text, order, offset, limit));
+        const relevance: Order = (a, b) => tier(a, text) - tier(b, text) || byText(b.id, a.id);
+        expect(
+          await page(quiet, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}&sortBy=relevance`),
+          `${label}: ${text} relevance ${offset}`,
+        ).toEqual(expected(quiet, text, relevance, offset, limit));
+      }
+    }
+  }
+
+  it('every page exact in creation and last-gift order and by relevance, this account only', async () => {
+    await everyPage('as served');
+  });
+
+  it('the same when every set is broader than SQLite builds in creation order (cut short, then counted as one word)', async () => {
+    const before = searchTuning.sqliteSetCap;
+    searchTuning.sqliteSetCap = 10;
+    try {
+      await everyPage('cap 10');
+    } finally {
+      searchTuning.sqliteSetCap = before;
     }
   });
 });
