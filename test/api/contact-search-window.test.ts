@@ -313,11 +313,24 @@ describe('several words counted and paged from one read of their matches', () =>
             ),
             `${label}: ${text} ${query} ${offset}`,
           ).toEqual(expected(s.accountId, text, order, offset, limit));
+        // By relevance where nobody gave (the newest id breaks ties) and where half gave, on days
+        // that do not follow creation (the most recent gift first, never gave last).
         const relevance: Order = (a, b) => tier(a, text) - tier(b, text) || byText(b.id, a.id);
         expect(
           await page(quiet, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}&sortBy=relevance`),
           `${label}: ${text} relevance ${offset}`,
         ).toEqual(expected(quiet, text, relevance, offset, limit));
+        const lastGift = desc((c) => c.lastDonationDate);
+        const givers: Order = (a, b) => tier(a, text) - tier(b, text) || lastGift(a, b);
+        expect(
+          await page(
+            s.accountId,
+            '/api/v1/contacts',
+            text,
+            `limit=${limit}&offset=${offset}&sortBy=relevance`,
+          ),
+          `${label}: ${text} relevance with gifts ${offset}`,
+        ).toEqual(expected(s.accountId, text, givers, offset, limit));
       }
     }
   }
