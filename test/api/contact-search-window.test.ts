@@ -194,6 +194,21 @@ function expected(
   return { ids: found.slice(offset, offset + limit).map((c) => c.id), total: found.length };
 }
 
+/** The route's page (`query`: more parameters, each after an `&`) is the one computed from what was stored. */
+async function expectPage(
+  accountId: string,
+  route: string,
+  text: string,
+  query: string,
+  order: Order,
+  [offset, limit]: readonly [number, number],
+  label: string,
+): Promise<void> {
+  expect(await page(accountId, route, text, `limit=${limit}&offset=${offset}${query}`), label).toEqual(
+    expected(accountId, text, order, offset, limit),
+  );
+}
+
 describe('a broad search read through a window of the order', () => {
   const SEARCHES = ['b', 'brown', 'ada', 'mail', 'jo', 'zoe', 'oldf', 'harbor', 'walker', 'nunez'];
   // Orders by creation only here: a text order's collation differs between the engines.
@@ -210,10 +225,15 @@ describe('a broad search read through a window of the order', () => {
           [40, 20],
           [900, 50],
         ] as const) {
-          expect(
-            await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`),
+          await expectPage(
+            s.accountId,
+            '/api/v1/contacts',
+            text,
+            query,
+            order,
+            [offset, limit],
             `${text} ${query} ${offset}`,
-          ).toEqual(expected(s.accountId, text, order, offset, limit));
+          );
         }
       }
     }
@@ -232,15 +252,15 @@ describe('a broad search read through a window of the order', () => {
           [0, 100],
           [300, 100],
         ] as const) {
-          expect(
-            await page(
-              s.accountId,
-              '/api/v1/contact-summaries',
-              text,
-              `limit=${limit}&offset=${offset}&${query}`,
-            ),
+          await expectPage(
+            s.accountId,
+            '/api/v1/contact-summaries',
+            text,
+            `&${query}`,
+            order,
+            [offset, limit],
             `${text} ${query} ${offset}`,
-          ).toEqual(expected(s.accountId, text, order, offset, limit));
+          );
         }
       }
     }
@@ -285,8 +305,8 @@ describe('several words counted and paged from one read of their matches', () =>
     ['&sortBy=createdAt&sortOrder=asc', asc((c) => c.createdAt)],
   ];
   const SUMMARIES: Array<[string, Order]> = [
-    ['sortBy=createdAt&sortOrder=desc', desc((c) => c.createdAt)],
-    ['sortBy=lastDonationDate&sortOrder=desc', desc((c) => c.lastDonationDate)],
+    ['&sortBy=createdAt&sortOrder=desc', desc((c) => c.createdAt)],
+    ['&sortBy=lastDonationDate&sortOrder=desc', desc((c) => c.lastDonationDate)],
   ];
   const PAGES = [
     [0, 20],
@@ -297,40 +317,35 @@ describe('several words counted and paged from one read of their matches', () =>
 
   async function everyPage(label: string): Promise<void> {
     for (const text of SEARCHES) {
-      for (const [offset, limit] of PAGES) {
+      for (const at of PAGES) {
+        const what = (query: string) => `${label}: ${text} ${query} ${at[0]}`;
         for (const [query, order] of LIST)
-          expect(
-            await page(s.accountId, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}${query}`),
-            `${label}: ${text} ${query} ${offset}`,
-          ).toEqual(expected(s.accountId, text, order, offset, limit));
+          await expectPage(s.accountId, '/api/v1/contacts', text, query, order, at, what(query));
         for (const [query, order] of SUMMARIES)
-          expect(
-            await page(
-              s.accountId,
-              '/api/v1/contact-summaries',
-              text,
-              `limit=${limit}&offset=${offset}&${query}`,
-            ),
-            `${label}: ${text} ${query} ${offset}`,
-          ).toEqual(expected(s.accountId, text, order, offset, limit));
+          await expectPage(s.accountId, '/api/v1/contact-summaries', text, query, order, at, what(query));
         // By relevance where nobody gave (the newest id breaks ties) and where half gave, on days
         // that do not follow creation (the most recent gift first, never gave last).
         const relevance: Order = (a, b) => tier(a, text) - tier(b, text) || byText(b.id, a.id);
-        expect(
-          await page(quiet, '/api/v1/contacts', text, `limit=${limit}&offset=${offset}&sortBy=relevance`),
-          `${label}: ${text} relevance ${offset}`,
-        ).toEqual(expected(quiet, text, relevance, offset, limit));
+        await expectPage(
+          quiet,
+          '/api/v1/contacts',
+          text,
+          '&sortBy=relevance',
+          relevance,
+          at,
+          what('relevance'),
+        );
         const lastGift = desc((c) => c.lastDonationDate);
         const givers: Order = (a, b) => tier(a, text) - tier(b, text) || lastGift(a, b);
-        expect(
-          await page(
-            s.accountId,
-            '/api/v1/contacts',
-            text,
-            `limit=${limit}&offset=${offset}&sortBy=relevance`,
-          ),
-          `${label}: ${text} relevance with gifts ${offset}`,
-        ).toEqual(expected(s.accountId, text, givers, offset, limit));
+        await expectPage(
+          s.accountId,
+          '/api/v1/contacts',
+          text,
+          '&sortBy=relevance',
+          givers,
+          at,
+          what('relevance with gifts'),
+        );
       }
     }
   }

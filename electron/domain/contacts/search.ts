@@ -3,7 +3,7 @@
  * ties) and one page of a search in any of the lists' orders, with the plan chosen from the
  * match set's size (store.search.count) and the account's.
  */
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type SearchTier, type SeqRange, type SeqSet, searchWords } from '../../db/contact-search.ts';
 import { readCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
@@ -41,6 +41,15 @@ const ORDER_SQL = (order: readonly OrderTerm[]) =>
     ),
     sql`, `,
   );
+
+/** SQLite: one page's ids in order as a JSON array; `from` is `contacts` or rows aliased as it. */
+const jsonPage = (
+  from: RawBuilder<unknown>,
+  where: Expression<SqlBool>,
+  order: RawBuilder<unknown>,
+  { take, skip }: { take: number; skip: number },
+) => sql`(select json_group_array(contacts.id order by ${order}) from (select contacts.* from ${from}
+    where ${where} order by ${order} limit ${take} offset ${skip}) as contacts)`;
 
 /**
  * The ids of one page of search results. A narrow set is looked up and sorted; a broad one is
@@ -116,10 +125,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
         if (window > STREAMED_WINDOW) break;
         const among = walk(['seq'], window);
         const r = await sql<{ n: number; ids: string }>`select (select count(*) from (${among})) as n,
-            (select json_group_array(contacts.id order by ${order}) from (select contacts.* from contacts
-              where ${cond({ among })} order by ${order} limit ${p.take} offset ${p.skip}) as contacts) as ids`.execute(
-          store.db,
-        );
+            ${jsonPage(sql`contacts`, cond({ among }), order, p)} as ids`.execute(store.db);
         n = Number(r.rows[0]?.n ?? 0);
         ids = JSON.parse(r.rows[0]?.ids ?? '[]') as string[];
       } else {
@@ -133,10 +139,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
         bounds as (select min(seq) as lo, max(seq) as hi, count(*) as n,
           (select max(seq) from contacts) as top from (${walk(['seq'], window)}))
         select (select json_array(lo, hi, n, top) from bounds) as meta,
-          (select json_group_array(contacts.id order by ${order}) from (select * from walk as contacts
-            where ${cond(range)} order by ${order} limit ${p.take} offset ${p.skip}) as contacts) as ids`.execute(
-          store.db,
-        );
+          ${jsonPage(sql`walk as contacts`, cond(range), order, p)} as ids`.execute(store.db);
         const [lo, hi, inWindow, top] = JSON.parse(r.rows[0]?.meta ?? '[]') as Array<number | null>;
         if (lo == null || hi == null || inWindow == null || top == null || (hi - lo + 1) * 4 > top) break;
         n = inWindow;
@@ -181,15 +184,11 @@ export async function countedSearchPage(
   // page's entries come early (pageFromOrderIndex's rule). `jose smi` (3,907 matches): 5,000
   // index entries instead of 3,907 rows read at random, 16 ms of a 76-ms statement at load 6.
   const walkable = ['createdAt', 'lastDonationDate'].includes(p.order[0]?.column ?? '');
-  // SQLite: only where the order's index can be walked (else every match would be looked up
-  // and sorted).
+  // SQLite: only in an order whose index can be walked. In creation order its window (whose
+  // seqs bound the full-text read) is cheap without the set, so the set is built only where it
+  // is likely small: no one-letter word (`j s`, 17,355 matches: 10.6 ms without it, 15.9 with
+  // it), cut past searchTuning.sqliteSetCap. Last-gift order builds the set anyway.
   if (sqlite && !walkable) return null;
-  // SQLite reads a page in creation order cheaply without the set (the window of searchPageIds:
-  // its span of seqs bounds the full-text read), so in that order the set is only built where
-  // it is likely small: no word of one letter (a one-letter prefix merges a broad part of the
-  // index: `j s`, 17,355 matches, 10.6 ms without the set against 15.9 with it), and cut short
-  // past searchTuning.sqliteSetCap. In last-gift order (relevance's) it is what the page
-  // builds anyway.
   const byCreation = sqlite && p.order[0]?.column === 'createdAt';
   if (byCreation && searchWords(p.text).some((w) => w.length < 2)) return null;
   const cap = byCreation ? searchTuning.sqliteSetCap : undefined;
@@ -206,12 +205,13 @@ export async function countedSearchPage(
   if (sqlite) {
     const upTo = p.skip + p.take;
     const accountContacts = (await readCounters(store.db, p.accountId)).contacts;
-    const page = (
-      account: ReturnType<typeof sql>,
-    ) => sql`(select json_group_array(contacts.id order by ${order})
-      from (select contacts.* from contacts where ${account} = ${p.accountId}
-        and contacts.seq in (select seq from s)${outside}
-        order by ${order} limit ${p.take} offset ${p.skip}) as contacts)`;
+    const page = (account: RawBuilder<unknown>) =>
+      jsonPage(
+        sql`contacts`,
+        sql<SqlBool>`${account} = ${p.accountId} and contacts.seq in (select seq from s)${outside}`,
+        order,
+        p,
+      );
     const r = await sql<{ n: number; ids: string | null }>`with s as materialized (${set}),
         size as (select count(*) as n from s)
       select (select n from size) as n,
