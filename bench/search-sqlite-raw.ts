@@ -24,7 +24,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
-import { wordsCap } from '../electron/domain/contacts/search.ts';
+import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 
 type Db = BetterSqlite3.Database;
 type Order = 'created' | 'lastGift';

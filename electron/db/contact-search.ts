@@ -82,6 +82,32 @@ export interface ContactSearch {
     tier?: SearchTier,
     cap?: number,
   ): Promise<RawBuilder<{ seq: number }> | null>;
+  /**
+   * SQLite, one word: how dense a tier's full-text matches are among the newest contacts of
+   * every account — the newest `sample` matches by seq over the seqs they span, read newest
+   * first from the index (a few dozen µs) — or null when the tier has fewer matches than that.
+   */
+  recentDensity?(text: string, tier: 'words' | 'prefix', sample: number): Promise<number | null>;
+  /**
+   * SQLite: one read of the search's full-text matches that both counts the account's (as
+   * `count` does for the prefix tier, the exact matches the words miss included) and keeps the
+   * ones among `among` (the account's own seqs: a window of an order). Null without words.
+   */
+  windowScan?(text: string, accountId: string, among: Expression<unknown>): Promise<WindowScan | null>;
+}
+
+/** The parts of one statement built on a full-text read (ContactSearch.windowScan). */
+export interface WindowScan {
+  /** The common table expression `scan` the other parts read, to put in the statement's `with`. */
+  cte: RawBuilder<unknown>;
+  /** The account's whole match set's size. */
+  count: RawBuilder<number>;
+  /** The matches among the window, as a query of seqs. */
+  members: RawBuilder<unknown>;
+  /** Whether a contact's seq is in the whole-word tier's full-text matches (one index seek). */
+  whole(seq: RawBuilder<unknown>): Expression<SqlBool>;
+  /** Whether a contact's seq is in the exact tier (the key's few matches, read once). */
+  exact(seq: RawBuilder<unknown>): Expression<SqlBool>;
 }
 
 /** The words of a search text: accents folded (foldText), lower case, split on anything not a letter or digit. */

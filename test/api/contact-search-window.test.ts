@@ -5,8 +5,9 @@
  * old dates (high seq, old creation), a second account's namesakes interleaved seq by seq, a
  * word found only among the oldest contacts (the window comes up short and the page is read
  * another way), pages deep into the results, every order of both routes, and relevance in an
- * account where nobody gave yet (its tie-break, newest id first, follows the seqs). Expected
- * pages are computed here from what was stored.
+ * account where nobody gave yet (its tie-break, newest id first, follows the seqs), and one
+ * word by relevance where half gave (relevance.ts: a window sized from the word's density).
+ * Expected pages are computed here from what was stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bumpCounters } from '../../electron/domain/counters.ts';
@@ -123,6 +124,37 @@ beforeAll(async () => {
     quiet,
     Array.from({ length: 2500 }, (_, i) => person(i, '2024-01-01T00:00:00Z', false)),
   );
+  // The newest contacts of all: a name dense among them whose holders never gave (last in
+  // last-gift order, so a window sized from that density holds none of them), and three whose
+  // organisation is the whole of a common name (relevance's exact tier for it).
+  await add(
+    s.accountId,
+    Array.from({ length: 300 }, (_, i) => ({
+      ...person(7000 + i, '2022-01-01T00:00:00Z', false),
+      lastName: i % 2 === 0 ? 'Quill' : 'Quillan',
+    })),
+  );
+  await add(
+    s.accountId,
+    Array.from({ length: 3 }, (_, i) => ({
+      ...person(8000 + i, '2021-01-01T00:00:00Z'),
+      organization: 'Brown',
+    })),
+  );
+  // Emails that start with a whole name run together: one in ten of their holders is that name
+  // (relevance's exact tier, and a prefix match of the same word by their email, which the
+  // last tier must leave out).
+  await add(
+    s.accountId,
+    Array.from({ length: 140 }, (_, i) => ({
+      ...person(9000 + i, '2021-06-01T00:00:00Z'),
+      ...(i % 10 === 0 ? { firstName: 'Jo', lastName: 'Brown' } : {}),
+      email: `jobrown${i}@mail.example`,
+      // All given lately: first in last-gift order, so the window sized from them holds them.
+      lastDonationDate: new Date(Date.parse('2026-09-01T00:00:00Z') + i * 43_200_000).toISOString(),
+      totalCents: 1999,
+    })),
+  );
 }, 120_000);
 afterAll(async () => {
   await s?.close();
@@ -138,7 +170,9 @@ const words = (t: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 const tokens = (c: Stored) => words([c.firstName, c.lastName, c.email, c.organization ?? ''].join(' '));
-const matches = (c: Stored, text: string) => words(text).every((w) => tokens(c).some((t) => t.startsWith(w)));
+/** In the search's set: every word starts a word of the contact, or the text is its exact key (tier 0). */
+const matches = (c: Stored, text: string) =>
+  words(text).every((w) => tokens(c).some((t) => t.startsWith(w))) || tier(c, text) === 0;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Relevance's tier: 0 exact (name either order, email, organisation), 1 every word whole, 2 prefix. */
@@ -291,6 +325,62 @@ describe('a broad search read through a window of the order', () => {
           ),
           `${text} total=false ${offset}`,
         ).toEqual({ ids: expected(quiet, text, order, offset, limit).ids, total: null });
+      }
+    }
+  });
+});
+
+describe('one word by relevance where half gave: the tier paged off a window sized from its density', () => {
+  // Whole-word tiers with a prefix tier behind them (brown/browning, walker/walkerson, ada/adaline),
+  // words found only as a prefix (b, qui, nun, walk), the exact tier (three organisations named
+  // Brown; Jo Browns whose emails start with "jobrown"), a name whose holders never gave (quill: the window holds none of them and the page
+  // is read another way), accents (zoë, núñez), and the oldest contacts' own name.
+  const SEARCHES = [
+    'brown',
+    'b',
+    'walker',
+    'walk',
+    'ada',
+    'jo',
+    'zoe',
+    'nunez',
+    'nun',
+    'quill',
+    'qui',
+    'oldfield',
+    'jobrown',
+  ];
+  const PAGES = [
+    [0, 8],
+    [0, 20],
+    [3, 20],
+    [150, 40],
+    [400, 100],
+  ] as const;
+  it('every page and total exact, with and without the total, this account only', async () => {
+    const lastGift = desc((c) => c.lastDonationDate);
+    for (const text of SEARCHES) {
+      const order: Order = (a, b) => tier(a, text) - tier(b, text) || lastGift(a, b);
+      for (const at of PAGES) {
+        for (const route of ['/api/v1/contacts', '/api/v1/contact-summaries'])
+          await expectPage(
+            s.accountId,
+            route,
+            text,
+            '&sortBy=relevance',
+            order,
+            at,
+            `${text} ${route} ${at[0]}`,
+          );
+        expect(
+          await page(
+            s.accountId,
+            '/api/v1/contact-summaries',
+            text,
+            `limit=${at[1]}&offset=${at[0]}&sortBy=relevance&total=false`,
+          ),
+          `${text} total=false ${at[0]}`,
+        ).toEqual({ ids: expected(s.accountId, text, order, at[0], at[1]).ids, total: null });
       }
     }
   });

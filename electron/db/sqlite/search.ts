@@ -83,20 +83,41 @@ export function sqliteContactSearch(db: Db): ContactSearch {
         return Number(r.rows[0]?.n ?? 0);
       }
       // The words' matches counted in the full-text index alone, no contact row read; plus the
-      // exact matches the words miss (a phone number, an email typed without its dots). A few
-      // exact matches are each probed in the full-text index by rowid; more are checked
-      // against the words' matches read once: each probe merges every term of a prefix again
-      // (`org 17`, 83 contacts of "Org 17": 14.6 ms probed one by one). One statement, so one
-      // snapshot.
+      // exact matches the words miss (exactMissed). One statement, so one snapshot.
       const words = await accountWordCount(db, q, accountId, cap);
-      const r = await sql<{ n: number }>`select ${words} + (select case
-          when e.n = 0 then 0
-          when e.n <= 8 then (select count(*) from ${exact}
-            and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq))
-          else (select count(*) from ${exact}
-            and c.seq not in (select rowid from contacts_fts where contacts_fts match ${q.words}))
-          end from (select count(*) as n from ${exact}) as e) as n`.execute(db);
+      const r = await sql<{ n: number }>`select ${words} + ${exactMissed(q, accountId)} as n`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
+    },
+    async recentDensity(text: string, tier: 'words' | 'prefix', sample: number) {
+      const q = ftsQueries(text, '', tier);
+      if (q === null) return null;
+      const r = await sql<{ n: number; lo: number | null; top: number | null }>`select count(*) as n,
+          min(rowid) as lo, (select max(seq) from contacts) as top
+        from (select rowid from contacts_fts where contacts_fts match ${q.words} order by rowid desc limit ${sample})`.execute(
+        db,
+      );
+      const s = r.rows[0];
+      if (!s || s.lo == null || s.top == null || Number(s.n) < sample) return null;
+      return Number(s.n) / (s.top - s.lo + 1);
+    },
+    async windowScan(text: string, accountId: string, among: Expression<unknown>) {
+      const q = ftsQueries(text, accountId, 'prefix');
+      const whole = ftsQueries(text, accountId, 'words');
+      if (q === null || whole === null) return null;
+      // The account's match (accountMatch) for the count; the window is the account's own, so
+      // its members need no scope of their own.
+      const m = await accountMatch(db, q, accountId);
+      return {
+        cte: sql`scan as materialized (select count(*) as n,
+          json_group_array(rowid) filter (where +rowid in (${among})) as members
+          from contacts_fts where contacts_fts match ${m})`,
+        count: sql<number>`((select n from scan) + ${exactMissed(q, accountId)})`,
+        members: sql`select value from json_each((select members from scan))`,
+        whole: (seq) =>
+          sql<SqlBool>`exists (select 1 from contacts_fts where contacts_fts match ${whole.words} and rowid = ${seq})`,
+        exact: (seq) =>
+          sql<SqlBool>`${seq} in (select rowid from contacts_exact where contacts_exact match ${q.key})`,
+      };
     },
     /**
      * Several words: the account's matches read once from the full-text index, with the
@@ -120,6 +141,24 @@ export function sqliteContactSearch(db: Db): ContactSearch {
           and c.seq in (select rowid from contacts_exact where contacts_exact match ${q.key})`;
     },
   };
+}
+
+/**
+ * The account's exact matches that the words miss (a phone number, an email typed without its
+ * dots), to add to the words' count. A few exact matches are each probed in the full-text
+ * index by rowid; more are checked against the words' matches read once: each probe merges
+ * every term of a prefix again (`org 17`, 83 contacts of "Org 17": 14.6 ms probed one by one).
+ */
+function exactMissed(q: FtsQueries, accountId: string) {
+  const exact = sql`contacts c where +c.account_id = ${accountId}
+        and c.seq in (select rowid from contacts_exact where contacts_exact match ${q.key})`;
+  return sql<number>`(select case
+          when e.n = 0 then 0
+          when e.n <= 8 then (select count(*) from ${exact}
+            and not exists (select 1 from contacts_fts where contacts_fts match ${q.words} and rowid = c.seq))
+          else (select count(*) from ${exact}
+            and c.seq not in (select rowid from contacts_fts where contacts_fts match ${q.words}))
+          end from (select count(*) as n from ${exact}) as e)`;
 }
 
 /**

@@ -5,7 +5,8 @@
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../counters.ts';
-import { type OrderTerm, countedSearchPage, relevancePage, searchPageIds } from './search.ts';
+import { type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
+import { relevancePage } from './relevance.ts';
 import type { DomainContext } from '../context.ts';
 
 const SORT_COLUMN = {

@@ -1,7 +1,7 @@
 /**
- * Contact search pages: relevance order (exact > every word whole > prefix; recency breaks
- * ties) and one page of a search in any of the lists' orders, with the plan chosen from the
- * match set's size (store.search.count) and the account's.
+ * Contact search pages: one page of a search in any of the lists' orders, with the plan chosen
+ * from the match set's size (store.search.count) and the account's (relevance order, built on
+ * them: relevance.ts).
  */
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type SearchTier, type SeqRange, type SeqSet, searchWords } from '../../db/contact-search.ts';
@@ -33,7 +33,7 @@ export interface SearchPage {
   take: number;
 }
 
-const ORDER_SQL = (order: readonly OrderTerm[]) =>
+export const ORDER_SQL = (order: readonly OrderTerm[]) =>
   sql.join(
     order.map(
       (t) =>
@@ -43,7 +43,7 @@ const ORDER_SQL = (order: readonly OrderTerm[]) =>
   );
 
 /** SQLite: one page's ids in order as a JSON array; `from` is `contacts` or rows aliased as it. */
-const jsonPage = (
+export const jsonPage = (
   from: RawBuilder<unknown>,
   where: Expression<SqlBool>,
   order: RawBuilder<unknown>,
@@ -240,7 +240,7 @@ export async function countedSearchPage(
 }
 
 /** The largest window whose spread-out seqs SQLite tests every match against (searchPageIds). */
-const STREAMED_WINDOW = 6_000;
+export const STREAMED_WINDOW = 6_000;
 
 /**
  * The largest set SQLite builds to count and page several words at once in creation order
@@ -252,132 +252,6 @@ const STREAMED_WINDOW = 6_000;
  * A setting, so that a test can make a small set broad.
  */
 export const searchTuning = { sqliteSetCap: 20_000 };
-
-/** Relevance's tie-break: the most recent last gift first (never gave: last), then the newest id. */
-const BY_LAST_GIFT: readonly OrderTerm[] = [
-  { column: 'lastDonationDate', dir: 'desc', nulls: 'last' },
-  { column: 'id', dir: 'desc' },
-];
-
-/**
- * One page of contact ids in relevance order, with the total of the whole match set:
- *  1. the whole typed text is the contact's full name (either order), email, phone digits or
- *     organisation (accents, case and separators ignored);
- *  2. every typed word is a whole word of the name, email or organisation;
- *  3. every typed word starts one (the rest of the match set);
- * and within a tier the most recent last gift first (never gave: last), then the newest id.
- * Without search words every contact of the account is in one tier: last gift order.
- *
- * Each tier is counted from the full-text index (the exact tier is one index lookup), so the
- * page only reads the tiers it overlaps: a page of the first tier never touches the others,
- * and a broad tier's page is read off the account's last-gift index (searchPageIds).
- *
- * The whole-word tier's size is only needed exactly when the page runs past it; else a count
- * capped well above the page's end does for the plan (ContactSearch.count's cap). With
- * `total: false` the whole match set is not counted unless the page reaches its last tier,
- * and the total is null (a caller that never shows it: the donor box).
- */
-export async function relevancePage(
-  ctx: DomainContext,
-  accountId: string,
-  search: string | undefined,
-  offset: number,
-  limit: number,
-): Promise<{ ids: string[]; total: number }>;
-export async function relevancePage(
-  ctx: DomainContext,
-  accountId: string,
-  search: string | undefined,
-  offset: number,
-  limit: number,
-  opts: { total: boolean },
-): Promise<{ ids: string[]; total: number | null }>;
-export async function relevancePage(
-  ctx: DomainContext,
-  accountId: string,
-  search: string | undefined,
-  offset: number,
-  limit: number,
-  opts: { total?: boolean } = {},
-): Promise<{ ids: string[]; total: number | null }> {
-  const wantTotal = opts.total ?? true;
-  const { store } = ctx;
-  const db = store.db;
-  const text = search ?? '';
-  const nExact = await store.search.count(text, accountId, 'exact');
-  if (nExact === null) {
-    const rows = await sql<{
-      id: string;
-    }>`select contacts.id from contacts where contacts.account_id = ${accountId}
-      order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
-    return {
-      ids: rows.rows.map((r) => r.id),
-      total: wantTotal ? (await readCounters(db, accountId)).contacts : null,
-    };
-  }
-  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (SearchTier). Counted one
-  // after another: a contact saved in between cannot make a tier's size negative. The
-  // whole-word tier is counted up to a cap (wordsCap): at or above it, the page ends inside
-  // that tier and the plan only needs to know it is that broad.
-  const cap = wordsCap(offset + limit, (await readCounters(db, accountId)).contacts);
-  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words', cap)) ?? 0);
-  const ids: string[] = [];
-  const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
-    const end = start + t.size;
-    const from = Math.max(offset + ids.length, start);
-    const want = offset + limit - from;
-    if (t.size > 0 && want > 0 && from < end) {
-      ids.push(
-        ...(await searchPageIds(ctx, {
-          accountId,
-          text,
-          tier: t.tier,
-          without: t.without,
-          size: t.size,
-          order: BY_LAST_GIFT,
-          skip: from - start,
-          take: want,
-        })),
-      );
-    }
-  };
-  await page({ size: nExact, tier: 'exact', without: null }, 0);
-  await page({ size: nWords - nExact, tier: 'words', without: 'exact' }, nExact);
-  // The last tier: counted with its page where the engine builds the set to count it anyway.
-  const from = Math.max(offset + ids.length, nWords);
-  const want = offset + limit - from;
-  if (!wantTotal && want <= 0) return { ids, total: null };
-  if (want > 0) {
-    const both = await countedSearchPage(ctx, {
-      accountId,
-      text,
-      tier: 'prefix',
-      without: 'words',
-      order: BY_LAST_GIFT,
-      skip: from - nWords,
-      take: want,
-    });
-    if (both) {
-      ids.push(...both.ids);
-      return { ids, total: wantTotal ? Math.max(nWords, both.total) : null };
-    }
-  }
-  const nPrefix = Math.max(nWords, (await store.search.count(text, accountId, 'prefix')) ?? 0);
-  await page({ size: nPrefix - nWords, tier: 'prefix', without: 'words' }, nWords);
-  return { ids, total: wantTotal ? nPrefix : null };
-}
-
-/**
- * The cap on relevance's whole-word count (ContactSearch.count): at least the page's end (below
- * it the count is exact, as the tiers' boundaries need), and four times the size from which
- * the page is read off the order's index (pageFromOrderIndex with SQLite's 7), so a capped
- * size chooses the same plan as the exact one, and the window sized from it (searchPageIds:
- * the entries the density says hold the page) is at most a quarter of the window at that size.
- * About 6,700 for a first page of 20 in 990,000 contacts, where `jane` has 49,000 whole-word matches.
- */
-export function wordsCap(upTo: number, accountContacts: number): number {
-  return Math.max(upTo, 1000, 4 * Math.ceil(Math.sqrt((upTo * accountContacts) / 7)));
-}
 
 /**
  * Whether one page of `matches` search results is cheaper read off the account's order index

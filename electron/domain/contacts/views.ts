@@ -17,13 +17,8 @@ import type {
   GivingTotals,
 } from '#shared/schemas/contact-views.ts';
 import { readCounters } from '../counters.ts';
-import {
-  type ContactOrderColumn,
-  type OrderTerm,
-  countedSearchPage,
-  relevancePage,
-  searchPageIds,
-} from './search.ts';
+import { type ContactOrderColumn, type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
+import { relevancePage } from './relevance.ts';
 import { contactNotFound, getContactRow } from './read.ts';
 import type { DomainContext } from '../context.ts';
 import { donationAmountOf, donationFlagsOf } from '../row-mappers.ts';

@@ -1,0 +1,275 @@
+/**
+ * Contact search in relevance order: exact > every word whole > prefix, the most recent last
+ * gift breaking ties (relevancePage), built on search.ts's pages; on SQLite, a page of one
+ * word's broad tier read with its total from one read of the full-text index (scannedTierPage).
+ */
+import { type SqlBool, sql } from 'kysely';
+import { type SearchTier, searchWords } from '../../db/contact-search.ts';
+import { readCounters } from '../counters.ts';
+import type { DomainContext } from '../context.ts';
+import {
+  ORDER_SQL,
+  type OrderTerm,
+  STREAMED_WINDOW,
+  countedSearchPage,
+  jsonPage,
+  searchPageIds,
+} from './search.ts';
+
+/** Relevance's tie-break: the most recent last gift first (never gave: last), then the newest id. */
+const BY_LAST_GIFT: readonly OrderTerm[] = [
+  { column: 'lastDonationDate', dir: 'desc', nulls: 'last' },
+  { column: 'id', dir: 'desc' },
+];
+
+/**
+ * One page of contact ids in relevance order, with the total of the whole match set:
+ *  1. the whole typed text is the contact's full name (either order), email, phone digits or
+ *     organisation (accents, case and separators ignored);
+ *  2. every typed word is a whole word of the name, email or organisation;
+ *  3. every typed word starts one (the rest of the match set);
+ * and within a tier the most recent last gift first (never gave: last), then the newest id.
+ * Without search words every contact of the account is in one tier: last gift order.
+ *
+ * Each tier is counted from the full-text index (the exact tier is one index lookup), so the
+ * page only reads the tiers it overlaps: a page of the first tier never touches the others,
+ * and a broad tier's page is read off the account's last-gift index (searchPageIds).
+ *
+ * The whole-word tier's size is only needed exactly when the page runs past it; else a count
+ * capped well above the page's end does for the plan (ContactSearch.count's cap). With
+ * `total: false` the whole match set is not counted unless the page reaches its last tier,
+ * and the total is null (a caller that never shows it: the donor box).
+ */
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ ids: string[]; total: number }>;
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+  opts: { total: boolean },
+): Promise<{ ids: string[]; total: number | null }>;
+export async function relevancePage(
+  ctx: DomainContext,
+  accountId: string,
+  search: string | undefined,
+  offset: number,
+  limit: number,
+  opts: { total?: boolean } = {},
+): Promise<{ ids: string[]; total: number | null }> {
+  const wantTotal = opts.total ?? true;
+  const { store } = ctx;
+  const db = store.db;
+  const text = search ?? '';
+  const nExact = await store.search.count(text, accountId, 'exact');
+  if (nExact === null) {
+    const rows = await sql<{
+      id: string;
+    }>`select contacts.id from contacts where contacts.account_id = ${accountId}
+      order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${limit} offset ${offset}`.execute(db);
+    return {
+      ids: rows.rows.map((r) => r.id),
+      total: wantTotal ? (await readCounters(db, accountId)).contacts : null,
+    };
+  }
+  const accountContacts = (await readCounters(db, accountId)).contacts;
+  const ids: string[] = [];
+  const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
+    const end = start + t.size;
+    const from = Math.max(offset + ids.length, start);
+    const want = offset + limit - from;
+    if (t.size > 0 && want > 0 && from < end) {
+      ids.push(
+        ...(await searchPageIds(ctx, {
+          accountId,
+          text,
+          tier: t.tier,
+          without: t.without,
+          size: t.size,
+          order: BY_LAST_GIFT,
+          skip: from - start,
+          take: want,
+        })),
+      );
+    }
+  };
+  await page({ size: nExact, tier: 'exact', without: null }, 0);
+  // SQLite, one word: the whole-word tier's page off a window sized from the word's density,
+  // without counting the tier (wordsTierPage).
+  const oneWord = store.engine === 'sqlite' && searchWords(text).length === 1;
+  const next = Math.max(offset + ids.length, nExact);
+  if (oneWord && next < offset + limit) {
+    const words = await wordsTierPage(ctx, {
+      accountId,
+      text,
+      skip: next - nExact,
+      want: offset + limit - next,
+      accountContacts,
+    });
+    if (words) {
+      ids.push(...words);
+      if (!wantTotal) return { ids, total: null };
+      const nPrefix = (await store.search.count(text, accountId, 'prefix')) ?? 0;
+      return { ids, total: Math.max(nPrefix, offset + ids.length) };
+    }
+  }
+  // The three nested sets' sizes: exact ⊆ words ⊆ prefix (SearchTier). Counted one
+  // after another: a contact saved in between cannot make a tier's size negative. The
+  // whole-word tier is counted up to a cap (wordsCap): at or above it, the page ends inside
+  // that tier and the plan only needs to know it is that broad.
+  const cap = wordsCap(offset + limit, accountContacts);
+  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words', cap)) ?? 0);
+  await page({ size: nWords - nExact, tier: 'words', without: 'exact' }, nExact);
+  // The last tier: counted with its page where the engine builds the set to count it anyway.
+  const lastFrom = Math.max(offset + ids.length, nWords);
+  const want = offset + limit - lastFrom;
+  if (!wantTotal && want <= 0) return { ids, total: null };
+  // SQLite, one word: the last tier's page with the total from one read (lastTierPage).
+  if (oneWord && want > 0 && nWords < cap) {
+    const last = await lastTierPage(ctx, { accountId, text, skip: lastFrom - nWords, want, accountContacts });
+    if (last) {
+      ids.push(...last.ids);
+      return { ids, total: wantTotal ? Math.max(nWords, last.total) : null };
+    }
+  }
+  if (want > 0) {
+    const both = await countedSearchPage(ctx, {
+      accountId,
+      text,
+      tier: 'prefix',
+      without: 'words',
+      order: BY_LAST_GIFT,
+      skip: lastFrom - nWords,
+      take: want,
+    });
+    if (both) {
+      ids.push(...both.ids);
+      return { ids, total: wantTotal ? Math.max(nWords, both.total) : null };
+    }
+  }
+  const nPrefix = Math.max(nWords, (await store.search.count(text, accountId, 'prefix')) ?? 0);
+  await page({ size: nPrefix - nWords, tier: 'prefix', without: 'words' }, nWords);
+  return { ids, total: wantTotal ? nPrefix : null };
+}
+
+/**
+ * The cap on relevance's whole-word count (ContactSearch.count): at least the page's end (below
+ * it the count is exact, as the tiers' boundaries need), and four times the size from which
+ * the page is read off the order's index (pageFromOrderIndex with SQLite's 7), so a capped
+ * size chooses the same plan as the exact one, and the window sized from it (searchPageIds:
+ * the entries the density says hold the page) is at most a quarter of the window at that size.
+ * About 6,700 for a first page of 20 in 990,000 contacts, where `jane` has 49,000 whole-word matches.
+ */
+export function wordsCap(upTo: number, accountContacts: number): number {
+  return Math.max(upTo, 1000, 4 * Math.ceil(Math.sqrt((upTo * accountContacts) / 7)));
+}
+
+/** How many of a word's newest matches say how dense its matches are (recentDensity). */
+const DENSITY_SAMPLE = 128;
+
+/**
+ * The window of the last-gift index a page of `skip` + `want` rows of a tier should fall in,
+ * from the tier's density among the newest contacts: the entries that should hold twice the
+ * rows and 16 more, and 64 more entries (`jane`, whole word, 49,000 of 990,000 contacts: about
+ * 1,200 for a first page of 20). A window that comes up short costs the page read another
+ * way after it, about three times a window's read; a wider one costs little (its seqs' set):
+ * with half as many again and no more, `siob` in the donor box (8 rows) had 7 of them in its
+ * window of 329, where the density said 15. Null when the tier has fewer matches than the sample (looked up and sorted: cheaper), or the
+ * window would be too wide to be worth it (searchPageIds' streamed window).
+ */
+async function densityWindow(
+  ctx: DomainContext,
+  text: string,
+  tier: 'words' | 'prefix',
+  upTo: number,
+  accountContacts: number,
+): Promise<number | null> {
+  const density = await ctx.store.search.recentDensity?.(text, tier, DENSITY_SAMPLE);
+  if (density == null) return null;
+  const window = Math.min(accountContacts, Math.ceil((2 * upTo + 16) / density) + 64);
+  return window > STREAMED_WINDOW ? null : window;
+}
+
+/** The account's first `window` entries of the last-gift index: the given columns. */
+const lastGiftWalk = (accountId: string, cols: readonly string[], window: number) =>
+  sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))} from contacts
+    where contacts.account_id = ${accountId} order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${window}`;
+
+/**
+ * SQLite, one word: the page of relevance's whole-word tier (the exact tier left out) that
+ * skips `skip` of its rows, without the tier's size: a window of the last-gift index sized
+ * from the word's density, every whole-word match tested against it (the streamed window of
+ * searchPageIds). Counting the tier first (up to wordsCap, 6,700 entries for `jane`) only told
+ * the window's size, a worse guess than the density. Used only when it is the true page:
+ * `want` rows found, every row of the tier before them being in the window (a prefix of the
+ * order). Else null: the tier may end before the page does, and the tiers are counted.
+ */
+async function wordsTierPage(
+  ctx: DomainContext,
+  p: { accountId: string; text: string; skip: number; want: number; accountContacts: number },
+): Promise<string[] | null> {
+  const { store } = ctx;
+  const window = await densityWindow(ctx, p.text, 'words', p.skip + p.want, p.accountContacts);
+  if (window === null) return null;
+  const among = sql`select seq from w`;
+  const inTier = store.search.condition(p.text, p.accountId, 'order', 'words', { among });
+  const exact = store.search.condition(p.text, p.accountId, 'order', 'exact');
+  if (!inTier || !exact) return null;
+  const r = await sql<{ ids: string }>`with w as materialized (${lastGiftWalk(p.accountId, ['seq'], window)})
+    select ${jsonPage(
+      sql`(${lastGiftWalk(p.accountId, ['seq', 'accountId', 'lastDonationDate', 'id'], window)}) as contacts`,
+      sql<SqlBool>`${inTier} and not ${exact}`,
+      ORDER_SQL(BY_LAST_GIFT),
+      { take: p.want, skip: p.skip },
+    )} as ids`.execute(store.db);
+  const ids = JSON.parse(r.rows[0]?.ids ?? '[]') as string[];
+  return ids.length === p.want ? ids : null;
+}
+
+/**
+ * SQLite, one word: the page of relevance's last tier (every word a prefix, the whole-word
+ * tier left out) that skips `skip` of its rows, with the whole match set's total, from one
+ * read of the word's full-text matches where otherwise two read them all (the total, then the
+ * page testing every match against a window). The read counts the account's matches and keeps
+ * the ones among a window of the last-gift index sized from the tier's density; the page walks
+ * the window testing each kept one for the whole word, a seek of that word's index entries (the
+ * exact tier's few are left out). A seek costs 60–200 µs where the whole word has many entries
+ * (`example42`), little where it has few, as here: the caller has counted the whole-word tier
+ * below its cap. Used only when it is the true page: `want` rows found (the window is a prefix
+ * of the order), or the window was the whole account. Else null.
+ */
+async function lastTierPage(
+  ctx: DomainContext,
+  p: { accountId: string; text: string; skip: number; want: number; accountContacts: number },
+): Promise<{ ids: string[]; total: number } | null> {
+  const { store } = ctx;
+  const window = await densityWindow(ctx, p.text, 'prefix', p.skip + p.want, p.accountContacts);
+  if (window === null) return null;
+  const scan = await store.search.windowScan?.(p.text, p.accountId, sql`select seq from w`);
+  if (!scan) return null;
+  const seq = sql.ref('contacts.seq');
+  const r = await sql<{
+    n: number;
+    total: number;
+    ids: string;
+  }>`with w as materialized (${lastGiftWalk(p.accountId, ['seq'], window)}),
+      ${scan.cte}
+    select (select count(*) from w) as n, ${scan.count} as total,
+      ${jsonPage(
+        sql`(${lastGiftWalk(p.accountId, ['seq', 'lastDonationDate', 'id'], window)}) as contacts`,
+        sql<SqlBool>`+contacts.seq in (${scan.members}) and not ${scan.whole(seq)} and not ${scan.exact(seq)}`,
+        ORDER_SQL(BY_LAST_GIFT),
+        { take: p.want, skip: p.skip },
+      )} as ids`.execute(store.db);
+  const row = r.rows[0];
+  if (!row) return null;
+  const ids = JSON.parse(row.ids) as string[];
+  if (ids.length === p.want || Number(row.n) < window) return { ids, total: Number(row.total) };
+  return null;
+}
