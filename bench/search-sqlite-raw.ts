@@ -18,7 +18,9 @@
  *   id desc within a tier), by the fastest of (a) walking the order's index and probing the
  *   match set built once (an IN list), (b) looking every match up and sorting them, (c) a
  *   window of the order's index whose seq span bounds the FTS5 read (used only when it holds
- *   the page, else (a) after it, its cost included);
+ *   the page, else (a) after it, its cost included); (d) one word by relevance as the product
+ *   reads it: the tier's page off a window sized from its newest matches' density, the last
+ *   tier with its total from one read (else (c), its cost included);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
@@ -41,9 +43,11 @@ const token = (accountId: string) => `"${Buffer.from(accountId, 'utf8').toString
 export interface RawSearch {
   /** The ids of the page and the total, as the route answers them. */
   run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number | null };
+  /** One word by relevance as the product reads it (relevance.ts), or null where it reads it another way. */
+  density(variant: RawVariant, search: string): { ids: string[]; total: number | null } | null;
 }
-export type Strategy = 'walk' | 'sort' | 'window';
-export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window'];
+export type Strategy = 'walk' | 'sort' | 'window' | 'density';
+export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density'];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
   const others = (db.prepare('select id from accounts where id <> ?').pluck().all(accountId) as string[]).map(
@@ -81,6 +85,12 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       union all select rowid from contacts_exact where contacts_exact match ?)`,
   };
   type Out = { tier: keyof typeof without; args: string[] } | null;
+  /** The page's fields, one statement by id: the list row or the donor box's summary. */
+  const withRows = (variant: RawVariant, search: string, ids: string[], total: number | null) => {
+    const rows = (variant === 'box' ? boxRows : listRows).all(JSON.stringify(ids)) as Array<{ id: string }>;
+    if (rows.length !== ids.length) throw new Error(`${search}: ${rows.length} rows for ${ids.length} ids`);
+    return { ids, total };
+  };
   const pages = new Map<string, BetterSqlite3.Statement>();
   const stmt = (key: string, source: () => string) => {
     let s = pages.get(key);
@@ -156,8 +166,65 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       .all(accountId, m, key, ...outArgs, take, skip) as string[];
   };
 
+  const lastGiftWalk = (cols: string, w: number) =>
+    `select ${cols} from contacts where account_id = @a order by ${ORDER.lastGift.sql} limit ${w}`;
+  const newest = db.prepare(
+    'select count(*) as n, min(rowid) as lo from (select rowid from contacts_fts where contacts_fts match ? order by rowid desc limit 128)',
+  );
+  /** The window a tier's first `upTo` rows should fall in, from its newest 128 matches' density (null: fewer, or too wide). */
+  const densityWindow = (m: string, upTo: number): number | null => {
+    const d = newest.get(m) as { n: number; lo: number | null };
+    if (d.n < 128 || d.lo == null) return null;
+    const w = Math.min(accountContacts, Math.ceil(((2 * upTo + 16) * (top - d.lo + 1)) / d.n) + 64);
+    return w > 6000 ? null : w;
+  };
+  const exactKeys = 'select rowid from contacts_exact where contacts_exact match @k';
+  /** One word's whole-word tier, the exact one left out: its first `take` off a window, null if it held fewer. */
+  const densityWords = (whole: string, key: string, take: number): string[] | null => {
+    const w = densityWindow(whole, take);
+    if (w === null) return null;
+    const ids = stmt(
+      `density words ${w}`,
+      () => `with w as materialized (${lastGiftWalk('seq', w)})
+        select id from (${lastGiftWalk('seq, last_donation_date, id', w)})
+        where seq in (select rowid from contacts_fts where contacts_fts match @m and +rowid in (select seq from w))
+          and seq not in (${exactKeys}) order by ${ORDER.lastGift.sql} limit @take`,
+    )
+      .pluck()
+      .all({ a: accountId, m: whole, k: key, take }) as string[];
+    return ids.length === take ? ids : null;
+  };
+  /** One word's last tier when the words have no whole-word match but exact ones: page and total from one read. */
+  const densityLast = (prefix: string, whole: string, key: string, take: number) => {
+    const w = densityWindow(prefix, take);
+    if (w === null) return null;
+    const r = stmt(
+      `density last ${w}`,
+      () => `with w as materialized (${lastGiftWalk('seq', w)}),
+        scan as materialized (select count(*) as n, json_group_array(rowid) filter (where +rowid in (select seq from w)) as members
+          from contacts_fts where contacts_fts match @p)
+        select (select count(*) from w) as inWindow, (select n from scan) as n,
+          (select json_group_array(id) from (select id from (${lastGiftWalk('seq, last_donation_date, id', w)})
+            where +seq in (select value from json_each((select members from scan)))
+              and not exists (select 1 from contacts_fts where contacts_fts match @m and rowid = seq)
+              and seq not in (${exactKeys}) order by ${ORDER.lastGift.sql} limit @take)) as ids`,
+    ).get({ a: accountId, p: scoped(prefix), m: whole, k: key, take }) as {
+      inWindow: number;
+      n: number;
+      ids: string;
+    };
+    const ids = JSON.parse(r.ids) as string[];
+    return ids.length === take || r.inWindow < w ? { ids, n: r.n } : null;
+  };
+
   return {
     run(variant, search, strategy) {
+      if (strategy === 'density') {
+        // One word by relevance: the product's way (relevance.ts), else the window's.
+        const got =
+          variant === 'list' || searchWords(search).length !== 1 ? null : this.density(variant, search);
+        return got ?? this.run(variant, search, 'window');
+      }
       const words = searchWords(search);
       const key = quote(exactKey(search) ?? '');
       const take = variant === 'box' ? 8 : 20;
@@ -197,9 +264,38 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
         }
         if (variant === 'box') total = null;
       }
-      const rows = (variant === 'box' ? boxRows : listRows).all(JSON.stringify(ids)) as Array<{ id: string }>;
-      if (rows.length !== ids.length) throw new Error(`${search}: ${rows.length} rows for ${ids.length} ids`);
-      return { ids, total };
+      return withRows(variant, search, ids, total);
+    },
+    density(variant, search) {
+      const words = searchWords(search);
+      const key = quote(exactKey(search) ?? '');
+      const take = variant === 'box' ? 8 : 20;
+      const prefix = match(words, '*');
+      const whole = match(words, '');
+      const nExact = Number(exactCount.get(accountId, key));
+      const ids =
+        nExact > 0
+          ? (stmt(
+              'exact',
+              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
+                order by ${ORDER.lastGift.sql} limit ?`,
+            )
+              .pluck()
+              .all(accountId, key, take) as string[])
+          : [];
+      if (ids.length < take) {
+        const words = densityWords(whole, key, take - ids.length);
+        if (words) ids.push(...words);
+      }
+      if (ids.length === take)
+        return withRows(variant, search, ids, variant === 'box' ? null : count(prefix, key, nExact));
+      // The whole-word tier holds nothing past the exact one: the last tier, counted in its read.
+      const nWords = Math.max(nExact, count(whole, key, nExact, wordsCap(take, accountContacts)));
+      if (nWords !== nExact) return null;
+      const last = densityLast(prefix, whole, key, take - ids.length);
+      if (!last) return null;
+      const missed = nExact > 0 ? Number(exactMissed.get(accountId, key, prefix)) : 0;
+      return withRows(variant, search, [...ids, ...last.ids], variant === 'box' ? null : last.n + missed);
     },
   };
 }
