@@ -85,7 +85,8 @@ export interface ContactSearch {
   /**
    * SQLite, one word: how dense a tier's full-text matches are among the newest contacts of
    * every account — the newest `sample` matches by seq over the seqs they span, read newest
-   * first from the index (a few dozen µs) — or null when the tier has fewer matches than that.
+   * first from the index (a few dozen µs) — or null when the tier has fewer matches than that,
+   * or reading them newest first would cost about as much as counting them all.
    */
   recentDensity?(text: string, tier: 'words' | 'prefix', sample: number): Promise<number | null>;
   /**

@@ -89,6 +89,10 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       return Number(r.rows[0]?.n ?? 0);
     },
     async recentDensity(text: string, tier: 'words' | 'prefix', sample: number) {
+      // A prefix longer than the index keeps prefixes of (migration search-fold-letters: 1 to
+      // 6 letters) is a merge of every word it starts, each sought from its newest entry first:
+      // `walker4`, 1,111 words, 2.2 ms for its newest 128 matches, as much as counting them all.
+      if (tier === 'prefix' && searchWords(text).some((w) => w.length > 6)) return null;
       const q = ftsQueries(text, '', tier);
       if (q === null) return null;
       const r = await sql<{ n: number; lo: number | null; top: number | null }>`select count(*) as n,
