@@ -65,7 +65,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
           and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${q.words}${within} union all ${exactRows}))`;
       }
       return sql<SqlBool>`(+contacts.account_id = ${accountId}
-        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${accountMatch(q, accountId)}${within} union all ${exactRows}))`;
+        and contacts.seq in (select rowid from contacts_fts where contacts_fts match ${scopedMatch(q, accountId)}${within} union all ${exactRows}))`;
     },
     async count(
       text: string,
@@ -84,7 +84,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       }
       // The words' matches counted in the full-text index alone, no contact row read; plus the
       // exact matches the words miss (exactMissed). One statement, so one snapshot.
-      const words = accountWordCount(q, accountId, cap);
+      const words = await accountWordCount(db, q, accountId, cap);
       const r = await sql<{ n: number }>`select ${words} + ${exactMissed(q, accountId)} as n`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
     },
@@ -110,7 +110,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       if (q === null || whole === null) return null;
       // The account's match (accountMatch) for the count; the window is the account's own, so
       // its members need no scope of their own.
-      const m = accountMatch(q, accountId);
+      const m = await accountMatch(db, q, accountId);
       return {
         cte: sql`scan as materialized (select count(*) as n,
           json_group_array(rowid) filter (where +rowid in (${among})) as members
@@ -137,7 +137,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       if (tier === 'exact' || searchWords(text).length < 2) return null;
       const q = ftsQueries(text, accountId, tier);
       if (q === null) return null;
-      const m = accountMatch(q, accountId);
+      const m = await accountMatch(db, q, accountId);
       const limit = cap === undefined ? sql`` : sql` limit ${Math.max(0, Math.floor(cap)) + 1}`;
       return sql<{ seq: number }>`select seq from (select rowid as seq from contacts_fts
           where contacts_fts match ${m}${limit})
@@ -171,39 +171,37 @@ function exactMissed(q: FtsQueries, accountId: string) {
  * merged every prefix's terms a second time: `jose gar` 3.6 → 2.4 ms raw on 1,000,000
  * contacts).
  */
-function accountWordCount(q: FtsQueries, accountId: string, cap?: number) {
+async function accountWordCount(db: Db, q: FtsQueries, accountId: string, cap?: number) {
   // Capped: the first `cap` matches of the doclist, no further (a broad word's whole-word tier,
   // 49,000 contacts for `jane`, is read to its end otherwise).
-  const m = accountMatch(q, accountId);
+  const m = await accountMatch(db, q, accountId);
   return cap === undefined
     ? sql`(select count(*) from contacts_fts where contacts_fts match ${m})`
     : sql`(select count(*) from (select rowid from contacts_fts where contacts_fts match ${m} limit ${Math.max(0, Math.floor(cap))}))`;
 }
 
 /**
- * The full-text match of the account's contacts having the words (an SQL expression, the match
- * for `contacts_fts`): the words alone when no other account has a contact (two index probes
- * decide it); when the other accounts are few and small beside this one, the words' matches NOT
- * in those accounts' tokens (the other accounts' token lists are short; intersecting with this
- * account's own long list costs a seek per match: `jose gar` 4.4 against 10.3 ms, and a page
- * looked up by its matches, `tanaka12`'s 1,630, 3.1 against 1.3 ms); else the words within the
- * account's token.
+ * The full-text match of the account's contacts having the words (the match for `contacts_fts`,
+ * a string or an SQL expression): the words alone when no other account has a contact; when
+ * the other accounts are few and small beside this one, the words' matches NOT in those
+ * accounts' tokens (the other accounts' token lists are short; intersecting with this
+ * account's own long list costs a seek per match: `jose gar` 4.4 against 10.3 ms); else the
+ * words within the account's token.
  */
-function accountMatch(q: FtsQueries, accountId: string) {
-  // In the statement itself (a scalar subquery, evaluated once), so that a condition, which
-  // is built without reading the database, can choose it too, and no request reads the sizes
-  // of the accounts apart. Each choice is exact: an account's contacts all hold its token.
-  const others = sql`select a.id,
+async function accountMatch(db: Db, q: FtsQueries, accountId: string) {
+  const sizes = await sql<{ acct: string; n: number }>`select a.id as acct,
       coalesce((select sum(s.contacts) from account_counter_slots s where s.account_id = a.id), 0) as n
-    from accounts a where a.id <> ${accountId}`;
-  const mine = sql`coalesce((select sum(s.contacts) from account_counter_slots s where s.account_id = ${accountId}), 0)`;
-  return sql<string>`(with o as (${others}) select case
-    when not exists (select 1 from contacts where account_id < ${accountId})
-      and not exists (select 1 from contacts where account_id > ${accountId}) then ${q.words}
-    when (select count(*) from o) <= 4 and (select sum(n) from o) * 4 <= ${mine}
-      then '(' || ${q.words} || ') NOT account : ('
-        || (select group_concat('"' || lower(hex(o.id)) || '"', ' OR ') from o) || ')'
-    else ${q.inAccount} end)`;
+    from accounts a`.execute(db);
+  const mine = Number(sizes.rows.find((r) => r.acct === accountId)?.n ?? 0);
+  const others = sizes.rows.filter((r) => r.acct !== accountId);
+  const othersSize = others.reduce((t, r) => t + Math.max(0, Number(r.n)), 0);
+  if (others.length > 0 && others.length <= 4 && othersSize * 4 <= mine) {
+    return notInAccounts(
+      q,
+      others.map((o) => o.acct),
+    );
+  }
+  return scopedMatch(q, accountId);
 }
 
 interface FtsQueries {
@@ -239,4 +237,22 @@ const accountToken = (accountId: string) => `"${Buffer.from(accountId, 'utf8').t
 
 function inAccount(q: { words: string }, accountId: string): string {
   return `account : ${accountToken(accountId)} AND ${q.words}`;
+}
+
+/** The words' matches outside the given accounts (every contact holds its own account's token). */
+function notInAccounts(q: { words: string }, accountIds: readonly string[]): string {
+  return `(${q.words}) NOT account : (${accountIds.map(accountToken).join(' OR ')})`;
+}
+
+/**
+ * The match for one account's contacts: the words alone when no other account has a contact
+ * (two index probes decide it, in the same statement as the match), else the words within the
+ * account's token. The account's list is as long as the account, so skipping it when it is
+ * the whole table saves walking it.
+ */
+function scopedMatch(q: FtsQueries, accountId: string) {
+  return sql`(case
+    when not exists (select 1 from contacts where account_id < ${accountId})
+      and not exists (select 1 from contacts where account_id > ${accountId})
+    then ${q.words} else ${q.inAccount} end)`;
 }
