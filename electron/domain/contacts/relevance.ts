@@ -36,7 +36,9 @@ const BY_LAST_GIFT: readonly OrderTerm[] = [
  * and a broad tier's page is read off the account's last-gift index (searchPageIds).
  *
  * The whole-word tier's size is only needed exactly when the page runs past it; else a count
- * capped well above the page's end does for the plan (ContactSearch.count's cap). With
+ * capped well above the page's end does for the plan (ContactSearch.count's cap). On SQLite a
+ * search of one word first tries that tier's page with no count at all (wordsTierPage), and
+ * reads the last tier's page with the total (lastTierPage). With
  * `total: false` the whole match set is not counted unless the page reaches its last tier,
  * and the total is null (a caller that never shows it: the donor box).
  */
