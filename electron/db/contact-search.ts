@@ -107,8 +107,6 @@ export interface WindowScan {
   members: RawBuilder<unknown>;
   /** Whether a contact's seq is in the whole-word tier's full-text matches (one index seek). */
   whole(seq: RawBuilder<unknown>): Expression<SqlBool>;
-  /** Whether a contact's seq is in the exact tier (the key's few matches, read once). */
-  exact(seq: RawBuilder<unknown>): Expression<SqlBool>;
 }
 
 /** The words of a search text: accents folded (foldText), lower case, split on anything not a letter or digit. */

@@ -125,8 +125,6 @@ export function sqliteContactSearch(db: Db): ContactSearch {
         members: sql`select value from json_each((select members from scan))`,
         whole: (seq) =>
           sql<SqlBool>`exists (select 1 from contacts_fts where contacts_fts match ${whole.words} and rowid = ${seq})`,
-        exact: (seq) =>
-          sql<SqlBool>`${seq} in (select rowid from contacts_exact where contacts_exact match ${q.key})`,
       };
     },
     /**

@@ -13,6 +13,7 @@ import {
   STREAMED_WINDOW,
   countedSearchPage,
   jsonPage,
+  orderWalk,
   searchPageIds,
 } from './search.ts';
 
@@ -200,8 +201,7 @@ async function densityWindow(
 
 /** The account's first `window` entries of the last-gift index: the given columns. */
 const lastGiftWalk = (accountId: string, cols: readonly string[], window: number) =>
-  sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))} from contacts
-    where contacts.account_id = ${accountId} order by ${ORDER_SQL(BY_LAST_GIFT)} limit ${window}`;
+  orderWalk(accountId, BY_LAST_GIFT, cols, window);
 
 /**
  * SQLite, one word: the page of relevance's whole-word tier (the exact tier left out) that
@@ -255,6 +255,8 @@ async function lastTierPage(
   if (window === null) return null;
   const scan = await store.search.windowScan?.(p.text, p.accountId, sql`select seq from w`);
   if (!scan) return null;
+  const exact = store.search.condition(p.text, p.accountId, 'order', 'exact');
+  if (!exact) return null;
   const seq = sql.ref('contacts.seq');
   const r = await sql<{
     n: number;
@@ -264,8 +266,8 @@ async function lastTierPage(
       ${scan.cte}
     select (select count(*) from w) as n, ${scan.count} as total,
       ${jsonPage(
-        sql`(${lastGiftWalk(p.accountId, ['seq', 'lastDonationDate', 'id'], window)}) as contacts`,
-        sql<SqlBool>`+contacts.seq in (${scan.members}) and not ${scan.whole(seq)} and not ${scan.exact(seq)}`,
+        sql`(${lastGiftWalk(p.accountId, ['seq', 'accountId', 'lastDonationDate', 'id'], window)}) as contacts`,
+        sql<SqlBool>`+contacts.seq in (${scan.members}) and not ${scan.whole(seq)} and not ${exact}`,
         ORDER_SQL(BY_LAST_GIFT),
         { take: p.want, skip: p.skip },
       )} as ids`.execute(store.db);

@@ -42,6 +42,16 @@ export const ORDER_SQL = (order: readonly OrderTerm[]) =>
     sql`, `,
   );
 
+/** The account's first `window` entries of an order's index: the given columns, in that order. */
+export const orderWalk = (
+  accountId: string,
+  order: readonly OrderTerm[],
+  cols: readonly string[],
+  window: number,
+) =>
+  sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))} from contacts
+    where contacts.account_id = ${accountId} order by ${ORDER_SQL(order)} limit ${window}`;
+
 /** SQLite: one page's ids in order as a JSON array; `from` is `contacts` or rows aliased as it. */
 export const jsonPage = (
   from: RawBuilder<unknown>,
@@ -99,9 +109,7 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
     // it reads nothing (an empty range) and says so.
     const expected = (upTo * accountContacts) / p.size;
     const columns = ['seq', 'accountId', ...new Set(p.order.map((t) => t.column)), 'id'];
-    const walk = (cols: readonly string[], window: number) =>
-      sql`select ${sql.join(cols.map((c) => sql.ref(`contacts.${c}`)))} from contacts
-        where contacts.account_id = ${p.accountId} order by ${order} limit ${window}`;
+    const walk = (cols: readonly string[], window: number) => orderWalk(p.accountId, p.order, cols, window);
     let window = Math.min(accountContacts, Math.ceil(1.5 * expected) + 64);
     for (let attempt = 0; attempt < 2; attempt++) {
       // The span first, alone (a walk of the index reading the seq): a window too wide to be
