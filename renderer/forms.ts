@@ -4,6 +4,7 @@
  * one function (showIssues), in the words the screen uses (humanIssue) or as sentences
  * (sentence, sentenceResolver); what no field shows becomes the form's own message.
  */
+import { useRef, type BaseSyntheticEvent } from 'react';
 import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage, isApiError, type FieldIssue } from './api/errors.ts';
@@ -144,4 +145,46 @@ export const orNull = (s: string | undefined | null): string | null => {
 export function localToday(): string {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * A form's save that runs one at a time: asked again while the last is still on its way (Enter
+ * again, a click on Save), it does nothing but keep the browser from submitting the form
+ * itself. A disabled Save button only stops the browser's own Enter and clicks; a key the app
+ * handles itself (the entry row's Enter from any field) calls the save directly, and a hub
+ * slow to answer must not get the same gift twice. Set in the key's own event, before anything
+ * is awaited.
+ */
+export function useOneAtATime(
+  save: (e?: BaseSyntheticEvent) => Promise<void>,
+): (e?: BaseSyntheticEvent) => Promise<void> {
+  const running = useRef(false);
+  return async (e) => {
+    if (running.current) {
+      e?.preventDefault();
+      return;
+    }
+    running.current = true;
+    try {
+      await save(e);
+    } finally {
+      running.current = false;
+    }
+  };
+}
+
+/**
+ * Submits `form` as Enter in one of its text boxes would: not while its default button (its
+ * first submit button, wherever it is placed) is disabled, as a busy Save button is while the
+ * save is on its way. `requestSubmit()` alone skips that check, so a key that calls it
+ * (Ctrl+Enter, Enter on a choice) pressed twice would save twice.
+ */
+export function submitAsEnter(form: HTMLFormElement | null | undefined): void {
+  if (!form) return;
+  const byDefault = Array.from(form.elements).find(
+    (el): el is HTMLButtonElement | HTMLInputElement =>
+      (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && el.type === 'submit',
+  );
+  if (byDefault?.disabled) return;
+  form.requestSubmit();
 }

@@ -178,12 +178,24 @@ describe('a contact from creation to deletion, by keyboard', () => {
     await page.getByLabel('Membership Level').focus();
     await page.keyboard.press('ArrowDown');
     expect(await page.getByLabel('Membership Level').inputValue()).toBe('Gold');
+    // A server slow to answer, and Ctrl+Enter pressed again meanwhile: one contact is made.
+    let creates = 0;
+    await page.route('**/api/v1/contacts', async (route) => {
+      if (route.request().method() === 'POST') {
+        creates++;
+        await new Promise((r) => setTimeout(r, 600));
+      }
+      return route.continue();
+    });
+    await page.keyboard.press('Control+Enter');
     await page.keyboard.press('Control+Enter');
 
     // The contact page shows it all.
     await page.getByRole('heading', { name: 'Zoë Ångström-Núñez' }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
     expect(id).toMatch(/^cnt_/);
+    expect(creates).toBe(1);
+    await page.unroute('**/api/v1/contacts');
     const saved = expectStatus(
       await api.request('GET', `/api/v1/contacts/${id}?accountId=${api.accountId}`),
       200,

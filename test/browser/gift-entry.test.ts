@@ -368,6 +368,50 @@ describe('gift entry', () => {
     });
     await context.close();
   });
+
+  it('Enter pressed again, or Save clicked, while a slow save is on its way saves the gift once', async () => {
+    const batch = expectStatus(
+      await server.request('POST', '/api/v1/batches', {
+        accountId: server.accountId,
+        name: 'Slow hub',
+        campaignId,
+        paymentMethod: 'cash',
+      }),
+      201,
+    );
+    const { page, context } = await openWithBatch(batch.id);
+    // The hub answers each gift after 800 ms (a busy hub on the event's Wi-Fi).
+    let posts = 0;
+    await page.route(`**/api/v1/batches/${batch.id}/donations`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts++;
+      await new Promise((r) => setTimeout(r, 800));
+      return route.continue();
+    });
+    // A page that reloaded (a form submitted by the browser itself) loses this mark.
+    await page.evaluate(() => Object.assign(window, { giftdeskNotReloaded: true }));
+    await pickDonor(page, 'renee.d@', 'Renée Dubois');
+    await page.keyboard.type('19.99');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // the volunteer thought the first did nothing
+    await page.getByRole('button', { name: /Save gift/ }).click({ force: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+    await expectFocusOn(page, /^Donor$/);
+    // Then a second, identical gift on purpose, saved with the mouse: a gift of its own.
+    await pickDonor(page, 'renee.d@', 'Renée Dubois');
+    await page.keyboard.type('19.99');
+    await page.getByRole('button', { name: /Save gift/ }).click();
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^2\b/);
+    expect(await page.evaluate(() => 'giftdeskNotReloaded' in window)).toBe(true);
+    const saved = expectStatus(
+      await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
+      200,
+    );
+    expect(saved).toMatchObject({ count: 2, total: 39.98 });
+    expect(posts).toBe(2);
+    await context.close();
+  });
 });
 
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */

@@ -11,6 +11,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Controller } from 'react-hook-form';
 import type { Contact } from '#shared/schemas/contacts.ts';
 import { errorMessage } from '../../api/errors.ts';
+import { submitAsEnter } from '../../forms.ts';
 import { hrefFor, navigate } from '../../router.ts';
 import { Button, ConfirmDialog, EmptyState, Screen } from '../../ui/index.ts';
 import { displayName, liveFields, type CustomFieldDef } from './form-model.ts';
@@ -82,7 +83,7 @@ function ContactForm({
   const onFormKey = (e: KeyboardEvent<HTMLFormElement>) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
-      formRef.current?.requestSubmit();
+      submitAsEnter(formRef.current);
     }
   };
 

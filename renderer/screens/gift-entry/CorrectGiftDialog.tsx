@@ -16,7 +16,7 @@ import type { GiftCheck } from '#shared/schemas/gift-checks.ts';
 import { failedWrite, isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, qk } from '../../api/query-keys.ts';
-import { schemaIssues } from '../../forms.ts';
+import { schemaIssues, useOneAtATime } from '../../forms.ts';
 import { Button, Dialog, Select, TextField, useToast } from '../../ui/index.ts';
 import { CreditFields, selfCreditIssue, useGiftCredits, withCreditKeys } from './CreditFields.tsx';
 import { DonorPicker } from './DonorPicker.tsx';
@@ -184,7 +184,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     if (first && first !== 'donor') form.setFocus(first);
   };
 
-  const submit = form.handleSubmit(async (v) => {
+  const checkAndCorrect = form.handleSubmit(async (v) => {
     clearErrors();
     setDonorError(undefined);
     setTopError(null);
@@ -249,6 +249,7 @@ export function CorrectGiftDialog({ gift, onClose }: { gift: DonationDetail; onC
     }
   });
 
+  const submit = useOneAtATime(checkAndCorrect); // Enter again while it is on its way: nothing more
   // Enter saves from any field; Escape is the dialog's (the credit boxes' own while one has text).
   const onKeyDown = withCreditKeys(enterSubmits(submit), credits.refs, form);
 

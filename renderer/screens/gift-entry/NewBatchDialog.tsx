@@ -14,7 +14,7 @@ import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { humanIssue, localToday, orNull, schemaIssues, showIssues } from '../../forms.ts';
+import { humanIssue, localToday, orNull, schemaIssues, showIssues, submitAsEnter } from '../../forms.ts';
 import { Button, Dialog, Select, TextField } from '../../ui/index.ts';
 import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
@@ -155,7 +155,7 @@ export function NewBatchDialog({
           if (e.key === 'Enter' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
             if (e.target instanceof HTMLSelectElement) {
               e.preventDefault();
-              e.currentTarget.requestSubmit();
+              submitAsEnter(e.currentTarget);
             }
           }
         }}

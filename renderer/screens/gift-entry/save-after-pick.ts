@@ -4,7 +4,7 @@
  * and the focus is already in the amount; a save asked for meanwhile is kept too, and done once
  * the donor is on the row, or dropped (and said at the donor box) if the matches found no one.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type BaseSyntheticEvent } from 'react';
 import type { ContactSummary } from '#shared/schemas/contact-views.ts';
 import { useGiftSubmit, type SubmitOptions } from './use-gift-submit.ts';
 
@@ -18,15 +18,17 @@ export function useSave(o: SubmitOptions) {
 export type PickState = ReturnType<typeof useSaveAfterPick>['pick'];
 
 /** A save asked for while the donor box waits for the matches of an Enter: kept for the donor. */
-function useSaveAfterPick(saveNow: () => Promise<void>, donor: ContactSummary | null) {
+function useSaveAfterPick(saveNow: (e?: BaseSyntheticEvent) => Promise<void>, donor: ContactSummary | null) {
   const state = useRef({ pending: false, save: false });
   useEffect(() => {
     if (!state.current.save || state.current.pending || !donor) return;
     state.current.save = false;
     void saveNow();
   });
-  const submit = (e?: { preventDefault(): void }) => {
-    if (!state.current.pending) return saveNow();
+  // The event goes along: the save keeps the browser from submitting the form itself (a click
+  // on Save would reload the page, dropping the save on its way).
+  const submit = (e?: BaseSyntheticEvent) => {
+    if (!state.current.pending) return saveNow(e);
     e?.preventDefault();
     state.current.save = true;
     return Promise.resolve();

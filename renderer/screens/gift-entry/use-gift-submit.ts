@@ -18,7 +18,7 @@ import { DonationCreateRequest } from '#shared/schemas/donations.ts';
 import { failedWrite, isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, refreshAfterGift } from '../../api/query-keys.ts';
-import { schemaIssues } from '../../forms.ts';
+import { schemaIssues, useOneAtATime } from '../../forms.ts';
 import { useToast } from '../../ui/index.ts';
 import { missingAccountIssue } from './campaign-account.ts';
 import { selfCreditIssue, type CreditChoice } from './CreditFields.tsx';
@@ -34,6 +34,9 @@ import {
 } from './gift-row-model.ts';
 import { showSavedGift } from './GiftRows.tsx';
 import { METHOD_LABEL, type useReferenceData } from './reference.ts';
+
+/** How long a save runs before the row shows it is saving (the Save button's busy look). */
+const BUSY_AFTER_MS = 150;
 
 /** Who the gift is from: a donor chosen, or a new donor typed in the row (its state). */
 export interface DonorChoice {
@@ -79,6 +82,9 @@ export function useGiftSubmit(o: SubmitOptions) {
         mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body),
       }),
   );
+  // Whether the row shows it is saving: only once a save has taken BUSY_AFTER_MS, so a quick
+  // save paints nothing between Enter and its row (the button's look would flash and cost a
+  // frame). What keeps a save from going twice is `submit` below, not the button.
   const [saving, setSaving] = useState(false);
 
   const showIssues = (issues: FieldIssue[], map: Record<string, FormField>) => {
@@ -179,9 +185,10 @@ export function useGiftSubmit(o: SubmitOptions) {
     chosen: ContactSummary,
     cents: number,
   ) => {
+    const slow = setTimeout(() => setSaving(true), BUSY_AFTER_MS);
     try {
-      setSaving(true);
       const saved = await saveGift.mutate({ ...body, contactId: chosen.id });
+      clearTimeout(slow);
       // The row and the batch's figures come with the save's answer: on screen with no other
       // request, first, before the entry row is reset (the table's render does not wait for
       // the row's), and the sync badge's status. What else a gift changes (totals elsewhere,
@@ -204,12 +211,13 @@ export function useGiftSubmit(o: SubmitOptions) {
         saved.donation.id,
       );
     } catch (err) {
+      clearTimeout(slow);
       setSaving(false);
       showRefusal(err, DONATION_FIELDS);
     }
   };
 
-  const submit = form.handleSubmit(async (v) => {
+  const checkAndSave = form.handleSubmit(async (v) => {
     form.clearErrors();
     d.setDonorError(undefined);
     setTopError(null);
@@ -238,6 +246,9 @@ export function useGiftSubmit(o: SubmitOptions) {
     const { batchId: _inPath, ...body } = gift;
     await saveGiftFor(v, body, chosen!, cents);
   });
+
+  // One save at a time (useOneAtATime): Enter again while the hub answers saves nothing more.
+  const submit = useOneAtATime(checkAndSave);
 
   return { submit, busy: saveContact.isPending || saving };
 }

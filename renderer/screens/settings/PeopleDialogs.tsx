@@ -9,6 +9,7 @@ import { LAST_ADMINISTRATOR, type User } from '#shared/schemas/people.ts';
 import { isApiError } from '../../api/errors.ts';
 import { ROLES, Role } from '#shared/schemas/roles.ts';
 import { useApi } from '../../api/provider.tsx';
+import { submitAsEnter } from '../../forms.ts';
 import { qk } from '../../api/query-keys.ts';
 import { Button, ConfirmDialog, Dialog, FormDialog, Select } from '../../ui/index.ts';
 import { CopyBox } from './NewKeyDialog.tsx';
@@ -26,7 +27,7 @@ export const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }
 export function submitOnEnter(e: KeyboardEvent<HTMLSelectElement>): void {
   if (e.key !== 'Enter' || e.altKey) return;
   e.preventDefault();
-  e.currentTarget.form?.requestSubmit();
+  submitAsEnter(e.currentTarget.form);
 }
 
 /** A set-password link to show once: whose, and the address; `fresh` when the person was just added. */
