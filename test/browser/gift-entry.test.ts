@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectStatus,
+  makeBatch,
   makeCampaign,
   makeCommittee,
   makeContact,
@@ -278,16 +279,12 @@ describe('gift entry', () => {
   });
 
   it('warns while typing, without blocking: over a limit with the room left, cash over $100', async () => {
-    const batch = expectStatus(
-      await server.request('POST', '/api/v1/batches', {
-        accountId: server.accountId,
-        name: 'Warnings',
-        campaignId,
-        paymentMethod: 'cash',
-        donationAccountId: (await makeDonationAccount(server, { perYear: 500 }, 'Small')).id,
-      }),
-      201,
-    );
+    const batch = await makeBatch(server, {
+      name: 'Warnings',
+      campaignId,
+      paymentMethod: 'cash',
+      donationAccountId: (await makeDonationAccount(server, { perYear: 500 }, 'Small')).id,
+    });
     const { page, context } = await openWithBatch(batch.id);
     await pickDonor(page, 'kwame', 'Kwame Mensah');
     await page.keyboard.type('600');
@@ -310,14 +307,10 @@ describe('gift entry', () => {
   });
 
   it('a gift the server refuses (no campaign, committee or donation account) shows the message at the field and keeps what was typed', async () => {
-    const batch = expectStatus(
-      await server.request('POST', '/api/v1/batches', {
-        accountId: server.accountId,
-        name: 'No designation',
-        paymentMethod: 'check',
-      }),
-      201,
-    );
+    const batch = await makeBatch(server, {
+      name: 'No designation',
+      paymentMethod: 'check',
+    });
     const before = expectStatus(
       await server.request('GET', `/api/v1/donations?accountId=${server.accountId}&limit=1`),
       200,
@@ -370,15 +363,11 @@ describe('gift entry', () => {
   });
 
   it('Enter pressed again, or Save clicked, while a slow save is on its way saves the gift once', async () => {
-    const batch = expectStatus(
-      await server.request('POST', '/api/v1/batches', {
-        accountId: server.accountId,
-        name: 'Slow hub',
-        campaignId,
-        paymentMethod: 'cash',
-      }),
-      201,
-    );
+    const batch = await makeBatch(server, {
+      name: 'Slow hub',
+      campaignId,
+      paymentMethod: 'cash',
+    });
     const { page, context } = await openWithBatch(batch.id);
     // The hub answers each gift after 800 ms (a busy hub on the event's Wi-Fi).
     let posts = 0;

@@ -96,6 +96,11 @@ export async function makeCampaign(
   return expectStatus(await s.request('POST', '/api/v1/campaigns', body), 201);
 }
 
+/** A batch in the test account, through the API: `fields` beside the account (a name at least). */
+export async function makeBatch(s: TestServer, fields: Body & { name: string }): Promise<{ id: string }> {
+  return expectStatus(await s.request('POST', '/api/v1/batches', { accountId: s.accountId, ...fields }), 201);
+}
+
 export async function makeCommittee(
   s: TestServer,
   name = 'Friends Committee',
