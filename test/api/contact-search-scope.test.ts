@@ -175,6 +175,16 @@ describe('search scope', () => {
           lastName: 'Switchboard',
           phoneNumbers: [{ phoneNumber: '(555) 010-4444', isPrimary: true }],
         });
+      // An organisation's people typed by name: more exact matches than are probed one by one,
+      // most also found by the words (Oona Quill), some not (the one-word organisation
+      // "OonaQuill": no word of it starts with "quill"), and the words' prefix-only matches
+      // besides (Quillfeather). Two of them in the small account too.
+      for (let i = 0; i < 9; i++) await makeContact(big, { firstName: 'Oona', lastName: 'Quill' });
+      for (let i = 0; i < 3; i++)
+        await makeContact(big, { firstName: `Temp${i}`, lastName: 'Agency', organization: 'OonaQuill' });
+      for (let i = 0; i < 4; i++) await makeContact(big, { firstName: 'Oona', lastName: 'Quillfeather' });
+      await makeContact(small, { firstName: 'Oona', lastName: 'Quill' });
+      await makeContact(small, { firstName: 'Temp9', lastName: 'Agency', organization: 'OonaQuill' });
       const expectCount = (pred: (c: (typeof seeded)[number]) => boolean) => seeded.filter(pred).length;
       const cases: Array<[string, number]> = [
         ['quenn', expectCount((c) => c.lastName.toLowerCase().startsWith('quenn'))],
@@ -184,6 +194,7 @@ describe('search scope', () => {
         ['555 010 9999', 1],
         ['5550104444', 10],
         ['15550104444', 10],
+        ['oona quill', 16],
       ];
       // Relevance counts each tier; an ordinary sort counts the whole match set at once.
       for (const [route, sort] of ROUTES.flatMap((r) =>
@@ -195,13 +206,15 @@ describe('search scope', () => {
             const want =
               t === big
                 ? n
-                : text.endsWith('4444')
-                  ? text.startsWith('1')
-                    ? 2
-                    : 0
-                  : text.startsWith('555') || text === 'ada quenneville'
-                    ? 1
-                    : 3;
+                : text === 'oona quill'
+                  ? 2
+                  : text.endsWith('4444')
+                    ? text.startsWith('1')
+                      ? 2
+                      : 0
+                    : text.startsWith('555') || text === 'ada quenneville'
+                      ? 1
+                      : 3;
             expect(page.total, `${route} ${sort} ${t === big ? 'big' : 'small'} “${text}”`).toBe(want);
             expect(page.data.length, `${route} “${text}”`).toBe(Math.min(want, 100));
           }
