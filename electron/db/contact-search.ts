@@ -83,6 +83,18 @@ export interface ContactSearch {
     cap?: number,
   ): Promise<RawBuilder<{ seq: number }> | null>;
   /**
+   * SQLite: the account's match set of a tier (default: the whole match set; the words' matches
+   * and the exact ones) read once, as the contacts' seqs, each once, for the caller to count and
+   * to test an order's entries against in memory; null without words, or when the words match
+   * more than `cap` contacts (the read stops there).
+   */
+  matchSeqs?(
+    text: string,
+    accountId: string,
+    cap: number,
+    tier?: 'words' | 'prefix',
+  ): Promise<ReadonlySet<number> | null>;
+  /**
    * SQLite, one word: how dense a tier's full-text matches are among the newest contacts of
    * every account — the newest `sample` matches by seq over the seqs they span, read newest
    * first from the index (a few dozen µs) — or null when the tier has fewer matches than that,

@@ -386,10 +386,22 @@ describe('one word by relevance where half gave: the tier paged off a window siz
   });
 });
 
-describe('several words counted and paged from one read of their matches', () => {
-  // Two words, none of one letter (SQLite builds their set in creation order too), and two
-  // with a one-letter word (creation order then counts and reads a window, as for one word).
-  const SEARCHES = ['jo brown', 'ada walker', 'zoe nu', 'harbor legal', 'mail example', 'jo b', 'robert w'];
+describe('several words, or one longer than the index keeps prefixes of, counted and paged from one read of their matches', () => {
+  // Two words, none of one letter, two with a one-letter word, and one word of seven letters or
+  // more, whole or a prefix only (SQLite: every one of them read once and held, the page walked
+  // against it; by relevance, several words' set built once).
+  const SEARCHES = [
+    'jo brown',
+    'ada walker',
+    'zoe nu',
+    'harbor legal',
+    'mail example',
+    'jo b',
+    'robert w',
+    'walkers',
+    'brownin',
+    'walkerson',
+  ];
   const LIST: Array<[string, Order]> = [
     ['', desc((c) => c.createdAt)],
     ['&sortBy=createdAt&sortOrder=asc', asc((c) => c.createdAt)],

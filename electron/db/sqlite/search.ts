@@ -95,6 +95,24 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       }>`${countWithExact(q, accountId, await accountMatch(q, accountId), cap)}`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
     },
+    async matchSeqs(text: string, accountId: string, cap: number, tier: 'words' | 'prefix' = 'prefix') {
+      const q = ftsQueries(text, accountId, tier);
+      if (q === null) return null;
+      const m = await accountMatch(q, accountId);
+      // One read of the words' matches (at most cap + 1, to tell a broader set), and the exact
+      // ones, as JSON arrays: a row per match through the driver costs twice as much.
+      const r = await sql<{ n: number; words: string; exact: string }>`select count(*) as n,
+          json_group_array(seq) as words,
+          (select json_group_array(c.seq) from contacts c where +c.account_id = ${accountId}
+            and c.seq in (select rowid from contacts_exact where contacts_exact match ${q.key})) as exact
+        from (select rowid as seq from contacts_fts where contacts_fts match ${m}
+          limit ${Math.max(0, Math.floor(cap)) + 1})`.execute(db);
+      const row = r.rows[0];
+      if (!row || Number(row.n) > cap) return null;
+      const seqs = new Set(JSON.parse(row.words) as number[]);
+      for (const seq of JSON.parse(row.exact) as number[]) seqs.add(seq);
+      return seqs;
+    },
     async recentDensity(text: string, tier: 'words' | 'prefix', sample: number) {
       // A prefix longer than the index keeps prefixes of (migration search-fold-letters: 1 to
       // 6 letters) is a merge of every word it starts, each sought from its newest entry first:

@@ -5,7 +5,7 @@
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../counters.ts';
-import { type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
+import { type OrderTerm, countedSearchPage, heldSetPage, searchPageIds } from './search.ts';
 import { relevancePage } from './relevance.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -40,15 +40,11 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     { column: 'id', dir: direction },
   ];
   if (search !== undefined) {
-    // Count and page in one statement where the engine builds the match set to count it
+    // The total and the page from one read of the match set where reading it is what costs
+    // (search.ts heldSetPage), else in one statement where the engine builds the match set to count it
     // anyway (search.ts countedSearchPage).
-    const both = await countedSearchPage(ctx, {
-      accountId: q.accountId,
-      text: search,
-      order,
-      skip: offset,
-      take: limit,
-    });
+    const page = { accountId: q.accountId, text: search, order, skip: offset, take: limit };
+    const both = (await heldSetPage(ctx, page)) ?? (await countedSearchPage(ctx, page));
     if (both)
       return { data: await contactItems(db, q.accountId, both.ids), total: both.total, limit, offset };
   }

@@ -12,6 +12,7 @@ import {
   type OrderTerm,
   STREAMED_WINDOW,
   countedSearchPage,
+  heldSetPage,
   jsonPage,
   orderWalk,
   searchPageIds,
@@ -142,15 +143,18 @@ export async function relevancePage(
     }
   }
   if (want > 0) {
-    const both = await countedSearchPage(ctx, {
+    const last = {
       accountId,
       text,
-      tier: 'prefix',
-      without: 'words',
+      without: 'words' as const,
       order: BY_LAST_GIFT,
       skip: lastFrom - nWords,
       take: want,
-    });
+    };
+    // Several words: their set built once (countedSearchPage); one word too long for the
+    // index's prefixes: its matches read once and held (heldSetPage).
+    const both =
+      (await countedSearchPage(ctx, { ...last, tier: 'prefix' })) ?? (await heldSetPage(ctx, last));
     if (both) {
       ids.push(...both.ids);
       return { ids, total: wantTotal ? Math.max(nWords, both.total) : null };
