@@ -33,6 +33,13 @@ export interface HttpSearchTiming {
   rounds: number;
   /** Checks an answer's body (status 200 already checked); throws when it is wrong. */
   check?: (search: string, body: unknown) => void;
+  /**
+   * A baseline run just before each request for the same search (timed apart, not in the
+   * request's time), so the two are measured at the same moments of the run: on a shared
+   * machine whose speed swings within a minute, a baseline timed before all the requests
+   * compares two different machines.
+   */
+  paired?: (search: string) => void;
 }
 
 /**
@@ -41,13 +48,19 @@ export interface HttpSearchTiming {
  */
 export async function timeHttpSearches(
   o: HttpSearchTiming,
-): Promise<Map<string, { p50: number; p95: number }>> {
-  const out = new Map<string, { p50: number; p95: number }>();
+): Promise<Map<string, { p50: number; p95: number; paired?: { p50: number; p95: number } }>> {
+  const out = new Map<string, { p50: number; p95: number; paired?: { p50: number; p95: number } }>();
   for (const [label, route, extra] of o.variants) {
     const all: number[] = [];
+    const pairedAll: number[] = [];
     const per = new Map<string, number[]>();
     for (let round = 0; round <= o.rounds; round++) {
       for (const search of o.searches) {
+        if (o.paired) {
+          const b = performance.now();
+          o.paired(search);
+          if (round > 0) pairedAll.push(performance.now() - b);
+        }
         const t = performance.now();
         const res = await fetch(
           `${o.url}${route}accountId=${o.accountId}&search=${encodeURIComponent(search)}${extra}`,
@@ -63,9 +76,10 @@ export async function timeHttpSearches(
       }
     }
     const p = pct(all);
-    out.set(label, p);
+    const paired = o.paired ? pct(pairedAll) : undefined;
+    out.set(label, { ...p, ...(paired ? { paired } : {}) });
     console.log(
-      `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})`,
+      `http    ${label}: p50 ${f1(p.p50)} ms, p95 ${f1(p.p95)} ms  (${[...per].map(([k, v]) => `${k} ${f1(pct(v).p50)}/${f1(pct(v).p95)}`).join(', ')})${paired ? `; the baseline run before each request: p50 ${f1(paired.p50)} ms, p95 ${f1(paired.p95)} ms` : ''}`,
     );
   }
   return out;
