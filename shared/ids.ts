@@ -24,6 +24,8 @@ export const ID_PREFIX = {
   request: 'req',
   letterRun: 'ltr',
   user: 'usr',
+  /** The key the window mints for one entry row's gift (POST /v1/batches/:id/donations `entryKey`). */
+  entry: 'ent',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

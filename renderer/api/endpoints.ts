@@ -18,6 +18,7 @@ import {
   Batch,
   BatchCreate,
   BatchDonationList,
+  BatchGiftBody,
   BatchGiftSaved,
   BatchList,
   BatchUpdate,
@@ -31,7 +32,6 @@ import {
   ContactSummaryQuery,
 } from '#shared/schemas/contact-views.ts';
 import {
-  DonationCreateBody,
   DonationCreated,
   DonationCreateRequest,
   DonationDetail,
@@ -181,7 +181,7 @@ export function endpoints(c: ApiClient) {
         }),
       create: (body: Body<typeof BatchCreate>) => c.request('POST', '/batches', { schema: Batch, body }),
       /** Save a gift typed in this batch: the answer is the gift in full and the batch's new figures. */
-      addGift: (id: string, body: Body<typeof DonationCreateBody>) =>
+      addGift: (id: string, body: Body<typeof BatchGiftBody>) =>
         c.request('POST', `/batches/${encodeURIComponent(id)}/donations`, { schema: BatchGiftSaved, body }),
       update: (id: string, body: Body<typeof BatchUpdate>) =>
         c.request('PUT', `/batches/${encodeURIComponent(id)}`, { schema: Batch, body }),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../enums.ts';
 import { accountIdField, dateOnly, limitDollars, pagingQuery, requiredText, typeError } from './common.ts';
-import { DonationDetail } from './donations.ts';
+import { DonationCreateBody, DonationDetail } from './donations.ts';
 import { SyncStatus } from './sync.ts';
 
 const refId = z
@@ -87,16 +87,26 @@ export const BatchDonationList = z.object({
 });
 
 /**
- * The answer to POST /v1/batches/:id/donations: the gift in full, as the batch's list shows it,
- * and the batch with its new count and total. Gift entry puts both on screen from this one
- * answer, with no read after the save.
+ * A gift typed in a batch (POST /v1/batches/:id/donations): the gift, and the key the window
+ * minted for the row it was typed in. The same key again is the same gift: a save made again
+ * after its answer was lost (a hub's Wi-Fi that dropped once the gift was in) answers the gift
+ * saved the first time, and writes nothing.
  */
+export const BatchGiftBody = DonationCreateBody.extend({
+  entryKey: z
+    .string({ error: typeError('must be a string') })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be 8 to 64 letters, digits, - or _' })
+    .optional(),
+}).meta({ id: 'BatchGiftCreate' });
+export type BatchGiftBody = z.infer<typeof BatchGiftBody>;
+
 /**
  * A gift saved in a batch: the gift in full, the batch with its new count and total, and the
  * sync status the save changed (its waiting count) — what gift entry shows, so it reads
- * nothing after a save.
+ * nothing after a save. `alreadySaved`: the row's key named a gift saved before (nothing
+ * was written; the gift is that one, as it is now).
  */
 export const BatchGiftSaved = z
-  .object({ donation: DonationDetail, batch: Batch, sync: SyncStatus })
+  .object({ donation: DonationDetail, batch: Batch, sync: SyncStatus, alreadySaved: z.boolean() })
   .meta({ id: 'BatchGiftSaved' });
 export type BatchGiftSaved = z.infer<typeof BatchGiftSaved>;

@@ -13,7 +13,8 @@ import {
   makeContact,
   makeDonationAccount,
 } from '../helpers/api-fixtures.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { closeDesktopSession, openDesktopSession } from '../../electron/shell/session.ts';
+import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 let contactId: string;
@@ -90,6 +91,69 @@ describe('POST /api/v1/batches/:id/donations', () => {
     const { checkedAt: _now, ...saidNow } = status;
     expect(saidAtSave).toEqual(saidNow);
     expect(twin.sync.waiting).toBe(first.sync.waiting + 1);
+  });
+
+  it("a try made again with its row's key, its answer lost, is the same gift: 200, nothing written; another key is another gift", async () => {
+    const batchId = await newBatch();
+    const donorTotal = async () =>
+      expectStatus(await s.request('GET', `/api/v1/contacts/${contactId}?accountId=${s.accountId}`), 200)
+        .totalDonations as number;
+    const before = await donorTotal();
+    const gift = { donationAmount: 19.99, paymentMethod: 'cash', notes: 'table 4' };
+    const first = expectStatus(await save(batchId, { ...gift, entryKey: 'ent_row_one_try' }), 201);
+    expect(first.alreadySaved).toBe(false);
+    // The same try again (the hub's answer never reached the window): that gift, as it is now.
+    const again = expectStatus(await save(batchId, { ...gift, entryKey: 'ent_row_one_try' }), 200);
+    expect(again.alreadySaved).toBe(true);
+    expect(again.donation).toEqual(first.donation);
+    expect(again.batch).toMatchObject({ count: 1, total: 19.99 });
+    expect(await donorTotal()).toBeCloseTo(before + 19.99, 2);
+    // Its twin, typed next in a fresh row with a key of its own: a second gift.
+    const twin = expectStatus(await save(batchId, { ...gift, entryKey: 'ent_row_two_try' }), 201);
+    expect(twin.donation.id).not.toBe(first.donation.id);
+    expect(twin.batch).toMatchObject({ count: 2, total: 39.98 });
+    // Ten tries of one row at once: one gift, and each answers it.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        save(batchId, { ...gift, donationAmount: 5, entryKey: 'ent_row_raced' }),
+      ),
+    );
+    const ids = new Set(
+      racing.map((r) => (expectStatus(r, r.status === 201 ? 201 : 200).donation as { id: string }).id),
+    );
+    expect(ids.size).toBe(1);
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(await batchCount(batchId)).toBe(3);
+    // A key that is not one: refused naming it, nothing saved.
+    expectError(await save(batchId, { ...gift, entryKey: 'x' }), 400, { field: 'entryKey' });
+    expectError(await save(batchId, { ...gift, entryKey: 'ent row with spaces' }), 400, {
+      field: 'entryKey',
+    });
+    expect(await batchCount(batchId)).toBe(3);
+  });
+
+  it("in the app's window, a gd: line ending the notes is text typed, not a sync reference: each save is a gift", async () => {
+    const batchId = await newBatch();
+    const desktop = await openDesktopSession(s.ctx, s.url);
+    try {
+      const asWindow = () =>
+        rawRequest(
+          `${s.url}/api/v1/batches/${batchId}/donations`,
+          'POST',
+          giftBody(s, contactId, {
+            campaignId,
+            donationAmount: 25,
+            notes: 'copied from last year\ngd:don_lastyear',
+          }),
+          { 'x-api-key': desktop.keyId, authorization: `Bearer ${desktop.secret}` },
+        );
+      const a = expectStatus(await asWindow(), 201);
+      const b = expectStatus(await asWindow(), 201);
+      expect(b.donation.id).not.toBe(a.donation.id);
+      expect(await batchCount(batchId)).toBe(2);
+    } finally {
+      await closeDesktopSession(s.ctx, desktop);
+    }
   });
 
   it('an over-limit gift comes back flagged', async () => {

@@ -18,7 +18,6 @@
 import { CompiledQuery } from 'kysely';
 import type { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { ElectionType } from '#shared/enums.ts';
-import { donationReferenceOf } from '#shared/sync-reference.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import { named } from '../../db/named.ts';
 import type { Db } from '../../db/store.ts';
@@ -30,6 +29,7 @@ import {
   type DonationWriteOptions,
   checkDonation,
   donationCreatedEntry,
+  giftReference,
   newDonationRow,
   present,
 } from './rules.ts';
@@ -211,7 +211,7 @@ async function inTwo(
   } catch {
     return null; // refused: the ordinary way says why, in its order
   }
-  const reference = opts.syncReference === false ? null : donationReferenceOf(input.notes);
+  const reference = giftReference(input, opts);
   const day = checked.donationDate.slice(0, 10);
   const ids = [
     input.campaignId,

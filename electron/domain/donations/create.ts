@@ -4,7 +4,6 @@
  * finds its reference held answers the gift created with it.
  */
 import type { DonationCreateBody, DonationCreated } from '#shared/schemas/donations.ts';
-import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
@@ -18,6 +17,7 @@ import {
   checkDonation,
   checkReferences,
   donationCreatedEntry,
+  giftReference,
   newDonationRow,
   present,
   requireDesignation,
@@ -125,7 +125,7 @@ export async function insertDonation(
 ): Promise<DonationRow> {
   const checked = checkDonation(input);
   // A sync reference the account holds already: the record it names is the answer.
-  const reference = opts.syncReference === false ? null : donationReferenceOf(input.notes);
+  const reference = giftReference(input, opts);
   if (reference !== null) {
     const held = await donationByReference(trx, [input.accountId, reference]);
     if (held.rows.length > 0) throw new ReferenceHeld(reference);

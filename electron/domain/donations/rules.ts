@@ -6,6 +6,7 @@
  */
 import { toIsoInstant } from '#shared/dates.ts';
 import { newId } from '#shared/ids.ts';
+import { donationReferenceOf } from '#shared/sync-reference.ts';
 import { dollarsToCents } from '#shared/money.ts';
 import { DESIGNATION_ISSUE, SELF_CREDIT_ISSUE, type DonationCreateBody } from '#shared/schemas/donations.ts';
 import { CompiledQuery } from 'kysely';
@@ -19,6 +20,16 @@ import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 
 const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
+/**
+ * What a create is made once by: the sync reference on the notes' last line (unless the write
+ * says the notes are only text someone typed: syncReference false), else the key of the window's
+ * row it was typed in (`entry:` then the key, a prefix no sync reference has). Null: none.
+ */
+export function giftReference(input: DonationCreateBody, opts: DonationWriteOptions): string | null {
+  const synced = opts.syncReference === false ? null : donationReferenceOf(input.notes);
+  return synced ?? (opts.entryKey ? `entry:${opts.entryKey}` : null);
+}
+
 export const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
 
 /** D2: at least one of campaignId, committeeId, donationAccountId. */
@@ -273,4 +284,10 @@ export interface DonationWriteOptions extends WriteOptions {
    * the same reference still completed here is voided too (createDonationOnce).
    */
   voided?: { reason: string | null };
+  /**
+   * The key the window minted for the row the gift was typed in (a batch's gift): a create
+   * with a key the account holds already answers with that gift (createDonationOnce), as a
+   * sync reference does. Kept beside the references, under its own prefix (giftReference).
+   */
+  entryKey?: string;
 }

@@ -6,6 +6,7 @@ import {
   Batch,
   BatchCreate,
   BatchDonationList,
+  BatchGiftBody,
   BatchGiftSaved,
   BatchList,
   BatchListQuery,
@@ -13,7 +14,6 @@ import {
 } from '#shared/schemas/batches.ts';
 import { BatchCountBody, DepositSummary } from '#shared/schemas/batch-balance.ts';
 import { accountQuery, pagingQuery } from '#shared/schemas/common.ts';
-import { DonationCreateBody } from '#shared/schemas/donations.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ import {
   batchDepositSummary,
   countAndCloseBatch,
   createBatch,
-  createDonation,
+  createDonationOnce,
   getDonation,
   listBatchDonations,
   listBatches,
@@ -100,24 +100,33 @@ export async function batchRoutes(
       summary:
         'Record a gift typed in this batch; answers the gift in full, the batch with its new count and total, and the sync status',
       description:
-        'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows (the sync status as GET /v1/sync/status answers it, after this gift), so the app reads nothing after a save. A closed batch: 409.',
+        'The same gift and the same rules as POST /v1/donations with `batchId`; the answer carries what gift entry shows (the sync status as GET /v1/sync/status answers it, after this gift), so the app reads nothing after a save. A closed batch: 409. ' +
+        '`entryKey`: a key the client mints for the row the gift is typed in and sends again with every try of that row. ' +
+        'When the account already holds a gift saved with it (an earlier try whose answer was lost), the answer is 200 with ' +
+        'that gift as it is now and `alreadySaved: true`, and nothing is written; otherwise 201. Typed in a window (a signed-in ' +
+        'session), a `gd:` line at the end of the notes is only text, never a sync reference.',
       params: IdParams,
-      body: DonationCreateBody,
-      response: { 201: BatchGiftSaved, ...errors(400, 403, 404, 409, 413) },
+      body: BatchGiftBody,
+      response: { 201: BatchGiftSaved, 200: BatchGiftSaved, ...errors(400, 403, 404, 409, 413) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
-      const created = await createDonation(
+      const { entryKey, ...gift } = req.body;
+      const { donation: saved, created } = await createDonationOnce(
         acting(ctx, req),
-        { ...req.body, accountId },
-        { batchId: req.params.id },
+        { ...gift, accountId },
+        {
+          batchId: req.params.id,
+          syncReference: !req.auth?.session,
+          ...(entryKey !== undefined ? { entryKey } : {}),
+        },
       );
       const [donation, batch, status] = await Promise.all([
-        getDonation(ctx, accountId, created.id),
+        getDonation(ctx, accountId, saved.id),
         requireBatch(ctx, accountId, req.params.id),
         syncStatus(ctx.store.db, accountId, sync?.scheduler?.running ?? false),
       ]);
-      return reply.code(201).send({ donation, batch, sync: status });
+      return reply.code(created ? 201 : 200).send({ donation, batch, sync: status, alreadySaved: !created });
     },
   });
   r.post('/batches', {
