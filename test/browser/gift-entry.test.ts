@@ -401,6 +401,50 @@ describe('gift entry', () => {
     expect(posts).toBe(2);
     await context.close();
   });
+
+  it('a save whose answer was lost after the gift went in, made again with Enter, is still one gift', async () => {
+    const batch = await makeBatch(server, { name: 'Flaky Wi-Fi', campaignId, paymentMethod: 'cash' });
+    const { page, context } = await openWithBatch(batch.id);
+    // The first gift reaches GiftDesk and is saved; its answer never comes back (the hub's
+    // Wi-Fi dropped). Every later save goes through.
+    let posts = 0;
+    await page.route(`**/api/v1/batches/${batch.id}/donations`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posts++;
+      if (posts > 1) return route.continue();
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    await pickDonor(page, 'renee.d@', 'Renée Dubois');
+    await page.keyboard.type('19.99');
+    await page.keyboard.press('Enter');
+    // The window could not tell whether it was saved: the row is kept as typed.
+    await expect.poll(() => posts).toBe(1);
+    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
+    expect(
+      expectStatus(
+        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
+        200,
+      ),
+    ).toMatchObject({ count: 1 });
+    // The volunteer presses Enter again: the same gift, not a second one.
+    await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
+    await page.getByText(/still one gift/).waitFor();
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+    // Then an identical gift on purpose, typed fresh: a gift of its own.
+    await pickDonor(page, 'renee.d@', 'Renée Dubois');
+    await page.keyboard.type('19.99');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^2\b/);
+    expect(
+      expectStatus(
+        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
+        200,
+      ),
+    ).toMatchObject({ count: 2, total: 39.98 });
+    expect(posts).toBe(3);
+    await context.close();
+  });
 });
 
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */

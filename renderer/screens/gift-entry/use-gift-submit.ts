@@ -7,9 +7,10 @@
  * everything typed kept.
  */
 import { MutationObserver, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import type { UseFormReturn } from 'react-hook-form';
+import { newId } from '#shared/ids.ts';
 import { formatCents, parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
@@ -82,6 +83,12 @@ export function useGiftSubmit(o: SubmitOptions) {
         mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body),
       }),
   );
+  // The key of the gift being tried, sent again with a try of the same gift: a try made again
+  // after its answer was lost (the hub's Wi-Fi dropped once the gift was in) gets the gift
+  // saved the first time back, never a second one. A gift changed since (another donor, amount,
+  // batch…) is another gift: a new key. Forgotten once a gift is saved, so two identical $19.99
+  // cash gifts typed one after the other are two gifts.
+  const lastTry = useRef<{ key: string; of: string } | null>(null);
   // Whether the row shows it is saving: only once a save has taken BUSY_AFTER_MS, so a quick
   // save paints nothing between Enter and its row (the button's look would flash and cost a
   // frame). What keeps a save from going twice is `submit` below, not the button.
@@ -187,8 +194,13 @@ export function useGiftSubmit(o: SubmitOptions) {
   ) => {
     const slow = setTimeout(() => setSaving(true), BUSY_AFTER_MS);
     try {
-      const saved = await saveGift.mutate({ ...body, contactId: chosen.id });
+      const gift = { ...body, contactId: chosen.id };
+      const of = JSON.stringify([batch.id, gift]);
+      const key = lastTry.current?.of === of ? lastTry.current.key : newId('entry');
+      lastTry.current = { key, of };
+      const saved = await saveGift.mutate({ ...gift, entryKey: key });
       clearTimeout(slow);
+      lastTry.current = null;
       // The row and the batch's figures come with the save's answer: on screen with no other
       // request, first, before the entry row is reset (the table's render does not wait for
       // the row's), and the sync badge's status. What else a gift changes (totals elsewhere,
@@ -207,7 +219,9 @@ export function useGiftSubmit(o: SubmitOptions) {
       });
       refreshAfterGift(client);
       offerUndo(
-        `${formatCents(cents)} (${METHOD_LABEL[body.paymentMethod]}) from ${donorName(chosen)}`,
+        `${formatCents(cents)} (${METHOD_LABEL[body.paymentMethod]}) from ${donorName(chosen)}${
+          saved.alreadySaved ? ' (the try before had reached GiftDesk: still one gift)' : ''
+        }`,
         saved.donation.id,
       );
     } catch (err) {
