@@ -37,6 +37,11 @@ export function createContext(
   return { store, now };
 }
 
+/** The reference a window's entry key is kept under (`entry:`, a prefix no sync reference has). */
+export function entryReference(opts: WriteOptions): string | null {
+  return opts.entryKey ? `entry:${opts.entryKey}` : null;
+}
+
 /** How a write is made. */
 export interface WriteOptions {
   /** Whether it is to be pushed to HQ (imports of history HQ already has say no). */
@@ -50,6 +55,12 @@ export interface WriteOptions {
    * typed (#shared/sync-reference.ts).
    */
   syncReference?: boolean;
+  /**
+   * The key a window minted for the record it tries to save (`entryKey`): a create with a key
+   * the account holds already answers with that record, as a sync reference does. Kept beside
+   * the references under its own prefix (entryReference).
+   */
+  entryKey?: string;
   /**
    * Run inside a create's transaction once the record is written (not when the create answers
    * with a record held already): the server notes for its own sync what the request said of

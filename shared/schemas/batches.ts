@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 import { PAYMENT_METHODS } from '../enums.ts';
-import { accountIdField, dateOnly, limitDollars, pagingQuery, requiredText, typeError } from './common.ts';
+import {
+  accountIdField,
+  dateOnly,
+  entryKeyField,
+  limitDollars,
+  pagingQuery,
+  requiredText,
+  typeError,
+} from './common.ts';
 import { DonationCreateBody, DonationDetail } from './donations.ts';
 import { SyncStatus } from './sync.ts';
 
@@ -92,12 +100,9 @@ export const BatchDonationList = z.object({
  * after its answer was lost (a hub's Wi-Fi that dropped once the gift was in) answers the gift
  * saved the first time, and writes nothing.
  */
-export const BatchGiftBody = DonationCreateBody.extend({
-  entryKey: z
-    .string({ error: typeError('must be a string') })
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be 8 to 64 letters, digits, - or _' })
-    .optional(),
-}).meta({ id: 'BatchGiftCreate' });
+export const BatchGiftBody = DonationCreateBody.extend({ entryKey: entryKeyField }).meta({
+  id: 'BatchGiftCreate',
+});
 export type BatchGiftBody = z.infer<typeof BatchGiftBody>;
 
 /**

@@ -75,6 +75,18 @@ export const resentSinceField = isoDateOrTime.optional().meta({
   description: 'GiftDesk: sent before to a lost upstream; may be at HQ, created no earlier than this',
 });
 
+/**
+ * GiftDesk extension on a create typed in a window: a key the client mints for the record a
+ * form is trying to save, sent again with every try of that same record. A key the account
+ * holds already answers with the record saved with it (an earlier try whose answer was lost),
+ * and nothing is written.
+ */
+export const entryKeyField = z
+  .string({ error: typeError('must be a string') })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'must be 8 to 64 letters, digits, - or _' })
+  .optional()
+  .meta({ description: 'GiftDesk: the key of this try; a key already held answers with its record' });
+
 export const wholeDollarsText = (dollars: number): string => `$${dollars.toLocaleString('en-US')}`;
 
 /** What an amount field says when the text typed is not an amount at all ("fifty", "1.2.3"). */

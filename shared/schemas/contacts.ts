@@ -8,6 +8,7 @@ import {
   optionalText,
   pagingQuery,
   requiredText,
+  entryKeyField,
   resentSinceField,
 } from './common.ts';
 
@@ -268,9 +269,13 @@ export type ContactListQuery = z.infer<typeof ContactListQuery>;
 
 /**
  * POST /v1/contacts as GiftDesk takes it: the spec's body plus `resentSince` (a station's
- * create to its hub of a record sent before to a lost hub; common.ts).
+ * create to its hub of a record sent before to a lost hub) and `entryKey` (the key of a
+ * window's try; common.ts).
  */
-export const ContactCreateRequest = ContactCreateBody.extend({ resentSince: resentSinceField });
+export const ContactCreateRequest = ContactCreateBody.extend({
+  resentSince: resentSinceField,
+  entryKey: entryKeyField,
+});
 
 /** The donor API's own sort fields (a spec-only server: no `relevance`, GiftDesk's extension). */
 export const SPEC_CONTACT_SORT_FIELDS = ['firstName', 'lastName', 'email', 'createdAt'] as const;

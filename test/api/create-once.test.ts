@@ -13,6 +13,7 @@ import { createContactOnce } from '../../electron/domain/contacts/create.ts';
 import { deleteContact } from '../../electron/domain/contacts/delete.ts';
 import {
   asNewAccount,
+  expectError,
   expectStatus,
   expectUnchanged,
   getContact,
@@ -203,6 +204,31 @@ describe('POST /contacts with a sync reference tag', () => {
       200,
     );
     expect(list.total).toBe(2);
+  });
+
+  it("a window's try made again with its key (the answer lost) is the same contact; a namesake's own key is another", async () => {
+    const t = await asNewAccount(s);
+    const body = {
+      accountId: t.accountId,
+      firstName: 'Robert',
+      lastName: 'Brown',
+      entryKey: 'ent_robert_try1',
+    };
+    const first = expectStatus(await t.request('POST', '/api/v1/contacts', body), 201);
+    const before = await snapshot(t, { contacts: [first.id] });
+    expect(expectStatus(await t.request('POST', '/api/v1/contacts', body), 200)).toEqual(first);
+    await expectUnchanged(t, before);
+    // Three Robert Browns at one event, no email: each typed in a fresh form is a donor of his own.
+    for (const key of ['ent_robert_try2', 'ent_robert_try3'])
+      expectStatus(await t.request('POST', '/api/v1/contacts', { ...body, entryKey: key }), 201);
+    expectError(await t.request('POST', '/api/v1/contacts', { ...body, entryKey: 'no' }), 400, {
+      field: 'entryKey',
+    });
+    const list = expectStatus(
+      await t.request('GET', `/api/v1/contacts?accountId=${t.accountId}&limit=100`),
+      200,
+    );
+    expect(list.total).toBe(3);
   });
 
   it('concurrent creates with one tag store one contact', async () => {

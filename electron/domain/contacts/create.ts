@@ -14,7 +14,7 @@ import { addContactHistory } from './history.ts';
 import { bumpCounters } from '../counters.ts';
 import { checkCollections, insertContactRecords, normaliseTags, prepareContact } from './records.ts';
 import { getContact } from './read.ts';
-import type { DomainContext, WriteOptions } from '../context.ts';
+import { type DomainContext, type WriteOptions, entryReference } from '../context.ts';
 import { listCustomFields } from './custom-fields.ts';
 import { DomainError, ReferenceHeld } from '../errors.ts';
 import { lockReference, referenceRetired, referenceRetiredError } from './retire.ts';
@@ -62,7 +62,9 @@ export async function createContactOnce(
   opts: ContactWriteOptions = {},
 ): Promise<{ contact: Contact; created: boolean }> {
   checkCollections(input);
-  const reference = opts.syncReference === false ? null : contactReferenceOf(normaliseTags(input.tags ?? []));
+  // The sync reference on its tags (not read in a window), else the window's entry key.
+  const synced = opts.syncReference === false ? null : contactReferenceOf(normaliseTags(input.tags ?? []));
+  const reference = synced ?? entryReference(opts);
   for (;;) {
     try {
       const { id, created } = await insertContact(ctx, input, reference, opts);

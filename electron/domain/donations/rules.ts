@@ -15,7 +15,7 @@ import type { Engine } from '../../db/migration-types.ts';
 import type { DonationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/store.ts';
 import type { ChangeEntry } from '../change-log.ts';
-import type { Actor, WriteOptions } from '../context.ts';
+import { type Actor, type WriteOptions, entryReference } from '../context.ts';
 import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 
@@ -27,7 +27,7 @@ const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
  */
 export function giftReference(input: DonationCreateBody, opts: DonationWriteOptions): string | null {
   const synced = opts.syncReference === false ? null : donationReferenceOf(input.notes);
-  return synced ?? (opts.entryKey ? `entry:${opts.entryKey}` : null);
+  return synced ?? entryReference(opts);
 }
 
 export const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
@@ -284,10 +284,4 @@ export interface DonationWriteOptions extends WriteOptions {
    * the same reference still completed here is voided too (createDonationOnce).
    */
   voided?: { reason: string | null };
-  /**
-   * The key the window minted for the row the gift was typed in (a batch's gift): a create
-   * with a key the account holds already answers with that gift (createDonationOnce), as a
-   * sync reference does. Kept beside the references, under its own prefix (giftReference).
-   */
-  entryKey?: string;
 }

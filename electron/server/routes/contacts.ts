@@ -78,12 +78,14 @@ export async function contactRoutes(
         'an id; the last such tag counts) and the account already holds a contact created with it, the answer is 200 ' +
         'with that contact, and nothing is written. At an event hub, the same holds for a station creating a donor the ' +
         'account has already (same primary email, case aside, and same first and last name, accents and case aside). ' +
-        "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.)",
+        "Otherwise 201. (A contact typed in GiftDesk's own window is not read for a reference.) `entryKey`: a key the " +
+        'client mints for the contact a form tries to save and sends again with each try of it; a key the account holds ' +
+        'answers 200 with the contact saved with it, and nothing is written.',
       body: ContactCreateRequest,
       response: { 201: Contact, 200: Contact, ...errors(400, 403, 409, 413) },
     },
     handler: async (req, reply) => {
-      const { resentSince, ...input } = req.body;
+      const { resentSince, entryKey, ...input } = req.body;
       const accountId = scopedAccount(req, input.accountId);
       // A contact typed in the app's window carries no sync reference (WriteOptions). At an
       // event hub, a station creating a donor the event has already (same primary email and
@@ -96,6 +98,7 @@ export async function contactRoutes(
           : {
               syncReference: !req.auth?.session,
               sameDonor: Boolean(req.station),
+              ...(entryKey !== undefined ? { entryKey } : {}),
               ...mayBeUpstream(ctx, 'contact', resentSince),
             },
       );
