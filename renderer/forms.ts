@@ -4,9 +4,10 @@
  * one function (showIssues), in the words the screen uses (humanIssue) or as sentences
  * (sentence, sentenceResolver); what no field shows becomes the form's own message.
  */
-import { useRef, type BaseSyntheticEvent } from 'react';
+import { useRef, useState, type BaseSyntheticEvent } from 'react';
 import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
+import { newId } from '#shared/ids.ts';
 import { errorMessage, isApiError, type FieldIssue } from './api/errors.ts';
 
 /** zod path → the server's field notation: ["addresses", 0, "city"] → "addresses[0].city". */
@@ -187,4 +188,27 @@ export function submitAsEnter(form: HTMLFormElement | null | undefined): void {
   );
   if (byDefault?.disabled) return;
   form.requestSubmit();
+}
+
+/**
+ * The key of the record a form tries to save (`entryKey` on a create): the same while the form
+ * tries to save the same thing, so a try made again after its answer was lost (the hub's Wi-Fi
+ * dropped once the record was in) gets the record saved the first time back, never a second
+ * one. Something else tried (another donor, amount, batch…) is another record: a new key. And a
+ * new one once the record is saved (`saved`), so two identical gifts typed one after the other
+ * are two gifts.
+ */
+export function useTryKey(): { keyFor: (what: unknown) => string; saved: () => void } {
+  const last = useRef<{ key: string; of: string } | null>(null);
+  const [tries] = useState(() => ({
+    keyFor(what: unknown): string {
+      const of = JSON.stringify(what);
+      if (last.current?.of !== of) last.current = { key: newId('entry'), of };
+      return last.current.key;
+    },
+    saved(): void {
+      last.current = null;
+    },
+  }));
+  return tries;
 }

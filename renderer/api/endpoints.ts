@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { LiveVersion } from '#shared/schemas/session.ts';
 import {
   Contact,
-  ContactCreateBody,
+  ContactCreateRequest,
   ContactDeleted,
   ContactList,
   ContactListQuery,
@@ -120,7 +120,7 @@ export function endpoints(c: ApiClient) {
       list: (q: Q<typeof ContactListQuery> = {}, signal?: AbortSignal) =>
         c.request('GET', '/contacts', { schema: ContactList, query: q, signal }),
       get: (id: string) => c.request('GET', `/contacts/${encodeURIComponent(id)}`, { schema: Contact }),
-      create: (body: Body<typeof ContactCreateBody>) =>
+      create: (body: Body<typeof ContactCreateRequest>) =>
         c.request('POST', '/contacts', { schema: Contact, body }),
       update: (id: string, body: Body<typeof ContactUpdateBody>) =>
         c.request('PUT', `/contacts/${encodeURIComponent(id)}`, { schema: Contact, body }),

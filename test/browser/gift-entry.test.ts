@@ -445,6 +445,52 @@ describe('gift entry', () => {
     expect(posts).toBe(3);
     await context.close();
   });
+
+  it('a new donor whose answer was lost, saved again with Enter, is one donor and one gift', async () => {
+    const batch = await makeBatch(server, {
+      name: 'Flaky Wi-Fi, new donor',
+      campaignId,
+      paymentMethod: 'cash',
+    });
+    const { page, context } = await openWithBatch(batch.id);
+    // The new donor reaches GiftDesk and is made; the answer never comes back.
+    let creates = 0;
+    await page.route('**/api/v1/contacts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      creates++;
+      if (creates > 1) return route.continue();
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    await expectFocusOn(page, /^Donor$/);
+    await page.keyboard.type('Oona Quillfeather');
+    await expect
+      .poll(async () => {
+        const active = await donorBox(page).getAttribute('aria-activedescendant');
+        return active ? page.locator(`[id="${active}"]`).textContent() : null;
+      })
+      .toContain('New donor');
+    await page.keyboard.press('Enter');
+    await expectFocusOn(page, /^First name$/);
+    await tabTo(page, /^Amount/);
+    await page.keyboard.type('19.99');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => creates).toBe(1);
+    await page
+      .getByText(/not answering/)
+      .first()
+      .waitFor();
+    // Enter again: the donor made the first time, and the gift.
+    await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+    const found = expectStatus(
+      await server.request('GET', `/api/v1/contacts?accountId=${server.accountId}&search=quillfeather`),
+      200,
+    );
+    expect(found.total).toBe(1);
+    expect(creates).toBe(2);
+    await context.close();
+  });
 });
 
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */

@@ -11,7 +11,7 @@ import type { Contact } from '#shared/schemas/contacts.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { showIssues } from '../../forms.ts';
+import { showIssues, useTryKey } from '../../forms.ts';
 import { navigate } from '../../router.ts';
 import { useToast } from '../../ui/index.ts';
 import { checkBody, formPath } from './form-issues.ts';
@@ -86,6 +86,8 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
   const { handleSubmit, formState, setError } = form;
   const err = (path: string) => errorAt(formState.errors, path);
 
+  // The key of the contact being added (useTryKey): saving again after a lost answer adds it once.
+  const contactTry = useTryKey();
   const onSave = handleSubmit(async (values) => {
     setFormError([]);
     try {
@@ -94,7 +96,9 @@ export function useContactForm(contact: Contact | null, defs: readonly CustomFie
         const body = updateBody(values, initial, defs, contact?.tags ?? []);
         saved = Object.keys(body).length === 0 ? contact : await api.contacts.update(contact.id, body);
       } else {
-        saved = await api.contacts.create(createBody(values, defs));
+        const body = createBody(values, defs);
+        saved = await api.contacts.create({ ...body, entryKey: contactTry.keyFor(body) });
+        contactTry.saved();
       }
       queryClient.setQueryData(qk.contact(saved.id), saved);
       // The contact list and the sync badge (a saved contact waits for HQ).

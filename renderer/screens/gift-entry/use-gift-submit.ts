@@ -7,10 +7,9 @@
  * everything typed kept.
  */
 import { MutationObserver, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type RefObject } from 'react';
+import { useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import type { UseFormReturn } from 'react-hook-form';
-import { newId } from '#shared/ids.ts';
 import { formatCents, parseAmountCents } from '#shared/money.ts';
 import type { Batch } from '#shared/schemas/batches.ts';
 import { ContactCreateBody } from '#shared/schemas/contacts.ts';
@@ -19,7 +18,7 @@ import { DonationCreateRequest } from '#shared/schemas/donations.ts';
 import { failedWrite, isApiError, type FieldIssue } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { invalidateAfterGift, refreshAfterGift } from '../../api/query-keys.ts';
-import { schemaIssues, useOneAtATime } from '../../forms.ts';
+import { schemaIssues, useOneAtATime, useTryKey } from '../../forms.ts';
 import { useToast } from '../../ui/index.ts';
 import { missingAccountIssue } from './campaign-account.ts';
 import { selfCreditIssue, type CreditChoice } from './CreditFields.tsx';
@@ -83,12 +82,10 @@ export function useGiftSubmit(o: SubmitOptions) {
         mutationFn: (body: Parameters<typeof api.batches.addGift>[1]) => api.batches.addGift(batch.id, body),
       }),
   );
-  // The key of the gift being tried, sent again with a try of the same gift: a try made again
-  // after its answer was lost (the hub's Wi-Fi dropped once the gift was in) gets the gift
-  // saved the first time back, never a second one. A gift changed since (another donor, amount,
-  // batch…) is another gift: a new key. Forgotten once a gift is saved, so two identical $19.99
-  // cash gifts typed one after the other are two gifts.
-  const lastTry = useRef<{ key: string; of: string } | null>(null);
+  // The keys of the gift and of the new donor being tried (useTryKey): a try made again after
+  // its answer was lost gets the record saved the first time back, never a second one.
+  const giftTry = useTryKey();
+  const donorTry = useTryKey();
   // Whether the row shows it is saving: only once a save has taken BUSY_AFTER_MS, so a quick
   // save paints nothing between Enter and its row (the button's look would flash and cost a
   // frame). What keeps a save from going twice is `submit` below, not the button.
@@ -151,7 +148,8 @@ export function useGiftSubmit(o: SubmitOptions) {
   const createDonor = async (body: ReturnType<typeof newDonorBody>): Promise<ContactSummary | null> => {
     try {
       // A retry after a failed gift never makes a second donor.
-      const chosen = summaryOf(await saveContact.mutateAsync(body));
+      const chosen = summaryOf(await saveContact.mutateAsync({ ...body, entryKey: donorTry.keyFor(body) }));
+      donorTry.saved();
       d.setDonor(chosen);
       d.setNewDonorMode(false);
       return chosen;
@@ -195,12 +193,9 @@ export function useGiftSubmit(o: SubmitOptions) {
     const slow = setTimeout(() => setSaving(true), BUSY_AFTER_MS);
     try {
       const gift = { ...body, contactId: chosen.id };
-      const of = JSON.stringify([batch.id, gift]);
-      const key = lastTry.current?.of === of ? lastTry.current.key : newId('entry');
-      lastTry.current = { key, of };
-      const saved = await saveGift.mutate({ ...gift, entryKey: key });
+      const saved = await saveGift.mutate({ ...gift, entryKey: giftTry.keyFor([batch.id, gift]) });
       clearTimeout(slow);
-      lastTry.current = null;
+      giftTry.saved();
       // The row and the batch's figures come with the save's answer: on screen with no other
       // request, first, before the entry row is reset (the table's render does not wait for
       // the row's), and the sync badge's status. What else a gift changes (totals elsewhere,
