@@ -5,7 +5,7 @@
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../counters.ts';
-import { type OrderTerm, countedSearchPage, heldSetPage, searchPageIds } from './search.ts';
+import { type OrderTerm, countedSearchPage, heldSetApplies, heldSetPage, searchPageIds } from './search.ts';
 import { relevancePage } from './relevance.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -44,7 +44,9 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     // (search.ts heldSetPage), else in one statement where the engine builds the match set to count it
     // anyway (search.ts countedSearchPage).
     const page = { accountId: q.accountId, text: search, order, skip: offset, take: limit };
-    const both = (await heldSetPage(ctx, page)) ?? (await countedSearchPage(ctx, page));
+    const both = heldSetApplies(ctx, page)
+      ? await heldSetPage(ctx, page)
+      : await countedSearchPage(ctx, page);
     if (both)
       return { data: await contactItems(db, q.accountId, both.ids), total: both.total, limit, offset };
   }

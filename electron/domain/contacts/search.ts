@@ -265,10 +265,7 @@ export async function heldSetPage(
   p: Omit<SearchPage, 'size' | 'tier' | 'without'> & { without?: 'words' },
 ): Promise<{ ids: string[]; total: number } | null> {
   const { store } = ctx;
-  if (store.engine !== 'sqlite' || !store.search.matchSeqs) return null;
-  if (!['createdAt', 'lastDonationDate'].includes(p.order[0]?.column ?? '')) return null;
-  const words = searchWords(p.text);
-  if (words.length < 2 && !words.some((w) => w.length > 6)) return null;
+  if (!heldSetApplies(ctx, p) || !store.search.matchSeqs) return null;
   const whole = await store.search.matchSeqs(p.text, p.accountId, searchTuning.sqliteSetCap);
   if (whole === null) return null;
   // The total is the whole set's; the page is of the set less the tier above (relevance's last
@@ -322,6 +319,18 @@ export async function heldSetPage(
   const ids = new Map(r.rows.map((row) => [row.seq, row.id]));
   // A contact deleted since the walk is left out.
   return { ids: page.flatMap((seq) => ids.get(seq) ?? []), total };
+}
+
+/**
+ * Whether heldSetPage reads the search (SQLite; several words, or one longer than the index's
+ * prefixes; an order whose index holds the seq). Where it does and finds the set broader than
+ * its cap, the one-statement set (countedSearchPage) would be cut at the same cap: not tried.
+ */
+export function heldSetApplies(ctx: DomainContext, p: Pick<SearchPage, 'text' | 'order'>): boolean {
+  if (ctx.store.engine !== 'sqlite' || !ctx.store.search.matchSeqs) return false;
+  if (!['createdAt', 'lastDonationDate'].includes(p.order[0]?.column ?? '')) return false;
+  const words = searchWords(p.text);
+  return words.length >= 2 || words.some((w) => w.length > 6);
 }
 
 /** The largest window whose spread-out seqs SQLite tests every match against (searchPageIds). */
