@@ -24,7 +24,7 @@ export const ID_PREFIX = {
   request: 'req',
   letterRun: 'ltr',
   user: 'usr',
-  /** The key the window mints for one entry row's gift (POST /v1/batches/:id/donations `entryKey`). */
+  /** The key a form mints for the record it tries to save (`entryKey`: a batch's gift, a contact). */
   entry: 'ent',
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;

@@ -96,7 +96,7 @@ export const BatchDonationList = z.object({
 
 /**
  * A gift typed in a batch (POST /v1/batches/:id/donations): the gift, and the key the window
- * minted for the row it was typed in. The same key again is the same gift: a save made again
+ * minted for it (entryKeyField). The same key again is the same gift: a save made again
  * after its answer was lost (a hub's Wi-Fi that dropped once the gift was in) answers the gift
  * saved the first time, and writes nothing.
  */

@@ -20,10 +20,11 @@ import type { Election } from '../limits/elections.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 
 const flag = (v: boolean | undefined): 0 | 1 => (v ? 1 : 0);
+
 /**
  * What a create is made once by: the sync reference on the notes' last line (unless the write
- * says the notes are only text someone typed: syncReference false), else the key of the window's
- * row it was typed in (`entry:` then the key, a prefix no sync reference has). Null: none.
+ * says the notes are only text someone typed: syncReference false), else the key the window
+ * minted for it (entryReference: `entry:` then the key, a prefix no sync reference has). Null: none.
  */
 export function giftReference(input: DonationCreateBody, opts: DonationWriteOptions): string | null {
   const synced = opts.syncReference === false ? null : donationReferenceOf(input.notes);
