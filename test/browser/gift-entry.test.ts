@@ -121,17 +121,22 @@ async function expectFocusOn(page: Page, name: RegExp): Promise<void> {
   await expect.poll(async () => (await focused(page)).label).toMatch(name);
 }
 
-/** Types part of a donor's name or email and takes the top match with Enter. */
-async function pickDonor(page: Page, typed: string, expectName: string): Promise<void> {
-  await expectFocusOn(page, /^Donor$/);
-  await page.keyboard.type(typed);
-  // The top match is highlighted (one keystroke away) and is the donor we mean.
+/** The donor box's highlighted choice (one Enter away) comes to show `text`. */
+async function expectHighlighted(page: Page, text: string): Promise<void> {
   await expect
     .poll(async () => {
       const active = await donorBox(page).getAttribute('aria-activedescendant');
       return active ? page.locator(`[id="${active}"]`).textContent() : null;
     })
-    .toContain(expectName);
+    .toContain(text);
+}
+
+/** Types part of a donor's name or email and takes the top match with Enter. */
+async function pickDonor(page: Page, typed: string, expectName: string): Promise<void> {
+  await expectFocusOn(page, /^Donor$/);
+  await page.keyboard.type(typed);
+  // The top match is highlighted (one keystroke away) and is the donor we mean.
+  await expectHighlighted(page, expectName);
   await page.keyboard.press('Enter');
   await expectFocusOn(page, /^Amount/);
 }
@@ -177,12 +182,7 @@ describe('gift entry', () => {
             : ['Tomás', 'Ó Ceallaigh', 'tomas@example.org'];
         await expectFocusOn(page, /^Donor$/);
         await page.keyboard.type(`${first} ${last}`);
-        await expect
-          .poll(async () => {
-            const active = await donorBox(page).getAttribute('aria-activedescendant');
-            return active ? page.locator(`[id="${active}"]`).textContent() : null;
-          })
-          .toContain('New donor');
+        await expectHighlighted(page, 'New donor');
         await page.keyboard.press('Enter');
         await expectFocusOn(page, /^First name$/);
         expect(await page.getByLabel('First name').inputValue()).toBe(first);
@@ -407,19 +407,12 @@ describe('gift entry', () => {
     const { page, context } = await openWithBatch(batch.id);
     // The first gift reaches GiftDesk and is saved; its answer never comes back (the hub's
     // Wi-Fi dropped). Every later save goes through.
-    let posts = 0;
-    await page.route(`**/api/v1/batches/${batch.id}/donations`, async (route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      posts++;
-      if (posts > 1) return route.continue();
-      await route.fetch();
-      return route.abort('connectionreset');
-    });
+    const posts = await cutFirstAnswer(page, `**/api/v1/batches/${batch.id}/donations`);
     await pickDonor(page, 'renee.d@', 'Renée Dubois');
     await page.keyboard.type('19.99');
     await page.keyboard.press('Enter');
     // The window could not tell whether it was saved: the row is kept as typed.
-    await expect.poll(() => posts).toBe(1);
+    await expect.poll(() => posts.count).toBe(1);
     await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
     expect(
       expectStatus(
@@ -442,7 +435,7 @@ describe('gift entry', () => {
         200,
       ),
     ).toMatchObject({ count: 2, total: 39.98 });
-    expect(posts).toBe(3);
+    expect(posts.count).toBe(3);
     await context.close();
   });
 
@@ -454,28 +447,16 @@ describe('gift entry', () => {
     });
     const { page, context } = await openWithBatch(batch.id);
     // The new donor reaches GiftDesk and is made; the answer never comes back.
-    let creates = 0;
-    await page.route('**/api/v1/contacts', async (route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      creates++;
-      if (creates > 1) return route.continue();
-      await route.fetch();
-      return route.abort('connectionreset');
-    });
+    const creates = await cutFirstAnswer(page, '**/api/v1/contacts');
     await expectFocusOn(page, /^Donor$/);
     await page.keyboard.type('Oona Quillfeather');
-    await expect
-      .poll(async () => {
-        const active = await donorBox(page).getAttribute('aria-activedescendant');
-        return active ? page.locator(`[id="${active}"]`).textContent() : null;
-      })
-      .toContain('New donor');
+    await expectHighlighted(page, 'New donor');
     await page.keyboard.press('Enter');
     await expectFocusOn(page, /^First name$/);
     await tabTo(page, /^Amount/);
     await page.keyboard.type('19.99');
     await page.keyboard.press('Enter');
-    await expect.poll(() => creates).toBe(1);
+    await expect.poll(() => creates.count).toBe(1);
     await page
       .getByText(/not answering/)
       .first()
@@ -488,10 +469,26 @@ describe('gift entry', () => {
       200,
     );
     expect(found.total).toBe(1);
-    expect(creates).toBe(2);
+    expect(creates.count).toBe(2);
     await context.close();
   });
 });
+
+/**
+ * POSTs to `url` counted; the first reaches GiftDesk and is done there, and its answer is cut
+ * (a connection reset: the hub's Wi-Fi dropped); every later one goes through.
+ */
+async function cutFirstAnswer(page: Page, url: string): Promise<{ count: number }> {
+  const posts = { count: 0 };
+  await page.route(url, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts.count++;
+    if (posts.count > 1) return route.continue();
+    await route.fetch();
+    return route.abort('connectionreset');
+  });
+  return posts;
+}
 
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */
 async function openWithBatch(batchId: string) {
