@@ -143,14 +143,23 @@ function rawFtsBaseline(): { p50: number; p95: number } {
   return pb;
 }
 
-/** The raw FTS5 query of a search: 50 rowids and the count of every match. */
+/**
+ * The raw FTS5 query of a search: 50 rowids and the count of every match. Each search's match
+ * text is built once, outside the time taken, as it was before the query was shared.
+ */
 function rawFtsQuery(raw: BetterSqlite3.Database): (search: string) => void {
   const page = raw.prepare('select rowid from contacts_fts where contacts_fts match ? limit 50');
   const count = raw.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
+  const matches = new Map(
+    SEARCHES.map((search) => [
+      search,
+      `{name email organization} : (${searchWords(search)
+        .map((w) => `"${w}"*`)
+        .join(' AND ')})`,
+    ]),
+  );
   return (search) => {
-    const match = `{name email organization} : (${searchWords(search)
-      .map((w) => `"${w}"*`)
-      .join(' AND ')})`;
+    const match = matches.get(search)!;
     page.all(match);
     count.get(match);
   };
