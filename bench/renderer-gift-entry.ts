@@ -9,6 +9,9 @@ import { openApp, type AppServer, type OpenedApp } from '../test/browser/helpers
 import { CONTACTS, ENTRIES, WARMUP_ENTRIES, log, fmt, type UiRow, percentiles } from './renderer-common.ts';
 import { prepare, arm, measured, waitForFocus, type ProbeResult } from './renderer-probe.ts';
 
+/** What the harness needs of the server: its account and key, requests, a link to open the app. */
+export type EntryServer = Pick<AppServer, 'accountId' | 'keyId' | 'secret' | 'request' | 'appLink'>;
+
 interface Donor {
   id: string;
   name: string;
@@ -57,14 +60,14 @@ const DONOR_WORDS = [
   'yew',
 ];
 
-async function post(server: AppServer, p: string, body: unknown): Promise<{ id: string }> {
+async function post(server: EntryServer, p: string, body: unknown): Promise<{ id: string }> {
   const res = await server.request('POST', p, body);
   if (res.status >= 300) throw new Error(`POST ${p}: ${res.status} ${res.text}`);
   return res.body as { id: string };
 }
 
 /** A campaign, the app's batch, the baseline's batch and the donors, through the API. */
-export async function seed(server: AppServer): Promise<GiftEntrySetup> {
+export async function seed(server: EntryServer): Promise<GiftEntrySetup> {
   const { id: campaignId } = await post(server, '/api/v1/campaigns', {
     accountId: server.accountId,
     name: 'Spring Gala',
@@ -101,7 +104,7 @@ export async function seed(server: AppServer): Promise<GiftEntrySetup> {
 /** The app with the batch open on the gift-entry screen, the donor box focused. */
 export async function openGiftEntry(
   browser: Browser,
-  server: AppServer,
+  server: EntryServer,
   batchId: string,
 ): Promise<OpenedApp> {
   const app = await openApp(browser, server);
@@ -162,7 +165,7 @@ async function typeDonor(page: Page, d: Donor): Promise<ProbeResult> {
 }
 
 /** The donor box's baseline: its request alone, with fetch from the same page. */
-function donorSearchBaseline(page: Page, server: AppServer, q: string): Promise<number> {
+function donorSearchBaseline(page: Page, server: EntryServer, q: string): Promise<number> {
   return page.evaluate(
     async ({ q, headers, accountId }) => {
       const t0 = performance.now();
@@ -202,7 +205,7 @@ async function typeAmountAndSave(page: Page, amount: string): Promise<ProbeResul
 /** Baseline, same page, right after: a bare fetch POST of the same gift + its row shown (in place of the last), to the next frame. */
 function giftBaseline(
   page: Page,
-  server: AppServer,
+  server: EntryServer,
   setup: GiftEntrySetup,
   d: Donor,
   amount: string,
@@ -265,7 +268,7 @@ function giftBaseline(
 /** Gift i as a user types it (donor, Enter, amount, Enter), then its baseline; past the warm-up, into `s`. */
 async function enterGift(
   page: Page,
-  server: AppServer,
+  server: EntryServer,
   setup: GiftEntrySetup,
   i: number,
   s: Samples,
@@ -297,7 +300,7 @@ async function enterGift(
 /** The warm-up gifts, then `count` counted ones (profiled when asked). */
 export async function enterGifts(
   page: Page,
-  server: AppServer,
+  server: EntryServer,
   setup: GiftEntrySetup,
   count = ENTRIES,
 ): Promise<Samples> {

@@ -76,7 +76,7 @@ export interface OpenedApp {
 /** Opens the app in a fresh browser context through a one-time link, and waits for the shell. */
 export async function openApp(
   browser: Browser,
-  server: AppServer,
+  server: Pick<AppServer, 'appLink'>,
   opts: { viewport?: { width: number; height: number } } = {},
 ): Promise<OpenedApp> {
   const context = await browser.newContext({
