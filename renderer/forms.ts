@@ -197,18 +197,54 @@ export function submitAsEnter(form: HTMLFormElement | null | undefined): void {
  * one. Something else tried (another donor, amount, batch…) is another record: a new key. And a
  * new one once the record is saved (`saved`), so two identical gifts typed one after the other
  * are two gifts.
+ *
+ * With `keptAs`, the try outlives a reload: it is kept in this tab's sessionStorage under that
+ * name, as the entry row's draft is, so the row put back after F5 (pressed because the save
+ * seemed stuck) tries the same record with the same key. Storage turned off: kept in memory.
  */
-export function useTryKey(): { keyFor: (what: unknown) => string; saved: () => void } {
-  const last = useRef<{ key: string; of: string } | null>(null);
-  const [tries] = useState(() => ({
-    keyFor(what: unknown): string {
-      const of = JSON.stringify(what);
-      if (last.current?.of !== of) last.current = { key: newId('entry'), of };
-      return last.current.key;
-    },
-    saved(): void {
-      last.current = null;
-    },
-  }));
+export function useTryKey(keptAs?: string): { keyFor: (what: unknown) => string; saved: () => void } {
+  const [tries] = useState(() => {
+    let last = keptAs ? readTry(keptAs) : null;
+    const keep = (next: Try | null) => {
+      last = next;
+      if (keptAs) writeTry(keptAs, next);
+    };
+    return {
+      keyFor(what: unknown): string {
+        const of = JSON.stringify(what);
+        if (last?.of !== of) keep({ key: newId('entry'), of });
+        return last!.key;
+      },
+      saved(): void {
+        keep(null);
+      },
+    };
+  });
   return tries;
+}
+
+/** A record tried: its key, and what was tried (as JSON). */
+interface Try {
+  key: string;
+  of: string;
+}
+
+function readTry(name: string): Try | null {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(name) ?? 'null') as unknown;
+    if (typeof v !== 'object' || v === null) return null;
+    const { key, of } = v as Record<string, unknown>;
+    return typeof key === 'string' && typeof of === 'string' ? { key, of } : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeTry(name: string, t: Try | null): void {
+  try {
+    if (t === null) sessionStorage.removeItem(name);
+    else sessionStorage.setItem(name, JSON.stringify(t));
+  } catch {
+    /* storage disabled or full: the key is kept in memory only */
+  }
 }

@@ -439,7 +439,34 @@ describe('gift entry', () => {
     await context.close();
   });
 
-  it('a new donor whose answer was lost, saved again with Enter, is one donor and one gift', async () => {
+  it('a save whose answer was lost, the page reloaded before Enter again, is still one gift', async () => {
+    const batch = await makeBatch(server, { name: 'Flaky Wi-Fi, F5', campaignId, paymentMethod: 'cash' });
+    const { page, context } = await openWithBatch(batch.id);
+    const posts = await cutFirstAnswer(page, `**/api/v1/batches/${batch.id}/donations`);
+    await pickDonor(page, 'renee.d@', 'Renée Dubois');
+    await page.keyboard.type('19.99');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => posts.count).toBe(1);
+    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
+    // The save seems stuck: the volunteer presses F5. The row comes back from its draft.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
+    await expect.poll(() => page.getByLabel('Donor', { exact: true }).inputValue()).toBe('Renée Dubois');
+    // Enter again: the gift the first try saved, not a second one.
+    await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
+    await page.getByText(/still one gift/).waitFor();
+    await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
+    expect(
+      expectStatus(
+        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
+        200,
+      ),
+    ).toMatchObject({ count: 1, total: 19.99 });
+    expect(posts.count).toBe(2);
+    await context.close();
+  });
+
+  it('a new donor whose answer was lost, saved again with Enter after a reload, is one donor and one gift', async () => {
     const batch = await makeBatch(server, {
       name: 'Flaky Wi-Fi, new donor',
       campaignId,
@@ -461,6 +488,10 @@ describe('gift entry', () => {
       .getByText(/not answering/)
       .first()
       .waitFor();
+    // F5, because the save seemed stuck: the row comes back from its draft, new donor and all.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Last name', { exact: true }).inputValue()).toBe('Quillfeather');
+    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
     // Enter again: the donor made the first time, and the gift.
     await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);

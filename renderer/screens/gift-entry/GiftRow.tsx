@@ -52,7 +52,7 @@ export const GiftRow = memo(
     const { register, formState } = form;
     const errors = formState.errors;
     const choice = useDonorChoice(api.accountId, batch, form);
-    useGiftDraft(batch.id, form, choice.donor, choice.setDonor); // the half-typed gift survives a reload
+    useGiftDraft(batch.id, form, choice); // the half-typed gift survives a reload
     const [topError, setTopError] = useState<string | null>(null);
     const amountReg = register('amount');
 

@@ -1,6 +1,7 @@
 /**
  * The entry row's half-typed gift, kept in this tab's sessionStorage per batch: the donor
- * chosen and everything typed in the row. A reload (F5, a new link pasted, the app mounted
+ * chosen (or the new donor being typed, the row's new-donor fields open) and everything typed
+ * in the row. A reload (F5, a new link pasted, the app mounted
  * again) puts it back, so a gift typed while GiftDesk's server was restarting is not lost.
  * A saved gift leaves the row empty, and an empty row keeps no draft. sessionStorage is this
  * tab's alone and goes with it; storage turned off means no draft, nothing else.
@@ -35,6 +36,8 @@ const NewDonorDraft = z.object({
 }) satisfies z.ZodType<NewDonorValues>;
 const GiftDraft = z.object({
   donor: ContactSummary.nullable(),
+  // The new donor's fields open (a draft kept before this was kept: closed, as then).
+  newDonorMode: z.boolean().default(false),
   values: z.object({
     amount: text,
     date: text,
@@ -80,20 +83,32 @@ const isEmpty = (d: GiftDraft) =>
   d.values.notes.trim() === '' &&
   Object.values(d.values.newDonor).every((v) => v.trim() === '');
 
+/** Who the row's gift is from, as the row holds it (DonorChoice's part a draft keeps). */
+export interface DraftDonor {
+  donor: ContactSummary | null;
+  setDonor: (c: ContactSummary | null) => void;
+  newDonorMode: boolean;
+  setNewDonorMode: (on: boolean) => void;
+}
+
 /** Restores the batch's draft into the row once, then keeps it up to date on every render. */
 export function useGiftDraft(
   batchId: string,
   form: UseFormReturn<GiftFieldValues & { newDonor: NewDonorValues }>,
-  donor: ContactSummary | null,
-  setDonor: (c: ContactSummary | null) => void,
+  who: DraftDonor,
 ): void {
+  const { donor, setDonor, newDonorMode, setNewDonorMode } = who;
   const restored = useRef(false);
   const last = useRef<string | null>(null);
   // Kept after every render once restored (declared first: the mount's own render, before the
   // draft is put back, writes nothing).
   useEffect(() => {
     if (!restored.current) return;
-    const now = { donor, values: form.getValues() } satisfies GiftDraft;
+    const now = {
+      donor,
+      newDonorMode: newDonorMode && donor === null,
+      values: form.getValues(),
+    } satisfies GiftDraft;
     const next = isEmpty(now) ? null : JSON.stringify(now);
     if (next === last.current) return;
     last.current = next;
@@ -110,7 +125,8 @@ export function useGiftDraft(
         { keepDefaultValues: true },
       );
       setDonor(draft.donor);
+      if (draft.newDonorMode && draft.donor === null) setNewDonorMode(true);
     }
     restored.current = true;
-  }, [mountBatch, form, setDonor]);
+  }, [mountBatch, form, setDonor, setNewDonorMode]);
 }

@@ -83,9 +83,10 @@ export function useGiftSubmit(o: SubmitOptions) {
       }),
   );
   // The keys of the gift and of the new donor being tried (useTryKey): a try made again after
-  // its answer was lost gets the record saved the first time back, never a second one.
-  const giftTry = useTryKey();
-  const donorTry = useTryKey();
+  // its answer was lost gets the record saved the first time back, never a second one. Kept
+  // with the row's draft (use-gift-draft.ts), per batch, so a reload in between keeps them too.
+  const giftTry = useTryKey(`giftdesk.gift-try.${batch.id}`);
+  const donorTry = useTryKey(`giftdesk.donor-try.${batch.id}`);
   // Whether the row shows it is saving: only once a save has taken BUSY_AFTER_MS, so a quick
   // save paints nothing between Enter and its row (the button's look would flash and cost a
   // frame). What keeps a save from going twice is `submit` below, not the button.
