@@ -393,11 +393,7 @@ describe('gift entry', () => {
     await page.getByRole('button', { name: /Save gift/ }).click();
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^2\b/);
     expect(await page.evaluate(() => 'giftdeskNotReloaded' in window)).toBe(true);
-    const saved = expectStatus(
-      await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
-      200,
-    );
-    expect(saved).toMatchObject({ count: 2, total: 39.98 });
+    expect(await batchFigures(batch.id)).toMatchObject({ count: 2, total: 39.98 });
     expect(posts).toBe(2);
     await context.close();
   });
@@ -405,21 +401,8 @@ describe('gift entry', () => {
   it('a save whose answer was lost after the gift went in, made again with Enter, is still one gift', async () => {
     const batch = await makeBatch(server, { name: 'Flaky Wi-Fi', campaignId, paymentMethod: 'cash' });
     const { page, context } = await openWithBatch(batch.id);
-    // The first gift reaches GiftDesk and is saved; its answer never comes back (the hub's
-    // Wi-Fi dropped). Every later save goes through.
-    const posts = await cutFirstAnswer(page, `**/api/v1/batches/${batch.id}/donations`);
-    await pickDonor(page, 'renee.d@', 'Renée Dubois');
-    await page.keyboard.type('19.99');
-    await page.keyboard.press('Enter');
-    // The window could not tell whether it was saved: the row is kept as typed.
-    await expect.poll(() => posts.count).toBe(1);
-    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
-    expect(
-      expectStatus(
-        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
-        200,
-      ),
-    ).toMatchObject({ count: 1 });
+    const posts = await loseFirstSave(page, batch.id);
+    expect(await batchFigures(batch.id)).toMatchObject({ count: 1 });
     // The volunteer presses Enter again: the same gift, not a second one.
     await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
     await page.getByText(/still one gift/).waitFor();
@@ -429,12 +412,7 @@ describe('gift entry', () => {
     await page.keyboard.type('19.99');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^2\b/);
-    expect(
-      expectStatus(
-        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
-        200,
-      ),
-    ).toMatchObject({ count: 2, total: 39.98 });
+    expect(await batchFigures(batch.id)).toMatchObject({ count: 2, total: 39.98 });
     expect(posts.count).toBe(3);
     await context.close();
   });
@@ -442,12 +420,7 @@ describe('gift entry', () => {
   it('a save whose answer was lost, the page reloaded before Enter again, is still one gift', async () => {
     const batch = await makeBatch(server, { name: 'Flaky Wi-Fi, F5', campaignId, paymentMethod: 'cash' });
     const { page, context } = await openWithBatch(batch.id);
-    const posts = await cutFirstAnswer(page, `**/api/v1/batches/${batch.id}/donations`);
-    await pickDonor(page, 'renee.d@', 'Renée Dubois');
-    await page.keyboard.type('19.99');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => posts.count).toBe(1);
-    await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
+    const posts = await loseFirstSave(page, batch.id);
     // The save seems stuck: the volunteer presses F5. The row comes back from its draft.
     await page.reload();
     await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
@@ -456,12 +429,7 @@ describe('gift entry', () => {
     await page.getByLabel('Amount ($)', { exact: true }).press('Enter');
     await page.getByText(/still one gift/).waitFor();
     await expect.poll(() => page.getByTestId('batch-count').textContent()).toMatch(/^1\b/);
-    expect(
-      expectStatus(
-        await server.request('GET', `/api/v1/batches/${batch.id}?accountId=${server.accountId}`),
-        200,
-      ),
-    ).toMatchObject({ count: 1, total: 19.99 });
+    expect(await batchFigures(batch.id)).toMatchObject({ count: 1, total: 19.99 });
     expect(posts.count).toBe(2);
     await context.close();
   });
@@ -504,6 +472,30 @@ describe('gift entry', () => {
     await context.close();
   });
 });
+
+/**
+ * Renée Dubois's $19.99 typed and saved with Enter, its answer lost: the gift reaches GiftDesk
+ * and is saved, its answer never comes back (the hub's Wi-Fi dropped); every later save goes
+ * through. The window could not tell whether it was saved: the row is kept as typed. The saves
+ * are counted.
+ */
+async function loseFirstSave(page: Page, batchId: string): Promise<{ count: number }> {
+  const posts = await cutFirstAnswer(page, `**/api/v1/batches/${batchId}/donations`);
+  await pickDonor(page, 'renee.d@', 'Renée Dubois');
+  await page.keyboard.type('19.99');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => posts.count).toBe(1);
+  await expect.poll(() => page.getByLabel('Amount ($)', { exact: true }).inputValue()).toBe('19.99');
+  return posts;
+}
+
+/** The batch as the server has it (its count and total). */
+async function batchFigures(batchId: string): Promise<unknown> {
+  return expectStatus(
+    await server.request('GET', `/api/v1/batches/${batchId}?accountId=${server.accountId}`),
+    200,
+  );
+}
 
 /**
  * POSTs to `url` counted; the first reaches GiftDesk and is done there, and its answer is cut
