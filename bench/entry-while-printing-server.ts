@@ -1,6 +1,6 @@
 /**
- * The server of bench/renderer-entry-while-printing.ts, in a process of its own as at HQ: a
- * real GiftDesk server (test/helpers/server.ts: a temp SQLite file, or a fresh PostgreSQL
+ * The server of bench/renderer-entry-while-printing.ts, in a process of its own as at HQ: the
+ * browser tests' server (test/helpers/app-server.ts: a temp SQLite file, or a fresh PostgreSQL
  * database with GIFTDESK_TEST_ENGINE=postgres and DATABASE_URL) serving the built renderer,
  * the letter settings and BENCH_LETTERS_ENTRY_DONORS donors' gifts seeded. The browser and
  * its driver (playwright-core) stay in the parent: in one process, the driver's own work (its
@@ -11,10 +11,7 @@
  * run is started in the server's process, as POST /letters/runs starts it.
  */
 import { getLetterRun, startLetterRun, waitForRun } from '../electron/letters/index.ts';
-import { createOneTimeTokens } from '../electron/server/one-time-tokens.ts';
-import { rendererStatic } from '../electron/server/renderer-static.ts';
-import { RENDERER_DIST } from '../electron/cli/renderer-build.ts';
-import { startTestServer } from '../test/helpers/server.ts';
+import { startAppServer } from '../test/helpers/app-server.ts';
 import { seedLetterData } from './letters-data.ts';
 import { letterSettings } from './letters-run.ts';
 
@@ -47,10 +44,7 @@ const DONORS = Number(process.env.BENCH_LETTERS_ENTRY_DONORS ?? 100_000);
 
 const send = (m: EntryServerAnswer) => process.send?.(m);
 
-const tokens = createOneTimeTokens();
-const server = await startTestServer({
-  plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })],
-});
+const server = await startAppServer();
 const t0 = performance.now();
 await letterSettings(server.ctx, server.accountId);
 const data = await seedLetterData(server.ctx, server.accountId, { donors: DONORS, gifts: [2, 4] });
@@ -59,7 +53,7 @@ process.on('message', (m: EntryServerRequest) => {
   void (async (): Promise<EntryServerAnswer> => {
     switch (m.type) {
       case 'link':
-        return { type: 'link', link: `${server.url}/#token=${tokens.issue()}` };
+        return { type: 'link', link: server.appLink() };
       case 'start-run': {
         const started = await startLetterRun(server.ctx, server.dataDir, {
           accountId: server.accountId,

@@ -8,52 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
-import { RENDERER_DIST, REPO_ROOT } from '../../electron/cli/renderer-build.ts';
-import { createOneTimeTokens, type OneTimeTokens } from '../../electron/server/one-time-tokens.ts';
-import { rendererStatic } from '../../electron/server/renderer-static.ts';
-import type { ServeOptions } from '../../electron/server/serve.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { REPO_ROOT } from '../../electron/cli/renderer-build.ts';
+import { type AppServer } from '../helpers/app-server.ts';
 import { DOC_IMAGES } from './doc-images.ts';
 import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
 
 export { CHROMIUM_ARGS };
+export { startAppServer, type AppServer } from '../helpers/app-server.ts';
 export { freePort } from '../helpers/free-port.ts';
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-artifacts', 'screenshots');
-
-export interface AppServer extends TestServer {
-  tokens: OneTimeTokens;
-  /** A fresh one-time link to the app, as `npm start` prints it. */
-  appLink(): string;
-}
-
-/**
- * A real server on a temp data dir serving the built renderer, with an account and key
- * (server.request). `rateLimit`: the per-key script limit (the test default is out of reach;
- * pass the spec's 20/s to see what a user would meet).
- */
-export async function startAppServer(
-  opts: {
-    sync?: ServeOptions['sync'];
-    rateLimit?: { ratePerSecond: number; burst: number };
-    /** The event hub's routes, as the app's own server has them. */
-    hub?: boolean;
-    /** The hub's idea of this machine's network addresses (default: the interfaces'). */
-    hubMachineAddresses?: string[];
-  } = {},
-): Promise<AppServer> {
-  if (!fs.existsSync(path.join(RENDERER_DIST, 'index.html')))
-    throw new Error('dist/renderer is not built (the browser project’s global setup builds it)');
-  const tokens = createOneTimeTokens();
-  const server = await startTestServer({
-    plugins: [rendererStatic({ dir: RENDERER_DIST, browserSessions: { tokens } })],
-    ...(opts.sync ? { sync: opts.sync } : {}),
-    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
-    ...(opts.hub ? { hub: true } : {}),
-    ...(opts.hubMachineAddresses ? { hubMachineAddresses: opts.hubMachineAddresses } : {}),
-  });
-  return Object.assign(server, { tokens, appLink: () => `${server.url}/#token=${tokens.issue()}` });
-}
 
 /** Launches the Chromium that resolveChromium() chose, with the project's flags. */
 export function launchChromium(): Promise<Browser> {
