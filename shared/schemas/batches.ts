@@ -65,7 +65,16 @@ const batchFields = {
   raisedByContactId: refId,
 };
 
-export const BatchCreate = z.object({ accountId: accountIdField, name: requiredText(200), ...batchFields });
+/**
+ * A batch to start, and the key the window minted for this try (entryKeyField): the same key
+ * again is the same batch, so a start made again after its answer was lost makes no second one.
+ */
+export const BatchCreate = z.object({
+  accountId: accountIdField,
+  name: requiredText(200),
+  ...batchFields,
+  entryKey: entryKeyField,
+});
 export type BatchCreate = z.infer<typeof BatchCreate>;
 
 /** Only the fields sent change; null clears one. `closed: true` closes the batch to new gifts. */

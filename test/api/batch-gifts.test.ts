@@ -178,3 +178,52 @@ describe('POST /api/v1/batches/:id/donations', () => {
     expect(await batchCount(batchId)).toBe(0);
   });
 });
+
+describe('POST /api/v1/batches with an entry key', () => {
+  const start = (fields: Record<string, unknown>) =>
+    s.request('POST', '/api/v1/batches', {
+      accountId: s.accountId,
+      name: 'Table 3 cash',
+      campaignId,
+      ...fields,
+    });
+  const batchesNamed = async (name: string) =>
+    (
+      expectStatus(await s.request('GET', `/api/v1/batches?accountId=${s.accountId}&limit=100`), 200)
+        .data as Array<{
+        id: string;
+        name: string;
+      }>
+    ).filter((b) => b.name === name);
+
+  it('a start tried again with its key, its answer lost, is the same batch: 200, nothing written; another key starts another', async () => {
+    const name = 'Table 3 cash (retried)';
+    const fields = { name, expectedCount: 12, expectedTotal: 1250, entryKey: 'ent_batch_try_1' };
+    const first = expectStatus(await start(fields), 201);
+    // The same try again (the hub's answer never reached the window): that batch, as it is now.
+    expectStatus(await save(first.id as string, { donationAmount: 19.99, paymentMethod: 'cash' }), 201);
+    const again = expectStatus(await start(fields), 200);
+    expect(again).toMatchObject({ id: first.id, name, expectedTotal: 1250, count: 1, total: 19.99 });
+    expect(await batchesNamed(name)).toHaveLength(1);
+    // A second batch of the same name, started on purpose with a key of its own: two batches.
+    const second = expectStatus(await start({ ...fields, entryKey: 'ent_batch_try_2' }), 201);
+    expect(second.id).not.toBe(first.id);
+    // Ten tries of one start at once: one batch, and each answers it.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        start({ ...fields, name: `${name}, raced`, entryKey: 'ent_batch_raced' }),
+      ),
+    );
+    expect(new Set(racing.map((r) => expectStatus(r, r.status === 201 ? 201 : 200).id)).size).toBe(1);
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(await batchesNamed(`${name}, raced`)).toHaveLength(1);
+    expect(await batchesNamed(name)).toHaveLength(2);
+  });
+
+  it('refuses a key that is not one, naming it, and starts nothing', async () => {
+    const name = 'Table 3 cash (bad key)';
+    expectError(await start({ name, entryKey: 'x' }), 400, { field: 'entryKey' });
+    expectError(await start({ name, entryKey: 'ent batch with spaces' }), 400, { field: 'entryKey' });
+    expect(await batchesNamed(name)).toHaveLength(0);
+  });
+});

@@ -471,6 +471,39 @@ describe('gift entry', () => {
     expect(creates.count).toBe(2);
     await context.close();
   });
+
+  it('a batch started again after its answer was lost is one batch, not a second one the close-out shows as short', async () => {
+    const { page, context } = await openApp(browser, server);
+    const name = 'Table 3 cash, flaky Wi-Fi';
+    // The start reaches GiftDesk and the batch is made; the answer never comes back.
+    const starts = await cutFirstAnswer(page, '**/api/v1/batches');
+    await page
+      .getByRole('button', { name: /^(Start a batch|New batch…)$/ })
+      .first()
+      .click();
+    await page.getByLabel('Batch name').fill(name);
+    await page.getByLabel('Campaign').selectOption({ label: 'Spring Gala' });
+    await page.getByLabel('Expected total ($)').fill('1250');
+    await page.getByLabel('Batch name').press('Enter');
+    await page
+      .getByText(/not answering/)
+      .first()
+      .waitFor();
+    expect(starts.count).toBe(1);
+    // The volunteer presses Enter again: the batch made the first time becomes the current one.
+    await page.getByLabel('Batch name').press('Enter');
+    await expectFocusOn(page, /^Donor$/);
+    const named = (
+      expectStatus(
+        await server.request('GET', `/api/v1/batches?accountId=${server.accountId}&limit=100`),
+        200,
+      ).data as Array<{ id: string; name: string; expectedTotal: number | null }>
+    ).filter((b) => b.name === name);
+    expect(named).toHaveLength(1);
+    expect(named[0]?.expectedTotal).toBe(1250);
+    expect(starts.count).toBe(2);
+    await context.close();
+  });
 });
 
 /**

@@ -117,7 +117,7 @@ describe('the station’s report', () => {
 
   it('carries the newest count of each counted batch, with the batch’s name and who counted', async () => {
     const donor = await createContact(ctx, { accountId, firstName: 'Robert', lastName: 'Brown' });
-    const box = await createBatch(ctx, { accountId, name: 'Cash box 1' });
+    const { batch: box } = await createBatch(ctx, { accountId, name: 'Cash box 1' });
     await createBatch(ctx, { accountId, name: 'Not counted yet' });
     const gift = (dollars: number, paymentMethod: 'cash' | 'check', notes?: string) =>
       createDonation(

@@ -43,6 +43,7 @@ import * as histTrailSent from './2026-12-02T0830-hist-trail-sent.ts';
 import * as letterRunParts from './2026-12-03T0700-letter-run-parts.ts';
 import * as letterRunDonors from './2026-12-03T1330-letter-run-donors.ts';
 import * as retiredContactReferences from './2026-12-03T2300-retired-contact-references.ts';
+import * as batchEntryKey from './2026-12-05T1230-batch-entry-key.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -90,4 +91,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   letterRunParts,
   letterRunDonors,
   retiredContactReferences,
+  batchEntryKey,
 ];

@@ -104,6 +104,8 @@ export interface BatchesTable {
   createdByUserId: string | null;
   /** The key that started it. */
   createdByKeyId: string | null;
+  /** The key the window minted for the try that started it (migration batch-entry-key). */
+  entryKey: string | null;
 }
 
 /** A batch's count at its close (migration batch-count): who counted, and the difference. */

@@ -7,7 +7,7 @@
 import { newId } from '#shared/ids.ts';
 import { centsToDollars, dollarsToCents } from '#shared/money.ts';
 import type { Batch, BatchCreate, BatchUpdate } from '#shared/schemas/batches.ts';
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { BatchesTable, Database } from '../../db/schema.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
@@ -74,9 +74,19 @@ export async function requireOpenBatch(trx: Db, accountId: string, batchId: stri
     ]);
 }
 
-export async function createBatch(ctx: DomainContext, input: BatchCreate): Promise<Batch> {
+/**
+ * Starts a batch. With an entry key (BatchCreate.entryKey) the account already holds a batch
+ * started with, that batch is the answer (`created: false`) and nothing is written: the window
+ * tried again after losing the first answer. Two tries racing with one key make one batch (they
+ * take turns on the key on PostgreSQL; SQLite writes one at a time; a unique index backs both).
+ */
+export async function createBatch(
+  ctx: DomainContext,
+  input: BatchCreate,
+): Promise<{ batch: Batch; created: boolean }> {
   const id = newId('batch');
   const at = ctx.now();
+  const entryKey = input.entryKey ?? null;
   const row: BatchesTable = {
     id,
     accountId: input.accountId,
@@ -93,12 +103,27 @@ export async function createBatch(ctx: DomainContext, input: BatchCreate): Promi
     closedAt: null,
     createdByUserId: ctx.actor?.userId ?? null,
     createdByKeyId: ctx.actor?.keyId ?? null,
+    entryKey,
   };
-  await ctx.store.write(async (trx) => {
+  const held = await ctx.store.write(async (trx) => {
+    if (entryKey !== null) {
+      if (ctx.store.engine === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`batch-entry:${input.accountId}:${entryKey}`}, 0))`.execute(
+          trx,
+        );
+      const before = await trx
+        .selectFrom('batches')
+        .select('id')
+        .where('accountId', '=', input.accountId)
+        .where('entryKey', '=', entryKey)
+        .executeTakeFirst();
+      if (before) return before.id;
+    }
     await checkReferences(trx, input.accountId, input);
     await trx.insertInto('batches').values(row).execute();
+    return null;
   });
-  return requireBatch(ctx, input.accountId, id);
+  return { batch: await requireBatch(ctx, input.accountId, held ?? id), created: held === null };
 }
 
 export async function updateBatch(

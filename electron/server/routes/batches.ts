@@ -133,16 +133,20 @@ export async function batchRoutes(
     schema: {
       tags,
       summary: 'Start a gift-entry batch',
+      description:
+        '`entryKey`: a key the client mints for this start of a batch and sends again with every try of it. When the ' +
+        'account already holds a batch started with it (an earlier try whose answer was lost), the answer is 200 with ' +
+        'that batch as it is now, and nothing is written; otherwise 201.',
       body: BatchCreate,
-      response: { 201: Batch, ...errors(400, 403, 404) },
+      response: { 201: Batch, 200: Batch, ...errors(400, 403, 404) },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(
-        await createBatch(acting(ctx, req), {
-          ...req.body,
-          accountId: scopedAccount(req, req.body.accountId),
-        }),
-      ),
+    handler: async (req, reply) => {
+      const { batch, created } = await createBatch(acting(ctx, req), {
+        ...req.body,
+        accountId: scopedAccount(req, req.body.accountId),
+      });
+      return reply.code(created ? 201 : 200).send(batch);
+    },
   });
   r.put('/batches/:id', {
     schema: {

@@ -14,7 +14,15 @@ import { DESIGNATION_FORM_ISSUE } from '#shared/schemas/donations.ts';
 import { isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
-import { humanIssue, localToday, orNull, schemaIssues, showIssues, submitAsEnter } from '../../forms.ts';
+import {
+  humanIssue,
+  localToday,
+  orNull,
+  schemaIssues,
+  showIssues,
+  submitAsEnter,
+  useTryKey,
+} from '../../forms.ts';
 import { Button, Dialog, Select, TextField } from '../../ui/index.ts';
 import { entryRowFocus } from './entry-focus.ts';
 import { METHOD_OPTIONS, useReferenceData } from './reference.ts';
@@ -79,6 +87,9 @@ export function NewBatchDialog({
   const create = useMutation({
     mutationFn: (body: Omit<BatchCreate, 'accountId'>) => api.batches.create(body),
   });
+  // The key of the batch being started (useTryKey): starting it again after a lost answer
+  // answers the batch made the first time, not a second one the close-out would show as short.
+  const batchTry = useTryKey();
 
   const submit = form.handleSubmit(async (v) => {
     setTopError(null);
@@ -119,7 +130,8 @@ export function NewBatchDialog({
       return;
     }
     try {
-      const b = await create.mutateAsync(body);
+      const b = await create.mutateAsync({ ...body, entryKey: batchTry.keyFor(body) });
+      batchTry.saved();
       await client.invalidateQueries({ queryKey: qk.batches });
       onCreated(b);
     } catch (err) {
