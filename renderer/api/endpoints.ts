@@ -277,8 +277,12 @@ export function endpoints(c: ApiClient) {
         }),
     },
     imports: {
-      start: (kind: 'contacts' | 'donations', file: Blob | string, push = true) =>
-        c.upload('/imports', file, 'text/csv', { schema: ImportJob, query: { kind, push: String(push) } }),
+      /** `again`: import a file imported before even though its rows have no externalId (a 409 otherwise). */
+      start: (kind: 'contacts' | 'donations', file: Blob | string, push = true, again = false) =>
+        c.upload('/imports', file, 'text/csv', {
+          schema: ImportJob,
+          query: { kind, push: String(push), ...(again ? { again: 'true' } : {}) },
+        }),
       get: (id: string) => c.request('GET', `/imports/${encodeURIComponent(id)}`, { schema: ImportJob }),
       rejectedCsv: (id: string) => c.download(`/imports/${encodeURIComponent(id)}/rejected.csv`),
     },

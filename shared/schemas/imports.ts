@@ -16,6 +16,11 @@ export const ImportQuery = z.object({
   accountId: accountIdField,
   kind: z.enum(IMPORT_KINDS, { error: typeError(`must be one of: ${IMPORT_KINDS.join(', ')}`) }),
   push: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  /**
+   * true: import a file with no externalId column even though the account imported the same
+   * file before (its rows are then added a second time). Without it, that import is a 409.
+   */
+  again: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 });
 export type ImportQuery = z.infer<typeof ImportQuery>;
 

@@ -527,6 +527,46 @@ describe('Settings', () => {
     await checkAndPhotograph('export');
   });
 
+  it('import: the same file without externalId chosen again is asked about before its rows go in twice', async () => {
+    await openSection('Import CSV');
+    const before = (await api('/account')).contacts as number;
+    // A door list with no reference column: a Robert Brown and Łukasz Żółć.
+    const doorList = {
+      name: 'door-list.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'firstName,lastName,primaryEmail\nRobert,Brown,rb.door@example.org\nŁukasz,Żółć,lz.door@example.org\n',
+      ),
+    };
+    const importIt = async () => {
+      await page.getByLabel('The file holds').selectOption('contacts');
+      await page.getByLabel('CSV file').setInputFiles(doorList);
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+    };
+    await importIt();
+    await page.getByText('2 imported, 0 rejected.').waitFor();
+    await expect.poll(async () => (await api('/account')).contacts).toBe(before + 2);
+
+    // The same file again: asked, with when it went in and what it added; nothing added yet.
+    await importIt();
+    const ask = page.getByRole('alertdialog', { name: 'This file was imported before' });
+    await ask.waitFor();
+    expect(await ask.textContent()).toMatch(
+      /was imported on \d{4}-\d{2}-\d{2} \(2 rows added\).*second time/,
+    );
+    await expect.poll(() => focusedLabel()).toBe('Do not import it');
+    await checkAndPhotograph('import-asked-again');
+    await page.keyboard.press('Enter');
+    await ask.waitFor({ state: 'detached' });
+    expect((await api('/account')).contacts).toBe(before + 2);
+
+    // Asked again, and this time imported anyway: its rows go in a second time, as asked.
+    await importIt();
+    await ask.getByRole('button', { name: 'Import it again anyway' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await api('/account')).contacts).toBe(before + 4);
+  });
+
   it('left no console error, page error or CSP violation behind (but the refusals the tests asked for)', () => {
     expect(
       app.problems.filter(

@@ -157,6 +157,60 @@ describe('POST /api/v1/imports', () => {
     expect(elsewhere.status).toBe(415);
   });
 
+  it('asks before the same file goes in twice when its rows have no externalId: 409 naming the file, nothing added; again=true adds it again', async () => {
+    // Three Robert Browns and a $19.99 cash gift each, from a spreadsheet with no reference column.
+    const people = csv([
+      ['firstName', 'lastName', 'primaryEmail'],
+      ['Robert', 'Brown', 'rb1@example.org'],
+      ['Robert', 'Brown', 'rb2@example.org'],
+      ['Łukasz', 'Żółć', 'lz@example.org'],
+    ]);
+    const post = (body: string, query = '') =>
+      s.request('POST', `/api/v1/imports?accountId=${s.accountId}&kind=contacts${query}`, body, {
+        'content-type': 'text/csv',
+      });
+    const browns = async () =>
+      (await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=robert%20brown`)).body
+        .total as number;
+    const first = await post(people);
+    expect(first.status).toBe(202);
+    expect(await untilFinished(first.body.id as string)).toMatchObject({ status: 'done', imported: 3 });
+    expect(await browns()).toBe(2);
+    // The same bytes again (chosen again by mistake, or sent again after a lost answer).
+    const again = await post(people);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'imported_before' });
+    expect(again.body.message).toMatch(/was imported on \d{4}-\d{2}-\d{2} \(3 rows added\)/);
+    expect(again.body.details).toEqual([{ field: '(body)', issue: expect.stringContaining('again=true') }]);
+    expect(await browns()).toBe(2);
+    // Another file is another import; the same one with again=true goes in again.
+    const other = await post(
+      csv([
+        ['firstName', 'lastName', 'primaryEmail'],
+        ['Robert', 'Brown', 'rb3@example.org'],
+      ]),
+    );
+    expect(other.status).toBe(202);
+    await untilFinished(other.body.id as string);
+    expect(await browns()).toBe(3);
+    const forced = await post(people, '&again=true');
+    expect(forced.status).toBe(202);
+    await untilFinished(forced.body.id as string);
+    expect(await browns()).toBe(5);
+    // A file whose rows carry an externalId is never asked: a re-run adds nothing twice.
+    const keyed = csv([
+      ['externalId', 'firstName', 'lastName'],
+      ['x1', 'Renée', 'Dubois'],
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const r = await post(keyed);
+      expect(r.status).toBe(202);
+      await untilFinished(r.body.id as string);
+    }
+    const renee = await s.request('GET', `/api/v1/contacts?accountId=${s.accountId}&search=renee%20dubois`);
+    expect(renee.body.total).toBe(1);
+  });
+
   it("keeps imports to the key's account: another account's id is 403, another account's job 404", async () => {
     const other = await s.otherAccount();
     const r = await s.request(

@@ -44,6 +44,7 @@ import * as letterRunParts from './2026-12-03T0700-letter-run-parts.ts';
 import * as letterRunDonors from './2026-12-03T1330-letter-run-donors.ts';
 import * as retiredContactReferences from './2026-12-03T2300-retired-contact-references.ts';
 import * as batchEntryKey from './2026-12-05T1230-batch-entry-key.ts';
+import * as importFileHash from './2026-12-05T1240-import-file-hash.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -92,4 +93,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   letterRunDonors,
   retiredContactReferences,
   batchEntryKey,
+  importFileHash,
 ];

@@ -97,6 +97,8 @@ export interface ImportsTable {
   skippedRows: Generated<number>;
   /** The process running the job (`host|pid|random`); null for jobs from before it was kept. */
   owner: string | null;
+  /** The SHA-256 (hex) of the file it read (migration import-file-hash); null from before. */
+  fileSha256: string | null;
 }
 
 /** One rejected row of an import: its row number in the file and why. */

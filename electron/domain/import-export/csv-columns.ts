@@ -236,6 +236,12 @@ export interface ColumnPlan {
   names: string[];
 }
 
+/** Whether a header names the externalId column (rows recognised by it on a re-run). */
+export function hasExternalIdColumn(header: readonly string[]): boolean {
+  const key = headerKey('externalId');
+  return header.some((h) => headerKey(h) === key);
+}
+
 /**
  * Reads a header. A file with columns GiftDesk does not know, a column twice, or without the
  * columns every row needs is refused whole, before any row is read.

@@ -23,6 +23,7 @@ import { requireAccount } from '../accounts/accounts.ts';
 import { THIS_PROCESS, ownerMayBeAlive } from '../accounts/sessions.ts';
 import type { DomainContext } from '../context.ts';
 import { type ImportKind, planColumns } from './csv-columns.ts';
+import { type ImportedFile, refuseImportedBefore } from './imported-before.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
 import { listCustomFields } from '../contacts/custom-fields.ts';
 import { DomainError } from '../errors.ts';
@@ -199,15 +200,22 @@ async function runImport(ctx: DomainContext, opts: ImportOptions, source: RowSou
 
 export type { ImportJob };
 
+/**
+ * Starts an import job. `file`: its SHA-256, and whether it has an externalId column. Without
+ * that column, a file the account imported before (still running, or having added rows) is a
+ * 409 unless `again`: every row would be added a second time (last month's file chosen again,
+ * or sent again after a lost answer). With it, a re-run adds nothing twice and is not asked.
+ */
 export async function createImportJob(
   ctx: DomainContext,
-  p: { accountId: string; kind: ImportKind; push: boolean; totalRows: number },
+  p: { accountId: string; kind: ImportKind; push: boolean; totalRows: number; file?: ImportedFile },
 ): Promise<ImportJob> {
   await requireAccount(ctx, p.accountId);
   const id = newId('importJob');
   const at = ctx.now();
-  await ctx.store.write((trx) =>
-    trx
+  await ctx.store.write(async (trx) => {
+    if (p.file) await refuseImportedBefore(trx, ctx.store.engine, p.accountId, p.kind, p.file);
+    await trx
       .insertInto('imports')
       .values({
         id,
@@ -223,9 +231,10 @@ export async function createImportJob(
         error: null,
         createdAt: at,
         finishedAt: null,
+        fileSha256: p.file?.sha256 ?? null,
       })
-      .execute(),
-  );
+      .execute();
+  });
   return (await getImportJob(ctx, p.accountId, id))!;
 }
 

@@ -4,7 +4,7 @@
  * rejections (imports.ts), and the export in the very columns the import reads (exports.ts).
  * The folder's surface: the server, the CLI and the shell import from here (eslint.config.js).
  */
-export { IMPORT_KINDS, type ImportKind } from './csv-columns.ts';
+export { IMPORT_KINDS, type ImportKind, hasExternalIdColumn } from './csv-columns.ts';
 export { type CsvRecord, createRecordCounter, csvLine, readCsv } from './csv-reader.ts';
 export { auditRows } from './audit.ts';
 export { exportCsv } from './exports.ts';

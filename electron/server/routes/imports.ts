@@ -12,6 +12,7 @@ import { ErrorBody, accountQuery } from '#shared/schemas/common.ts';
 import { CsvText, ImportCsvBody, ImportJob, ImportQuery, type ImportKind } from '#shared/schemas/imports.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import {
   csvLine,
   exportCsv,
   failInterruptedImports,
+  hasExternalIdColumn,
   importRejections,
   readCsv,
   requireImportJob,
@@ -43,8 +45,12 @@ const tooLarge = () =>
   new TooLarge(`The file is larger than this server accepts (${IMPORT_BODY_LIMIT / 2 ** 20} MiB)`);
 
 /** The body stream → a private temp file, its size checked and its records counted on the way. */
-async function spool(body: Readable, file: string): Promise<{ bytes: number; records: number }> {
+async function spool(
+  body: Readable,
+  file: string,
+): Promise<{ bytes: number; records: number; sha256: string }> {
   const counter = createRecordCounter();
+  const hash = crypto.createHash('sha256');
   let bytes = 0;
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -54,11 +60,12 @@ async function spool(body: Readable, file: string): Promise<{ bytes: number; rec
         return;
       }
       counter.push(chunk);
+      hash.update(chunk);
       done(null, chunk);
     },
   });
   await pipeline(body, meter, fs.createWriteStream(file, { mode: 0o600 }));
-  return { bytes, records: counter.records() };
+  return { bytes, records: counter.records(), sha256: hash.digest('hex') };
 }
 
 async function firstRecord(file: string): Promise<string[] | null> {
@@ -114,11 +121,11 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
         summary:
           'Import contacts or donations from a CSV file (runs in the background; follow it at /imports/{id})',
         description:
-          "Columns: the create fields' wire names, plus externalId (a re-run adds nothing twice), contactExternalId (donations: a contact by its externalId), address.street1… (contacts: one primary address), customFields.<Field Name>. Tags as a;b. Every row passes the same rules as POST /contacts or /donations; rejected rows are listed at /imports/{id}/rejected.csv with their row number (the line of the file a row starts on, the header being line 1). push=false: history HQ already has, not queued for sync.",
+          "Columns: the create fields' wire names, plus externalId (a re-run adds nothing twice), contactExternalId (donations: a contact by its externalId), address.street1… (contacts: one primary address), customFields.<Field Name>. Tags as a;b. Every row passes the same rules as POST /contacts or /donations; rejected rows are listed at /imports/{id}/rejected.csv with their row number (the line of the file a row starts on, the header being line 1). push=false: history HQ already has, not queued for sync. A file with no externalId column that the account imported before (the same bytes, still running or having added rows) is a 409 naming (body): importing it again would add every row a second time; again=true imports it anyway.",
         consumes: ['text/csv'],
         querystring: ImportQuery,
         body: ImportCsvBody,
-        response: { 202: ImportJob, 413: ErrorBody, 415: ErrorBody, ...errors(400, 403, 404) },
+        response: { 202: ImportJob, 413: ErrorBody, 415: ErrorBody, ...errors(400, 403, 404, 409) },
       },
       handler: async (req, reply) => {
         const accountId = scopedAccount(req, req.query.accountId);
@@ -142,8 +149,9 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
         let started = false;
         try {
           let records: number;
+          let sha256: string;
           try {
-            ({ records } = await spool(body, file));
+            ({ records, sha256 } = await spool(body, file));
           } catch (err) {
             if (err instanceof TooLarge) return tooBig();
             throw err;
@@ -159,6 +167,7 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
             kind,
             push,
             totalRows: Math.max(0, records - 1),
+            file: { sha256, byExternalId: hasExternalIdColumn(header), again: req.query.again === 'true' },
           });
           const run = runImportJob(ctx, { jobId: job.id, accountId, kind, push, file }, req.log);
           const done = run.done.finally(() => {

@@ -44,16 +44,24 @@ export function ImportSection() {
   const [fileError, setFileError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(rememberedJob);
+  // The same file imported before, its rows without an externalId: asked before it goes in twice.
+  const [importedBefore, setImportedBefore] = useState<{ file: File; message: string } | null>(null);
 
   const start = useMutation({
-    mutationFn: ({ file }: { file: File }) => api.imports.start(kind, file, !alreadyAtHq),
+    mutationFn: ({ file, again = false }: { file: File; again?: boolean }) =>
+      api.imports.start(kind, file, !alreadyAtHq, again),
     onSuccess: (job) => {
+      setImportedBefore(null);
       setJobId(job.id);
       rememberJob(job.id);
       qc.setQueryData(['imports', job.id], job);
       if (fileRef.current) fileRef.current.value = '';
     },
-    onError: (err) => {
+    onError: (err, { file }) => {
+      if (isApiError(err) && err.status === 409 && err.code === 'imported_before') {
+        setImportedBefore({ file, message: err.message });
+        return;
+      }
       if (
         isApiError(err) &&
         (err.status === 413 ||
@@ -101,6 +109,7 @@ export function ImportSection() {
       return;
     }
     setFileError(undefined);
+    setImportedBefore(null);
     start.mutate({ file });
   };
 
@@ -144,8 +153,9 @@ export function ImportSection() {
         <p className="notice" id="import-rerun-notice">
           Running the same file again? Rows with an <code>externalId</code> column (your own reference) that
           GiftDesk already has are skipped. Rows <strong>without an externalId are added again</strong>: every
-          one becomes a duplicate. Add an externalId to each row before importing a file you may need to run
-          twice (for example after an interruption).
+          one becomes a duplicate (GiftDesk asks first when it is the very file it imported before). Add an
+          externalId to each row before importing a file you may need to run twice (for example after an
+          interruption).
         </p>
         <Checkbox
           label="HQ already has these records (do not send them when syncing)"
@@ -159,6 +169,23 @@ export function ImportSection() {
         </div>
         <FormError message={formError} />
       </form>
+
+      {importedBefore ? (
+        <div className="panel" role="alertdialog" aria-labelledby="import-again-title">
+          <h3 id="import-again-title" className="panel-title">
+            This file was imported before
+          </h3>
+          <p className="notice notice-error">{importedBefore.message}</p>
+          <div className="settings-form-actions">
+            <Button onClick={() => setImportedBefore(null)} autoFocus>
+              Do not import it
+            </Button>
+            <Button tone="danger" onClick={() => start.mutate({ file: importedBefore.file, again: true })}>
+              Import it again anyway
+            </Button>
+          </div>
+        </div>
+      ) : null}
 
       {start.isPending ? (
         <div className="panel">
@@ -215,7 +242,7 @@ function ImportProgress({
       {failed && job.error ? (
         <p className="notice notice-error" role="alert">
           {sentence(job.error)} Rows imported before it stopped are kept; importing the same file again adds
-          only the rest.
+          only the rest when its rows have an externalId (without one, every row would be added again).
         </p>
       ) : null}
       <div className="settings-form-actions">
