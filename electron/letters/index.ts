@@ -36,6 +36,7 @@ export {
   runPartFileName,
   runPerDonorDir,
   startLetterRun,
+  startLetterRunOnce,
   waitForRun,
 } from './runs.ts';
 export {

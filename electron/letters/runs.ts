@@ -31,15 +31,15 @@ import {
   runPerDonorDir,
   storedParts,
 } from './parts.ts';
-import { type ChoiceCounts, countChoice, recordRunGifts } from './paged.ts';
+import { countChoice, recordRunGifts } from './paged.ts';
 import { runLetterPages } from './pages-thread.ts';
 import { warmLetterRenderer } from './render/thread.ts';
 import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
-import { type LetterSet, checkReferences, rangeOf, setHead } from './select.ts';
+import { checkReferences, rangeOf, setHead } from './select.ts';
+import { type SetHead, insertRun } from './run-record.ts';
 import { loadLetterSettings, mergeContext, requireFitWording } from './settings.ts';
 
 /** What a run is of, before its letters: the kind, the choice as run, the period. */
-type SetHead = Pick<LetterSet, 'kind' | 'choice' | 'period'>;
 
 const CHUNK = 500;
 /** How often the progress count is written while a run renders. */
@@ -127,58 +127,6 @@ const active = new Map<string, Promise<void>>();
 /** Runs this process is recording (their row may be written, rendering not yet begun). */
 const starting = new Set<string>();
 
-/**
- * The run's row (its counts as the aggregate found them), then its gifts a page to a
- * transaction, then the counts of what was recorded. Until rendering is done the run cannot
- * be marked sent, so a run cut short here never marks anything.
- */
-async function insertRun(
-  ctx: DomainContext,
-  accountId: string,
-  id: string,
-  head: SetHead,
-  counts: ChoiceCounts,
-  record: () => ReturnType<typeof recordRunGifts>,
-) {
-  const at = ctx.now();
-  await ctx.store.write((trx) =>
-    trx
-      .insertInto('letterRuns')
-      .values({
-        id,
-        accountId,
-        kind: head.kind,
-        filters: JSON.stringify(head.choice),
-        status: counts.documents === 0 ? 'done' : 'rendering',
-        documents: counts.documents,
-        rendered: 0,
-        gifts: counts.gifts,
-        totalCents: counts.totalCents,
-        createdAt: at,
-        finishedAt: counts.documents === 0 ? at : null,
-        owner: THIS_PROCESS,
-      })
-      .execute(),
-  );
-  if (counts.documents === 0) return null;
-  const recorded = await record();
-  const empty = recorded.documents === 0;
-  if (empty || recorded.gifts !== counts.gifts || recorded.documents !== counts.documents)
-    await ctx.store.write((trx) =>
-      trx
-        .updateTable('letterRuns')
-        .set({
-          documents: recorded.documents,
-          gifts: recorded.gifts,
-          totalCents: recorded.totalCents,
-          ...(empty ? { status: 'done' as const, finishedAt: ctx.now() } : {}),
-        })
-        .where('id', '=', id)
-        .execute(),
-    );
-  return empty ? null : recorded;
-}
-
 async function render(
   ctx: DomainContext,
   dataDir: string,
@@ -246,14 +194,23 @@ async function render(
  * Starts a print run: selects the gifts (a DomainError naming the field for a bad choice),
  * records the run and its gifts, and answers it with status 'rendering' while the letters
  * render on a worker thread. A choice that finds no gifts is a run of 0 documents, done at
- * once, with no PDF.
+ * once, with no PDF. With an entry key the account started a run with already, that run is
+ * the answer (`created: false`) and nothing is started (startLetterRunOnce).
  */
 export async function startLetterRun(
   ctx: DomainContext,
   dataDir: string,
   input: LetterRunCreate,
 ): Promise<LetterRun> {
-  const { accountId, perDonor, markSent: _m, confirmWording, ...choice } = input;
+  return (await startLetterRunOnce(ctx, dataDir, input)).run;
+}
+
+export async function startLetterRunOnce(
+  ctx: DomainContext,
+  dataDir: string,
+  input: LetterRunCreate,
+): Promise<{ run: LetterRun; created: boolean }> {
+  const { accountId, perDonor, markSent: _m, confirmWording, entryKey, ...choice } = input;
   await requireAccount(ctx, accountId);
   requireFitWording(await loadLetterSettings(ctx.store.db, accountId), confirmWording);
   const { range, year } = rangeOf(choice, ctx.now());
@@ -273,9 +230,17 @@ export async function startLetterRun(
   const id = newId('letterRun');
   starting.add(id);
   try {
-    const recorded = await insertRun(ctx, accountId, id, head, counts, () =>
-      recordRunGifts(ctx, accountId, id, choice, range),
+    const recorded = await insertRun(
+      ctx,
+      accountId,
+      id,
+      head,
+      counts,
+      () => recordRunGifts(ctx, accountId, id, choice, range),
+      entryKey ?? null,
     );
+    if (recorded && 'held' in recorded)
+      return { run: await getLetterRun(ctx, accountId, recorded.held), created: false };
     if (recorded) {
       const running = inTurn(id, () =>
         render(ctx, dataDir, accountId, id, head, recorded.documents, input),
@@ -285,7 +250,7 @@ export async function startLetterRun(
   } finally {
     starting.delete(id);
   }
-  return getLetterRun(ctx, accountId, id);
+  return { run: await getLetterRun(ctx, accountId, id), created: true };
 }
 
 /** True when no process renders the run any more: its owner is gone, unknown, or this process without it. */

@@ -4,7 +4,7 @@
  * route a GiftDesk HQ takes thank-you marks on (the spec has no donation update).
  */
 import { z } from 'zod';
-import { accountIdField, dateOnly, optionalText, requiredText, typeError } from './common.ts';
+import { accountIdField, dateOnly, entryKeyField, optionalText, requiredText, typeError } from './common.ts';
 
 export const LETTER_KINDS = ['receipt', 'thank-you', 'year-end'] as const;
 export type LetterKind = (typeof LETTER_KINDS)[number];
@@ -113,6 +113,8 @@ export const LetterRunCreate = LetterChoice.extend({
    * takes gifts toward elections: without it such a run is refused (409 `charity_wording_political`).
    */
   confirmWording: z.boolean().optional(),
+  /** The key of this try (entryKeyField): the same key again answers the run it started. */
+  entryKey: entryKeyField,
 });
 export type LetterRunCreate = z.infer<typeof LetterRunCreate>;
 

@@ -201,6 +201,51 @@ describe('a print run over HTTP', () => {
     });
   });
 
+  it('a start tried again with its key, its answer lost, is the same run: 200, nothing started; another key starts another', async () => {
+    const t = await asNewAccount(s);
+    const camp = await makeCampaign(t, 'Door appeal');
+    // Three Robert Browns, each with a $19.99 cash gift: three letters.
+    for (const email of ['rb1@example.org', 'rb2@example.org', 'rb3@example.org']) {
+      const rb = await makeContact(t, { firstName: 'Robert', lastName: 'Brown', primaryEmail: email });
+      await makeDonation(t, rb.id, {
+        campaignId: camp.id,
+        donationAmount: 19.99,
+        donationDate: '2026-02-03',
+      });
+    }
+    const choice = { accountId: t.accountId, kind: 'thank-you', from: '2026-02-01', to: '2026-02-28' };
+    const runs = async () =>
+      (expectStatus(await t.request('GET', `/api/v1/letters/runs?${q(t)}`), 200).runs as unknown[]).length;
+    const first = expectStatus(
+      await t.request('POST', '/api/v1/letters/runs', { ...choice, entryKey: 'ent_run_try_1' }),
+      201,
+    );
+    expect(first).toMatchObject({ documents: 3, gifts: 3 });
+    await finished(t, first.id as string);
+    // The same try again (the answer never reached the window): that run, as it is now.
+    const again = expectStatus(
+      await t.request('POST', '/api/v1/letters/runs', { ...choice, entryKey: 'ent_run_try_1' }),
+      200,
+    );
+    expect(again).toMatchObject({ id: first.id, status: 'done', documents: 3 });
+    expect(await runs()).toBe(1);
+    // Ten tries of another start at once: one run, and each answers it.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.request('POST', '/api/v1/letters/runs', { ...choice, entryKey: 'ent_run_raced' }),
+      ),
+    );
+    expect(new Set(racing.map((r) => expectStatus(r, r.status === 201 ? 201 : 200).id)).size).toBe(1);
+    expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
+    await finished(t, racing[0]!.body.id as string);
+    expect(await runs()).toBe(2);
+    // A key that is not one: refused naming it, nothing started.
+    expectError(await t.request('POST', '/api/v1/letters/runs', { ...choice, entryKey: 'x' }), 400, {
+      field: 'entryKey',
+    });
+    expect(await runs()).toBe(2);
+  });
+
   it('previews the first letter of a choice as a PDF, recording nothing', async () => {
     const t = await asNewAccount(s);
     const camp = await makeCampaign(t, 'Gala');

@@ -426,4 +426,47 @@ describe('the Letters screen', () => {
       await context.close();
     }
   });
+
+  it('"Make letters" pressed again after its answer was lost is one run, not the same letters printed twice', async () => {
+    const { page, context, problems } = await openApp(browser, server);
+    try {
+      const yearEndRuns = async () =>
+        ((await get('/api/v1/letters/runs')) as { runs: Array<{ kind: string }> }).runs.filter(
+          (r) => r.kind === 'year-end',
+        ).length;
+      const before = await yearEndRuns();
+      await page.keyboard.press('Alt+6');
+      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
+      await page.getByRole('radio', { name: 'Year-end statements' }).check();
+      await page.getByLabel('Year', { exact: true }).selectOption('2026');
+      await expect
+        .poll(() => page.getByTestId('letters-preview-counts').textContent())
+        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      // The start reaches GiftDesk and the run is made; its answer never comes back.
+      let starts = 0;
+      await page.route('**/api/v1/letters/runs', async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        starts++;
+        if (starts > 1) return route.continue();
+        await route.fetch();
+        return route.abort('connectionreset');
+      });
+      await page.getByRole('button', { name: 'Make letters' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /The letters could not be started: .*not answering/ })
+        .waitFor();
+      expect(await yearEndRuns()).toBe(before + 1);
+      // Pressed again: the run the first try started, not a second one.
+      await page.getByRole('button', { name: 'Make letters' }).click();
+      await page.getByRole('heading', { name: 'Ready: 4 statements' }).waitFor();
+      expect(starts).toBe(2);
+      expect(await yearEndRuns()).toBe(before + 1);
+      expect(
+        problems.filter((p) => !p.includes('status of 404') && !p.includes('ERR_CONNECTION_RESET')),
+      ).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -45,6 +45,7 @@ import * as letterRunDonors from './2026-12-03T1330-letter-run-donors.ts';
 import * as retiredContactReferences from './2026-12-03T2300-retired-contact-references.ts';
 import * as batchEntryKey from './2026-12-05T1230-batch-entry-key.ts';
 import * as importFileHash from './2026-12-05T1240-import-file-hash.ts';
+import * as letterRunEntryKey from './2026-12-05T1250-letter-run-entry-key.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -94,4 +95,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   retiredContactReferences,
   batchEntryKey,
   importFileHash,
+  letterRunEntryKey,
 ];

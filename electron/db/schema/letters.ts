@@ -49,6 +49,8 @@ export interface LetterRunsTable {
   markedSentAt: string | null;
   /** The process rendering the run (`host|pid|random`, as a session key's owner); null before it was recorded. */
   owner: string | null;
+  /** The key the window minted for the try that started it (migration letter-run-entry-key). */
+  entryKey: string | null;
 }
 
 /** A gift a run covered. */

@@ -38,7 +38,7 @@ import {
   markRunSent,
   previewFirstLetter,
   saveLetterSettings,
-  startLetterRun,
+  startLetterRunOnce,
 } from '../../letters/index.ts';
 import { marksNoteFor } from '../../sync/index.ts';
 import { acting, scopedAccount } from '../scope.ts';
@@ -170,9 +170,11 @@ export async function letterRoutes(
         'Answers 201 with the run, status `rendering` (or `done` at once when no gift matches: no PDF). Rendering goes on ' +
         'off the request; read `GET /letters/runs/{id}` for `rendered` of `documents`, then fetch `pdfUrl`. A receipt needs ' +
         '`donationId`; a year-end statement covers every completed gift of `year` (default: last year). `markSent: true` ' +
-        'marks the run’s gifts thanked once the PDF is written.',
+        'marks the run’s gifts thanked once the PDF is written. `entryKey`: a key the client mints for this start and ' +
+        'sends again with every try of it; when the account already holds a run started with it (an earlier try whose ' +
+        'answer was lost), the answer is 200 with that run as it is now, and nothing is started.',
       body: LetterRunCreate,
-      response: { 201: LetterRun, ...errors(400, 403, 404, 409) },
+      response: { 201: LetterRun, 200: LetterRun, ...errors(400, 403, 404, 409) },
     },
     handler: async (req, reply) => {
       const accountId = scopedAccount(req, req.body.accountId);
@@ -182,9 +184,11 @@ export async function letterRoutes(
           'no_data_folder',
           'This server keeps no data folder, so it cannot write letters: start the run from the app or `giftdesk serve`',
         );
-      return reply
-        .code(201)
-        .send(await startLetterRun(acting(ctx, req), dataDir, { ...req.body, accountId }));
+      const { run, created } = await startLetterRunOnce(acting(ctx, req), dataDir, {
+        ...req.body,
+        accountId,
+      });
+      return reply.code(created ? 201 : 200).send(run);
     },
   });
 

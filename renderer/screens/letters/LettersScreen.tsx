@@ -14,6 +14,7 @@ import { qk } from '../../api/query-keys.ts';
 import { hrefFor, type ScreenProps } from '../../router.ts';
 import { ConfirmDialog, EmptyState, Screen, useDebounced } from '../../ui/index.ts';
 import { count } from '../../ui/format.ts';
+import { useTryKey } from '../../forms.ts';
 import { ChoiceForm, initialChoice, toChoice, type ChoiceState } from './choice-form.tsx';
 import { donorLabel } from './donor-choice.tsx';
 import { RunHistory } from './run-history.tsx';
@@ -79,9 +80,42 @@ function useChoiceFromRoute(route: ScreenProps['route']) {
   return [choice, setChoice] as const;
 }
 
-export function LettersScreen({ route }: ScreenProps) {
+/**
+ * Starting a run of the choice. The run's key (useTryKey): "Make letters" again after a lost
+ * answer gets the run the first try started, not a second run of the same letters to print and
+ * mail twice.
+ */
+function useRunStart(choice: ChoiceState, onStarted: (run: LetterRun) => void) {
   const api = useApi();
   const qc = useQueryClient();
+  const runTry = useTryKey();
+  return useMutation({
+    mutationFn: (confirmWording?: boolean) => {
+      const body = { ...toChoice(choice), perDonor: choice.perDonor, confirmWording };
+      return api.letters.start({ ...body, entryKey: runTry.keyFor(body) });
+    },
+    onSuccess: async (run: LetterRun) => {
+      runTry.saved();
+      onStarted(run);
+      qc.setQueryData(qk.letterRun(run.id), run);
+      await qc.invalidateQueries({ queryKey: qk.letterRuns });
+    },
+  });
+}
+
+/**
+ * A start's refusal naming fields, for the fields; any other failure (the server not answering,
+ * a run that cannot be written) is said beside the form, and nothing-to-print and the wording
+ * question have their own places.
+ */
+function startFieldError(error: unknown): ApiError | null {
+  return isApiError(error) && error.details.length > 0 && !isNothing(error) && !isWordingRefused(error)
+    ? error
+    : null;
+}
+
+export function LettersScreen({ route }: ScreenProps) {
+  const api = useApi();
   const [choice, setChoice] = useChoiceFromRoute(route);
   const [runId, setRunId] = useState<string | null>(null);
   const [opened, setOpened] = useState<{ blob: Blob; title: string } | null>(null);
@@ -101,15 +135,9 @@ export function LettersScreen({ route }: ScreenProps) {
   const sync = useQuery({ queryKey: syncKeys.status, queryFn: () => api.sync.status() });
   const askKind =
     settings.data && !settings.data.orgKindChosen && sync.data && sync.data.remoteKind !== 'hub';
-  const start = useMutation({
-    mutationFn: (confirmWording?: boolean) =>
-      api.letters.start({ ...toChoice(choice), perDonor: choice.perDonor, confirmWording }),
-    onSuccess: async (run: LetterRun) => {
-      setRunId(run.id);
-      setOpened(null);
-      qc.setQueryData(qk.letterRun(run.id), run);
-      await qc.invalidateQueries({ queryKey: qk.letterRuns });
-    },
+  const start = useRunStart(choice, (run) => {
+    setRunId(run.id);
+    setOpened(null);
   });
   // The preview speaks only of the choice in the form: not while the form's newest choice waits
   // to be asked, and not with an earlier answer kept after the newest one failed (after "Mark as
@@ -137,8 +165,7 @@ export function LettersScreen({ route }: ScreenProps) {
   // How many letters and gifts the whole run would have (the preview's answer says).
   const whole = !opened && previewNow?.documents != null ? previewNow : null;
   const url = useObjectUrl(shown?.blob ?? null);
-  const fieldError =
-    isApiError(start.error) && !isNothing(start.error) && !isWordingRefused(start.error) ? start.error : null;
+  const fieldError = startFieldError(start.error);
   const previewFieldError = isApiError(preview.error) && !isNothing(preview.error) ? preview.error : null;
 
   return (

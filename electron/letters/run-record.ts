@@ -1,0 +1,99 @@
+/**
+ * A print run's row and its gifts, recorded before it renders (runs.ts startLetterRun); and a
+ * run started once per try: the key a window minted for the start (LetterRunCreate's entryKey),
+ * kept on the run (migration letter-run-entry-key), names the run a start tried again after its
+ * answer was lost should answer, instead of a second run of the same letters.
+ */
+import { sql } from 'kysely';
+import type { Engine } from '../db/migration-types.ts';
+import type { Db } from '../db/store.ts';
+import { THIS_PROCESS } from '../domain/accounts/index.ts';
+import type { DomainContext } from '../domain/index.ts';
+import { type ChoiceCounts, recordRunGifts } from './paged.ts';
+import type { LetterSet } from './select.ts';
+
+/** What a run's letters are: their kind, the choice they were made from, its period. */
+export type SetHead = Pick<LetterSet, 'kind' | 'choice' | 'period'>;
+
+/**
+ * The run's row (its counts as the aggregate found them), then its gifts a page to a
+ * transaction, then the counts of what was recorded. Until rendering is done the run cannot
+ * be marked sent, so a run cut short here never marks anything.
+ */
+export async function insertRun(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  head: SetHead,
+  counts: ChoiceCounts,
+  record: () => ReturnType<typeof recordRunGifts>,
+  entryKey: string | null,
+) {
+  const at = ctx.now();
+  const held = await ctx.store.write(async (trx) => {
+    const before =
+      entryKey === null ? null : await runStartedWith(trx, ctx.store.engine, accountId, entryKey);
+    if (before !== null) return before;
+    await trx
+      .insertInto('letterRuns')
+      .values({
+        id,
+        accountId,
+        kind: head.kind,
+        filters: JSON.stringify(head.choice),
+        status: counts.documents === 0 ? 'done' : 'rendering',
+        documents: counts.documents,
+        rendered: 0,
+        gifts: counts.gifts,
+        totalCents: counts.totalCents,
+        createdAt: at,
+        finishedAt: counts.documents === 0 ? at : null,
+        owner: THIS_PROCESS,
+        entryKey,
+      })
+      .execute();
+    return null;
+  });
+  if (held !== null) return { held };
+  if (counts.documents === 0) return null;
+  const recorded = await record();
+  const empty = recorded.documents === 0;
+  if (empty || recorded.gifts !== counts.gifts || recorded.documents !== counts.documents)
+    await ctx.store.write((trx) =>
+      trx
+        .updateTable('letterRuns')
+        .set({
+          documents: recorded.documents,
+          gifts: recorded.gifts,
+          totalCents: recorded.totalCents,
+          ...(empty ? { status: 'done' as const, finishedAt: ctx.now() } : {}),
+        })
+        .where('id', '=', id)
+        .execute(),
+    );
+  return empty ? null : recorded;
+}
+
+/**
+ * In the run's own write: the id of the account's run started with `entryKey`, or null. Two
+ * starts with one key take turns on PostgreSQL (SQLite writes one at a time); a unique index
+ * backs both.
+ */
+async function runStartedWith(
+  trx: Db,
+  engine: Engine,
+  accountId: string,
+  entryKey: string,
+): Promise<string | null> {
+  if (engine === 'postgres')
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`letter-run-entry:${accountId}:${entryKey}`}, 0))`.execute(
+      trx,
+    );
+  const row = await trx
+    .selectFrom('letterRuns')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('entryKey', '=', entryKey)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
