@@ -4,9 +4,9 @@
  * kept on the run (migration letter-run-entry-key), names the run a start tried again after its
  * answer was lost should answer, instead of a second run of the same letters.
  */
-import { sql } from 'kysely';
 import type { Engine } from '../db/migration-types.ts';
 import type { Db } from '../db/store.ts';
+import { takeTurnsOn } from '../db/take-turns.ts';
 import { THIS_PROCESS } from '../domain/accounts/index.ts';
 import type { DomainContext } from '../domain/index.ts';
 import { type ChoiceCounts, recordRunGifts } from './paged.ts';
@@ -85,10 +85,7 @@ async function runStartedWith(
   accountId: string,
   entryKey: string,
 ): Promise<string | null> {
-  if (engine === 'postgres')
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`letter-run-entry:${accountId}:${entryKey}`}, 0))`.execute(
-      trx,
-    );
+  await takeTurnsOn(trx, engine, `letter-run-entry:${accountId}:${entryKey}`);
   const row = await trx
     .selectFrom('letterRuns')
     .select('id')

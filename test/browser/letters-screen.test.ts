@@ -114,6 +114,17 @@ async function watchPreviews(page: Page): Promise<() => Promise<string[]>> {
     Promise.all(bodies.map(async (b) => (await pdfPages(new Uint8Array(b))).flat().join('\n')));
 }
 
+/** The Letters screen, year-end statements of 2026 chosen: the preview counts their 4. */
+async function chooseYearEnd2026(page: Page): Promise<void> {
+  await page.keyboard.press('Alt+6');
+  await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
+  await page.getByRole('radio', { name: 'Year-end statements' }).check();
+  await page.getByLabel('Year', { exact: true }).selectOption('2026');
+  await expect
+    .poll(() => page.getByTestId('letters-preview-counts').textContent())
+    .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+}
+
 describe('the Letters screen', () => {
   it('makes the thank-you letters with a progress bar, marks them sent after a confirmation, and a second run finds none', async () => {
     const { page, context, problems } = await openApp(browser, server);
@@ -401,13 +412,7 @@ describe('the Letters screen', () => {
     letterRunLimits.lettersPerPart = 3;
     const { page, context, problems } = await openApp(browser, server);
     try {
-      await page.keyboard.press('Alt+6');
-      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
-      await page.getByRole('radio', { name: 'Year-end statements' }).check();
-      await page.getByLabel('Year', { exact: true }).selectOption('2026');
-      await expect
-        .poll(() => page.getByTestId('letters-preview-counts').textContent())
-        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      await chooseYearEnd2026(page);
       await page.getByRole('button', { name: 'Make letters' }).click();
       await page.getByRole('heading', { name: 'Ready: 4 statements' }).waitFor();
       const parts = page.getByRole('list', { name: 'Parts' }).getByRole('listitem');
@@ -435,13 +440,7 @@ describe('the Letters screen', () => {
           (r) => r.kind === 'year-end',
         ).length;
       const before = await yearEndRuns();
-      await page.keyboard.press('Alt+6');
-      await page.getByRole('heading', { level: 1, name: 'Letters' }).waitFor();
-      await page.getByRole('radio', { name: 'Year-end statements' }).check();
-      await page.getByLabel('Year', { exact: true }).selectOption('2026');
-      await expect
-        .poll(() => page.getByTestId('letters-preview-counts').textContent())
-        .toBe('The first of 4 statements this choice would print, for 6 gifts.');
+      await chooseYearEnd2026(page);
       // The start reaches GiftDesk and the run is made; its answer never comes back.
       let starts = 0;
       await page.route('**/api/v1/letters/runs', async (route) => {

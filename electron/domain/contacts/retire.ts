@@ -14,9 +14,9 @@
  * a create either committed before the retirement (and its contact is found and deleted) or
  * sees it (and creates nothing).
  */
-import { sql } from 'kysely';
 import type { Engine } from '../../db/migration-types.ts';
 import type { Db } from '../../db/store.ts';
+import { takeTurnsOn } from '../../db/take-turns.ts';
 import type { DomainContext, WriteOptions } from '../context.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import { deleteContact } from './delete.ts';
@@ -28,10 +28,7 @@ export async function lockReference(
   accountId: string,
   reference: string,
 ): Promise<void> {
-  if (engine === 'postgres')
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`contact-reference:${accountId}:${reference}`}, 0))`.execute(
-      trx,
-    );
+  await takeTurnsOn(trx, engine, `contact-reference:${accountId}:${reference}`);
 }
 
 /** Whether the account's contact reference was retired by its sender. */

@@ -7,10 +7,11 @@
 import { newId } from '#shared/ids.ts';
 import { centsToDollars, dollarsToCents } from '#shared/money.ts';
 import type { Batch, BatchCreate, BatchUpdate } from '#shared/schemas/batches.ts';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { BatchesTable, Database } from '../../db/schema.ts';
 import { reusable } from '../../db/bulk.ts';
 import type { Db } from '../../db/store.ts';
+import { takeTurnsOn } from '../../db/take-turns.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidField, notFound } from '../errors.ts';
 import type { Owner } from './owners.ts';
@@ -107,10 +108,7 @@ export async function createBatch(
   };
   const held = await ctx.store.write(async (trx) => {
     if (entryKey !== null) {
-      if (ctx.store.engine === 'postgres')
-        await sql`select pg_advisory_xact_lock(hashtextextended(${`batch-entry:${input.accountId}:${entryKey}`}, 0))`.execute(
-          trx,
-        );
+      await takeTurnsOn(trx, ctx.store.engine, `batch-entry:${input.accountId}:${entryKey}`);
       const before = await trx
         .selectFrom('batches')
         .select('id')

@@ -4,9 +4,9 @@
  * file's SHA-256 (migration import-file-hash), and one of a file the account imported before
  * is refused unless asked for again.
  */
-import { sql } from 'kysely';
 import type { Engine } from '../../db/migration-types.ts';
 import type { Db } from '../../db/store.ts';
+import { takeTurnsOn } from '../../db/take-turns.ts';
 import type { ImportKind } from './csv-columns.ts';
 import { DomainError } from '../errors.ts';
 
@@ -30,10 +30,7 @@ export async function refuseImportedBefore(
   file: ImportedFile,
 ): Promise<void> {
   if (file.byExternalId || file.again) return;
-  if (engine === 'postgres')
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`import-file:${accountId}:${file.sha256}`}, 0))`.execute(
-      trx,
-    );
+  await takeTurnsOn(trx, engine, `import-file:${accountId}:${file.sha256}`);
   const before = await trx
     .selectFrom('imports')
     .select(['createdAt', 'status', 'importedRows'])
