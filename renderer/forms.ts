@@ -6,9 +6,10 @@
  */
 import { useRef, useState, type BaseSyntheticEvent } from 'react';
 import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { newId } from '#shared/ids.ts';
 import { errorMessage, isApiError, type FieldIssue } from './api/errors.ts';
+import { readTab, writeTab } from './tab-storage.ts';
 
 /** zod path → the server's field notation: ["addresses", 0, "city"] → "addresses[0].city". */
 export function fieldOf(path: ReadonlyArray<PropertyKey>): string {
@@ -204,10 +205,10 @@ export function submitAsEnter(form: HTMLFormElement | null | undefined): void {
  */
 export function useTryKey(keptAs?: string): { keyFor: (what: unknown) => string; saved: () => void } {
   const [tries] = useState(() => {
-    let last = keptAs ? readTry(keptAs) : null;
+    let last = keptAs ? readTab(keptAs, Try) : null;
     const keep = (next: Try | null) => {
       last = next;
-      if (keptAs) writeTry(keptAs, next);
+      if (keptAs) writeTab(keptAs, next);
     };
     return {
       keyFor(what: unknown): string {
@@ -224,27 +225,5 @@ export function useTryKey(keptAs?: string): { keyFor: (what: unknown) => string;
 }
 
 /** A record tried: its key, and what was tried (as JSON). */
-interface Try {
-  key: string;
-  of: string;
-}
-
-function readTry(name: string): Try | null {
-  try {
-    const v = JSON.parse(sessionStorage.getItem(name) ?? 'null') as unknown;
-    if (typeof v !== 'object' || v === null) return null;
-    const { key, of } = v as Record<string, unknown>;
-    return typeof key === 'string' && typeof of === 'string' ? { key, of } : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeTry(name: string, t: Try | null): void {
-  try {
-    if (t === null) sessionStorage.removeItem(name);
-    else sessionStorage.setItem(name, JSON.stringify(t));
-  } catch {
-    /* storage disabled or full: the key is kept in memory only */
-  }
-}
+const Try = z.object({ key: z.string(), of: z.string() });
+type Try = z.infer<typeof Try>;

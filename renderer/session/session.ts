@@ -7,6 +7,7 @@
  * (`#set-password=…`).
  */
 import { AppSession } from '#shared/schemas/session.ts';
+import { readTab, writeTab } from '../tab-storage.ts';
 
 declare global {
   interface Window {
@@ -24,32 +25,15 @@ export type SessionResult =
   | { kind: 'link-refused'; message: string }
   | { kind: 'unreachable'; message: string };
 
-function stored(): AppSession | null {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    if (!raw) return null;
-    const parsed = AppSession.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+const stored = (): AppSession | null => readTab(STORAGE_KEY, AppSession);
 
-/** Keeps the session for this tab (a reload opens it again). */
+/** Keeps the session for this tab (a reload opens it again; storage disabled: until then). */
 export function keepSession(session: AppSession): void {
-  try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  } catch {
-    /* storage disabled: the session lasts until this page is reloaded */
-  }
+  writeTab(STORAGE_KEY, session);
 }
 
 export function forgetSession(): void {
-  try {
-    sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    /* storage disabled: nothing kept */
-  }
+  writeTab(STORAGE_KEY, null);
 }
 
 /** The token in `#token=…`, if the address has one. */

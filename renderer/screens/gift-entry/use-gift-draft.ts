@@ -11,6 +11,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { ContactSummary } from '#shared/schemas/contact-views.ts';
 import type { GiftFieldValues } from './gift-fields.tsx';
+import { readTab, writeTab } from '../../tab-storage.ts';
 import type { NewDonorValues } from './NewDonorFields.tsx';
 
 const text = z.string();
@@ -56,26 +57,6 @@ type GiftDraft = z.infer<typeof GiftDraft>;
 
 const keyOf = (batchId: string) => `giftdesk.gift-draft.${batchId}`;
 
-function read(batchId: string): GiftDraft | null {
-  try {
-    const raw = sessionStorage.getItem(keyOf(batchId));
-    if (!raw) return null;
-    const parsed = GiftDraft.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function write(batchId: string, draft: string | null): void {
-  try {
-    if (draft === null) sessionStorage.removeItem(keyOf(batchId));
-    else sessionStorage.setItem(keyOf(batchId), draft);
-  } catch {
-    /* storage disabled or full: the row works, without a draft */
-  }
-}
-
 /** Nothing worth keeping: no donor chosen, no amount, no new donor's name. */
 const isEmpty = (d: GiftDraft) =>
   d.donor === null &&
@@ -112,13 +93,14 @@ export function useGiftDraft(
     const next = isEmpty(now) ? null : JSON.stringify(now);
     if (next === last.current) return;
     last.current = next;
-    write(batchId, next);
+    // Storage disabled or full: the row works, without a draft.
+    writeTab(keyOf(batchId), next === null ? null : now);
   });
   // Put back once: the row is mounted afresh for each batch (GiftEntryScreen keys it by id).
   const [mountBatch] = useState(batchId);
   useEffect(() => {
     if (restored.current) return;
-    const draft = read(mountBatch);
+    const draft = readTab(keyOf(mountBatch), GiftDraft);
     if (draft) {
       form.reset(
         { ...form.getValues(), ...draft.values, onBehalfOfContactId: '' },

@@ -5,11 +5,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import { IMPORT_KINDS, type ImportJob, type ImportKind } from '#shared/schemas/imports.ts';
 import { errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { sentence } from '../../forms.ts';
+import { readTab, writeTab } from '../../tab-storage.ts';
 import { Button, Checkbox, FormError, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
 import { saveFile } from './download.ts';
 import { SectionHeader } from './SectionHeader.tsx';
@@ -18,21 +20,9 @@ const KIND_LABELS: Record<ImportKind, string> = { contacts: 'Contacts', donation
 const LAST_JOB_KEY = 'giftdesk.settings.lastImport';
 const count = new Intl.NumberFormat();
 
-function rememberedJob(): string | null {
-  try {
-    return sessionStorage.getItem(LAST_JOB_KEY);
-  } catch {
-    return null;
-  }
-}
-function rememberJob(id: string | null): void {
-  try {
-    if (id) sessionStorage.setItem(LAST_JOB_KEY, id);
-    else sessionStorage.removeItem(LAST_JOB_KEY);
-  } catch {
-    /* storage disabled: the job is shown until the screen is left */
-  }
-}
+const rememberedJob = (): string | null => readTab(LAST_JOB_KEY, z.string());
+/** Storage disabled: the job is shown until the screen is left. */
+const rememberJob = (id: string | null): void => writeTab(LAST_JOB_KEY, id);
 
 export function ImportSection() {
   const api = useApi();
