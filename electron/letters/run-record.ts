@@ -75,11 +75,11 @@ export async function insertRun(
 }
 
 /**
- * In the run's own write: the id of the account's run started with `entryKey`, or null. Two
+ * The id of the account's run started with `entryKey`, or null. In the run's own write, two
  * starts with one key take turns on PostgreSQL (SQLite writes one at a time); a unique index
  * backs both.
  */
-async function runStartedWith(
+export async function runStartedWith(
   trx: Db,
   engine: Engine,
   accountId: string,

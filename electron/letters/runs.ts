@@ -36,10 +36,8 @@ import { runLetterPages } from './pages-thread.ts';
 import { warmLetterRenderer } from './render/thread.ts';
 import { inTurn, isQueued, letterRunLimits, runErrorText } from './run-queue.ts';
 import { checkReferences, rangeOf, setHead } from './select.ts';
-import { type SetHead, insertRun } from './run-record.ts';
+import { type SetHead, insertRun, runStartedWith } from './run-record.ts';
 import { loadLetterSettings, mergeContext, requireFitWording } from './settings.ts';
-
-/** What a run is of, before its letters: the kind, the choice as run, the period. */
 
 const CHUNK = 500;
 /** How often the progress count is written while a run renders. */
@@ -212,6 +210,10 @@ export async function startLetterRunOnce(
 ): Promise<{ run: LetterRun; created: boolean }> {
   const { accountId, perDonor, markSent: _m, confirmWording, entryKey, ...choice } = input;
   await requireAccount(ctx, accountId);
+  // A try again of a start that went through answers its run before anything is checked again
+  // (the wording or the gifts may have changed since); a race is settled where the run is written.
+  const before = entryKey ? await runStartedWith(ctx.store.db, ctx.store.engine, accountId, entryKey) : null;
+  if (before !== null) return { run: await getLetterRun(ctx, accountId, before), created: false };
   requireFitWording(await loadLetterSettings(ctx.store.db, accountId), confirmWording);
   const { range, year } = rangeOf(choice, ctx.now());
   await checkReferences(ctx.store.db, accountId, choice);
