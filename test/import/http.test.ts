@@ -158,7 +158,7 @@ describe('POST /api/v1/imports', () => {
   });
 
   it('asks before the same file goes in twice when its rows have no externalId: 409 naming the file, nothing added; again=true adds it again', async () => {
-    // Three Robert Browns and a $19.99 cash gift each, from a spreadsheet with no reference column.
+    // Two Robert Browns and Łukasz Żółć, from a spreadsheet with no reference column.
     const people = csv([
       ['firstName', 'lastName', 'primaryEmail'],
       ['Robert', 'Brown', 'rb1@example.org'],
