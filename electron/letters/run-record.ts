@@ -4,7 +4,6 @@
  * kept on the run (migration letter-run-entry-key), names the run a start tried again after its
  * answer was lost should answer, instead of a second run of the same letters.
  */
-import type { Engine } from '../db/migration-types.ts';
 import type { Db } from '../db/store.ts';
 import { takeTurnsOn } from '../db/take-turns.ts';
 import { THIS_PROCESS } from '../domain/accounts/index.ts';
@@ -31,9 +30,13 @@ export async function insertRun(
 ) {
   const at = ctx.now();
   const held = await ctx.store.write(async (trx) => {
-    const before =
-      entryKey === null ? null : await runStartedWith(trx, ctx.store.engine, accountId, entryKey);
-    if (before !== null) return before;
+    if (entryKey !== null) {
+      // Two starts with one key take turns on PostgreSQL (SQLite writes one at a time); a
+      // unique index backs both.
+      await takeTurnsOn(trx, ctx.store.engine, `letter-run-entry:${accountId}:${entryKey}`);
+      const before = await runStartedWith(trx, accountId, entryKey);
+      if (before !== null) return before;
+    }
     await trx
       .insertInto('letterRuns')
       .values({
@@ -74,19 +77,9 @@ export async function insertRun(
   return empty ? null : recorded;
 }
 
-/**
- * The id of the account's run started with `entryKey`, or null. In the run's own write, two
- * starts with one key take turns on PostgreSQL (SQLite writes one at a time); a unique index
- * backs both.
- */
-export async function runStartedWith(
-  trx: Db,
-  engine: Engine,
-  accountId: string,
-  entryKey: string,
-): Promise<string | null> {
-  await takeTurnsOn(trx, engine, `letter-run-entry:${accountId}:${entryKey}`);
-  const row = await trx
+/** The id of the account's run started with `entryKey`, or null. */
+export async function runStartedWith(db: Db, accountId: string, entryKey: string): Promise<string | null> {
+  const row = await db
     .selectFrom('letterRuns')
     .select('id')
     .where('accountId', '=', accountId)

@@ -212,7 +212,7 @@ export async function startLetterRunOnce(
   await requireAccount(ctx, accountId);
   // A try again of a start that went through answers its run before anything is checked again
   // (the wording or the gifts may have changed since); a race is settled where the run is written.
-  const before = entryKey ? await runStartedWith(ctx.store.db, ctx.store.engine, accountId, entryKey) : null;
+  const before = entryKey ? await runStartedWith(ctx.store.db, accountId, entryKey) : null;
   if (before !== null) return { run: await getLetterRun(ctx, accountId, before), created: false };
   requireFitWording(await loadLetterSettings(ctx.store.db, accountId), confirmWording);
   const { range, year } = rangeOf(choice, ctx.now());
