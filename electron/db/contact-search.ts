@@ -119,6 +119,13 @@ export interface WindowScan {
   members: RawBuilder<unknown>;
   /** Whether a contact's seq is in the whole-word tier's full-text matches (one index seek). */
   whole(seq: RawBuilder<unknown>): Expression<SqlBool>;
+  /** The texts the index holds a contact's words from, as a JSON array, over `contacts`. */
+  texts: RawBuilder<string>;
+  /**
+   * Whether the contact whose texts these are (`texts`, parsed) is in the whole-word tier,
+   * told without the index: null when its text cannot be split here as the index splits it.
+   */
+  wholeIn(texts: ReadonlyArray<string | null>): boolean | null;
 }
 
 /** The words of a search text: accents folded (foldText), lower case, split on anything not a letter or digit. */

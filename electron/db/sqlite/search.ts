@@ -13,6 +13,7 @@ import {
   searchWords,
 } from '../contact-search.ts';
 import type { Db } from '../store.ts';
+import { wholeWordsIn } from './index-words.ts';
 
 export function sqliteContactSearch(db: Db): ContactSearch {
   // The accounts' sizes as a count last read them: a condition, which is built without reading
@@ -144,6 +145,8 @@ export function sqliteContactSearch(db: Db): ContactSearch {
         members: sql`select value from json_each((select members from scan))`,
         whole: (seq) =>
           sql<SqlBool>`exists (select 1 from contacts_fts where contacts_fts match ${whole.words} and rowid = ${seq})`,
+        texts: INDEX_TEXTS,
+        wholeIn: (texts) => wholeWordsIn(searchWords(text), texts),
       };
     },
     /**
@@ -169,6 +172,16 @@ export function sqliteContactSearch(db: Db): ContactSearch {
     },
   };
 }
+
+/**
+ * The texts of a contact's full-text row (name, email, organisation) before their letters are
+ * folded, as a JSON array over `contacts` (migration search-fold-letters' ftsRow): split here
+ * as the tokenizer splits them (index-words.ts).
+ */
+export const INDEX_TEXTS = sql<string>`json_array(
+  contacts.first_name || ' ' || coalesce(contacts.middle_name, '') || ' ' || contacts.last_name,
+  coalesce(contacts.email, '') || ' ' || coalesce(contacts.primary_email, ''),
+  coalesce(contacts.organization, ''))`;
 
 /**
  * The account's exact matches that the words miss (a phone number, an email typed without its
