@@ -117,8 +117,6 @@ export interface WindowScan {
   count: RawBuilder<number>;
   /** The matches among the window, as a query of seqs. */
   members: RawBuilder<unknown>;
-  /** Whether a contact's seq is in the whole-word tier's full-text matches (one index seek). */
-  whole(seq: RawBuilder<unknown>): Expression<SqlBool>;
   /** The texts the index holds a contact's words from, as a JSON array, over `contacts`. */
   texts: RawBuilder<string>;
   /**

@@ -132,8 +132,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
     },
     async windowScan(text: string, accountId: string, among: Expression<unknown>) {
       const q = ftsQueries(text, accountId, 'prefix');
-      const whole = ftsQueries(text, accountId, 'words');
-      if (q === null || whole === null) return null;
+      if (q === null) return null;
       // The account's match (matchFor) for the count; the window is the account's own, so
       // its members need no scope of their own.
       const m = await accountMatch(q, accountId);
@@ -143,8 +142,6 @@ export function sqliteContactSearch(db: Db): ContactSearch {
           from contacts_fts where contacts_fts match ${m})`,
         count: sql<number>`((select n from scan) + ${exactMissed(q, accountId)})`,
         members: sql`select value from json_each((select members from scan))`,
-        whole: (seq) =>
-          sql<SqlBool>`exists (select 1 from contacts_fts where contacts_fts match ${whole.words} and rowid = ${seq})`,
         texts: INDEX_TEXTS,
         wholeIn: (texts) => wholeWordsIn(searchWords(text), texts),
       };

@@ -244,16 +244,12 @@ async function wordsTierPage(
 
 /**
  * SQLite, one word, the total wanted: the page of relevance's whole-word tier (as wordsTierPage)
- * and the whole match set's total from one read of the word's full-text matches, where
+ * and the whole match set's total from one read of the word's matches (windowPage), where
  * wordsTierPage and then the count read two term lists to their ends (`jane`, 49,751 matches
- * each: 3.3 + 2.6 ms). The read counts the account's matches and keeps the ones among the
- * window wordsTierPage would test (sized from the whole word's density); the kept contacts'
- * texts are split here as the index splits them (ContactSearch's windowScan.wholeIn) to tell
- * the whole-word ones, where asking the index costs a seek each. Only where the word's
- * prefix matches are not much broader than its whole-word ones (each match read is tested
- * against the window: `jan` among `jane`'s would pay that for nothing). Used only when it is
- * the true page: `want` rows found (the window is a prefix of the order), every kept contact
- * before them split here. Else null.
+ * each: 3.3 + 2.6 ms). The window is the one wordsTierPage would test, sized from the whole
+ * word's density. Only where the word's prefix matches are not much broader than its
+ * whole-word ones: each match read is tested against the window, and `jan` among `jane`'s
+ * would pay that for nothing. Null where it does not apply or is not the true page.
  */
 async function wordsPageWithTotal(
   ctx: DomainContext,
@@ -265,15 +261,55 @@ async function wordsPageWithTotal(
   if (whole == null || prefix == null || prefix > 2 * whole) return null;
   const window = windowFor(whole, p.skip + p.want, p.accountContacts);
   if (window === null) return null;
+  const r = await windowPage(ctx, p, window, true);
+  return r && r.ids.length === p.want ? r : null;
+}
+
+/**
+ * SQLite, one word: the page of relevance's last tier (every word a prefix, the whole-word
+ * tier left out) that skips `skip` of its rows, with the whole match set's total, from one
+ * read of the word's matches (windowPage), where otherwise two read them all (the total, then
+ * the page testing every match against a window). The window is sized from the tier's
+ * density. Used only when it is the true page: `want` rows found (the window is a prefix of
+ * the order), or the window was the whole account. Else null.
+ */
+async function lastTierPage(
+  ctx: DomainContext,
+  p: { accountId: string; text: string; skip: number; want: number; accountContacts: number },
+): Promise<{ ids: string[]; total: number } | null> {
+  const window = await densityWindow(ctx, p.text, 'prefix', p.skip + p.want, p.accountContacts);
+  if (window === null) return null;
+  const r = await windowPage(ctx, p, window, false);
+  return r && (r.ids.length === p.want || r.inWindow < window) ? r : null;
+}
+
+/**
+ * One read of a word's full-text matches (ContactSearch.windowScan) that counts the account's
+ * (the total) and keeps the ones among the first `window` entries of the last-gift index;
+ * then the kept contacts (the exact tier's few left out), in that order, whose words are
+ * (`whole`) or are not whole-word matches, after `skip` of them, up to `want`. The kept
+ * contacts' texts are split here as the index splits them (windowScan.wholeIn), where asking
+ * the index costs a seek each (60–200 µs where the whole word has many matches). Null when a
+ * kept contact before the page's end has a text that cannot be split here, and the caller
+ * reads the page another way.
+ */
+async function windowPage(
+  ctx: DomainContext,
+  p: { accountId: string; text: string; skip: number; want: number },
+  window: number,
+  whole: boolean,
+): Promise<{ ids: string[]; total: number; inWindow: number } | null> {
+  const { store } = ctx;
   const scan = await store.search.windowScan?.(p.text, p.accountId, sql`select seq from w`);
   const exact = store.search.condition(p.text, p.accountId, 'order', 'exact');
   if (!scan || !exact) return null;
   const r = await sql<{
+    n: number;
     total: number;
     kept: string;
   }>`with w as materialized (${lastGiftWalk(p.accountId, ['seq'], window)}),
       ${scan.cte}
-    select ${scan.count} as total,
+    select (select count(*) from w) as n, ${scan.count} as total,
       (select json_group_array(json_array(contacts.id, ${scan.texts}) order by ${ORDER_SQL(BY_LAST_GIFT)})
         from contacts where contacts.seq in (${scan.members}) and not ${exact}) as kept`.execute(store.db);
   const row = r.rows[0];
@@ -281,56 +317,12 @@ async function wordsPageWithTotal(
   const ids: string[] = [];
   let found = 0;
   for (const [id, texts] of JSON.parse(row.kept) as Array<[string, Array<string | null>]>) {
+    if (ids.length === p.want) break;
     const inTier = scan.wholeIn(texts);
     if (inTier === null) return null;
-    if (!inTier) continue;
+    if (inTier !== whole) continue;
     found += 1;
     if (found > p.skip) ids.push(id);
-    if (ids.length === p.want) return { ids, total: Number(row.total) };
   }
-  return null;
-}
-
-/**
- * SQLite, one word: the page of relevance's last tier (every word a prefix, the whole-word
- * tier left out) that skips `skip` of its rows, with the whole match set's total, from one
- * read of the word's full-text matches where otherwise two read them all (the total, then the
- * page testing every match against a window). The read counts the account's matches and keeps
- * the ones among a window of the last-gift index sized from the tier's density; the page walks
- * the window testing each kept one for the whole word, a seek of that word's index entries (the
- * exact tier's few are left out). A seek costs 60–200 µs where the whole word has many entries
- * (`example42`), little where it has few, as here: the caller has counted the whole-word tier
- * below its cap. Used only when it is the true page: `want` rows found (the window is a prefix
- * of the order), or the window was the whole account. Else null.
- */
-async function lastTierPage(
-  ctx: DomainContext,
-  p: { accountId: string; text: string; skip: number; want: number; accountContacts: number },
-): Promise<{ ids: string[]; total: number } | null> {
-  const { store } = ctx;
-  const window = await densityWindow(ctx, p.text, 'prefix', p.skip + p.want, p.accountContacts);
-  if (window === null) return null;
-  const scan = await store.search.windowScan?.(p.text, p.accountId, sql`select seq from w`);
-  if (!scan) return null;
-  const exact = store.search.condition(p.text, p.accountId, 'order', 'exact');
-  if (!exact) return null;
-  const seq = sql.ref('contacts.seq');
-  const r = await sql<{
-    n: number;
-    total: number;
-    ids: string;
-  }>`with w as materialized (${lastGiftWalk(p.accountId, ['seq'], window)}),
-      ${scan.cte}
-    select (select count(*) from w) as n, ${scan.count} as total,
-      ${jsonPage(
-        sql`(${lastGiftWalk(p.accountId, ['seq', 'accountId', 'lastDonationDate', 'id'], window)}) as contacts`,
-        sql<SqlBool>`+contacts.seq in (${scan.members}) and not ${scan.whole(seq)} and not ${exact}`,
-        ORDER_SQL(BY_LAST_GIFT),
-        { take: p.want, skip: p.skip },
-      )} as ids`.execute(store.db);
-  const row = r.rows[0];
-  if (!row) return null;
-  const ids = JSON.parse(row.ids) as string[];
-  if (ids.length === p.want || Number(row.n) < window) return { ids, total: Number(row.total) };
-  return null;
+  return { ids, total: Number(row.total), inWindow: Number(row.n) };
 }
