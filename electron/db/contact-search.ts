@@ -93,7 +93,7 @@ export interface ContactSearch {
     accountId: string,
     cap: number,
     tier?: 'words' | 'prefix',
-  ): Promise<ReadonlySet<number> | null>;
+  ): Promise<SeqMembers | null>;
   /**
    * SQLite, one word: how dense a tier's full-text matches are among the newest contacts of
    * every account — the newest `sample` matches by seq over the seqs they span, read newest
@@ -107,6 +107,36 @@ export interface ContactSearch {
    * ones among `among` (the account's own seqs: a window of an order). Null without words.
    */
   windowScan?(text: string, accountId: string, among: Expression<unknown>): Promise<WindowScan | null>;
+}
+
+/** Contacts' seqs read from the index (ContactSearch.matchSeqs), each once, in ascending order. */
+export interface SeqMembers extends Iterable<number> {
+  readonly size: number;
+  has(seq: number): boolean;
+}
+
+/**
+ * SeqMembers over seqs sorted ascending, each once, as the full-text index returns its rowids:
+ * membership by binary search. A Set of 15,000 seqs costs 0.7 ms to build (`walker4`), more
+ * than the search's walk of the order then tests against it.
+ */
+export function sortedSeqs(sorted: readonly number[]): SeqMembers {
+  return {
+    size: sorted.length,
+    has(seq: number): boolean {
+      let lo = 0;
+      let hi = sorted.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = sorted[mid]!;
+        if (at === seq) return true;
+        if (at < seq) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return false;
+    },
+    [Symbol.iterator]: () => sorted[Symbol.iterator](),
+  };
 }
 
 /** The parts of one statement built on a full-text read (ContactSearch.windowScan). */

@@ -4,7 +4,14 @@
  * them: relevance.ts).
  */
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { type SearchTier, type SeqRange, type SeqSet, searchWords } from '../../db/contact-search.ts';
+import {
+  type SearchTier,
+  type SeqMembers,
+  type SeqRange,
+  type SeqSet,
+  searchWords,
+  sortedSeqs,
+} from '../../db/contact-search.ts';
 import { readCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -271,7 +278,7 @@ export async function heldSetPage(
   // The total is the whole set's; the page is of the set less the tier above (relevance's last
   // tier: the whole-word matches, exact ones included, left out), each entry tested against both.
   const total = whole.size;
-  let above: ReadonlySet<number> = new Set();
+  let above: SeqMembers = sortedSeqs([]);
   if (p.without) {
     const read = await store.search.matchSeqs(p.text, p.accountId, searchTuning.sqliteSetCap, p.without);
     if (read === null) return null;
