@@ -20,12 +20,15 @@
  *   window of the order's index whose seq span bounds the FTS5 read (used only when it holds
  *   the page, else (a) after it, its cost included); (d) one word by relevance as the product
  *   reads it: the tier's page off a window sized from its newest matches' density, the last
- *   tier with its total from one read (else (c), its cost included);
+ *   tier with its total from one read (else (c), its cost included); (e) one word by relevance
+ *   with its total from one read of its prefix matches, the kept contacts' words split in
+ *   JavaScript as the product does since it reads them so (else (d), its cost included);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
+import { wholeWordsIn } from '../electron/db/sqlite/index-words.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 
 type Db = BetterSqlite3.Database;
@@ -45,9 +48,11 @@ export interface RawSearch {
   run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number | null };
   /** One word by relevance as the product reads it (relevance.ts), or null where it reads it another way. */
   density(variant: RawVariant, search: string): { ids: string[]; total: number | null } | null;
+  /** One word by relevance with its total from one read (relevance.ts wordsPageWithTotal), or null. */
+  split(search: string): { ids: string[]; total: number | null } | null;
 }
-export type Strategy = 'walk' | 'sort' | 'window' | 'density';
-export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density'];
+export type Strategy = 'walk' | 'sort' | 'window' | 'density' | 'split';
+export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density', 'split'];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
   const others = (db.prepare('select id from accounts where id <> ?').pluck().all(accountId) as string[]).map(
@@ -217,8 +222,45 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     return ids.length === take || r.inWindow < w ? { ids, n: r.n } : null;
   };
 
+  /**
+   * One word by relevance with its total, as the product reads it since its one read: the
+   * whole-word tier's first `take` (the exact tier left out) and the total from one read of the
+   * word's prefix matches, kept among a window sized from the whole word's density, the kept
+   * contacts' words split in JavaScript (index-words.ts). Null if the window held fewer, or a
+   * kept contact's text cannot be split there.
+   */
+  const splitWords = (words: string[], prefix: string, whole: string, key: string, take: number) => {
+    const w = densityWindow(whole, take);
+    if (w === null) return null;
+    const r = stmt(
+      `split ${w}`,
+      () => `with w as materialized (${lastGiftWalk('seq', w)}),
+        scan as materialized (select count(*) as n, json_group_array(rowid) filter (where +rowid in (select seq from w)) as members
+          from contacts_fts where contacts_fts match @p)
+        select (select n from scan) as n,
+          (select json_group_array(json_array(id, first_name || ' ' || coalesce(middle_name, '') || ' ' || last_name,
+              coalesce(email, '') || ' ' || coalesce(primary_email, ''), coalesce(organization, '')))
+            from (select id, first_name, middle_name, last_name, email, primary_email, organization from contacts
+              where seq in (select value from json_each((select members from scan))) and seq not in (${exactKeys})
+              order by ${ORDER.lastGift.sql})) as kept`,
+    ).get({ a: accountId, p: scoped(prefix), k: key }) as { n: number; kept: string };
+    const ids: string[] = [];
+    for (const [id, ...texts] of JSON.parse(r.kept) as Array<[string, string | null, string, string]>) {
+      const inTier = wholeWordsIn(words, texts);
+      if (inTier === null) return null;
+      if (inTier) ids.push(id);
+      if (ids.length === take) return { ids, n: Number(r.n) };
+    }
+    return null;
+  };
+
   return {
     run(variant, search, strategy) {
+      if (strategy === 'split') {
+        // One word by relevance with its total: the product's one read, else its way before.
+        const got = variant === 'relevance' && searchWords(search).length === 1 ? this.split(search) : null;
+        return got ?? this.run(variant, search, 'density');
+      }
       if (strategy === 'density') {
         // One word by relevance: the product's way (relevance.ts), else the window's.
         const got =
@@ -296,6 +338,28 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       if (!last) return null;
       const missed = nExact > 0 ? Number(exactMissed.get(accountId, key, prefix)) : 0;
       return withRows(variant, search, [...ids, ...last.ids], variant === 'box' ? null : last.n + missed);
+    },
+    split(search) {
+      const words = searchWords(search);
+      const key = quote(exactKey(search) ?? '');
+      const take = 20;
+      const nExact = Number(exactCount.get(accountId, key));
+      if (nExact >= take) return null;
+      const ids =
+        nExact > 0
+          ? (stmt(
+              'exact',
+              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
+                order by ${ORDER.lastGift.sql} limit ?`,
+            )
+              .pluck()
+              .all(accountId, key, take) as string[])
+          : [];
+      const prefix = match(words, '*');
+      const got = splitWords(words, prefix, match(words, ''), key, take - ids.length);
+      if (!got) return null;
+      const missed = nExact > 0 ? Number(exactMissed.get(accountId, key, prefix)) : 0;
+      return withRows('relevance', search, [...ids, ...got.ids], got.n + missed);
     },
   };
 }
