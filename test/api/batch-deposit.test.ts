@@ -230,16 +230,37 @@ describe('a batch of 40 gifts balanced against the count', () => {
     expect(later.lastCount).toEqual(closed.lastCount);
     const batch = expectStatus(await s.request('GET', q(`/api/v1/batches/${batchId}`)), 200);
     expect(batch.closedAt).toBe(closed.closedAt);
+    // The same count sent again (its answer lost on the hub's Wi-Fi, Pat presses again): the
+    // count that closed the batch, answered again, nothing written a second time.
+    const again = await post(
+      countPath,
+      { countedBy: 'Pat (treasurer)', note: 'recounted twice', counted, acceptDifference: true },
+      200,
+    );
+    expect(again).toEqual(closed);
+    // Another count of the closed batch is refused, saying who counted it.
+    const other = await s.request('POST', countPath, {
+      accountId: s.accountId,
+      countedBy: 'Sam',
+      counted,
+      acceptDifference: true,
+    });
+    expectError(other, 409, { code: 'batch_closed' });
+    expect(other.text).toContain('counted by Pat (treasurer)');
+    // So is Pat's own count with one figure changed.
     expectError(
       await s.request('POST', countPath, {
         accountId: s.accountId,
-        countedBy: 'Sam',
-        counted,
+        countedBy: 'Pat (treasurer)',
+        note: 'recounted twice',
+        counted: counted.map((c) => (c.paymentMethod === 'cash' ? { ...c, total: c.total + 20 } : c)),
         acceptDifference: true,
       }),
       409,
       { code: 'batch_closed' },
     );
+    const after = expectStatus(await s.request('GET', q(`/api/v1/batches/${batchId}/deposit`)), 200);
+    expect(after.lastCount).toEqual(closed.lastCount);
   });
 
   it('a count that balances closes without asking; a check short in number is a difference too', async () => {

@@ -222,4 +222,59 @@ describe('balancing a batch', () => {
       await context.close();
     }
   });
+
+  it('a count whose answer was lost shows itself: the screen learns of it from the server, and nothing is left to press again', async () => {
+    const batch = await post('/api/v1/batches', {
+      name: 'Coat check',
+      campaignId: galaId,
+      paymentMethod: 'cash',
+    });
+    // The twins: two identical $19.99 cash gifts from Zoë.
+    for (let i = 0; i < 2; i++)
+      await post(`/api/v1/batches/${batch.id}/donations`, {
+        contactId: donors.zoe,
+        donationAmount: 19.99,
+        donationDate: '2026-11-27',
+        paymentMethod: 'cash',
+        campaignId: galaId,
+        notes: 'table 4',
+      });
+    const { page, context } = await openApp(browser, server);
+    try {
+      await page.evaluate(
+        ([key, id]) => localStorage.setItem(key!, id!),
+        [`giftdesk.batch.${server.accountId}`, batch.id as string],
+      );
+      await page.reload();
+      await page.getByRole('button', { name: 'Balance and close…' }).click();
+      await page.getByRole('heading', { name: 'Deposit summary: Coat check' }).waitFor();
+      // The count reaches GiftDesk and closes the batch; its answer never comes back.
+      const counts = { n: 0 };
+      await page.route(`**/api/v1/batches/${batch.id as string}/count`, async (route) => {
+        counts.n++;
+        if (counts.n > 1) return route.continue();
+        await route.fetch();
+        return route.abort('connectionreset');
+      });
+      await page.getByLabel('Cash: total counted ($)').fill('39.98');
+      await page.getByLabel('Counted by').fill('Pat Treasurer');
+      await page.getByLabel('Counted by').press('Enter');
+      await page
+        .getByText(/not answering/)
+        .first()
+        .waitFor();
+      expect((await get(`/api/v1/batches/${batch.id}/deposit`)).closedAt).not.toBeNull();
+      // The screen learns of the count from the server by itself: the count that closed the
+      // batch is shown, and there is no form left to press again.
+      const record = page.getByTestId('count-record');
+      await record.waitFor();
+      expect(await record.textContent()).toContain('Counted by Pat Treasurer');
+      expect(await page.locator('.deposit-count').count()).toBe(0);
+      expect(counts.n).toBe(1);
+      const summary = await get(`/api/v1/batches/${batch.id}/deposit`);
+      expect(summary.lastCount).toMatchObject({ countedBy: 'Pat Treasurer', difference: 0, enteredCount: 2 });
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -113,12 +113,28 @@ function countLines(f: DepositFigures, countId: string, body: BatchCountBody): B
   return lines.sort((a, b) => (ORDER.get(a.paymentMethod) ?? 0) - (ORDER.get(b.paymentMethod) ?? 0));
 }
 
+/** Whether a count sent is the batch's last count: who counted, the note, every line counted. */
+function sameCount(last: BatchCount, body: BatchCountBody): boolean {
+  const note = body.note?.trim() ? body.note.trim() : null;
+  if (last.countedBy !== body.countedBy || last.note !== note || last.lines.length !== body.counted.length)
+    return false;
+  return body.counted.every((c) => {
+    const line = last.lines.find((l) => l.paymentMethod === c.paymentMethod);
+    return (
+      line !== undefined &&
+      line.countedCount === (c.count ?? null) &&
+      dollarsToCents(line.countedTotal) === (dollarsToCents(c.total) ?? 0)
+    );
+  });
+}
+
 const differs = (l: BatchCountLinesTable) =>
   l.countedCents !== l.enteredCents || (l.countedCount !== null && l.countedCount !== l.enteredCount);
 
 /**
  * POST /v1/batches/:id/count: records the count and closes the batch. A closed batch: 409
- * (reopen it to count again). A count that differs without `acceptDifference: true`: 409
+ * (reopen it to count again), naming who counted it; unless this is the count that closed it,
+ * sent again, which answers as the first time and writes nothing. A count that differs without `acceptDifference: true`: 409
  * `count_differs`, naming the difference, and nothing is written.
  */
 export async function countAndCloseBatch(
@@ -136,13 +152,19 @@ export async function countAndCloseBatch(
       .where('accountId', '=', accountId)
       .executeTakeFirst();
     if (!b) throw notFound('batch', 'id', batchId);
-    if (b.closedAt !== null)
+    if (b.closedAt !== null) {
+      // The same count again (its answer was lost, and the person pressed again): it is the
+      // count that closed the batch, and nothing is written.
+      const last = await lastBatchCount(trx, batchId);
+      if (last && sameCount(last, body)) return;
+      const by = last ? `counted by ${last.countedBy}` : 'closed';
       throw new DomainError(
         'conflict',
         'batch_closed',
-        `Batch ${batchId} is closed: reopen it to count again`,
-        [{ field: 'id', issue: 'is closed' }],
+        `Batch ${batchId} was ${by}: reopen it to count again`,
+        [{ field: 'id', issue: `was ${by} already: reopen the batch to count it again` }],
       );
+    }
     const f = await depositFigures(trx, accountId, { batchId });
     const id = newId('batchCount');
     const lines = countLines(f, id, body);
