@@ -254,6 +254,16 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     return null;
   };
 
+  /** The exact tier's first `take`: the exact key's few matches, sorted. */
+  const exactPage = (key: string, take: number) =>
+    stmt(
+      'exact',
+      () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
+        order by ${ORDER.lastGift.sql} limit ?`,
+    )
+      .pluck()
+      .all(accountId, key, take) as string[];
+
   return {
     run(variant, search, strategy) {
       if (strategy === 'split') {
@@ -283,17 +293,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
         // The box's total only when its page reaches the prefix tier (where the tier's size is needed).
         total = variant === 'box' && nWords >= take ? null : Math.max(nWords, count(prefix, key, nExact));
         ids = [];
-        // Exact tier: the exact key's few matches, sorted.
-        if (nExact > 0)
-          ids.push(
-            ...(stmt(
-              'exact',
-              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
-                order by ${ORDER.lastGift.sql} limit ?`,
-            )
-              .pluck()
-              .all(accountId, key, take) as string[]),
-          );
+        if (nExact > 0) ids.push(...exactPage(key, take));
         if (ids.length < take) {
           const out: Out = { tier: 'exact', args: [key] };
           ids.push(...page(strategy, 'lastGift', whole, key, out, nWords - nExact, 0, take - ids.length));
@@ -315,16 +315,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       const prefix = match(words, '*');
       const whole = match(words, '');
       const nExact = Number(exactCount.get(accountId, key));
-      const ids =
-        nExact > 0
-          ? (stmt(
-              'exact',
-              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
-                order by ${ORDER.lastGift.sql} limit ?`,
-            )
-              .pluck()
-              .all(accountId, key, take) as string[])
-          : [];
+      const ids = nExact > 0 ? exactPage(key, take) : [];
       if (ids.length < take) {
         const words = densityWords(whole, key, take - ids.length);
         if (words) ids.push(...words);
@@ -345,16 +336,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       const take = 20;
       const nExact = Number(exactCount.get(accountId, key));
       if (nExact >= take) return null;
-      const ids =
-        nExact > 0
-          ? (stmt(
-              'exact',
-              () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
-                order by ${ORDER.lastGift.sql} limit ?`,
-            )
-              .pluck()
-              .all(accountId, key, take) as string[])
-          : [];
+      const ids = nExact > 0 ? exactPage(key, take) : [];
       const prefix = match(words, '*');
       const got = splitWords(words, prefix, match(words, ''), key, take - ids.length);
       if (!got) return null;

@@ -27,8 +27,8 @@ const UNPROVEN =
 const FOLDED = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
 
 /**
- * The words the full-text index holds for one column's text (null: no text, no words), or
- * null when the text holds a character the split here is not proven for.
+ * The words the full-text index holds for one column's text (none for a missing text); null
+ * when the text holds a character the split here is not proven for.
  */
 export function indexWords(text: string | null): string[] | null {
   if (text === null) return [];

@@ -1,7 +1,7 @@
 /**
  * Contact search in relevance order: exact > every word whole > prefix, the most recent last
  * gift breaking ties (relevancePage), built on search.ts's pages; on SQLite, a page of one
- * word's broad tier read with its total from one read of the full-text index (scannedTierPage).
+ * word's tier read with its total from one read of the full-text index (windowPage).
  */
 import { type SqlBool, sql } from 'kysely';
 import { type SearchTier, searchWords } from '../../db/contact-search.ts';
@@ -39,8 +39,9 @@ const BY_LAST_GIFT: readonly OrderTerm[] = [
  *
  * The whole-word tier's size is only needed exactly when the page runs past it; else a count
  * capped well above the page's end does for the plan (ContactSearch.count's cap). On SQLite a
- * search of one word first tries that tier's page with no count at all (wordsTierPage), and
- * reads the last tier's page with the total (lastTierPage). With
+ * search of one word first tries that tier's page with the total from one read
+ * (wordsPageWithTotal), or with no count at all when the total is not wanted (wordsTierPage),
+ * and reads the last tier's page with the total (lastTierPage). With
  * `total: false` the whole match set is not counted unless the page reaches its last tier,
  * and the total is null (a caller that never shows it: the donor box).
  */
