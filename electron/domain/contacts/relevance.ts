@@ -106,7 +106,8 @@ export async function relevancePage(
   };
   await page({ size: nExact, tier: 'exact', without: null }, 0);
   // SQLite, one word: the whole-word tier's page off a window sized from the word's density,
-  // without counting the tier (wordsTierPage).
+  // without counting the tier; with the total from the same read (wordsPageWithTotal), or
+  // without it (wordsTierPage) and counted after when wanted.
   const oneWord = store.engine === 'sqlite' && searchWords(text).length === 1;
   const next = Math.max(offset + ids.length, nExact);
   if (oneWord && next < offset + limit) {
