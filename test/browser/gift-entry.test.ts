@@ -17,6 +17,7 @@ import {
 } from '../helpers/api-fixtures.ts';
 import {
   expectNoA11yViolations,
+  cutFirstAnswer,
   launchChromium,
   openApp,
   screenshot,
@@ -528,22 +529,6 @@ async function batchFigures(batchId: string): Promise<unknown> {
     await server.request('GET', `/api/v1/batches/${batchId}?accountId=${server.accountId}`),
     200,
   );
-}
-
-/**
- * POSTs to `url` counted; the first reaches GiftDesk and is done there, and its answer is cut
- * (a connection reset: the hub's Wi-Fi dropped); every later one goes through.
- */
-async function cutFirstAnswer(page: Page, url: string): Promise<{ count: number }> {
-  const posts = { count: 0 };
-  await page.route(url, async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    posts.count++;
-    if (posts.count > 1) return route.continue();
-    await route.fetch();
-    return route.abort('connectionreset');
-  });
-  return posts;
 }
 
 /** Opens the app with `batchId` as the window's current batch (as if chosen before). */

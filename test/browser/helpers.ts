@@ -170,3 +170,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   }
   return file;
 }
+
+/**
+ * POSTs to `url` counted; the first reaches GiftDesk and is done there, and its answer is cut
+ * (a connection reset: the hub's Wi-Fi dropped); every later one goes through.
+ */
+export async function cutFirstAnswer(page: Page, url: string): Promise<{ count: number }> {
+  const posts = { count: 0 };
+  await page.route(url, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts.count++;
+    if (posts.count > 1) return route.continue();
+    await route.fetch();
+    return route.abort('connectionreset');
+  });
+  return posts;
+}

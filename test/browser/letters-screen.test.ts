@@ -14,6 +14,7 @@ import { letterRunLimits } from '../../electron/letters/index.ts';
 import { pdfPages } from '../letters/pdf-text.ts';
 import {
   expectNoA11yViolations,
+  cutFirstAnswer,
   launchChromium,
   openApp,
   requestGate,
@@ -442,14 +443,7 @@ describe('the Letters screen', () => {
       const before = await yearEndRuns();
       await chooseYearEnd2026(page);
       // The start reaches GiftDesk and the run is made; its answer never comes back.
-      let starts = 0;
-      await page.route('**/api/v1/letters/runs', async (route) => {
-        if (route.request().method() !== 'POST') return route.continue();
-        starts++;
-        if (starts > 1) return route.continue();
-        await route.fetch();
-        return route.abort('connectionreset');
-      });
+      const starts = await cutFirstAnswer(page, '**/api/v1/letters/runs');
       await page.getByRole('button', { name: 'Make letters' }).click();
       await page
         .getByRole('alert')
@@ -459,7 +453,7 @@ describe('the Letters screen', () => {
       // Pressed again: the run the first try started, not a second one.
       await page.getByRole('button', { name: 'Make letters' }).click();
       await page.getByRole('heading', { name: 'Ready: 4 statements' }).waitFor();
-      expect(starts).toBe(2);
+      expect(starts.count).toBe(2);
       expect(await yearEndRuns()).toBe(before + 1);
       expect(
         problems.filter((p) => !p.includes('status of 404') && !p.includes('ERR_CONNECTION_RESET')),
