@@ -28,7 +28,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
-import { wholeWordsIn } from '../electron/db/sqlite/index-words.ts';
+import { wholeWordsTest } from '../electron/db/sqlite/index-words.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 
 type Db = BetterSqlite3.Database;
@@ -245,8 +245,9 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
               order by ${ORDER.lastGift.sql})) as kept`,
     ).get({ a: accountId, p: scoped(prefix), k: key }) as { n: number; kept: string };
     const ids: string[] = [];
+    const wholeIn = wholeWordsTest(words);
     for (const [id, ...texts] of JSON.parse(r.kept) as Array<[string, string | null, string, string]>) {
-      const inTier = wholeWordsIn(words, texts);
+      const inTier = wholeIn(texts);
       if (inTier === null) return null;
       if (inTier) ids.push(id);
       if (ids.length === take) return { ids, n: Number(r.n) };

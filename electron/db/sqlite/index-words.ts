@@ -47,22 +47,27 @@ export function indexWords(text: string | null): string[] | null {
 }
 
 /**
- * Whether every word is a whole word of one of the texts (a contact's full-text columns), as
- * the index's whole-word match (`"word"`, no prefix) finds it; null when a text holds a
- * character the split here is not proven for.
+ * The test of whether every word is a whole word of one of the texts (a contact's full-text
+ * columns), as the index's whole-word match (`"word"`, no prefix) finds it, built once for a
+ * search and run per contact. It answers null when a text holds a character the split here is
+ * not proven for, and always null when a searched word is not the index's one word for itself
+ * (the index splits and folds the query's words too).
  */
-export function wholeWordsIn(words: readonly string[], texts: ReadonlyArray<string | null>): boolean | null {
-  // Each searched word is the index's one word for itself (the index splits and folds the
-  // query's words too).
-  for (const w of words) {
+export function wholeWordsTest(
+  words: readonly string[],
+): (texts: ReadonlyArray<string | null>) => boolean | null {
+  const proven = words.every((w) => {
     const own = indexWords(w);
-    if (own === null || own.length !== 1 || own[0] !== w) return null;
-  }
-  const held = new Set<string>();
-  for (const text of texts) {
-    const split = indexWords(text);
-    if (split === null) return null;
-    for (const w of split) held.add(w);
-  }
-  return words.every((w) => held.has(w));
+    return own !== null && own.length === 1 && own[0] === w;
+  });
+  return (texts) => {
+    if (!proven) return null;
+    const held = new Set<string>();
+    for (const text of texts) {
+      const split = indexWords(text);
+      if (split === null) return null;
+      for (const w of split) held.add(w);
+    }
+    return words.every((w) => held.has(w));
+  };
 }

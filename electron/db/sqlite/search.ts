@@ -14,7 +14,7 @@ import {
   sortedSeqs,
 } from '../contact-search.ts';
 import type { Db } from '../store.ts';
-import { wholeWordsIn } from './index-words.ts';
+import { wholeWordsTest } from './index-words.ts';
 
 export function sqliteContactSearch(db: Db): ContactSearch {
   // The accounts' sizes as a count last read them: a condition, which is built without reading
@@ -150,7 +150,7 @@ export function sqliteContactSearch(db: Db): ContactSearch {
         count: sql<number>`((select n from scan) + ${exactMissed(q, accountId)})`,
         members: sql`select value from json_each((select members from scan))`,
         texts: INDEX_TEXTS,
-        wholeIn: (texts) => wholeWordsIn(searchWords(text), texts),
+        wholeIn: wholeWordsTest(searchWords(text)),
       };
     },
     /**
