@@ -107,6 +107,29 @@ export interface ContactSearch {
    * ones among `among` (the account's own seqs: a window of an order). Null without words.
    */
   windowScan?(text: string, accountId: string, among: Expression<unknown>): Promise<WindowScan | null>;
+  /**
+   * SQLite, one word of plain letters and digits: a contact's tier for it told from the
+   * contact's own texts, for a walk of an order that needs no count (a page without its
+   * total): the walk reads each entry's row, where the full-text index would be read to its
+   * end for the page (`jane`: 49,000 matches each tested against the walk). Null otherwise.
+   */
+  textTest?(text: string): TextTest | null;
+}
+
+/** A contact tested by its own texts for a one-word search (ContactSearch.textTest). */
+export interface TextTest {
+  /**
+   * Over `contacts`: false only for a contact that cannot match (all its texts plain ASCII and
+   * none holding the word), so that only the others' texts are read out and split.
+   */
+  candidate: RawBuilder<SqlBool>;
+  /** The texts the index holds a contact's words from, as a JSON array, over `contacts`. */
+  texts: RawBuilder<string>;
+  /**
+   * The contact's tier from its texts (parsed): the word whole ('words'), only a prefix
+   * ('prefix'), or neither ('none'); null when a text cannot be split here as the index splits it.
+   */
+  tierOf(texts: ReadonlyArray<string | null>): 'words' | 'prefix' | 'none' | null;
 }
 
 /** Contacts' seqs read from the index (ContactSearch.matchSeqs), each once, in ascending order. */

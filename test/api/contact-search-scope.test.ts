@@ -103,6 +103,9 @@ describe('search scope', () => {
       hex,
       t.accountId,
       ...t.accountId.split(/[^A-Za-z0-9]+/),
+      // With a word of the contact's own, which alone would find it.
+      `idly ${hex.slice(0, 6)}`,
+      `${hex} named`,
     ]) {
       expect(await found(t, text), text).toEqual({ total: 0, names: [] });
     }

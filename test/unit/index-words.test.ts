@@ -5,17 +5,20 @@
  * through the real triggers, and the index's own words for it (FTS5's vocabulary of the
  * contacts' index) are compared with the split's; the characters it does not know give null.
  * Then relevance's page with its total (one read, the split) against the page without the
- * total (the index's own whole-word match), with names the split does not know in the window.
+ * total (the index's own whole-word match), with names the split does not know in the window;
+ * and the page without its total told from the contacts' own texts (a walk of the last-gift
+ * order) against the same page read from the index alone.
  */
 import { type Kysely, sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { relevancePage } from '../../electron/domain/contacts/relevance.ts';
+import { searchTuning } from '../../electron/domain/contacts/search.ts';
 import { createContext } from '../../electron/domain/context.ts';
 import { INDEX_TEXTS } from '../../electron/db/sqlite/search.ts';
 import { indexWords } from '../../electron/db/sqlite/index-words.ts';
 import { openSqlite } from '../../electron/db/sqlite/open.ts';
 import type { Store } from '../../electron/db/store.ts';
-import type { WindowScan } from '../../electron/db/contact-search.ts';
+import type { TextTest, WindowScan } from '../../electron/db/contact-search.ts';
 import { freshDatabase } from '../helpers/server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -194,5 +197,86 @@ it('gives the page by relevance with its total as the index gives it without, na
   }
   // The one read ran, and met the organisation it cannot split.
   expect(seen.scans).toBeGreaterThan(0);
+  expect(seen.unknown).toBeGreaterThan(0);
+});
+
+it("gives a page without its total from the contacts' own texts as the index gives it, accents, namesakes and names it cannot split among them", async () => {
+  const store = await sqliteStore();
+  const day = (i: number) => new Date(Date.UTC(2026, 0, 1) + ((i * 7919) % 330) * 86_400_000).toISOString();
+  const people: Person[] = [];
+  for (let i = 0; i < 1600; i++) {
+    people.push({
+      // Plain and accented spellings of the same names, a name that only starts another
+      // (Ada, Adaline, Adam), and three Robert Browns.
+      first: ['Ada', 'Adèle', 'Łukasz', 'lukasz', 'Adaline', 'Adam', 'Robert', 'Zoë'][i % 8]!,
+      last: ['Brown', 'Żółć', 'zolc', 'Browning', 'Brown-Adams'][i % 5]!,
+      middle: i % 11 === 0 ? 'Ádá' : null,
+      email: i % 4 === 0 ? `ada.brown${i}@example.org` : i % 7 === 0 ? `lukasz.zolc${i}@przykład.pl` : null,
+      // An organisation in Greek (the split does not know it; half of them the oldest givers,
+      // half never gave), one whose name is the search itself (the exact tier), and one
+      // holding the word.
+      organization:
+        i % 50 === 7 ? 'Ἀδελφότης Ἁγίας Ἄννης' : i === 3 ? 'Ada' : i % 9 === 0 ? 'Ada Lovelace Trust' : null,
+      // The exact one the newest giver, so a walk of the last-gift order meets it first.
+      lastGift:
+        i === 3
+          ? '2026-12-31T00:00:00.000Z'
+          : i % 100 === 7
+            ? '2025-06-01T00:00:00.000Z'
+            : i % 3 !== 2 && i % 50 !== 7
+              ? day(i)
+              : null,
+    });
+  }
+  await insert(store, 'acct_TW', people);
+  const ctx = createContext(store);
+  const search = ctx.store.search;
+  const seen = { unknown: 0, told: 0, pages: 0 };
+  const textTest = search.textTest!.bind(search);
+  search.textTest = (text) => {
+    const test = textTest(text);
+    if (!test) return test;
+    return {
+      ...test,
+      tierOf: (texts) => {
+        const tier = test.tierOf(texts);
+        if (tier === null) seen.unknown += 1;
+        else seen.told += 1;
+        return tier;
+      },
+    } satisfies TextTest;
+  };
+  const recentDensity = search.recentDensity;
+  const before = searchTuning.sqliteWalkCost;
+  try {
+    for (const text of ['ada', 'adam', 'brown', 'lukasz', 'zolc', 'adele', 'zoe', 'rob']) {
+      for (const [offset, limit] of [
+        [0, 8],
+        [0, 20],
+        [5, 20],
+        [100, 50],
+        // Past the whole-word tier, into the last.
+        [650, 100],
+      ] as const) {
+        searchTuning.sqliteWalkCost = 0;
+        search.recentDensity = recentDensity;
+        const was = { ...seen };
+        const walked = await relevancePage(ctx, 'acct_TW', text, offset, limit, { total: false });
+        // A page told from the texts alone (the walk's own answer, not the index's after it).
+        if (seen.told > was.told && seen.unknown === was.unknown) seen.pages += 1;
+        // The index alone: no density, so no window and no walk; every tier counted and read
+        // from the full-text index.
+        search.recentDensity = undefined;
+        const fromIndex = await relevancePage(ctx, 'acct_TW', text, offset, limit, { total: false });
+        expect(walked.ids, `${text} ${offset} ${limit}`).toEqual(fromIndex.ids);
+        if (offset === 0) expect(walked.ids.length, `${text} ${limit}`).toBeGreaterThan(0);
+      }
+    }
+  } finally {
+    searchTuning.sqliteWalkCost = before;
+    search.recentDensity = recentDensity;
+  }
+  // The walk gave pages from the contacts' texts, and met the organisation it cannot split.
+  expect(seen.pages).toBeGreaterThan(10);
   expect(seen.unknown).toBeGreaterThan(0);
 });

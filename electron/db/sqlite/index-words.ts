@@ -71,3 +71,37 @@ export function wholeWordsTest(
     return words.every((w) => held.has(w));
   };
 }
+
+/** A contact's relevance tier for one searched word, told from its texts (wordTierTest). */
+export type WordTier = 'words' | 'prefix' | 'none';
+
+/**
+ * The test of which tier a contact is in for one searched word, told from its texts (a
+ * contact's full-text columns) as the index tells it: 'words' when the word is a whole word
+ * of one of them (`"word"`), 'prefix' when it only starts one (`"word"*`), 'none' when it
+ * does neither. Null for a word that is not the index's one word for itself; the test answers
+ * null for texts it cannot split here (a whole word found in a text that can still counts:
+ * the index splits each column apart).
+ */
+export function wordTierTest(
+  word: string,
+): ((texts: ReadonlyArray<string | null>) => WordTier | null) | null {
+  const own = indexWords(word);
+  if (own === null || own.length !== 1 || own[0] !== word) return null;
+  return (texts) => {
+    let prefix = false;
+    let unknown = false;
+    for (const text of texts) {
+      const split = indexWords(text);
+      if (split === null) {
+        unknown = true;
+        continue;
+      }
+      for (const w of split) {
+        if (w === word) return 'words';
+        if (w.startsWith(word)) prefix = true;
+      }
+    }
+    return unknown ? null : prefix ? 'prefix' : 'none';
+  };
+}

@@ -343,16 +343,29 @@ export function heldSetApplies(ctx: DomainContext, p: Pick<SearchPage, 'text' | 
 /** The largest window whose spread-out seqs SQLite tests every match against (searchPageIds). */
 export const STREAMED_WINDOW = 6_000;
 
-/**
- * The largest set SQLite builds to count and page several words at once in creation order
- * (countedSearchPage): each member is an entry of a temporary index, about 0.2 µs, where the
- * count from the full-text index alone and the page's window cost less for a broad set.
- * Measured on 1,000,000 contacts: `org 17` (9,243 matches) 7.4 ms with the set against 8.2
- * without; `org 1` (92,518) 36 ms without it, 46 with it uncut. A set cut at the cap is not
- * used (the count and the window then run as for one word), at the price of its first part.
- * A setting, so that a test can make a small set broad.
- */
-export const searchTuning = { sqliteSetCap: 20_000 };
+/** SQLite search plans' thresholds, each measured; settings, so that a test can reach each plan. */
+export const searchTuning = {
+  /**
+   * The largest set SQLite builds to count and page several words at once in creation order
+   * (countedSearchPage): each member is an entry of a temporary index, about 0.2 µs, where the
+   * count from the full-text index alone and the page's window cost less for a broad set.
+   * Measured on 1,000,000 contacts: `org 17` (9,243 matches) 7.4 ms with the set against 8.2
+   * without; `org 1` (92,518) 36 ms without it, 46 with it uncut. A set cut at the cap is not
+   * used (the count and the window then run as for one word), at the price of its first part.
+   * A test can make a small set broad.
+   */
+  sqliteSetCap: 20_000,
+  /**
+   * How many full-text matches a window test (relevance.ts: windowPage, wordsTierPage) reads
+   * for the price of one entry walked by relevance's walkedPage: an entry walked, its row read
+   * and its texts told, costs about 1.7 µs; the window test about 59 ns a match read and 0.56 µs
+   * an entry of the window it builds (1,000,000 contacts: `jane` in the donor box, 650 entries
+   * and 49,000 matches, 1.2 against 3.3 ms; `example42`, 3,200 entries and 10,000 matches, 5.0
+   * against 2.4 ms). A one-word page without its total walks where its window is shorter than
+   * the tier's matches (density × contacts) by that much. A test can make a small account walk.
+   */
+  sqliteWalkCost: 20,
+};
 
 /**
  * Whether one page of `matches` search results is cheaper read off the account's order index
