@@ -29,6 +29,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
 import { wholeWordsTest } from '../electron/db/sqlite/index-words.ts';
+import { ftsWords } from '../electron/db/sqlite/search.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 
 type Db = BetterSqlite3.Database;
@@ -121,8 +122,9 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       ),
     );
 
-  const match = (words: string[], star: string) =>
-    `{name email organization} : (${words.map((w) => `${quote(w)}${star}`).join(' AND ')})`;
+  // The words' match as the product builds it (a column filter only on words that could be an
+  // account's hex token): the best raw way, not a slower one.
+  const match = (words: string[], star: '*' | '') => ftsWords(words, star);
   const scoped = (m: string) => (others.length === 0 ? m : `(${m}) NOT account : (${others.join(' OR ')})`);
   /** The account's matches of a tier: the words' (scoped in FTS5), plus the exact ones the words miss. */
   const count = (m: string, key: string, nExact: number, cap?: number) =>
