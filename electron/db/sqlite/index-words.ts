@@ -5,7 +5,7 @@
  * `remove_diacritics 2`. Reading a contact's words back from the index costs a seek per
  * contact (97 µs on a 1,000,000-contact file: a lookup in each of its segments), where
  * splitting the text here costs about a microsecond; relevance's one-read page tells the
- * whole-word matches of a window this way (domain/contacts/relevance.ts).
+ * whole-word matches of a window this way (domain/contacts/relevance-words.ts).
  *
  * Only for the characters where this is proven to be the tokenizer's own split and fold:
  * Latin (U+0000–U+024F, U+1E00–U+1EFF), the combining accents the tokenizer drops, and general

@@ -356,7 +356,7 @@ export const searchTuning = {
    */
   sqliteSetCap: 20_000,
   /**
-   * How many full-text matches a window test (relevance.ts: windowPage, wordsTierPage) reads
+   * How many full-text matches a window test (relevance-words.ts: windowPage, wordsTierPage) reads
    * for the price of one entry walked by relevance's walkedPage: an entry walked, its row read
    * and its texts told, costs about 1.7 µs; the window test about 59 ns a match read and 0.56 µs
    * an entry of the window it builds (1,000,000 contacts: `jane` in the donor box, 650 entries
