@@ -22,13 +22,16 @@
  *   reads it: the tier's page off a window sized from its newest matches' density, the last
  *   tier with its total from one read (else (c), its cost included); (e) one word by relevance
  *   with its total from one read of its prefix matches, the kept contacts' words split in
- *   JavaScript as the product does since it reads them so (else (d), its cost included);
+ *   JavaScript as the product does since it reads them so (else (d), its cost included); (f) one
+ *   word in the donor box as the product reads it since it walks: a tier's first rows off a
+ *   window of the last-gift order, each contact's tier told from its own texts (else (d), its
+ *   cost included);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
-import { wholeWordsTest } from '../electron/db/sqlite/index-words.ts';
+import { wholeWordsTest, wordTierTest } from '../electron/db/sqlite/index-words.ts';
 import { ftsWords } from '../electron/db/sqlite/search.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 
@@ -47,13 +50,15 @@ const token = (accountId: string) => `"${Buffer.from(accountId, 'utf8').toString
 export interface RawSearch {
   /** The ids of the page and the total, as the route answers them. */
   run(variant: RawVariant, search: string, strategy: Strategy): { ids: string[]; total: number | null };
-  /** One word by relevance as the product reads it (relevance.ts), or null where it reads it another way. */
+  /** One word by relevance as the product reads it (relevance-words.ts), or null where it reads it another way. */
   density(variant: RawVariant, search: string): { ids: string[]; total: number | null } | null;
   /** One word by relevance with its total from one read (relevance.ts wordsPageWithTotal), or null. */
   split(search: string): { ids: string[]; total: number | null } | null;
+  /** One word in the donor box, walked and told from the texts (relevance-words.ts walkedPage), or null. */
+  texts(search: string): { ids: string[]; total: number | null } | null;
 }
-export type Strategy = 'walk' | 'sort' | 'window' | 'density' | 'split';
-export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density', 'split'];
+export type Strategy = 'walk' | 'sort' | 'window' | 'density' | 'split' | 'texts';
+export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density', 'split', 'texts'];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
   const others = (db.prepare('select id from accounts where id <> ?').pluck().all(accountId) as string[]).map(
@@ -257,6 +262,32 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     return null;
   };
 
+  /** One word's tier page (the exact tier left out) as the product's walk reads it: null if short or untold. */
+  const walkTexts = (word: string, m: string, tier: 'words' | 'prefix', key: string, take: number) => {
+    const tierOf = wordTierTest(word);
+    const w = densityWindow(m, take);
+    if (!tierOf || w === null || !/^[a-z0-9]+$/.test(word)) return null;
+    const name = `first_name || ' ' || coalesce(middle_name, '') || ' ' || last_name`;
+    const email = `coalesce(email, '') || ' ' || coalesce(primary_email, '')`;
+    const all = `(${name} || ' ' || ${email} || ' ' || coalesce(organization, ''))`;
+    const r = stmt(
+      `texts ${w}`,
+      () => `select json_group_array(json_array(id, ${name}, ${email}, coalesce(organization, ''))
+          order by ${ORDER.lastGift.sql})
+          filter (where (octet_length(${all}) != length(${all}) or instr(lower(${all}), @w) > 0)
+            and seq not in (${exactKeys})) as kept
+        from (${lastGiftWalk('*', w)})`,
+    ).get({ a: accountId, w: word, k: key }) as { kept: string };
+    const ids: string[] = [];
+    for (const [id, ...texts] of JSON.parse(r.kept) as Array<[string, string, string, string]>) {
+      const t = tierOf(texts);
+      if (t === null) return null;
+      if (t === tier) ids.push(id);
+      if (ids.length === take) return ids;
+    }
+    return null;
+  };
+
   /** The exact tier's first `take`: the exact key's few matches, sorted. */
   const exactPage = (key: string, take: number) =>
     stmt(
@@ -269,13 +300,17 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
 
   return {
     run(variant, search, strategy) {
+      if (strategy === 'texts') {
+        const got = variant === 'box' && searchWords(search).length === 1 ? this.texts(search) : null;
+        return got ?? this.run(variant, search, 'density');
+      }
       if (strategy === 'split') {
         // One word by relevance with its total: the product's one read, else its way before.
         const got = variant === 'relevance' && searchWords(search).length === 1 ? this.split(search) : null;
         return got ?? this.run(variant, search, 'density');
       }
       if (strategy === 'density') {
-        // One word by relevance: the product's way (relevance.ts), else the window's.
+        // One word by relevance: the product's way (relevance-words.ts), else the window's.
         const got =
           variant === 'list' || searchWords(search).length !== 1 ? null : this.density(variant, search);
         return got ?? this.run(variant, search, 'window');
@@ -332,6 +367,21 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       if (!last) return null;
       const missed = nExact > 0 ? Number(exactMissed.get(accountId, key, prefix)) : 0;
       return withRows(variant, search, [...ids, ...last.ids], variant === 'box' ? null : last.n + missed);
+    },
+    texts(search) {
+      const words = searchWords(search);
+      const key = quote(exactKey(search) ?? '');
+      const take = 8;
+      const nExact = Number(exactCount.get(accountId, key));
+      const ids = nExact > 0 ? exactPage(key, take) : [];
+      if (ids.length === take) return withRows('box', search, ids, null);
+      const whole = match(words, '');
+      const inWords = walkTexts(words[0]!, whole, 'words', key, take - ids.length);
+      if (inWords) return withRows('box', search, [...ids, ...inWords], null);
+      const nWords = Math.max(nExact, count(whole, key, nExact, wordsCap(take, accountContacts)));
+      if (nWords !== nExact) return null;
+      const last = walkTexts(words[0]!, match(words, '*'), 'prefix', key, take - ids.length);
+      return last ? withRows('box', search, [...ids, ...last], null) : null;
     },
     split(search) {
       const words = searchWords(search);
