@@ -269,13 +269,14 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     if (!tierOf || w === null || !/^[a-z0-9]+$/.test(word)) return null;
     const name = `first_name || ' ' || coalesce(middle_name, '') || ' ' || last_name`;
     const email = `coalesce(email, '') || ' ' || coalesce(primary_email, '')`;
-    const all = `(${name} || ' ' || ${email} || ' ' || coalesce(organization, ''))`;
+    const plain = ['first_name', 'middle_name', 'last_name', 'email', 'primary_email', 'organization']
+      .map((x) => `octet_length(${x}) != length(${x}) or instr(lower(${x}), @w) > 0`)
+      .join(' or ');
     const r = stmt(
       `texts ${w}`,
       () => `select json_group_array(json_array(id, ${name}, ${email}, coalesce(organization, ''))
           order by ${ORDER.lastGift.sql})
-          filter (where (octet_length(${all}) != length(${all}) or instr(lower(${all}), @w) > 0)
-            and seq not in (${exactKeys})) as kept
+          filter (where (${plain}) and seq not in (${exactKeys})) as kept
         from (${lastGiftWalk('*', w)})`,
     ).get({ a: accountId, w: word, k: key }) as { kept: string };
     const ids: string[] = [];
@@ -371,8 +372,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     texts(search) {
       const words = searchWords(search);
       const key = quote(exactKey(search) ?? '');
-      const take = 8;
-      const nExact = Number(exactCount.get(accountId, key));
+      const [take, nExact] = [8, Number(exactCount.get(accountId, key))];
       const ids = nExact > 0 ? exactPage(key, take) : [];
       if (ids.length === take) return withRows('box', search, ids, null);
       const whole = match(words, '');

@@ -213,10 +213,18 @@ it("gives a page without its total from the contacts' own texts as the index giv
       middle: i % 11 === 0 ? 'Ádá' : null,
       email: i % 4 === 0 ? `ada.brown${i}@example.org` : i % 7 === 0 ? `lukasz.zolc${i}@przykład.pl` : null,
       // An organisation in Greek (the split does not know it; half of them the oldest givers,
-      // half never gave), one whose name is the search itself (the exact tier), and one
-      // holding the word.
+      // half never gave), one whose name is the search itself (the exact tier), one holding
+      // the word, and one holding it only with its accents (a plain name beside it).
       organization:
-        i % 50 === 7 ? 'Ἀδελφότης Ἁγίας Ἄννης' : i === 3 ? 'Ada' : i % 9 === 0 ? 'Ada Lovelace Trust' : null,
+        i % 50 === 7
+          ? 'Ἀδελφότης Ἁγίας Ἄννης'
+          : i === 3
+            ? 'Ada'
+            : i % 9 === 0
+              ? 'Ada Lovelace Trust'
+              : i % 13 === 5
+                ? 'Fundacja Łukasza Żółcia, Ádám'
+                : null,
       // The exact one the newest giver, so a walk of the last-gift order meets it first.
       lastGift:
         i === 3
