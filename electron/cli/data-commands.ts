@@ -1,11 +1,12 @@
 /**
  * import, export and demo: bulk data in and out of an account.
  *
- *   giftdesk import contacts|donations FILE.csv --account ID [--push|--no-push] [--json]
+ *   giftdesk import contacts|donations FILE.csv --account ID [--push|--no-push] [--again] [--json]
  *     --json: {"imported": N, "rejected": [{"row": R, "reason": "…"}…]} (plus "skipped": N
  *     when rows were already imported). Row R is the line of the file the row starts on, the
  *     header being line 1. Exit 0 when the file was read (even with rejected rows); non-zero
- *     when it was refused whole (unknown columns, no such account, unreadable file).
+ *     when it was refused whole (unknown columns, no such account, unreadable file, or a file
+ *     with no externalId column that the account imported before, without --again).
  *   giftdesk export contacts|donations --account ID [--out FILE]
  *     CSV on stdout, or into FILE ({"written": N} with --json).
  *   giftdesk demo: seeds a demo organisation, prints {"accountId", "keyId", "secret"}.
@@ -19,16 +20,25 @@ import {
   type ImportKind,
   type ImportProgress,
   type ImportResult,
+  checkImportHeader,
+  createImportJob,
+  csvFileDigest,
+  csvHeader,
   exportCsv,
+  failInterruptedImports,
+  finishImportJob,
+  hasExternalIdColumn,
   importCsvFile,
 } from '../domain/import-export/index.ts';
-import type { DomainContext } from '../domain/index.ts';
+import { type DomainContext, isDomainError } from '../domain/index.ts';
 import { type CommonOptions, common, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 
 interface ImportCliOptions extends CommonOptions {
   account: string;
   push: boolean;
+  /** Import a file imported before even though its rows have no externalId. */
+  again?: boolean;
 }
 
 const kindArgument = (value: string): ImportKind => {
@@ -122,19 +132,44 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
   const result = await withAccount(
     o,
     async (ctx) => {
+      // An import job, as the app's uploads are: the same file without externalIds is refused
+      // the next time (here or in the app) unless asked for again.
+      const header = await csvHeader(file);
+      if (!header) throw new CliError(`${file} is empty: it has no header row`, 65, 'empty_file');
+      await checkImportHeader(ctx, kind, o.account, header);
+      const { sha256, records } = await csvFileDigest(file);
+      await failInterruptedImports(ctx);
+      const job = await createImportJob(ctx, {
+        accountId: o.account,
+        kind,
+        push: o.push,
+        totalRows: Math.max(0, records - 1),
+        file: {
+          sha256,
+          byExternalId: hasExternalIdColumn(header),
+          again: o.again === true,
+        },
+      });
       const bar = progressBar(o, size);
       try {
-        return await importCsvFile(
+        const r = await importCsvFile(
           ctx,
           {
             kind,
             accountId: o.account,
             push: o.push,
+            jobId: job.id,
             ...CLI_IMPORT_OPTIONS,
             onProgress: (p) => bar.update(p),
           },
           file,
         );
+        await finishImportJob(ctx, job.id, { status: 'done' });
+        return r;
+      } catch (err) {
+        const error = isDomainError(err) ? err.message : 'The import stopped on an unexpected error';
+        await finishImportJob(ctx, job.id, { status: 'failed', error }).catch(() => undefined);
+        throw err;
       } finally {
         bar.stop();
       }
@@ -168,7 +203,9 @@ async function runExport(
 export const IMPORT_RERUN_WARNING = [
   'Running an import again (after an interruption, or by mistake):',
   '  rows with an externalId the account already has are skipped, so a re-run adds nothing twice;',
-  '  rows WITHOUT an externalId are added again: every such row becomes a duplicate.',
+  '  rows WITHOUT an externalId are added again: every such row becomes a duplicate. A file with',
+  '  no externalId column that the account imported before (here or in the app) is refused;',
+  '  --again imports it anyway.',
   '  Give each row an externalId (your own reference) before importing a file you may run twice.',
 ].join('\n');
 
@@ -184,6 +221,10 @@ export function registerDataCommands(program: Command): void {
       .requiredOption('--account <id>', 'account id')
       .addOption(new Option('--push', 'queue the imported records for sync to HQ (default)').default(true))
       .addOption(new Option('--no-push', 'history HQ already has: do not queue it for sync'))
+      .option(
+        '--again',
+        'import a file imported before although its rows have no externalId (adds them again)',
+      )
       .addHelpText('after', `\n${IMPORT_RERUN_WARNING}`),
   ).action(async (kind: ImportKind, file: string, o: ImportCliOptions) => runImport(kind, file, o));
 

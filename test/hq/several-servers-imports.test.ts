@@ -2,7 +2,7 @@
  * Imports with two HQ servers on one PostgreSQL: an import runs in the server that accepted
  * it, and a server starting beside a live one must not fail that one's running import, yet
  * an import whose process is gone (kill -9) must not stay "running" for ever. PostgreSQL only
- * (on SQLite one server serves a data folder, and a start fails every running import).
+ * (on SQLite one server serves a data folder; test/import/jobs.test.ts has a CLI import beside it).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

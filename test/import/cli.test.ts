@@ -56,8 +56,8 @@ describe('giftdesk import / export', () => {
   it('import --help says that a re-run without externalId adds every row again', async () => {
     const r = await giftdesk(['import', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(
-      /rows WITHOUT an externalId are added again: every such row becomes a duplicate/,
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(
+      /rows WITHOUT an externalId are added again: every such row becomes a duplicate\. A file with no externalId column that the account imported before \(here or in the app\) is refused; --again imports it anyway/,
     );
     expect(r.stdout).toMatch(/externalId the account already has are skipped/);
   });
@@ -145,6 +145,94 @@ describe('giftdesk import / export', () => {
     expect(words.stdout).toMatch(
       /^Imported 0 donations; skipped 2 already imported \(same externalId\); 1 row rejected\.\n  row 4: contactExternalId c2 matches no contact/,
     );
+  });
+
+  it('refuses a file without externalIds that the account imported before, the day named, until --again; the import is recorded as an upload is', async () => {
+    // An account of its own (the others' exports are checked below).
+    const account = jsonOut(
+      await giftdesk(['account', 'create', '--name', 'Twice Org', '--data-dir', dataDir, '--json']),
+    ).id as string;
+    const campaign = jsonOut(
+      await giftdesk([
+        'campaign',
+        'create',
+        '--account',
+        account,
+        '--name',
+        'Gala',
+        '--data-dir',
+        dataDir,
+        '--json',
+      ]),
+    ).id as string;
+    // Two identical $19.99 cash gifts from one donor: two rows, no externalId to tell them apart.
+    const donors = csvFile([
+      ['externalId', 'firstName', 'lastName'],
+      ['rb-twice', 'Robert', 'Brown'],
+    ]);
+    expect(
+      (await giftdesk(['import', 'contacts', donors, '--account', account, '--data-dir', dataDir, '--json']))
+        .status,
+    ).toBe(0);
+    const gifts = csvFile([
+      ['contactExternalId', 'donationAmount', 'donationDate', 'paymentMethod', 'campaignId'],
+      ['rb-twice', '19.99', '2025-03-01', 'cash', campaign],
+      ['rb-twice', '19.99', '2025-03-01', 'cash', campaign],
+    ]);
+    const run = (...more: string[]) =>
+      giftdesk([
+        'import',
+        'donations',
+        gifts,
+        '--account',
+        account,
+        '--data-dir',
+        dataDir,
+        '--json',
+        ...more,
+      ]);
+    const giftsOf = () => {
+      const db = new BetterSqlite3(path.join(dataDir, 'giftdesk.sqlite'), { readonly: true });
+      try {
+        return Number(
+          db
+            .prepare(
+              "select count(*) from donations d join contacts c on c.id = d.contact_id where c.external_id = 'rb-twice'",
+            )
+            .pluck()
+            .get(),
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const first = await run();
+    expect(first.status).toBe(0);
+    expect(jsonOut(first)).toEqual({ imported: 2, rejected: [] });
+    expect(giftsOf()).toBe(2);
+
+    const twice = await run();
+    expect(twice.status).not.toBe(0);
+    const refused = JSON.parse(twice.stderr) as { error: { code: string; message: string } };
+    expect(refused.error.code).toBe('imported_before');
+    expect(refused.error.message).toMatch(/^This file was imported on \d{4}-\d{2}-\d{2} \(2 rows added\)/);
+    expect(giftsOf()).toBe(2);
+
+    // Recorded as the app's uploads are: the app's list shows it, and an upload of the same
+    // file is refused there too.
+    const db = new BetterSqlite3(path.join(dataDir, 'giftdesk.sqlite'), { readonly: true });
+    const jobs = db
+      .prepare(
+        "select status, imported_rows as imported from imports where kind = 'donations' and file_sha256 is not null",
+      )
+      .all();
+    db.close();
+    expect(jobs).toContainEqual({ status: 'done', imported: 2 });
+
+    const forced = await run('--again');
+    expect(forced.status).toBe(0);
+    expect(jsonOut(forced)).toEqual({ imported: 2, rejected: [] });
+    expect(giftsOf()).toBe(4);
   });
 
   it('exports CSV to stdout, or to a file with {"written": N}', async () => {

@@ -4,7 +4,10 @@
  * without doubling anything; a job cut off by a crash shows as failed when GiftDesk starts
  * again; the in-thread runner (PostgreSQL's, and the fallback) gives the same result.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../electron/db/open.ts';
 import { createContext } from '../../electron/domain/context.ts';
@@ -144,20 +147,29 @@ describe('background import jobs', () => {
     });
   }, 240_000); // 60,000 rows twice: slow on a loaded 2-core machine
 
-  it('a job cut off by a crash shows as failed once GiftDesk starts again', async () => {
+  it('a job cut off by a crash shows as failed once GiftDesk starts again; a CLI import running beside it stays running', async () => {
     const { s } = await orgWithDonors(1);
-    const job = await createImportJob(s.ctx, {
-      accountId: s.accountId,
-      kind: 'contacts',
-      push: true,
-      totalRows: 10,
-    });
+    const start = () =>
+      createImportJob(s.ctx, { accountId: s.accountId, kind: 'contacts', push: true, totalRows: 10 });
+    const job = await start();
     expect(job.status).toBe('running');
+    // The crashed one's process is gone (kill -9); the other's (this test's: a CLI import) is not.
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await once(child, 'exit');
+    await s.store.write((trx) =>
+      trx
+        .updateTable('imports')
+        .set({ owner: `${os.hostname()}|${child.pid}|gone` })
+        .where('id', '=', job.id)
+        .execute(),
+    );
+    const beside = await start();
     const other = await startServer({ store: s.store, port: 0 });
     await other.app.close();
     const after = (await getImportJob(s.ctx, s.accountId, job.id))!;
     expect(after.status).toBe('failed');
     expect(after.error).toMatch(/^interrupted: GiftDesk stopped before the import finished/);
+    expect((await getImportJob(s.ctx, s.accountId, beside.id))!.status).toBe('running');
   });
 
   it('runs on the server thread (as on PostgreSQL) with the same outcome', async () => {

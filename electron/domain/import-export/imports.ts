@@ -304,31 +304,24 @@ export async function finishImportJob(
 }
 
 /**
- * Jobs left running by a process that stopped (a server starts): they will not finish. On
- * SQLite (one server) every running job is one; on PostgreSQL, where other servers may be
- * importing right now, only the jobs of a process of this machine that is gone (their owner,
- * as a letter run's), and none of a job started before owners were kept.
+ * Jobs left running by a process that stopped (a server starts, a CLI import begins): they
+ * will not finish. A job's owner is the process that runs it: only the jobs of a process of
+ * this machine that is gone are failed, not another server's (PostgreSQL) nor a CLI import
+ * running beside a server. On SQLite a running job kept before owners were is one too (one
+ * server then, and no CLI job); on PostgreSQL it is left alone.
  */
 export async function failInterruptedImports(ctx: DomainContext): Promise<number> {
   const at = ctx.now();
-  const ids =
-    ctx.store.engine === 'sqlite'
-      ? null
-      : (
-          await ctx.store.db
-            .selectFrom('imports')
-            .select(['id', 'owner'])
-            .where('status', '=', 'running')
-            .where('owner', 'is not', null)
-            .execute()
-        )
-          .filter((j) => !ownerMayBeAlive(j.owner!))
-          .map((j) => j.id);
-  if (ids?.length === 0) return 0;
+  const ids = (
+    await ctx.store.db.selectFrom('imports').select(['id', 'owner']).where('status', '=', 'running').execute()
+  )
+    .filter((j) => (j.owner === null ? ctx.store.engine === 'sqlite' : !ownerMayBeAlive(j.owner)))
+    .map((j) => j.id);
+  if (ids.length === 0) return 0;
   return ctx.store.write(async (trx) => {
     const r = await trx
       .updateTable('imports')
-      .$if(ids !== null, (q) => q.where('id', 'in', ids ?? []))
+      .where('id', 'in', ids)
       .set({
         status: 'failed',
         error:

@@ -8,6 +8,7 @@ export { IMPORT_KINDS, type ImportKind, hasExternalIdColumn } from './csv-column
 export { type CsvRecord, createRecordCounter, csvLine, readCsv } from './csv-reader.ts';
 export { auditRows } from './audit.ts';
 export { exportCsv } from './exports.ts';
+export { csvFileDigest, csvHeader } from './import-file.ts';
 export {
   type ImportProgress,
   type ImportResult,

@@ -22,12 +22,12 @@ import {
   checkImportHeader,
   createImportJob,
   createRecordCounter,
+  csvHeader,
   csvLine,
   exportCsv,
   failInterruptedImports,
   hasExternalIdColumn,
   importRejections,
-  readCsv,
   requireImportJob,
 } from '../../domain/import-export/index.ts';
 import type { DomainContext } from '../../domain/index.ts';
@@ -68,23 +68,6 @@ async function spool(
   return { bytes, records: counter.records(), sha256: hash.digest('hex') };
 }
 
-async function firstRecord(file: string): Promise<string[] | null> {
-  for await (const batch of readCsv(fs.createReadStream(file, { highWaterMark: 64 * 1024 }))) {
-    const first = batch[0];
-    if (first) {
-      if (first.malformed)
-        throw new DomainError(
-          'bad_request',
-          'invalid_header',
-          `The header row cannot be read: ${first.malformed}`,
-          [{ field: '(header)', issue: first.malformed }],
-        );
-      return first.cells;
-    }
-  }
-  return null;
-}
-
 /**
  * A CSV response body, streamed. Fastify sends a stream as it is (no serializer sees it);
  * the route's schema documents the text it carries, hence the type.
@@ -92,8 +75,8 @@ async function firstRecord(file: string): Promise<string[] | null> {
 const csvStream = (text: AsyncIterable<string>): string => Readable.from(text) as unknown as string;
 
 export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
-  // A job shown as running whose process is gone was cut off by a stop (on SQLite, one server:
-  // every such job; on PostgreSQL only a gone process's, not another live server's).
+  // A job shown as running whose process is gone was cut off by a stop (not another live
+  // server's, nor a CLI import's running beside this server).
   await failInterruptedImports(ctx);
 
   const running = new Map<string, { stop: () => void; done: Promise<void> }>();
@@ -156,7 +139,7 @@ export async function importRoutes(app: FastifyInstance, ctx: DomainContext): Pr
             if (err instanceof TooLarge) return tooBig();
             throw err;
           }
-          const header = await firstRecord(file);
+          const header = await csvHeader(file);
           if (!header)
             throw new DomainError('bad_request', 'empty_file', 'The file is empty: it has no header row', [
               { field: '(body)', issue: 'is empty' },
