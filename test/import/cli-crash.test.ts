@@ -11,7 +11,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server.ts';
-import { giftdesk, jsonOut } from './fixtures.ts';
+import { cliOrg, giftdesk, jsonOut } from './fixtures.ts';
 
 const BIN = path.resolve('bin/giftdesk.mjs');
 const dirs: string[] = [];
@@ -52,22 +52,7 @@ describe('a CLI import killed with SIGKILL', () => {
     const dataDir = tempDir('giftdesk-cli-crash-');
     dirs.push(dataDir);
     const dbFile = path.join(dataDir, 'giftdesk.sqlite');
-    const accountId = jsonOut(
-      await giftdesk(['account', 'create', '--name', 'Crash Org', '--data-dir', dataDir, '--json']),
-    ).id as string;
-    const campaignId = jsonOut(
-      await giftdesk([
-        'campaign',
-        'create',
-        '--account',
-        accountId,
-        '--name',
-        'Gala',
-        '--data-dir',
-        dataDir,
-        '--json',
-      ]),
-    ).id as string;
+    const { accountId, campaignId } = await cliOrg(dataDir, 'Crash Org');
     const contacts = path.join(dataDir, 'contacts.csv');
     let text = 'externalId,firstName,lastName\n';
     // namesakes: three Robert Browns, and accents typed with and without

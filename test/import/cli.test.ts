@@ -8,7 +8,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/server.ts';
-import { csvFile, giftdesk, jsonOut } from './fixtures.ts';
+import { cliOrg, csvFile, giftdesk, jsonOut } from './fixtures.ts';
 
 let dataDir: string;
 let accountId: string;
@@ -18,22 +18,7 @@ const dirs: string[] = [];
 beforeAll(async () => {
   dataDir = tempDir('giftdesk-cli-import-');
   dirs.push(dataDir);
-  accountId = jsonOut(
-    await giftdesk(['account', 'create', '--name', 'CLI Org', '--data-dir', dataDir, '--json']),
-  ).id as string;
-  campaignId = jsonOut(
-    await giftdesk([
-      'campaign',
-      'create',
-      '--account',
-      accountId,
-      '--name',
-      'Gala',
-      '--data-dir',
-      dataDir,
-      '--json',
-    ]),
-  ).id as string;
+  ({ accountId, campaignId } = await cliOrg(dataDir, 'CLI Org'));
 });
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -149,22 +134,7 @@ describe('giftdesk import / export', () => {
 
   it('refuses a file without externalIds that the account imported before, the day named, until --again; the import is recorded as an upload is', async () => {
     // An account of its own (the others' exports are checked below).
-    const account = jsonOut(
-      await giftdesk(['account', 'create', '--name', 'Twice Org', '--data-dir', dataDir, '--json']),
-    ).id as string;
-    const campaign = jsonOut(
-      await giftdesk([
-        'campaign',
-        'create',
-        '--account',
-        account,
-        '--name',
-        'Gala',
-        '--data-dir',
-        dataDir,
-        '--json',
-      ]),
-    ).id as string;
+    const { accountId: account, campaignId: campaign } = await cliOrg(dataDir, 'Twice Org');
     // Two identical $19.99 cash gifts from one donor: two rows, no externalId to tell them apart.
     const donors = csvFile([
       ['externalId', 'firstName', 'lastName'],

@@ -104,3 +104,27 @@ export function jsonOut(r: CliRun): Record<string, unknown> {
     throw new Error(`expected one line on stdout, got:\n${r.stdout}\nstderr:\n${r.stderr}`);
   return JSON.parse(lines[0]!) as Record<string, unknown>;
 }
+
+/** An account and a campaign made by the command line in a data folder. */
+export async function cliOrg(
+  dataDir: string,
+  name: string,
+): Promise<{ accountId: string; campaignId: string }> {
+  const accountId = jsonOut(
+    await giftdesk(['account', 'create', '--name', name, '--data-dir', dataDir, '--json']),
+  ).id as string;
+  const campaignId = jsonOut(
+    await giftdesk([
+      'campaign',
+      'create',
+      '--account',
+      accountId,
+      '--name',
+      'Gala',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]),
+  ).id as string;
+  return { accountId, campaignId };
+}

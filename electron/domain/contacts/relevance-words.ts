@@ -183,17 +183,8 @@ async function windowPage(
         from contacts where contacts.seq in (${scan.members}) and not ${exact}) as kept`.execute(store.db);
   const row = r.rows[0];
   if (!row) return null;
-  const ids: string[] = [];
-  let found = 0;
-  for (const [id, texts] of JSON.parse(row.kept) as Array<[string, Array<string | null>]>) {
-    if (ids.length === p.want) break;
-    const inTier = scan.wholeIn(texts);
-    if (inTier === null) return null;
-    if (inTier !== whole) continue;
-    found += 1;
-    if (found > p.skip) ids.push(id);
-  }
-  return { ids, total: Number(row.total), inWindow: Number(row.n) };
+  const ids = tierPage(row.kept, (texts) => scan.wholeIn(texts), whole, p);
+  return ids && { ids, total: Number(row.total), inWindow: Number(row.n) };
 }
 
 /**
@@ -223,15 +214,30 @@ async function walkedPage(
     from (${walk}) as contacts`.execute(store.db);
   const row = r.rows[0];
   if (!row) return null;
+  const ids = tierPage(row.kept ?? '[]', (texts) => test.tierOf(texts), tier, p);
+  return ids && { ids, total: null, inWindow: Number(row.n) };
+}
+
+/**
+ * The page of one tier among kept contacts (a JSON array of [id, texts], in the page's order):
+ * the ones `tell` puts in `tier`, after `skip` of them, up to `want`. Null when a contact before
+ * the page's end cannot be told (its texts cannot be split here).
+ */
+function tierPage<T>(
+  kept: string,
+  tell: (texts: Array<string | null>) => T | null,
+  tier: T,
+  p: { skip: number; want: number },
+): string[] | null {
   const ids: string[] = [];
   let found = 0;
-  for (const [id, texts] of JSON.parse(row.kept ?? '[]') as Array<[string, Array<string | null>]>) {
+  for (const [id, texts] of JSON.parse(kept) as Array<[string, Array<string | null>]>) {
     if (ids.length === p.want) break;
-    const inTier = test.tierOf(texts);
+    const inTier = tell(texts);
     if (inTier === null) return null;
     if (inTier !== tier) continue;
     found += 1;
     if (found > p.skip) ids.push(id);
   }
-  return { ids, total: null, inWindow: Number(row.n) };
+  return ids;
 }

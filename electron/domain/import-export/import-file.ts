@@ -8,18 +8,19 @@ import fs from 'node:fs';
 import { DomainError } from '../errors.ts';
 import { createRecordCounter, readCsv } from './csv-reader.ts';
 
+/** The 400 for a header row the reader could not read (`malformed`: what is wrong with it). */
+export function unreadableHeader(malformed: string): DomainError {
+  return new DomainError('bad_request', 'invalid_header', `The header row cannot be read: ${malformed}`, [
+    { field: '(header)', issue: malformed },
+  ]);
+}
+
 /** The file's header row's cells; null for an empty file; a 400 naming the header when it cannot be read. */
 export async function csvHeader(file: string): Promise<string[] | null> {
   for await (const batch of readCsv(fs.createReadStream(file, { highWaterMark: 64 * 1024 }))) {
     const first = batch[0];
     if (first) {
-      if (first.malformed)
-        throw new DomainError(
-          'bad_request',
-          'invalid_header',
-          `The header row cannot be read: ${first.malformed}`,
-          [{ field: '(header)', issue: first.malformed }],
-        );
+      if (first.malformed) throw unreadableHeader(first.malformed);
       return first.cells;
     }
   }

@@ -18,6 +18,7 @@ import {
   planColumns,
 } from './csv-columns.ts';
 import { type CsvProgress, type CsvRecord, readCsv } from './csv-reader.ts';
+import { unreadableHeader } from './import-file.ts';
 import type { CustomFieldDefinition } from '../contacts/custom-fields.ts';
 import { fastDonationBody } from '../donations/fast-check.ts';
 import { type CheckedDonation, checkDonation } from '../donations/rules.ts';
@@ -262,13 +263,7 @@ export function inProcessSource(
           { field: '(file)', issue: 'is empty' },
         ]);
       const first = header[0]!;
-      if (first.malformed)
-        throw new DomainError(
-          'bad_request',
-          'invalid_header',
-          `The header row cannot be read: ${first.malformed}`,
-          [{ field: '(header)', issue: first.malformed }],
-        );
+      if (first.malformed) throw unreadableHeader(first.malformed);
       plan = planColumns(kind, first.cells, defs);
     },
     async next(n, at, defs) {
