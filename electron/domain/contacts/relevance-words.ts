@@ -14,7 +14,7 @@ export const BY_LAST_GIFT: readonly OrderTerm[] = [
   { column: 'id', dir: 'desc' },
 ];
 
-/** A page of one tier for a one-word search on SQLite (wordsTierPage, wordsPageWithTotal, lastTierPage). */
+/** One tier's page for a one-word search on SQLite (wordsTierPage, wordsPageWithTotal, lastTierPage). */
 export interface TierPage {
   accountId: string;
   text: string;
@@ -34,8 +34,11 @@ const DENSITY_SAMPLE = 128;
  * 1,200 for a first page of 20). A window that comes up short costs the page read another
  * way after it, about three times a window's read; a wider one costs little (its seqs' set):
  * with half as many again and no more, `siob` in the donor box (8 rows) had 7 of them in its
- * window of 329, where the density said 15. Null when the tier has fewer matches than the sample (looked up and sorted: cheaper), or the
- * window would be too wide to be worth it (searchPageIds' streamed window).
+ * window of 329, where the density said 15. With it, whether a page without its total should
+ * walk it (walkedPage): where the window is shorter than the tier's matches (density ×
+ * contacts) by searchTuning.sqliteWalkCost. Null when the tier has fewer matches than the
+ * sample (looked up and sorted: cheaper), or the window would be too wide to be worth it
+ * (searchPageIds' streamed window).
  */
 async function densityWindow(
   density: TierDensity,
@@ -45,9 +48,8 @@ async function densityWindow(
 ): Promise<{ window: number; walk: boolean } | null> {
   const d = await density(tier);
   const window = d === null ? null : windowFor(d, upTo, accountContacts);
-  return window === null || d === null
-    ? null
-    : { window, walk: window * searchTuning.sqliteWalkCost <= d * accountContacts };
+  if (d === null || window === null) return null;
+  return { window, walk: window * searchTuning.sqliteWalkCost <= d * accountContacts };
 }
 
 /** A tier's density among the newest contacts (ContactSearch.recentDensity), read once per page. */
@@ -79,13 +81,14 @@ const lastGiftWalk = (accountId: string, cols: readonly string[], window: number
   orderWalk(accountId, BY_LAST_GIFT, cols, window);
 
 /**
- * SQLite, one word: the page of relevance's whole-word tier (the exact tier left out) that
- * skips `skip` of its rows, without the tier's size: a window of the last-gift index sized
- * from the word's density, every whole-word match tested against it (the streamed window of
- * searchPageIds). Counting the tier first (up to wordsCap, 6,700 entries for `jane`) only told
- * the window's size, a worse guess than the density. Used only when it is the true page:
- * `want` rows found, every row of the tier before them being in the window (a prefix of the
- * order). Else null: the tier may end before the page does, and the tiers are counted.
+ * SQLite, one word: the page of relevance's whole-word tier (the exact tier left out) that skips
+ * `skip` of its rows, without the tier's size: a window of the last-gift index sized from the
+ * word's density, walked (walkedPage) where that pays, else every whole-word match tested against
+ * it (the streamed window of searchPageIds). Counting the tier first (up to wordsCap, 6,700
+ * entries for `jane`) only told the window's size, a worse guess than the density. Used only when
+ * it is the true page: `want` rows found, every row of the tier before them being in the window (a
+ * prefix of the order). Else null: the tier may end before the page does, and the tiers are
+ * counted.
  */
 export async function wordsTierPage(ctx: DomainContext, p: TierPage): Promise<string[] | null> {
   const { store } = ctx;
