@@ -30,7 +30,7 @@ import {
   hasExternalIdColumn,
   importCsvFile,
 } from '../domain/import-export/index.ts';
-import { type DomainContext, isDomainError } from '../domain/index.ts';
+import type { DomainContext } from '../domain/index.ts';
 import { type CommonOptions, common, withAccount, withContext } from './context.ts';
 import { CliError, print } from './output.ts';
 
@@ -167,7 +167,10 @@ async function runImport(kind: ImportKind, file: string, o: ImportCliOptions): P
         await finishImportJob(ctx, job.id, { status: 'done' });
         return r;
       } catch (err) {
-        const error = isDomainError(err) ? err.message : 'The import stopped on an unexpected error';
+        // Recorded as the server records a failed upload's (loaded only on this path: it
+        // brings the server's error mapping, which no other command needs).
+        const { failureMessage } = await import('../server/imports/jobs.ts');
+        const error = failureMessage(err, false);
         await finishImportJob(ctx, job.id, { status: 'failed', error }).catch(() => undefined);
         throw err;
       } finally {

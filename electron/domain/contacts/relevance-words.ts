@@ -209,8 +209,22 @@ async function walkedPage(
   const test = store.search.textTest?.(p.text);
   const exact = store.search.condition(p.text, p.accountId, 'order', 'exact');
   if (!test || !exact) return null;
-  const cols = ['seq', 'accountId', 'lastDonationDate', 'id', 'firstName', 'middleName', 'lastName'];
-  const walk = lastGiftWalk(p.accountId, [...cols, 'email', 'primaryEmail', 'organization'], window);
+  const walk = lastGiftWalk(
+    p.accountId,
+    [
+      'seq',
+      'accountId',
+      'lastDonationDate',
+      'id',
+      'firstName',
+      'middleName',
+      'lastName',
+      'email',
+      'primaryEmail',
+      'organization',
+    ],
+    window,
+  );
   const r = await sql<{ n: number; kept: string | null }>`select count(*) as n,
       json_group_array(json_array(contacts.id, ${test.texts}) order by ${ORDER_SQL(BY_LAST_GIFT)})
         filter (where ${test.candidate} and not ${exact}) as kept
