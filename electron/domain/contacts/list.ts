@@ -5,7 +5,8 @@
 import type { ContactList, ContactListItem, ContactListQuery } from '#shared/schemas/contacts.ts';
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../counters.ts';
-import { type OrderTerm, countedSearchPage, heldSetApplies, heldSetPage, searchPageIds } from './search.ts';
+import { heldSetApplies, heldSetPage } from './held-set.ts';
+import { type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
 import { relevancePage } from './relevance.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -41,7 +42,7 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
   ];
   if (search !== undefined) {
     // The total and the page from one read of the match set where reading it is what costs
-    // (search.ts heldSetPage), else in one statement where the engine builds the match set to count it
+    // (held-set.ts heldSetPage), else in one statement where the engine builds the match set to count it
     // anyway (search.ts countedSearchPage).
     const page = { accountId: q.accountId, text: search, order, skip: offset, take: limit };
     const both = heldSetApplies(ctx, page)

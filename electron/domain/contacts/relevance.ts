@@ -4,17 +4,19 @@
  * search's tier pages off the last-gift order (relevance-words.ts).
  */
 import { sql } from 'kysely';
-import { type SearchTier, searchWords } from '../../db/contact-search.ts';
+import { type SearchTier, type SeqMembers, searchWords } from '../../db/contact-search.ts';
 import { readCounters } from '../counters.ts';
 import type { DomainContext } from '../context.ts';
 import {
   BY_LAST_GIFT,
+  type TierDensity,
   densityOnce,
   lastTierPage,
   wordsPageWithTotal,
   wordsTierPage,
 } from './relevance-words.ts';
-import { ORDER_SQL, countedSearchPage, heldSetPage, searchPageIds } from './search.ts';
+import { heldPageIds, heldSetApplies, heldSetPage } from './held-set.ts';
+import { ORDER_SQL, countedSearchPage, searchPageIds, searchTuning } from './search.ts';
 
 /**
  * One page of contact ids in relevance order, with the total of the whole match set:
@@ -33,7 +35,8 @@ import { ORDER_SQL, countedSearchPage, heldSetPage, searchPageIds } from './sear
  * capped well above the page's end does for the plan (ContactSearch.count's cap). On SQLite a
  * search of one word first tries that tier's page with the total from one read
  * (wordsPageWithTotal), or with no count at all when the total is not wanted (wordsTierPage),
- * and reads the last tier's page with the total (lastTierPage). With
+ * and reads the last tier's page with the total (lastTierPage); a word longer than the index's
+ * prefixes holds its whole-word tier from one read instead (heldTier). With
  * `total: false` the whole match set is not counted unless the page reaches its last tier,
  * and the total is null (a caller that never shows it: the donor box).
  */
@@ -102,8 +105,13 @@ export async function relevancePage(
   // without it (wordsTierPage) and counted after when wanted.
   const oneWord = store.engine === 'sqlite' && searchWords(text).length === 1;
   const density = densityOnce(ctx, text);
+  // One word longer than the index's prefixes, no exact match: the whole-word tier read once and
+  // held (heldTier), for its size, its page and the last tier's (heldSetPage), where the window
+  // tests and counts read it and the last tier twice or three times.
+  const heldWords =
+    oneWord && nExact === 0 ? await heldTier(ctx, accountId, text, density, accountContacts) : null;
   const next = Math.max(offset + ids.length, nExact);
-  if (oneWord && next < offset + limit) {
+  if (oneWord && !heldWords && next < offset + limit) {
     const tierPage = {
       accountId,
       text,
@@ -130,8 +138,20 @@ export async function relevancePage(
   // whole-word tier is counted up to a cap (wordsCap): at or above it, the page ends inside
   // that tier and the plan only needs to know it is that broad.
   const cap = wordsCap(offset + limit, accountContacts);
-  const nWords = Math.max(nExact, (await store.search.count(text, accountId, 'words', cap)) ?? 0);
-  await page({ size: nWords - nExact, tier: 'words', without: 'exact' }, nExact);
+  const nWords = heldWords
+    ? heldWords.size
+    : Math.max(nExact, (await store.search.count(text, accountId, 'words', cap)) ?? 0);
+  if (heldWords) {
+    ids.push(
+      ...(await heldPageIds(
+        ctx,
+        { accountId, order: BY_LAST_GIFT, skip: offset, take: limit },
+        heldWords,
+        (seq) => heldWords.has(seq),
+        heldWords.size,
+      )),
+    );
+  } else await page({ size: nWords - nExact, tier: 'words', without: 'exact' }, nExact);
   // The last tier: counted with its page where the engine builds the set to count it anyway.
   const lastFrom = Math.max(offset + ids.length, nWords);
   const want = offset + limit - lastFrom;
@@ -160,7 +180,8 @@ export async function relevancePage(
     // Several words: their set built once (countedSearchPage); one word too long for the
     // index's prefixes: its matches read once and held (heldSetPage).
     const both =
-      (await countedSearchPage(ctx, { ...last, tier: 'prefix' })) ?? (await heldSetPage(ctx, last));
+      (await countedSearchPage(ctx, { ...last, tier: 'prefix' })) ??
+      (await heldSetPage(ctx, last, heldWords ?? undefined));
     if (both) {
       ids.push(...both.ids);
       return { ids, total: wantTotal ? Math.max(nWords, both.total) : null };
@@ -181,4 +202,23 @@ export async function relevancePage(
  */
 export function wordsCap(upTo: number, accountContacts: number): number {
   return Math.max(upTo, 1000, 4 * Math.ceil(Math.sqrt((upTo * accountContacts) / 7)));
+}
+
+/**
+ * SQLite, one word longer than the index's prefixes: the account's whole-word matches read and
+ * held (ContactSearch.matchSeqs). Null where heldSetPage would not read the search, or where the
+ * tier is broader than the held set's cap: by its density among the newest contacts (a word of
+ * fewer matches than the density's sample has none), or as read.
+ */
+async function heldTier(
+  ctx: DomainContext,
+  accountId: string,
+  text: string,
+  density: TierDensity,
+  accountContacts: number,
+): Promise<SeqMembers | null> {
+  if (!heldSetApplies(ctx, { text, order: BY_LAST_GIFT })) return null;
+  const d = await density('words');
+  if (d !== null && d * accountContacts > searchTuning.sqliteSetCap) return null;
+  return (await ctx.store.search.matchSeqs?.(text, accountId, searchTuning.sqliteSetCap, 'words')) ?? null;
 }
