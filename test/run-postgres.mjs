@@ -1,6 +1,7 @@
 // The PostgreSQL half of `npm test`: the API suite (test/api), the HQ tests (test/hq), the
-// sync suite (test/sync: the desktop side stays on SQLite, the remote HQ runs on PostgreSQL)
-// and the event hub's in-process tests (test/hub) again, on PostgreSQL.
+// sync suite (test/sync: the desktop side stays on SQLite, the remote HQ runs on PostgreSQL),
+// the event hub's in-process tests (test/hub), the letters' runs and the background imports'
+// stops again, on PostgreSQL.
 //
 // With GIFTDESK_TEST_DATABASE_URL set it uses that server: a role that may CREATE DATABASE
 // (each test server gets a database of its own, dropped afterwards). Without it, it starts a
@@ -72,8 +73,12 @@ if (url) {
 const HUB = ['feed', 'same-donor', 'close-out', 'pairing', 'host'].map((f) => `test/hub/${f}.test.ts`);
 // Letters: the print runs' reads in pages, their rows and "mark as sent" (its CLI test is on SQLite).
 const LETTERS = ['thank-you-run', 'settings-select'].map((f) => `test/letters/${f}.test.ts`);
+// Imports: a server stopped mid-import, and a crashed one, on the database an HQ imports into.
+const IMPORTS = ['test/import/jobs.test.ts'];
 const files =
-  process.argv.length > 2 ? process.argv.slice(2) : ['test/api', 'test/hq', 'test/sync', ...HUB, ...LETTERS];
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['test/api', 'test/hq', 'test/sync', ...HUB, ...LETTERS, ...IMPORTS];
 const child = spawn('npx', ['vitest', 'run', ...files], {
   stdio: 'inherit',
   // The randomized sync suite runs its full 200 seeds in the SQLite half; with HQ on PostgreSQL

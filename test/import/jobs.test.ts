@@ -2,7 +2,9 @@
  * Background imports and stops: a server shut down mid-import records the job as stopped with
  * exactly the rows it saved counted, and the same file imported again finishes the job
  * without doubling anything; a job cut off by a crash shows as failed when GiftDesk starts
- * again; the in-thread runner (PostgreSQL's, and the fallback) gives the same result.
+ * again; the in-thread runner (PostgreSQL's, and the fallback) gives the same result. Run on
+ * SQLite and again on PostgreSQL (test/run-postgres.mjs), where the stopped server's database is
+ * reopened from its URL.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -95,7 +97,10 @@ describe('background import jobs', () => {
     }
     await s.running.close(); // SIGTERM's path: finish in-flight work, then close the database
 
-    const store = await openStore({ dataDir: s.dataDir });
+    const store = await openStore({
+      dataDir: s.dataDir,
+      ...(s.databaseUrl ? { databaseUrl: s.databaseUrl } : {}),
+    });
     const ctx = createContext(store);
     const job = (await getImportJob(ctx, s.accountId, posted.body.id))!;
     expect(job.status).toBe('failed');
