@@ -18,8 +18,8 @@
  * password was right.
  */
 import type { Role } from '#shared/schemas/roles.ts';
-import { sql } from 'kysely';
 import type { Db } from '../../db/store.ts';
+import { takeTurnsOn } from '../../db/take-turns.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { insertApiKey } from './api-keys.ts';
@@ -83,8 +83,7 @@ async function countTry(ctx: DomainContext, address: string, key: string): Promi
   const at = ctx.now();
   return ctx.store.write(async (trx) => {
     // SQLite has one writer at a time; on PostgreSQL two tries from one address take turns here.
-    if (ctx.store.engine === 'postgres')
-      await sql`select pg_advisory_xact_lock(hashtext(${`sign-in:${address}`}))`.execute(trx);
+    await takeTurnsOn(trx, ctx.store.engine, `sign-in:${address}`);
     const wait = await waitMs(trx, address, key, at);
     if (wait > 0) return wait;
     await trx.insertInto('signInFailures').values({ address, emailKey: key, at }).execute();

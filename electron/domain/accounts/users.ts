@@ -12,10 +12,10 @@
  * administrators demoting each other at once cannot both pass.
  */
 import { newId } from '#shared/ids.ts';
-import { sql } from 'kysely';
 import { LAST_ADMINISTRATOR, PASSWORD_MAX, PASSWORD_MIN } from '#shared/schemas/people.ts';
 import { ROLES, type Role } from '#shared/schemas/roles.ts';
 import type { Db } from '../../db/store.ts';
+import { takeTurnsOn } from '../../db/take-turns.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidField } from '../errors.ts';
 import { requireAccount } from './accounts.ts';
@@ -263,8 +263,7 @@ export async function updateUser(
   const at = ctx.now();
   await ctx.store.write(async (trx) => {
     // SQLite has one writer at a time; on PostgreSQL the account's changes to people take turns here.
-    if (ctx.store.engine === 'postgres')
-      await sql`select pg_advisory_xact_lock(hashtext(${`people:${accountId}`}))`.execute(trx);
+    await takeTurnsOn(trx, ctx.store.engine, `people:${accountId}`);
     const before = await trx
       .selectFrom('users')
       .select(['id', 'name', 'role', 'disabledAt'])
