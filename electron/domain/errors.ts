@@ -3,6 +3,8 @@
  * the API's error body; the CLI prints its message. Anything else thrown is a bug (500,
  * logged, never shown).
  */
+import type { ErrorBody } from '#shared/schemas/common.ts';
+
 export interface FieldIssue {
   field: string;
   issue: string;
@@ -35,6 +37,9 @@ const STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
+/** What an error body carries beyond its code, message and details: one error's own facts. */
+export type ErrorExtra = Pick<ErrorBody, 'importedBefore'>;
+
 export class DomainError extends Error {
   readonly status: number;
   constructor(
@@ -42,6 +47,7 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly details?: FieldIssue[],
+    readonly extra?: ErrorExtra,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -126,7 +126,9 @@ export function storageFailure(
 
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (isDomainError(err)) {
-    void reply.code(err.status).send(errorBody(err.status, err.code, err.message, err.details));
+    void reply
+      .code(err.status)
+      .send({ ...errorBody(err.status, err.code, err.message, err.details), ...err.extra });
     return;
   }
   if (hasZodFastifySchemaValidationErrors(err)) {

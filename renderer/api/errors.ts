@@ -2,7 +2,7 @@
  * An error from the API (or from reaching it), carrying the server's `details` so a form
  * can show each message at the field it names.
  */
-import { ErrorBody } from '#shared/schemas/common.ts';
+import { ErrorBody, type ImportedBefore } from '#shared/schemas/common.ts';
 
 export interface FieldIssue {
   field: string;
@@ -14,6 +14,8 @@ export class ApiError extends Error {
   readonly code: string;
   readonly details: FieldIssue[];
   readonly retryAfter: number | null;
+  /** `imported_before`: the earlier import of the same file. */
+  readonly importedBefore: ImportedBefore | null;
 
   constructor(
     status: number,
@@ -21,6 +23,7 @@ export class ApiError extends Error {
     message: string,
     details: FieldIssue[] = [],
     retryAfter: number | null = null,
+    importedBefore: ImportedBefore | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -28,6 +31,7 @@ export class ApiError extends Error {
     this.code = code;
     this.details = details;
     this.retryAfter = retryAfter;
+    this.importedBefore = importedBefore;
   }
 
   /** The issue the server named for `field` (exact path, e.g. "donationAmount" or "addresses[0].city"). */
@@ -49,7 +53,14 @@ export class ApiError extends Error {
     const parsed = ErrorBody.safeParse(body);
     if (parsed.success) {
       const b = parsed.data;
-      return new ApiError(b.statusCode || status, b.code, b.message, b.details ?? [], b.retryAfter ?? null);
+      return new ApiError(
+        b.statusCode || status,
+        b.code,
+        b.message,
+        b.details ?? [],
+        b.retryAfter ?? null,
+        b.importedBefore ?? null,
+      );
     }
     return new ApiError(
       status,

@@ -132,6 +132,14 @@ export const accountQuery = z.object({ accountId: accountIdField });
 
 export const ErrorDetail = z.object({ field: z.string(), issue: z.string() });
 
+/** An import refused as `imported_before`: the earlier import of the same file. */
+export const ImportedBefore = z.object({
+  at: z.string().describe('when the earlier import started (ISO 8601, UTC)'),
+  running: z.boolean().describe('whether it is still running'),
+  rowsAdded: z.number().int().describe('the rows it added'),
+});
+export type ImportedBefore = z.infer<typeof ImportedBefore>;
+
 /** Every non-2xx body (docs/design.md, "Errors"): the hosted service's shape plus a stable `code`. */
 export const ErrorBody = z
   .object({
@@ -141,6 +149,9 @@ export const ErrorBody = z
     message: z.string(),
     details: z.array(ErrorDetail).optional(),
     retryAfter: z.number().int().optional(),
+    importedBefore: ImportedBefore.optional().describe(
+      'imported_before only: the earlier import, for a client to show in its own time zone',
+    ),
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

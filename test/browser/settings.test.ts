@@ -551,9 +551,21 @@ describe('Settings', () => {
     await importIt();
     const ask = page.getByRole('alertdialog', { name: 'This file was imported before' });
     await ask.waitFor();
-    expect(await ask.textContent()).toMatch(
-      /was imported on \d{4}-\d{2}-\d{2} \(2 rows added\).*second time/,
+    // When it went in, in the user's own time zone and words (the server says it in UTC).
+    const { createdAt } = await server.store.db
+      .selectFrom('imports')
+      .select('createdAt')
+      .where('accountId', '=', server.accountId)
+      .where('kind', '=', 'contacts')
+      .orderBy('createdAt', 'desc')
+      .executeTakeFirstOrThrow();
+    const local = await page.evaluate(
+      (at) =>
+        new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)),
+      createdAt,
     );
+    expect(await ask.textContent()).toContain(`was imported on ${local} (2 rows added)`);
+    expect(await ask.textContent()).toMatch(/second time/);
     await expect.poll(() => focusedLabel()).toBe('Do not import it');
     await checkAndPhotograph('import-asked-again');
     await page.keyboard.press('Enter');

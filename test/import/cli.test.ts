@@ -185,7 +185,9 @@ describe('giftdesk import / export', () => {
     expect(twice.status).not.toBe(0);
     const refused = JSON.parse(twice.stderr) as { error: { code: string; message: string } };
     expect(refused.error.code).toBe('imported_before');
-    expect(refused.error.message).toMatch(/^This file was imported on \d{4}-\d{2}-\d{2} \(2 rows added\)/);
+    expect(refused.error.message).toMatch(
+      /^This file was imported on \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC \(2 rows added\)/,
+    );
     expect(giftsOf()).toBe(2);
 
     // Recorded as the app's uploads are: the app's list shows it, and an upload of the same

@@ -180,7 +180,14 @@ describe('POST /api/v1/imports', () => {
     const again = await post(people);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'imported_before' });
-    expect(again.body.message).toMatch(/was imported on \d{4}-\d{2}-\d{2} \(3 rows added\)/);
+    // When, in UTC and said so, and as an instant for a client to show in its own time zone.
+    const startedAt = (
+      await s.request('GET', `/api/v1/imports/${first.body.id as string}?accountId=${s.accountId}`)
+    ).body.createdAt as string;
+    expect(again.body.message).toContain(
+      `was imported on ${startedAt.slice(0, 10)} at ${startedAt.slice(11, 16)} UTC (3 rows added)`,
+    );
+    expect(again.body.importedBefore).toEqual({ at: startedAt, running: false, rowsAdded: 3 });
     expect(again.body.details).toEqual([{ field: '(body)', issue: expect.stringContaining('again=true') }]);
     expect(await browns()).toBe(2);
     // Another file is another import; the same one with again=true goes in again.

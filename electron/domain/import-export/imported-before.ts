@@ -41,14 +41,18 @@ export async function refuseImportedBefore(
     .orderBy('createdAt', 'desc')
     .executeTakeFirst();
   if (!before) return;
-  const what =
-    before.status === 'running'
-      ? 'is being imported now'
-      : `was imported on ${before.createdAt.slice(0, 10)} (${before.importedRows} rows added)`;
+  const at = before.createdAt;
+  const running = before.status === 'running';
+  // The day and time in UTC, said so: a server's clock is no volunteer's (the app shows `at` in
+  // the user's own time zone).
+  const what = running
+    ? 'is being imported now'
+    : `was imported on ${at.slice(0, 10)} at ${at.slice(11, 16)} UTC (${before.importedRows} rows added)`;
   throw new DomainError(
     'conflict',
     'imported_before',
     `This file ${what}. Its rows have no externalId, so importing it again adds every one a second time.`,
     [{ field: '(body)', issue: `${what}; again=true imports it a second time` }],
+    { importedBefore: { at, running, rowsAdded: before.importedRows } },
   );
 }

@@ -7,11 +7,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { IMPORT_KINDS, type ImportJob, type ImportKind } from '#shared/schemas/imports.ts';
-import { errorMessage, isApiError } from '../../api/errors.ts';
+import { type ApiError, errorMessage, isApiError } from '../../api/errors.ts';
 import { useApi } from '../../api/provider.tsx';
 import { qk } from '../../api/query-keys.ts';
 import { sentence } from '../../forms.ts';
 import { readTab, writeTab } from '../../tab-storage.ts';
+import { dateTime } from '../../ui/format.ts';
 import { Button, Checkbox, FormError, ProgressBar, Select, TextField, useToast } from '../../ui/index.ts';
 import { saveFile } from './download.ts';
 import { SectionHeader } from './SectionHeader.tsx';
@@ -49,7 +50,7 @@ export function ImportSection() {
     },
     onError: (err, { file }) => {
       if (isApiError(err) && err.status === 409 && err.code === 'imported_before') {
-        setImportedBefore({ file, message: err.message });
+        setImportedBefore({ file, message: importedBeforeMessage(err) });
         return;
       }
       if (
@@ -194,6 +195,16 @@ export function ImportSection() {
       ) : null}
     </section>
   );
+}
+
+/**
+ * Why the file is asked about: the earlier import's day and time in the user's own time zone
+ * (the server's message says it in UTC), or the server's words while that import still runs.
+ */
+function importedBeforeMessage(err: ApiError): string {
+  const before = err.importedBefore;
+  if (!before || before.running) return err.message;
+  return `This file was imported on ${dateTime(before.at)} (${count.format(before.rowsAdded)} ${before.rowsAdded === 1 ? 'row' : 'rows'} added). Its rows have no externalId, so importing it again adds every one a second time.`;
 }
 
 function ImportProgress({
