@@ -47,7 +47,7 @@ export async function refuseImportedBefore(
   // the user's own time zone).
   const what = running
     ? 'is being imported now'
-    : `was imported on ${at.slice(0, 10)} at ${at.slice(11, 16)} UTC (${before.importedRows} rows added)`;
+    : `was imported on ${at.slice(0, 10)} at ${at.slice(11, 16)} UTC (${before.importedRows} ${before.importedRows === 1 ? 'row' : 'rows'} added)`;
   throw new DomainError(
     'conflict',
     'imported_before',
