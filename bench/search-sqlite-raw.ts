@@ -15,17 +15,13 @@
  * - the donor box asks without the total (`total=false`, as DonorPicker does): the whole match
  *   set is counted only when the page reaches the prefix tier;
  * - the page: `take` ids in the order (createdAt desc, id desc; or last gift desc nulls last,
- *   id desc within a tier), by the fastest of (a) walking the order's index and probing the
- *   match set built once (an IN list), (b) looking every match up and sorting them, (c) a
- *   window of the order's index whose seq span bounds the FTS5 read (used only when it holds
- *   the page, else (a) after it, its cost included); (d) one word by relevance as the product
- *   reads it: the tier's page off a window sized from its newest matches' density, the last
- *   tier with its total from one read (else (c), its cost included); (e) one word by relevance
- *   with its total from one read of its prefix matches, the kept contacts' words split in
- *   JavaScript as the product does since it reads them so (else (d), its cost included); (f) one
- *   word in the donor box as the product reads it since it walks: a tier's first rows off a
- *   window of the last-gift order, each contact's tier told from its own texts (else (d), its
- *   cost included);
+ *   id desc within a tier), by the fastest strategy, a fallback's cost included: `walk` the
+ *   order's index probing the match set built once; `sort` every match; a `window` of the
+ *   order's index whose seq span bounds the FTS5 read (else walk); one word by relevance read
+ *   as the product reads it: the tier's page off a window sized from its newest matches'
+ *   `density` (else window), with its total from one read, the kept words `split` in JavaScript
+ *   (else density); one word in the donor box walked and told from its `texts` (else density);
+ *   the list's whole match set read once and `held` (search-sqlite-raw-held.ts; else window);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
@@ -34,6 +30,7 @@ import { exactKey, searchWords } from '../electron/db/contact-search.ts';
 import { wholeWordsTest, wordTierTest } from '../electron/db/sqlite/index-words.ts';
 import { ftsWords } from '../electron/db/sqlite/search.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
+import { heldList } from './search-sqlite-raw-held.ts';
 
 type Db = BetterSqlite3.Database;
 type Order = 'created' | 'lastGift';
@@ -57,18 +54,14 @@ export interface RawSearch {
   /** One word in the donor box, walked and told from the texts (relevance-words.ts walkedPage), or null. */
   texts(search: string): { ids: string[]; total: number | null } | null;
 }
-export type Strategy = 'walk' | 'sort' | 'window' | 'density' | 'split' | 'texts';
-export const STRATEGIES: readonly Strategy[] = ['walk', 'sort', 'window', 'density', 'split', 'texts'];
+export const STRATEGIES = ['walk', 'sort', 'window', 'density', 'split', 'texts', 'held'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
-  const others = (db.prepare('select id from accounts where id <> ?').pluck().all(accountId) as string[]).map(
-    token,
-  );
+  const one = (source: string) => db.prepare(source).pluck();
+  const others = (one('select id from accounts where id <> ?').all(accountId) as string[]).map(token);
   const accountContacts = Number(
-    db
-      .prepare('select coalesce(sum(contacts), 0) from account_counter_slots where account_id = ?')
-      .pluck()
-      .get(accountId),
+    one('select coalesce(sum(contacts), 0) from account_counter_slots where account_id = ?').get(accountId),
   );
   const top = Number(db.prepare('select max(seq) from contacts').pluck().get());
   const ftsCount = db.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
@@ -131,6 +124,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
   // account's hex token): the best raw way, not a slower one.
   const match = (words: string[], star: '*' | '') => ftsWords(words, star);
   const scoped = (m: string) => (others.length === 0 ? m : `(${m}) NOT account : (${others.join(' OR ')})`);
+  const held = heldList(db, accountId, accountContacts, (s) => scoped(match(searchWords(s), '*')));
   /** The account's matches of a tier: the words' (scoped in FTS5), plus the exact ones the words miss. */
   const count = (m: string, key: string, nExact: number, cap?: number) =>
     Number(cap === undefined ? ftsCount.get(scoped(m)) : ftsCountCapped.get(scoped(m), cap)) +
@@ -301,6 +295,10 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
 
   return {
     run(variant, search, strategy) {
+      if (strategy === 'held') {
+        const got = variant === 'list' ? held.page(search, 20) : null;
+        return got ? withRows(variant, search, got.ids, got.total) : this.run(variant, search, 'window');
+      }
       if (strategy === 'texts') {
         const got = variant === 'box' && searchWords(search).length === 1 ? this.texts(search) : null;
         return got ?? this.run(variant, search, 'density');
