@@ -83,6 +83,19 @@ export interface ContactSearch {
     cap?: number,
   ): Promise<RawBuilder<{ seq: number }> | null>;
   /**
+   * SQLite: one page of the whole match set in creation order (`createdAt` then `id`, both
+   * `dir`), read from the full-text index's newest (or oldest) matches by seq and checked
+   * against the creation index (sqlite/creation-page.ts); null where creation and seq order
+   * disagree around the page, or the page is deeper than that read is worth.
+   */
+  creationPage?(
+    text: string,
+    accountId: string,
+    dir: 'asc' | 'desc',
+    skip: number,
+    take: number,
+  ): Promise<string[] | null>;
+  /**
    * SQLite: the account's match set of a tier (default: the whole match set; the words' matches
    * and the exact ones) read once, as the contacts' seqs, each once, for the caller to count and
    * to test an order's entries against in memory; null without words, or when the words match

@@ -15,6 +15,7 @@ import {
   sortedSeqs,
 } from '../contact-search.ts';
 import type { Db } from '../store.ts';
+import { creationPage } from './creation-page.ts';
 import { wholeWordsTest, wordTierTest } from './index-words.ts';
 
 export function sqliteContactSearch(db: Db): ContactSearch {
@@ -97,6 +98,11 @@ export function sqliteContactSearch(db: Db): ContactSearch {
         n: number;
       }>`${countWithExact(q, accountId, await accountMatch(q, accountId), cap)}`.execute(db);
       return Number(r.rows[0]?.n ?? 0);
+    },
+    async creationPage(text: string, accountId: string, dir: 'asc' | 'desc', skip: number, take: number) {
+      const q = ftsQueries(text, accountId);
+      if (q === null) return null;
+      return creationPage(db, await accountMatch(q, accountId), q.key, accountId, dir, skip, take);
     },
     async matchSeqs(text: string, accountId: string, cap: number, tier: 'words' | 'prefix' = 'prefix') {
       const q = ftsQueries(text, accountId, tier);
