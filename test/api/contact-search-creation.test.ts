@@ -15,6 +15,7 @@ import {
   prepareContact,
   type NewContactRecord,
 } from '../../electron/domain/contacts/index.ts';
+import { creationPageTuning } from '../../electron/db/sqlite/creation-page.ts';
 import { newId } from '#shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -195,5 +196,18 @@ describe('a page in creation order read from the newest (or oldest) matches by s
     // Newest first, a walk down the creation index meets it before any page's last row, and the
     // read steps aside (but where its candidates are every match); oldest first, it comes last.
     if (s.store.engine === 'sqlite') expect(answers(accounts.clockAhead, 'asc')).toBeGreaterThanOrEqual(20);
+  });
+
+  it('a check that would walk further than it may: the page is read another way, still exact', async () => {
+    const before = creationPageTuning.walk;
+    creationPageTuning.walk = 40;
+    answered.clear();
+    try {
+      await expectPages(accounts.inOrder, 'walk of 40');
+    } finally {
+      creationPageTuning.walk = before;
+    }
+    // Only where the candidates are every match (no walk), or a dense word's first page.
+    if (s.store.engine === 'sqlite') expect(answers(accounts.inOrder, 'desc')).toBeLessThan(20);
   });
 });

@@ -101,7 +101,9 @@ export function sqliteContactSearch(db: Db): ContactSearch {
     },
     async creationPage(text: string, accountId: string, dir: 'asc' | 'desc', skip: number, take: number) {
       const q = ftsQueries(text, accountId);
-      if (q === null) return null;
+      // A word longer than the index's prefixes is a merge of every word it starts, which reads
+      // newest first at about the cost of counting them all (recentDensity).
+      if (q === null || searchWords(text).some((w) => w.length > 6)) return null;
       return creationPage(db, await accountMatch(q, accountId), q.key, accountId, dir, skip, take);
     },
     async matchSeqs(text: string, accountId: string, cap: number, tier: 'words' | 'prefix' = 'prefix') {

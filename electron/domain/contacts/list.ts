@@ -6,7 +6,7 @@ import type { ContactList, ContactListItem, ContactListQuery } from '#shared/sch
 import type { Db } from '../../db/store.ts';
 import { readCounters } from '../counters.ts';
 import { heldSetApplies, heldSetPage } from './held-set.ts';
-import { type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
+import { type OrderTerm, countedSearchPage, creationOrderPage, searchPageIds } from './search.ts';
 import { relevancePage } from './relevance.ts';
 import type { DomainContext } from '../context.ts';
 
@@ -41,10 +41,15 @@ export async function listContacts(ctx: DomainContext, q: ContactListQuery): Pro
     { column: 'id', dir: direction },
   ];
   if (search !== undefined) {
+    const page = { accountId: q.accountId, text: search, order, skip: offset, take: limit };
+    // Creation order: the page from the index's newest matches, then the total alone.
+    const newest = await creationOrderPage(ctx, page);
+    const counted = newest ? await ctx.store.search.count(search, q.accountId) : null;
+    if (newest && counted !== null)
+      return { data: await contactItems(db, q.accountId, newest), total: counted, limit, offset };
     // The total and the page from one read of the match set where reading it is what costs
     // (held-set.ts heldSetPage), else in one statement where the engine builds the match set to count it
     // anyway (search.ts countedSearchPage).
-    const page = { accountId: q.accountId, text: search, order, skip: offset, take: limit };
     const both = heldSetApplies(ctx, page)
       ? await heldSetPage(ctx, page)
       : await countedSearchPage(ctx, page);

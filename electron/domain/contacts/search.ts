@@ -100,14 +100,6 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
   };
   const order = ORDER_SQL(p.order);
   if (drive === 'order' && store.engine === 'sqlite') {
-    // Creation order, the whole match set: the index's newest (or oldest) matches by seq are
-    // the page where creation follows the seqs, as it does but for contacts written out of
-    // order (ContactSearch.creationPage: null then, and the window below reads it).
-    const dir = creationDir(p.order);
-    if (dir && !p.tier && !p.without && store.search.creationPage) {
-      const ids = await store.search.creationPage(p.text, p.accountId, dir, p.skip, p.take);
-      if (ids) return ids;
-    }
     // The entries the density says hold the page, half as many again and a few more. If they
     // held too few matches, once more, sized by the density they showed (half as many again
     // as that says: a word whose first 18,000 entries hold 19 of the 20 wanted reads ~29,000
@@ -174,6 +166,23 @@ export async function searchPageIds(ctx: DomainContext, p: SearchPage): Promise<
   const rows = await sql<{ id: string }>`select contacts.id from contacts where ${cond()}
     order by ${order} limit ${p.take} offset ${p.skip}`.execute(store.db);
   return rows.rows.map((r) => r.id);
+}
+
+/**
+ * SQLite, creation order, the whole match set: the page read from the index's newest (or oldest)
+ * matches by seq (ContactSearch.creationPage), which is the page where creation follows the
+ * seqs, as it does but for contacts written out of order; cheaper than a window of the order
+ * (searchPageIds) or the whole set held (heldSetPage), and it needs no count, so the caller
+ * counts alone. Null where it does not apply or does not hold: the caller reads the page its
+ * other ways.
+ */
+export async function creationOrderPage(
+  ctx: DomainContext,
+  p: Pick<SearchPage, 'accountId' | 'text' | 'order' | 'skip' | 'take' | 'tier' | 'without'>,
+): Promise<string[] | null> {
+  const dir = creationDir(p.order);
+  if (!dir || p.tier || p.without || !ctx.store.search.creationPage) return null;
+  return ctx.store.search.creationPage(p.text, p.accountId, dir, p.skip, p.take);
 }
 
 /** The direction of an order by creation (`createdAt`, then `id` the same way), else null. */

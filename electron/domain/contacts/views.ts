@@ -17,7 +17,13 @@ import type {
   GivingTotals,
 } from '#shared/schemas/contact-views.ts';
 import { readCounters } from '../counters.ts';
-import { type ContactOrderColumn, type OrderTerm, countedSearchPage, searchPageIds } from './search.ts';
+import {
+  type ContactOrderColumn,
+  type OrderTerm,
+  countedSearchPage,
+  creationOrderPage,
+  searchPageIds,
+} from './search.ts';
 import { relevancePage } from './relevance.ts';
 import { contactNotFound, getContactRow } from './read.ts';
 import type { DomainContext } from '../context.ts';
@@ -111,30 +117,19 @@ export async function listContactSummaries(
     // then the page: driven by the match, or read off the order's index for a broad match
     // (as listContacts).
     const order = summaryOrder(sortBy, q.sortOrder ?? DEFAULT_ORDER[sortBy]);
-    const both =
+    const search =
       q.search !== undefined
-        ? await countedSearchPage(ctx, {
-            accountId: q.accountId,
-            text: q.search,
-            order,
-            skip: offset,
-            take: limit,
-          })
+        ? { accountId: q.accountId, text: q.search, order, skip: offset, take: limit }
         : null;
-    const counted =
-      both || q.search === undefined ? null : await ctx.store.search.count(q.search, q.accountId);
+    // Creation order: the page from the index's newest matches first (creationOrderPage).
+    const newest = search ? await creationOrderPage(ctx, search) : null;
+    const both = search && !newest ? await countedSearchPage(ctx, search) : null;
+    const counted = both || !search ? null : await ctx.store.search.count(search.text, q.accountId);
     if (both) {
       ({ ids, total } = both);
-    } else if (counted !== null && q.search !== undefined) {
+    } else if (search && counted !== null) {
       total = counted;
-      ids = await searchPageIds(ctx, {
-        accountId: q.accountId,
-        text: q.search,
-        size: counted,
-        order,
-        skip: offset,
-        take: limit,
-      });
+      ids = newest ?? (await searchPageIds(ctx, { ...search, size: counted }));
     } else {
       total = (await readCounters(db, q.accountId)).contacts;
       ids = (await contactSummaryPageQuery(ctx, { ...q, search: undefined, sortBy }).execute()).map(
