@@ -1,9 +1,8 @@
 /**
  * The same work as each HTTP search variant, by hand (bench/search-sqlite.ts): prepared
  * statements over better-sqlite3 on the same file, no Fastify, no Kysely, no zod. Each page is
- * read by every raw strategy that gives the right answer, and a search's baseline is the
- * strategy that was fastest for it after the fact (the lowest p50 over its rounds): an oracle
- * no product can be, since it picks after measuring all of them.
+ * read by every raw strategy that gives the right answer, and a search's baseline is the one
+ * fastest for it after the fact (lowest p50): an oracle no product can be.
  *
  * The work, per request, as the route answers it:
  * - the account-scoped count of the whole match set (the total the page shows): the words'
@@ -18,10 +17,10 @@
  *   id desc within a tier), by the fastest strategy, a fallback's cost included: `walk` the
  *   order's index probing the match set built once; `sort` every match; a `window` of the
  *   order's index whose seq span bounds the FTS5 read (else walk); one word by relevance read
- *   as the product reads it: the tier's page off a window sized from its newest matches'
- *   `density` (else window), with its total from one read, the kept words `split` in JavaScript
- *   (else density); one word in the donor box walked and told from its `texts` (else density);
- *   the list's whole match set read once and `held` (search-sqlite-raw-held.ts; else window);
+ *   as the product does: off a window sized from its newest matches' `density` (else window),
+ *   with its total from one read, the kept words `split` in JavaScript (else density); one word
+ *   in the donor box walked and told from its `texts` (else density); the list's match set read
+ *   once and `held`, or its `newest` matches (search-sqlite-raw-list.ts; else window);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
@@ -30,7 +29,7 @@ import { exactKey, searchWords } from '../electron/db/contact-search.ts';
 import { wholeWordsTest, wordTierTest } from '../electron/db/sqlite/index-words.ts';
 import { ftsWords } from '../electron/db/sqlite/search.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
-import { heldList } from './search-sqlite-raw-held.ts';
+import { rawList } from './search-sqlite-raw-list.ts';
 
 type Db = BetterSqlite3.Database;
 type Order = 'created' | 'lastGift';
@@ -54,7 +53,7 @@ export interface RawSearch {
   /** One word in the donor box, walked and told from the texts (relevance-words.ts walkedPage), or null. */
   texts(search: string): { ids: string[]; total: number | null } | null;
 }
-export const STRATEGIES = ['walk', 'sort', 'window', 'density', 'split', 'texts', 'held'] as const;
+export const STRATEGIES = ['walk', 'sort', 'window', 'density', 'split', 'texts', 'held', 'newest'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
@@ -79,9 +78,10 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
        and c.seq not in (select rowid from contacts_fts where contacts_fts match ?)`,
     )
     .pluck();
-  const set = (bounded: boolean) =>
-    `select rowid from contacts_fts where contacts_fts match ?${bounded ? ' and rowid between ? and ?' : ''}
-     union all select rowid from contacts_exact where contacts_exact match ?${bounded ? ' and rowid between ? and ?' : ''}`;
+  // A JS number binds as a REAL, which FTS5 ignores as a rowid bound (it reads every match): cast.
+  const range = (b: boolean) => (b ? ' and rowid between cast(? as integer) and cast(? as integer)' : '');
+  const set = (b: boolean) => `select rowid from contacts_fts where contacts_fts match ?${range(b)}
+     union all select rowid from contacts_exact where contacts_exact match ?${range(b)}`;
   /** The tiers above, left out of a lower tier's page: the exact tier, or the words tier (exact included). */
   const without = {
     exact: 'and seq not in (select rowid from contacts_exact where contacts_exact match ?)',
@@ -124,12 +124,14 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
   // account's hex token): the best raw way, not a slower one.
   const match = (words: string[], star: '*' | '') => ftsWords(words, star);
   const scoped = (m: string) => (others.length === 0 ? m : `(${m}) NOT account : (${others.join(' OR ')})`);
-  const held = heldList(db, accountId, accountContacts, (s) => scoped(match(searchWords(s), '*')));
   /** The account's matches of a tier: the words' (scoped in FTS5), plus the exact ones the words miss. */
   const count = (m: string, key: string, nExact: number, cap?: number) =>
     Number(cap === undefined ? ftsCount.get(scoped(m)) : ftsCountCapped.get(scoped(m), cap)) +
     (nExact > 0 ? Number(exactMissed.get(accountId, key, m)) : 0);
-
+  const prefixOf = (s: string) => match(searchWords(s), '*');
+  const all = (s: string, key = quote(exactKey(s) ?? '')) =>
+    count(prefixOf(s), key, Number(exactCount.get(accountId, key)));
+  const list = rawList(db, accountId, accountContacts, (s) => scoped(prefixOf(s)), all);
   /** One tier's page: `take` ids after `skip`, the tiers above (`out`) left out. */
   const page = (
     strategy: Strategy,
@@ -295,8 +297,8 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
 
   return {
     run(variant, search, strategy) {
-      if (strategy === 'held') {
-        const got = variant === 'list' ? held.page(search, 20) : null;
+      if (strategy === 'held' || strategy === 'newest') {
+        const got = variant === 'list' ? list.page(strategy, search, 20) : null;
         return got ? withRows(variant, search, got.ids, got.total) : this.run(variant, search, 'window');
       }
       if (strategy === 'texts') {
