@@ -9,26 +9,13 @@
  * years on). Expected pages are computed here from what was stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpCounters } from '../../electron/domain/counters.ts';
-import {
-  insertContactRecords,
-  prepareContact,
-  type NewContactRecord,
-} from '../../electron/domain/contacts/index.ts';
 import { creationPageTuning } from '../../electron/db/sqlite/creation-page.ts';
-import { newId } from '#shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
+import { type StatedContact, storeContacts } from '../helpers/seed-contacts.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
-interface Stored {
-  id: string;
-  accountId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  createdAt: string;
-}
-type Person = Omit<Stored, 'id' | 'accountId'>;
+type Person = StatedContact;
+type Stored = Person & { id: string; accountId: string };
 
 const FIRST = ['Ada', 'Ben', 'Bea', 'Jo', 'José', 'Zoë', 'Zoe', 'Robert', 'Łukasz'];
 const LAST = ['Brown', 'Browning', 'Walker', 'Walkerson', 'Núñez', 'Żółć', 'Hale'];
@@ -47,23 +34,8 @@ const answered = new Map<string, number>();
 const answers = (accountId: string, dir: 'asc' | 'desc') => answered.get(`${accountId} ${dir}`) ?? 0;
 
 async function add(accountId: string, people: Person[]): Promise<void> {
-  const records: NewContactRecord[] = [];
-  for (const p of people) {
-    const id = newId('contact');
-    records.push(
-      prepareContact(
-        { accountId, firstName: p.firstName, lastName: p.lastName, primaryEmail: p.email },
-        [],
-        id,
-        p.createdAt,
-      ),
-    );
-    stored.push({ id, accountId, ...p });
-  }
-  await s.store.write(async (trx) => {
-    await insertContactRecords(trx, records);
-    await bumpCounters(trx, accountId, { contacts: records.length });
-  });
+  const ids = await storeContacts(s.store, accountId, people);
+  people.forEach((p, i) => stored.push({ id: ids[i]!, accountId, ...p }));
 }
 
 const plain = (t: string) =>
@@ -73,7 +45,10 @@ const plain = (t: string) =>
     .toLowerCase()
     .replace(/ł/g, 'l');
 
-/** Contact `i`, created `i` minutes after `from`; one in five is Jo Li, whose email does not say so (matched by the exact key alone). */
+/**
+ * Contact `i`, created `i` minutes after `from`. One in five is Jo Li, whose email does not say
+ * so: `joli` finds them by the exact key alone.
+ */
 function person(i: number, from: string): Person {
   const [firstName, lastName] =
     i % 5 === 3 ? ['Jo', 'Li'] : [FIRST[(i * 7) % FIRST.length]!, LAST[(i * 3) % LAST.length]!];

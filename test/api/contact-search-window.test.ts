@@ -10,15 +10,9 @@
  * Expected pages are computed here from what was stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpCounters } from '../../electron/domain/counters.ts';
-import {
-  insertContactRecords,
-  prepareContact,
-  type NewContactRecord,
-} from '../../electron/domain/contacts/index.ts';
 import { searchTuning } from '../../electron/domain/contacts/search.ts';
-import { newId } from '#shared/ids.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
+import { storeContacts } from '../helpers/seed-contacts.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 interface Stored {
@@ -43,30 +37,8 @@ const auth = new Map<string, Record<string, string>>();
 const stored: Stored[] = [];
 
 async function add(accountId: string, rows: Array<Omit<Stored, 'id' | 'accountId'>>): Promise<void> {
-  const records: NewContactRecord[] = [];
-  for (const r of rows) {
-    const id = newId('contact');
-    const rec = prepareContact(
-      {
-        accountId,
-        firstName: r.firstName,
-        lastName: r.lastName,
-        organization: r.organization,
-        primaryEmail: r.email,
-      },
-      [],
-      id,
-      r.createdAt,
-    );
-    rec.row.totalCents = r.totalCents;
-    rec.row.lastDonationDate = r.lastDonationDate;
-    records.push(rec);
-    stored.push({ id, accountId, ...r });
-  }
-  await s.store.write(async (trx) => {
-    await insertContactRecords(trx, records);
-    await bumpCounters(trx, accountId, { contacts: records.length });
-  });
+  const ids = await storeContacts(s.store, accountId, rows);
+  rows.forEach((r, i) => stored.push({ id: ids[i]!, accountId, ...r }));
 }
 
 /** A contact of the usual kind, number `i`; about half have given, on a day unrelated to `i`. */

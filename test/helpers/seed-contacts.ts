@@ -316,3 +316,48 @@ export function expectedOrder(
   };
   return [...contacts].sort((c, d) => sign * (key(c, d) || byText(c.id, d.id)));
 }
+
+/** A contact as a test states it: creation time given, giving where given. */
+export interface StatedContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+  organization?: string | null;
+  createdAt: string;
+  lastDonationDate?: string | null;
+  totalCents?: number;
+}
+
+/**
+ * Writes `people` into `accountId` as stated, in order, in one transaction (for search tests that
+ * shape the seqs themselves: contacts written late with old dates, and the like); their new ids,
+ * in the same order.
+ */
+export async function storeContacts(
+  store: Store,
+  accountId: string,
+  people: readonly StatedContact[],
+): Promise<string[]> {
+  const records = people.map((p) => {
+    const rec = prepareContact(
+      {
+        accountId,
+        firstName: p.firstName,
+        lastName: p.lastName,
+        organization: p.organization ?? null,
+        primaryEmail: p.email,
+      },
+      [],
+      newId('contact'),
+      p.createdAt,
+    );
+    if (p.totalCents !== undefined) rec.row.totalCents = p.totalCents;
+    if (p.lastDonationDate !== undefined) rec.row.lastDonationDate = p.lastDonationDate;
+    return rec;
+  });
+  await store.write(async (trx) => {
+    await insertContactRecords(trx, records);
+    await bumpCounters(trx, accountId, { contacts: records.length });
+  });
+  return records.map((r) => r.row.id);
+}
