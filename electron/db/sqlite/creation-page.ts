@@ -26,7 +26,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../store.ts';
 
 /** The deepest page (skip + take) read this way; deeper ones read more candidates than it saves. */
-export const CREATION_PAGE_DEPTH = 200;
+const CREATION_PAGE_DEPTH = 200;
 
 export const creationPageTuning = {
   /**

@@ -104,7 +104,11 @@ export function sqliteContactSearch(db: Db): ContactSearch {
       // A word longer than the index's prefixes is a merge of every word it starts, which reads
       // newest first at about the cost of counting them all (recentDensity).
       if (q === null || searchWords(text).some((w) => w.length > 6)) return null;
-      return creationPage(db, await accountMatch(q, accountId), q.key, accountId, dir, skip, take);
+      // The accounts' sizes as last read (the count after it reads them again): sizes a few
+      // writes old only widen the candidates, which keep the account's own, or make the read
+      // step aside.
+      const m = lastSizes ? matchFor(q, accountId, lastSizes) : await accountMatch(q, accountId);
+      return creationPage(db, m, q.key, accountId, dir, skip, take);
     },
     async matchSeqs(text: string, accountId: string, cap: number, tier: 'words' | 'prefix' = 'prefix') {
       const q = ftsQueries(text, accountId, tier);
