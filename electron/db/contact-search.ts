@@ -122,27 +122,31 @@ export interface ContactSearch {
   windowScan?(text: string, accountId: string, among: Expression<unknown>): Promise<WindowScan | null>;
   /**
    * SQLite, one word of plain letters and digits: a contact's tier for it told from the
-   * contact's own texts, for a walk of an order that needs no count (a page without its
-   * total): the walk reads each entry's row, where the full-text index would be read to its
-   * end for the page (`jane`: 49,000 matches each tested against the walk). Null otherwise.
+   * contact's own texts, for a walk of an order that stops as soon as a tier's page is full:
+   * the walk reads a row per entry, where the full-text index would be read to its end to test
+   * each match against a window of the order (`jane`: 49,000 matches). Null otherwise.
    */
   textTest?(text: string): TextTest | null;
+  /**
+   * SQLite: `count` of the prefix tier (the whole match set) as an SQL expression, to be read
+   * in the same statement as a page. Null without words.
+   */
+  countSql?(text: string, accountId: string): Promise<RawBuilder<number> | null>;
 }
 
 /** A contact tested by its own texts for a one-word search (ContactSearch.textTest). */
 export interface TextTest {
   /**
-   * Over `contacts`: false only for a contact that cannot match (all its texts plain ASCII and
-   * none holding the word), so that only the others' texts are read out and split.
+   * Over `contacts`: false only for a contact whose texts cannot hold the word (GLOB patterns
+   * over its full-text columns), so that only the few others are told.
    */
   candidate: RawBuilder<SqlBool>;
-  /** The texts the index holds a contact's words from, as a JSON array, over `contacts`. */
-  texts: RawBuilder<string>;
   /**
-   * The contact's tier from its texts (parsed): the word whole ('words'), only a prefix
-   * ('prefix'), or neither ('none'); null when a text cannot be split here as the index splits it.
+   * Over `contacts`: its tier for the word from its texts, split as the index splits them: the
+   * word whole ('words'), only a prefix ('prefix'), neither ('none'), or 'unknown' where a text
+   * cannot be split here (the caller then reads the page another way).
    */
-  tierOf(texts: ReadonlyArray<string | null>): 'words' | 'prefix' | 'none' | null;
+  tier: RawBuilder<string>;
 }
 
 /** Contacts' seqs read from the index (ContactSearch.matchSeqs), each once, in ascending order. */

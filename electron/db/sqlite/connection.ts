@@ -7,6 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Db } from '../store.ts';
+import { registerWordTier } from './index-words.ts';
 
 export interface ConnectionOptions {
   /** Milliseconds to wait for another process's write lock. */
@@ -33,6 +34,8 @@ export function connect(file: string, opts: ConnectionOptions): BetterSqlite3.Da
   raw.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   raw.pragma(`cache_size = ${-1024 * Math.max(2, Math.round(opts.cacheMiB ?? 64))}`); // KiB: 64 MiB by default
   raw.pragma('temp_store = MEMORY');
+  // The search's own SQL function (a contact's tier for a searched word, told from its texts).
+  registerWordTier(raw);
   if (opts.walCheckpointMiB !== undefined) {
     const pageSize = Number(raw.pragma('page_size', { simple: true }));
     raw.pragma(

@@ -105,3 +105,63 @@ export function wordTierTest(
     return unknown ? null : prefix ? 'prefix' : 'none';
   };
 }
+
+/** The SQL function TextTest.tier calls (db/sqlite/search.ts), registered on every connection. */
+export const WORD_TIER_FUNCTION = 'giftdesk_word_tier';
+
+/** How many contacts the SQL function told, and how many it could not (read by the tests). */
+export const wordTierCalls = { told: 0, unknown: 0 };
+
+/**
+ * Registers WORD_TIER_FUNCTION on a connection (connection.ts): `giftdesk_word_tier(word,
+ * text, …)` is a contact's tier for one searched word told from its texts (wordTierTest):
+ * 'words', 'prefix', 'none', or 'unknown' where a text cannot be split here (or the word is not
+ * the index's one word for itself). A statement can then stop walking an order as soon as a
+ * tier's page is full, where telling the tier after the statement needs the whole window read
+ * out first.
+ */
+export function registerWordTier(db: {
+  function(
+    name: string,
+    opts: { deterministic: boolean; varargs: boolean },
+    fn: (...args: unknown[]) => unknown,
+  ): unknown;
+}): void {
+  const tests = new Map<string, ReturnType<typeof wordTierTest>>();
+  db.function(WORD_TIER_FUNCTION, { deterministic: true, varargs: true }, (word, ...texts) => {
+    if (typeof word !== 'string') return 'unknown';
+    let test = tests.get(word);
+    if (test === undefined) {
+      // A few words a statement: the tests of the last 64 words searched are kept.
+      if (tests.size >= 64) tests.delete(tests.keys().next().value as string);
+      test = wordTierTest(word);
+      tests.set(word, test);
+    }
+    const tier = test ? test(texts.map((t) => (typeof t === 'string' ? t : null))) : null;
+    if (tier === null) wordTierCalls.unknown += 1;
+    else wordTierCalls.told += 1;
+    return tier ?? 'unknown';
+  });
+}
+
+/**
+ * For one searched word of ASCII letters and digits: GLOB patterns that every text the index
+ * finds the word in (as a whole word or a prefix) matches, case and accents aside, so a walk
+ * reads out only the few contacts that can hold it (`jane`: 66 of 1,095, where testing for
+ * any letter not ASCII kept 531). The index folds each character to one (a letter with its
+ * accent, a capital) or drops it (the combining accents U+0300–U+0331, folded to nothing with
+ * remove_diacritics), and the letters of shared/fold.ts that become two are replaced before it
+ * splits. So the word's letters stand in the text one character each, in a row, each the
+ * letter itself, its capital, or a character beyond ASCII (`word`), unless the text holds a
+ * dropped accent or a letter that becomes two (`split`: a candidate whatever it spells).
+ */
+export function wordGlobs(word: string): { word: string; split: string } | null {
+  if (!/^[a-z0-9]+$/.test(word)) return null;
+  const beyond = '\u0080-\u{10FFFF}';
+  const letter = (c: string) => `[${c}${c === c.toUpperCase() ? '' : c.toUpperCase()}${beyond}]`;
+  const two = Object.entries(LETTER_FOLDS)
+    .filter(([, to]) => to.length !== 1)
+    .map(([from]) => from)
+    .join('');
+  return { word: `*${[...word].map(letter).join('')}*`, split: `*[\u0300-\u0331${two}]*` };
+}
