@@ -19,17 +19,19 @@
  *   order's index whose seq span bounds the FTS5 read (else walk); one word by relevance read
  *   as the product does: off a window sized from its newest matches' `density` (else window),
  *   with its total from one read, the kept words `split` in JavaScript (else density); one word
- *   in the donor box walked and told from its `texts` (else density); the list's match set read
+ *   by relevance or in the donor box walked until its page is full, each contact told from its
+ *   `texts` (else density); the list's match set read
  *   once and `held`, or its `newest` matches (search-sqlite-raw-list.ts; else window);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
-import { wholeWordsTest, wordTierTest } from '../electron/db/sqlite/index-words.ts';
+import { registerWordTier, wholeWordsTest } from '../electron/db/sqlite/index-words.ts';
 import { ftsWords } from '../electron/db/sqlite/search.ts';
 import { wordsCap } from '../electron/domain/contacts/relevance.ts';
 import { rawList } from './search-sqlite-raw-list.ts';
+import { rawWalk } from './search-sqlite-raw-walk.ts';
 
 type Db = BetterSqlite3.Database;
 type Order = 'created' | 'lastGift';
@@ -50,13 +52,14 @@ export interface RawSearch {
   density(variant: RawVariant, search: string): { ids: string[]; total: number | null } | null;
   /** One word by relevance with its total from one read (relevance.ts wordsPageWithTotal), or null. */
   split(search: string): { ids: string[]; total: number | null } | null;
-  /** One word in the donor box, walked and told from the texts (relevance-words.ts walkedPage), or null. */
-  texts(search: string): { ids: string[]; total: number | null } | null;
+  /** One word by relevance or in the donor box, walked and told (relevance-words.ts walkedPage), or null. */
+  texts(variant: RawVariant, search: string): { ids: string[]; total: number | null } | null;
 }
 export const STRATEGIES = ['walk', 'sort', 'window', 'density', 'split', 'texts', 'held', 'newest'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
 export function rawSearch(db: Db, accountId: string): RawSearch {
+  registerWordTier(db);
   const one = (source: string) => db.prepare(source).pluck();
   const others = (one('select id from accounts where id <> ?').all(accountId) as string[]).map(token);
   const accountContacts = Number(
@@ -258,32 +261,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     return null;
   };
 
-  /** One word's tier page (the exact tier left out) as the product's walk reads it: null if short or untold. */
-  const walkTexts = (word: string, m: string, tier: 'words' | 'prefix', key: string, take: number) => {
-    const tierOf = wordTierTest(word);
-    const w = densityWindow(m, take);
-    if (!tierOf || w === null || !/^[a-z0-9]+$/.test(word)) return null;
-    const name = `first_name || ' ' || coalesce(middle_name, '') || ' ' || last_name`;
-    const email = `coalesce(email, '') || ' ' || coalesce(primary_email, '')`;
-    const plain = ['first_name', 'middle_name', 'last_name', 'email', 'primary_email', 'organization']
-      .map((x) => `octet_length(${x}) != length(${x}) or instr(lower(${x}), @w) > 0`)
-      .join(' or ');
-    const r = stmt(
-      `texts ${w}`,
-      () => `select json_group_array(json_array(id, ${name}, ${email}, coalesce(organization, ''))
-          order by ${ORDER.lastGift.sql})
-          filter (where (${plain}) and seq not in (${exactKeys})) as kept
-        from (${lastGiftWalk('*', w)})`,
-    ).get({ a: accountId, w: word, k: key }) as { kept: string };
-    const ids: string[] = [];
-    for (const [id, ...texts] of JSON.parse(r.kept) as Array<[string, string, string, string]>) {
-      const t = tierOf(texts);
-      if (t === null) return null;
-      if (t === tier) ids.push(id);
-      if (ids.length === take) return ids;
-    }
-    return null;
-  };
+  const walkTexts = rawWalk(db, { accountId, densityWindow, lastGiftWalk, exactKeys });
 
   /** The exact tier's first `take`: the exact key's few matches, sorted. */
   const exactPage = (key: string, take: number) =>
@@ -302,7 +280,8 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
         return got ? withRows(variant, search, got.ids, got.total) : this.run(variant, search, 'window');
       }
       if (strategy === 'texts') {
-        const got = variant === 'box' && searchWords(search).length === 1 ? this.texts(search) : null;
+        const got =
+          variant !== 'list' && searchWords(search).length === 1 ? this.texts(variant, search) : null;
         return got ?? this.run(variant, search, 'density');
       }
       if (strategy === 'split') {
@@ -369,19 +348,20 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       const missed = nExact > 0 ? Number(exactMissed.get(accountId, key, prefix)) : 0;
       return withRows(variant, search, [...ids, ...last.ids], variant === 'box' ? null : last.n + missed);
     },
-    texts(search) {
+    texts(variant, search) {
       const words = searchWords(search);
       const key = quote(exactKey(search) ?? '');
-      const [take, nExact] = [8, Number(exactCount.get(accountId, key))];
+      const [take, nExact] = [variant === 'box' ? 8 : 20, Number(exactCount.get(accountId, key))];
+      const total = () => (variant === 'box' ? null : count(match(words, '*'), key, nExact));
       const ids = nExact > 0 ? exactPage(key, take) : [];
-      if (ids.length === take) return withRows('box', search, ids, null);
+      if (ids.length === take) return withRows(variant, search, ids, total());
       const whole = match(words, '');
       const inWords = walkTexts(words[0]!, whole, 'words', key, take - ids.length);
-      if (inWords) return withRows('box', search, [...ids, ...inWords], null);
+      if (inWords) return withRows(variant, search, [...ids, ...inWords], total());
       const nWords = Math.max(nExact, count(whole, key, nExact, wordsCap(take, accountContacts)));
       if (nWords !== nExact) return null;
       const last = walkTexts(words[0]!, match(words, '*'), 'prefix', key, take - ids.length);
-      return last ? withRows('box', search, [...ids, ...last], null) : null;
+      return last ? withRows(variant, search, [...ids, ...last], total()) : null;
     },
     split(search) {
       const words = searchWords(search);
