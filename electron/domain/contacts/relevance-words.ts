@@ -1,8 +1,9 @@
 /**
  * SQLite, one word: relevance's tier pages (relevance.ts) off a window of the last-gift order
- * sized from the word's density among the newest contacts: read with the whole match set's
- * total from one read of the full-text index (windowPage), or without a total, each walked
- * contact's tier told from its own texts (walkedPage).
+ * sized from the word's density among the newest contacts: walked until the page is full, each
+ * contact that can hold the word told from its own texts (walkedPage), with the whole match
+ * set's total in the same statement when it is wanted; or, where the window is not short beside
+ * the word's matches, with the total from one read of the full-text index (windowPage).
  */
 import { type SqlBool, sql } from 'kysely';
 import type { DomainContext } from '../context.ts';
@@ -34,9 +35,9 @@ const DENSITY_SAMPLE = 128;
  * 1,200 for a first page of 20). A window that comes up short costs the page read another
  * way after it, about three times a window's read; a wider one costs little (its seqs' set):
  * with half as many again and no more, `siob` in the donor box (8 rows) had 7 of them in its
- * window of 329, where the density said 15. With it, whether a page without its total should
- * walk it (walkedPage): where the window is shorter than the tier's matches (density ×
- * contacts) by searchTuning.sqliteWalkCost. Null when the tier has fewer matches than the
+ * window of 329, where the density said 15. With it, whether the page should be walked
+ * (walkedPage): where the window is shorter than the tier's matches (density × contacts) by
+ * searchTuning.sqliteWalkCost. Null when the tier has fewer matches than the
  * sample (looked up and sorted: cheaper), or the window would be too wide to be worth it
  * (searchPageIds' streamed window).
  */
@@ -114,12 +115,14 @@ export async function wordsTierPage(ctx: DomainContext, p: TierPage): Promise<st
 
 /**
  * SQLite, one word, the total wanted: the page of relevance's whole-word tier (as wordsTierPage)
- * and the whole match set's total from one read of the word's matches (windowPage), where
- * wordsTierPage and then the count read two term lists to their ends (`jane`, 49,751 matches
- * each: 3.3 + 2.6 ms). The window is the one wordsTierPage would test, sized from the whole
- * word's density. Only where the word's prefix matches are not much broader than its
- * whole-word ones: each match read is tested against the window, and `jan` among `jane`'s
- * would pay that for nothing. Null where it does not apply or is not the true page.
+ * and the whole match set's total in one statement: walked (walkedPage, the count beside it)
+ * where the window is short beside the word's matches, else from one read of the word's
+ * matches (windowPage), where wordsTierPage and then the count read two term lists to their
+ * ends (`jane`, 49,751 matches each: 3.3 + 2.6 ms). The window is the one wordsTierPage would
+ * test, sized from the whole word's density. Only where the word's prefix matches are not much
+ * broader than its whole-word ones: the walk tells each of them on its way, and the one read
+ * tests each against the window, and `jan` among `jane`'s would pay that for nothing. Null
+ * where it does not apply or is not the true page.
  */
 export async function wordsPageWithTotal(
   ctx: DomainContext,
@@ -140,9 +143,10 @@ export async function wordsPageWithTotal(
 
 /**
  * SQLite, one word: the page of relevance's last tier (every word a prefix, the whole-word
- * tier left out) that skips `skip` of its rows, with the whole match set's total, from one
- * read of the word's matches (windowPage), where otherwise two read them all (the total, then
- * the page testing every match against a window). The window is sized from the tier's
+ * tier left out) that skips `skip` of its rows, with the whole match set's total when it is
+ * wanted: walked (walkedPage) where the window is short beside the tier's matches, else from
+ * one read of the word's matches (windowPage), where otherwise two read them all (the total,
+ * then the page testing every match against a window). The window is sized from the tier's
  * density. Used only when it is the true page: `want` rows found (the window is a prefix of
  * the order), or the window was the whole account. Else null.
  */
