@@ -169,8 +169,9 @@ export function sqliteContactSearch(db: Db): ContactSearch {
     textTest(text: string): TextTest | null {
       const words = searchWords(text);
       const word = words[0];
-      const globs = word === undefined ? null : wordGlobs(word);
-      if (words.length !== 1 || word === undefined || !globs || !wordTierTest(word)) return null;
+      if (words.length !== 1 || word === undefined) return null;
+      const globs = wordGlobs(word);
+      if (!globs || !wordTierTest(word)) return null;
       // Column by column (one text of all six, built three times a contact, cost a walk of
       // 1,100 entries 1.7 against 1.4 ms). A text of plain ASCII (its length in bytes is its
       // length in characters) holds the word as it is, case aside: LIKE, which ignores ASCII

@@ -131,11 +131,10 @@ export async function wordsPageWithTotal(
   const whole = await p.density('words');
   const prefix = whole === null ? null : await p.density('prefix');
   if (whole === null || prefix === null || prefix > 2 * whole) return null;
-  const window = windowFor(whole, p.skip + p.want, p.accountContacts);
-  if (window === null) return null;
-  // Walked where the window is short beside the word's matches (densityWindow's rule).
-  const walk = window * searchTuning.sqliteWalkCost <= whole * p.accountContacts;
-  const walked = walk ? await walkedPage(ctx, p, window, 'words', true) : null;
+  const sized = await densityWindow(p.density, 'words', p.skip + p.want, p.accountContacts);
+  if (sized === null) return null;
+  const { window } = sized;
+  const walked = sized.walk ? await walkedPage(ctx, p, window, 'words', true) : null;
   const r =
     walked?.total != null ? { ids: walked.ids, total: walked.total } : await windowPage(ctx, p, window, true);
   return r && r.ids.length === p.want ? r : null;
