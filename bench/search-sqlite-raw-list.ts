@@ -42,13 +42,13 @@ export function rawList(
   const walk = db
     .prepare(
       `select json_group_array(seq) from (select seq from contacts where account_id = ?
-       order by created_at desc, id desc limit ? offset ?)`,
+       order by created_at desc, id desc limit +? offset ?)`,
     )
     .pluck();
   const sorted = db
     .prepare(
       `select id from contacts where seq in (select value from json_each(?)) and +account_id = ?
-       order by created_at desc, id desc limit ?`,
+       order by created_at desc, id desc limit +?`,
     )
     .pluck();
   const bySeq = db.prepare(`select seq, id from contacts where seq in (select value from json_each(?))`);

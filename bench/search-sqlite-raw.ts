@@ -24,6 +24,10 @@
  *   once and `held`, or its `newest` matches (search-sqlite-raw-list.ts; else window);
  * - the page's fields: the list row (GET /contacts) or the summary with the primary city (the
  *   donor box), one statement by id.
+ *
+ * A bound LIMIT is written `limit +?`, as the app's connection sends it (limitNotPlanned in
+ * electron/db/sqlite/connection.ts): as a bare parameter SQLite plans with its value and
+ * prepares the statement again at every run.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { exactKey, searchWords } from '../electron/db/contact-search.ts';
@@ -68,7 +72,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
   const top = Number(db.prepare('select max(seq) from contacts').pluck().get());
   const ftsCount = db.prepare('select count(*) from contacts_fts where contacts_fts match ?').pluck();
   const ftsCountCapped = db
-    .prepare('select count(*) from (select rowid from contacts_fts where contacts_fts match ? limit ?)')
+    .prepare('select count(*) from (select rowid from contacts_fts where contacts_fts match ? limit +?)')
     .pluck();
   const exactCount = db
     .prepare(
@@ -119,7 +123,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     bounds.set(
       o,
       db.prepare(
-        `select min(seq) as lo, max(seq) as hi, count(*) as n from (select seq from contacts where account_id = ? order by ${ORDER[o].sql} limit ?)`,
+        `select min(seq) as lo, max(seq) as hi, count(*) as n from (select seq from contacts where account_id = ? order by ${ORDER[o].sql} limit +?)`,
       ),
     );
 
@@ -157,8 +161,8 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
       if (b.lo != null && (b.hi - b.lo + 1) * 4 <= top) {
         const ids = stmt(
           `window ${order} ${out?.tier}`,
-          () => `select id from (select ${o.cols} from contacts where account_id = ? order by ${o.sql} limit ?)
-            where seq in (${set(true)}) ${outSql} order by ${o.sql} limit ? offset ?`,
+          () => `select id from (select ${o.cols} from contacts where account_id = ? order by ${o.sql} limit +?)
+            where seq in (${set(true)}) ${outSql} order by ${o.sql} limit +? offset ?`,
         )
           .pluck()
           .all(accountId, window, m, b.lo, b.hi, key, b.lo, b.hi, ...outArgs, take, skip) as string[];
@@ -171,7 +175,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     return stmt(
       `${strategy} ${order} ${out?.tier}`,
       () => `select id from contacts where ${acct} = ? and seq in (${set(false)}) ${outSql}
-        order by ${o.sql} limit ? offset ?`,
+        order by ${o.sql} limit +? offset ?`,
     )
       .pluck()
       .all(accountId, m, key, ...outArgs, take, skip) as string[];
@@ -268,7 +272,7 @@ export function rawSearch(db: Db, accountId: string): RawSearch {
     stmt(
       'exact',
       () => `select id from contacts where +account_id = ? and seq in (select rowid from contacts_exact where contacts_exact match ?)
-        order by ${ORDER.lastGift.sql} limit ?`,
+        order by ${ORDER.lastGift.sql} limit +?`,
     )
       .pluck()
       .all(accountId, key, take) as string[];
