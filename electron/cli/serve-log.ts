@@ -57,13 +57,32 @@ export function openServeLog(opts: ServeLogOptions): ServeLog {
   }
   const fd = fs.openSync(file, 'a', 0o600);
   fs.fchmodSync(fd, 0o600); // an older, wider file is tightened as the database's are
-  const out = fs.createWriteStream(file, { fd });
-  out.on('error', (err) =>
-    opts.terminal.write(`warning: cannot write the log file ${file}: ${err.message}\n`),
-  );
+  // Each line written as it is logged, straight to the file (as pino's own destination does):
+  // it is in the system's hands at once, so a kill -9 loses none logged before it, and no write
+  // waits in Node's thread pool beside the next request. A failed write (a full disk) is said once on the terminal and the
+  // server goes on. Nothing is written once closed: the descriptor's number may be another
+  // file's by then.
+  let failed = false;
+  let closed = false;
+  const toFile = (line: string) => {
+    if (closed) return;
+    try {
+      fs.writeSync(fd, line);
+    } catch (err) {
+      if (failed) return;
+      failed = true;
+      opts.terminal.write(
+        `warning: cannot write the log file ${file}: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+    }
+  };
   const started = new Map<string, string>(); // reqId → "GET /api/v1/…", until the request completes
 
   const human = (line: string): string | null => {
+    // Without --log-requests, only warnings and errors reach the terminal: a line pino wrote
+    // below level 40 (every request's two) is passed over without parsing it.
+    const level0 = /^\{"level":(\d+)[,}]/.exec(line);
+    if (!opts.requests && level0 && Number(level0[1]) < 40) return null;
     let e: Entry;
     try {
       e = JSON.parse(line) as Entry;
@@ -91,7 +110,7 @@ export function openServeLog(opts: ServeLogOptions): ServeLog {
     file,
     stream: {
       write(line: string) {
-        out.write(line.endsWith('\n') ? line : `${line}\n`);
+        toFile(line.endsWith('\n') ? line : `${line}\n`);
         if (opts.json) opts.terminal.write(line);
         else {
           const text = human(line);
@@ -99,6 +118,14 @@ export function openServeLog(opts: ServeLogOptions): ServeLog {
         }
       },
     },
-    close: () => new Promise<void>((resolve) => out.end(() => resolve())),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* closed already */
+      }
+    },
   };
 }
