@@ -59,15 +59,16 @@ export function openServeLog(opts: ServeLogOptions): ServeLog {
   fs.fchmodSync(fd, 0o600); // an older, wider file is tightened as the database's are
   // Each line written as it is logged, straight to the file (as pino's own destination does):
   // it is in the system's hands at once, so a kill -9 loses none logged before it, and no write
-  // waits in Node's thread pool beside the next request. A failed write (a full disk) is said once on the terminal and the
-  // server goes on. Nothing is written once closed: the descriptor's number may be another
-  // file's by then.
+  // waits in Node's thread pool beside the next request. A failed write (a full disk) is said
+  // once on the terminal and the server goes on. Nothing is written once closed: the
+  // descriptor's number may be another file's by then.
   let failed = false;
   let closed = false;
   const toFile = (line: string) => {
     if (closed) return;
     try {
-      fs.writeSync(fd, line);
+      const bytes = Buffer.from(line, 'utf8');
+      for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at);
     } catch (err) {
       if (failed) return;
       failed = true;
