@@ -69,7 +69,6 @@ export async function relevancePage(
   const text = search ?? '';
   const nExact = await store.search.count(text, accountId, 'exact');
   if (nExact === null) return everyContactPage(ctx, accountId, offset, limit, wantTotal);
-  const accountContacts = (await readCounters(db, accountId)).contacts;
   const ids: string[] = [];
   const page = async (t: { size: number; tier: SearchTier; without: SearchTier | null }, start: number) => {
     const end = start + t.size;
@@ -99,6 +98,7 @@ export async function relevancePage(
     const nPrefix = (await store.search.count(text, accountId, 'prefix')) ?? 0;
     return { ids, total: Math.max(nPrefix, nExact, offset + ids.length) };
   }
+  const accountContacts = (await readCounters(db, accountId)).contacts;
   // SQLite, one word: the whole-word tier's page off a window sized from the word's density,
   // without counting the tier; with the total from the same read (wordsPageWithTotal), or
   // without it (wordsTierPage) and counted after when wanted.
