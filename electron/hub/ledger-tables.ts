@@ -95,6 +95,8 @@ export const ENGINE_TABLES: Record<string, string> = {
   sqlite_sequence: 'SQLite’s own counters of its autoincrement keys',
   contacts_fts: 'the search index of this database’s contacts, kept by its own triggers',
   contacts_exact: 'the exact-match search index of this database’s contacts, kept by its own triggers',
+  contacts_created_by_seq:
+    'the latest creation time of this database’s contacts by block of seqs, kept by its own triggers',
 };
 
 /** A full-text table's shadow tables (`contacts_fts_data`, …) go with it. */

@@ -8,6 +8,7 @@
  * and one contact written first with a creation time ahead of all (a laptop's clock set a few
  * years on). Expected pages are computed here from what was stored.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creationPageTuning } from '../../electron/db/sqlite/creation-page.ts';
 import { expectStatus } from '../helpers/api-fixtures.ts';
@@ -173,16 +174,35 @@ describe('a page in creation order read from the newest (or oldest) matches by s
     if (s.store.engine === 'sqlite') expect(answers(accounts.clockAhead, 'asc')).toBeGreaterThanOrEqual(20);
   });
 
-  it('a check that would walk further than it may: the page is read another way, still exact', async () => {
+  it('a check that would walk further than it may: newest first told by the creation times kept by seq, else read another way; still exact', async () => {
     const before = creationPageTuning.walk;
     creationPageTuning.walk = 40;
     answered.clear();
     try {
       await expectPages(accounts.inOrder, 'walk of 40');
+      await expectPages(accounts.clockAhead, 'clock ahead, walk of 40');
     } finally {
       creationPageTuning.walk = before;
     }
-    // Only where the candidates are every match (no walk), or a dense word's first page.
-    if (s.store.engine === 'sqlite') expect(answers(accounts.inOrder, 'desc')).toBeLessThan(20);
+    if (s.store.engine === 'sqlite') {
+      // Newest first, the account's contacts written in creation order: the latest creation
+      // time below the candidates says the page is whole, with no walk.
+      expect(answers(accounts.inOrder, 'desc')).toBeGreaterThanOrEqual(20);
+      // Oldest first walks: only where the candidates are every match, or a dense word's first page.
+      expect(answers(accounts.inOrder, 'asc')).toBeLessThan(20);
+      // The account whose first contact was created years ahead: its own times say so, and its
+      // pages need the walk, which is too short here (another account's clock is not its).
+      expect(answers(accounts.clockAhead, 'desc')).toBeLessThan(20);
+    }
+  });
+
+  it('a contact whose creation time is moved later after it was written: every page exact', async () => {
+    const accountId = accounts.inOrder;
+    // One of the first `walker`s written, moved after every other contact of the account.
+    const moved = stored.find((c) => c.accountId === accountId && plain(c.lastName) === 'walker')!;
+    moved.createdAt = '2030-06-01T00:00:00.000Z';
+    await sql`update contacts set created_at = ${moved.createdAt} where id = ${moved.id}`.execute(s.store.db);
+    answered.clear();
+    await expectPages(accountId, 'moved later');
   });
 });

@@ -46,6 +46,7 @@ import * as retiredContactReferences from './2026-12-03T2300-retired-contact-ref
 import * as batchEntryKey from './2026-12-05T1230-batch-entry-key.ts';
 import * as importFileHash from './2026-12-05T1240-import-file-hash.ts';
 import * as letterRunEntryKey from './2026-12-05T1250-letter-run-entry-key.ts';
+import * as contactCreationReach from './2026-12-06T1700-contact-creation-reach.ts';
 
 /** Every migration, oldest first. A new one is dated after the newest (a test checks). */
 export const MIGRATIONS: readonly NamedMigration[] = [
@@ -96,4 +97,5 @@ export const MIGRATIONS: readonly NamedMigration[] = [
   batchEntryKey,
   importFileHash,
   letterRunEntryKey,
+  contactCreationReach,
 ];

@@ -10,8 +10,11 @@
  * among them. The page is the newest `skip + take` of those by creation, and it is the true
  * page if no contact of the account created at or after the page's last row has a seq below
  * `bound`. Any match missing from the candidates would have to be such a contact: it sorts
- * before the page's last row, since the true page's rows do. One walk of the creation index,
- * down to that row (a few hundred entries), checks it.
+ * before the page's last row, since the true page's rows do. Newest first, the account's latest
+ * creation time below `bound`, kept by block of seqs (migration contact-creation-reach), tells
+ * it in one lookup where the account was written in creation order; else, and oldest first,
+ * one walk of the creation index down to that row checks it (a few hundred entries for a broad
+ * word, 5,000–9,000 for two words of 2,500 matches: 0.6–0.9 ms of the page's 0.8–1.2).
  *
  * Where it does not hold (contacts imported late with old dates, a contact given a creation
  * time ahead of those written after it), or the check would walk further than
@@ -20,7 +23,8 @@
  *
  * Measured on 1,000,000 contacts (raw, the same statement): 0.3–0.4 ms for a broad word's first
  * page, where the window of the creation index read 0.55–0.65 ms, and twice that when the
- * window's first size held too few matches (`siob`: 19 of 20).
+ * window's first size held too few matches (`siob`: 19 of 20). Two words' newest page with the
+ * kept times instead of the walk: `zoe tanaka` 1.24 → 0.21 ms, `fatima h` 1.32 → 0.23 ms.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../store.ts';
@@ -37,6 +41,15 @@ export const creationPageTuning = {
    */
   walk: 20_000,
 };
+
+/**
+ * The latest creation time of any of the account's contacts written below seq `bound` (or a
+ * little above: its block's), from the table the contacts' triggers keep (migration
+ * contact-creation-reach); '' when none was.
+ */
+const createdBelow = (accountId: string, bound: RawBuilder<unknown>) =>
+  sql`coalesce((select latest from contacts_created_by_seq where account_id = ${accountId}
+    and block <= (${bound} - 1) >> 8 order by block desc limit 1), '')`;
 
 /** A seq no contact reaches (SQLite's largest integer). */
 const NO_SEQ = '9223372036854775807';
@@ -69,6 +82,12 @@ export async function creationPage(
       ? sql`coalesce((select min(seq) from cand where src = ${src} having count(*) >= ${k}), 0)`
       : sql`coalesce((select max(seq) from cand where src = ${src} having count(*) >= ${k}), ${sql.raw(NO_SEQ)})`;
   const within = sql.raw(newest ? '>=' : '<=');
+  // Newest first: whole when the account's latest creation time below the bound is earlier than
+  // the page's last row (no walk).
+  const keptTimesSay = newest
+    ? sql`when ${createdBelow(accountId, sql`(select bound from b)`)}
+        < (select created_at from page order by created_at asc, id asc limit 1) then 1`
+    : sql``;
   const r = await sql<{ ok: number; ids: string }>`with cand as materialized (
       select seq, 1 as src from (select rowid as seq from contacts_fts where contacts_fts match ${m}
         order by rowid ${d} limit ${k})
@@ -84,6 +103,7 @@ export async function creationPage(
       order by x.created_at ${d}, x.id ${d} limit ${walk + 1}))
     select case when (select count(*) from page) < ${upTo}
         then (select bound from b) = ${sql.raw(newest ? '0' : NO_SEQ)}
+        ${keptTimesSay}
         when ${newest ? sql`(select max(seq) from contacts) - (select bound from b)` : sql`(select bound from b) - (select min(seq) from contacts)`} > ${walk}
         then 0
         else (select n from seen) <= ${walk} and (select seq from seen) ${within} (select bound from b) end as ok,
