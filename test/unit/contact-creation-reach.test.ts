@@ -33,7 +33,7 @@ const people = (n: number, from: string, first = 'Robert'): StatedContact[] =>
     createdAt: new Date(Date.parse(from) + i * 60_000).toISOString(),
   }));
 
-/** The contacts the table does not cover: no row for their block, or a row after it earlier than them. */
+/** Contacts the table misses: no row for their block, or a row from it on earlier than them. */
 async function uncovered(store: Store): Promise<Array<{ id: string }>> {
   const r = await sql<{ id: string }>`select c.id from contacts c
     where not exists (select 1 from contacts_created_by_seq r
