@@ -37,9 +37,10 @@ const dir = path.resolve(process.argv[2] ?? 'bench/.work/search-sqlite');
 const ROUNDS = Number(process.env.SEARCH_ROUNDS ?? 10);
 /**
  * Rounds of the HTTP requests, each with the raw query run just before it: the routes' p95 and
- * the ratio the issue's goal is on. At ten rounds a p95 stood on the 10 slowest of 210 requests,
- * and one run's ratio moved by up to 0.6 with the code unchanged (two servers of the same code,
- * alternated); forty rounds (840 requests a route, about 30 s) put it on the 42 slowest.
+ * their ratios to the raw query's. At ten rounds a p95 stood on the 10 slowest of 210 requests,
+ * and two servers of the same code, alternated over 15 rounds, came out 0.6 apart in their
+ * ratio; forty rounds (840 requests a route, about 30 s) put it on the 42 slowest, and two such
+ * servers 0.1 apart (bench/RESULTS.md).
  */
 const HTTP_ROUNDS = Number(process.env.SEARCH_HTTP_ROUNDS ?? 40);
 /** Its own ten (namesakes, long prefixes) and `npm run bench`'s sixteen (seven of two words). */
